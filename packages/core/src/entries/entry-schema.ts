@@ -1,0 +1,141 @@
+import { z } from 'zod'
+import type { Entry, EntryInput, EntryMeta, EntryRefs, JsonObject, JsonValue } from './entry'
+import { idPatternSource } from './ids'
+import { InvalidEntryError } from '../errors/threadlens-error'
+
+const forbiddenKeys = new Set(['__proto__', 'constructor', 'prototype'])
+
+/** JSON values only; keys that could pollute prototypes are refused. */
+export const jsonValueSchema: z.ZodType<JsonValue> = z.lazy(() =>
+  z.union([
+    z.string(),
+    z.number().refine(Number.isFinite, 'must be a finite number'),
+    z.boolean(),
+    z.null(),
+    z.array(jsonValueSchema),
+    jsonObjectSchema,
+  ]),
+)
+
+export const jsonObjectSchema: z.ZodType<JsonObject> = z.lazy(() =>
+  z.record(z.string(), jsonValueSchema).superRefine((value, context) => {
+    for (const key of Object.keys(value)) {
+      if (forbiddenKeys.has(key)) context.addIssue({ code: 'custom', message: `key "${key}" is not allowed`, path: [key] })
+    }
+  }),
+)
+
+const seqSchema = z.number().int().nonnegative()
+const refString = z.string().min(1).max(256)
+
+export const entryRefsSchema: z.ZodType<EntryRefs> = z.strictObject({
+  requestId: refString.exactOptional(),
+  callId: refString.exactOptional(),
+  toolCallId: refString.exactOptional(),
+  iteration: z.number().int().nonnegative().exactOptional(),
+  parentCallId: refString.exactOptional(),
+})
+
+export const entryMetaSchema: z.ZodType<EntryMeta> = z.strictObject({
+  pinned: z.boolean().exactOptional(),
+  tokens: z.record(z.string().min(1).max(64), z.number().int().nonnegative()).exactOptional(),
+  interrupted: z.boolean().exactOptional(),
+  truncated: z
+    .strictObject({
+      by: z.enum(['lines', 'bytes']),
+      totalLines: z.number().int().nonnegative(),
+      totalBytes: z.number().int().nonnegative(),
+    })
+    .exactOptional(),
+  app: jsonObjectSchema.exactOptional(),
+})
+
+export const messagePayloadSchema = z.strictObject({
+  role: z.enum(['user', 'assistant', 'system']),
+  content: z.string(),
+})
+
+export const toolCallPayloadSchema = z.strictObject({
+  name: z.string().min(1).max(256),
+  arguments: jsonObjectSchema,
+})
+
+export const toolResultPayloadSchema = z.union([
+  z.strictObject({ name: z.string().min(1).max(256), result: jsonValueSchema }),
+  z.strictObject({ name: z.string().min(1).max(256), error: z.string() }),
+])
+
+export const summaryPayloadSchema = z
+  .strictObject({ fromSeq: seqSchema, toSeq: seqSchema, content: z.string() })
+  .refine((payload) => payload.fromSeq <= payload.toSeq, { message: 'fromSeq must be <= toSeq', path: ['fromSeq'] })
+
+export const contextOpPayloadSchema = z
+  .strictObject({ op: z.enum(['pin', 'unpin', 'reset']), target: seqSchema.exactOptional(), reason: z.string() })
+  .refine((payload) => payload.op === 'reset' || payload.target !== undefined, {
+    message: 'pin and unpin need a target seq',
+    path: ['target'],
+  })
+
+const inputCommon = {
+  refs: entryRefsSchema.exactOptional(),
+  meta: entryMetaSchema.exactOptional(),
+  createdAt: z.number().int().nonnegative().exactOptional(),
+  id: z.string().regex(new RegExp(idPatternSource)).exactOptional(),
+}
+
+export const entryInputSchema = z.discriminatedUnion('kind', [
+  z.strictObject({ kind: z.literal('message'), payload: messagePayloadSchema, ...inputCommon }),
+  z.strictObject({ kind: z.literal('tool_call'), payload: toolCallPayloadSchema, ...inputCommon }),
+  z.strictObject({ kind: z.literal('tool_result'), payload: toolResultPayloadSchema, ...inputCommon }),
+  z.strictObject({ kind: z.literal('summary'), payload: summaryPayloadSchema, ...inputCommon }),
+  z.strictObject({ kind: z.literal('context_op'), payload: contextOpPayloadSchema, ...inputCommon }),
+]) as unknown as z.ZodType<EntryInput>
+
+const storedCommon = {
+  id: z.string().regex(new RegExp(idPatternSource)),
+  threadId: z.string().regex(new RegExp(idPatternSource)),
+  seq: seqSchema,
+  refs: entryRefsSchema,
+  createdAt: z.number().int().nonnegative(),
+  meta: entryMetaSchema.exactOptional(),
+}
+
+/** A complete stored entry (IndexedDB reads, imports). */
+export const entrySchema = z.discriminatedUnion('kind', [
+  z.strictObject({ kind: z.literal('message'), payload: messagePayloadSchema, ...storedCommon }),
+  z.strictObject({ kind: z.literal('tool_call'), payload: toolCallPayloadSchema, ...storedCommon }),
+  z.strictObject({ kind: z.literal('tool_result'), payload: toolResultPayloadSchema, ...storedCommon }),
+  z.strictObject({ kind: z.literal('summary'), payload: summaryPayloadSchema, ...storedCommon }),
+  z.strictObject({ kind: z.literal('context_op'), payload: contextOpPayloadSchema, ...storedCommon }),
+]) as unknown as z.ZodType<Entry>
+
+function issuePath(path: readonly PropertyKey[]): string {
+  return path.map((part) => String(part)).join('.')
+}
+
+/** Validates an entry input and applies the per-kind ref rules; throws `InvalidEntryError`. */
+export function parseEntryInput(input: unknown): EntryInput {
+  const parsed = entryInputSchema.safeParse(input)
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]
+    const field = issue === undefined ? '' : issuePath(issue.path)
+    throw new InvalidEntryError(field, issue?.message ?? 'invalid entry', { cause: parsed.error })
+  }
+  const entry = parsed.data
+  if ((entry.kind === 'tool_call' || entry.kind === 'tool_result') && entry.refs?.toolCallId === undefined) {
+    throw new InvalidEntryError('refs.toolCallId', `a ${entry.kind} needs refs.toolCallId to pair the call with its result`)
+  }
+  return entry
+}
+
+/** Validates a complete stored entry; throws `InvalidEntryError` naming the field. */
+export function parseEntry(input: unknown): Entry {
+  const parsed = entrySchema.safeParse(input)
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]
+    throw new InvalidEntryError(issue === undefined ? '' : issuePath(issue.path), issue?.message ?? 'invalid entry', {
+      cause: parsed.error,
+    })
+  }
+  return parsed.data
+}

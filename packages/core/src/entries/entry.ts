@@ -1,0 +1,115 @@
+import type { EntryId, ThreadId } from './ids'
+
+export type JsonPrimitive = string | number | boolean | null
+export type JsonValue = JsonPrimitive | readonly JsonValue[] | { readonly [key: string]: JsonValue }
+export type JsonObject = { readonly [key: string]: JsonValue }
+
+/** Roles are plain strings: storage knows no provider. */
+export type Role = 'user' | 'assistant' | 'system'
+
+export interface MessagePayload {
+  readonly role: Role
+  readonly content: string
+}
+
+export interface ToolCallPayload {
+  readonly name: string
+  readonly arguments: JsonObject
+}
+
+/** Exactly one of `result` and `error` is present. */
+export type ToolResultPayload =
+  | { readonly name: string; readonly result: JsonValue; readonly error?: never }
+  | { readonly name: string; readonly error: string; readonly result?: never }
+
+/** Replaces entries `fromSeq..toSeq` (inclusive) in projections that use it. */
+export interface SummaryPayload {
+  readonly fromSeq: number
+  readonly toSeq: number
+  readonly content: string
+}
+
+export type ContextOpName = 'pin' | 'unpin' | 'reset'
+
+/**
+ * Changes how later projections treat entries; never deletes anything.
+ * `pin`/`unpin` name a `target` seq; `reset` hides everything before itself.
+ */
+export interface ContextOpPayload {
+  readonly op: ContextOpName
+  readonly target?: number
+  readonly reason: string
+}
+
+export interface PayloadByKind {
+  message: MessagePayload
+  tool_call: ToolCallPayload
+  tool_result: ToolResultPayload
+  summary: SummaryPayload
+  context_op: ContextOpPayload
+}
+
+export type EntryKind = keyof PayloadByKind
+export const entryKinds: readonly EntryKind[] = ['message', 'tool_call', 'tool_result', 'summary', 'context_op']
+
+/** Correlation ids. From these and the recorded policy any past model call can be replayed. */
+export interface EntryRefs {
+  /** One user ask and everything it caused. */
+  readonly requestId?: string
+  /** One model call: its assistant text and tool calls share it. */
+  readonly callId?: string
+  /** Pairs a `tool_call` with its `tool_result`. */
+  readonly toolCallId?: string
+  /** Loop iteration within a request. */
+  readonly iteration?: number
+  readonly parentCallId?: string
+}
+
+export interface EntryMeta {
+  /** Pinned at append time; `context_op` pin/unpin change it later. */
+  readonly pinned?: boolean
+  /** Token counts keyed by counter id (e.g. `o200k_base`), stored so a reload never recounts. */
+  readonly tokens?: { readonly [counterId: string]: number }
+  /** The entry records something cut short: a partial assistant reply, an interrupted call. */
+  readonly interrupted?: boolean
+  /** Set when tool output was truncated before it entered the thread. */
+  readonly truncated?: { readonly by: 'lines' | 'bytes'; readonly totalLines: number; readonly totalBytes: number }
+  /** Free-form data of the application (JSON only). */
+  readonly app?: JsonObject
+}
+
+export interface EntryOf<K extends EntryKind> {
+  readonly id: EntryId
+  readonly threadId: ThreadId
+  /** 0, 1, 2, … gapless per thread. */
+  readonly seq: number
+  readonly kind: K
+  readonly payload: PayloadByKind[K]
+  readonly refs: EntryRefs
+  /** Milliseconds since the epoch. */
+  readonly createdAt: number
+  readonly meta?: EntryMeta
+}
+
+export type MessageEntry = EntryOf<'message'>
+export type ToolCallEntry = EntryOf<'tool_call'>
+export type ToolResultEntry = EntryOf<'tool_result'>
+export type SummaryEntry = EntryOf<'summary'>
+export type ContextOpEntry = EntryOf<'context_op'>
+export type Entry = MessageEntry | ToolCallEntry | ToolResultEntry | SummaryEntry | ContextOpEntry
+
+/** What `append` takes: the thread assigns `id`, `threadId`, `seq` and (unless given) `createdAt`. */
+export type EntryInputOf<K extends EntryKind> = {
+  readonly kind: K
+  readonly payload: PayloadByKind[K]
+  readonly refs?: EntryRefs
+  readonly meta?: EntryMeta
+  readonly createdAt?: number
+  readonly id?: string
+}
+export type EntryInput =
+  | EntryInputOf<'message'>
+  | EntryInputOf<'tool_call'>
+  | EntryInputOf<'tool_result'>
+  | EntryInputOf<'summary'>
+  | EntryInputOf<'context_op'>

@@ -1,0 +1,219 @@
+import { InvalidEntryError } from '../errors/threadlens-error'
+import { Subscribable } from '../utils/subscribable'
+import type { Entry, EntryInput, EntryKind, EntryOf, EntryRefs } from './entry'
+import { parseEntryInput } from './entry-schema'
+import { entryId, randomId, threadId as toThreadId, type ThreadId } from './ids'
+import { createThreadIndex, indexEntry, type MutableThreadIndex, type ThreadIndex } from './thread-index'
+
+/** Where a forked thread came from. */
+export interface ForkInfo {
+  readonly threadId: ThreadId
+  /** The last seq of the parent that the fork copied. */
+  readonly atSeq: number
+}
+
+export type ThreadEvent = { readonly type: 'entry-append'; readonly threadId: ThreadId; readonly entries: readonly Entry[] }
+
+/** Anything the projector can read: a `Thread`, or a seq-ordered array of entries. */
+export interface ThreadSource {
+  readonly entries: readonly Entry[]
+  readonly index: ThreadIndex
+}
+
+export interface CreateThreadOptions {
+  /** Defaults to a random UUID. */
+  readonly id?: string
+  /** Entries to start from, seq-ordered and gapless (a stored thread, or a window of one). */
+  readonly entries?: readonly Entry[]
+  readonly parent?: ForkInfo
+  /** Clock for `createdAt`; defaults to `Date.now`. */
+  readonly now?: () => number
+  /** Id source for entries; defaults to `crypto.randomUUID`. */
+  readonly createId?: () => string
+}
+
+/**
+ * The canonical, append-only history of one conversation, in memory.
+ * Nothing here rewrites or removes an entry: summaries and context ops are appended.
+ */
+export class Thread extends Subscribable<(event: ThreadEvent) => void> implements ThreadSource {
+  readonly id: ThreadId
+  readonly parent: ForkInfo | undefined
+  readonly #entries: Entry[] = []
+  readonly #index: MutableThreadIndex = createThreadIndex()
+  readonly #now: () => number
+  readonly #createId: () => string
+  readonly #firstSeq: number
+
+  constructor(options: CreateThreadOptions = {}) {
+    super()
+    this.id = toThreadId(options.id ?? randomId())
+    this.parent = options.parent
+    this.#now = options.now ?? Date.now
+    this.#createId = options.createId ?? randomId
+    const initial = options.entries ?? []
+    this.#firstSeq = initial[0]?.seq ?? 0
+    initial.forEach((entry, position) => {
+      if (entry.threadId !== this.id) throw new InvalidEntryError('threadId', `entry ${entry.seq} belongs to thread ${entry.threadId}, not ${this.id}`)
+      if (entry.seq !== this.#firstSeq + position) {
+        throw new InvalidEntryError('seq', `entries must be gapless: expected seq ${this.#firstSeq + position}, got ${entry.seq}`)
+      }
+      this.#push(entry)
+    })
+  }
+
+  /** Entries in seq order. Read-only: the array grows in place as entries are appended. */
+  get entries(): readonly Entry[] {
+    return this.#entries
+  }
+
+  get index(): ThreadIndex {
+    return this.#index
+  }
+
+  /** Seq of the first entry held (0 unless this thread holds a window of a longer one). */
+  get firstSeq(): number {
+    return this.#firstSeq
+  }
+
+  /** The seq the next appended entry gets. */
+  get nextSeq(): number {
+    return this.#firstSeq + this.#entries.length
+  }
+
+  /** Changes on every append; use it to memoise anything derived from the thread. */
+  get version(): number {
+    return this.nextSeq
+  }
+
+  /** Validates and appends one entry. Throws `InvalidEntryError` (naming the field) and changes nothing on bad input. */
+  append(input: EntryInput): Entry {
+    const [entry] = this.appendMany([input])
+    return entry as Entry
+  }
+
+  /** Appends entries all or nothing: if any is invalid, none is appended. */
+  appendMany(inputs: readonly EntryInput[]): readonly Entry[] {
+    const built: Entry[] = []
+    const pendingCalls = new Set<string>()
+    const pendingResults = new Set<string>()
+    inputs.forEach((input, offset) => {
+      let parsed: EntryInput
+      try {
+        parsed = parseEntryInput(input)
+      } catch (error) {
+        if (inputs.length > 1 && error instanceof InvalidEntryError) {
+          throw new InvalidEntryError(error.field, `${error.message} (input ${offset} of ${inputs.length}; nothing was appended)`, { cause: error })
+        }
+        throw error
+      }
+      const seq = this.nextSeq + offset
+      this.#checkRules(parsed, seq, pendingCalls, pendingResults)
+      built.push(this.#build(parsed, seq))
+    })
+    for (const entry of built) this.#push(entry)
+    if (built.length > 0 && this.listeners.size > 0) {
+      const event: ThreadEvent = { type: 'entry-append', threadId: this.id, entries: built }
+      for (const listener of this.listeners) listener(event)
+    }
+    return built
+  }
+
+  #checkRules(input: EntryInput, seq: number, pendingCalls: Set<string>, pendingResults: Set<string>): void {
+    const toolCallId = input.refs?.toolCallId
+    if (input.kind === 'tool_call' && toolCallId !== undefined) {
+      if (this.#index.callSeqByToolCallId.has(toolCallId) || pendingCalls.has(toolCallId)) {
+        throw new InvalidEntryError('refs.toolCallId', `tool call "${toolCallId}" already exists in this thread; tool call ids must be unique`)
+      }
+      pendingCalls.add(toolCallId)
+    }
+    if (input.kind === 'tool_result' && toolCallId !== undefined) {
+      const known = this.#index.callSeqByToolCallId.has(toolCallId) || pendingCalls.has(toolCallId)
+      // A windowed thread may hold the result but not the call; only a full thread can tell.
+      if (!known && this.#firstSeq === 0) {
+        throw new InvalidEntryError('refs.toolCallId', `no tool call "${toolCallId}" precedes this result; append the tool_call first`)
+      }
+      if (this.#index.resultSeqByToolCallId.has(toolCallId) || pendingResults.has(toolCallId)) {
+        throw new InvalidEntryError('refs.toolCallId', `tool call "${toolCallId}" already has a result; a call is answered once`)
+      }
+      pendingResults.add(toolCallId)
+    }
+    if (input.kind === 'summary' && input.payload.toSeq >= seq) {
+      throw new InvalidEntryError('payload.toSeq', `a summary can only cover earlier entries (toSeq ${input.payload.toSeq} >= its own seq ${seq})`)
+    }
+    if (input.kind === 'context_op' && input.payload.target !== undefined && input.payload.target >= seq) {
+      throw new InvalidEntryError('payload.target', `a context op can only target an earlier entry (target ${input.payload.target} >= its own seq ${seq})`)
+    }
+  }
+
+  #build(input: EntryInput, seq: number): Entry {
+    const entry = {
+      id: entryId(input.id ?? this.#createId()),
+      threadId: this.id,
+      seq,
+      kind: input.kind,
+      payload: input.payload,
+      refs: freezeShallow({ ...input.refs }),
+      createdAt: input.createdAt ?? this.#now(),
+      ...(input.meta === undefined ? {} : { meta: input.meta }),
+    }
+    return deepFreeze(entry) as Entry
+  }
+
+  #push(entry: Entry): void {
+    this.#entries.push(entry)
+    indexEntry(this.#index, entry)
+  }
+
+  bySeq(seq: number): Entry | undefined {
+    return this.#entries[seq - this.#firstSeq]
+  }
+
+  byKind<K extends EntryKind>(kind: K): EntryOf<K>[] {
+    return this.#entries.filter((entry): entry is Extract<Entry, EntryOf<K>> => entry.kind === kind) as EntryOf<K>[]
+  }
+
+  byRef<R extends keyof EntryRefs>(ref: R, value: NonNullable<EntryRefs[R]>): Entry[] {
+    return this.#entries.filter((entry) => entry.refs[ref] === value)
+  }
+
+  /** Entries with `fromSeq <= seq <= toSeq` (toSeq defaults to the last). */
+  slice(fromSeq: number, toSeq: number = this.nextSeq - 1): readonly Entry[] {
+    const start = Math.max(0, fromSeq - this.#firstSeq)
+    const end = Math.max(start, toSeq - this.#firstSeq + 1)
+    return this.#entries.slice(start, end)
+  }
+
+  /**
+   * A new thread holding copies of entries `0..atSeq`, under a new id, with the parent recorded.
+   * The copies keep seq, payload, refs and createdAt; they get new entry ids.
+   */
+  fork(options: { atSeq: number; id?: string }): Thread {
+    if (this.#firstSeq !== 0) throw new InvalidEntryError('', 'cannot fork a windowed thread: load it whole first')
+    if (!Number.isInteger(options.atSeq) || options.atSeq < 0 || options.atSeq >= this.nextSeq) {
+      throw new InvalidEntryError('atSeq', `atSeq must be an existing seq (0..${this.nextSeq - 1}), got ${options.atSeq}`)
+    }
+    const id = toThreadId(options.id ?? this.#createId())
+    const entries = this.slice(0, options.atSeq).map((entry) =>
+      deepFreeze({ ...entry, id: entryId(this.#createId()), threadId: id }) as Entry,
+    )
+    return new Thread({ id, entries, parent: { threadId: this.id, atSeq: options.atSeq }, now: this.#now, createId: this.#createId })
+  }
+}
+
+/** An in-memory thread; no storage needed. */
+export function createThread(options: CreateThreadOptions = {}): Thread {
+  return new Thread(options)
+}
+
+function freezeShallow<T extends object>(value: T): T {
+  return Object.freeze(value)
+}
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value)
+    for (const key of Object.keys(value)) deepFreeze((value as Record<string, unknown>)[key])
+  }
+  return value
+}

@@ -1,0 +1,78 @@
+const marker = Symbol.for('threadlens.error')
+
+/**
+ * The base of every error threadlens throws. `ThreadlensError.isInstance(value)` works across
+ * bundles and realms (a `Symbol.for` marker), where `instanceof` may not.
+ */
+export class ThreadlensError extends Error {
+  private readonly [marker] = true
+  override readonly name: string = 'ThreadlensError'
+
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options?.cause === undefined ? undefined : { cause: options.cause })
+  }
+
+  static isInstance(value: unknown): value is ThreadlensError {
+    return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[marker] === true
+  }
+}
+
+/** An entry given to `append` does not match its kind's schema, or breaks a thread rule. */
+export class InvalidEntryError extends ThreadlensError {
+  override readonly name = 'InvalidEntryError'
+  /** Dotted path of the offending field, e.g. `payload.role`; `''` for the entry as a whole. */
+  readonly field: string
+  constructor(field: string, message: string, options?: { cause?: unknown }) {
+    super(field === '' ? message : `Invalid entry: ${field}: ${message}`, options)
+    this.field = field
+  }
+}
+
+/** Policy options failed validation. */
+export class InvalidPolicyError extends ThreadlensError {
+  override readonly name = 'InvalidPolicyError'
+  readonly issues: readonly { path: string; message: string }[]
+  constructor(issues: readonly { path: string; message: string }[], options?: { cause?: unknown }) {
+    super(
+      `Invalid policy: ${issues.map((issue) => (issue.path === '' ? issue.message : `${issue.path}: ${issue.message}`)).join('; ')}`,
+      options,
+    )
+    this.issues = issues
+  }
+}
+
+/** A provider-format message array could not be imported. */
+export class InvalidMessagesError extends ThreadlensError {
+  override readonly name = 'InvalidMessagesError'
+  /** Index of the offending message in the input array. */
+  readonly index: number
+  readonly field: string
+  constructor(index: number, field: string, message: string, options?: { cause?: unknown }) {
+    super(`Invalid message at index ${index}${field === '' ? '' : ` (${field})`}: ${message}`, options)
+    this.index = index
+    this.field = field
+  }
+}
+
+/** No model with this id is known to `policyForModel`/`modelInfo`. */
+export class UnknownModelError extends ThreadlensError {
+  override readonly name = 'UnknownModelError'
+  readonly modelId: string
+  constructor(modelId: string) {
+    super(
+      `Unknown model "${modelId}": pass its limits yourself with definePolicy({ maxInputTokens, reserveOutputTokens }) ` +
+        `or register it with registerModel().`,
+    )
+    this.modelId = modelId
+  }
+}
+
+/** A tokenizer encoding could not be loaded (e.g. the chunk failed to download). */
+export class TokenizerLoadError extends ThreadlensError {
+  override readonly name = 'TokenizerLoadError'
+  readonly encoding: string
+  constructor(encoding: string, options?: { cause?: unknown }) {
+    super(`Could not load the "${encoding}" tokenizer; check the network or use createTokenCounter('heuristic').`, options)
+    this.encoding = encoding
+  }
+}

@@ -1,0 +1,74 @@
+export { ThreadlensError, InvalidEntryError, InvalidPolicyError, InvalidMessagesError, UnknownModelError, TokenizerLoadError } from './errors/threadlens-error'
+
+export type {
+  Entry,
+  EntryInput,
+  EntryInputOf,
+  EntryKind,
+  EntryMeta,
+  EntryOf,
+  EntryRefs,
+  JsonObject,
+  JsonValue,
+  MessageEntry,
+  MessagePayload,
+  PayloadByKind,
+  Role,
+  SummaryEntry,
+  SummaryPayload,
+  ToolCallEntry,
+  ToolCallPayload,
+  ToolResultEntry,
+  ToolResultPayload,
+  ContextOpEntry,
+  ContextOpName,
+  ContextOpPayload,
+} from './entries/entry'
+export { entryKinds } from './entries/entry'
+export { entrySchema, entryInputSchema, entryMetaSchema, entryRefsSchema, jsonValueSchema, jsonObjectSchema, parseEntry, parseEntryInput } from './entries/entry-schema'
+export { toolResultText, toolArgumentsText } from './entries/entry-text'
+export type { ThreadId, EntryId } from './entries/ids'
+export { threadId, entryId } from './entries/ids'
+export type { ThreadIndex } from './entries/thread-index'
+export { indexOfEntries } from './entries/thread-index'
+export type { CreateThreadOptions, ForkInfo, ThreadEvent, ThreadSource } from './entries/thread'
+export { Thread, createThread } from './entries/thread'
+
+export type { CounterId, EncodingName, TokenCounter, ToolSchema } from './tokens/token-counter'
+export {
+  createTokenCounter,
+  customTokenCounter,
+  heuristicCount,
+  MESSAGE_OVERHEAD_TOKENS,
+  REPLY_PRIMING_TOKENS,
+  TOOL_CALL_OVERHEAD_TOKENS,
+} from './tokens/token-counter'
+
+export type { ContextPolicy, PolicyOptions } from './policy/policy'
+export { definePolicy, withPolicy, inputBudget, policySchema, DEFAULT_SUMMARY_PREFIX, DEFAULT_INTERRUPTED_RESULT } from './policy/policy'
+export type { PresetName } from './policy/presets'
+export { presets } from './policy/presets'
+
+export type {
+  DropReason,
+  DroppedRange,
+  MessageInfo,
+  NeedsSummaryReason,
+  PendingMessage,
+  ProjectedMessage,
+  ProjectedToolCall,
+  ProjectInput,
+  ProjectionMeta,
+  ProjectionResult,
+  ProjectionTokens,
+  Segment,
+} from './project/types'
+export { segments } from './project/types'
+export { project } from './project/project'
+export type { DebugViewOptions } from './project/debug-view'
+export { debugView } from './project/debug-view'
+
+export type { ConversationMessage } from './views/conversation-view'
+export { conversationView } from './views/conversation-view'
+
+export { Subscribable } from './utils/subscribable'

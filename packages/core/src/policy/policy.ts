@@ -1,0 +1,80 @@
+import { z } from 'zod'
+import { InvalidPolicyError } from '../errors/threadlens-error'
+import type { EntryKind } from '../entries/entry'
+
+export const DEFAULT_SUMMARY_PREFIX = 'Summary of the earlier conversation:\n'
+export const DEFAULT_INTERRUPTED_RESULT = '[interrupted: this tool call never returned a result]'
+
+const kindEnum = z.enum(['message', 'tool_call', 'tool_result', 'summary', 'context_op'])
+
+/** The zod schema of every policy option, with its default. */
+export const policySchema = z
+  .strictObject({
+    /** The model's context window in tokens (input + output). Default 8192. */
+    maxInputTokens: z.number().int().positive().default(8192),
+    /** Tokens kept free for the reply; the input budget is `maxInputTokens - reserveOutputTokens`. Default 1024. */
+    reserveOutputTokens: z.number().int().nonnegative().default(1024),
+    /** At most this many history messages (a tool call message and each result count one). Default: no limit. */
+    maxMessages: z.number().int().positive().optional(),
+    /** At most this many turns (a turn starts at a user message). Default: no limit. */
+    maxTurns: z.number().int().positive().optional(),
+    /** Newest turns that compaction never summarizes, masks or prunes. Default 2. */
+    keepLastTurns: z.number().int().nonnegative().default(2),
+    /** Entry kinds that may appear in projections (`context_op` is applied, never shown). Default all but `context_op`. */
+    includeKinds: z.array(kindEnum).default(['message', 'tool_call', 'tool_result', 'summary']),
+    /** Role of the summary message. Default `system`. */
+    summaryRole: z.enum(['system', 'user']).default('system'),
+    /** Text put before a summary's content. Default `Summary of the earlier conversation:\n`. */
+    summaryPrefix: z.string().default(DEFAULT_SUMMARY_PREFIX),
+    /** The system prompt, first in every projection. Default: none. */
+    systemPrompt: z.string().optional(),
+    /** Tool calls with no result: `drop` them, or `interrupt` (answer with a synthetic result). Default `interrupt`. */
+    unresolvedToolCalls: z.enum(['drop', 'interrupt']).default('interrupt'),
+    /** The synthetic result text for `interrupt`. */
+    interruptedResultText: z.string().default(DEFAULT_INTERRUPTED_RESULT),
+    /** `needsSummary` turns on when the projection uses more than this share of the budget. Default 0.8. */
+    summarizeAtRatio: z.number().gt(0).max(1).default(0.8),
+    /** Counter this policy's budget was sized for; informational for callers. Default `o200k_base`. */
+    tokenizer: z.enum(['o200k_base', 'cl100k_base', 'heuristic']).default('o200k_base'),
+    /** Model id the policy was made for, if any (see `policyForModel`). */
+    model: z.string().optional(),
+    /** A name shown in devtools (presets set it). */
+    name: z.string().optional(),
+  })
+  .superRefine((policy, context) => {
+    if (policy.reserveOutputTokens >= policy.maxInputTokens) {
+      context.addIssue({
+        code: 'custom',
+        path: ['reserveOutputTokens'],
+        message: `must be less than maxInputTokens (${policy.reserveOutputTokens} >= ${policy.maxInputTokens}); nothing would be left for input`,
+      })
+    }
+  })
+
+/** A validated, frozen policy: plain data, safe to store and compare. */
+export type ContextPolicy = Readonly<z.output<typeof policySchema>> & { readonly includeKinds: readonly EntryKind[] }
+export type PolicyOptions = z.input<typeof policySchema>
+
+/** Validates policy options and fills defaults. Throws `InvalidPolicyError` saying which option was wrong. */
+export function definePolicy(options: PolicyOptions = {}): ContextPolicy {
+  const parsed = policySchema.safeParse(options)
+  if (!parsed.success) {
+    throw new InvalidPolicyError(
+      parsed.error.issues.map((issue) => ({ path: issue.path.map(String).join('.'), message: issue.message })),
+      { cause: parsed.error },
+    )
+  }
+  const policy = parsed.data
+  Object.freeze(policy.includeKinds)
+  return Object.freeze(policy) as ContextPolicy
+}
+
+/** A policy with some options changed, validated again. */
+export function withPolicy(base: ContextPolicy, changes: PolicyOptions): ContextPolicy {
+  return definePolicy({ ...base, ...changes })
+}
+
+/** The input token budget of a policy. */
+export function inputBudget(policy: ContextPolicy): number {
+  return policy.maxInputTokens - policy.reserveOutputTokens
+}

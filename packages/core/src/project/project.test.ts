@@ -1,0 +1,188 @@
+import { beforeAll, describe, expect, it } from 'vitest'
+import { createThread, type Thread } from '../entries/thread'
+import { definePolicy } from '../policy/policy'
+import { createTokenCounter, customTokenCounter, type TokenCounter } from '../tokens/token-counter'
+import { project } from './project'
+
+let counter: TokenCounter
+beforeAll(async () => {
+  counter = await createTokenCounter('o200k_base')
+})
+
+function conversation(turns: number): Thread {
+  const thread = createThread({ id: 't1', now: () => 0 })
+  for (let turn = 0; turn < turns; turn++) {
+    thread.append({ kind: 'message', payload: { role: 'user', content: `question ${turn}: how far is it to the next town?` } })
+    thread.append({ kind: 'message', payload: { role: 'assistant', content: `answer ${turn}: about ${turn + 3} kilometres along the river path.` } })
+  }
+  return thread
+}
+
+function withToolCall(thread: Thread, callId: string, calls: { id: string; result?: string; error?: string }[], text = ''): void {
+  if (text !== '') thread.append({ kind: 'message', payload: { role: 'assistant', content: text }, refs: { callId } })
+  for (const call of calls) {
+    thread.append({ kind: 'tool_call', payload: { name: 'weather', arguments: { city: call.id } }, refs: { callId, toolCallId: call.id } })
+  }
+  for (const call of calls) {
+    if (call.result !== undefined) {
+      thread.append({ kind: 'tool_result', payload: { name: 'weather', result: call.result }, refs: { callId, toolCallId: call.id } })
+    } else if (call.error !== undefined) {
+      thread.append({ kind: 'tool_result', payload: { name: 'weather', error: call.error }, refs: { callId, toolCallId: call.id } })
+    }
+  }
+}
+
+describe('project', () => {
+  it('projects a short conversation whole, system prompt first', () => {
+    const thread = conversation(2)
+    const policy = definePolicy({ systemPrompt: 'Be brief.' })
+    const result = project({ thread, policy, counter })
+    expect(result.messages.map((message) => message.role)).toEqual(['system', 'user', 'assistant', 'user', 'assistant'])
+    expect(result.meta.includedSeqs).toEqual([0, 1, 2, 3])
+    expect(result.meta.dropped).toEqual([])
+    expect(result.meta.truncated).toBe(false)
+    expect(result.meta.tokens.total).toBe(result.meta.tokens.system + result.meta.tokens.history)
+    expect(result.meta.counter).toEqual({ id: 'o200k_base', exact: true })
+  })
+
+  it('keeps the newest entries that fit, contiguous, and reports the rest as dropped by budget', () => {
+    const thread = conversation(40)
+    const policy = definePolicy({ maxInputTokens: 300, reserveOutputTokens: 50 })
+    const result = project({ thread, policy, counter })
+    expect(result.meta.tokens.total).toBeLessThanOrEqual(250)
+    const kept = result.meta.includedSeqs
+    expect(kept[kept.length - 1]).toBe(79)
+    for (let position = 1; position < kept.length; position++) expect(kept[position]).toBe((kept[position - 1] as number) + 1)
+    expect(result.meta.dropped).toEqual([{ fromSeq: 0, toSeq: (kept[0] as number) - 1, reason: 'budget' }])
+    expect(result.meta.truncated).toBe(true)
+    expect(result.meta.needsSummaryReason).toBe('history-dropped')
+  })
+
+  it('folds one model call into one assistant message followed by its results', () => {
+    const thread = conversation(1)
+    thread.append({ kind: 'message', payload: { role: 'user', content: 'Weather in Oslo and Bergen?' } })
+    withToolCall(thread, 'call-1', [{ id: 'oslo', result: '3°C' }, { id: 'bergen', error: 'timeout' }], 'Checking both.')
+    const result = project({ thread, policy: definePolicy({}), counter })
+    const tail = result.messages.slice(-3)
+    expect(tail[0]).toEqual({
+      role: 'assistant',
+      content: 'Checking both.',
+      toolCalls: [
+        { id: 'oslo', name: 'weather', arguments: { city: 'oslo' } },
+        { id: 'bergen', name: 'weather', arguments: { city: 'bergen' } },
+      ],
+    })
+    expect(tail[1]).toEqual({ role: 'tool', toolCallId: 'oslo', name: 'weather', content: '3°C' })
+    expect(tail[2]).toEqual({ role: 'tool', toolCallId: 'bergen', name: 'weather', content: 'Error: timeout', isError: true })
+  })
+
+  it('drops a model call and all its results together when the unit does not fit', () => {
+    const thread = createThread({ id: 't' })
+    thread.append({ kind: 'message', payload: { role: 'user', content: 'Read the report.' } })
+    withToolCall(thread, 'call-1', [{ id: 'read', result: 'x'.repeat(4000) }])
+    thread.append({ kind: 'message', payload: { role: 'assistant', content: 'The report is long.' } })
+    thread.append({ kind: 'message', payload: { role: 'user', content: 'Summarize it.' } })
+    const result = project({ thread, policy: definePolicy({ maxInputTokens: 200, reserveOutputTokens: 0 }), counter })
+    expect(result.messages.some((message) => message.role === 'tool')).toBe(false)
+    expect(result.meta.includedSeqs).toEqual([3, 4])
+    expect(result.meta.dropped).toEqual([{ fromSeq: 0, toSeq: 2, reason: 'budget' }])
+  })
+
+  it('answers an unresolved call with a synthetic interruption, or drops it, by policy', () => {
+    const thread = createThread({ id: 't' })
+    thread.append({ kind: 'message', payload: { role: 'user', content: 'Book it.' } })
+    withToolCall(thread, 'call-1', [{ id: 'book' }])
+    const interrupted = project({ thread, policy: definePolicy({ unresolvedToolCalls: 'interrupt' }), counter })
+    expect(interrupted.messages.at(-1)).toMatchObject({ role: 'tool', toolCallId: 'book', isError: true })
+    expect(interrupted.meta.messages.at(-1)?.synthetic).toBe('interrupted')
+    expect(interrupted.meta.unresolvedToolCalls).toEqual([{ toolCallId: 'book', name: 'weather', seq: 1 }])
+    const dropped = project({ thread, policy: definePolicy({ unresolvedToolCalls: 'drop' }), counter })
+    expect(dropped.messages.map((message) => message.role)).toEqual(['user'])
+    expect(dropped.meta.dropped).toEqual([{ fromSeq: 1, toSeq: 1, reason: 'unresolved' }])
+  })
+
+  it('uses the newest summary in place of the entries it covers', () => {
+    const thread = conversation(5)
+    thread.append({ kind: 'summary', payload: { fromSeq: 0, toSeq: 5, content: 'The user asked about distances.' } })
+    thread.append({ kind: 'message', payload: { role: 'user', content: 'And the ferry?' } })
+    const result = project({ thread, policy: definePolicy({ systemPrompt: 'S' }), counter })
+    expect(result.messages[1]).toEqual({ role: 'system', content: 'Summary of the earlier conversation:\nThe user asked about distances.' })
+    expect(result.meta.summary).toEqual({ seq: 10, fromSeq: 0, toSeq: 5 })
+    expect(result.meta.includedSeqs).toEqual([6, 7, 8, 9, 10, 11])
+    expect(result.meta.dropped).toEqual([])
+    expect(result.meta.messages[1]?.segment).toBe('summary')
+  })
+
+  it('hides everything before the newest reset', () => {
+    const thread = conversation(3)
+    thread.append({ kind: 'context_op', payload: { op: 'reset', reason: 'new topic' } })
+    thread.append({ kind: 'message', payload: { role: 'user', content: 'Fresh start.' } })
+    const result = project({ thread, policy: definePolicy({}), counter })
+    expect(result.messages).toEqual([{ role: 'user', content: 'Fresh start.' }])
+    expect(result.meta.dropped).toEqual([
+      { fromSeq: 0, toSeq: 5, reason: 'reset' },
+      { fromSeq: 6, toSeq: 6, reason: 'kind' },
+    ])
+  })
+
+  it('keeps pinned entries outside the window, and applies unpin later', () => {
+    const thread = conversation(10)
+    thread.append({ kind: 'context_op', payload: { op: 'pin', target: 0, reason: 'task framing' } })
+    const policy = definePolicy({ maxTurns: 2 })
+    const pinned = project({ thread, policy, counter })
+    expect(pinned.meta.includedSeqs).toEqual([0, 16, 17, 18, 19])
+    expect(pinned.meta.pinnedSeqs).toEqual([0])
+    expect(pinned.meta.dropped).toEqual([
+      { fromSeq: 1, toSeq: 15, reason: 'window' },
+      { fromSeq: 20, toSeq: 20, reason: 'kind' },
+    ])
+    thread.append({ kind: 'context_op', payload: { op: 'unpin', target: 0, reason: 'done' } })
+    expect(project({ thread, policy, counter }).meta.includedSeqs).toEqual([16, 17, 18, 19])
+  })
+
+  it('never drops the latest user message: it reports overflow instead', () => {
+    const thread = conversation(2)
+    thread.append({ kind: 'message', payload: { role: 'user', content: 'word '.repeat(500) } })
+    const result = project({ thread, policy: definePolicy({ maxInputTokens: 100, reserveOutputTokens: 10 }), counter })
+    expect(result.meta.overflow).toBe(true)
+    expect(result.meta.needsSummaryReason).toBe('overflow')
+    expect(result.meta.includedSeqs).toEqual([4])
+    expect(result.meta.budget.free).toBeLessThan(0)
+  })
+
+  it('counts pending messages and tool schemas against the budget', () => {
+    const thread = conversation(3)
+    const tools = [{ name: 'weather', description: 'Current weather for a city', parameters: { type: 'object', properties: { city: { type: 'string' } } } }]
+    const pending = [{ role: 'user', content: 'What now?' }] as const
+    const result = project({ thread, policy: definePolicy({}), counter, pending, tools })
+    expect(result.meta.tokens.tools).toBeGreaterThan(10)
+    expect(result.meta.tokens.pending).toBe(3 + counter.count('What now?'))
+    expect(result.messages.at(-1)).toEqual({ role: 'user', content: 'What now?' })
+    expect(result.meta.messages.at(-1)?.segment).toBe('pending')
+  })
+
+  it('accepts a plain entry array and gives the same result as the thread', () => {
+    const thread = conversation(4)
+    const policy = definePolicy({ maxInputTokens: 120, reserveOutputTokens: 0 })
+    expect(JSON.stringify(project({ thread: [...thread.entries], policy, counter }))).toBe(JSON.stringify(project({ thread, policy, counter })))
+  })
+
+  it('counts each entry once: a second projection tokenizes nothing new', () => {
+    const thread = conversation(20)
+    let tokenized = 0
+    const counting = customTokenCounter('counting', (text) => {
+      tokenized++
+      return counter.count(text)
+    }, true)
+    const policy = definePolicy({ systemPrompt: 'Be brief.' })
+    const first = project({ thread, policy, counter: counting })
+    const afterFirst = tokenized
+    expect(afterFirst).toBeGreaterThanOrEqual(40)
+    const second = project({ thread, policy, counter: counting })
+    expect(tokenized).toBe(afterFirst)
+    expect(JSON.stringify(second)).toBe(JSON.stringify(first))
+    thread.append({ kind: 'message', payload: { role: 'user', content: 'one more' } })
+    project({ thread, policy, counter: counting })
+    expect(tokenized).toBe(afterFirst + 1)
+  })
+})

@@ -1,0 +1,128 @@
+import type { Entry, JsonObject } from '../entries/entry'
+import type { ThreadSource } from '../entries/thread'
+import type { ContextPolicy } from '../policy/policy'
+import type { CounterId, TokenCounter, ToolSchema } from '../tokens/token-counter'
+
+/** Where a projected message comes from, in request order. */
+export type Segment = 'system' | 'memory' | 'summary' | 'history' | 'pending'
+export const segments: readonly Segment[] = ['system', 'memory', 'summary', 'history', 'pending']
+
+export interface ProjectedToolCall {
+  readonly id: string
+  readonly name: string
+  readonly arguments: JsonObject
+}
+
+/** Provider-neutral messages; `formats` turns them into each provider's request shape. */
+export type ProjectedMessage =
+  | { readonly role: 'system'; readonly content: string }
+  | { readonly role: 'user'; readonly content: string }
+  | { readonly role: 'assistant'; readonly content: string; readonly toolCalls?: readonly ProjectedToolCall[] }
+  | { readonly role: 'tool'; readonly toolCallId: string; readonly name: string; readonly content: string; readonly isError?: true }
+
+/** A message not yet in the thread (e.g. the user's message about to be sent). Always projected. */
+export interface PendingMessage {
+  readonly role: 'user' | 'assistant' | 'system'
+  readonly content: string
+}
+
+export interface ProjectInput {
+  /** A `Thread`, or entries in seq order. */
+  readonly thread: ThreadSource | readonly Entry[]
+  readonly policy: ContextPolicy
+  readonly counter: TokenCounter
+  readonly pending?: readonly PendingMessage[]
+  /** Tool schemas the request will carry; their tokens come out of the budget. */
+  readonly tools?: readonly ToolSchema[]
+  /** Rendered memory text for the memory segment. */
+  readonly memory?: string
+}
+
+/** Why an entry is not in the projection. */
+export type DropReason =
+  /** before the newest `reset` context op */
+  | 'reset'
+  /** its kind is not in `policy.includeKinds`, or it never projects (`context_op`, an older summary) */
+  | 'kind'
+  /** outside `maxTurns` / `maxMessages` */
+  | 'window'
+  /** did not fit the token budget */
+  | 'budget'
+  /** a tool call with no result under `unresolvedToolCalls: 'drop'` */
+  | 'unresolved'
+  /** a tool result whose call is not in the projected part of the thread */
+  | 'orphan'
+
+export interface DroppedRange {
+  readonly fromSeq: number
+  readonly toSeq: number
+  readonly reason: DropReason
+}
+
+export interface MessageInfo {
+  readonly segment: Segment
+  /** This message's tokens, overhead included. */
+  readonly tokens: number
+  /** Thread entries it was built from (empty for system prompt, memory and pending). */
+  readonly seqs: readonly number[]
+  /** Set for a tool message threadlens made up to answer an unresolved call. */
+  readonly synthetic?: 'interrupted'
+}
+
+export type NeedsSummaryReason =
+  /** the mandatory part alone does not fit */
+  | 'overflow'
+  /** history was dropped by budget or window and no summary covers it */
+  | 'history-dropped'
+  /** the projection uses more than `summarizeAtRatio` of the budget */
+  | 'over-threshold'
+
+export interface ProjectionTokens {
+  readonly system: number
+  readonly memory: number
+  readonly summary: number
+  readonly history: number
+  readonly pending: number
+  readonly tools: number
+  readonly total: number
+}
+
+export interface ProjectionMeta {
+  readonly tokens: ProjectionTokens
+  readonly budget: {
+    readonly maxInputTokens: number
+    readonly reserveOutputTokens: number
+    /** `maxInputTokens - reserveOutputTokens`: what the request may use. */
+    readonly input: number
+    /** `input - tokens.total`; negative only with `overflow`. */
+    readonly free: number
+  }
+  readonly counter: { readonly id: CounterId; readonly exact: boolean }
+  /** One record per projected message, same order. */
+  readonly messages: readonly MessageInfo[]
+  /** Seqs of the thread entries present raw, ascending. */
+  readonly includedSeqs: readonly number[]
+  /** Every other entry, as ascending ranges with the reason (entries covered by the summary in use excepted). */
+  readonly dropped: readonly DroppedRange[]
+  /** The summary checkpoint in use, if any: entries `fromSeq..toSeq` not present raw are covered by it. */
+  readonly summary: { readonly seq: number; readonly fromSeq: number; readonly toSeq: number } | undefined
+  readonly summaryUsed: boolean
+  /** History was cut by budget or window. */
+  readonly truncated: boolean
+  readonly needsSummary: boolean
+  readonly needsSummaryReason: NeedsSummaryReason | undefined
+  /** The mandatory part (system, tools, pending, latest user message) alone exceeds the budget. */
+  readonly overflow: boolean
+  /** Tool calls in the thread with no result (whatever the policy did with them). */
+  readonly unresolvedToolCalls: readonly { readonly toolCallId: string; readonly name: string; readonly seq: number }[]
+  /** Seqs pinned at projection time. */
+  readonly pinnedSeqs: readonly number[]
+  /** Number of entries in the thread when projected (with `firstSeq`, identifies the thread version). */
+  readonly entryCount: number
+  readonly firstSeq: number
+}
+
+export interface ProjectionResult {
+  readonly messages: readonly ProjectedMessage[]
+  readonly meta: ProjectionMeta
+}

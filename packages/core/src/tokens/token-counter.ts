@@ -1,0 +1,154 @@
+import type { Entry } from '../entries/entry'
+import { toolArgumentsText, toolResultText } from '../entries/entry-text'
+import { TokenizerLoadError } from '../errors/threadlens-error'
+
+export type EncodingName = 'o200k_base' | 'cl100k_base'
+/** Built-in counters, or any id of your own (see `customTokenCounter`). */
+export type CounterId = EncodingName | 'heuristic' | (string & {})
+
+/**
+ * Tokens every chat message costs beyond its content (role and separators), as in OpenAI's
+ * published accounting for chat models: 3 per message, and 3 more per request to prime the reply.
+ */
+export const MESSAGE_OVERHEAD_TOKENS = 3
+export const REPLY_PRIMING_TOKENS = 3
+/** Per tool call inside an assistant message (id, type and framing around name and arguments). */
+export const TOOL_CALL_OVERHEAD_TOKENS = 3
+
+/** A tool the model may call, as passed to `project` for counting and to model clients. */
+export interface ToolSchema {
+  readonly name: string
+  readonly description?: string
+  /** JSON Schema of the arguments. */
+  readonly parameters: { readonly [key: string]: unknown }
+}
+
+export interface TokenCounter {
+  /** `o200k_base`, `cl100k_base` or `heuristic`. Stored token counts are keyed by it. */
+  readonly id: CounterId
+  /** `true` for gpt-tokenizer encodings; `false` for the heuristic estimate. */
+  readonly exact: boolean
+  /** Tokens of raw text (special-token markers in the text count as plain text, as the APIs do). */
+  count(text: string): number
+  /**
+   * What an entry costs in a projection, computed once per entry and counter and cached
+   * (or read from `entry.meta.tokens[counter.id]` when the store saved it).
+   */
+  countEntry(entry: Entry): number
+  /** Tokens of a string that recurs across projections (system prompt, memory), cached by value. */
+  countCached(text: string): number
+  /** Tool schemas as the request carries them; cached per array. */
+  countTools(tools: readonly ToolSchema[]): number
+}
+
+const recentLimit = 512
+
+class CachingCounter implements TokenCounter {
+  readonly #entryCounts = new WeakMap<Entry, number>()
+  readonly #toolCounts = new WeakMap<readonly ToolSchema[], number>()
+  readonly #recent = new Map<string, number>()
+
+  constructor(
+    readonly id: CounterId,
+    readonly exact: boolean,
+    readonly count: (text: string) => number,
+  ) {}
+
+  countEntry(entry: Entry): number {
+    const stored = entry.meta?.tokens?.[this.id]
+    if (stored !== undefined) return stored
+    const cached = this.#entryCounts.get(entry)
+    if (cached !== undefined) return cached
+    const counted = this.#measure(entry)
+    this.#entryCounts.set(entry, counted)
+    return counted
+  }
+
+  #measure(entry: Entry): number {
+    switch (entry.kind) {
+      case 'message':
+        return MESSAGE_OVERHEAD_TOKENS + this.count(entry.payload.content)
+      case 'tool_call':
+        return TOOL_CALL_OVERHEAD_TOKENS + this.count(entry.payload.name) + this.count(toolArgumentsText(entry.payload))
+      case 'tool_result':
+        return MESSAGE_OVERHEAD_TOKENS + this.count(toolResultText(entry.payload))
+      case 'summary':
+        // The summary message's cost depends on the policy's prefix; the projector counts it.
+        return MESSAGE_OVERHEAD_TOKENS + this.count(entry.payload.content)
+      case 'context_op':
+        return 0
+    }
+  }
+
+  countCached(text: string): number {
+    const cached = this.#recent.get(text)
+    if (cached !== undefined) return cached
+    const counted = this.count(text)
+    if (this.#recent.size >= recentLimit) this.#recent.clear()
+    this.#recent.set(text, counted)
+    return counted
+  }
+
+  countTools(tools: readonly ToolSchema[]): number {
+    if (tools.length === 0) return 0
+    const cached = this.#toolCounts.get(tools)
+    if (cached !== undefined) return cached
+    const counted = this.count(JSON.stringify(tools.map((tool) => ({ type: 'function', function: tool }))))
+    this.#toolCounts.set(tools, counted)
+    return counted
+  }
+}
+
+/**
+ * An estimate for models with no public tokenizer: about 4 ASCII characters per token,
+ * 2 for other Latin/Greek/Cyrillic letters, 1 per CJK character, 2 per emoji.
+ * It can be off by a third on a single message; pair it with a safety margin.
+ */
+export function heuristicCount(text: string): number {
+  let quarterTokens = 0
+  for (const character of text) {
+    const code = character.codePointAt(0) as number
+    if (code < 0x80) quarterTokens += 1
+    else if (code < 0x3000) quarterTokens += 2
+    else if (code < 0x10000) quarterTokens += 4
+    else quarterTokens += 8
+  }
+  return Math.ceil(quarterTokens / 4)
+}
+
+const noSpecialTokens = { disallowedSpecial: new Set<string>() }
+
+async function loadEncoding(encoding: EncodingName): Promise<(text: string) => number> {
+  try {
+    // Literal specifiers let bundlers split each encoding's ranks into a chunk of its own.
+    const module =
+      encoding === 'o200k_base' ? await import('gpt-tokenizer/encoding/o200k_base') : await import('gpt-tokenizer/encoding/cl100k_base')
+    const countTokens = module.countTokens
+    return (text) => countTokens(text, noSpecialTokens)
+  } catch (error) {
+    throw new TokenizerLoadError(encoding, { cause: error })
+  }
+}
+
+const loading = new Map<CounterId, Promise<TokenCounter>>()
+
+/**
+ * A token counter. Exact encodings load lazily (one dynamic import, about 1 MB for o200k_base),
+ * once per page; an app that never counts never downloads them.
+ */
+export function createTokenCounter(id: EncodingName | 'heuristic' = 'o200k_base'): Promise<TokenCounter> {
+  const existing = loading.get(id)
+  if (existing !== undefined) return existing
+  const created =
+    id === 'heuristic'
+      ? Promise.resolve<TokenCounter>(new CachingCounter('heuristic', false, heuristicCount))
+      : loadEncoding(id).then((count) => new CachingCounter(id, true, count))
+  created.catch(() => loading.delete(id))
+  loading.set(id, created)
+  return created
+}
+
+/** A counter from your own function (e.g. a provider's tokenizer); it is cached like the others. */
+export function customTokenCounter(id: CounterId, count: (text: string) => number, exact: boolean): TokenCounter {
+  return new CachingCounter(id, exact, count)
+}
