@@ -1,4 +1,12 @@
-export { ThreadlensError, InvalidEntryError, InvalidPolicyError, InvalidMessagesError, UnknownModelError, TokenizerLoadError } from './errors/threadlens-error'
+export {
+  ThreadlensError,
+  InvalidEntryError,
+  InvalidPolicyError,
+  InvalidMessagesError,
+  InvalidModelInfoError,
+  UnknownModelError,
+  TokenizerLoadError,
+} from './errors/threadlens-error'
 
 export type {
   Entry,
@@ -47,6 +55,8 @@ export {
 export type { ContextPolicy, PolicyOptions } from './policy/policy'
 export { definePolicy, withPolicy, inputBudget, policySchema, DEFAULT_SUMMARY_PREFIX, DEFAULT_INTERRUPTED_RESULT } from './policy/policy'
 export type { PresetName } from './policy/presets'
+export type { ModelInfo, ModelPricing, ModelProvider } from './policy/models'
+export { modelInfo, listModels, registerModel, policyForModel, estimateCost, modelInfoSchema, APPROXIMATE_TOKENIZER_SAFETY_MARGIN } from './policy/models'
 export { presets } from './policy/presets'
 
 export type {
@@ -67,6 +77,28 @@ export { segments } from './project/types'
 export { project } from './project/project'
 export type { DebugViewOptions } from './project/debug-view'
 export { debugView } from './project/debug-view'
+
+export type {
+  OpenAIChatMessage,
+  OpenAIChatSystemMessage,
+  OpenAIChatUserMessage,
+  OpenAIChatAssistantMessage,
+  OpenAIChatToolMessage,
+  OpenAIChatToolCall,
+} from './formats/openai-chat'
+export { toOpenAIChat } from './formats/openai-chat'
+export type {
+  AnthropicMessagesRequest,
+  AnthropicMessage,
+  AnthropicContentBlock,
+  AnthropicTextBlock,
+  AnthropicToolUseBlock,
+  AnthropicToolResultBlock,
+} from './formats/anthropic-messages'
+export { toAnthropicMessages, anthropicToolId } from './formats/anthropic-messages'
+export type { FromOpenAIChatResult } from './formats/from-openai-chat'
+export { fromOpenAIChat } from './formats/from-openai-chat'
+export { openAIChatProblems, anthropicMessagesProblems } from './formats/provider-rules'
 
 export type { ConversationMessage } from './views/conversation-view'
 export { conversationView } from './views/conversation-view'

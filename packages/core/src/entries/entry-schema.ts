@@ -17,12 +17,18 @@ export const jsonValueSchema: z.ZodType<JsonValue> = z.lazy(() =>
   ]),
 )
 
+// Checked on the raw input: z.record silently drops an own `__proto__` key from its output,
+// so a check on the parsed value would never see it.
 export const jsonObjectSchema: z.ZodType<JsonObject> = z.lazy(() =>
-  z.record(z.string(), jsonValueSchema).superRefine((value, context) => {
-    for (const key of Object.keys(value)) {
-      if (forbiddenKeys.has(key)) context.addIssue({ code: 'custom', message: `key "${key}" is not allowed`, path: [key] })
-    }
-  }),
+  z
+    .unknown()
+    .superRefine((value, context) => {
+      if (typeof value !== 'object' || value === null) return
+      for (const key of Object.keys(value)) {
+        if (forbiddenKeys.has(key)) context.addIssue({ code: 'custom', message: `key "${key}" is not allowed`, path: [key] })
+      }
+    })
+    .pipe(z.record(z.string(), jsonValueSchema)),
 )
 
 const seqSchema = z.number().int().nonnegative()

@@ -44,13 +44,31 @@ export class InvalidPolicyError extends ThreadlensError {
 /** A provider-format message array could not be imported. */
 export class InvalidMessagesError extends ThreadlensError {
   override readonly name = 'InvalidMessagesError'
-  /** Index of the offending message in the input array. */
-  readonly index: number
+  /** Index of the offending message in the input array; `undefined` when the input as a whole is wrong. */
+  readonly index: number | undefined
   readonly field: string
-  constructor(index: number, field: string, message: string, options?: { cause?: unknown }) {
-    super(`Invalid message at index ${index}${field === '' ? '' : ` (${field})`}: ${message}`, options)
+  constructor(index: number | undefined, field: string, message: string, options?: { cause?: unknown }) {
+    super(
+      index === undefined
+        ? `Invalid messages: ${message}`
+        : `Invalid message at index ${index}${field === '' ? '' : ` (${field})`}: ${message}`,
+      options,
+    )
     this.index = index
     this.field = field
+  }
+}
+
+/** A model description given to `registerModel` failed validation. */
+export class InvalidModelInfoError extends ThreadlensError {
+  override readonly name = 'InvalidModelInfoError'
+  readonly issues: readonly { path: string; message: string }[]
+  constructor(issues: readonly { path: string; message: string }[], options?: { cause?: unknown }) {
+    super(
+      `Invalid model info: ${issues.map((issue) => (issue.path === '' ? issue.message : `${issue.path}: ${issue.message}`)).join('; ')}`,
+      options,
+    )
+    this.issues = issues
   }
 }
 

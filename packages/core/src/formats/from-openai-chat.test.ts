@@ -1,0 +1,185 @@
+import { describe, expect, it } from 'vitest'
+import { InvalidMessagesError } from '../errors/threadlens-error'
+import { fromOpenAIChat } from './from-openai-chat'
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null) {
+    for (const nested of Object.values(value)) deepFreeze(nested)
+    Object.freeze(value)
+  }
+  return value
+}
+
+function importError(messages: unknown): InvalidMessagesError {
+  try {
+    fromOpenAIChat(messages)
+  } catch (error) {
+    if (error instanceof InvalidMessagesError) return error
+    throw error
+  }
+  throw new Error('expected fromOpenAIChat to throw')
+}
+
+function toolCall(id: string, name: string, argumentsText: string) {
+  return { id, type: 'function', function: { name, arguments: argumentsText } }
+}
+
+describe('fromOpenAIChat', () => {
+  it('imports a conversation with tool calls as entries', () => {
+    const imported = fromOpenAIChat([
+      { role: 'system', content: 'Prompt.' },
+      { role: 'developer', content: [{ type: 'text', text: 'Rules.' }] },
+      { role: 'user', content: 'Weather?', name: 'ada' },
+      {
+        role: 'assistant',
+        content: 'Checking.',
+        refusal: null,
+        tool_calls: [toolCall('call_1', 'weather', '{"city":"Oslo"}'), toolCall('call_2', 'clock', '{}')],
+      },
+      { role: 'tool', tool_call_id: 'call_2', content: 'noon' },
+      { role: 'tool', tool_call_id: 'call_1', content: [{ type: 'text', text: '{"temp"' }, { type: 'text', text: ':3}' }] },
+      { role: 'system', content: 'Later note' },
+      { role: 'assistant', content: null, tool_calls: [toolCall('call_3', 'clock', '{"zone":"UTC"}')] },
+      { role: 'assistant', content: '' },
+    ])
+    expect(imported).toEqual({
+      systemPrompt: 'Prompt.\n\nRules.',
+      entries: [
+        { kind: 'message', payload: { role: 'user', content: 'Weather?' } },
+        { kind: 'message', payload: { role: 'assistant', content: 'Checking.' }, refs: { callId: 'import-3' } },
+        {
+          kind: 'tool_call',
+          payload: { name: 'weather', arguments: { city: 'Oslo' } },
+          refs: { callId: 'import-3', toolCallId: 'call_1' },
+        },
+        { kind: 'tool_call', payload: { name: 'clock', arguments: {} }, refs: { callId: 'import-3', toolCallId: 'call_2' } },
+        { kind: 'tool_result', payload: { name: 'clock', result: 'noon' }, refs: { toolCallId: 'call_2' } },
+        { kind: 'tool_result', payload: { name: 'weather', result: '{"temp":3}' }, refs: { toolCallId: 'call_1' } },
+        { kind: 'message', payload: { role: 'system', content: 'Later note' } },
+        {
+          kind: 'tool_call',
+          payload: { name: 'clock', arguments: { zone: 'UTC' } },
+          refs: { callId: 'import-7', toolCallId: 'call_3' },
+        },
+        { kind: 'message', payload: { role: 'assistant', content: '' }, refs: { callId: 'import-8' } },
+      ],
+    })
+  })
+
+  it('has no system prompt without a leading system message', () => {
+    expect(fromOpenAIChat([{ role: 'user', content: 'Hi' }]).systemPrompt).toBeUndefined()
+    expect(fromOpenAIChat([]).entries).toEqual([])
+  })
+
+  it('does not mutate its input', () => {
+    const messages = deepFreeze([
+      { role: 'user', content: [{ type: 'text', text: 'Hi' }] },
+      { role: 'assistant', content: null, tool_calls: [toolCall('a', 'f', '{"x":[1]}')] },
+      { role: 'tool', tool_call_id: 'a', content: 'ok' },
+    ])
+    const before = JSON.stringify(messages)
+    fromOpenAIChat(messages)
+    expect(JSON.stringify(messages)).toBe(before)
+  })
+
+  it('refuses anything but an array', () => {
+    const error = importError({ messages: [] })
+    expect(error.index).toBeUndefined()
+    expect(error.message).toContain('expected an array of messages')
+  })
+
+  it('refuses an unknown role, naming the index and the supported roles', () => {
+    const error = importError([{ role: 'user', content: 'Hi' }, { role: 'function', content: 'x' }])
+    expect(error.index).toBe(1)
+    expect(error.field).toBe('role')
+    expect(error.message).toContain('"system", "developer", "user", "assistant", "tool"')
+  })
+
+  it('refuses content parts other than text, saying which are supported', () => {
+    const error = importError([
+      { role: 'user', content: [{ type: 'text', text: 'Look' }, { type: 'image_url', image_url: { url: 'x' } }] },
+    ])
+    expect(error.index).toBe(0)
+    expect(error.field).toBe('content.1.type')
+    expect(error.message).toContain('"image_url" is not supported; only "text" parts')
+  })
+
+  it('refuses content that is neither a string nor parts', () => {
+    const error = importError([{ role: 'user', content: 42 }])
+    expect([error.index, error.field]).toEqual([0, 'content'])
+  })
+
+  it('refuses an assistant message with neither content nor tool calls', () => {
+    const error = importError([{ role: 'assistant', content: null }])
+    expect([error.index, error.field]).toEqual([0, 'content'])
+  })
+
+  it('refuses tool call types other than function', () => {
+    const error = importError([{ role: 'assistant', content: null, tool_calls: [{ id: 'a', type: 'custom', custom: {} }] }])
+    expect([error.index, error.field]).toEqual([0, 'tool_calls.0.type'])
+    expect(error.message).toContain('only "function" calls')
+  })
+
+  it('refuses arguments that are not JSON', () => {
+    const error = importError([
+      { role: 'assistant', content: null, tool_calls: [toolCall('a', 'f', '{}'), toolCall('b', 'f', '{oops')] },
+    ])
+    expect([error.index, error.field]).toEqual([0, 'tool_calls.1.function.arguments'])
+  })
+
+  it.each([['[1,2]', 'an array'], ['null', 'null'], ['"text"', 'a string'], ['7', 'a number']])(
+    'refuses arguments %s that are not an object',
+    (argumentsText, described) => {
+      const error = importError([
+        { role: 'user', content: 'go' },
+        { role: 'assistant', content: null, tool_calls: [toolCall('a', 'f', argumentsText)] },
+      ])
+      expect([error.index, error.field]).toEqual([1, 'tool_calls.0.function.arguments'])
+      expect(error.message).toContain(`got ${described}`)
+    },
+  )
+
+  it.each(['__proto__', 'constructor', 'prototype'])('refuses the key %s at any depth of the arguments', (key) => {
+    const error = importError([
+      { role: 'assistant', content: null, tool_calls: [toolCall('a', 'f', `{"outer":[{"${key}":{"polluted":true}}]}`)] },
+    ])
+    expect([error.index, error.field]).toEqual([0, 'tool_calls.0.function.arguments'])
+    expect(error.message).toContain(`"${key}" is not allowed`)
+    expect(({} as Record<string, unknown>)['polluted']).toBeUndefined()
+  })
+
+  it('reports what the entry schema refuses against the message field', () => {
+    const error = importError([{ role: 'assistant', content: null, tool_calls: [toolCall('a', 'f', '{"big":1e400}')] }])
+    expect([error.index, error.field]).toEqual([0, 'tool_calls.0.function.arguments'])
+    const longId = importError([{ role: 'assistant', content: null, tool_calls: [toolCall('x'.repeat(300), 'f', '{}')] }])
+    expect([longId.index, longId.field]).toEqual([0, 'tool_calls.0.id'])
+  })
+
+  it('refuses a tool message answering an unknown id', () => {
+    const error = importError([
+      { role: 'assistant', content: null, tool_calls: [toolCall('a', 'f', '{}')] },
+      { role: 'tool', tool_call_id: 'b', content: 'x' },
+    ])
+    expect([error.index, error.field]).toEqual([1, 'tool_call_id'])
+    expect(error.message).toContain('"b"')
+  })
+
+  it('refuses a tool message answering an already answered id', () => {
+    const error = importError([
+      { role: 'assistant', content: null, tool_calls: [toolCall('a', 'f', '{}')] },
+      { role: 'tool', tool_call_id: 'a', content: 'x' },
+      { role: 'tool', tool_call_id: 'a', content: 'y' },
+    ])
+    expect([error.index, error.field]).toEqual([2, 'tool_call_id'])
+    expect(error.message).toContain('already answered')
+  })
+
+  it('refuses a tool call id used twice', () => {
+    const error = importError([
+      { role: 'assistant', content: null, tool_calls: [toolCall('a', 'f', '{}')] },
+      { role: 'tool', tool_call_id: 'a', content: 'x' },
+      { role: 'assistant', content: null, tool_calls: [toolCall('a', 'f', '{}')] },
+    ])
+    expect([error.index, error.field]).toEqual([2, 'tool_calls.0.id'])
+  })
+})

@@ -1,0 +1,253 @@
+import { z } from 'zod'
+import type { EntryInput, JsonObject, JsonValue } from '../entries/entry'
+import { parseEntryInput } from '../entries/entry-schema'
+import { InvalidEntryError, InvalidMessagesError } from '../errors/threadlens-error'
+
+export interface FromOpenAIChatResult {
+  /** The leading system (or developer) messages joined by a blank line; `undefined` when there are none. */
+  systemPrompt: string | undefined
+  /** Entries to append, in order. */
+  entries: EntryInput[]
+}
+
+const supportedRoles = ['system', 'developer', 'user', 'assistant', 'tool'] as const
+
+const textPartSchema = z.object({
+  type: z.literal('text', {
+    error: (issue) =>
+      `content part type ${JSON.stringify(issue.input)} is not supported; only "text" parts can be imported`,
+  }),
+  text: z.string(),
+})
+
+const contentSchema = z.union([z.string(), z.array(textPartSchema)], {
+  error: 'content must be a string or an array of { type: "text", text } parts',
+})
+
+const toolCallSchema = z.object({
+  id: z.string().min(1),
+  type: z.literal('function', {
+    error: (issue) => `tool call type ${JSON.stringify(issue.input)} is not supported; only "function" calls can be imported`,
+  }),
+  function: z.object({ name: z.string().min(1), arguments: z.string() }),
+})
+
+// Unknown fields (`name`, `refusal`, `annotations`, …) are ignored: exports from real apps carry them.
+const openAIChatMessageSchema = z.discriminatedUnion(
+  'role',
+  [
+    z.object({ role: z.enum(['system', 'developer']), content: contentSchema }),
+    z.object({ role: z.literal('user'), content: contentSchema }),
+    z.object({
+      role: z.literal('assistant'),
+      content: contentSchema.nullish(),
+      tool_calls: z.array(toolCallSchema).nullish(),
+    }),
+    z.object({ role: z.literal('tool'), tool_call_id: z.string().min(1), content: contentSchema }),
+  ],
+  {
+    error: (issue) =>
+      issue.code === 'invalid_union'
+        ? `role must be one of ${supportedRoles.map((role) => `"${role}"`).join(', ')}`
+        : 'expected a message object',
+  },
+)
+
+const openAIChatMessagesSchema = z.array(openAIChatMessageSchema, { error: 'expected an array of messages' })
+
+type ParsedMessage = z.infer<typeof openAIChatMessageSchema>
+
+const forbiddenKeys = new Set(['__proto__', 'constructor', 'prototype'])
+
+/**
+ * Imports a Chat Completions `messages` array (e.g. an export of another app) as thread entries.
+ * Leading system or developer messages become `systemPrompt`; later ones become system `message`
+ * entries. An assistant message becomes a `message` entry (skipped when it only calls tools) and
+ * one `tool_call` entry per call, all sharing `refs.callId` `import-<index>`; a tool message
+ * becomes a `tool_result` entry named after the call it answers. Content given as text parts is
+ * concatenated. Calls left unanswered are kept (the projector deals with them).
+ * Throws `InvalidMessagesError` naming the message index and field. Does not mutate `messages`.
+ */
+export function fromOpenAIChat(messages: unknown): FromOpenAIChatResult {
+  const parsed = openAIChatMessagesSchema.safeParse(messages)
+  if (!parsed.success) throw fromZodError(parsed.error)
+
+  const entries: EntryInput[] = []
+  const systemParts: string[] = []
+  const calls = new Map<string, ImportedCall>()
+  let inPrefix = true
+
+  parsed.data.forEach((message, index) => {
+    const isSystem = message.role === 'system' || message.role === 'developer'
+    if (inPrefix && isSystem) {
+      systemParts.push(contentText(message.content))
+      return
+    }
+    inPrefix = false
+    entries.push(...messageEntries(message, index, calls))
+  })
+
+  return { systemPrompt: systemParts.length === 0 ? undefined : systemParts.join('\n\n'), entries }
+}
+
+// Keyed by call id, which must be unique across the import so each result pairs with one call.
+interface ImportedCall {
+  readonly name: string
+  /** Index of the assistant message that made the call. */
+  readonly index: number
+  answered: boolean
+}
+
+function messageEntries(message: ParsedMessage, index: number, calls: Map<string, ImportedCall>): EntryInput[] {
+  switch (message.role) {
+    case 'system':
+    case 'developer':
+    case 'user': {
+      const role = message.role === 'user' ? 'user' : 'system'
+      return [checked({ kind: 'message', payload: { role, content: contentText(message.content) } }, index, messageField)]
+    }
+    case 'assistant':
+      return assistantEntries(message, index, calls)
+    case 'tool':
+      return [toolResultEntry(message, index, calls)]
+  }
+}
+
+function assistantEntries(
+  message: Extract<ParsedMessage, { role: 'assistant' }>,
+  index: number,
+  calls: Map<string, ImportedCall>,
+): EntryInput[] {
+  const toolCalls = message.tool_calls ?? []
+  const hasContent = message.content !== null && message.content !== undefined
+  if (!hasContent && toolCalls.length === 0) {
+    throw new InvalidMessagesError(index, 'content', 'an assistant message needs content or tool_calls')
+  }
+  const content = message.content === null || message.content === undefined ? '' : contentText(message.content)
+  // One imported assistant message stands for one model call.
+  const callId = `import-${index}`
+  const entries: EntryInput[] = []
+  if (toolCalls.length === 0 || content !== '') {
+    entries.push(checked({ kind: 'message', payload: { role: 'assistant', content }, refs: { callId } }, index, messageField))
+  }
+  toolCalls.forEach((call, callIndex) => {
+    const earlier = calls.get(call.id)
+    if (earlier !== undefined) {
+      throw new InvalidMessagesError(
+        index,
+        `tool_calls.${callIndex}.id`,
+        `tool call id "${call.id}" is already used by the message at index ${earlier.index}; give each call its own id`,
+      )
+    }
+    calls.set(call.id, { name: call.function.name, index, answered: false })
+    const argumentsField = `tool_calls.${callIndex}.function.arguments`
+    const entry: EntryInput = {
+      kind: 'tool_call',
+      payload: { name: call.function.name, arguments: parseArguments(call.function.arguments, index, argumentsField) },
+      refs: { callId, toolCallId: call.id },
+    }
+    entries.push(checked(entry, index, (entryField) => toolCallField(entryField, callIndex)))
+  })
+  return entries
+}
+
+function toolResultEntry(
+  message: Extract<ParsedMessage, { role: 'tool' }>,
+  index: number,
+  calls: Map<string, ImportedCall>,
+): EntryInput {
+  const call = calls.get(message.tool_call_id)
+  if (call === undefined) {
+    throw new InvalidMessagesError(
+      index,
+      'tool_call_id',
+      `no earlier assistant message has a tool call with id "${message.tool_call_id}"`,
+    )
+  }
+  if (call.answered) {
+    throw new InvalidMessagesError(index, 'tool_call_id', `tool call "${message.tool_call_id}" is already answered`)
+  }
+  call.answered = true
+  const entry: EntryInput = {
+    kind: 'tool_result',
+    payload: { name: call.name, result: contentText(message.content) },
+    refs: { toolCallId: message.tool_call_id },
+  }
+  return checked(entry, index, toolResultField)
+}
+
+function contentText(content: string | readonly { text: string }[]): string {
+  return typeof content === 'string' ? content : content.map((part) => part.text).join('')
+}
+
+function parseArguments(text: string, index: number, field: string): JsonObject {
+  let value: JsonValue
+  try {
+    // The reviver sees every key at every depth, including `__proto__`, which zod records drop silently.
+    value = JSON.parse(text, (key: string, nested: unknown) => {
+      if (forbiddenKeys.has(key)) throw new InvalidMessagesError(index, field, `key "${key}" is not allowed`)
+      return nested
+    }) as JsonValue
+  } catch (error) {
+    if (error instanceof InvalidMessagesError) throw error
+    throw new InvalidMessagesError(index, field, 'arguments must be JSON text of an object', { cause: error })
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new InvalidMessagesError(index, field, `arguments must be a JSON object, got ${describeJson(value)}`)
+  }
+  return value as JsonObject
+}
+
+function describeJson(value: JsonValue): string {
+  if (value === null) return 'null'
+  return Array.isArray(value) ? 'an array' : `a ${typeof value}`
+}
+
+// The entry schema has the last word (lengths, ref rules); its errors are reported against the message's own field.
+function checked(entry: EntryInput, index: number, fieldOf: (entryField: string) => string): EntryInput {
+  try {
+    parseEntryInput(entry)
+  } catch (error) {
+    if (!(error instanceof InvalidEntryError)) throw error
+    throw new InvalidMessagesError(index, fieldOf(error.field), error.message, { cause: error })
+  }
+  return entry
+}
+
+function messageField(entryField: string): string {
+  return entryField.startsWith('payload.content') ? 'content' : ''
+}
+
+function toolCallField(entryField: string, callIndex: number): string {
+  if (entryField.startsWith('refs.toolCallId')) return `tool_calls.${callIndex}.id`
+  if (entryField.startsWith('payload.name')) return `tool_calls.${callIndex}.function.name`
+  return `tool_calls.${callIndex}.function.arguments`
+}
+
+function toolResultField(entryField: string): string {
+  return entryField.startsWith('payload.result') ? 'content' : 'tool_call_id'
+}
+
+function fromZodError(error: z.ZodError): InvalidMessagesError {
+  const issue = error.issues[0]
+  const { path, message } = issue === undefined ? { path: [], message: 'invalid messages' } : innermost(issue)
+  const [first, ...rest] = path
+  // A path that does not start at an element means the input as a whole is wrong (e.g. not an array).
+  if (typeof first !== 'number') return new InvalidMessagesError(undefined, '', message, { cause: error })
+  return new InvalidMessagesError(first, rest.map((part) => String(part)).join('.'), message, { cause: error })
+}
+
+// When only one branch of a union got past the type check (content given as parts), its issue says more than the union's.
+function innermost(issue: z.core.$ZodIssue): { path: readonly PropertyKey[]; message: string } {
+  if (issue.code === 'invalid_union') {
+    const deeper = issue.errors
+      .map((branch) => branch[0])
+      .filter((first) => first !== undefined && !(first.code === 'invalid_type' && first.path.length === 0))
+    const [only] = deeper
+    if (only !== undefined && deeper.length === 1) {
+      const inner = innermost(only)
+      return { path: [...issue.path, ...inner.path], message: inner.message }
+    }
+  }
+  return { path: issue.path, message: issue.message }
+}

@@ -1,0 +1,454 @@
+import fc from 'fast-check'
+import { describe, expect, it } from 'vitest'
+import type { EntryInput, JsonObject, JsonValue } from '../entries/entry'
+import type { ProjectedMessage, ProjectedToolCall, ProjectionMeta, ProjectionResult } from '../project/types'
+import type { AnthropicMessagesRequest } from './anthropic-messages'
+import { toAnthropicMessages } from './anthropic-messages'
+import { fromOpenAIChat } from './from-openai-chat'
+import type { OpenAIChatMessage } from './openai-chat'
+import { toOpenAIChat } from './openai-chat'
+import { anthropicMessagesProblems, openAIChatProblems } from './provider-rules'
+
+function projection(messages: readonly ProjectedMessage[]): ProjectionResult {
+  const meta: ProjectionMeta = {
+    tokens: { system: 0, memory: 0, summary: 0, history: 0, pending: 0, tools: 0, total: 0 },
+    budget: { maxInputTokens: 0, reserveOutputTokens: 0, input: 0, free: 0 },
+    counter: { id: 'heuristic', exact: false },
+    messages: [],
+    includedSeqs: [],
+    dropped: [],
+    summary: undefined,
+    summaryUsed: false,
+    truncated: false,
+    needsSummary: false,
+    needsSummaryReason: undefined,
+    overflow: false,
+    unresolvedToolCalls: [],
+    pinnedSeqs: [],
+    entryCount: 0,
+    firstSeq: 0,
+  }
+  return { messages, meta }
+}
+
+// Broken requests do not type-check; the checkers exist for exactly that data.
+function openAI(messages: unknown[]): OpenAIChatMessage[] {
+  return messages as OpenAIChatMessage[]
+}
+function anthropic(request: unknown): AnthropicMessagesRequest {
+  return request as AnthropicMessagesRequest
+}
+function call(id: string, name = 'f', argumentsText = '{}') {
+  return { id, type: 'function', function: { name, arguments: argumentsText } }
+}
+const text = (value: string) => ({ type: 'text', text: value })
+const use = (id: string) => ({ type: 'tool_use', id, name: 'f', input: {} })
+const result = (id: string) => ({ type: 'tool_result', tool_use_id: id, content: 'ok' })
+
+describe('openAIChatProblems', () => {
+  it('accepts a valid request', () => {
+    expect(
+      openAIChatProblems(
+        openAI([
+          { role: 'system', content: 'Prompt' },
+          { role: 'user', content: 'Hi' },
+          { role: 'assistant', content: null, tool_calls: [call('a'), call('b')] },
+          { role: 'tool', tool_call_id: 'b', content: '' },
+          { role: 'tool', tool_call_id: 'a', content: 'x' },
+          { role: 'assistant', content: 'Done' },
+        ]),
+      ),
+    ).toEqual([])
+  })
+
+  it.each<[string, unknown[], string]>([
+    ['a system message with parts', [{ role: 'system', content: [text('x')] }], 'messages[0]: system content must be a string'],
+    ['an unknown role', [{ role: 'function', content: 'x' }], 'messages[0]: unknown role "function"'],
+    [
+      'a tool message with no assistant call before it',
+      [{ role: 'user', content: 'Hi' }, { role: 'tool', tool_call_id: 'a', content: 'x' }],
+      'messages[1]: tool message "a" does not follow an assistant message with tool_calls',
+    ],
+    [
+      'a tool message after a user message that followed the call',
+      [
+        { role: 'assistant', content: null, tool_calls: [call('a')] },
+        { role: 'user', content: 'Hi' },
+        { role: 'tool', tool_call_id: 'a', content: 'x' },
+      ],
+      'messages[2]: tool message "a" does not follow an assistant message with tool_calls',
+    ],
+    [
+      'a tool message answering another message’s call',
+      [
+        { role: 'assistant', content: null, tool_calls: [call('a')] },
+        { role: 'tool', tool_call_id: 'a', content: 'x' },
+        { role: 'assistant', content: null, tool_calls: [call('b')] },
+        { role: 'tool', tool_call_id: 'a', content: 'x' },
+        { role: 'tool', tool_call_id: 'b', content: 'x' },
+      ],
+      'messages[3]: tool message "a" answers no tool call of the assistant message at index 2',
+    ],
+    [
+      'a call answered twice',
+      [
+        { role: 'assistant', content: null, tool_calls: [call('a')] },
+        { role: 'tool', tool_call_id: 'a', content: 'x' },
+        { role: 'tool', tool_call_id: 'a', content: 'y' },
+      ],
+      'messages[2]: tool call "a" is answered twice',
+    ],
+    [
+      'a call unanswered before the next message',
+      [
+        { role: 'assistant', content: null, tool_calls: [call('a'), call('b')] },
+        { role: 'tool', tool_call_id: 'a', content: 'x' },
+        { role: 'user', content: 'Hi' },
+      ],
+      'messages[0]: tool call "b" is not answered before the next non-tool message (index 2)',
+    ],
+    [
+      'a call unanswered at the end',
+      [{ role: 'assistant', content: null, tool_calls: [call('a')] }],
+      'messages[0]: tool call "a" is not answered before the end of the request',
+    ],
+    [
+      'an empty tool_calls array',
+      [{ role: 'assistant', content: 'x', tool_calls: [] }],
+      'messages[0]: tool_calls must be a non-empty array when present',
+    ],
+    [
+      'null content without tool calls',
+      [{ role: 'assistant', content: null }],
+      'messages[0]: assistant content must be a string when there are no tool_calls',
+    ],
+    [
+      'arguments that are not an object',
+      [{ role: 'assistant', content: null, tool_calls: [call('a', 'f', '[1]')] }, { role: 'tool', tool_call_id: 'a', content: '' }],
+      'messages[0].tool_calls[0]: function.arguments must be JSON text of an object',
+    ],
+    [
+      'a call without a name',
+      [{ role: 'assistant', content: null, tool_calls: [call('a', '')] }, { role: 'tool', tool_call_id: 'a', content: '' }],
+      'messages[0].tool_calls[0]: function.name must be a non-empty string',
+    ],
+    [
+      'a duplicate call id in one message',
+      [{ role: 'assistant', content: null, tool_calls: [call('a'), call('a')] }, { role: 'tool', tool_call_id: 'a', content: '' }],
+      'messages[0].tool_calls[1]: duplicate tool call id "a" in one message',
+    ],
+  ])('reports %s', (_case, messages, problem) => {
+    expect(openAIChatProblems(openAI(messages))).toContain(problem)
+  })
+})
+
+describe('anthropicMessagesProblems', () => {
+  it('accepts a valid request', () => {
+    expect(
+      anthropicMessagesProblems(
+        anthropic({
+          system: 'Prompt',
+          messages: [
+            { role: 'user', content: [text('Hi')] },
+            { role: 'assistant', content: [text('Checking'), use('a'), use('b')] },
+            { role: 'user', content: [result('b'), result('a'), text('Thanks')] },
+            { role: 'assistant', content: [text('Done')] },
+          ],
+        }),
+      ),
+    ).toEqual([])
+  })
+
+  it.each<[string, unknown, string]>([
+    ['an empty message list', { messages: [] }, 'messages: must not be empty'],
+    ['a system that is not a string', { system: [text('x')], messages: [{ role: 'user', content: [text('Hi')] }] }, 'system: must be a string'],
+    ['a first message from the assistant', { messages: [{ role: 'assistant', content: [text('Hi')] }] }, 'messages[0]: the first message must be from the user'],
+    [
+      'two user messages in a row',
+      { messages: [{ role: 'user', content: [text('a')] }, { role: 'user', content: [text('b')] }] },
+      'messages[1]: two user messages in a row; roles must alternate',
+    ],
+    ['a system role in messages', { messages: [{ role: 'system', content: [text('a')] }] }, 'messages[0]: role must be "user" or "assistant"'],
+    ['an empty content array', { messages: [{ role: 'user', content: [] }] }, 'messages[0]: content must be a non-empty array of blocks'],
+    ['string content', { messages: [{ role: 'user', content: 'Hi' }] }, 'messages[0]: content must be a non-empty array of blocks'],
+    ['an empty text block', { messages: [{ role: 'user', content: [text('a'), text('')] }] }, 'messages[0].content[1]: empty text block'],
+    ['a whitespace-only text block', { messages: [{ role: 'user', content: [text(' \n')] }] }, 'messages[0].content[0]: empty text block'],
+    [
+      'a tool_use id the API refuses',
+      { messages: [{ role: 'user', content: [text('a')] }, { role: 'assistant', content: [use('call.1')] }, { role: 'user', content: [result('call.1')] }] },
+      'messages[1].content[0]: tool_use id "call.1" must match ^[a-zA-Z0-9_-]+$',
+    ],
+    [
+      'a tool_use with a non-object input',
+      { messages: [{ role: 'user', content: [text('a')] }, { role: 'assistant', content: [{ ...use('a'), input: '{}' }] }, { role: 'user', content: [result('a')] }] },
+      'messages[1].content[0]: tool_use input must be an object',
+    ],
+    [
+      'a tool_use in a user message',
+      { messages: [{ role: 'user', content: [use('a')] }] },
+      'messages[0].content[0]: tool_use only in assistant messages',
+    ],
+    [
+      'a tool_use not answered in the next message',
+      {
+        messages: [
+          { role: 'user', content: [text('a')] },
+          { role: 'assistant', content: [use('a'), use('b')] },
+          { role: 'user', content: [result('a')] },
+        ],
+      },
+      'messages[1]: tool_use "b" is not answered by a tool_result in the next message',
+    ],
+    [
+      'a tool_use answered two messages later',
+      {
+        messages: [
+          { role: 'user', content: [text('a')] },
+          { role: 'assistant', content: [use('a')] },
+          { role: 'user', content: [text('wait')] },
+          { role: 'assistant', content: [text('ok')] },
+          { role: 'user', content: [result('a')] },
+        ],
+      },
+      'messages[4].content[0]: tool_result "a" answers no tool_use of the previous message',
+    ],
+    [
+      'a tool_use as the final message',
+      { messages: [{ role: 'user', content: [text('a')] }, { role: 'assistant', content: [use('a')] }] },
+      'messages[1]: tool_use "a" is not answered by a tool_result in the next message',
+    ],
+    [
+      'a tool_result after text',
+      {
+        messages: [
+          { role: 'user', content: [text('a')] },
+          { role: 'assistant', content: [use('a')] },
+          { role: 'user', content: [text('b'), result('a')] },
+        ],
+      },
+      'messages[2].content[1]: tool_result must come before any other block in its message',
+    ],
+    [
+      'a tool_result in an assistant message',
+      { messages: [{ role: 'user', content: [text('a')] }, { role: 'assistant', content: [result('a')] }] },
+      'messages[1].content[0]: tool_result only in user messages',
+    ],
+    [
+      'a tool_use answered twice',
+      {
+        messages: [
+          { role: 'user', content: [text('a')] },
+          { role: 'assistant', content: [use('a')] },
+          { role: 'user', content: [result('a'), result('a')] },
+        ],
+      },
+      'messages[2].content[1]: tool_use "a" is answered twice',
+    ],
+    [
+      'a duplicate tool_use id',
+      {
+        messages: [
+          { role: 'user', content: [text('a')] },
+          { role: 'assistant', content: [use('a')] },
+          { role: 'user', content: [result('a')] },
+          { role: 'assistant', content: [use('a')] },
+          { role: 'user', content: [result('a')] },
+        ],
+      },
+      'messages[3].content[0]: duplicate tool_use id "a"',
+    ],
+    [
+      'an error result without content',
+      {
+        messages: [
+          { role: 'user', content: [text('a')] },
+          { role: 'assistant', content: [use('a')] },
+          { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'a', is_error: true }] },
+        ],
+      },
+      'messages[2].content[0]: an error tool_result needs content',
+    ],
+    [
+      'a final assistant message ending in whitespace',
+      { messages: [{ role: 'user', content: [text('a')] }, { role: 'assistant', content: [text('b ')] }] },
+      'messages[1].content[0]: the final assistant message must not end with whitespace',
+    ],
+    ['an unknown block type', { messages: [{ role: 'user', content: [{ type: 'image' }] }] }, 'messages[0].content[0]: unknown block type "image"'],
+  ])('reports %s', (_case, request, problem) => {
+    expect(anthropicMessagesProblems(anthropic(request))).toContain(problem)
+  })
+})
+
+// ---------------------------------------------------------------------------------------------
+// Property: random valid projections give valid requests for both providers, and the OpenAI
+// request imports back to the same history.
+
+const seed = 20240611
+
+const forbiddenKeys = new Set(['__proto__', 'constructor', 'prototype'])
+const keyArbitrary = fc.string({ maxLength: 6 }).filter((key) => !forbiddenKeys.has(key))
+const { json: jsonArbitrary } = fc.letrec<{ json: JsonValue }>((tie) => ({
+  json: fc.oneof(
+    { depthSize: 'small' },
+    fc.string({ unit: 'grapheme', maxLength: 8 }),
+    fc.integer(),
+    fc.double({ noNaN: true, noDefaultInfinity: true }),
+    fc.boolean(),
+    fc.constant(null),
+    fc.array(tie('json'), { maxLength: 3 }),
+    fc.dictionary(keyArbitrary, tie('json'), { maxKeys: 3 }),
+  ),
+}))
+const argumentsArbitrary: fc.Arbitrary<JsonObject> = fc.dictionary(keyArbitrary, jsonArbitrary, { maxKeys: 4 })
+
+const contentArbitrary = fc.oneof(
+  fc.string({ unit: 'grapheme', maxLength: 20 }),
+  fc.string({ unit: 'binary', maxLength: 10 }),
+  fc.constantFrom('', ' ', '\n\t', 'plain text', '🙂👩‍👩‍👧', 'trailing space '),
+)
+const visibleContentArbitrary = contentArbitrary.filter((content) => content.trim() !== '')
+const idStemArbitrary = fc.oneof(
+  fc.constantFrom('call_', 'toolu_01-', 'call.', 'a:b/', '🙂', 'id with spaces ', '', 'функция'),
+  fc.string({ unit: 'grapheme', maxLength: 12 }),
+)
+const nameArbitrary = fc.oneof(fc.constantFrom('weather', 'read_file', 'search'), fc.string({ minLength: 1, maxLength: 12 }))
+
+// Ids are unique per thread, so the generator numbers its odd stems.
+type DraftCall = { stem: string; name: string; arguments: JsonObject }
+type DraftResult = { content: string; isError: boolean }
+type DraftTurn =
+  | { kind: 'user' | 'system' | 'assistant'; content: string }
+  | { kind: 'calls'; content: string; calls: DraftCall[]; results: DraftResult[]; order: number[] }
+
+const callsTurnArbitrary = (minimumCalls: number): fc.Arbitrary<DraftTurn> =>
+  fc.integer({ min: minimumCalls, max: 4 }).chain((count) =>
+    fc.record({
+      kind: fc.constant('calls' as const),
+      content: contentArbitrary,
+      calls: fc.array(fc.record({ stem: idStemArbitrary, name: nameArbitrary, arguments: argumentsArbitrary }), {
+        minLength: count,
+        maxLength: count,
+      }),
+      results: fc.array(fc.record({ content: contentArbitrary, isError: fc.boolean() }), { minLength: count, maxLength: count }),
+      order: fc.shuffledSubarray(
+        Array.from({ length: count }, (_, index) => index),
+        { minLength: count, maxLength: count },
+      ),
+    }),
+  )
+
+const turnArbitrary: fc.Arbitrary<DraftTurn> = fc.oneof(
+  fc.record({ kind: fc.constantFrom('user' as const, 'assistant' as const, 'system' as const), content: contentArbitrary }),
+  callsTurnArbitrary(0),
+)
+// The request ends where a model call would: a user message, tool results to act on, or an assistant prefill.
+const finalTurnArbitrary: fc.Arbitrary<DraftTurn> = fc.oneof(
+  fc.record({ kind: fc.constantFrom('user' as const, 'assistant' as const), content: visibleContentArbitrary }),
+  callsTurnArbitrary(1),
+)
+
+const projectedArbitrary: fc.Arbitrary<ProjectedMessage[]> = fc
+  .record({
+    prefix: fc.array(contentArbitrary, { maxLength: 3 }),
+    turns: fc.array(turnArbitrary, { maxLength: 12 }),
+    last: finalTurnArbitrary,
+  })
+  .map(({ prefix, turns, last }) => {
+    let counter = 0
+    const messages: ProjectedMessage[] = prefix.map((content) => ({ role: 'system', content }))
+    for (const turn of [...turns, last]) {
+      if (turn.kind !== 'calls') {
+        messages.push({ role: turn.kind, content: turn.content })
+        continue
+      }
+      const toolCalls: ProjectedToolCall[] = turn.calls.map((draft) => {
+        counter += 1
+        return { id: `${draft.stem}${counter}`, name: draft.name, arguments: draft.arguments }
+      })
+      messages.push({ role: 'assistant', content: turn.content, toolCalls })
+      for (const index of turn.order) {
+        const toolCall = toolCalls[index]
+        const outcome = turn.results[index]
+        if (toolCall === undefined || outcome === undefined) continue
+        messages.push({
+          role: 'tool',
+          toolCallId: toolCall.id,
+          name: toolCall.name,
+          content: outcome.content,
+          ...(outcome.isError ? { isError: true as const } : {}),
+        })
+      }
+    }
+    return messages
+  })
+
+// What an import must give back for a history: entries without the ids and refs the thread assigns.
+function expectedEntries(history: readonly ProjectedMessage[]): unknown[] {
+  return history.flatMap((message): unknown[] => {
+    switch (message.role) {
+      case 'system':
+      case 'user':
+        return [{ kind: 'message', role: message.role, content: message.content }]
+      case 'assistant': {
+        const toolCalls = message.toolCalls ?? []
+        const text = { kind: 'message', role: 'assistant', content: message.content }
+        if (toolCalls.length === 0) return [text]
+        const calls = toolCalls.map((toolCall) => ({
+          kind: 'tool_call',
+          toolCallId: toolCall.id,
+          name: toolCall.name,
+          arguments: JSON.stringify(toolCall.arguments),
+        }))
+        return message.content === '' ? calls : [text, ...calls]
+      }
+      case 'tool':
+        return [{ kind: 'tool_result', toolCallId: message.toolCallId, name: message.name, result: message.content }]
+    }
+  })
+}
+
+function comparableEntries(entries: readonly EntryInput[]): unknown[] {
+  return entries.map((entry) => {
+    switch (entry.kind) {
+      case 'message':
+        return { kind: 'message', role: entry.payload.role, content: entry.payload.content }
+      case 'tool_call':
+        return {
+          kind: 'tool_call',
+          toolCallId: entry.refs?.toolCallId,
+          name: entry.payload.name,
+          // JSON text: -0 and key order compare as the provider sees them.
+          arguments: JSON.stringify(entry.payload.arguments),
+        }
+      case 'tool_result':
+        return { kind: 'tool_result', toolCallId: entry.refs?.toolCallId, name: entry.payload.name, result: entry.payload.result }
+      default:
+        return entry
+    }
+  })
+}
+
+describe('formats on random projections', () => {
+  it(`give requests both providers accept and import back losslessly (fast-check seed ${seed}, 1000 runs)`, () => {
+    fc.assert(
+      fc.property(projectedArbitrary, (messages) => {
+        const result = projection(messages)
+        const openAIRequest = toOpenAIChat(result)
+        expect(openAIChatProblems(openAIRequest)).toEqual([])
+        expect(anthropicMessagesProblems(toAnthropicMessages(result))).toEqual([])
+
+        const prefixLength = messages.findIndex((message) => message.role !== 'system')
+        const prefix = messages.slice(0, prefixLength)
+        const imported = fromOpenAIChat(JSON.parse(JSON.stringify(openAIRequest)))
+        expect(imported.systemPrompt).toBe(prefix.length === 0 ? undefined : prefix.map((message) => message.content).join('\n\n'))
+        expect(comparableEntries(imported.entries)).toEqual(expectedEntries(messages.slice(prefixLength)))
+
+        // One model call per assistant message: its text and tool calls share a callId.
+        for (const entry of imported.entries) {
+          if (entry.kind === 'tool_call') expect(entry.refs?.callId).toMatch(/^import-\d+$/)
+        }
+      }),
+      { numRuns: 1000, seed },
+    )
+  })
+})

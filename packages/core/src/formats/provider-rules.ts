@@ -1,0 +1,233 @@
+import { anthropicToolIdPattern } from './anthropic-messages'
+import type { AnthropicMessagesRequest } from './anthropic-messages'
+import type { OpenAIChatMessage } from './openai-chat'
+
+// The checkers read their input as untyped data: they exist to catch what the types cannot promise.
+type UntypedObject = { readonly [key: string]: unknown }
+
+function isRecord(value: unknown): value is UntypedObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+}
+
+function isPlainObjectJson(text: string): boolean {
+  try {
+    return isRecord(JSON.parse(text))
+  } catch {
+    return false
+  }
+}
+
+/**
+ * Ways a Chat Completions `messages` array breaks the API's ordering and shape rules, one
+ * sentence each, prefixed by `messages[i]`; an empty array means the request is valid.
+ * Tool messages must directly follow the assistant message whose call they answer (only other
+ * tool messages in between), answer each call once, and every call must be answered before
+ * the next non-tool message.
+ */
+export function openAIChatProblems(messages: readonly OpenAIChatMessage[]): string[] {
+  const problems: string[] = []
+  // Calls of the nearest assistant-with-tool_calls message while only tool messages have followed it.
+  let openCalls: { index: number; unanswered: Set<string>; answered: Set<string> } | undefined
+  const closeOpenCalls = (before: string): void => {
+    if (openCalls === undefined) return
+    for (const id of openCalls.unanswered) problems.push(`messages[${openCalls.index}]: tool call "${id}" is not answered ${before}`)
+    openCalls = undefined
+  }
+
+  messages.forEach((raw: unknown, index) => {
+    const at = `messages[${index}]`
+    if (!isRecord(raw)) {
+      problems.push(`${at}: not an object`)
+      return
+    }
+    const { role, content } = raw
+    if (role !== 'tool') closeOpenCalls(`before the next non-tool message (index ${index})`)
+    switch (role) {
+      case 'system':
+      case 'user':
+        if (typeof content !== 'string') problems.push(`${at}: ${role} content must be a string`)
+        return
+      case 'assistant': {
+        const toolCalls = raw['tool_calls']
+        if (toolCalls === undefined) {
+          if (typeof content !== 'string') problems.push(`${at}: assistant content must be a string when there are no tool_calls`)
+          return
+        }
+        if (content !== null && typeof content !== 'string') problems.push(`${at}: assistant content must be a string or null`)
+        if (!Array.isArray(toolCalls) || toolCalls.length === 0) {
+          problems.push(`${at}: tool_calls must be a non-empty array when present`)
+          return
+        }
+        const calls = { index, unanswered: new Set<string>(), answered: new Set<string>() }
+        openCalls = calls
+        toolCalls.forEach((call: unknown, callIndex) => {
+          const callAt = `${at}.tool_calls[${callIndex}]`
+          if (!isRecord(call) || !isRecord(call['function'])) {
+            problems.push(`${callAt}: must be { id, type: 'function', function: { name, arguments } }`)
+            return
+          }
+          const { id, type } = call
+          const { name, arguments: argumentsText } = call['function']
+          if (type !== 'function') problems.push(`${callAt}: type must be "function"`)
+          if (typeof name !== 'string' || name === '') problems.push(`${callAt}: function.name must be a non-empty string`)
+          if (typeof argumentsText !== 'string' || !isPlainObjectJson(argumentsText)) {
+            problems.push(`${callAt}: function.arguments must be JSON text of an object`)
+          }
+          if (typeof id !== 'string' || id === '') {
+            problems.push(`${callAt}: id must be a non-empty string`)
+          } else if (calls.unanswered.has(id)) {
+            problems.push(`${callAt}: duplicate tool call id "${id}" in one message`)
+          } else {
+            calls.unanswered.add(id)
+          }
+        })
+        return
+      }
+      case 'tool': {
+        const id = raw['tool_call_id']
+        if (typeof content !== 'string') problems.push(`${at}: tool content must be a string`)
+        if (typeof id !== 'string') {
+          problems.push(`${at}: tool_call_id must be a string`)
+        } else if (openCalls === undefined) {
+          problems.push(`${at}: tool message "${id}" does not follow an assistant message with tool_calls`)
+        } else if (openCalls.answered.has(id)) {
+          problems.push(`${at}: tool call "${id}" is answered twice`)
+        } else if (!openCalls.unanswered.has(id)) {
+          problems.push(`${at}: tool message "${id}" answers no tool call of the assistant message at index ${openCalls.index}`)
+        } else {
+          openCalls.unanswered.delete(id)
+          openCalls.answered.add(id)
+        }
+        return
+      }
+      default:
+        problems.push(`${at}: unknown role ${JSON.stringify(role)}`)
+    }
+  })
+  closeOpenCalls('before the end of the request')
+  return problems
+}
+
+/**
+ * Ways a Messages API request breaks the rules the API answers with a 400, one sentence each,
+ * prefixed by `messages[i]`; an empty array means the request is valid. Checks: at least one
+ * message, the first from the user, roles alternate, no empty content, no empty or whitespace-only
+ * text blocks, `tool_use` only from the assistant with unique ids matching `anthropicToolIdPattern`
+ * and an object `input`, each `tool_use` answered by a `tool_result` in the very next (user)
+ * message, `tool_result` blocks only there, once each and before any other block, an error result
+ * with content, and a final assistant message not ending in whitespace.
+ */
+export function anthropicMessagesProblems(request: AnthropicMessagesRequest): string[] {
+  const problems: string[] = []
+  const raw: unknown = request
+  if (!isRecord(raw)) return ['request: not an object']
+  if (raw['system'] !== undefined && typeof raw['system'] !== 'string') problems.push('system: must be a string')
+  const messages = raw['messages']
+  if (!Array.isArray(messages)) return [...problems, 'messages: must be an array']
+  if (messages.length === 0) return [...problems, 'messages: must not be empty']
+
+  const seenToolUseIds = new Set<string>()
+  // tool_use ids of the previous assistant message, waiting for their results in this message.
+  let awaiting = new Map<string, boolean>()
+  let awaitingFrom = -1
+  let previousRole: unknown
+
+  messages.forEach((message: unknown, index) => {
+    const at = `messages[${index}]`
+    const expected = awaiting
+    const expectedFrom = awaitingFrom
+    awaiting = new Map()
+    const reportUnanswered = (): void => {
+      for (const [id, answered] of expected) {
+        if (!answered) problems.push(unansweredToolUse(expectedFrom, id))
+      }
+    }
+    if (!isRecord(message)) {
+      problems.push(`${at}: not an object`)
+      reportUnanswered()
+      return
+    }
+    const { role, content } = message
+    if (role !== 'user' && role !== 'assistant') problems.push(`${at}: role must be "user" or "assistant"`)
+    if (index === 0 && role !== 'user') problems.push(`${at}: the first message must be from the user`)
+    if (index > 0 && role === previousRole) problems.push(`${at}: two ${String(role)} messages in a row; roles must alternate`)
+    previousRole = role
+    if (!Array.isArray(content) || content.length === 0) {
+      problems.push(`${at}: content must be a non-empty array of blocks`)
+      reportUnanswered()
+      return
+    }
+
+    let sawOtherBlock = false
+    content.forEach((block: unknown, blockIndex) => {
+      const blockAt = `${at}.content[${blockIndex}]`
+      if (!isRecord(block)) {
+        problems.push(`${blockAt}: not an object`)
+        return
+      }
+      switch (block['type']) {
+        case 'text': {
+          sawOtherBlock = true
+          const text = block['text']
+          const endsRequest = role === 'assistant' && index === messages.length - 1 && blockIndex === content.length - 1
+          if (typeof text !== 'string' || text.trim() === '') problems.push(`${blockAt}: empty text block`)
+          else if (endsRequest && text !== text.trimEnd()) {
+            problems.push(`${blockAt}: the final assistant message must not end with whitespace`)
+          }
+          return
+        }
+        case 'tool_use': {
+          sawOtherBlock = true
+          const id = block['id']
+          if (role !== 'assistant') problems.push(`${blockAt}: tool_use only in assistant messages`)
+          if (typeof block['name'] !== 'string' || block['name'] === '') {
+            problems.push(`${blockAt}: tool_use name must be a non-empty string`)
+          }
+          if (!isRecord(block['input'])) problems.push(`${blockAt}: tool_use input must be an object`)
+          if (typeof id !== 'string' || !anthropicToolIdPattern.test(id)) {
+            problems.push(`${blockAt}: tool_use id ${JSON.stringify(id)} must match ${anthropicToolIdPattern.source}`)
+            return
+          }
+          if (seenToolUseIds.has(id)) problems.push(`${blockAt}: duplicate tool_use id "${id}"`)
+          seenToolUseIds.add(id)
+          awaiting.set(id, false)
+          awaitingFrom = index
+          return
+        }
+        case 'tool_result': {
+          const id = block['tool_use_id']
+          const resultContent = block['content']
+          if (role !== 'user') problems.push(`${blockAt}: tool_result only in user messages`)
+          if (sawOtherBlock) problems.push(`${blockAt}: tool_result must come before any other block in its message`)
+          if (resultContent !== undefined && typeof resultContent !== 'string' && !Array.isArray(resultContent)) {
+            problems.push(`${blockAt}: tool_result content must be a string or an array of blocks`)
+          }
+          if (block['is_error'] === true && (resultContent === undefined || resultContent === '')) {
+            problems.push(`${blockAt}: an error tool_result needs content`)
+          }
+          if (typeof id !== 'string') {
+            problems.push(`${blockAt}: tool_use_id must be a string`)
+          } else if (!expected.has(id)) {
+            problems.push(`${blockAt}: tool_result "${id}" answers no tool_use of the previous message`)
+          } else if (expected.get(id) === true) {
+            problems.push(`${blockAt}: tool_use "${id}" is answered twice`)
+          } else {
+            expected.set(id, true)
+          }
+          return
+        }
+        default:
+          problems.push(`${blockAt}: unknown block type ${JSON.stringify(block['type'])}`)
+      }
+    })
+    reportUnanswered()
+  })
+  for (const id of awaiting.keys()) {
+    problems.push(unansweredToolUse(awaitingFrom, id))
+  }
+  return problems
+}
+
+function unansweredToolUse(index: number, id: string): string {
+  return `messages[${index}]: tool_use "${id}" is not answered by a tool_result in the next message`
+}

@@ -1,0 +1,377 @@
+import { z } from 'zod'
+// Metadata only: these two modules hold no BPE ranks (about 76 KB minified, 7 KB gzip together).
+import * as openAIModelSpecs from 'gpt-tokenizer/models'
+import { modelToEncodingMap } from 'gpt-tokenizer/mapping'
+import { InvalidModelInfoError, UnknownModelError } from '../errors/threadlens-error'
+import { definePolicy, type ContextPolicy, type PolicyOptions } from './policy'
+
+export type ModelProvider = 'openai' | 'anthropic' | 'google' | 'meta' | 'mistral' | (string & {})
+
+/** List prices in US dollars per million tokens, standard tier, shortest-prompt tier where prices are tiered. */
+export interface ModelPricing {
+  readonly inputPerMillion: number
+  readonly outputPerMillion: number
+}
+
+/** What threadlens knows about a model: its limits, how to count for it, and its price. */
+export interface ModelInfo {
+  /** The model id as its provider's API spells it, e.g. `gpt-4o` or `claude-sonnet-4-5`. */
+  readonly id: string
+  /** Who makes the model. */
+  readonly provider: ModelProvider
+  /** Tokens the model accepts per request, prompt and reply together. */
+  readonly contextWindow: number
+  /** The longest reply the model can produce, reasoning tokens included. */
+  readonly maxOutputTokens: number
+  /**
+   * A cap on the prompt alone, when the provider sets one below `contextWindow - maxOutputTokens`
+   * (OpenAI's GPT-5 family: 400k window, 272k prompt). Default: none, the prompt may use the window.
+   */
+  readonly maxInputTokens?: number
+  /** The encoding to count with (see `createTokenCounter`). */
+  readonly tokenizer: 'o200k_base' | 'cl100k_base' | 'heuristic'
+  /** Whether `tokenizer` is the model's own tokenizer, so counts are exact. */
+  readonly exactTokenizer: boolean
+  /**
+   * Share of the window (0 to under 1) that `policyForModel` leaves unused because counts are
+   * approximate: 0 for exact tokenizers, 0.15 for the built-in models without a public one.
+   */
+  readonly safetyMargin: number
+  /** List prices, when known; `estimateCost` uses them. Default: unknown. */
+  readonly pricing?: ModelPricing
+}
+
+export const modelPricingSchema: z.ZodType<ModelPricing> = z.strictObject({
+  inputPerMillion: z.number().nonnegative(),
+  outputPerMillion: z.number().nonnegative(),
+})
+
+/** Validates a model given to `registerModel`; unknown keys are errors, to catch typos. */
+export const modelInfoSchema: z.ZodType<ModelInfo> = z
+  .strictObject({
+    id: z.string().trim().min(1),
+    provider: z.string().trim().min(1),
+    contextWindow: z.number().int().positive(),
+    maxOutputTokens: z.number().int().positive(),
+    maxInputTokens: z.number().int().positive().exactOptional(),
+    tokenizer: z.enum(['o200k_base', 'cl100k_base', 'heuristic']),
+    exactTokenizer: z.boolean(),
+    safetyMargin: z.number().min(0).lt(1),
+    pricing: modelPricingSchema.exactOptional(),
+  })
+  .superRefine((info, context) => {
+    if (info.tokenizer === 'heuristic' && info.exactTokenizer) {
+      context.addIssue({ code: 'custom', path: ['exactTokenizer'], message: 'must be false when tokenizer is "heuristic"' })
+    }
+    if (info.maxOutputTokens > info.contextWindow) {
+      context.addIssue({
+        code: 'custom',
+        path: ['maxOutputTokens'],
+        message: `must not exceed contextWindow (${info.maxOutputTokens} > ${info.contextWindow})`,
+      })
+    }
+    if (Math.floor(info.contextWindow * (1 - info.safetyMargin)) < 2) {
+      context.addIssue({ code: 'custom', path: ['safetyMargin'], message: 'leaves no usable window; lower it or raise contextWindow' })
+    }
+  })
+
+/** `registerModel` was given a model that does not match `modelInfoSchema`. */
+
+// ---------------------------------------------------------------------------------------------
+// OpenAI: derived from gpt-tokenizer's shipped model metadata, so limits follow its releases.
+
+interface OpenAIModelSpec {
+  readonly modalities?: { readonly input?: readonly string[]; readonly output?: readonly string[] }
+  readonly supported_endpoints?: readonly string[]
+  readonly context_window?: number
+  readonly max_output_tokens?: number
+  readonly max_input_tokens?: number
+}
+
+const chatEndpoints = new Set(['chat_completions', 'responses'])
+
+/**
+ * gpt-tokenizer's `price_data` is not used: several rows are wrong (gpt-4o, gpt-4.1 and gpt-5 all
+ * carry GPT-4 Turbo's $10/$30, gpt-oss carries per-thousand-like fractions). These list prices are
+ * from OpenAI's pricing page; a dated snapshot gets them only when gpt-tokenizer says it is the
+ * same model (the same spec object), as `gpt-4o` and `gpt-4o-2024-08-06` are.
+ */
+const openAIPricing: Readonly<Record<string, ModelPricing>> = {
+  'gpt-3.5-turbo': { inputPerMillion: 0.5, outputPerMillion: 1.5 },
+  'gpt-4': { inputPerMillion: 30, outputPerMillion: 60 },
+  'gpt-4-turbo': { inputPerMillion: 10, outputPerMillion: 30 },
+  'gpt-4o': { inputPerMillion: 2.5, outputPerMillion: 10 },
+  'gpt-4o-mini': { inputPerMillion: 0.15, outputPerMillion: 0.6 },
+  'gpt-4.1': { inputPerMillion: 2, outputPerMillion: 8 },
+  'gpt-4.1-mini': { inputPerMillion: 0.4, outputPerMillion: 1.6 },
+  'gpt-4.1-nano': { inputPerMillion: 0.1, outputPerMillion: 0.4 },
+  'gpt-5': { inputPerMillion: 1.25, outputPerMillion: 10 },
+  'gpt-5-mini': { inputPerMillion: 0.25, outputPerMillion: 2 },
+  'gpt-5-nano': { inputPerMillion: 0.05, outputPerMillion: 0.4 },
+  'gpt-5.1': { inputPerMillion: 1.25, outputPerMillion: 10 },
+  o1: { inputPerMillion: 15, outputPerMillion: 60 },
+  'o3-mini': { inputPerMillion: 1.1, outputPerMillion: 4.4 },
+  o3: { inputPerMillion: 2, outputPerMillion: 8 },
+  'o4-mini': { inputPerMillion: 1.1, outputPerMillion: 4.4 },
+}
+
+function openAIModels(): ModelInfo[] {
+  const specs = openAIModelSpecs as unknown as Readonly<Record<string, OpenAIModelSpec | undefined>>
+  const encodings = modelToEncodingMap as Readonly<Record<string, string | undefined>>
+  const pricingBySpec = new Map<OpenAIModelSpec, ModelPricing>()
+  for (const [id, pricing] of Object.entries(openAIPricing)) {
+    const spec = specs[id]
+    if (spec !== undefined) pricingBySpec.set(spec, pricing)
+  }
+  const models: ModelInfo[] = []
+  for (const [id, spec] of Object.entries(specs)) {
+    if (typeof spec !== 'object' || spec === null) continue
+    const { context_window: contextWindow, max_output_tokens: maxOutputTokens, max_input_tokens: maxInputTokens } = spec
+    if (contextWindow === undefined || maxOutputTokens === undefined) continue
+    // Chat-capable text models only: no embeddings, moderation, realtime, audio, image or video.
+    const output = spec.modalities?.output ?? []
+    if (output.length === 0 || output.some((modality) => modality !== 'text')) continue
+    if (!(spec.supported_endpoints ?? []).some((endpoint) => chatEndpoints.has(endpoint))) continue
+    // gpt-tokenizer defaults unlisted models to o200k_base. o200k_harmony (gpt-oss) is o200k_base
+    // plus chat-format special tokens; text counts are identical, since special-token markers in
+    // text are counted as plain text.
+    const encoding = encodings[id] ?? 'o200k_base'
+    if (encoding !== 'o200k_base' && encoding !== 'cl100k_base' && encoding !== 'o200k_harmony') continue
+    const pricing = pricingBySpec.get(spec)
+    models.push({
+      id,
+      provider: 'openai',
+      contextWindow,
+      maxOutputTokens: Math.min(maxOutputTokens, contextWindow),
+      ...(maxInputTokens === undefined || maxInputTokens >= contextWindow ? {} : { maxInputTokens }),
+      tokenizer: encoding === 'cl100k_base' ? 'cl100k_base' : 'o200k_base',
+      exactTokenizer: true,
+      safetyMargin: 0,
+      ...(pricing === undefined ? {} : { pricing }),
+    })
+  }
+  return models
+}
+
+// ---------------------------------------------------------------------------------------------
+// Other providers: hand-written from the providers' public model docs as of 2026 (Anthropic
+// "Models overview", Google "Gemini models", Meta's Llama model cards, Mistral "Models").
+// None publishes a browser tokenizer, so they are counted with o200k_base and a safety margin.
+
+/**
+ * Their tokenizers differ from o200k_base by roughly 10-30% depending on the text (more for code
+ * and non-Latin scripts). The nearest figure measured here (TOOLCHAIN.md) is chars/4 against exact
+ * o200k: ±15% per message at the median, ±31% at p90. Over a whole prompt the per-message errors
+ * partly cancel, so 15% of the window is a margin that rarely overflows without wasting much.
+ */
+export const APPROXIMATE_TOKENIZER_SAFETY_MARGIN = 0.15
+
+function approximate(provider: ModelProvider, id: string, contextWindow: number, maxOutputTokens: number, prices?: readonly [number, number]): ModelInfo {
+  return {
+    id,
+    provider,
+    contextWindow,
+    maxOutputTokens,
+    tokenizer: 'o200k_base',
+    exactTokenizer: false,
+    safetyMargin: APPROXIMATE_TOKENIZER_SAFETY_MARGIN,
+    ...(prices === undefined ? {} : { pricing: { inputPerMillion: prices[0], outputPerMillion: prices[1] } }),
+  }
+}
+
+const handWrittenModels: readonly ModelInfo[] = [
+  // Anthropic: 200k windows. Sonnet 4/4.5 offer 1M behind a beta header: pass maxInputTokens yourself.
+  approximate('anthropic', 'claude-opus-4-5', 200_000, 64_000, [5, 25]),
+  approximate('anthropic', 'claude-opus-4-1', 200_000, 32_000, [15, 75]),
+  approximate('anthropic', 'claude-opus-4', 200_000, 32_000, [15, 75]),
+  approximate('anthropic', 'claude-sonnet-4-5', 200_000, 64_000, [3, 15]),
+  approximate('anthropic', 'claude-sonnet-4', 200_000, 64_000, [3, 15]),
+  approximate('anthropic', 'claude-haiku-4-5', 200_000, 64_000, [1, 5]),
+  approximate('anthropic', 'claude-3-7-sonnet', 200_000, 64_000, [3, 15]),
+  approximate('anthropic', 'claude-3-5-sonnet', 200_000, 8_192, [3, 15]),
+  approximate('anthropic', 'claude-3-5-haiku', 200_000, 8_192, [0.8, 4]),
+  approximate('anthropic', 'claude-3-haiku', 200_000, 4_096, [0.25, 1.25]),
+  // Google: the window is the input limit; replies have their own. Prices for prompts up to 200k.
+  approximate('google', 'gemini-3-pro-preview', 1_048_576, 65_536, [2, 12]),
+  approximate('google', 'gemini-2.5-pro', 1_048_576, 65_536, [1.25, 10]),
+  approximate('google', 'gemini-2.5-flash', 1_048_576, 65_536, [0.3, 2.5]),
+  approximate('google', 'gemini-2.5-flash-lite', 1_048_576, 65_536, [0.1, 0.4]),
+  approximate('google', 'gemini-2.0-flash', 1_048_576, 8_192, [0.1, 0.4]),
+  approximate('google', 'gemini-2.0-flash-lite', 1_048_576, 8_192, [0.075, 0.3]),
+  // Meta: model-card windows; the reply shares the window. Hosts often serve less (and price
+  // differently): pass maxInputTokens for yours.
+  approximate('meta', 'llama-3.1-8b-instruct', 131_072, 131_072),
+  approximate('meta', 'llama-3.1-70b-instruct', 131_072, 131_072),
+  approximate('meta', 'llama-3.1-405b-instruct', 131_072, 131_072),
+  approximate('meta', 'llama-3.3-70b-instruct', 131_072, 131_072),
+  approximate('meta', 'llama-4-scout', 10_000_000, 10_000_000),
+  approximate('meta', 'llama-4-maverick', 1_000_000, 1_000_000),
+  // Mistral: the reply shares the window. `mistral-large` is Large 2 (128k); Large 3 accepts more,
+  // so the smaller figure is safe for both.
+  approximate('mistral', 'mistral-large', 131_072, 131_072),
+  approximate('mistral', 'mistral-medium', 131_072, 131_072),
+  approximate('mistral', 'mistral-small', 131_072, 131_072),
+  approximate('mistral', 'mistral-small-2501', 32_768, 32_768),
+  approximate('mistral', 'codestral', 262_144, 262_144),
+  approximate('mistral', 'codestral-2405', 32_768, 32_768),
+  approximate('mistral', 'ministral-8b', 131_072, 131_072),
+  approximate('mistral', 'ministral-3b', 131_072, 131_072),
+  approximate('mistral', 'mistral-nemo', 131_072, 131_072),
+]
+
+/** Other spellings of the same model that suffix stripping cannot reach. */
+const aliases: Readonly<Record<string, string>> = {
+  'claude-opus-4-0': 'claude-opus-4',
+  'claude-sonnet-4-0': 'claude-sonnet-4',
+  'llama-3.3-70b-versatile': 'llama-3.3-70b-instruct',
+  'llama-3.1-8b-instant': 'llama-3.1-8b-instruct',
+  'llama-4-scout-17b-16e': 'llama-4-scout',
+  'llama-4-maverick-17b-128e': 'llama-4-maverick',
+  'mistral-medium-3': 'mistral-medium',
+  'mistral-medium-3.1': 'mistral-medium',
+  'mistral-small-3.1-24b': 'mistral-small',
+  'mistral-small-3.2-24b': 'mistral-small',
+  'mistral-small-24b': 'mistral-small-2501',
+  'open-mistral-nemo': 'mistral-nemo',
+}
+
+// ---------------------------------------------------------------------------------------------
+// Registry and resolution.
+
+function freezeModel(info: ModelInfo): ModelInfo {
+  if (info.pricing !== undefined) Object.freeze(info.pricing)
+  return Object.freeze(info)
+}
+
+const builtInModels = new Map<string, ModelInfo>(
+  [...openAIModels(), ...handWrittenModels].map((info) => [info.id.toLowerCase(), freezeModel(info)]),
+)
+/** Page-global, like the built-in table: registered models override built-ins with the same id. */
+const registeredModels = new Map<string, ModelInfo>()
+
+function lookup(key: string): ModelInfo | undefined {
+  const direct = registeredModels.get(key) ?? builtInModels.get(key)
+  if (direct !== undefined) return direct
+  const target = aliases[key]
+  return target === undefined ? undefined : (registeredModels.get(target) ?? builtInModels.get(target))
+}
+
+/** Routers and clouds write ids differently; reduce them to the provider's own spelling. */
+function normalize(key: string): string {
+  let normalized = key.slice(key.lastIndexOf('/') + 1) // `openai/gpt-4o`, `meta-llama/Llama-3.3-70B-Instruct`, `models/gemini-2.5-pro`
+  normalized = normalized.replace(/[:@].*$/, '') // OpenRouter `:free`/`:thinking`, Bedrock `:0`, Vertex `@20250929`
+  normalized = normalized.replace(/^(?:[a-z]{2,4}\.)?(?:anthropic|meta|mistral)\./, '') // Bedrock `us.anthropic.claude-…`
+  normalized = normalized.replace(/^meta-(?=llama)/, '') // `Meta-Llama-3.1-8B-Instruct`
+  // OpenRouter writes `claude-sonnet-4.5` and `claude-3.7-sonnet`; Anthropic uses dashes.
+  if (normalized.startsWith('claude-')) normalized = normalized.replace(/(\d)\.(\d)/g, '$1-$2')
+  return normalized
+}
+
+/** Suffixes that name a snapshot, a host's variant or a packaging of a model already known. */
+const strippableSuffixes = [
+  /-latest$/,
+  /-\d{8}$/, // Anthropic snapshots: -20250929
+  /-\d{4}-\d{2}-\d{2}$/, // OpenAI snapshots: -2024-08-06
+  /-\d{2}-\d{2,4}$/, // Gemini previews: -09-2025, -06-17
+  /-\d{4}$/, // Mistral versions: -2411
+  /-\d{3}$/, // Gemini stable versions: -001
+  /-v\d+(?:\.\d+)?$/, // Bedrock versions: -v1 (after `:0` went)
+  /-(?:preview|exp|instruct|turbo|fp8)$/,
+]
+
+function findModel(id: string): ModelInfo | undefined {
+  const raw = id.trim().toLowerCase()
+  const exact = lookup(raw)
+  if (exact !== undefined) return exact
+  let key = normalize(raw)
+  for (;;) {
+    const found = lookup(key)
+    if (found !== undefined) return found
+    const pattern = strippableSuffixes.find((suffix) => suffix.test(key))
+    if (pattern === undefined) return undefined
+    key = key.replace(pattern, '')
+  }
+}
+
+/**
+ * The model with this id, case-insensitive. Also accepts dated snapshots
+ * (`claude-sonnet-4-5-20250929`), `-latest` aliases and router or cloud spellings
+ * (`openai/gpt-4o`, `anthropic/claude-sonnet-4.5`, `meta-llama/Llama-3.3-70B-Instruct`).
+ * Throws `UnknownModelError` for any other id.
+ */
+export function modelInfo(id: string): ModelInfo {
+  const info = findModel(id)
+  if (info === undefined) throw new UnknownModelError(id)
+  return info
+}
+
+/** Every known model, built-in and registered, sorted by id. */
+export function listModels(): ModelInfo[] {
+  const merged = new Map(builtInModels)
+  for (const [key, info] of registeredModels) merged.set(key, info)
+  return [...merged.values()].sort((first, second) => (first.id < second.id ? -1 : first.id > second.id ? 1 : 0))
+}
+
+/**
+ * Adds a model (e.g. a local Ollama one) or corrects a built-in one, for this page. Throws
+ * `InvalidModelInfoError` saying which field is wrong. Returns a function that removes it again.
+ */
+export function registerModel(info: ModelInfo): () => void {
+  const parsed = modelInfoSchema.safeParse(info)
+  if (!parsed.success) {
+    throw new InvalidModelInfoError(
+      parsed.error.issues.map((issue) => ({ path: issue.path.map(String).join('.'), message: issue.message })),
+      { cause: parsed.error },
+    )
+  }
+  const registered = freezeModel(parsed.data)
+  const key = registered.id.toLowerCase()
+  registeredModels.set(key, registered)
+  return () => {
+    if (registeredModels.get(key) === registered) registeredModels.delete(key)
+  }
+}
+
+const MIN_DEFAULT_RESERVE_OUTPUT_TOKENS = 1_024
+const MAX_DEFAULT_RESERVE_OUTPUT_TOKENS = 32_768
+
+/**
+ * An eighth of the window, from 1,024 to 32,768 tokens, never more than the model can write or
+ * half the window. For a 200k reasoning model that is 25,000: what OpenAI advises keeping free for
+ * reasoning plus reply. Send the policy's `reserveOutputTokens` as the request's max output tokens
+ * so the two agree.
+ */
+function defaultReserveOutputTokens(maxOutputTokens: number, window: number): number {
+  const share = Math.min(MAX_DEFAULT_RESERVE_OUTPUT_TOKENS, Math.max(MIN_DEFAULT_RESERVE_OUTPUT_TOKENS, Math.floor(window / 8)))
+  return Math.min(maxOutputTokens, share, Math.floor(window / 2))
+}
+
+/**
+ * A policy sized for a model: `maxInputTokens` is its window less its safety margin, and
+ * `reserveOutputTokens` an eighth of that (1k to 32k, at most the model's output limit). Where
+ * the provider caps the prompt alone (GPT-5: 272k of a 400k window), the window is lowered so the
+ * input budget equals that cap. `overrides` win over all of it; a smaller `maxInputTokens`
+ * override also scales the default reserve. Throws `UnknownModelError` for an unknown id.
+ */
+export function policyForModel(id: string, overrides: PolicyOptions = {}): ContextPolicy {
+  const info = modelInfo(id)
+  const usableWindow = Math.floor(info.contextWindow * (1 - info.safetyMargin))
+  const reserveOutputTokens =
+    overrides.reserveOutputTokens ?? defaultReserveOutputTokens(info.maxOutputTokens, overrides.maxInputTokens ?? usableWindow)
+  const maxInputTokens =
+    info.maxInputTokens === undefined
+      ? usableWindow
+      : Math.min(usableWindow, Math.floor(info.maxInputTokens * (1 - info.safetyMargin)) + reserveOutputTokens)
+  return definePolicy({ name: id, model: id, maxInputTokens, reserveOutputTokens, tokenizer: info.tokenizer, ...overrides })
+}
+
+/**
+ * What a call cost in US dollars at list prices, or `undefined` when the model or its price is
+ * unknown. Count reasoning tokens as output; cached-input discounts and long-prompt tiers are
+ * not applied.
+ */
+export function estimateCost(usage: { readonly inputTokens: number; readonly outputTokens: number }, modelId: string): number | undefined {
+  const pricing = findModel(modelId)?.pricing
+  if (pricing === undefined) return undefined
+  return (usage.inputTokens * pricing.inputPerMillion + usage.outputTokens * pricing.outputPerMillion) / 1_000_000
+}

@@ -1,0 +1,267 @@
+import fc from 'fast-check'
+import { beforeAll, describe, expect, it } from 'vitest'
+import type { Entry } from '../entries/entry'
+import type { Thread } from '../entries/thread'
+import { definePolicy, type ContextPolicy } from '../policy/policy'
+import {
+  actionsArbitrary,
+  buildThread,
+  pendingArbitrary,
+  policyOptionsArbitrary,
+  sampleTools,
+} from '../testing/random-thread'
+import {
+  createTokenCounter,
+  MESSAGE_OVERHEAD_TOKENS,
+  REPLY_PRIMING_TOKENS,
+  TOOL_CALL_OVERHEAD_TOKENS,
+  type TokenCounter,
+} from '../tokens/token-counter'
+import { toAnthropicMessages } from '../formats/anthropic-messages'
+import { toOpenAIChat } from '../formats/openai-chat'
+import { anthropicMessagesProblems, openAIChatProblems } from '../formats/provider-rules'
+import { project } from './project'
+import { segments, type ProjectedMessage, type ProjectInput, type ProjectionResult } from './types'
+
+// A fixed seed makes every run check the same 1,000 threads; fast-check prints the seed and the
+// shrunk counterexample path on failure, so a failure is reproduced by running the file again.
+const SEED = 20261122
+const RUNS = 1000
+
+let exact: TokenCounter
+let heuristic: TokenCounter
+beforeAll(async () => {
+  exact = await createTokenCounter('o200k_base')
+  heuristic = await createTokenCounter('heuristic')
+})
+
+interface Case {
+  thread: Thread
+  input: ProjectInput
+}
+
+// fast-check prints counterexamples with this; a Thread's fields are private, so show its entries.
+const printable = <T extends Case>(testCase: T): T =>
+  Object.assign(testCase, { [fc.toStringMethod]: () => `entries=${JSON.stringify(testCase.thread.entries)} policy=${JSON.stringify(testCase.input.policy)} pending=${JSON.stringify(testCase.input.pending)}` })
+
+const caseArbitrary = fc
+  .record({
+    actions: actionsArbitrary,
+    policy: policyOptionsArbitrary,
+    pending: pendingArbitrary,
+    withTools: fc.boolean(),
+    memory: fc.option(fc.constantFrom('tasks: book the ferry', '世界: 東京'), { nil: undefined }),
+    exactCounter: fc.boolean(),
+  })
+  .map(({ actions, policy, pending, withTools, memory, exactCounter }): Case => {
+    const thread = buildThread(actions)
+    const input: ProjectInput = {
+      thread,
+      policy: definePolicy(policy),
+      counter: exactCounter ? exact : heuristic,
+      pending,
+      ...(withTools ? { tools: sampleTools } : {}),
+      ...(memory === undefined ? {} : { memory }),
+    }
+    return printable({ thread, input })
+  })
+
+function check(name: string, property: (testCase: Case, result: ProjectionResult) => void): void {
+  it(`${name} (${RUNS} random threads, seed ${SEED})`, () => {
+    fc.assert(
+      fc.property(caseArbitrary, (testCase) => {
+        property(testCase, project(testCase.input))
+      }),
+      { numRuns: RUNS, seed: SEED },
+    )
+  })
+}
+
+/** Tokens of a projected message, counted from scratch from its text. */
+function recount(message: ProjectedMessage, counter: TokenCounter): number {
+  let tokens = MESSAGE_OVERHEAD_TOKENS + counter.count(message.content)
+  if (message.role === 'assistant') {
+    for (const call of message.toolCalls ?? []) {
+      tokens += TOOL_CALL_OVERHEAD_TOKENS + counter.count(call.name) + counter.count(JSON.stringify(call.arguments))
+    }
+  }
+  return tokens
+}
+
+function budgetOf(policy: ContextPolicy): number {
+  return policy.maxInputTokens - policy.reserveOutputTokens
+}
+
+describe('project: invariants over random threads', () => {
+  check('is pure and deterministic: same input, byte-identical output; inputs untouched', ({ thread, input }, result) => {
+    const entriesBefore = JSON.stringify(thread.entries)
+    const policyBefore = JSON.stringify(input.policy)
+    const again = project(input)
+    expect(JSON.stringify(again)).toBe(JSON.stringify(result))
+    // Independent of object identity and caches: a deep copy of the entries, counted cold.
+    const copy = JSON.parse(entriesBefore) as Entry[]
+    const fromCopy = project({ ...input, thread: copy })
+    expect(JSON.stringify(fromCopy)).toBe(JSON.stringify(result))
+    expect(JSON.stringify(thread.entries)).toBe(entriesBefore)
+    expect(JSON.stringify(input.policy)).toBe(policyBefore)
+  })
+
+  check('never goes over the budget unless it says overflow, and overflow means the mandatory part alone is too big', ({ thread, input }, result) => {
+    const budget = budgetOf(input.policy)
+    const { meta } = result
+    if (!meta.overflow) expect(meta.tokens.total).toBeLessThanOrEqual(budget)
+    // Recompute the mandatory part independently.
+    const counter = input.counter
+    const pending = input.pending ?? []
+    let mandatory = REPLY_PRIMING_TOKENS + (input.tools === undefined ? 0 : counter.countTools(input.tools))
+    if (input.policy.systemPrompt !== undefined) mandatory += MESSAGE_OVERHEAD_TOKENS + counter.count(input.policy.systemPrompt)
+    for (const message of pending) mandatory += MESSAGE_OVERHEAD_TOKENS + counter.count(message.content)
+    const latestUser = latestUserMessage(thread, input.policy)
+    if (!pending.some((message) => message.role === 'user') && latestUser !== undefined) mandatory += counter.countEntry(latestUser)
+    expect(meta.overflow).toBe(mandatory > budget)
+    expect(meta.budget.free).toBe(budget - meta.tokens.total)
+  })
+
+  check('reports exact token counts: every message recounted from its text matches meta', ({ input }, result) => {
+    const { meta } = result
+    expect(meta.messages).toHaveLength(result.messages.length)
+    let total = REPLY_PRIMING_TOKENS + meta.tokens.tools
+    const bySegment: Record<string, number> = { system: REPLY_PRIMING_TOKENS, memory: 0, summary: 0, history: 0, pending: 0 }
+    result.messages.forEach((message, position) => {
+      const info = meta.messages[position]
+      if (info === undefined) throw new Error('missing message info')
+      expect(info.tokens).toBe(recount(message, input.counter))
+      total += info.tokens
+      bySegment[info.segment] = (bySegment[info.segment] ?? 0) + info.tokens
+    })
+    expect(meta.tokens.total).toBe(total)
+    for (const segment of segments) expect(meta.tokens[segment]).toBe(bySegment[segment])
+  })
+
+  check('never drops the latest user message', ({ thread, input }, result) => {
+    const latestUser = latestUserMessage(thread, input.policy)
+    const pendingUser = (input.pending ?? []).some((message) => message.role === 'user')
+    if (latestUser !== undefined && !pendingUser) expect(result.meta.includedSeqs).toContain(latestUser.seq)
+  })
+
+  check('keeps tool units whole: no result without its call, no call without its result', ({ thread, input }, result) => {
+    const included = new Set(result.meta.includedSeqs)
+    for (const seq of included) {
+      const entry = thread.bySeq(seq) as Entry
+      const toolCallId = entry.refs.toolCallId
+      if (entry.kind === 'tool_result') expect(included.has(thread.index.callSeqByToolCallId.get(toolCallId as string) as number)).toBe(true)
+      if (entry.kind === 'tool_call') {
+        const resultSeq = thread.index.resultSeqByToolCallId.get(toolCallId as string)
+        if (resultSeq !== undefined) expect(included.has(resultSeq)).toBe(true)
+        else expect(input.policy.unresolvedToolCalls).toBe('interrupt')
+      }
+    }
+    // In the messages: each tool message answers a call of the assistant message before the tool run,
+    // and every call is answered before anything else is said.
+    let open: string[] = []
+    for (const message of result.messages) {
+      if (message.role === 'tool') {
+        expect(open).toContain(message.toolCallId)
+        open = open.filter((id) => id !== message.toolCallId)
+        continue
+      }
+      expect(open).toEqual([])
+      if (message.role === 'assistant') open = (message.toolCalls ?? []).map((call) => call.id)
+    }
+    expect(open).toEqual([])
+  })
+
+  check('is chronological: segments in order, history units in thread order', ({ thread }, result) => {
+    const order = result.meta.messages.map((info) => segments.indexOf(info.segment))
+    for (let position = 1; position < order.length; position++) expect(order[position]).toBeGreaterThanOrEqual(order[position - 1] as number)
+    // Each history message's unit start (a tool message belongs to its call's unit) must never go back.
+    const visibleFrom = thread.index.resetSeq + 1
+    const unitStart = (seq: number): number => Math.min(...unitMembers(thread, seq).filter((member) => member >= visibleFrom))
+    let previous = -1
+    result.messages.forEach((message, position) => {
+      const info = result.meta.messages[position]
+      if (info?.segment !== 'history') return
+      const seq = message.role === 'tool' ? (thread.index.callSeqByToolCallId.get(message.toolCallId) as number) : (info.seqs[0] as number)
+      const start = unitStart(seq)
+      expect(start).toBeGreaterThanOrEqual(previous)
+      previous = start
+    })
+  })
+
+  check('gives requests every provider accepts: OpenAI Chat Completions and Anthropic Messages ordering rules', (_testCase, result) => {
+    expect(openAIChatProblems(toOpenAIChat(result))).toEqual([])
+    // With nothing but system text there is no conversation to send: Anthropic needs one message.
+    const conversation = result.messages.some(
+      (message) =>
+        message.role === 'tool' ||
+        (message.role === 'assistant' && (message.toolCalls?.length ?? 0) > 0) ||
+        (message.role !== 'system' && message.content.trim() !== ''),
+    )
+    const problems = anthropicMessagesProblems(toAnthropicMessages(result))
+    expect(conversation ? problems : problems.filter((problem) => problem !== 'messages: must not be empty')).toEqual([])
+  })
+
+  check('accounts for every entry: raw, covered by the summary in use, or dropped with a reason', ({ thread }, result) => {
+    const { meta } = result
+    const included = new Set(meta.includedSeqs)
+    const droppedSeqs = new Map<number, string>()
+    let previousTo = -1
+    for (const range of meta.dropped) {
+      expect(range.fromSeq).toBeLessThanOrEqual(range.toSeq)
+      expect(range.fromSeq).toBeGreaterThan(previousTo)
+      previousTo = range.toSeq
+      for (let seq = range.fromSeq; seq <= range.toSeq; seq++) droppedSeqs.set(seq, range.reason)
+    }
+    for (const entry of thread.entries) {
+      const raw = included.has(entry.seq)
+      const covered = meta.summary !== undefined && entry.seq >= meta.summary.fromSeq && entry.seq <= meta.summary.toSeq
+      const dropped = droppedSeqs.has(entry.seq)
+      expect(raw && dropped).toBe(false)
+      expect(raw || covered || dropped).toBe(true)
+    }
+    // A raw entry really is in the messages.
+    const seqsInMessages = new Set(meta.messages.flatMap((info) => info.seqs))
+    for (const seq of included) expect(seqsInMessages.has(seq)).toBe(true)
+    for (const seq of seqsInMessages) expect(included.has(seq)).toBe(true)
+  })
+
+  check('respects maxMessages for everything but pinned units and the latest user message', ({ thread, input }, result) => {
+    const { maxMessages } = input.policy
+    if (maxMessages === undefined) return
+    const pinned = new Set(result.meta.pinnedSeqs)
+    let unpinnedMessages = 0
+    result.messages.forEach((message, position) => {
+      const info = result.meta.messages[position]
+      if (info?.segment !== 'history') return
+      const anchorSeq = message.role === 'tool' ? (thread.index.callSeqByToolCallId.get(message.toolCallId) as number) : (info.seqs[0] as number)
+      if (!unitMembers(thread, anchorSeq).some((seq) => pinned.has(seq))) unpinnedMessages++
+    })
+    expect(unpinnedMessages).toBeLessThanOrEqual(maxMessages)
+  })
+})
+
+function latestUserMessage(thread: Thread, policy: ContextPolicy): Entry | undefined {
+  if (!policy.includeKinds.includes('message')) return undefined
+  const seqs = thread.index.userSeqs
+  const last = seqs[seqs.length - 1]
+  if (last === undefined || last <= thread.index.resetSeq) return undefined
+  return thread.bySeq(last)
+}
+
+/** Every seq of the unit an entry belongs to (a message, or a model call with its results). */
+function unitMembers(thread: Thread, seq: number): number[] {
+  const entry = thread.bySeq(seq) as Entry
+  const callId = entry.refs.callId
+  const toolCallId = entry.refs.toolCallId
+  let calls: number[]
+  if (callId !== undefined && (entry.kind === 'tool_call' || (entry.kind === 'message' && thread.index.seqsByCallId.has(callId)))) {
+    calls = [...(thread.index.seqsByCallId.get(callId) ?? [])]
+  } else if (toolCallId !== undefined) calls = [thread.index.callSeqByToolCallId.get(toolCallId) as number]
+  else return [seq]
+  const results = calls
+    .map((member) => thread.bySeq(member) as Entry)
+    .filter((member) => member.kind === 'tool_call')
+    .map((call) => thread.index.resultSeqByToolCallId.get(call.refs.toolCallId as string))
+    .filter((resultSeq): resultSeq is number => resultSeq !== undefined)
+  return [...calls, ...results]
+}

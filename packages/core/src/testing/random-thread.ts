@@ -1,0 +1,144 @@
+import fc from 'fast-check'
+import type { EntryInput } from '../entries/entry'
+import { createThread, type Thread } from '../entries/thread'
+import type { PolicyOptions } from '../policy/policy'
+import type { PendingMessage } from '../project/types'
+import type { ToolSchema } from '../tokens/token-counter'
+
+/**
+ * Random threads for property tests: what real sessions contain, plus the awkward parts —
+ * parallel calls, failed and unresolved calls, results arriving after later messages,
+ * summaries, resets, pins and unpins, system notes, unicode, emoji, CJK, empty text.
+ */
+export type Action =
+  | { type: 'user'; content: string }
+  | { type: 'assistant'; content: string }
+  | { type: 'system'; content: string }
+  | { type: 'call'; text: string; calls: { name: string; city: string; outcome: 'result' | 'error' | 'unresolved' | 'late'; output: string }[] }
+  | { type: 'summary'; fromFraction: number; toFraction: number; content: string }
+  | { type: 'reset' }
+  | { type: 'pin'; fraction: number; unpin: boolean }
+
+const samples = ['Oslo', '東京都の天気は？', '🙂🚀 ok', 'naïve café', '', 'a\nb\n\nc', '<script>x</script>', '{"json": [1, 2]}', 'Ünïcödé ẞ', '한국어 문장', '👨‍👩‍👧‍👦 family']
+
+export const textArbitrary: fc.Arbitrary<string> = fc.oneof(
+  { weight: 3, arbitrary: fc.constantFrom(...samples) },
+  { weight: 3, arbitrary: fc.string({ maxLength: 60 }) },
+  { weight: 2, arbitrary: fc.string({ unit: 'grapheme', maxLength: 30 }) },
+  { weight: 1, arbitrary: fc.lorem({ maxCount: 40 }) },
+)
+
+const callArbitrary = fc.record({
+  name: fc.constantFrom('weather', 'search', 'read_file', 'calc'),
+  city: textArbitrary,
+  outcome: fc.constantFrom('result', 'result', 'result', 'error', 'unresolved', 'late') as fc.Arbitrary<'result' | 'error' | 'unresolved' | 'late'>,
+  output: textArbitrary,
+})
+
+export const actionArbitrary: fc.Arbitrary<Action> = fc.oneof(
+  { weight: 6, arbitrary: fc.record({ type: fc.constant('user' as const), content: textArbitrary }) },
+  { weight: 5, arbitrary: fc.record({ type: fc.constant('assistant' as const), content: textArbitrary }) },
+  { weight: 1, arbitrary: fc.record({ type: fc.constant('system' as const), content: textArbitrary }) },
+  { weight: 4, arbitrary: fc.record({ type: fc.constant('call' as const), text: textArbitrary, calls: fc.array(callArbitrary, { minLength: 1, maxLength: 3 }) }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      type: fc.constant('summary' as const),
+      fromFraction: fc.double({ min: 0, max: 1, noNaN: true }),
+      toFraction: fc.double({ min: 0, max: 1, noNaN: true }),
+      content: textArbitrary,
+    }),
+  },
+  { weight: 1, arbitrary: fc.constant({ type: 'reset' as const }) },
+  { weight: 1, arbitrary: fc.record({ type: fc.constant('pin' as const), fraction: fc.double({ min: 0, max: 1, noNaN: true }), unpin: fc.boolean() }) },
+)
+
+/** Builds a thread from actions; every append goes through `Thread.append`, so it is valid by construction. */
+export function buildThread(actions: readonly Action[], id = 'random'): Thread {
+  let counter = 0
+  const thread = createThread({ id, now: () => 1_700_000_000_000 + counter, createId: () => `e${counter++}` })
+  const late: EntryInput[] = []
+  let callNumber = 0
+  for (const action of actions) {
+    switch (action.type) {
+      case 'user':
+      case 'assistant':
+      case 'system':
+        thread.append({ kind: 'message', payload: { role: action.type, content: action.content } })
+        // Results that arrive after a later message (a slow parallel tool) land here.
+        if (action.type === 'user' && late.length > 0) thread.appendMany(late.splice(0))
+        break
+      case 'call': {
+        const callId = `call-${callNumber++}`
+        if (action.text !== '') thread.append({ kind: 'message', payload: { role: 'assistant', content: action.text }, refs: { callId } })
+        const calls = action.calls.map((call, position) => ({ ...call, toolCallId: `${callId}_${position}` }))
+        thread.appendMany(
+          calls.map((call) => ({ kind: 'tool_call', payload: { name: call.name, arguments: { city: call.city } }, refs: { callId, toolCallId: call.toolCallId } })),
+        )
+        for (const call of calls) {
+          const refs = { callId, toolCallId: call.toolCallId }
+          if (call.outcome === 'result') thread.append({ kind: 'tool_result', payload: { name: call.name, result: call.output }, refs })
+          else if (call.outcome === 'error') thread.append({ kind: 'tool_result', payload: { name: call.name, error: call.output }, refs })
+          else if (call.outcome === 'late') late.push({ kind: 'tool_result', payload: { name: call.name, result: { text: call.output, items: [1, 2] } }, refs })
+        }
+        break
+      }
+      case 'summary': {
+        if (thread.nextSeq === 0) break
+        const last = thread.nextSeq - 1
+        const a = Math.floor(action.fromFraction * last)
+        const b = Math.floor(action.toFraction * last)
+        thread.append({ kind: 'summary', payload: { fromSeq: Math.min(a, b), toSeq: Math.max(a, b), content: action.content } })
+        break
+      }
+      case 'reset':
+        thread.append({ kind: 'context_op', payload: { op: 'reset', reason: 'new topic' } })
+        break
+      case 'pin':
+        if (thread.nextSeq === 0) break
+        thread.append({ kind: 'context_op', payload: { op: action.unpin ? 'unpin' : 'pin', target: Math.floor(action.fraction * (thread.nextSeq - 1)), reason: 'test' } })
+        break
+    }
+  }
+  return thread
+}
+
+/** Action lists from empty to a few hundred entries: small ones find edge cases, big ones find drops. */
+export const actionsArbitrary: fc.Arbitrary<Action[]> = fc.oneof(
+  fc.array(actionArbitrary, { maxLength: 12 }),
+  fc.array(actionArbitrary, { maxLength: 60, size: 'max' }),
+  fc.array(actionArbitrary, { minLength: 60, maxLength: 150, size: 'max' }),
+)
+
+export const policyOptionsArbitrary: fc.Arbitrary<PolicyOptions> = fc
+  .record(
+    {
+      maxInputTokens: fc.integer({ min: 20, max: 3000 }),
+      reserveFraction: fc.double({ min: 0, max: 0.6, noNaN: true }),
+      maxMessages: fc.option(fc.integer({ min: 1, max: 30 }), { nil: undefined }),
+      maxTurns: fc.option(fc.integer({ min: 1, max: 8 }), { nil: undefined }),
+      unresolvedToolCalls: fc.constantFrom('drop', 'interrupt') as fc.Arbitrary<'drop' | 'interrupt'>,
+      summaryRole: fc.constantFrom('system', 'user') as fc.Arbitrary<'system' | 'user'>,
+      systemPrompt: fc.option(textArbitrary, { nil: undefined }),
+      includeKinds: fc.option(
+        fc.subarray(['message', 'tool_call', 'tool_result', 'summary'] as const, { minLength: 1 }),
+        { nil: undefined, freq: 4 },
+      ),
+    },
+    { requiredKeys: ['maxInputTokens', 'reserveFraction', 'unresolvedToolCalls', 'summaryRole'] },
+  )
+  .map(({ reserveFraction, ...options }) => {
+    const policy: Record<string, unknown> = { ...options, reserveOutputTokens: Math.floor(options.maxInputTokens * reserveFraction) }
+    for (const key of Object.keys(policy)) if (policy[key] === undefined) delete policy[key]
+    return policy as PolicyOptions
+  })
+
+export const pendingArbitrary: fc.Arbitrary<PendingMessage[]> = fc.array(
+  fc.record({ role: fc.constantFrom('user', 'assistant', 'system') as fc.Arbitrary<'user' | 'assistant' | 'system'>, content: textArbitrary }),
+  { maxLength: 2 },
+)
+
+export const sampleTools: readonly ToolSchema[] = [
+  { name: 'weather', description: 'Current weather for a city', parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } },
+  { name: 'search', description: 'Search the web', parameters: { type: 'object', properties: { query: { type: 'string' } } } },
+]
