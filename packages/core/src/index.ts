@@ -42,9 +42,10 @@ export { indexOfEntries } from './entries/thread-index'
 export type { CreateThreadOptions, ForkInfo, ThreadEvent, ThreadSource } from './entries/thread'
 export { Thread, createThread } from './entries/thread'
 
-export type { CounterId, EncodingName, TokenCounter, ToolSchema } from './tokens/token-counter'
+export type { BuiltinCounterId, CounterId, EncodingName, TokenCounter, ToolSchema } from './tokens/token-counter'
 export {
   createTokenCounter,
+  loadedTokenCounter,
   customTokenCounter,
   heuristicCount,
   MESSAGE_OVERHEAD_TOKENS,

@@ -121,7 +121,7 @@ describe('project', () => {
     expect(result.messages).toEqual([{ role: 'user', content: 'Fresh start.' }])
     expect(result.meta.dropped).toEqual([
       { fromSeq: 0, toSeq: 5, reason: 'reset' },
-      { fromSeq: 6, toSeq: 6, reason: 'kind' },
+      { fromSeq: 6, toSeq: 6, reason: 'applied' },
     ])
   })
 
@@ -134,7 +134,7 @@ describe('project', () => {
     expect(pinned.meta.pinnedSeqs).toEqual([0])
     expect(pinned.meta.dropped).toEqual([
       { fromSeq: 1, toSeq: 15, reason: 'window' },
-      { fromSeq: 20, toSeq: 20, reason: 'kind' },
+      { fromSeq: 20, toSeq: 20, reason: 'applied' },
     ])
     thread.append({ kind: 'context_op', payload: { op: 'unpin', target: 0, reason: 'done' } })
     expect(project({ thread, policy, counter }).meta.includedSeqs).toEqual([16, 17, 18, 19])

@@ -324,11 +324,12 @@ function classify(
   include: ReadonlySet<EntryKind>,
   context: UnitContext,
 ): DropReason | 'included' | undefined {
+  if (entry.kind === 'context_op') return 'applied'
   if (entry.kind === 'summary') {
     if (entry === summaryEntry) return summaryUsed ? 'included' : 'budget'
-    return 'kind'
+    return include.has('summary') ? 'superseded' : 'kind'
   }
-  if (entry.kind === 'context_op' || !include.has(entry.kind)) return 'kind'
+  if (!include.has(entry.kind)) return 'kind'
   if ((entry.kind === 'tool_call' || entry.kind === 'tool_result') && !context.toolsIncluded) return 'kind'
   return undefined
 }
@@ -497,7 +498,7 @@ function droppedRanges(input: RangeInput): DroppedRange[] {
   // Hidden by reset; the reset op itself is applied, never shown.
   if (input.visibleFrom > input.firstSeq) {
     pushRange(input.firstSeq, input.visibleFrom - 2, 'reset')
-    push(input.visibleFrom - 1, input.resetSeq === input.visibleFrom - 1 ? 'kind' : 'reset')
+    push(input.visibleFrom - 1, input.resetSeq === input.visibleFrom - 1 ? 'applied' : 'reset')
   }
 
   // Not walked: one reason for all, split around included (pinned) entries and the summary's range.

@@ -42,8 +42,12 @@ export interface ProjectInput {
 export type DropReason =
   /** before the newest `reset` context op */
   | 'reset'
-  /** its kind is not in `policy.includeKinds`, or it never projects (`context_op`, an older summary) */
+  /** its kind is not in `policy.includeKinds` */
   | 'kind'
+  /** a `context_op`: applied to the projection, never sent itself */
+  | 'applied'
+  /** a summary older than the one in use */
+  | 'superseded'
   /** outside `maxTurns` / `maxMessages` */
   | 'window'
   /** did not fit the token budget */
@@ -104,7 +108,7 @@ export interface ProjectionMeta {
   readonly includedSeqs: readonly number[]
   /** Every other entry, as ascending ranges with the reason (entries covered by the summary in use excepted). */
   readonly dropped: readonly DroppedRange[]
-  /** The summary checkpoint in use, if any: entries `fromSeq..toSeq` not present raw are covered by it. */
+  /** The summary checkpoint in use (set exactly when `summaryUsed`): entries `fromSeq..toSeq` not present raw are covered by it. */
   readonly summary: { readonly seq: number; readonly fromSeq: number; readonly toSeq: number } | undefined
   readonly summaryUsed: boolean
   /** History was cut by budget or window. */

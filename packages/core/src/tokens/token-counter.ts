@@ -130,20 +130,32 @@ async function loadEncoding(encoding: EncodingName): Promise<(text: string) => n
   }
 }
 
+/** The counters `createTokenCounter` knows how to make. */
+export type BuiltinCounterId = EncodingName | 'heuristic'
+
 const loading = new Map<CounterId, Promise<TokenCounter>>()
+const loaded = new Map<CounterId, TokenCounter>()
+
+/** A counter already loaded by `createTokenCounter`, or `undefined`: lets a UI switch back without a loading state. */
+export function loadedTokenCounter(id: BuiltinCounterId): TokenCounter | undefined {
+  return loaded.get(id)
+}
 
 /**
  * A token counter. Exact encodings load lazily (one dynamic import, about 1 MB for o200k_base),
  * once per page; an app that never counts never downloads them.
  */
-export function createTokenCounter(id: EncodingName | 'heuristic' = 'o200k_base'): Promise<TokenCounter> {
+export function createTokenCounter(id: BuiltinCounterId = 'o200k_base'): Promise<TokenCounter> {
   const existing = loading.get(id)
   if (existing !== undefined) return existing
   const created =
     id === 'heuristic'
       ? Promise.resolve<TokenCounter>(new CachingCounter('heuristic', false, heuristicCount))
       : loadEncoding(id).then((count) => new CachingCounter(id, true, count))
-  created.catch(() => loading.delete(id))
+  created.then(
+    (counter) => loaded.set(id, counter),
+    () => loading.delete(id),
+  )
   loading.set(id, created)
   return created
 }

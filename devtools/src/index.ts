@@ -1,0 +1,2 @@
+// Placeholder: see README.md for what this package will hold.
+export {}
