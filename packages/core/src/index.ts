@@ -35,6 +35,8 @@ export type {
 export { entryKinds } from './entries/entry'
 export { entrySchema, entryInputSchema, entryMetaSchema, entryRefsSchema, jsonValueSchema, jsonObjectSchema, parseEntry, parseEntryInput } from './entries/entry-schema'
 export { toolResultText, toolArgumentsText } from './entries/entry-text'
+export type { AppendContext } from './entries/append-rules'
+export { checkAppendRules } from './entries/append-rules'
 export type { ThreadId, EntryId } from './entries/ids'
 export { threadId, entryId } from './entries/ids'
 export type { ThreadIndex } from './entries/thread-index'

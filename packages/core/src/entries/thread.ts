@@ -1,6 +1,7 @@
 import { InvalidEntryError } from '../errors/threadlens-error'
 import { Subscribable } from '../utils/subscribable'
 import type { Entry, EntryInput, EntryKind, EntryOf, EntryRefs } from './entry'
+import { checkAppendRules } from './append-rules'
 import { parseEntryInput } from './entry-schema'
 import { entryId, randomId, threadId as toThreadId, type ThreadId } from './ids'
 import { createThreadIndex, indexEntry, type MutableThreadIndex, type ThreadIndex } from './thread-index'
@@ -120,30 +121,16 @@ export class Thread extends Subscribable<(event: ThreadEvent) => void> implement
   }
 
   #checkRules(input: EntryInput, seq: number, pendingCalls: Set<string>, pendingResults: Set<string>): void {
+    checkAppendRules(input, {
+      seq,
+      hasCall: (toolCallId) => this.#index.callSeqByToolCallId.has(toolCallId) || pendingCalls.has(toolCallId),
+      hasResult: (toolCallId) => this.#index.resultSeqByToolCallId.has(toolCallId) || pendingResults.has(toolCallId),
+      partial: this.#firstSeq !== 0,
+    })
     const toolCallId = input.refs?.toolCallId
-    if (input.kind === 'tool_call' && toolCallId !== undefined) {
-      if (this.#index.callSeqByToolCallId.has(toolCallId) || pendingCalls.has(toolCallId)) {
-        throw new InvalidEntryError('refs.toolCallId', `tool call "${toolCallId}" already exists in this thread; tool call ids must be unique`)
-      }
-      pendingCalls.add(toolCallId)
-    }
-    if (input.kind === 'tool_result' && toolCallId !== undefined) {
-      const known = this.#index.callSeqByToolCallId.has(toolCallId) || pendingCalls.has(toolCallId)
-      // A windowed thread may hold the result but not the call; only a full thread can tell.
-      if (!known && this.#firstSeq === 0) {
-        throw new InvalidEntryError('refs.toolCallId', `no tool call "${toolCallId}" precedes this result; append the tool_call first`)
-      }
-      if (this.#index.resultSeqByToolCallId.has(toolCallId) || pendingResults.has(toolCallId)) {
-        throw new InvalidEntryError('refs.toolCallId', `tool call "${toolCallId}" already has a result; a call is answered once`)
-      }
-      pendingResults.add(toolCallId)
-    }
-    if (input.kind === 'summary' && input.payload.toSeq >= seq) {
-      throw new InvalidEntryError('payload.toSeq', `a summary can only cover earlier entries (toSeq ${input.payload.toSeq} >= its own seq ${seq})`)
-    }
-    if (input.kind === 'context_op' && input.payload.target !== undefined && input.payload.target >= seq) {
-      throw new InvalidEntryError('payload.target', `a context op can only target an earlier entry (target ${input.payload.target} >= its own seq ${seq})`)
-    }
+    if (toolCallId === undefined) return
+    if (input.kind === 'tool_call') pendingCalls.add(toolCallId)
+    if (input.kind === 'tool_result') pendingResults.add(toolCallId)
   }
 
   #build(input: EntryInput, seq: number): Entry {
