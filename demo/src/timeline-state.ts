@@ -18,6 +18,8 @@ const reasonText: Record<DropReason, string> = {
   applied: 'applied, never sent',
   superseded: 'older summary, superseded',
   window: 'outside the turn/message window',
+  'cache-window': 'cut early to keep the cached prefix stable',
+  isolated: 'older tool traffic, only its outcome kept',
   budget: 'over the token budget',
   unresolved: 'tool call without a result',
   orphan: 'result without its call',

@@ -1,4 +1,11 @@
-import type { Entry } from './entry'
+import { hashString } from '../utils/hash'
+import type { Entry, ToolResultPayload } from './entry'
+import { toolArgumentsText, toolResultText } from './entry-text'
+
+/** Identifies a result by its call's tool and arguments and its own output (errors included). */
+export function resultContentHash(callHash: number, payload: ToolResultPayload): number {
+  return hashString(toolResultText(payload), callHash % 4294967296)
+}
 
 /**
  * Lookups the projector needs, kept up to date entry by entry so that a projection never scans
@@ -21,6 +28,10 @@ export interface ThreadIndex {
   readonly seqsByCallId: ReadonlyMap<string, readonly number[]>
   /** toolCallIds with a call and no result yet. */
   readonly unresolvedToolCallIds: ReadonlySet<string>
+  /** Hash of (tool, arguments, output) -> seq of the newest result with it; equal hashes are confirmed before use. */
+  readonly newestResultSeqByContentHash: ReadonlyMap<number, number>
+  /** toolCallId -> hash of (tool, arguments). */
+  readonly callHashByToolCallId: ReadonlyMap<string, number>
 }
 
 export interface MutableThreadIndex extends ThreadIndex {
@@ -32,6 +43,8 @@ export interface MutableThreadIndex extends ThreadIndex {
   readonly resultSeqByToolCallId: Map<string, number>
   readonly seqsByCallId: Map<string, number[]>
   readonly unresolvedToolCallIds: Set<string>
+  readonly newestResultSeqByContentHash: Map<number, number>
+  readonly callHashByToolCallId: Map<string, number>
 }
 
 export function createThreadIndex(): MutableThreadIndex {
@@ -44,6 +57,8 @@ export function createThreadIndex(): MutableThreadIndex {
     resultSeqByToolCallId: new Map(),
     seqsByCallId: new Map(),
     unresolvedToolCallIds: new Set(),
+    newestResultSeqByContentHash: new Map(),
+    callHashByToolCallId: new Map(),
   }
 }
 
@@ -59,6 +74,7 @@ export function indexEntry(index: MutableThreadIndex, entry: Entry): void {
     case 'tool_call': {
       const toolCallId = entry.refs.toolCallId as string
       index.callSeqByToolCallId.set(toolCallId, entry.seq)
+      index.callHashByToolCallId.set(toolCallId, hashString(toolArgumentsText(entry.payload), hashString(entry.payload.name)))
       if (!index.resultSeqByToolCallId.has(toolCallId)) index.unresolvedToolCallIds.add(toolCallId)
       if (callId !== undefined) pushSeq(index.seqsByCallId, callId, entry.seq)
       return
@@ -67,6 +83,8 @@ export function indexEntry(index: MutableThreadIndex, entry: Entry): void {
       const toolCallId = entry.refs.toolCallId as string
       index.resultSeqByToolCallId.set(toolCallId, entry.seq)
       index.unresolvedToolCallIds.delete(toolCallId)
+      const callHash = index.callHashByToolCallId.get(toolCallId)
+      if (callHash !== undefined) index.newestResultSeqByContentHash.set(resultContentHash(callHash, entry.payload), entry.seq)
       return
     }
     case 'summary':

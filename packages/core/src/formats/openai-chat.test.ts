@@ -21,6 +21,9 @@ function projection(messages: readonly ProjectedMessage[]): ProjectionResult {
     pinnedSeqs: [],
     entryCount: 0,
     firstSeq: 0,
+    reduced: [],
+    prefixKey: '',
+    cacheWindowStart: undefined,
   }
   return { messages, meta }
 }

@@ -65,8 +65,8 @@ describe('definePolicy', () => {
     const defaults = definePolicy() as Record<string, unknown>
     for (const [name, defaultText] of rows) {
       const value = defaults[name]
-      if (value === undefined) expect(['none', 'no limit']).toContain(defaultText)
-      else if (Array.isArray(value)) expect(defaultText).toBe('all but context_op')
+      if (value === undefined || (Array.isArray(value) && value.length === 0)) expect(['none', 'no limit']).toContain(defaultText)
+      else if (name === 'includeKinds') expect(defaultText).toBe('all but context_op')
       else expect(defaultText).toBe(String(value).replaceAll('\n', '\\n'))
     }
   })

@@ -34,6 +34,33 @@ export const policySchema = z
     interruptedResultText: z.string().default(DEFAULT_INTERRUPTED_RESULT),
     /** `needsSummary` turns on when the projection uses more than this share of the budget. Default 0.8. */
     summarizeAtRatio: z.number().gt(0).max(1).default(0.8),
+    /**
+     * Tool traffic of older requests (outside the last `keepLastTurns` turns, unpinned, resolved):
+     * `transparent` keeps it, `boundary` keeps only its outcome (the assistant's text),
+     * `masked` keeps the calls and replaces results with a placeholder naming tool, call id and size.
+     * Default `transparent`.
+     */
+    toolTrace: z.enum(['transparent', 'boundary', 'masked']).default('transparent'),
+    /** Older identical tool results (same tool, arguments and output) become a reference to the newest. Default false. */
+    dedupeToolResults: z.boolean().default(false),
+    /** Older tool results over this many tokens are cut to head and tail with a marker. Default: never. */
+    pruneToolOutputsOverTokens: z.number().int().positive().optional(),
+    /** Lines a pruned tool result keeps (head and tail together). Default 20. */
+    pruneKeepLines: z.number().int().positive().default(20),
+    /** UTF-8 bytes a pruned tool result keeps (head and tail together). Default 2000. */
+    pruneKeepBytes: z.number().int().positive().default(2000),
+    /**
+     * Cache-friendly windows: when history must be cut, cut it in chunks down to `cacheLowWaterRatio`
+     * of the history budget, so following calls keep a byte-identical prefix that providers bill
+     * as cached. Default false (the presets turn it on).
+     */
+    cacheFriendly: z.boolean().default(false),
+    /** How far a cache-friendly window falls back when it moves, as a share of the history budget. Default 0.6. */
+    cacheLowWaterRatio: z.number().gt(0).lt(1).default(0.6),
+    /** Memory spaces rendered into the memory segment, in this order. Default: none. */
+    memorySpaces: z.array(z.string().min(1)).default([]),
+    /** Token cap of the rendered memory segment; spaces that do not fit are left out whole. Default 1000. */
+    memoryMaxTokens: z.number().int().positive().default(1000),
     /** Counter this policy's budget was sized for; informational for callers. Default `o200k_base`. */
     tokenizer: z.enum(['o200k_base', 'cl100k_base', 'heuristic']).default('o200k_base'),
     /** Model id the policy was made for, if any (see `policyForModel`). */

@@ -3,7 +3,9 @@ import { beforeAll, describe, expect, it } from 'vitest'
 import type { Entry } from '../entries/entry'
 import type { Thread } from '../entries/thread'
 import { definePolicy, type ContextPolicy } from '../policy/policy'
+import { createThread } from '../entries/thread'
 import {
+  textArbitrary,
   actionsArbitrary,
   buildThread,
   pendingArbitrary,
@@ -201,6 +203,30 @@ describe('project: invariants over random threads', () => {
     expect(conversation ? problems : problems.filter((problem) => problem !== 'messages: must not be empty')).toEqual([])
   })
 
+  check('never shortens or isolates pinned units, unresolved calls, or the last keepLastTurns turns', ({ thread, input }, result) => {
+    const { policy } = input
+    const visibleFrom = thread.index.resetSeq + 1
+    const userSeqs = thread.index.userSeqs.filter((seq) => seq >= visibleFrom)
+    const pendingUser = (input.pending ?? []).some((message) => message.role === 'user')
+    const protectedTurns = pendingUser ? policy.keepLastTurns - 1 : policy.keepLastTurns
+    const protectedFrom =
+      protectedTurns <= 0 ? Number.POSITIVE_INFINITY : userSeqs.length < protectedTurns ? visibleFrom : (userSeqs[userSeqs.length - protectedTurns] as number)
+    const pinned = new Set(result.meta.pinnedSeqs)
+    const touched = [
+      ...result.meta.reduced.map((reduction) => reduction.seq),
+      ...result.meta.dropped.filter((range) => range.reason === 'isolated').flatMap((range) => seqsOf(range.fromSeq, range.toSeq)),
+    ]
+    for (const seq of touched) {
+      const members = unitMembers(thread, seq).filter((member) => member >= visibleFrom)
+      expect(Math.min(...members)).toBeLessThan(protectedFrom)
+      expect(members.some((member) => pinned.has(member))).toBe(false)
+      const calls = members.map((member) => thread.bySeq(member) as Entry).filter((entry) => entry.kind === 'tool_call')
+      for (const call of calls) expect(thread.index.resultSeqByToolCallId.has(call.refs.toolCallId as string)).toBe(true)
+    }
+    if (policy.toolTrace === 'transparent' && !policy.dedupeToolResults && policy.pruneToolOutputsOverTokens === undefined) expect(touched).toEqual([])
+    if (!policy.cacheFriendly) expect(result.meta.dropped.some((range) => range.reason === 'cache-window')).toBe(false)
+  })
+
   check('accounts for every entry: raw, covered by the summary in use, or dropped with a reason', ({ thread }, result) => {
     const { meta } = result
     const included = new Set(meta.includedSeqs)
@@ -239,6 +265,51 @@ describe('project: invariants over random threads', () => {
     expect(unpinnedMessages).toBeLessThanOrEqual(maxMessages)
   })
 })
+
+describe('project: reductions never touch what is protected', () => {
+  it(`leaves pinned tool units whole under masking, isolation, dedupe and pruning (${RUNS} tool-heavy threads, seed ${SEED})`, () => {
+    const arbitrary = fc.record({
+      turns: fc.array(fc.record({ question: textArbitrary, calls: fc.integer({ min: 1, max: 3 }), output: fc.constantFrom('same output', 'x'.repeat(300), '東京 🙂') }), { minLength: 2, maxLength: 12 }),
+      pinFractions: fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { maxLength: 4 }),
+      toolTrace: fc.constantFrom('boundary', 'masked', 'transparent') as fc.Arbitrary<'boundary' | 'masked' | 'transparent'>,
+      keepLastTurns: fc.integer({ min: 0, max: 2 }),
+    })
+    fc.assert(
+      fc.property(arbitrary, ({ turns, pinFractions, toolTrace, keepLastTurns }) => {
+        const thread = createThread({ id: 'pins' })
+        const callSeqs: number[] = []
+        turns.forEach((turn, turnNumber) => {
+          thread.append({ kind: 'message', payload: { role: 'user', content: turn.question } })
+          for (let call = 0; call < turn.calls; call++) {
+            const refs = { callId: `c${turnNumber}_${call}`, toolCallId: `t${turnNumber}_${call}` }
+            callSeqs.push(thread.append({ kind: 'tool_call', payload: { name: 'read', arguments: { path: 'a.txt' } }, refs }).seq)
+            thread.append({ kind: 'tool_result', payload: { name: 'read', result: turn.output }, refs })
+          }
+        })
+        for (const fraction of pinFractions) {
+          const target = callSeqs[Math.min(callSeqs.length - 1, Math.floor(fraction * callSeqs.length))] as number
+          thread.append({ kind: 'context_op', payload: { op: 'pin', target: fraction < 0.5 ? target : target + 1, reason: 'keep' } })
+        }
+        const policy = definePolicy({ maxInputTokens: 100_000, reserveOutputTokens: 0, toolTrace, keepLastTurns, dedupeToolResults: true, pruneToolOutputsOverTokens: 20, pruneKeepLines: 1, pruneKeepBytes: 10 })
+        const result = project({ thread, policy, counter: heuristic })
+        const pinned = new Set(result.meta.pinnedSeqs)
+        const isolated = result.meta.dropped.filter((range) => range.reason === 'isolated').flatMap((range) => seqsOf(range.fromSeq, range.toSeq))
+        for (const seq of [...result.meta.reduced.map((reduction) => reduction.seq), ...isolated]) {
+          expect(unitMembers(thread, seq).some((member) => pinned.has(member))).toBe(false)
+        }
+        // Pinned units are sent exactly as they are.
+        for (const seq of pinned) {
+          for (const member of unitMembers(thread, seq)) expect(result.meta.includedSeqs).toContain(member)
+        }
+      }),
+      { numRuns: RUNS, seed: SEED },
+    )
+  })
+})
+
+function seqsOf(fromSeq: number, toSeq: number): number[] {
+  return Array.from({ length: toSeq - fromSeq + 1 }, (_, offset) => fromSeq + offset)
+}
 
 function latestUserMessage(thread: Thread, policy: ContextPolicy): Entry | undefined {
   if (!policy.includeKinds.includes('message')) return undefined

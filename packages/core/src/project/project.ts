@@ -1,17 +1,21 @@
-import type { Entry, EntryKind, SummaryEntry } from '../entries/entry'
+import type { Entry, EntryKind, SummaryEntry, ToolCallEntry, ToolResultEntry } from '../entries/entry'
 import { toolResultText } from '../entries/entry-text'
 import type { ThreadSource } from '../entries/thread'
 import { indexOfEntries, type ThreadIndex } from '../entries/thread-index'
 import type { ContextPolicy } from '../policy/policy'
 import { MESSAGE_OVERHEAD_TOKENS, REPLY_PRIMING_TOKENS, type TokenCounter } from '../tokens/token-counter'
+import { HashBuilder } from '../utils/hash'
+import { cacheWindowStart, cumulativeTokens } from './cache-window'
+import { droppedRanges } from './dropped-ranges'
+import { planUnit, reducedResultTokens, type ReductionContext, type UnitPlan } from './reductions'
 import type {
   DropReason,
-  DroppedRange,
   MessageInfo,
   NeedsSummaryReason,
   ProjectedMessage,
   ProjectInput,
   ProjectionResult,
+  Reduction,
   Segment,
 } from './types'
 import { entryAt, unitOf, unitSeqs, type Unit, type UnitContext } from './units'
@@ -110,25 +114,40 @@ export function project(input: ProjectInput): ProjectionResult {
   // Decisions, by unit. `explicit` records the fate of every entry the walk looked at.
   const units = new Map<string, Unit>()
   const costs = new Map<string, UnitCost>()
+  const plans = new Map<string, UnitPlan>()
   const included = new Map<string, Unit>()
   const explicit = new Map<number, DropReason | 'included'>()
+  const pendingHasUserTurn = pendingHasUser
+  const reductionContext: ReductionContext = {
+    unitContext: context,
+    index,
+    policy,
+    counter,
+    protectedFrom: turnWindowFloor(policy.keepLastTurns, index.userSeqs, visibleFrom, pendingHasUserTurn),
+    pinnedSeqs: index.pinnedSeqs,
+  }
+  const planOf = (unit: Unit): UnitPlan => {
+    let plan = plans.get(unit.key)
+    if (plan === undefined) plans.set(unit.key, (plan = planUnit(unit, reductionContext)))
+    return plan
+  }
   const costOf = (unit: Unit): UnitCost => {
     let cost = costs.get(unit.key)
-    if (cost === undefined) {
-      cost = unitCost(unit, policy, counter)
-      costs.set(unit.key, cost)
-    }
+    if (cost === undefined) costs.set(unit.key, (cost = unitCost(unit, planOf(unit), policy, counter)))
     return cost
   }
   const decide = (unit: Unit, fate: DropReason | 'included'): void => {
     for (const seq of unitSeqs(unit)) explicit.set(seq, fate)
-    if (fate === 'included') {
-      included.set(unit.key, unit)
-      if (policy.unresolvedToolCalls === 'drop') {
-        unit.calls.forEach((call, position) => {
-          if (unit.results[position] === undefined) explicit.set(call.seq, 'unresolved')
-        })
-      }
+    if (fate !== 'included') return
+    included.set(unit.key, unit)
+    const plan = planOf(unit)
+    if (plan.omitTools) {
+      for (const call of unit.calls) explicit.set(call.seq, 'isolated')
+      for (const result of unit.results) if (result !== undefined) explicit.set(result.seq, 'isolated')
+    } else if (policy.unresolvedToolCalls === 'drop') {
+      unit.calls.forEach((call, position) => {
+        if (unit.results[position] === undefined) explicit.set(call.seq, 'unresolved')
+      })
     }
   }
 
@@ -154,7 +173,7 @@ export function project(input: ProjectInput): ProjectionResult {
   for (const unit of pinnedUnits) {
     const cost = costOf(unit)
     if (cost.messageCount === 0) {
-      decide(unit, 'unresolved')
+      decide(unit, emptyReason(unit, planOf(unit)))
     } else if (cost.tokens <= remaining) {
       remaining -= cost.tokens
       decide(unit, 'included')
@@ -169,6 +188,21 @@ export function project(input: ProjectInput): ProjectionResult {
   let messageCount = anchor === undefined ? 0 : 1
   const maxMessages = policy.maxMessages ?? Number.POSITIVE_INFINITY
 
+  // Cache-friendly windows move in chunks, on a grid measured from a fixed origin.
+  const regionStart = summaryUsed ? Math.max(visibleFrom, coveredTo + 1) : visibleFrom
+  const cacheStart =
+    policy.cacheFriendly && regionStart <= lastSeq
+      ? cacheWindowStart({
+          sums: cumulativeTokens(entries, index, counter),
+          firstSeq,
+          regionStart,
+          lastSeq,
+          // Pending messages and the anchor change every call; leaving them out keeps the grid still.
+          budget: Math.max(1, budget - systemTokens - toolTokens - summaryTokens - memoryTokens),
+          lowWaterRatio: policy.cacheLowWaterRatio,
+        })
+      : undefined
+
   // Walk newest to oldest; decide each unit at its start; stop at the first that does not fit.
   let stopReason: DropReason | undefined
   let lowWater = visibleFrom
@@ -179,6 +213,7 @@ export function project(input: ProjectInput): ProjectionResult {
     let reason: DropReason | undefined
     if (unit.start < turnFloor || messageCount + cost.messageCount > maxMessages) reason = 'window'
     else if (cost.tokens > remaining) reason = 'budget'
+    else if (cacheStart !== undefined && unit.start < cacheStart) reason = 'cache-window'
     if (reason !== undefined) {
       stopReason = reason
       lowWater = unit.start
@@ -186,7 +221,7 @@ export function project(input: ProjectInput): ProjectionResult {
       return false
     }
     if (cost.messageCount === 0) {
-      decide(unit, 'unresolved')
+      decide(unit, emptyReason(unit, planOf(unit)))
       return true
     }
     remaining -= cost.tokens
@@ -244,7 +279,7 @@ export function project(input: ProjectInput): ProjectionResult {
   }
   let historyTokens = 0
   const history = [...included.values()].sort((a, b) => a.start - b.start)
-  for (const unit of history) historyTokens += emitUnit(unit, policy, counter, messages, infos)
+  for (const unit of history) historyTokens += emitUnit(unit, planOf(unit), policy, counter, messages, infos)
   pending.forEach((message, position) => {
     messages.push({ role: message.role, content: message.content })
     infos.push({ segment: 'pending', tokens: pendingCosts[position] as number, seqs: [] })
@@ -266,6 +301,13 @@ export function project(input: ProjectInput): ProjectionResult {
     explicit,
     includedSeqs,
   })
+
+  const reduced: { seq: number; how: Reduction }[] = []
+  for (const unit of history) {
+    const plan = planOf(unit)
+    if (!plan.omitTools) for (const reduction of plan.reductions) reduced.push(reduction)
+  }
+  reduced.sort((a, b) => a.seq - b.seq)
 
   const tokens = {
     system: systemTokens,
@@ -299,6 +341,7 @@ export function project(input: ProjectInput): ProjectionResult {
       counter: { id: counter.id, exact: counter.exact },
       messages: infos,
       includedSeqs,
+      reduced,
       dropped,
       summary: summaryUsed
         ? { seq: (summaryEntry as SummaryEntry).seq, fromSeq: coveredFrom, toSeq: coveredTo }
@@ -310,6 +353,8 @@ export function project(input: ProjectInput): ProjectionResult {
       overflow,
       unresolvedToolCalls: unresolvedCalls(context, index),
       pinnedSeqs: [...index.pinnedSeqs].filter((pinned) => pinned >= firstSeq && pinned <= lastSeq).sort((a, b) => a - b),
+      prefixKey: prefixKeyOf(messages, infos, anchorSeq, policy),
+      cacheWindowStart: stopReason === 'cache-window' ? cacheStart : undefined,
       entryCount: entries.length,
       firstSeq,
     },
@@ -334,32 +379,41 @@ function classify(
   return undefined
 }
 
-function unitCost(unit: Unit, policy: ContextPolicy, counter: TokenCounter): UnitCost {
-  if (unit.message !== undefined) return { tokens: counter.countEntry(unit.message), messageCount: 1 }
-  let tokens = 0
-  let calls = 0
-  let tools = 0
+function emptyReason(unit: Unit, plan: UnitPlan): DropReason {
+  return plan.omitTools && unit.results.every((result) => result !== undefined) ? 'isolated' : 'unresolved'
+}
+
+/** Calls a unit sends with its result (or a synthetic one), per its plan and the policy. */
+function keptCalls(unit: Unit, plan: UnitPlan, policy: ContextPolicy): { call: ToolCallEntry; result: ToolResultEntry | undefined; text: string | undefined }[] {
+  if (plan.omitTools) return []
+  const kept: { call: ToolCallEntry; result: ToolResultEntry | undefined; text: string | undefined }[] = []
   unit.calls.forEach((call, position) => {
     const result = unit.results[position]
     if (result === undefined && policy.unresolvedToolCalls === 'drop') return
-    calls++
-    tokens += counter.countEntry(call)
-    tools++
-    tokens +=
-      result === undefined
-        ? MESSAGE_OVERHEAD_TOKENS + counter.countCached(policy.interruptedResultText)
-        : counter.countEntry(result)
+    kept.push({ call, result, text: plan.resultTexts[position] })
   })
+  return kept
+}
+
+function resultTokens(result: ToolResultEntry | undefined, text: string | undefined, policy: ContextPolicy, counter: TokenCounter): number {
+  if (result === undefined) return MESSAGE_OVERHEAD_TOKENS + counter.countCached(policy.interruptedResultText)
+  return text === undefined ? counter.countEntry(result) : reducedResultTokens(result, text, counter)
+}
+
+function unitCost(unit: Unit, plan: UnitPlan, policy: ContextPolicy, counter: TokenCounter): UnitCost {
+  if (unit.message !== undefined) return { tokens: counter.countEntry(unit.message), messageCount: 1 }
+  const kept = keptCalls(unit, plan, policy)
+  let tokens = 0
+  for (const { call, result, text } of kept) tokens += counter.countEntry(call) + resultTokens(result, text, policy, counter)
   for (const text of unit.texts) tokens += counter.countEntry(text)
-  const textMessages = unit.texts.length
   // Tool calls ride on an assistant message; with no text of its own it still costs the overhead.
-  const needsCarrier = calls > 0 && textMessages === 0
+  const needsCarrier = kept.length > 0 && unit.texts.length === 0
   if (needsCarrier) tokens += MESSAGE_OVERHEAD_TOKENS
-  return { tokens, messageCount: textMessages + (needsCarrier ? 1 : 0) + tools }
+  return { tokens, messageCount: unit.texts.length + (needsCarrier ? 1 : 0) + kept.length }
 }
 
 /** Appends a unit's messages; returns their tokens. */
-function emitUnit(unit: Unit, policy: ContextPolicy, counter: TokenCounter, messages: ProjectedMessage[], infos: MessageInfo[]): number {
+function emitUnit(unit: Unit, plan: UnitPlan, policy: ContextPolicy, counter: TokenCounter, messages: ProjectedMessage[], infos: MessageInfo[]): number {
   const segment: Segment = 'history'
   if (unit.message !== undefined) {
     const tokens = counter.countEntry(unit.message)
@@ -367,9 +421,7 @@ function emitUnit(unit: Unit, policy: ContextPolicy, counter: TokenCounter, mess
     infos.push({ segment, tokens, seqs: [unit.message.seq] })
     return tokens
   }
-  const kept = unit.calls
-    .map((call, position) => ({ call, result: unit.results[position] }))
-    .filter((pair) => pair.result !== undefined || policy.unresolvedToolCalls === 'interrupt')
+  const kept = keptCalls(unit, plan, policy)
   let total = 0
   // Every text but the last goes out as its own assistant message; the last carries the calls.
   unit.texts.forEach((text, position) => {
@@ -398,26 +450,47 @@ function emitUnit(unit: Unit, policy: ContextPolicy, counter: TokenCounter, mess
     infos.push({ segment, tokens, seqs: kept.map(({ call }) => call.seq) })
     total += tokens
   }
-  for (const { call, result } of kept) {
+  const reductionBySeq = new Map(plan.reductions.map((reduction) => [reduction.seq, reduction.how]))
+  for (const { call, result, text } of kept) {
     const toolCallId = call.refs.toolCallId as string
+    const tokens = resultTokens(result, text, policy, counter)
+    total += tokens
     if (result === undefined) {
-      const tokens = MESSAGE_OVERHEAD_TOKENS + counter.countCached(policy.interruptedResultText)
       messages.push({ role: 'tool', toolCallId, name: call.payload.name, content: policy.interruptedResultText, isError: true })
       infos.push({ segment, tokens, seqs: [], synthetic: 'interrupted' })
-      total += tokens
-    } else {
-      const tokens = counter.countEntry(result)
-      const content = toolResultText(result.payload)
-      messages.push(
-        result.payload.error === undefined
-          ? { role: 'tool', toolCallId, name: result.payload.name, content }
-          : { role: 'tool', toolCallId, name: result.payload.name, content, isError: true },
-      )
-      infos.push({ segment, tokens, seqs: [result.seq] })
-      total += tokens
+      continue
     }
+    const content = text ?? toolResultText(result.payload)
+    messages.push(
+      result.payload.error === undefined
+        ? { role: 'tool', toolCallId, name: result.payload.name, content }
+        : { role: 'tool', toolCallId, name: result.payload.name, content, isError: true },
+    )
+    const how = reductionBySeq.get(result.seq)
+    infos.push(how === undefined ? { segment, tokens, seqs: [result.seq] } : { segment, tokens, seqs: [result.seq], reduced: how })
   }
   return total
+}
+
+/**
+ * Hash of everything sent before the latest user message. Within one thread, entries are immutable
+ * and seqs unique, so a message is identified by its seqs and how it was shortened; the texts that
+ * do not come from entries (system prompt, memory, policy wording) are hashed as text.
+ */
+function prefixKeyOf(messages: readonly ProjectedMessage[], infos: readonly MessageInfo[], anchorSeq: number | undefined, policy: ContextPolicy): string {
+  const hash = new HashBuilder()
+  hash.add(policy.summaryRole).add(policy.summaryPrefix).add(policy.interruptedResultText)
+  for (let position = 0; position < messages.length; position++) {
+    const info = infos[position] as MessageInfo
+    if (info.segment === 'pending') break
+    if (anchorSeq !== undefined && info.seqs[0] === anchorSeq) break
+    const message = messages[position] as ProjectedMessage
+    hash.add(info.segment).add(message.role)
+    if (info.seqs.length === 0) hash.add(message.content)
+    for (const seq of info.seqs) hash.add(seq)
+    if (info.reduced !== undefined) hash.add(info.reduced)
+  }
+  return hash.hex()
 }
 
 function toolCallOf(call: Entry & { kind: 'tool_call' }): { id: string; name: string; arguments: typeof call.payload.arguments } {
@@ -457,80 +530,6 @@ function unresolvedCalls(context: UnitContext, index: ThreadIndex): { toolCallId
     if (entry?.kind === 'tool_call') calls.push({ toolCallId, name: entry.payload.name, seq })
   }
   return calls.sort((a, b) => a.seq - b.seq)
-}
-
-interface RangeInput {
-  readonly firstSeq: number
-  readonly lastSeq: number
-  readonly resetSeq: number
-  readonly visibleFrom: number
-  readonly coveredFrom: number
-  readonly coveredTo: number
-  /** Below this seq the walk did not look: those entries share `stopReason`. */
-  readonly lowWater: number
-  readonly stopReason: DropReason | undefined
-  readonly explicit: ReadonlyMap<number, DropReason | 'included'>
-  readonly includedSeqs: readonly number[]
-}
-
-/**
- * Every entry not present raw and not covered by the summary in use, as ascending ranges.
- * Only the walked part is looked at entry by entry; older parts are whole ranges split around
- * the pinned entries that made it in, so meta stays small on huge threads.
- */
-function droppedRanges(input: RangeInput): DroppedRange[] {
-  const ranges: DroppedRange[] = []
-  const push = (seq: number, reason: DropReason): void => {
-    const last = ranges[ranges.length - 1]
-    if (last !== undefined && last.reason === reason && last.toSeq === seq - 1) {
-      ranges[ranges.length - 1] = { fromSeq: last.fromSeq, toSeq: seq, reason }
-    } else ranges.push({ fromSeq: seq, toSeq: seq, reason })
-  }
-  const pushRange = (fromSeq: number, toSeq: number, reason: DropReason): void => {
-    if (toSeq < fromSeq) return
-    const last = ranges[ranges.length - 1]
-    if (last !== undefined && last.reason === reason && last.toSeq === fromSeq - 1) {
-      ranges[ranges.length - 1] = { fromSeq: last.fromSeq, toSeq, reason }
-    } else ranges.push({ fromSeq, toSeq, reason })
-  }
-  const covered = (seq: number): boolean => seq >= input.coveredFrom && seq <= input.coveredTo
-
-  // Hidden by reset; the reset op itself is applied, never shown.
-  if (input.visibleFrom > input.firstSeq) {
-    pushRange(input.firstSeq, input.visibleFrom - 2, 'reset')
-    push(input.visibleFrom - 1, input.resetSeq === input.visibleFrom - 1 ? 'applied' : 'reset')
-  }
-
-  // Not walked: one reason for all, split around included (pinned) entries and the summary's range.
-  if (input.stopReason !== undefined) {
-    const reason = input.stopReason
-    let from = input.visibleFrom
-    const splitters = input.includedSeqs.filter((seq) => seq < input.lowWater)
-    const gaps: [number, number][] = []
-    if (input.coveredTo >= input.coveredFrom) gaps.push([input.coveredFrom, input.coveredTo])
-    for (const seq of splitters) gaps.push([seq, seq])
-    gaps.sort((a, b) => a[0] - b[0])
-    for (const [gapFrom, gapTo] of gaps) {
-      if (gapTo < from) continue
-      if (gapFrom >= input.lowWater) break
-      pushRange(from, Math.min(gapFrom, input.lowWater) - 1, reason)
-      from = gapTo + 1
-    }
-    pushRange(from, input.lowWater - 1, reason)
-  }
-
-  // Walked: entry by entry.
-  for (let seq = Math.max(input.lowWater, input.visibleFrom); seq <= input.lastSeq; seq++) {
-    if (covered(seq)) {
-      // Whatever is not raw in the summary's range is covered by it; skip the range in one step.
-      seq = input.coveredTo
-      continue
-    }
-    const fate = input.explicit.get(seq)
-    if (fate === 'included') continue
-    push(seq, fate ?? input.stopReason ?? 'budget')
-  }
-  return ranges
 }
 
 function sum(values: readonly number[]): number {

@@ -50,12 +50,25 @@ export type DropReason =
   | 'superseded'
   /** outside `maxTurns` / `maxMessages` */
   | 'window'
+  /** cut early by a cache-friendly window so the prompt prefix stays stable (see `cacheFriendly`) */
+  | 'cache-window'
+  /** tool traffic of an older request, left out by `toolTrace: 'boundary'` (its outcome stays) */
+  | 'isolated'
   /** did not fit the token budget */
   | 'budget'
   /** a tool call with no result under `unresolvedToolCalls: 'drop'` */
   | 'unresolved'
   /** a tool result whose call is not in the projected part of the thread */
   | 'orphan'
+
+/** How a present tool result was shortened (its call and place are kept). */
+export type Reduction =
+  /** replaced by a placeholder naming tool, call id and size (`toolTrace: 'masked'`) */
+  | 'masked'
+  /** replaced by a reference to a newer identical result (`dedupeToolResults`) */
+  | 'deduped'
+  /** cut to head and tail with a marker (`pruneToolOutputsOverTokens`) */
+  | 'pruned'
 
 export interface DroppedRange {
   readonly fromSeq: number
@@ -71,6 +84,8 @@ export interface MessageInfo {
   readonly seqs: readonly number[]
   /** Set for a tool message threadlens made up to answer an unresolved call. */
   readonly synthetic?: 'interrupted'
+  /** Set when this tool message carries a shortened result. */
+  readonly reduced?: Reduction
 }
 
 export type NeedsSummaryReason =
@@ -104,8 +119,10 @@ export interface ProjectionMeta {
   readonly counter: { readonly id: CounterId; readonly exact: boolean }
   /** One record per projected message, same order. */
   readonly messages: readonly MessageInfo[]
-  /** Seqs of the thread entries present raw, ascending. */
+  /** Seqs of the thread entries present, ascending (some maybe shortened: see `reduced`). */
   readonly includedSeqs: readonly number[]
+  /** Present tool results sent shortened, ascending by seq. */
+  readonly reduced: readonly { readonly seq: number; readonly how: Reduction }[]
   /** Every other entry, as ascending ranges with the reason (entries covered by the summary in use excepted). */
   readonly dropped: readonly DroppedRange[]
   /** The summary checkpoint in use (set exactly when `summaryUsed`): entries `fromSeq..toSeq` not present raw are covered by it. */
@@ -121,6 +138,13 @@ export interface ProjectionMeta {
   readonly unresolvedToolCalls: readonly { readonly toolCallId: string; readonly name: string; readonly seq: number }[]
   /** Seqs pinned at projection time. */
   readonly pinnedSeqs: readonly number[]
+  /**
+   * A hash of the stable prefix: everything before the latest user message. Two calls with the
+   * same key send the same bytes up to there, which providers can bill as a cached prompt.
+   */
+  readonly prefixKey: string
+  /** Where a cache-friendly window started history, when it had to cut. */
+  readonly cacheWindowStart: number | undefined
   /** Number of entries in the thread when projected (with `firstSeq`, identifies the thread version). */
   readonly entryCount: number
   readonly firstSeq: number

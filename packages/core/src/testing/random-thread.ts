@@ -14,7 +14,7 @@ export type Action =
   | { type: 'user'; content: string }
   | { type: 'assistant'; content: string }
   | { type: 'system'; content: string }
-  | { type: 'call'; text: string; calls: { name: string; city: string; outcome: 'result' | 'error' | 'unresolved' | 'late'; output: string }[] }
+  | { type: 'call'; text: string; repeat: boolean; calls: { name: string; city: string; outcome: 'result' | 'error' | 'unresolved' | 'late'; output: string }[] }
   | { type: 'summary'; fromFraction: number; toFraction: number; content: string }
   | { type: 'reset' }
   | { type: 'pin'; fraction: number; unpin: boolean }
@@ -39,7 +39,16 @@ export const actionArbitrary: fc.Arbitrary<Action> = fc.oneof(
   { weight: 6, arbitrary: fc.record({ type: fc.constant('user' as const), content: textArbitrary }) },
   { weight: 5, arbitrary: fc.record({ type: fc.constant('assistant' as const), content: textArbitrary }) },
   { weight: 1, arbitrary: fc.record({ type: fc.constant('system' as const), content: textArbitrary }) },
-  { weight: 4, arbitrary: fc.record({ type: fc.constant('call' as const), text: textArbitrary, calls: fc.array(callArbitrary, { minLength: 1, maxLength: 3 }) }) },
+  {
+    weight: 4,
+    arbitrary: fc.record({
+      type: fc.constant('call' as const),
+      text: textArbitrary,
+      // Agents often repeat a call with the same arguments and get the same output: dedupe's case.
+      repeat: fc.boolean(),
+      calls: fc.array(callArbitrary, { minLength: 1, maxLength: 3 }),
+    }),
+  },
   {
     weight: 1,
     arbitrary: fc.record({
@@ -59,6 +68,7 @@ export function buildThread(actions: readonly Action[], id = 'random'): Thread {
   const thread = createThread({ id, now: () => 1_700_000_000_000 + counter, createId: () => `e${counter++}` })
   const late: EntryInput[] = []
   let callNumber = 0
+  let previousCalls: Extract<Action, { type: 'call' }>['calls'] | undefined
   for (const action of actions) {
     switch (action.type) {
       case 'user':
@@ -71,7 +81,9 @@ export function buildThread(actions: readonly Action[], id = 'random'): Thread {
       case 'call': {
         const callId = `call-${callNumber++}`
         if (action.text !== '') thread.append({ kind: 'message', payload: { role: 'assistant', content: action.text }, refs: { callId } })
-        const calls = action.calls.map((call, position) => ({ ...call, toolCallId: `${callId}_${position}` }))
+        const source = action.repeat && previousCalls !== undefined ? previousCalls : action.calls
+        previousCalls = source
+        const calls = source.map((call, position) => ({ ...call, toolCallId: `${callId}_${position}` }))
         thread.appendMany(
           calls.map((call) => ({ kind: 'tool_call', payload: { name: call.name, arguments: { city: call.city } }, refs: { callId, toolCallId: call.toolCallId } })),
         )
@@ -120,6 +132,14 @@ export const policyOptionsArbitrary: fc.Arbitrary<PolicyOptions> = fc
       unresolvedToolCalls: fc.constantFrom('drop', 'interrupt') as fc.Arbitrary<'drop' | 'interrupt'>,
       summaryRole: fc.constantFrom('system', 'user') as fc.Arbitrary<'system' | 'user'>,
       systemPrompt: fc.option(textArbitrary, { nil: undefined }),
+      keepLastTurns: fc.integer({ min: 0, max: 4 }),
+      toolTrace: fc.constantFrom('transparent', 'boundary', 'masked') as fc.Arbitrary<'transparent' | 'boundary' | 'masked'>,
+      dedupeToolResults: fc.boolean(),
+      pruneToolOutputsOverTokens: fc.option(fc.integer({ min: 1, max: 40 }), { nil: undefined }),
+      pruneKeepLines: fc.integer({ min: 1, max: 6 }),
+      pruneKeepBytes: fc.integer({ min: 1, max: 80 }),
+      cacheFriendly: fc.boolean(),
+      cacheLowWaterRatio: fc.double({ min: 0.05, max: 0.95, noNaN: true }),
       includeKinds: fc.option(
         fc.subarray(['message', 'tool_call', 'tool_result', 'summary'] as const, { minLength: 1 }),
         { nil: undefined, freq: 4 },

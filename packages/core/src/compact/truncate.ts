@@ -1,0 +1,161 @@
+export interface TruncateOptions {
+  /** Keep at most this many lines. Default: no line limit. */
+  readonly maxLines?: number
+  /** Keep at most this many UTF-8 bytes of content (the marker is extra). Default: no byte limit. */
+  readonly maxBytes?: number
+}
+
+export interface TruncateResult {
+  /** The kept content, with a visible marker where something was cut. */
+  readonly content: string
+  readonly truncated: boolean
+  /** Which limit cut it: `lines` when the line limit alone would have, else `bytes`. */
+  readonly truncatedBy: 'lines' | 'bytes' | undefined
+  readonly totalLines: number
+  readonly totalBytes: number
+}
+
+const encoder = new TextEncoder()
+const segmenter = typeof Intl !== 'undefined' && 'Segmenter' in Intl ? new Intl.Segmenter(undefined, { granularity: 'grapheme' }) : undefined
+
+function byteLength(text: string): number {
+  return encoder.encode(text).length
+}
+
+/** Graphemes of a text; code points where `Intl.Segmenter` is missing (never splits a surrogate pair). */
+function graphemes(text: string): string[] {
+  if (segmenter === undefined) return Array.from(text)
+  return Array.from(segmenter.segment(text), (segment) => segment.segment)
+}
+
+/** The longest prefix of whole graphemes within `maxBytes` UTF-8 bytes. */
+function headBytes(text: string, maxBytes: number): string {
+  if (byteLength(text) <= maxBytes) return text
+  let used = 0
+  let kept = ''
+  for (const grapheme of graphemes(text)) {
+    const size = byteLength(grapheme)
+    if (used + size > maxBytes) break
+    used += size
+    kept += grapheme
+  }
+  return kept
+}
+
+/** The longest suffix of whole graphemes within `maxBytes` UTF-8 bytes. */
+function tailBytes(text: string, maxBytes: number): string {
+  if (byteLength(text) <= maxBytes) return text
+  const parts = graphemes(text)
+  let used = 0
+  let start = parts.length
+  while (start > 0) {
+    const size = byteLength(parts[start - 1] as string)
+    if (used + size > maxBytes) break
+    used += size
+    start--
+  }
+  return parts.slice(start).join('')
+}
+
+function splitLines(text: string): string[] {
+  return text.split('\n')
+}
+
+function marker(cutLines: number, cutBytes: number): string {
+  return `[… ${cutLines} line${cutLines === 1 ? '' : 's'} (${cutBytes} bytes) truncated …]`
+}
+
+interface Measured {
+  readonly lines: string[]
+  readonly totalLines: number
+  readonly totalBytes: number
+}
+
+function measure(content: string): Measured {
+  const lines = splitLines(content)
+  return { lines, totalLines: lines.length, totalBytes: byteLength(content) }
+}
+
+function untouched(content: string, measured: Measured): TruncateResult {
+  return { content, truncated: false, truncatedBy: undefined, totalLines: measured.totalLines, totalBytes: measured.totalBytes }
+}
+
+function fits(measured: Measured, options: TruncateOptions): boolean {
+  return (options.maxLines === undefined || measured.totalLines <= options.maxLines) && (options.maxBytes === undefined || measured.totalBytes <= options.maxBytes)
+}
+
+/** Keeps the start of tool output (e.g. a file's beginning). UTF-8 and grapheme safe. */
+export function truncateHead(content: string, options: TruncateOptions): TruncateResult {
+  const measured = measure(content)
+  if (fits(measured, options)) return untouched(content, measured)
+  const byLines = options.maxLines !== undefined && measured.totalLines > options.maxLines
+  let kept = byLines ? measured.lines.slice(0, options.maxLines).join('\n') : content
+  const byBytes = options.maxBytes !== undefined && byteLength(kept) > options.maxBytes
+  if (byBytes) kept = headBytes(kept, options.maxBytes as number)
+  const cutBytes = measured.totalBytes - byteLength(kept)
+  const cutLines = measured.totalLines - splitLines(kept).length
+  return {
+    content: `${kept}\n${marker(Math.max(cutLines, 0), cutBytes)}`,
+    truncated: true,
+    truncatedBy: byLines ? 'lines' : 'bytes',
+    totalLines: measured.totalLines,
+    totalBytes: measured.totalBytes,
+  }
+}
+
+/** Keeps the end of tool output (e.g. a log's last lines). UTF-8 and grapheme safe. */
+export function truncateTail(content: string, options: TruncateOptions): TruncateResult {
+  const measured = measure(content)
+  if (fits(measured, options)) return untouched(content, measured)
+  const byLines = options.maxLines !== undefined && measured.totalLines > options.maxLines
+  let kept = byLines ? measured.lines.slice(measured.totalLines - (options.maxLines as number)).join('\n') : content
+  if (options.maxBytes !== undefined && byteLength(kept) > options.maxBytes) kept = tailBytes(kept, options.maxBytes)
+  const cutBytes = measured.totalBytes - byteLength(kept)
+  const cutLines = measured.totalLines - splitLines(kept).length
+  return {
+    content: `${marker(Math.max(cutLines, 0), cutBytes)}\n${kept}`,
+    truncated: true,
+    truncatedBy: byLines ? 'lines' : 'bytes',
+    totalLines: measured.totalLines,
+    totalBytes: measured.totalBytes,
+  }
+}
+
+/** Keeps the start and the end, cutting the middle: limits are shared evenly between head and tail. */
+export function truncateHeadTail(content: string, options: TruncateOptions): TruncateResult {
+  const measured = measure(content)
+  if (fits(measured, options)) return untouched(content, measured)
+  const byLines = options.maxLines !== undefined && measured.totalLines > options.maxLines
+  let headLines = measured.lines
+  let tailLines: string[] = []
+  if (byLines) {
+    const maxLines = options.maxLines as number
+    const headCount = Math.ceil(maxLines / 2)
+    headLines = measured.lines.slice(0, headCount)
+    tailLines = measured.lines.slice(measured.totalLines - (maxLines - headCount))
+  }
+  let head = headLines.join('\n')
+  let tail = tailLines.join('\n')
+  if (options.maxBytes !== undefined && byteLength(head) + byteLength(tail) > options.maxBytes) {
+    if (!byLines) {
+      // One block: cut its middle.
+      const half = Math.ceil(options.maxBytes / 2)
+      tail = tailBytes(head, options.maxBytes - half)
+      head = headBytes(head, half)
+    } else {
+      const half = Math.ceil(options.maxBytes / 2)
+      head = headBytes(head, half)
+      tail = tailBytes(tail, options.maxBytes - half)
+    }
+  }
+  const keptBytes = byteLength(head) + byteLength(tail)
+  const keptLines = (head === '' ? 0 : splitLines(head).length) + (tail === '' ? 0 : splitLines(tail).length)
+  const cutLines = Math.max(measured.totalLines - keptLines, 0)
+  return {
+    content: `${head}\n${marker(cutLines, measured.totalBytes - keptBytes)}${tail === '' ? '' : `\n${tail}`}`,
+    truncated: true,
+    truncatedBy: byLines ? 'lines' : 'bytes',
+    totalLines: measured.totalLines,
+    totalBytes: measured.totalBytes,
+  }
+}

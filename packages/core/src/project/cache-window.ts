@@ -1,0 +1,53 @@
+import type { Entry } from '../entries/entry'
+import type { ThreadIndex } from '../entries/thread-index'
+import type { TokenCounter } from '../tokens/token-counter'
+
+/**
+ * Running token totals of a thread's entries, per counter: `sums[i]` is the cost of entries
+ * `0..i-1`. Extended incrementally as the thread grows, so each entry is added once.
+ */
+const sumsCache = new WeakMap<ThreadIndex, Map<string, number[]>>()
+
+export function cumulativeTokens(entries: readonly Entry[], index: ThreadIndex, counter: TokenCounter): readonly number[] {
+  let byCounter = sumsCache.get(index)
+  if (byCounter === undefined) sumsCache.set(index, (byCounter = new Map()))
+  let sums = byCounter.get(counter.id)
+  if (sums === undefined || sums.length > entries.length + 1) byCounter.set(counter.id, (sums = [0]))
+  for (let position = sums.length - 1; position < entries.length; position++) {
+    sums.push((sums[position] as number) + counter.countEntry(entries[position] as Entry))
+  }
+  return sums
+}
+
+/**
+ * Where a cache-friendly window starts. Positions are measured in tokens from a fixed origin
+ * (the start of the history region), and the start moves only in whole chunks of
+ * `(1 - lowWaterRatio) × budget`: consecutive calls get the same start — a byte-identical
+ * prompt prefix — until the history outgrows the budget by another chunk.
+ * Returns the first seq allowed, or `undefined` when the whole region fits.
+ */
+export function cacheWindowStart(options: {
+  readonly sums: readonly number[]
+  readonly firstSeq: number
+  readonly regionStart: number
+  readonly lastSeq: number
+  readonly budget: number
+  readonly lowWaterRatio: number
+}): number | undefined {
+  const { sums, firstSeq, regionStart, lastSeq } = options
+  const origin = sums[regionStart - firstSeq] as number
+  const end = sums[lastSeq - firstSeq + 1] as number
+  const excess = end - origin - options.budget
+  if (excess <= 0) return undefined
+  const chunk = Math.max(1, Math.floor(options.budget * (1 - options.lowWaterRatio)))
+  const target = origin + Math.ceil(excess / chunk) * chunk
+  // First position whose running total reaches the target: binary search.
+  let low = regionStart - firstSeq
+  let high = lastSeq - firstSeq + 1
+  while (low < high) {
+    const middle = (low + high) >>> 1
+    if ((sums[middle] as number) >= target) high = middle
+    else low = middle + 1
+  }
+  return low + firstSeq
+}

@@ -1,0 +1,30 @@
+/**
+ * cyrb53: a fast, well-mixed 53-bit string hash. Not cryptographic: used for cache keys and
+ * change detection, where every match is confirmed or harmless.
+ */
+export function hashString(text: string, seed = 0): number {
+  let h1 = 0xdeadbeef ^ seed
+  let h2 = 0x41c6ce57 ^ seed
+  for (let position = 0; position < text.length; position++) {
+    const code = text.charCodeAt(position)
+    h1 = Math.imul(h1 ^ code, 2654435761)
+    h2 = Math.imul(h2 ^ code, 1597334677)
+  }
+  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507)
+  h1 ^= Math.imul(h2 ^ (h2 >>> 13), 3266489909)
+  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507)
+  h2 ^= Math.imul(h1 ^ (h1 >>> 13), 3266489909)
+  return 4294967296 * (2097151 & h2) + (h1 >>> 0)
+}
+
+/** Folds a sequence of values into one hash, order-sensitive. */
+export class HashBuilder {
+  #state = 0
+  add(value: string | number): this {
+    this.#state = hashString(typeof value === 'number' ? `#${value}` : `s${value}`, this.#state % 4294967296)
+    return this
+  }
+  hex(): string {
+    return this.#state.toString(16).padStart(14, '0')
+  }
+}
