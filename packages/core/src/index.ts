@@ -4,6 +4,7 @@ export {
   InvalidPolicyError,
   InvalidMessagesError,
   InvalidModelInfoError,
+  BudgetOverflowError,
   UnknownModelError,
   TokenizerLoadError,
 } from './errors/threadlens-error'
@@ -74,6 +75,7 @@ export type {
   ProjectionMeta,
   ProjectionResult,
   ProjectionTokens,
+  Reduction,
   Segment,
 } from './project/types'
 export { segments } from './project/types'
@@ -105,5 +107,15 @@ export { openAIChatProblems, anthropicMessagesProblems } from './formats/provide
 
 export type { ConversationMessage } from './views/conversation-view'
 export { conversationView } from './views/conversation-view'
+
+export type { CompactionFailure, ThreadlensEvent, ThreadlensEventType } from './events'
+export type { TruncateOptions, TruncateResult } from './compact/truncate'
+export { truncateHead, truncateTail, truncateHeadTail } from './compact/truncate'
+export type { CompactionDecision, CompactionDecisionOptions } from './compact/budget'
+export { ContextTokenBudget, decideCompaction, assertFits } from './compact/budget'
+export type { Summarizer, SummarizeInput } from './compact/summarizer'
+export { extractiveSummarizer } from './compact/extractive-summarizer'
+export type { CompactOptions, CompactionPlan, CompactionResult } from './compact/compact'
+export { compact, planCompaction } from './compact/compact'
 
 export { Subscribable } from './utils/subscribable'

@@ -76,8 +76,8 @@ export const summaryPayloadSchema = z
   .refine((payload) => payload.fromSeq <= payload.toSeq, { message: 'fromSeq must be <= toSeq', path: ['fromSeq'] })
 
 export const contextOpPayloadSchema = z
-  .strictObject({ op: z.enum(['pin', 'unpin', 'reset']), target: seqSchema.exactOptional(), reason: z.string() })
-  .refine((payload) => payload.op === 'reset' || payload.target !== undefined, {
+  .strictObject({ op: z.enum(['pin', 'unpin', 'reset', 'compaction-failed']), target: seqSchema.exactOptional(), reason: z.string() })
+  .refine((payload) => (payload.op !== 'pin' && payload.op !== 'unpin') || payload.target !== undefined, {
     message: 'pin and unpin need a target seq',
     path: ['target'],
   })

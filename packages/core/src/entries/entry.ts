@@ -29,11 +29,12 @@ export interface SummaryPayload {
   readonly content: string
 }
 
-export type ContextOpName = 'pin' | 'unpin' | 'reset'
+export type ContextOpName = 'pin' | 'unpin' | 'reset' | 'compaction-failed'
 
 /**
  * Changes how later projections treat entries; never deletes anything.
- * `pin`/`unpin` name a `target` seq; `reset` hides everything before itself.
+ * `pin`/`unpin` name a `target` seq; `reset` hides everything before itself;
+ * `compaction-failed` records a summary attempt that failed (its `reason` says why) and changes nothing.
  */
 export interface ContextOpPayload {
   readonly op: ContextOpName

@@ -93,7 +93,7 @@ export function indexEntry(index: MutableThreadIndex, entry: Entry): void {
     case 'context_op':
       if (entry.payload.op === 'reset') index.resetSeq = entry.seq
       else if (entry.payload.op === 'pin') index.pinnedSeqs.add(entry.payload.target as number)
-      else index.pinnedSeqs.delete(entry.payload.target as number)
+      else if (entry.payload.op === 'unpin') index.pinnedSeqs.delete(entry.payload.target as number)
       return
   }
 }

@@ -94,3 +94,20 @@ export class TokenizerLoadError extends ThreadlensError {
     this.encoding = encoding
   }
 }
+
+/** The mandatory part of a request (system, tools, pending, latest user message) does not fit, even after compaction. */
+export class BudgetOverflowError extends ThreadlensError {
+  override readonly name = 'BudgetOverflowError'
+  /** Tokens the request needs. */
+  readonly required: number
+  /** Tokens the policy allows for input. */
+  readonly budget: number
+  constructor(required: number, budget: number) {
+    super(
+      `The request needs ${required} tokens but the input budget is ${budget}, even after compaction: ` +
+        `shorten the system prompt, tool schemas or the message, or use a policy with a larger maxInputTokens.`,
+    )
+    this.required = required
+    this.budget = budget
+  }
+}

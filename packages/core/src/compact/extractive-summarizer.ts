@@ -1,0 +1,153 @@
+import type { Entry, ToolCallEntry } from '../entries/entry'
+import { toolArgumentsText, toolResultText } from '../entries/entry-text'
+import type { SummarizeInput, Summarizer } from './summarizer'
+
+const sentenceEnd = /(?<=[.!?。！？])\s+|\n+/u
+const capitalized = /\p{Lu}[\p{L}\p{M}'’-]+(?:\s+\p{Lu}[\p{L}\p{M}'’-]+)*/gu
+const decisionWords = /\b(will|decided|decide|chose|choose|booked|book|plan|agreed|let's|should|recommend|going to|confirmed)\b/iu
+const commonWords = new Set(['I', 'The', 'A', 'An', 'And', 'But', 'Or', 'If', 'It', 'This', 'That', 'We', 'You', 'Yes', 'No', 'Ok', 'OK', 'Please', 'Thanks', 'Thank', 'Here', 'There', 'What', 'How', 'Why', 'When', 'Where', 'Which', 'Who', 'Can', 'Could', 'Would', 'Should', 'Let', 'Sure', 'Also', 'Then', 'So', 'Error'])
+
+function firstSentence(text: string, limit: number): string {
+  const sentence = (text.trim().split(sentenceEnd)[0] ?? '').trim()
+  return sentence.length > limit ? `${sentence.slice(0, limit - 1)}…` : sentence
+}
+
+function oneLine(text: string, limit: number): string {
+  const line = (text.trim().split('\n')[0] ?? '').trim()
+  return line.length > limit ? `${line.slice(0, limit - 1)}…` : line
+}
+
+/** Capitalized names not at a sentence start, most mentioned first. */
+function namesIn(texts: readonly string[], limit: number): string[] {
+  const counts = new Map<string, number>()
+  for (const text of texts) {
+    for (const sentence of text.split(sentenceEnd)) {
+      const trimmed = sentence.trimStart()
+      for (const match of trimmed.matchAll(capitalized)) {
+        // A capital at a sentence start says nothing: drop that word, keep the rest of a longer name.
+        const words = match[0].split(/\s+/)
+        const name = (match.index === 0 ? words.slice(1) : words).join(' ')
+        if (name === '' || commonWords.has(name)) continue
+        counts.set(name, (counts.get(name) ?? 0) + 1)
+      }
+    }
+  }
+  return [...counts.entries()]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, limit)
+    .map(([name]) => name)
+}
+
+interface Section {
+  readonly title: string
+  readonly lines: string[]
+  /** Share of the token budget this section may take. */
+  readonly share: number
+  /** Lines that must stay (the task framing). */
+  readonly keepFirst: boolean
+}
+
+/**
+ * Keeps each section's newest lines within its share (and its first line where that is the
+ * task framing), then trims further until the exact count fits.
+ */
+function fit(previous: string | undefined, sections: readonly Section[], input: SummarizeInput): string {
+  const count = input.countTokens
+  const render = (kept: readonly Section[], earlier: string | undefined): string =>
+    [
+      ...(earlier === undefined || earlier === '' ? [] : [`Earlier:\n${earlier}`]),
+      ...kept.filter((section) => section.lines.length > 0).map((section) => `${section.title}:\n${section.lines.map((line) => `- ${line}`).join('\n')}`),
+    ].join('\n\n')
+
+  let earlier = previous
+  if (earlier !== undefined && count(earlier) > input.maxTokens * 0.4) earlier = trimToTokens(earlier, Math.floor(input.maxTokens * 0.4), count)
+  const room = input.maxTokens - (earlier === undefined ? 0 : count(earlier) + 4)
+  const kept = sections.map((section) => {
+    const allowance = Math.max(0, Math.floor(room * section.share))
+    const lines: string[] = []
+    let used = count(section.title) + 2
+    const first = section.keepFirst ? section.lines[0] : undefined
+    if (first !== undefined) used += count(first) + 2
+    for (let position = section.lines.length - 1; position >= (first === undefined ? 0 : 1); position--) {
+      const line = section.lines[position] as string
+      const cost = count(line) + 2
+      if (used + cost > allowance) break
+      used += cost
+      lines.unshift(line)
+    }
+    if (first !== undefined) lines.unshift(first)
+    return { ...section, lines }
+  })
+  let text = render(kept, earlier)
+  // Separators do not add up exactly: trim the longest section until the real count fits.
+  while (count(text) > input.maxTokens) {
+    const longest = [...kept].sort((a, b) => b.lines.length - a.lines.length)[0]
+    if (longest === undefined || longest.lines.length === 0) {
+      return trimToTokens(text, input.maxTokens, count)
+    }
+    longest.lines.splice(longest.keepFirst && longest.lines.length > 1 ? 1 : 0, 1)
+    text = render(kept, earlier)
+  }
+  return text
+}
+
+function trimToTokens(text: string, maxTokens: number, count: (text: string) => number): string {
+  if (count(text) <= maxTokens) return text
+  let low = 0
+  let high = text.length
+  while (low < high) {
+    const middle = Math.ceil((low + high) / 2)
+    if (count(`${text.slice(0, middle)}…`) <= maxTokens) low = middle
+    else high = middle - 1
+  }
+  return low === 0 ? '' : `${text.slice(0, low)}…`
+}
+
+/**
+ * A deterministic, offline summarizer: extracts the user's goals, the assistant's decisions and
+ * answers, each tool call with the first line of its result, and the names mentioned. No model,
+ * no network: for tests, demos and as a fallback.
+ */
+export function extractiveSummarizer(): Summarizer {
+  return {
+    name: 'extractive',
+    async summarize(input) {
+      if (input.signal?.aborted === true) throw input.signal.reason ?? new Error('aborted')
+      const goals: string[] = []
+      const decisions: string[] = []
+      const tools: string[] = []
+      const texts: string[] = []
+      const calls = new Map<string, ToolCallEntry>()
+      for (const entry of input.entries as readonly Entry[]) {
+        if (entry.kind === 'message') {
+          const content = entry.payload.content
+          if (content.trim() === '') continue
+          texts.push(content)
+          if (entry.payload.role === 'user') goals.push(firstSentence(content, 200))
+          else if (entry.payload.role === 'assistant') {
+            const sentences = content.split(sentenceEnd).filter((sentence) => decisionWords.test(sentence))
+            decisions.push(sentences.length === 0 ? firstSentence(content, 200) : oneLine(sentences.slice(0, 2).join(' '), 240))
+          }
+        } else if (entry.kind === 'tool_call') {
+          calls.set(entry.refs.toolCallId as string, entry)
+        } else if (entry.kind === 'tool_result') {
+          const call = calls.get(entry.refs.toolCallId as string)
+          const argumentsText = call === undefined ? '' : oneLine(toolArgumentsText(call.payload), 80)
+          const outcome = entry.payload.error === undefined ? `→ ${oneLine(toolResultText(entry.payload), 120)}` : `failed: ${oneLine(entry.payload.error, 120)}`
+          tools.push(`${entry.payload.name}(${argumentsText}) ${outcome}`)
+          texts.push(toolResultText(entry.payload))
+        }
+      }
+      const names = namesIn(texts, 12)
+      const sections: Section[] = [
+        { title: 'User goals', lines: goals, share: 0.35, keepFirst: true },
+        { title: 'Decisions and answers', lines: decisions, share: 0.3, keepFirst: false },
+        { title: 'Tool results', lines: tools, share: 0.25, keepFirst: false },
+        { title: 'Names', lines: names.length === 0 ? [] : [names.join(', ')], share: 0.1, keepFirst: false },
+      ]
+      const text = fit(input.previousSummary, sections, input)
+      // Entries with no text still need covering: say so rather than return nothing.
+      return text.trim() === '' ? `${input.entries.length} earlier entries with no text worth keeping.` : text
+    },
+  }
+}
