@@ -107,10 +107,14 @@ export { openAIChatProblems, anthropicMessagesProblems } from './formats/provide
 
 export type { ConversationMessage } from './views/conversation-view'
 export { conversationView } from './views/conversation-view'
+export type { ReasoningItem } from './views/reasoning-view'
+export { reasoningView } from './views/reasoning-view'
 
 export type { CompactionFailure, ThreadlensEvent, ThreadlensEventType } from './events'
 export type { TruncateOptions, TruncateResult } from './compact/truncate'
 export { truncateHead, truncateTail, truncateHeadTail } from './compact/truncate'
+export type { ToolResultInputOptions } from './compact/tool-output'
+export { toolResultInput } from './compact/tool-output'
 export type { CompactionDecision, CompactionDecisionOptions } from './compact/budget'
 export { ContextTokenBudget, decideCompaction, assertFits } from './compact/budget'
 export type { Summarizer, SummarizeInput } from './compact/summarizer'

@@ -57,6 +57,12 @@ export const policySchema = z
     cacheFriendly: z.boolean().default(false),
     /** How far a cache-friendly window falls back when it moves, as a share of the history budget. Default 0.6. */
     cacheLowWaterRatio: z.number().gt(0).lt(1).default(0.6),
+    /** Tool output longer than this many UTF-8 bytes is truncated before it enters the thread. Default 32000. */
+    toolOutputMaxBytes: z.number().int().positive().default(32_000),
+    /** Tool output longer than this many lines is truncated before it enters the thread. Default 1000. */
+    toolOutputMaxLines: z.number().int().positive().default(1000),
+    /** Which part of long tool output to keep. Default `head-tail`. */
+    toolOutputKeep: z.enum(['head', 'tail', 'head-tail']).default('head-tail'),
     /** Memory spaces rendered into the memory segment, in this order. Default: none. */
     memorySpaces: z.array(z.string().min(1)).default([]),
     /** Token cap of the rendered memory segment; spaces that do not fit are left out whole. Default 1000. */
