@@ -1,9 +1,16 @@
 import type { JsonValue, ToolCallPayload, ToolResultPayload } from './entry'
 
+// Entries are frozen, so a payload's text never changes: serialize each structured result once.
+const resultTexts = new WeakMap<ToolResultPayload, string>()
+
 /** The text a tool result shows the model: strings as they are, other JSON serialized, errors marked. */
 export function toolResultText(payload: ToolResultPayload): string {
   if (payload.error !== undefined) return `Error: ${payload.error}`
-  return jsonText(payload.result as JsonValue)
+  if (typeof payload.result === 'string') return payload.result
+  if (!Object.isFrozen(payload)) return jsonText(payload.result as JsonValue)
+  let text = resultTexts.get(payload)
+  if (text === undefined) resultTexts.set(payload, (text = jsonText(payload.result as JsonValue)))
+  return text
 }
 
 /** Tool call arguments as the JSON text providers exchange. */

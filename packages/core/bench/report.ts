@@ -1,0 +1,31 @@
+import { cpus, totalmem } from 'node:os'
+
+export interface Machine {
+  readonly cpu: string
+  readonly cores: number
+  readonly memoryGigabytes: number
+  readonly node: string
+  readonly platform: string
+  readonly date: string
+}
+
+export function machine(): Machine {
+  const list = cpus()
+  return {
+    cpu: list[0]?.model.trim() ?? 'unknown',
+    cores: list.length,
+    memoryGigabytes: Math.round(totalmem() / 1024 ** 3),
+    node: process.version,
+    platform: `${process.platform}-${process.arch}`,
+    date: new Date().toISOString(),
+  }
+}
+
+/** A plain-text table: the first column left-aligned, the others right-aligned. */
+export function table(title: string, header: readonly string[], rows: readonly (readonly string[])[]): string {
+  const widths = header.map((cell, column) => Math.max(cell.length, ...rows.map((row) => (row[column] ?? '').length)))
+  const line = (cells: readonly string[]): string =>
+    cells.map((cell, column) => (column === 0 ? cell.padEnd(widths[column] as number) : cell.padStart(widths[column] as number))).join('  ')
+  const rule = widths.map((width) => '─'.repeat(width)).join('  ')
+  return [``, title, rule, line(header), rule, ...rows.map(line), rule].join('\n')
+}
