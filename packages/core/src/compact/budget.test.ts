@@ -1,0 +1,68 @@
+import { describe, expect, it } from 'vitest'
+import { createThread } from '../entries/thread'
+import { BudgetOverflowError } from '../errors/threadlens-error'
+import { definePolicy } from '../policy/policy'
+import { project } from '../project/project'
+import { customTokenCounter } from '../tokens/token-counter'
+import { assertFits, ContextTokenBudget, decideCompaction } from './budget'
+
+const counter = customTokenCounter('chars', (text) => text.length, true)
+
+function threadOf(userTexts: readonly string[]) {
+  const thread = createThread()
+  for (const content of userTexts) thread.append({ kind: 'message', payload: { role: 'user', content } })
+  return thread
+}
+
+describe('ContextTokenBudget', () => {
+  it('subtracts reserved output and system from the window', () => {
+    const budget = new ContextTokenBudget({ contextWindow: 1000, used: 300, reservedOutput: 200, reservedSystem: 100, softThreshold: 500 })
+    expect(budget.remaining()).toBe(400)
+    expect(budget.overSoftThreshold()).toBe(false)
+    expect(new ContextTokenBudget({ contextWindow: 100, used: 300, reservedOutput: 0, reservedSystem: 0, softThreshold: 50 }).remaining()).toBe(0)
+  })
+
+  it('is derived from a projection: system and tools reserved, the rest used', () => {
+    const policy = definePolicy({ maxInputTokens: 1000, reserveOutputTokens: 100, systemPrompt: 'x'.repeat(47), summarizeAtRatio: 0.5 })
+    const result = project({ thread: threadOf(['a'.repeat(97)]), policy, counter })
+    const budget = ContextTokenBudget.of(result, policy)
+    expect(budget.reservedSystem).toBe(3 + 50)
+    expect(budget.used).toBe(100)
+    expect(budget.remaining()).toBe(1000 - 100 - 100 - 53)
+    expect(budget.softThreshold).toBe(Math.floor(0.5 * (900 - 53)))
+  })
+})
+
+describe('decideCompaction', () => {
+  const policy = definePolicy({ maxInputTokens: 1000, reserveOutputTokens: 100, summarizeAtRatio: 0.5 })
+
+  it('does nothing while there is room', () => {
+    expect(decideCompaction(project({ thread: threadOf(['short']), policy, counter }), policy)).toEqual({ action: 'none' })
+  })
+
+  it('compacts over the soft threshold, below the minimum headroom, after dropping history, and on overflow', () => {
+    const half = project({ thread: threadOf(['a'.repeat(500)]), policy, counter })
+    expect(decideCompaction(half, policy)).toEqual({ action: 'compact', reason: 'over-soft-threshold' })
+    const small = project({ thread: threadOf(['a'.repeat(100)]), policy, counter })
+    expect(decideCompaction(small, policy, { minHeadroom: 900 })).toEqual({ action: 'compact', reason: 'low-headroom' })
+    const dropped = project({ thread: threadOf(['a'.repeat(450), 'b'.repeat(450), 'c'.repeat(10)]), policy, counter })
+    expect(decideCompaction(dropped, policy)).toEqual({ action: 'compact', reason: 'history-dropped' })
+    const overflow = project({ thread: threadOf(['a'.repeat(2000)]), policy, counter })
+    expect(decideCompaction(overflow, policy)).toEqual({ action: 'compact', reason: 'overflow' })
+  })
+})
+
+describe('assertFits', () => {
+  it('is the hard stop: a typed error with what was needed and what was allowed', () => {
+    const policy = definePolicy({ maxInputTokens: 100, reserveOutputTokens: 10 })
+    expect(() => assertFits(project({ thread: threadOf(['ok']), policy, counter }))).not.toThrow()
+    const overflow = project({ thread: threadOf(['a'.repeat(500)]), policy, counter })
+    expect(() => assertFits(overflow)).toThrow(BudgetOverflowError)
+    try {
+      assertFits(overflow)
+    } catch (error) {
+      expect(error).toMatchObject({ required: overflow.meta.tokens.total, budget: 90 })
+      expect((error as Error).message).toContain('larger maxInputTokens')
+    }
+  })
+})
