@@ -5,6 +5,9 @@ import { chromiumArgs, chromiumExecutable } from './e2e/chromium.ts'
 // Vitest runs two projects: pure/node tests (`*.test.ts`) and real-Chromium tests (`*.browser.test.ts`).
 export default defineConfig({
   test: {
+    // Property tests check 1,000 random threads each and take seconds on a busy 2-core machine:
+    // this is a guard against hangs, not a speed requirement.
+    testTimeout: 120_000,
     projects: [
       {
         extends: true,
