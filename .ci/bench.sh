@@ -20,3 +20,8 @@ step() {
 # trimMessages at 100k entries; THREADLENS_BENCH_LIMIT_S sets its per-call limit, default 60).
 step "core projection (packages/core/bench/projection.bench.ts)"
 "$TSX" packages/core/bench/projection.bench.ts
+
+# Prompt-cache prefix reuse over a scripted 300-turn session (threadlens policies vs trimMessages), and
+# compact() on a 10k-entry thread (Node; ~10–15 s).
+step "context quality (packages/core/bench/context-quality.bench.ts)"
+"$TSX" packages/core/bench/context-quality.bench.ts

@@ -36,7 +36,7 @@ function createRandom(seed: number): () => number {
   }
 }
 
-class TextSource {
+export class TextSource {
   readonly #random: () => number
   constructor(seed: number) {
     this.#random = createRandom(seed)

@@ -4,9 +4,9 @@ import { definePolicy, type ContextPolicy, type PolicyOptions } from './policy'
  * Starting points; each takes overrides. Presets are ordinary policies: inspect or store them.
  */
 export const presets = {
-  /** 8k window, 1k reserved for output, last 12 turns, older tool results masked: small local models and cheap calls. */
+  /** 8k window, 1k reserved for output, older tool results masked: small local models and cheap calls. */
   shortContext(overrides: PolicyOptions = {}): ContextPolicy {
-    return definePolicy({ name: 'short', maxInputTokens: 8192, reserveOutputTokens: 1024, maxTurns: 12, keepLastTurns: 2, cacheFriendly: true, toolTrace: 'masked', dedupeToolResults: true, ...overrides })
+    return definePolicy({ name: 'short', maxInputTokens: 8192, reserveOutputTokens: 1024, keepLastTurns: 2, cacheFriendly: true, toolTrace: 'masked', dedupeToolResults: true, ...overrides })
   },
   /** 128k window, 8k reserved for output, no window limits, full tool traces: long documents and conversations. */
   longContext(overrides: PolicyOptions = {}): ContextPolicy {

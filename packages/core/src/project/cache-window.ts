@@ -31,13 +31,15 @@ export function cacheWindowStart(options: {
   readonly firstSeq: number
   readonly regionStart: number
   readonly lastSeq: number
+  /** Tokens of messages not yet in the thread: they count toward the overflow, never toward positions. */
+  readonly pendingTokens: number
   readonly budget: number
   readonly lowWaterRatio: number
 }): number | undefined {
   const { sums, firstSeq, regionStart, lastSeq } = options
   const origin = sums[regionStart - firstSeq] as number
   const end = sums[lastSeq - firstSeq + 1] as number
-  const excess = end - origin - options.budget
+  const excess = end - origin + options.pendingTokens - options.budget
   if (excess <= 0) return undefined
   const chunk = Math.max(1, Math.floor(options.budget * (1 - options.lowWaterRatio)))
   const target = origin + Math.ceil(excess / chunk) * chunk

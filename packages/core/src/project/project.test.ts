@@ -186,3 +186,67 @@ describe('project', () => {
     expect(tokenized).toBe(afterFirst + 1)
   })
 })
+
+describe('cache-friendly windows', () => {
+  it('never cut the turn in progress, even when its tool results are bigger than a chunk', async () => {
+    const counter = await createTokenCounter('o200k_base')
+    const thread = createThread({ id: 'big-tools' })
+    for (let turn = 0; turn < 24; turn++) {
+      thread.append({ kind: 'message', payload: { role: 'user', content: `question ${turn}: ${'which trail is best in late spring, and why? '.repeat(4)}` } })
+      thread.append({ kind: 'message', payload: { role: 'assistant', content: `answer ${turn}: ${'the coastal trail, because the snow is gone. '.repeat(4)}` } })
+    }
+    thread.append({ kind: 'message', payload: { role: 'user', content: 'Read both files.' } })
+    for (const file of ['a', 'b']) {
+      const refs = { callId: `read-${file}`, toolCallId: `t-${file}` }
+      thread.append({ kind: 'tool_call', payload: { name: 'read_file', arguments: { path: file } }, refs })
+      thread.append({ kind: 'tool_result', payload: { name: 'read_file', result: 'lorem ipsum dolor '.repeat(900) }, refs })
+    }
+    const policy = definePolicy({ maxInputTokens: 8192, reserveOutputTokens: 1024, cacheFriendly: true })
+    const plain = project({ thread, policy: definePolicy({ maxInputTokens: 8192, reserveOutputTokens: 1024 }), counter })
+    const cached = project({ thread, policy, counter })
+    // The case only matters when the window had to move: the history alone outgrows the budget.
+    expect(plain.meta.truncated).toBe(true)
+    const lastTurn = thread.index.userSeqs.at(-1) as number
+    for (let seq = lastTurn; seq < thread.nextSeq; seq++) {
+      expect(plain.meta.includedSeqs).toContain(seq)
+      expect(cached.meta.includedSeqs).toContain(seq)
+    }
+  })
+
+  it('keep the window start still while the thread grows by less than a chunk', async () => {
+    const counter = await createTokenCounter('o200k_base')
+    const thread = createThread({ id: 'grow' })
+    const policy = definePolicy({ maxInputTokens: 1000, reserveOutputTokens: 100, cacheFriendly: true })
+    const starts: number[] = []
+    const keys: string[] = []
+    for (let turn = 0; turn < 60; turn++) {
+      const pending = [{ role: 'user' as const, content: `question ${turn} about the route along the fjord` }]
+      const before = project({ thread, policy, counter, pending })
+      thread.append({ kind: 'message', payload: pending[0] })
+      const after = project({ thread, policy, counter })
+      // The pending message, once appended, does not move the window.
+      expect(after.meta.includedSeqs[0]).toBe(before.meta.includedSeqs[0] ?? after.meta.includedSeqs[0])
+      thread.append({ kind: 'message', payload: { role: 'assistant', content: `answer ${turn}: take the coastal path, about ${turn + 2} km.` } })
+      starts.push(after.meta.includedSeqs[0] as number)
+      keys.push(after.meta.prefixKey)
+    }
+    const moves = starts.filter((start, position) => position > 0 && start !== starts[position - 1]).length
+    const slidingMoves = (() => {
+      const sliding = definePolicy({ maxInputTokens: 1000, reserveOutputTokens: 100 })
+      let previous = -1
+      let count = 0
+      for (let turn = 1; turn <= 60; turn++) {
+        const start = project({ thread: thread.slice(0, turn * 2 - 2), policy: sliding, counter }).meta.includedSeqs[0] ?? 0
+        if (previous !== -1 && start !== previous) count++
+        previous = start
+      }
+      return count
+    })()
+    expect(moves).toBeGreaterThan(0)
+    expect(moves * 3).toBeLessThan(slidingMoves)
+    // From the second call on (the first has nothing before its question), the key changes exactly when the start does.
+    for (let position = 2; position < keys.length; position++) {
+      expect(keys[position] === keys[position - 1]).toBe(starts[position] === starts[position - 1])
+    }
+  })
+})

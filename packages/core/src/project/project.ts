@@ -188,20 +188,24 @@ export function project(input: ProjectInput): ProjectionResult {
   let messageCount = anchor === undefined ? 0 : 1
   const maxMessages = policy.maxMessages ?? Number.POSITIVE_INFINITY
 
-  // Cache-friendly windows move in chunks, on a grid measured from a fixed origin.
+  // Cache-friendly windows move in chunks, on a grid measured from a fixed origin. Pending
+  // messages count toward the overflow (so the grid moves once, not once before and once after
+  // they are appended); the grid never cuts into the latest turn, which the budget alone decides.
   const regionStart = summaryUsed ? Math.max(visibleFrom, coveredTo + 1) : visibleFrom
-  const cacheStart =
+  const latestTurn = latestVisible(index.userSeqs, visibleFrom)
+  const gridStart =
     policy.cacheFriendly && regionStart <= lastSeq
       ? cacheWindowStart({
           sums: cumulativeTokens(entries, index, counter),
           firstSeq,
           regionStart,
           lastSeq,
-          // Pending messages and the anchor change every call; leaving them out keeps the grid still.
+          pendingTokens,
           budget: Math.max(1, budget - systemTokens - toolTokens - summaryTokens - memoryTokens),
           lowWaterRatio: policy.cacheLowWaterRatio,
         })
       : undefined
+  const cacheStart = gridStart === undefined || latestTurn === undefined ? gridStart : Math.min(gridStart, latestTurn)
 
   // Walk newest to oldest; decide each unit at its start; stop at the first that does not fit.
   let stopReason: DropReason | undefined
@@ -473,22 +477,37 @@ function emitUnit(unit: Unit, plan: UnitPlan, policy: ContextPolicy, counter: To
 }
 
 /**
- * Hash of everything sent before the latest user message. Within one thread, entries are immutable
- * and seqs unique, so a message is identified by its seqs and how it was shortened; the texts that
- * do not come from entries (system prompt, memory, policy wording) are hashed as text.
+ * What decides the bytes of a request's stable prefix. Entries are immutable and history is
+ * contiguous from its start, so two requests of one thread render every message they share
+ * identically when they agree on: the fixed segments, the entry history starts at, and which
+ * earlier messages were shortened or answered synthetically. Equal keys on consecutive calls mean
+ * the later request repeats the earlier one byte for byte up to the earlier one's latest user
+ * message: the part a provider can serve from its prompt cache.
  */
 function prefixKeyOf(messages: readonly ProjectedMessage[], infos: readonly MessageInfo[], anchorSeq: number | undefined, policy: ContextPolicy): string {
   const hash = new HashBuilder()
   hash.add(policy.summaryRole).add(policy.summaryPrefix).add(policy.interruptedResultText)
+  let historyStarted = false
   for (let position = 0; position < messages.length; position++) {
     const info = infos[position] as MessageInfo
     if (info.segment === 'pending') break
     if (anchorSeq !== undefined && info.seqs[0] === anchorSeq) break
     const message = messages[position] as ProjectedMessage
-    hash.add(info.segment).add(message.role)
-    if (info.seqs.length === 0) hash.add(message.content)
-    for (const seq of info.seqs) hash.add(seq)
-    if (info.reduced !== undefined) hash.add(info.reduced)
+    if (info.segment !== 'history') {
+      hash.add(info.segment).add(message.role)
+      if (info.seqs.length === 0) hash.add(message.content)
+      for (const seq of info.seqs) hash.add(seq)
+      continue
+    }
+    if (!historyStarted) {
+      historyStarted = true
+      hash.add('start')
+      for (const seq of info.seqs) hash.add(seq)
+    }
+    if (info.reduced !== undefined || info.synthetic !== undefined) {
+      hash.add(info.reduced ?? info.synthetic ?? '')
+      for (const seq of info.seqs) hash.add(seq)
+    }
   }
   return hash.hex()
 }

@@ -139,8 +139,9 @@ export interface ProjectionMeta {
   /** Seqs pinned at projection time. */
   readonly pinnedSeqs: readonly number[]
   /**
-   * A hash of the stable prefix: everything before the latest user message. Two calls with the
-   * same key send the same bytes up to there, which providers can bill as a cached prompt.
+   * Identifies the stable prefix: fixed segments, where history starts, and which earlier messages
+   * were shortened. Equal keys on consecutive calls mean the later request repeats the earlier one
+   * byte for byte up to the earlier one's latest user message — what providers bill as a cached prompt.
    */
   readonly prefixKey: string
   /** Where a cache-friendly window started history, when it had to cut. */
