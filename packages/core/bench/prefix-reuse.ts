@@ -114,7 +114,7 @@ export function cacheGrid(thread: Thread, policy: ContextPolicy, counter: TokenC
   const regionStart = result.meta.summary === undefined ? Math.max(firstSeq, index.resetSeq + 1) : result.meta.summary.toSeq + 1
   const tokens = result.meta.tokens
   const budget = Math.max(1, result.meta.budget.input - tokens.system - tokens.tools - tokens.summary - tokens.memory)
-  const start = cacheWindowStart({ sums, firstSeq, regionStart, lastSeq, budget, lowWaterRatio: policy.cacheLowWaterRatio })
+  const start = cacheWindowStart({ sums, firstSeq, regionStart, lastSeq, pendingTokens: tokens.pending, budget, lowWaterRatio: policy.cacheLowWaterRatio })
   const from = start ?? regionStart
   return { start, budget, tokensFromStart: (sums[lastSeq - firstSeq + 1] as number) - (sums[from - firstSeq] as number) }
 }

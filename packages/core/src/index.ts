@@ -10,6 +10,7 @@ export {
 } from './errors/threadlens-error'
 
 export type {
+  CallRecord,
   Entry,
   EntryInput,
   EntryInputOf,
@@ -34,7 +35,7 @@ export type {
   ContextOpPayload,
 } from './entries/entry'
 export { entryKinds } from './entries/entry'
-export { entrySchema, entryInputSchema, entryMetaSchema, entryRefsSchema, jsonValueSchema, jsonObjectSchema, parseEntry, parseEntryInput } from './entries/entry-schema'
+export { callRecordSchema, entrySchema, entryInputSchema, entryMetaSchema, entryRefsSchema, jsonValueSchema, jsonObjectSchema, parseEntry, parseEntryInput } from './entries/entry-schema'
 export { toolResultText, toolArgumentsText } from './entries/entry-text'
 export type { AppendContext } from './entries/append-rules'
 export { checkAppendRules } from './entries/append-rules'
@@ -123,3 +124,4 @@ export type { CompactOptions, CompactionPlan, CompactionResult } from './compact
 export { compact, planCompaction } from './compact/compact'
 
 export { Subscribable } from './utils/subscribable'
+export { hashString, HashBuilder } from './utils/hash'

@@ -42,6 +42,26 @@ export const entryRefsSchema: z.ZodType<EntryRefs> = z.strictObject({
   parentCallId: refString.exactOptional(),
 })
 
+const hashSchema = z.string().min(1).max(64)
+const tokenCountSchema = z.number().int().nonnegative()
+
+export const callRecordSchema = z.strictObject({
+  model: z.string().min(1).max(256),
+  provider: z.string().min(1).max(64),
+  counter: z.string().min(1).max(64),
+  policyHash: hashSchema,
+  policy: jsonObjectSchema.exactOptional(),
+  toolsHash: hashSchema,
+  tools: z.array(jsonObjectSchema).exactOptional(),
+  memoryHash: hashSchema.exactOptional(),
+  memory: z.string().exactOptional(),
+  messagesHash: hashSchema,
+  inputTokens: tokenCountSchema.exactOptional(),
+  outputTokens: tokenCountSchema.exactOptional(),
+  cachedInputTokens: tokenCountSchema.exactOptional(),
+  stopReason: z.string().min(1).max(64),
+})
+
 export const entryMetaSchema: z.ZodType<EntryMeta> = z.strictObject({
   pinned: z.boolean().exactOptional(),
   tokens: z.record(z.string().min(1).max(64), z.number().int().nonnegative()).exactOptional(),
@@ -53,6 +73,7 @@ export const entryMetaSchema: z.ZodType<EntryMeta> = z.strictObject({
       totalBytes: z.number().int().nonnegative(),
     })
     .exactOptional(),
+  call: callRecordSchema.exactOptional(),
   app: jsonObjectSchema.exactOptional(),
 })
 

@@ -75,8 +75,34 @@ export interface EntryMeta {
   readonly interrupted?: boolean
   /** Set when tool output was truncated before it entered the thread. */
   readonly truncated?: { readonly by: 'lines' | 'bytes'; readonly totalLines: number; readonly totalBytes: number }
+  /** On the assistant message of a model call: what is needed to replay that call exactly. */
+  readonly call?: CallRecord
   /** Free-form data of the application (JSON only). */
   readonly app?: JsonObject
+}
+
+/**
+ * One model call, recorded on its assistant message. Policies, tool schemas and memory text are
+ * stored once per thread (on the first call that used them) and referenced by hash after that.
+ */
+export interface CallRecord {
+  readonly model: string
+  readonly provider: string
+  /** The counter the projection used (its `id`). */
+  readonly counter: string
+  readonly policyHash: string
+  /** The policy itself, on the first call that used it. */
+  readonly policy?: JsonObject
+  readonly toolsHash: string
+  readonly tools?: readonly JsonObject[]
+  readonly memoryHash?: string
+  readonly memory?: string
+  /** Hash of the exact messages sent, to verify a replay. */
+  readonly messagesHash: string
+  readonly inputTokens?: number
+  readonly outputTokens?: number
+  readonly cachedInputTokens?: number
+  readonly stopReason: string
 }
 
 export interface EntryOf<K extends EntryKind> {

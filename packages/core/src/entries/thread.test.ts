@@ -138,3 +138,24 @@ describe('Thread', () => {
     )
   })
 })
+
+describe('Thread.ingest', () => {
+  it('mirrors committed entries: skips ones it has, refuses gaps and conflicts, notifies', () => {
+    const source = createThread({ id: 'm' })
+    for (const content of ['a', 'b', 'c']) source.append({ kind: 'message', payload: { role: 'user', content } })
+    const mirror = createThread({ id: 'm', entries: source.entries.slice(0, 1) })
+    const seen: number[] = []
+    mirror.subscribe((event) => seen.push(...event.entries.map((entry) => entry.seq)))
+    expect(mirror.ingest(source.entries).map((entry) => entry.seq)).toEqual([1, 2])
+    expect(mirror.ingest(source.entries)).toEqual([])
+    expect(seen).toEqual([1, 2])
+    const other = createThread({ id: 'm' })
+    other.append({ kind: 'message', payload: { role: 'user', content: 'x' } })
+    expect(() => mirror.ingest(other.entries)).toThrow(/already taken/)
+    const ahead = createThread({ id: 'm', entries: source.entries })
+    ahead.append({ kind: 'message', payload: { role: 'user', content: 'd' } })
+    ahead.append({ kind: 'message', payload: { role: 'user', content: 'e' } })
+    expect(() => mirror.ingest(ahead.entries.slice(4))).toThrow(/expected seq 3/)
+    expect(mirror.index.userSeqs).toEqual([0, 1, 2])
+  })
+})

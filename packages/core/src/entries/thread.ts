@@ -120,6 +120,32 @@ export class Thread extends Subscribable<(event: ThreadEvent) => void> implement
     return built
   }
 
+  /**
+   * Adds entries that were already committed elsewhere (a store, another tab), keeping this thread
+   * a live mirror. Entries it already holds are skipped; a gap or a different thread is refused.
+   */
+  ingest(entries: readonly Entry[]): readonly Entry[] {
+    const added: Entry[] = []
+    for (const entry of entries) {
+      if (entry.threadId !== this.id) throw new InvalidEntryError('threadId', `entry ${entry.seq} belongs to thread ${entry.threadId}, not ${this.id}`)
+      if (entry.seq < this.nextSeq) {
+        if (this.bySeq(entry.seq)?.id !== entry.id && entry.seq >= this.#firstSeq) {
+          throw new InvalidEntryError('seq', `seq ${entry.seq} is already taken by another entry: the mirror is out of step; load the thread again`)
+        }
+        continue
+      }
+      if (entry.seq !== this.nextSeq) throw new InvalidEntryError('seq', `expected seq ${this.nextSeq}, got ${entry.seq}: load the thread again`)
+      const frozen = deepFreeze(entry)
+      this.#push(frozen)
+      added.push(frozen)
+    }
+    if (added.length > 0 && this.listeners.size > 0) {
+      const event: ThreadEvent = { type: 'entry-append', threadId: this.id, entries: added }
+      for (const listener of this.listeners) listener(event)
+    }
+    return added
+  }
+
   #checkRules(input: EntryInput, seq: number, pendingCalls: Set<string>, pendingResults: Set<string>): void {
     checkAppendRules(input, {
       seq,

@@ -222,7 +222,7 @@ describe('cache-friendly windows', () => {
     for (let turn = 0; turn < 60; turn++) {
       const pending = [{ role: 'user' as const, content: `question ${turn} about the route along the fjord` }]
       const before = project({ thread, policy, counter, pending })
-      thread.append({ kind: 'message', payload: pending[0] })
+      thread.append({ kind: 'message', payload: pending[0] as { role: 'user'; content: string } })
       const after = project({ thread, policy, counter })
       // The pending message, once appended, does not move the window.
       expect(after.meta.includedSeqs[0]).toBe(before.meta.includedSeqs[0] ?? after.meta.includedSeqs[0])
