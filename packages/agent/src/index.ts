@@ -1,2 +1,53 @@
-// Placeholder: see README.md for what this package will hold.
-export {}
+export type {
+  ModelClient,
+  ModelClientProvider,
+  ModelRequest,
+  ModelStreamEvent,
+  ModelStreamEventType,
+  ModelUsage,
+  StopReason,
+  ToolCallEvent,
+} from './model/model-client'
+export type { OpenAICompatibleOptions } from './model/openai-compatible'
+export { openAICompatible } from './model/openai-compatible'
+export type { AnthropicOptions } from './model/anthropic'
+export { anthropic } from './model/anthropic'
+export type {
+  ScriptAnswer,
+  ScriptContext,
+  ScriptedModel,
+  ScriptedModelOptions,
+  ScriptedReply,
+  ScriptedRequest,
+  ScriptedToolCall,
+  ScriptStep,
+} from './model/scripted-model'
+export { scriptedModel } from './model/scripted-model'
+export type { ModelSummarizerOptions } from './model/model-summarizer'
+export { modelSummarizer, DEFAULT_SUMMARIZER_INSTRUCTIONS } from './model/model-summarizer'
+export type { ModelReply } from './model/collect-reply'
+export { collectModelReply } from './model/collect-reply'
+export type { RetryOptions } from './model/retry'
+export type { RetryNotice } from './model/stream-with-retries'
+export type { FetchFunction } from './model/http-stream'
+export type { ProviderErrorDetails } from './model/errors'
+export {
+  ProviderError,
+  ProviderAuthError,
+  RateLimitError,
+  ContextTooLongError,
+  ProviderServerError,
+  ProviderRequestError,
+  ProviderNetworkError,
+  ScriptExhaustedError,
+  InvalidModelClientOptionsError,
+} from './model/errors'
+
+export type { DefineToolOptions, Tool, ToolContext } from './tools/define-tool'
+export { defineTool } from './tools/define-tool'
+export type { SendOptions, SessionOptions } from './session/create-session'
+export { Session, createSession } from './session/create-session'
+export type { SessionEvent, SessionEventType, SessionSnapshot, SessionStatus } from './session/session-events'
+export type { ReplayedCall } from './session/call-record'
+export { replayCall } from './session/call-record'
+export { SessionBusyError, ThreadBusyError, ReplayError } from './session/errors'

@@ -1,2 +1,70 @@
-// Placeholder: see README.md for what this package will hold.
-export {}
+export type { DatabaseStatus, OpenThreadlensDBOptions, StopReason } from './database/threadlens-db'
+export { ThreadlensDB, openThreadlensDB } from './database/threadlens-db'
+export type { ThreadRecord } from './database/rows'
+export { schemaVersion } from './database/schema'
+
+export type {
+  CreateThreadRecordOptions,
+  ForkThreadOptions,
+  ImportInput,
+  ImportThreadOptions,
+  LoadThreadOptions,
+  LoadWindowOptions,
+  SubscribeOptions,
+  ThreadStore,
+  ThreadStoreEvent,
+  ThreadStoreListener,
+  ThreadStoreOptions,
+} from './threads/thread-store'
+export { createThreadStore } from './threads/create-thread-store'
+export type { ThreadFacts, SummaryFact } from './threads/thread-facts'
+
+export type { BuiltinSpaceName, ListSpace, MapSpace, Memory, MemorySpaces, Space, SpaceKind, Task, TaskSpace, TaskStatus } from './memory/memory'
+export { builtinSpaceNames, memorySchema, spaceSchema, taskSchema } from './memory/memory'
+export type { WriteOptions } from './memory/memory-operations'
+export {
+  createMemory,
+  createSpace,
+  deleteSpace,
+  getSpace,
+  isBuiltinSpace,
+  mapDelete,
+  mapPut,
+  tasksAdd,
+  tasksComplete,
+  tasksInsert,
+  tasksNext,
+  tasksOpen,
+  tasksRemove,
+  tasksReorder,
+  updateSpace,
+  worldGet,
+} from './memory/memory-operations'
+export type { AddTaskOptions, MemoryStore, MemoryStoreEvent, MemoryStoreListener, SpaceDataOf } from './memory/memory-store'
+export type { MemoryStoreOptions } from './memory/create-memory-store'
+export { createMemoryStore } from './memory/create-memory-store'
+
+export type { ImportLimits } from './transfer/import-limits'
+export { defaultImportLimits } from './transfer/import-limits'
+export type { ThreadFileHeader } from './transfer/thread-jsonl'
+export { threadFormatName, threadFormatVersion } from './transfer/thread-jsonl'
+
+export type { MemoryBackedStores } from './fallback/create-memory-backed-stores'
+export { createMemoryBackedStores } from './fallback/create-memory-backed-stores'
+export type { OpenThreadlensStoresOptions, ThreadlensStores } from './open-stores'
+export { openThreadlensStores } from './open-stores'
+
+export type { SchemaUpgradeReason, StorageErrorCode, StorageErrorContext, StorageResetReason } from './errors'
+export {
+  ImportValidationError,
+  InvalidMemoryOperationError,
+  RevisionConflictError,
+  SchemaUpgradeError,
+  StorageError,
+  StorageFullError,
+  StorageResetError,
+  StorageUnavailableError,
+  ThreadNotFoundError,
+  storageErrorCode,
+  toStorageError,
+} from './errors'

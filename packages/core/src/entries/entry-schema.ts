@@ -55,6 +55,7 @@ export const callRecordSchema = z.strictObject({
   tools: z.array(jsonObjectSchema).exactOptional(),
   memoryHash: hashSchema.exactOptional(),
   memory: z.string().exactOptional(),
+  basisSeq: z.number().int().nonnegative(),
   messagesHash: hashSchema,
   inputTokens: tokenCountSchema.exactOptional(),
   outputTokens: tokenCountSchema.exactOptional(),

@@ -97,6 +97,8 @@ export interface CallRecord {
   readonly tools?: readonly JsonObject[]
   readonly memoryHash?: string
   readonly memory?: string
+  /** The call projected entries with seq below this (the thread as it was when the call was made). */
+  readonly basisSeq: number
   /** Hash of the exact messages sent, to verify a replay. */
   readonly messagesHash: string
   readonly inputTokens?: number

@@ -1,0 +1,249 @@
+import { type AnthropicMessage, toAnthropicMessages, type ToolSchema } from '@threadlens/core'
+import { z } from 'zod'
+import { fetchSchema, headersSchema, httpURLSchema, onRetrySchema, parseClientOptions, secretsOf } from './client-options'
+import { ANTHROPIC_VERSION, DEFAULT_ANTHROPIC_BASE_URL, DEFAULT_ANTHROPIC_MAX_OUTPUT_TOKENS } from './constants'
+import { eventsOf, type FetchFunction, globalFetch, joinURL, originOf, parseEventData, postForStream } from './http-stream'
+import type { ModelClient, ModelRequest, ModelStreamEvent, ModelUsage, StopReason } from './model-client'
+import { type CallContext, errorFromStreamPayload, isRecord, malformedStreamError, networkError } from './provider-errors'
+import { type RetryOptions, retryOptionsShape, retrySettings } from './retry'
+import { type RetryNotice, streamWithRetries } from './stream-with-retries'
+import { toolCallEvent } from './tool-arguments'
+
+export interface AnthropicOptions extends RetryOptions {
+  /** Sent as `x-api-key`. Required. Held only in the client's closure. */
+  readonly apiKey: string
+  /** The model id, e.g. `claude-sonnet-4-5`. Required. */
+  readonly model: string
+  /** The API root, up to and including `/v1`; `/messages` is appended. Default: `https://api.anthropic.com/v1`. */
+  readonly baseURL?: string
+  /** Extra headers for every request (e.g. `anthropic-beta`); they win over the client's own. Default: none. */
+  readonly headers?: Readonly<Record<string, string>>
+  /** The `fetch` to call. Default: the global `fetch`, looked up at each call. */
+  readonly fetch?: FetchFunction
+  /** `max_tokens` (the Messages API requires one) unless the request sets `maxOutputTokens`. Default: `4096`. */
+  readonly maxOutputTokens?: number
+  /** Called before each retry. Default: none. */
+  readonly onRetry?: (notice: RetryNotice) => void
+}
+
+export const anthropicOptionsSchema: z.ZodType<AnthropicOptions> = z.strictObject({
+  apiKey: z.string().min(1, 'must be the Anthropic API key'),
+  model: z.string().min(1, 'must name the model'),
+  baseURL: httpURLSchema.exactOptional(),
+  headers: headersSchema.exactOptional(),
+  fetch: fetchSchema.exactOptional(),
+  maxOutputTokens: z.number().int().positive().exactOptional(),
+  onRetry: onRetrySchema.exactOptional(),
+  ...retryOptionsShape,
+})
+
+/** The Messages API request body a call sends, keys in a fixed order (stable bytes keep prompt caches warm). */
+export interface AnthropicRequestBody {
+  model: string
+  max_tokens: number
+  system?: string
+  messages: AnthropicMessage[]
+  tools?: { name: string; description?: string; input_schema: ToolSchema['parameters'] }[]
+  stream: true
+}
+
+export function anthropicRequestBody(
+  request: Pick<ModelRequest, 'projection' | 'tools' | 'maxOutputTokens'>,
+  settings: { model: string; maxOutputTokens: number },
+): AnthropicRequestBody {
+  const { system, messages } = toAnthropicMessages(request.projection)
+  return {
+    model: settings.model,
+    max_tokens: request.maxOutputTokens ?? settings.maxOutputTokens,
+    ...(system === undefined ? {} : { system }),
+    messages,
+    ...(request.tools.length === 0
+      ? {}
+      : {
+          tools: request.tools.map((tool) => ({
+            name: tool.name,
+            ...(tool.description === undefined ? {} : { description: tool.description }),
+            input_schema: tool.parameters,
+          })),
+        }),
+    stream: true,
+  }
+}
+
+/**
+ * A `ModelClient` for Anthropic's Messages API with streaming, callable from a browser page
+ * (it sends `anthropic-dangerous-direct-browser-access: true`: the key is then visible to the
+ * page's user, so use it only with the user's own key). Uses `fetch` and parses the event
+ * stream by hand: no SDK.
+ */
+export function anthropic(options: AnthropicOptions): ModelClient {
+  const parsed = parseClientOptions('anthropic', anthropicOptionsSchema, options)
+  const apiKey = parsed.apiKey
+  const baseURL = parsed.baseURL ?? DEFAULT_ANTHROPIC_BASE_URL
+  const fetchFunction = parsed.fetch ?? globalFetch
+  const url = joinURL(baseURL, 'messages')
+  const headers: Readonly<Record<string, string>> = {
+    'content-type': 'application/json',
+    accept: 'text/event-stream',
+    'x-api-key': apiKey,
+    'anthropic-version': ANTHROPIC_VERSION,
+    'anthropic-dangerous-direct-browser-access': 'true',
+    ...parsed.headers,
+  }
+  const context: CallContext = { provider: 'anthropic', model: parsed.model, origin: originOf(baseURL), secrets: secretsOf(apiKey, parsed.headers) }
+  const bodySettings = { model: parsed.model, maxOutputTokens: parsed.maxOutputTokens ?? DEFAULT_ANTHROPIC_MAX_OUTPUT_TOKENS }
+  const retry = retrySettings(parsed)
+
+  async function* attempt(request: ModelRequest, signal: AbortSignal | undefined): AsyncGenerator<ModelStreamEvent, void, undefined> {
+    const body = await postForStream(fetchFunction, url, headers, anthropicRequestBody(request, bodySettings), signal, context)
+    yield* readAnthropicStream(eventsOf(body, signal, context), context)
+  }
+
+  return Object.freeze({
+    id: parsed.model,
+    provider: 'anthropic',
+    stream: (request: ModelRequest) =>
+      streamWithRetries((signal) => attempt(request, signal), { signal: request.signal, retry, onRetry: parsed.onRetry }),
+  })
+}
+
+type BlockDraft = { readonly kind: 'text' } | { readonly kind: 'tool'; readonly id: string; readonly name: string; json: string; done: boolean }
+
+interface UsageDraft {
+  input: number | undefined
+  output: number | undefined
+  cacheRead: number | undefined
+  cacheWrite: number | undefined
+}
+
+/**
+ * Turns Messages API events into stream events: `text_delta` and `input_json_delta` stream as
+ * they come, a `tool-call` is emitted at its block's `content_block_stop`, `usage` and `finish`
+ * after `message_stop`. Thinking, citation and server-tool blocks are skipped; `ping` and unknown
+ * events are ignored; an `error` event throws its typed error.
+ */
+export async function* readAnthropicStream(
+  events: AsyncIterable<{ readonly data: string; readonly event: string }>,
+  context: CallContext,
+): AsyncGenerator<ModelStreamEvent, void, undefined> {
+  const blocks = new Map<number, BlockDraft>()
+  const usage: UsageDraft = { input: undefined, output: undefined, cacheRead: undefined, cacheWrite: undefined }
+  let stopReason: string | undefined
+  let stopped = false
+  let calledTools = false
+
+  for await (const event of events) {
+    const payload = parseEventData({ ...event, id: undefined }, context)
+    if (!isRecord(payload)) throw malformedStreamError(context, `an event is not an object: ${event.data.slice(0, 200)}`)
+    const type = typeof payload['type'] === 'string' ? payload['type'] : event.event
+    const index = typeof payload['index'] === 'number' ? payload['index'] : -1
+    switch (type) {
+      case 'message_start':
+        if (isRecord(payload['message'])) readUsage(payload['message']['usage'], usage)
+        break
+      case 'content_block_start': {
+        const block = payload['content_block']
+        if (!isRecord(block)) break
+        if (block['type'] === 'text') {
+          blocks.set(index, { kind: 'text' })
+          if (typeof block['text'] === 'string' && block['text'] !== '') yield { type: 'text-delta', text: block['text'] }
+        } else if (block['type'] === 'tool_use') {
+          const id = typeof block['id'] === 'string' ? block['id'] : ''
+          const name = typeof block['name'] === 'string' ? block['name'] : ''
+          const input = block['input']
+          // The start block carries `input: {}` and the JSON follows as deltas; a non-empty one is the whole input.
+          const json = isRecord(input) && Object.keys(input).length > 0 ? JSON.stringify(input) : ''
+          blocks.set(index, { kind: 'tool', id, name, json, done: false })
+          calledTools = true
+          yield { type: 'tool-call-start', toolCallId: id, name }
+        }
+        break
+      }
+      case 'content_block_delta': {
+        const delta = payload['delta']
+        const block = blocks.get(index)
+        if (!isRecord(delta) || block === undefined) break
+        if (delta['type'] === 'text_delta' && typeof delta['text'] === 'string' && delta['text'] !== '') {
+          yield { type: 'text-delta', text: delta['text'] }
+        } else if (delta['type'] === 'input_json_delta' && block.kind === 'tool' && typeof delta['partial_json'] === 'string' && delta['partial_json'] !== '') {
+          block.json += delta['partial_json']
+          yield { type: 'tool-call-delta', toolCallId: block.id, argumentsDelta: delta['partial_json'] }
+        }
+        break
+      }
+      case 'content_block_stop': {
+        const block = blocks.get(index)
+        if (block?.kind === 'tool' && !block.done) {
+          block.done = true
+          yield toolCallEvent(block.id, block.name, block.json)
+        }
+        break
+      }
+      case 'message_delta': {
+        const delta = payload['delta']
+        if (isRecord(delta) && typeof delta['stop_reason'] === 'string') stopReason = delta['stop_reason']
+        readUsage(payload['usage'], usage)
+        break
+      }
+      case 'message_stop':
+        stopped = true
+        break
+      case 'error':
+        throw errorFromStreamPayload(payload, context)
+      default:
+        // `ping` keeps the connection alive; newer event types are ignored until clients learn them.
+        break
+    }
+    if (stopped) break
+  }
+
+  if (!stopped && stopReason === undefined) throw networkError(context, 'the stream ended before the model finished its reply', undefined)
+  for (const block of blocks.values()) {
+    if (block.kind === 'tool' && !block.done) {
+      block.done = true
+      yield toolCallEvent(block.id, block.name, block.json)
+    }
+  }
+  const reported = usageOf(usage)
+  if (reported !== undefined) yield { type: 'usage', ...reported }
+  yield { type: 'finish', stopReason: stopReasonOf(stopReason, calledTools), rawStopReason: stopReason }
+}
+
+// `message_start` carries the prompt's counts; `message_delta` the running output count (and, lately, final prompt counts).
+function readUsage(value: unknown, usage: UsageDraft): void {
+  if (!isRecord(value)) return
+  const read = (key: string): number | undefined => (typeof value[key] === 'number' ? value[key] : undefined)
+  usage.input = read('input_tokens') ?? usage.input
+  usage.output = read('output_tokens') ?? usage.output
+  usage.cacheRead = read('cache_read_input_tokens') ?? usage.cacheRead
+  usage.cacheWrite = read('cache_creation_input_tokens') ?? usage.cacheWrite
+}
+
+// Anthropic's `input_tokens` leaves out cached tokens; `inputTokens` counts the whole prompt, as OpenAI does.
+function usageOf(usage: UsageDraft): ModelUsage | undefined {
+  if (usage.input === undefined && usage.output === undefined) return undefined
+  return {
+    inputTokens: (usage.input ?? 0) + (usage.cacheRead ?? 0) + (usage.cacheWrite ?? 0),
+    outputTokens: usage.output ?? 0,
+    ...(usage.cacheRead === undefined ? {} : { cachedInputTokens: usage.cacheRead }),
+    ...(usage.cacheWrite === undefined ? {} : { cacheWriteInputTokens: usage.cacheWrite }),
+  }
+}
+
+function stopReasonOf(raw: string | undefined, calledTools: boolean): StopReason {
+  switch (raw) {
+    case 'end_turn':
+    case 'stop_sequence':
+    case 'pause_turn':
+      return 'stop'
+    case 'tool_use':
+      return 'tool-calls'
+    case 'max_tokens':
+    case 'model_context_window_exceeded':
+      return 'length'
+    case 'refusal':
+      return 'content-filter'
+    default:
+      return calledTools ? 'tool-calls' : 'stop'
+  }
+}

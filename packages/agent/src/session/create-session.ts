@@ -1,0 +1,484 @@
+import {
+  assertFits,
+  compact,
+  createTokenCounter,
+  decideCompaction,
+  definePolicy,
+  extractiveSummarizer,
+  jsonValueSchema,
+  project,
+  Subscribable,
+  toolResultInput,
+  type ContextPolicy,
+  type Entry,
+  type EntryInput,
+  type JsonValue,
+  type ProjectionResult,
+  type Summarizer,
+  type Thread,
+  type ThreadlensEvent,
+  type TokenCounter,
+  type ToolSchema,
+} from '@threadlens/core'
+import type { ThreadStore } from '@threadlens/store'
+import { ContextTooLongError } from '../model/errors'
+import type { ModelClient, ModelUsage, StopReason, ToolCallEvent } from '../model/model-client'
+import type { Tool } from '../tools/define-tool'
+import { callRecord, StoredHashes } from './call-record'
+import { SessionBusyError, ThreadBusyError } from './errors'
+import type { SessionEvent, SessionSnapshot, SessionStatus } from './session-events'
+import { acquireThreadLock } from './thread-lock'
+
+export interface SessionOptions {
+  readonly threads: ThreadStore
+  readonly threadId: string
+  readonly model: ModelClient
+  /** Default: none. */
+  readonly tools?: readonly Tool<unknown>[]
+  /** The session's policy; a thread's own (`metadata.policy`) and a request's override it. Default: `definePolicy()`. */
+  readonly policy?: ContextPolicy
+  /** Default: `createTokenCounter(policy.tokenizer)`. */
+  readonly counter?: TokenCounter
+  /** Used when a projection needs a summary. Default: `extractiveSummarizer()`. */
+  readonly summarizer?: Summarizer
+  /** The memory segment's text for each call (read fresh every call). Default: none. */
+  readonly memory?: () => Promise<string | undefined> | string | undefined
+  /** Model calls per request before the loop stops with `max-iterations`. Default 8. */
+  readonly maxIterations?: number
+  /** Default: the model client's own setting. */
+  readonly maxOutputTokens?: number
+  /** Ids for requests and calls. Default: `crypto.randomUUID`. */
+  readonly createId?: () => string
+}
+
+export interface SendOptions {
+  /** This request's policy, over the thread's and the session's. */
+  readonly policy?: ContextPolicy
+  /** Aborts this request, like `session.abort()`. */
+  readonly signal?: AbortSignal
+}
+
+interface RequestState {
+  readonly requestId: string
+  readonly policy: ContextPolicy
+  readonly controller: AbortController
+  iteration: number
+}
+
+const INTERRUPTED = 'interrupted: the request was aborted before this tool returned'
+const NOT_RERUN = 'interrupted: the page closed while this tool ran; it is not idempotent, so it was not run again'
+
+/**
+ * The chat session loop. The thread is written first and context is projected fresh for every
+ * model call; nothing about the conversation lives only in memory.
+ */
+export class Session extends Subscribable<(snapshot: SessionSnapshot) => void> {
+  readonly threadId: string
+  readonly #options: SessionOptions
+  readonly #createId: () => string
+  readonly #tools: ReadonlyMap<string, Tool<unknown>>
+  readonly #stored = new StoredHashes()
+  readonly #executed = new Set<string>()
+  readonly #deferred: (() => Promise<void>)[] = []
+  #thread: Thread | undefined
+  #unsubscribe: (() => void) | undefined
+  #counter: TokenCounter | undefined
+  #request: RequestState | undefined
+  #snapshot: SessionSnapshot
+
+  constructor(options: SessionOptions) {
+    super()
+    this.threadId = options.threadId
+    this.#options = options
+    this.#createId = options.createId ?? (() => globalThis.crypto.randomUUID())
+    this.#tools = new Map((options.tools ?? []).map((tool) => [tool.name, tool]))
+    this.#snapshot = {
+      threadId: options.threadId,
+      status: 'idle',
+      requestId: undefined,
+      streamingText: '',
+      runningTools: [],
+      lastProjection: undefined,
+      lastError: undefined,
+      deferredOperations: 0,
+    }
+  }
+
+  get status(): SessionStatus {
+    return this.#snapshot.status
+  }
+
+  /** For `useSyncExternalStore`: the same object until something changes. */
+  getSnapshot = (): SessionSnapshot => this.#snapshot
+
+  #update(changes: Partial<SessionSnapshot>): void {
+    this.#snapshot = { ...this.#snapshot, ...changes }
+    for (const listener of this.listeners) listener(this.#snapshot)
+  }
+
+  /** The session's live mirror of the thread (loaded on first use, kept in step with every tab). */
+  async thread(): Promise<Thread> {
+    if (this.#thread !== undefined) return this.#thread
+    const thread = await this.#options.threads.load(this.threadId)
+    this.#stored.addFrom(thread.entries)
+    this.#thread = thread
+    this.#unsubscribe = this.#options.threads.subscribe(
+      this.threadId,
+      (event) => {
+        if (event.type !== 'entry-append') return
+        this.#stored.addFrom(event.entries)
+        thread.ingest(event.entries)
+      },
+      { afterSeq: thread.nextSeq - 1 },
+    )
+    return thread
+  }
+
+  /** Stops listening to the store. The session can be used again; it reloads on next use. */
+  close(): void {
+    this.#unsubscribe?.()
+    this.#unsubscribe = undefined
+    this.#thread = undefined
+  }
+
+  async #counterFor(policy: ContextPolicy): Promise<TokenCounter> {
+    if (this.#options.counter !== undefined) return this.#options.counter
+    if (this.#counter?.id !== policy.tokenizer) this.#counter = await createTokenCounter(policy.tokenizer)
+    return this.#counter
+  }
+
+  async #policyFor(request: ContextPolicy | undefined): Promise<ContextPolicy> {
+    if (request !== undefined) return request
+    const record = await this.#options.threads.get(this.threadId)
+    const threadPolicy = record?.metadata['policy']
+    if (threadPolicy !== undefined && threadPolicy !== null && typeof threadPolicy === 'object') return definePolicy(threadPolicy as never)
+    return this.#options.policy ?? definePolicy()
+  }
+
+  async #append(inputs: readonly EntryInput[]): Promise<readonly Entry[]> {
+    const entries = await this.#options.threads.appendMany(this.threadId, inputs)
+    this.#stored.addFrom(entries)
+    ;(await this.thread()).ingest(entries)
+    return entries
+  }
+
+  /** Aborts the request in progress: streaming and tools stop, and the thread records what happened. */
+  abort(reason?: unknown): void {
+    this.#request?.controller.abort(reason ?? new DOMException('The request was aborted.', 'AbortError'))
+  }
+
+  /** Sends a user message and runs the loop until the model answers, streaming what happens. */
+  send(text: string, options: SendOptions = {}): AsyncIterable<SessionEvent> {
+    return this.#run(options, async (state) => {
+      await this.#append([{ kind: 'message', payload: { role: 'user', content: text }, refs: { requestId: state.requestId } }])
+    })
+  }
+
+  /**
+   * After a reload: answers tool calls left without a result — idempotent tools run again, others
+   * are recorded as interrupted; no call is ever run twice — then lets the model go on.
+   */
+  resume(options: SendOptions = {}): AsyncIterable<SessionEvent> {
+    return this.#run(options, async (state) => {
+      const thread = await this.thread()
+      const calls = [...thread.index.unresolvedToolCallIds]
+        .map((toolCallId) => thread.bySeq(thread.index.callSeqByToolCallId.get(toolCallId) as number))
+        .filter((entry): entry is Extract<Entry, { kind: 'tool_call' }> => entry?.kind === 'tool_call')
+      if (calls.length === 0) return false
+      for (const call of calls) {
+        const tool = this.#tools.get(call.payload.name)
+        const refs = { ...call.refs, toolCallId: call.refs.toolCallId as string }
+        if (tool?.idempotent === true) {
+          await this.#runTools([{ type: 'tool-call', toolCallId: refs.toolCallId, name: call.payload.name, arguments: call.payload.arguments, argumentsText: '' }], state, refs.callId ?? '', () => undefined)
+        } else {
+          await this.#append([{ kind: 'tool_result', payload: { name: call.payload.name, error: NOT_RERUN }, refs, meta: { interrupted: true } }])
+        }
+      }
+      return true
+    })
+  }
+
+  /** Pins an entry: always a candidate for the context. Deferred while a request runs. */
+  pin(seq: number, reason = 'pinned'): Promise<void> {
+    return this.#operation({ kind: 'context_op', payload: { op: 'pin', target: seq, reason } })
+  }
+
+  unpin(seq: number, reason = 'unpinned'): Promise<void> {
+    return this.#operation({ kind: 'context_op', payload: { op: 'unpin', target: seq, reason } })
+  }
+
+  /** Hides everything before this point from later projections (nothing is deleted). Deferred while a request runs. */
+  reset(reason = 'reset'): Promise<void> {
+    return this.#operation({ kind: 'context_op', payload: { op: 'reset', reason } })
+  }
+
+  /** Summarizes what the policy allows now. Deferred while a request runs. */
+  compactNow(policy?: ContextPolicy): Promise<void> {
+    return this.#whenIdle(async () => {
+      const resolved = await this.#policyFor(policy)
+      await this.#compact(resolved, await this.#counterFor(resolved), () => undefined)
+    })
+  }
+
+  #operation(input: EntryInput): Promise<void> {
+    return this.#whenIdle(async () => {
+      await this.#append([input])
+    })
+  }
+
+  #whenIdle(operation: () => Promise<void>): Promise<void> {
+    if (this.#request === undefined) return operation()
+    return new Promise<void>((resolve, reject) => {
+      this.#deferred.push(() => operation().then(resolve, reject))
+      this.#update({ deferredOperations: this.#deferred.length })
+    })
+  }
+
+  async #flushDeferred(): Promise<void> {
+    while (this.#deferred.length > 0) {
+      const operation = this.#deferred.shift() as () => Promise<void>
+      this.#update({ deferredOperations: this.#deferred.length })
+      await operation().catch(() => undefined)
+    }
+  }
+
+  #run(options: SendOptions, start: (state: RequestState) => Promise<boolean | void>): AsyncIterable<SessionEvent> {
+    const session = this
+    return {
+      async *[Symbol.asyncIterator]() {
+        if (session.#request !== undefined) {
+          yield { type: 'error', requestId: '', error: new SessionBusyError() }
+          return
+        }
+        // Claimed before any await, so a second send in the same tick sees this one.
+        const controller = new AbortController()
+        const state: RequestState = { requestId: session.#createId(), policy: definePolicy(), controller, iteration: 0 }
+        session.#request = state
+        const lock = await acquireThreadLock(session.threadId)
+        if (lock === undefined) {
+          session.#request = undefined
+          yield { type: 'error', requestId: state.requestId, error: new ThreadBusyError(session.threadId) }
+          return
+        }
+        const onAbort = (): void => controller.abort(options.signal?.reason)
+        options.signal?.addEventListener('abort', onAbort, { once: true })
+        session.#update({ requestId: state.requestId, lastError: undefined })
+        try {
+          Object.assign(state, { policy: await session.#policyFor(options.policy) })
+          yield { type: 'request-start', requestId: state.requestId }
+          const started = await start(state)
+          if (started === false) {
+            yield { type: 'done', requestId: state.requestId, text: '', stopReason: 'stop' }
+            return
+          }
+          yield* session.#loop(state)
+        } catch (error) {
+          session.#update({ lastError: error })
+          yield { type: 'error', requestId: state.requestId, error }
+        } finally {
+          options.signal?.removeEventListener('abort', onAbort)
+          session.#request = undefined
+          session.#update({ status: 'idle', requestId: undefined, streamingText: '', runningTools: [] })
+          lock.release()
+          await session.#flushDeferred()
+        }
+      },
+    }
+  }
+
+  async *#loop(state: RequestState): AsyncGenerator<SessionEvent> {
+    const { policy } = state
+    const counter = await this.#counterFor(policy)
+    const maxIterations = this.#options.maxIterations ?? 8
+    const tools = [...this.#tools.values()].map((tool) => tool.schema)
+    while (state.iteration < maxIterations) {
+      const callId = this.#createId()
+      const events: ThreadlensEvent[] = []
+      const { projection, memory, basisSeq } = await this.#projectFitting(state, counter, tools, (event) => events.push(event))
+      yield* events
+      yield { type: 'projection-end', requestId: state.requestId, callId, iteration: state.iteration, projection }
+      this.#update({ status: 'awaiting-model', lastProjection: projection, streamingText: '' })
+
+      let text = ''
+      const toolCalls: ToolCallEvent[] = []
+      let usage: ModelUsage | undefined
+      let stopReason: StopReason = 'stop'
+      let retried = false
+      for (;;) {
+        try {
+          const request = { projection, tools, signal: state.controller.signal, ...(this.#options.maxOutputTokens === undefined ? {} : { maxOutputTokens: this.#options.maxOutputTokens }) }
+          for await (const event of this.#options.model.stream(request)) {
+            if (event.type === 'text-delta') {
+              text += event.text
+              this.#update({ streamingText: text })
+              yield { type: 'text-delta', callId, text: event.text }
+            } else if (event.type === 'tool-call-start') yield { type: 'tool-call-start', callId, toolCallId: event.toolCallId, name: event.name }
+            else if (event.type === 'tool-call') {
+              toolCalls.push(event)
+              yield { type: 'tool-call', callId, toolCallId: event.toolCallId, name: event.name, arguments: event.arguments }
+            } else if (event.type === 'usage') {
+              usage = event
+              yield { type: 'usage', callId, inputTokens: event.inputTokens, outputTokens: event.outputTokens, cachedInputTokens: event.cachedInputTokens }
+            } else if (event.type === 'finish') stopReason = event.stopReason
+          }
+          break
+        } catch (error) {
+          // The provider says the request is too long: compact once and try again.
+          if (error instanceof ContextTooLongError && !retried && text === '' && toolCalls.length === 0) {
+            retried = true
+            const compacted: ThreadlensEvent[] = []
+            await this.#compact(policy, counter, (event) => compacted.push(event))
+            yield* compacted
+            yield* this.#loop(state)
+            return
+          }
+          if (text !== '') await this.#appendReply(state, callId, text, [], { policy, counter, tools, memory, projection, basisSeq, usage, stopReason: 'error', interrupted: true })
+          throw error
+        }
+      }
+
+      const aborted = stopReason === 'abort' || state.controller.signal.aborted
+      const calls = aborted ? [] : toolCalls
+      await this.#appendReply(state, callId, text, calls, { policy, counter, tools, memory, projection, basisSeq, usage, stopReason, interrupted: aborted })
+      if (aborted) {
+        yield { type: 'error', requestId: state.requestId, error: state.controller.signal.reason ?? new DOMException('The request was aborted.', 'AbortError') }
+        return
+      }
+      if (calls.length === 0) {
+        yield { type: 'done', requestId: state.requestId, text, stopReason }
+        return
+      }
+      this.#update({ status: 'awaiting-tools', runningTools: calls.map((call) => ({ toolCallId: call.toolCallId, name: call.name })) })
+      const results: SessionEvent[] = []
+      await this.#runTools(calls, state, callId, (event) => results.push(event))
+      yield* results
+      if (state.controller.signal.aborted) {
+        yield { type: 'error', requestId: state.requestId, error: state.controller.signal.reason }
+        return
+      }
+      this.#update({ runningTools: [] })
+      state.iteration++
+    }
+    yield { type: 'max-iterations', requestId: state.requestId, iterations: state.iteration }
+  }
+
+  /** Projects; compacts once when the policy calls for it; a typed error if it still cannot fit. */
+  async #projectFitting(
+    state: RequestState,
+    counter: TokenCounter,
+    tools: readonly ToolSchema[],
+    onEvent: (event: ThreadlensEvent) => void,
+  ): Promise<{ projection: ProjectionResult; memory: string | undefined; basisSeq: number }> {
+    const memory = (await this.#options.memory?.()) ?? undefined
+    const attempt = async (): Promise<{ projection: ProjectionResult; basisSeq: number }> => {
+      const thread = await this.thread()
+      const basisSeq = thread.nextSeq
+      return { projection: project({ thread, policy: state.policy, counter, tools, ...(memory === undefined ? {} : { memory }) }), basisSeq }
+    }
+    let result = await attempt()
+    if (decideCompaction(result.projection, state.policy).action === 'compact') {
+      const compacted = await this.#compact(state.policy, counter, onEvent)
+      if (compacted) result = await attempt()
+    }
+    assertFits(result.projection)
+    return { ...result, memory }
+  }
+
+  async #compact(policy: ContextPolicy, counter: TokenCounter, onEvent: (event: ThreadlensEvent) => void): Promise<boolean> {
+    const thread = await this.thread()
+    const result = await compact({ thread, policy, counter, summarizer: this.#options.summarizer ?? extractiveSummarizer(), onEvent })
+    if (result.entries.length > 0) await this.#append(result.entries)
+    return result.status === 'summarized'
+  }
+
+  /** One model call's reply, written at once: its assistant message (with the call record) and its tool calls. */
+  async #appendReply(
+    state: RequestState,
+    callId: string,
+    text: string,
+    calls: readonly ToolCallEvent[],
+    call: {
+      policy: ContextPolicy
+      counter: TokenCounter
+      tools: readonly ToolSchema[]
+      memory: string | undefined
+      projection: ProjectionResult
+      basisSeq: number
+      usage: ModelUsage | undefined
+      stopReason: string
+      interrupted: boolean
+    },
+  ): Promise<void> {
+    const refs = { requestId: state.requestId, callId, iteration: state.iteration }
+    const record = callRecord({
+      model: this.#options.model.id,
+      provider: this.#options.model.provider,
+      counter: call.counter,
+      policy: call.policy,
+      tools: call.tools,
+      memory: call.memory,
+      projection: call.projection,
+      basisSeq: call.basisSeq,
+      stored: this.#stored,
+      stopReason: call.stopReason,
+      usage: call.usage,
+    })
+    await this.#append([
+      { kind: 'message', payload: { role: 'assistant', content: text }, refs, meta: { call: record, ...(call.interrupted ? { interrupted: true } : {}) } },
+      ...calls.map((toolCall): EntryInput => ({ kind: 'tool_call', payload: { name: toolCall.name, arguments: toolCall.arguments }, refs: { ...refs, toolCallId: toolCall.toolCallId } })),
+    ])
+  }
+
+  /** Runs tool calls in parallel; each result is written as soon as it is ready. */
+  async #runTools(calls: readonly ToolCallEvent[], state: RequestState, callId: string, onEvent: (event: SessionEvent) => void): Promise<void> {
+    const thread = await this.thread()
+    await Promise.all(
+      calls.map(async (call) => {
+        // Never twice for one call: not if this session ran it, not if any tab recorded its result.
+        if (this.#executed.has(call.toolCallId) || thread.index.resultSeqByToolCallId.has(call.toolCallId)) return
+        this.#executed.add(call.toolCallId)
+        const refs = { requestId: state.requestId, callId, iteration: state.iteration }
+        const outcome = await this.#execute(call, state)
+        const input =
+          'error' in outcome
+            ? toolResultInput({ name: call.name, toolCallId: call.toolCallId, error: outcome.error, policy: state.policy, refs, onEvent })
+            : toolResultInput({ name: call.name, toolCallId: call.toolCallId, output: outcome.output, policy: state.policy, refs, onEvent })
+        const entry = outcome.interrupted ? { ...input, meta: { ...input.meta, interrupted: true } } : input
+        await this.#append([entry])
+        const payload = entry.payload
+        onEvent({
+          type: 'tool-result',
+          toolCallId: call.toolCallId,
+          name: call.name,
+          output: payload.error ?? (typeof payload.result === 'string' ? payload.result : JSON.stringify(payload.result)),
+          isError: payload.error !== undefined,
+        })
+      }),
+    )
+  }
+
+  async #execute(call: ToolCallEvent, state: RequestState): Promise<{ output: JsonValue; interrupted?: false } | { error: string; interrupted: boolean }> {
+    const tool = this.#tools.get(call.name)
+    if (tool === undefined) return { error: `unknown tool "${call.name}"; available: ${[...this.#tools.keys()].join(', ') || 'none'}`, interrupted: false }
+    if (call.argumentsError !== undefined) return { error: `invalid arguments: ${call.argumentsError}`, interrupted: false }
+    const parsed = tool.parameters.safeParse(call.arguments)
+    if (!parsed.success) {
+      const problems = parsed.error.issues.map((issue) => `${issue.path.join('.') || 'arguments'}: ${issue.message}`).join('; ')
+      return { error: `invalid arguments: ${problems}`, interrupted: false }
+    }
+    try {
+      const output = await tool.execute(parsed.data, { signal: state.controller.signal, toolCallId: call.toolCallId, threadId: this.threadId })
+      if (state.controller.signal.aborted) return { error: INTERRUPTED, interrupted: true }
+      const checked = jsonValueSchema.safeParse(output)
+      if (!checked.success) return { error: `the tool returned something that is not JSON: ${checked.error.issues[0]?.message ?? ''}`, interrupted: false }
+      return { output: checked.data }
+    } catch (error) {
+      if (state.controller.signal.aborted) return { error: INTERRUPTED, interrupted: true }
+      return { error: error instanceof Error ? error.message : String(error), interrupted: false }
+    }
+  }
+}
+
+export function createSession(options: SessionOptions): Session {
+  return new Session(options)
+}

@@ -1,0 +1,27 @@
+import { ThreadlensError } from '@threadlens/core'
+
+/** `send` or `resume` while this session is already running a request. */
+export class SessionBusyError extends ThreadlensError {
+  override readonly name = 'SessionBusyError'
+  constructor() {
+    super('This session is already running a request: wait for it to finish or call abort() first.')
+  }
+}
+
+/** Another tab (or window) is driving this thread right now; this one can only watch. */
+export class ThreadBusyError extends ThreadlensError {
+  override readonly name = 'ThreadBusyError'
+  readonly threadId: string
+  constructor(threadId: string) {
+    super(`Thread ${threadId} is being driven by another tab: its updates show here live; send again when it is done.`)
+    this.threadId = threadId
+  }
+}
+
+/** `replayCall` could not find what it needs. */
+export class ReplayError extends ThreadlensError {
+  override readonly name = 'ReplayError'
+  constructor(message: string) {
+    super(message)
+  }
+}

@@ -1,0 +1,49 @@
+import { InvalidEntryError, type JsonValue, type ToolSchema } from '@threadlens/core'
+import { z } from 'zod'
+
+export interface ToolContext {
+  /** Aborted when the request is aborted: stop work and return or throw. */
+  readonly signal: AbortSignal
+  readonly toolCallId: string
+  readonly threadId: string
+}
+
+export interface Tool<TArguments = unknown> {
+  readonly name: string
+  readonly description: string
+  /** Validates the model's arguments before `execute` runs. */
+  readonly parameters: z.ZodType<TArguments>
+  /** Safe to run again after a crash: `resume()` re-runs it instead of recording it as interrupted. */
+  readonly idempotent: boolean
+  execute(args: TArguments, context: ToolContext): Promise<JsonValue> | JsonValue
+  /** The schema sent to the model (JSON Schema from `parameters`). */
+  readonly schema: ToolSchema
+}
+
+export interface DefineToolOptions<TArguments> {
+  /** What the model calls it: letters, digits, `_` and `-`, at most 64. */
+  readonly name: string
+  readonly description: string
+  readonly parameters: z.ZodType<TArguments>
+  /** Default `false`: after a crash the call is recorded as interrupted rather than run twice. */
+  readonly idempotent?: boolean
+  execute(args: TArguments, context: ToolContext): Promise<JsonValue> | JsonValue
+}
+
+const toolNamePattern = /^[A-Za-z0-9_-]{1,64}$/
+
+/** A tool the session can run: arguments validated with zod, output any JSON value. */
+export function defineTool<TArguments>(options: DefineToolOptions<TArguments>): Tool<TArguments> {
+  if (!toolNamePattern.test(options.name)) {
+    throw new InvalidEntryError('name', `tool names are 1-64 characters of A-Z a-z 0-9 _ - (providers refuse others), got "${options.name}"`)
+  }
+  const { $schema: _schema, ...parameters } = z.toJSONSchema(options.parameters) as Record<string, unknown>
+  return {
+    name: options.name,
+    description: options.description,
+    parameters: options.parameters,
+    idempotent: options.idempotent ?? false,
+    execute: options.execute,
+    schema: { name: options.name, description: options.description, parameters },
+  }
+}

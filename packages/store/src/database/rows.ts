@@ -1,0 +1,73 @@
+import { jsonObjectSchema, threadId as toThreadId, type ForkInfo, type JsonObject, type ThreadId } from '@threadlens/core'
+import { z } from 'zod'
+import { threadFactsSchema, type ThreadFacts } from '../threads/thread-facts'
+
+/** A stored thread as the app sees it: everything but its entries. */
+export interface ThreadRecord {
+  readonly id: ThreadId
+  readonly title: string
+  /** Milliseconds since the epoch. */
+  readonly createdAt: number
+  /** Changes on every append. */
+  readonly updatedAt: number
+  readonly entryCount: number
+  /** Seq of the newest entry, -1 while the thread is empty. */
+  readonly lastSeq: number
+  /** Set on forks: the thread and the last seq they copied. `null` otherwise. */
+  readonly parent: ForkInfo | null
+  /** Free-form JSON of the application. */
+  readonly metadata: JsonObject
+}
+
+/** The `threads` table row: the record plus the facts windowed loads need. */
+export interface ThreadRow extends ThreadRecord {
+  readonly facts: ThreadFacts
+}
+
+const idSchema = z.string().regex(/^[A-Za-z0-9_.:-]{1,128}$/)
+const timeSchema = z.number().int().nonnegative()
+
+export const forkInfoSchema: z.ZodType<ForkInfo> = z
+  .strictObject({ threadId: idSchema, atSeq: z.number().int().nonnegative() })
+  .transform((info) => ({ threadId: toThreadId(info.threadId), atSeq: info.atSeq }))
+
+const recordShape = {
+  id: idSchema.transform((id) => toThreadId(id)),
+  title: z.string().max(10_000),
+  createdAt: timeSchema,
+  updatedAt: timeSchema,
+  entryCount: z.number().int().nonnegative(),
+  lastSeq: z.number().int().min(-1),
+  parent: forkInfoSchema.nullable(),
+  metadata: jsonObjectSchema,
+}
+
+export const threadRecordSchema: z.ZodType<ThreadRecord> = z.strictObject(recordShape)
+
+export const threadRowSchema: z.ZodType<ThreadRow> = z
+  .strictObject({ ...recordShape, facts: threadFactsSchema })
+  .refine((row) => row.entryCount === row.lastSeq + 1, { message: 'entryCount must be lastSeq + 1', path: ['entryCount'] })
+
+/** The row that tells this database apart from one re-created under the app. */
+export interface SentinelRow {
+  readonly key: 'database'
+  /** Random, written once when the database is created. */
+  readonly instanceId: string
+  readonly createdAt: number
+}
+
+export const sentinelKey = 'database'
+
+export const sentinelRowSchema: z.ZodType<SentinelRow> = z.strictObject({
+  key: z.literal(sentinelKey),
+  instanceId: z.string().min(1),
+  createdAt: timeSchema,
+})
+
+/** Rows of the `meta` table. */
+export type MetaRow = SentinelRow
+
+export function toThreadRecord(row: ThreadRow): ThreadRecord {
+  const { facts: _facts, ...record } = row
+  return record
+}

@@ -1,0 +1,44 @@
+import type { Entry } from '@threadlens/core'
+import type { Dexie, Transaction } from 'dexie'
+import { emptyThreadFacts, foldThreadFacts } from '../threads/thread-facts'
+
+/** The schema version this code writes. Bump it with a new `version(n)` below, never by editing an old one. */
+export const schemaVersion = 2
+
+/**
+ * Version 1: entries keyed `[threadId+seq]` (gapless per thread), tool calls and results found by
+ * `[threadId+kind+refs.toolCallId]`. Kept as it shipped: the upgrade test opens a database with it.
+ */
+export const schemaV1 = {
+  threads: 'id, updatedAt',
+  entries: '[threadId+seq], [threadId+kind+refs.toolCallId]',
+  memory: 'id',
+  meta: 'key',
+} as const
+
+/**
+ * Version 2: adds `[threadId+refs.callId]` (a model call's members, for windowed loads) and the
+ * per-thread `facts` on thread rows (newest reset, summary, user message, pins).
+ */
+export const schemaV2 = {
+  ...schemaV1,
+  entries: '[threadId+seq], [threadId+kind+refs.toolCallId], [threadId+refs.callId]',
+} as const
+
+/** Computes `facts` for every thread written by version 1 (one thread's entries at a time). */
+async function upgradeToV2(transaction: Transaction): Promise<void> {
+  const threads = transaction.table('threads')
+  const entries = transaction.table('entries')
+  const ids = (await threads.toCollection().primaryKeys()) as string[]
+  for (const id of ids) {
+    const row = (await threads.get(id)) as Record<string, unknown> | undefined
+    if (row === undefined) continue
+    const stored = (await entries.where('[threadId+seq]').between([id, 0], [id, Number.MAX_SAFE_INTEGER], true, true).toArray()) as Entry[]
+    await threads.put({ ...row, facts: foldThreadFacts(emptyThreadFacts, stored) })
+  }
+}
+
+export function defineSchema(db: Dexie): void {
+  db.version(1).stores(schemaV1)
+  db.version(2).stores(schemaV2).upgrade(upgradeToV2)
+}

@@ -1,0 +1,281 @@
+import { ThreadlensError } from '@threadlens/core'
+
+/**
+ * What went wrong with storage, mapped from the browser's and Dexie's `error.name`:
+ * - `quota`: the site's storage quota is full (`QuotaExceededError`, also inside an `AbortError`);
+ * - `reset`: the database vanished under the app (site data cleared, or erased by another tab);
+ * - `upgrade`: another tab opened the database with a newer schema, or this code is older than the database;
+ * - `blocked`: an upgrade or delete waits for other tabs to close the database;
+ * - `unavailable`: no usable IndexedDB (private mode, disabled storage, old browser);
+ * - `closed`: the connection was closed and cannot be used;
+ * - `constraint`: a key already exists (two writers raced outside a transaction);
+ * - `invalid-data`: a stored or given value could not be stored or read back;
+ * - `aborted`, `timeout`, `unknown`: anything else.
+ */
+export type StorageErrorCode =
+  | 'quota'
+  | 'reset'
+  | 'upgrade'
+  | 'blocked'
+  | 'unavailable'
+  | 'closed'
+  | 'constraint'
+  | 'invalid-data'
+  | 'aborted'
+  | 'timeout'
+  | 'unknown'
+
+/** The base of every storage failure; `code` says which kind, `operation` what the store was doing. */
+export class StorageError extends ThreadlensError {
+  override readonly name: string = 'StorageError'
+  readonly code: StorageErrorCode
+  /** The store call that failed, e.g. `appendMany`. */
+  readonly operation: string
+  constructor(code: StorageErrorCode, operation: string, message: string, options?: { cause?: unknown }) {
+    super(message, options)
+    this.code = code
+    this.operation = operation
+  }
+}
+
+/** The site's storage quota is full. Nothing of the failed write was saved. */
+export class StorageFullError extends StorageError {
+  override readonly name = 'StorageFullError'
+  constructor(operation: string, options?: { cause?: unknown }) {
+    super(
+      'quota',
+      operation,
+      `Storage is full: the browser refused ${operation} because this site's storage quota is used up, and nothing of it was saved. ` +
+        'Free space (export and delete old threads), or ask for more with navigator.storage.persist(), then retry.',
+      options,
+    )
+  }
+}
+
+/** Why the database is gone. */
+export type StorageResetReason =
+  /** It was deleted and re-created under the app (site data cleared, storage evicted). */
+  | 'cleared'
+  /** Another tab of this app called `eraseAll()`. */
+  | 'erased-elsewhere'
+
+/**
+ * The database disappeared under the app. The store stops instead of silently starting empty
+ * threads at seq 0; reload the page (or call `db.acknowledgeReset()` and rebuild the UI's state).
+ */
+export class StorageResetError extends StorageError {
+  override readonly name = 'StorageResetError'
+  readonly reason: StorageResetReason
+  constructor(reason: StorageResetReason, operation: string, options?: { cause?: unknown }) {
+    super(
+      'reset',
+      operation,
+      reason === 'cleared'
+        ? `The threadlens database was deleted while the app was open (site data cleared or storage evicted), so ${operation} was refused ` +
+            'rather than starting over on an empty database. Reload the page, or call db.acknowledgeReset() and reload your state from the store.'
+        : `All threadlens data was erased by another tab, so ${operation} was refused. Reload the page, or call db.acknowledgeReset() ` +
+            'and reload your state from the store.',
+      options,
+    )
+    this.reason = reason
+  }
+}
+
+/** Why this tab cannot use the database schema it has. */
+export type SchemaUpgradeReason =
+  /** Another tab opened the database with a newer schema; this tab's connection was closed to let it. */
+  | 'upgraded-elsewhere'
+  /** The database on disk is newer than this code (a newer version of the app ran here before). */
+  | 'database-newer'
+  /** This tab's own upgrade waits for another tab that keeps the database open. */
+  | 'blocked'
+
+/** The schema changed under this tab (or cannot change yet): this tab stops writing and says so. */
+export class SchemaUpgradeError extends StorageError {
+  override readonly name = 'SchemaUpgradeError'
+  readonly reason: SchemaUpgradeReason
+  /** The schema version this code knows. */
+  readonly knownVersion: number
+  /** The version the other tab or the disk has, when known. */
+  readonly otherVersion: number | undefined
+  constructor(reason: SchemaUpgradeReason, operation: string, knownVersion: number, otherVersion: number | undefined, options?: { cause?: unknown }) {
+    const other = otherVersion === undefined ? 'a newer version' : `version ${otherVersion}`
+    super(
+      reason === 'blocked' ? 'blocked' : 'upgrade',
+      operation,
+      reason === 'upgraded-elsewhere'
+        ? `Another tab upgraded the threadlens database to ${other} (this tab knows version ${knownVersion}), so this tab stopped writing: ` +
+            `${operation} was refused. Reload this tab to use the new version.`
+        : reason === 'database-newer'
+          ? `The threadlens database on this device is ${other}, newer than this code (version ${knownVersion}): ${operation} was refused. ` +
+              'Reload the page to get the current version of the app.'
+          : `Upgrading the threadlens database to version ${knownVersion} waits for another tab that keeps it open: ${operation} cannot run yet. ` +
+              'Close or reload the other tabs of this app.',
+      options,
+    )
+    this.reason = reason
+    this.knownVersion = knownVersion
+    this.otherVersion = otherVersion
+  }
+}
+
+/** No usable IndexedDB. `openThreadlensStores()` falls back to in-memory stores when this happens. */
+export class StorageUnavailableError extends StorageError {
+  override readonly name = 'StorageUnavailableError'
+  constructor(operation: string, detail: string, options?: { cause?: unknown }) {
+    super(
+      'unavailable',
+      operation,
+      `IndexedDB is not available here (${detail}), so nothing can be saved on this device. ` +
+        'Use createMemoryBackedStores() (or openThreadlensStores(), which falls back by itself) and tell the user that history ' +
+        'will not survive a reload; private browsing and disabled site data are the usual causes.',
+      options,
+    )
+  }
+}
+
+/** No thread with this id is stored. */
+export class ThreadNotFoundError extends ThreadlensError {
+  override readonly name = 'ThreadNotFoundError'
+  readonly threadId: string
+  constructor(threadId: string, operation: string) {
+    super(`No thread "${threadId}" is stored, so ${operation} could not run. Create it first with threads.create(), or check the id (threads.list()).`)
+    this.threadId = threadId
+  }
+}
+
+/** A memory write named a revision that is no longer current; nothing was written. */
+export class RevisionConflictError extends ThreadlensError {
+  override readonly name = 'RevisionConflictError'
+  readonly memoryId: string
+  readonly space: string
+  /** The revision the write expected. */
+  readonly expected: number
+  /** The revision stored now. */
+  readonly actual: number
+  /** The space as stored now (data, rev, metadata), so the caller can merge and retry. */
+  readonly current: unknown
+  constructor(memoryId: string, space: string, expected: number, actual: number, current: unknown) {
+    super(
+      `Memory "${memoryId}" space "${space}" is at revision ${actual}, not ${expected}: someone else wrote it first and nothing was written. ` +
+        'Merge your change into error.current and retry with expectedRev set to error.actual.',
+    )
+    this.memoryId = memoryId
+    this.space = space
+    this.expected = expected
+    this.actual = actual
+    this.current = current
+  }
+}
+
+/** A memory space operation that is never allowed (deleting a built-in, a wrong data kind). */
+export class InvalidMemoryOperationError extends ThreadlensError {
+  override readonly name = 'InvalidMemoryOperationError'
+  readonly space: string
+  constructor(space: string, message: string, options?: { cause?: unknown }) {
+    super(`Memory space "${space}": ${message}`, options)
+    this.space = space
+  }
+}
+
+/** An import was rejected before anything was written. */
+export class ImportValidationError extends ThreadlensError {
+  override readonly name = 'ImportValidationError'
+  /** 1-based line of the offending JSONL line (1 is the header); `undefined` for the input as a whole. */
+  readonly line: number | undefined
+  /** Dotted path of the offending field inside that line (or message), `''` for the line as a whole. */
+  readonly field: string
+  constructor(line: number | undefined, field: string, message: string, options?: { cause?: unknown }) {
+    const where = line === undefined ? '' : ` at line ${line}${field === '' ? '' : ` (${field})`}`
+    super(`Import rejected${where}: ${message}. Nothing was written.`, options)
+    this.line = line
+    this.field = field
+  }
+}
+
+/** What `toStorageError` needs to know about the connection to pick the right error. */
+export interface StorageErrorContext {
+  readonly operation: string
+  /** Set when the connection was stopped on purpose (upgrade elsewhere, reset): that error explains a `DatabaseClosedError`. */
+  readonly stopped?: StorageError | undefined
+  /** The schema version the code knows, for `SchemaUpgradeError`. */
+  readonly schemaVersion?: number
+}
+
+const maxCauseDepth = 8
+
+/** Every error name in the cause chain (Dexie keeps the browser's error in `inner`). */
+function errorNames(error: unknown): string[] {
+  const names: string[] = []
+  let current: unknown = error
+  for (let depth = 0; depth < maxCauseDepth && typeof current === 'object' && current !== null; depth++) {
+    const record = current as { name?: unknown; inner?: unknown; cause?: unknown; failures?: unknown }
+    if (typeof record.name === 'string') names.push(record.name)
+    if (Array.isArray(record.failures) && record.failures.length > 0) {
+      names.push(...errorNames(record.failures[0]))
+    }
+    current = record.inner ?? record.cause
+  }
+  return names
+}
+
+const codeByName: Readonly<Record<string, StorageErrorCode>> = {
+  QuotaExceededError: 'quota',
+  VersionError: 'upgrade',
+  UpgradeError: 'upgrade',
+  MissingAPIError: 'unavailable',
+  SecurityError: 'unavailable',
+  DatabaseClosedError: 'closed',
+  ConstraintError: 'constraint',
+  DataError: 'invalid-data',
+  DataCloneError: 'invalid-data',
+  InvalidTableError: 'invalid-data',
+  SchemaError: 'invalid-data',
+  TimeoutError: 'timeout',
+  AbortError: 'aborted',
+  TransactionInactiveError: 'aborted',
+}
+
+/** The code for an error from the browser or Dexie, by `error.name` (the most specific one in the cause chain). */
+export function storageErrorCode(error: unknown): StorageErrorCode {
+  const names = errorNames(error)
+  // A quota failure hides inside an AbortError; it explains the abort, so it wins.
+  if (names.includes('QuotaExceededError')) return 'quota'
+  for (const name of names) {
+    const code = codeByName[name]
+    if (code !== undefined && code !== 'aborted') return code
+  }
+  return names.some((name) => codeByName[name] === 'aborted') ? 'aborted' : 'unknown'
+}
+
+/**
+ * Turns whatever a Dexie call threw into a threadlens error: threadlens errors pass through,
+ * browser and Dexie errors become a `StorageError` subclass by their `name`.
+ */
+export function toStorageError(error: unknown, context: StorageErrorContext): unknown {
+  if (ThreadlensError.isInstance(error)) return error
+  const { operation } = context
+  const code = storageErrorCode(error)
+  switch (code) {
+    case 'quota':
+      return new StorageFullError(operation, { cause: error })
+    case 'closed':
+      return context.stopped ?? new StorageError('closed', operation, `The database connection is closed, so ${operation} could not run. Reload the page.`, { cause: error })
+    case 'upgrade':
+      return new SchemaUpgradeError('database-newer', operation, context.schemaVersion ?? 0, undefined, { cause: error })
+    case 'unavailable':
+      return new StorageUnavailableError(operation, describe(error), { cause: error })
+    default:
+      return new StorageError(code, operation, `${operation} failed in IndexedDB (${describe(error)}); nothing of it was saved. Retry, or reload the page if it keeps failing.`, {
+        cause: error,
+      })
+  }
+}
+
+function describe(error: unknown): string {
+  if (typeof error === 'object' && error !== null) {
+    const { name, message } = error as { name?: unknown; message?: unknown }
+    return [typeof name === 'string' ? name : undefined, typeof message === 'string' ? message : undefined].filter(Boolean).join(': ') || 'unknown error'
+  }
+  return String(error)
+}

@@ -1,0 +1,47 @@
+import type { Memory } from './memory'
+import { describe, expect, it } from 'vitest'
+import { openThreadlensDB } from '../database/threadlens-db'
+import { openTab } from '../testing/tab-protocol'
+import { createMemoryStore } from './create-memory-store'
+
+const uniqueName = (label: string) => `threadlens-browser-${label}-${crypto.randomUUID()}`
+
+describe('two writers on one memory space (real Chromium, workers as tabs)', () => {
+  it('same expected rev: exactly one wins, the other gets RevisionConflictError with the current value', async () => {
+    const name = uniqueName('memory-race')
+    const tabs = [openTab(), openTab()]
+    await Promise.all(tabs.map((tab) => tab.send({ type: 'open', name })))
+    // Both read the same rev, then write against it at the same moment.
+    const [seenA, seenB] = await Promise.all(tabs.map((tab) => tab.send<Memory>({ type: 'memory-get', memoryId: 'agent' })))
+    expect(seenA?.spaces.world.rev).toBe(seenB?.spaces.world.rev)
+    const outcomes = await Promise.allSettled(
+      tabs.map((tab, index) => tab.send<Memory>({ type: 'memory-put', memoryId: 'agent', key: 'plan', value: `plan of tab ${index}`, expectedRev: seenA?.spaces.world.rev ?? 0 })),
+    )
+    const won = outcomes.filter((outcome): outcome is PromiseFulfilledResult<Memory> => outcome.status === 'fulfilled')
+    const lost = outcomes.filter((outcome): outcome is PromiseRejectedResult => outcome.status === 'rejected')
+    expect(won).toHaveLength(1)
+    expect(lost).toHaveLength(1)
+    const winner = won[0]?.value as Memory
+    expect(lost[0]?.reason).toMatchObject({
+      name: 'RevisionConflictError',
+      space: 'world',
+      expected: 0,
+      actual: winner.spaces.world.rev,
+      current: { data: { plan: winner.spaces.world.data['plan'] } },
+    })
+    const memory = createMemoryStore(openThreadlensDB({ name }))
+    expect((await memory.get('agent')).spaces.world.data).toEqual(winner.spaces.world.data)
+    tabs.forEach((tab) => tab.close())
+  }, 60_000)
+
+  it('without an expected rev, concurrent updates are serialised and none is lost', async () => {
+    const name = uniqueName('memory-count')
+    const tabs = [openTab(), openTab()]
+    await Promise.all(tabs.map((tab) => tab.send({ type: 'open', name })))
+    await Promise.all(tabs.map((tab) => tab.send({ type: 'memory-increment', memoryId: 'agent', times: 100 })))
+    const memory = await createMemoryStore(openThreadlensDB({ name })).get('agent')
+    expect(memory.spaces.world.data['count']).toBe(200)
+    expect(memory.rev).toBe(200)
+    tabs.forEach((tab) => tab.close())
+  }, 60_000)
+})

@@ -1,0 +1,56 @@
+import { openThreadlensDB, type OpenThreadlensDBOptions, type ThreadlensDB } from './database/threadlens-db'
+import { StorageUnavailableError, storageErrorCode } from './errors'
+import { createMemoryBackedStores } from './fallback/create-memory-backed-stores'
+import { createMemoryStore } from './memory/create-memory-store'
+import type { MemoryStore } from './memory/memory-store'
+import { createThreadStore } from './threads/create-thread-store'
+import type { ThreadStore, ThreadStoreOptions } from './threads/thread-store'
+
+export type OpenThreadlensStoresOptions = OpenThreadlensDBOptions & ThreadStoreOptions
+
+export type ThreadlensStores =
+  | { readonly persistent: true; readonly db: ThreadlensDB; readonly threads: ThreadStore; readonly memory: MemoryStore; readonly unavailable: undefined }
+  | {
+      readonly persistent: false
+      readonly db: undefined
+      readonly threads: ThreadStore
+      readonly memory: MemoryStore
+      /** Why IndexedDB could not be used: show the user that history will not survive a reload. */
+      readonly unavailable: StorageUnavailableError
+    }
+
+const unavailableNames = new Set(['MissingAPIError', 'SecurityError', 'InvalidStateError', 'OpenFailedError', 'UnknownError'])
+
+function errorChainNames(error: unknown): string[] {
+  const names: string[] = []
+  let current: unknown = error
+  for (let depth = 0; depth < 8 && typeof current === 'object' && current !== null; depth++) {
+    const { name, inner, cause } = current as { name?: unknown; inner?: unknown; cause?: unknown }
+    if (typeof name === 'string') names.push(name)
+    current = inner ?? cause
+  }
+  return names
+}
+
+/**
+ * Opens the database and both stores; when IndexedDB cannot be used at all, falls back to
+ * in-memory stores with the same API and says so (`persistent: false`, `unavailable`).
+ * Other failures (a newer schema, a full disk) are thrown: they need the user's attention.
+ */
+export async function openThreadlensStores(options: OpenThreadlensStoresOptions): Promise<ThreadlensStores> {
+  const { name, indexedDB, IDBKeyRange, ...storeOptions } = options
+  const db = openThreadlensDB({ name, ...(indexedDB === undefined ? {} : { indexedDB }), ...(IDBKeyRange === undefined ? {} : { IDBKeyRange }) })
+  try {
+    await db.open()
+    db.assertWorking('open')
+  } catch (error) {
+    const names = errorChainNames(error)
+    const unusable = error instanceof StorageUnavailableError || storageErrorCode(error) === 'unavailable' || names.some((errorName) => unavailableNames.has(errorName))
+    if (!unusable || storageErrorCode(error) === 'upgrade' || storageErrorCode(error) === 'quota') throw db.toError(error, 'open')
+    const unavailable = error instanceof StorageUnavailableError ? error : new StorageUnavailableError('open', names.join(' / ') || 'open failed', { cause: error })
+    const fallback = createMemoryBackedStores(storeOptions)
+    return { persistent: false, db: undefined, threads: fallback.threads, memory: fallback.memory, unavailable }
+  }
+  const memoryOptions = { ...(storeOptions.now === undefined ? {} : { now: storeOptions.now }), ...(storeOptions.createId === undefined ? {} : { createId: storeOptions.createId }) }
+  return { persistent: true, db, threads: createThreadStore(db, storeOptions), memory: createMemoryStore(db, memoryOptions), unavailable: undefined }
+}

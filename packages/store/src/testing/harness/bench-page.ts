@@ -1,0 +1,196 @@
+// The browser half of `npm run bench` for the store (packages/store/bench/store.bench.ts drives it).
+// Measures, prints nothing, returns figures: no assertion here fails on a slow number.
+import { createTokenCounter, definePolicy, presets, project, type ContextPolicy, type Entry, type EntryInput, type TokenCounter } from '@threadlens/core'
+import { openThreadlensDB } from '../../database/threadlens-db'
+import { createThreadStore } from '../../threads/create-thread-store'
+
+export interface Timing {
+  readonly runs: number
+  readonly p50: number
+  readonly p95: number
+  readonly min: number
+}
+
+export interface ThroughputFigures {
+  readonly entries: number
+  /** Raw IndexedDB: `put` of the same stored entries in one transaction, same key and indexes. */
+  readonly rawPerSecond: number
+  /** `appendMany`, no counter: validation, rule checks, seq assignment, one transaction. */
+  readonly storePerSecond: number
+  readonly ratio: number
+  /** `appendMany` with the o200k counter: also counts every entry's tokens before the transaction. */
+  readonly storeCountingPerSecond: number | undefined
+}
+
+export interface OpenFigures {
+  readonly label: string
+  readonly threadEntries: number
+  readonly windowEntries: number
+  /** Fresh connection, windowed load, first projection. */
+  readonly timing: Timing
+  readonly projectedMessages: number
+  readonly projectedTokens: number
+}
+
+export interface StoreBenchResult {
+  readonly userAgent: string
+  readonly appendLatency: Timing
+  readonly throughput: readonly ThroughputFigures[]
+  readonly open: readonly OpenFigures[]
+  readonly fullLoad: { readonly threadEntries: number; readonly milliseconds: number }
+}
+
+function timing(samples: readonly number[]): Timing {
+  const sorted = [...samples].sort((a, b) => a - b)
+  const at = (fraction: number) => sorted[Math.min(sorted.length - 1, Math.floor(fraction * sorted.length))] as number
+  return { runs: sorted.length, p50: at(0.5), p95: at(0.95), min: sorted[0] as number }
+}
+
+const sentences = [
+  'Plan a weekend in Oslo with a museum, a fjord trip and somewhere warm to eat when it rains.',
+  'The ferry leaves at 10:15 from pier 3; tickets are cheaper online, and the return is at 16:40.',
+  'Here is the itinerary: Saturday morning the Munch museum, lunch at Mathallen, then the opera roof.',
+]
+
+/** About 300 bytes per entry: mostly messages, with tool call/result pairs; no summaries. */
+function benchInputs(count: number, label: string): EntryInput[] {
+  const inputs: EntryInput[] = []
+  for (let position = 0; inputs.length < count; position++) {
+    const text = `${label} ${position}: ${sentences[position % 3]} ${sentences[(position + 1) % 3]} ${sentences[(position + 2) % 3]}`
+    if (position % 10 === 7 && inputs.length + 2 <= count) {
+      const toolCallId = `${label}-t${position}`
+      inputs.push({ kind: 'tool_call', payload: { name: 'search', arguments: { query: text.slice(0, 120) } }, refs: { callId: `${label}-c${position}`, toolCallId } })
+      inputs.push({ kind: 'tool_result', payload: { name: 'search', result: { hits: [text.slice(0, 150)] } }, refs: { toolCallId } })
+    } else {
+      inputs.push({ kind: 'message', payload: { role: position % 2 === 0 ? 'user' : 'assistant', content: text } })
+    }
+  }
+  return inputs
+}
+
+function requestPromise<T>(request: IDBRequest<T>): Promise<T> {
+  return new Promise((resolve, reject) => {
+    request.onsuccess = () => resolve(request.result)
+    request.onerror = () => reject(request.error)
+  })
+}
+
+/** The same entries through raw IndexedDB: one transaction of `put`s into a store shaped like ours. */
+async function rawPut(entries: readonly Entry[], name: string): Promise<number> {
+  const open = indexedDB.open(name, 1)
+  open.onupgradeneeded = () => {
+    const store = open.result.createObjectStore('entries', { keyPath: ['threadId', 'seq'] })
+    store.createIndex('[threadId+kind+refs.toolCallId]', ['threadId', 'kind', 'refs.toolCallId'])
+    store.createIndex('[threadId+refs.callId]', ['threadId', 'refs.callId'])
+  }
+  const database = await requestPromise(open)
+  const started = performance.now()
+  const transaction = database.transaction('entries', 'readwrite')
+  const store = transaction.objectStore('entries')
+  for (const entry of entries) store.put(entry)
+  await new Promise<void>((resolve, reject) => {
+    transaction.oncomplete = () => resolve()
+    transaction.onerror = () => reject(transaction.error)
+    transaction.onabort = () => reject(transaction.error)
+  })
+  const elapsed = performance.now() - started
+  database.close()
+  await requestPromise(indexedDB.deleteDatabase(name))
+  return elapsed
+}
+
+async function deleteDatabase(name: string): Promise<void> {
+  await requestPromise(indexedDB.deleteDatabase(name))
+}
+
+export async function runStoreBench(options: { sizes?: readonly number[]; openRuns?: number } = {}): Promise<StoreBenchResult> {
+  const sizes = options.sizes ?? [10_000, 100_000]
+  const openRuns = options.openRuns ?? 10
+  const o200k: TokenCounter = await createTokenCounter('o200k_base')
+  const name = `threadlens-bench-${Date.now()}`
+
+  // 1. Append latency: one entry, one transaction.
+  const latencyDb = openThreadlensDB({ name: `${name}-latency` })
+  const latencyStore = createThreadStore(latencyDb, { counters: [o200k] })
+  const { id: latencyThread } = await latencyStore.create()
+  const samples: number[] = []
+  for (let run = 0; run < 320; run++) {
+    const input: EntryInput = { kind: 'message', payload: { role: 'user', content: `${sentences[run % 3]} (${run})` } }
+    const started = performance.now()
+    await latencyStore.append(latencyThread, input)
+    if (run >= 20) samples.push(performance.now() - started)
+  }
+  latencyDb.close()
+  await deleteDatabase(`${name}-latency`)
+
+  // 2. appendMany against raw IndexedDB on the same data.
+  const throughput: ThroughputFigures[] = []
+  let projectionThread: { db: string; id: string; entries: number } | undefined
+  for (const size of sizes) {
+    const inputs = benchInputs(size, `n${size}`)
+    const plainDb = openThreadlensDB({ name: `${name}-plain-${size}` })
+    const plain = createThreadStore(plainDb)
+    const { id } = await plain.create()
+    let started = performance.now()
+    const written = await plain.appendMany(id, inputs)
+    const storeMs = performance.now() - started
+    plainDb.close()
+    await deleteDatabase(`${name}-plain-${size}`)
+    const rawMs = await rawPut(written, `${name}-raw-${size}`)
+
+    // With the exact counter: this thread is then opened and projected below.
+    const countingName = `${name}-counted-${size}`
+    const countingDb = openThreadlensDB({ name: countingName })
+    const counting = createThreadStore(countingDb, { counters: [o200k] })
+    const { id: countedId } = await counting.create({ title: `${size} entries` })
+    started = performance.now()
+    await counting.appendMany(countedId, benchInputs(size, `c${size}`))
+    const countingMs = performance.now() - started
+    countingDb.close()
+    if (projectionThread === undefined || size > projectionThread.entries) {
+      if (projectionThread !== undefined) await deleteDatabase(projectionThread.db)
+      projectionThread = { db: countingName, id: countedId, entries: size }
+    } else await deleteDatabase(countingName)
+
+    const rawPerSecond = (size / rawMs) * 1000
+    const storePerSecond = (size / storeMs) * 1000
+    throughput.push({ entries: size, rawPerSecond, storePerSecond, ratio: storePerSecond / rawPerSecond, storeCountingPerSecond: (size / countingMs) * 1000 })
+  }
+
+  // 3. Open the biggest thread and make its first projection under an 8k budget.
+  const open: OpenFigures[] = []
+  let fullLoad = { threadEntries: 0, milliseconds: 0 }
+  if (projectionThread !== undefined) {
+    const target = projectionThread
+    // No summary in the thread: the window is bounded by the budget alone (the harder case). A
+    // cache-friendly policy must read back to its grid origin (here: the whole thread) until core
+    // can take the tokens before a window; it is timed too, with fewer runs.
+    const policies: [string, ContextPolicy, number][] = [
+      ['8k budget (definePolicy)', definePolicy({ maxInputTokens: 8_192, reserveOutputTokens: 1_024 }), openRuns],
+      ['8k, cache-friendly preset (presets.shortContext)', presets.shortContext(), 3],
+    ]
+    for (const [label, policy, runs] of policies) {
+      const times: number[] = []
+      let last: { windowEntries: number; messages: number; tokens: number } = { windowEntries: 0, messages: 0, tokens: 0 }
+      for (let run = 0; run < runs; run++) {
+        const started = performance.now()
+        const db = openThreadlensDB({ name: target.db })
+        const store = createThreadStore(db, { counters: [o200k] })
+        const thread = await store.load(target.id, { window: { policy, counter: o200k } })
+        const result = project({ thread, policy, counter: o200k, pending: [{ role: 'user', content: 'What next?' }] })
+        times.push(performance.now() - started)
+        last = { windowEntries: thread.entries.length, messages: result.messages.length, tokens: result.meta.tokens.total }
+        db.close()
+      }
+      open.push({ label, threadEntries: target.entries, windowEntries: last.windowEntries, timing: timing(times), projectedMessages: last.messages, projectedTokens: last.tokens })
+    }
+    const db = openThreadlensDB({ name: target.db })
+    const started = performance.now()
+    const whole = await createThreadStore(db).load(target.id)
+    fullLoad = { threadEntries: whole.entries.length, milliseconds: performance.now() - started }
+    db.close()
+    await deleteDatabase(target.db)
+  }
+
+  return { userAgent: navigator.userAgent, appendLatency: timing(samples), throughput, open, fullLoad }
+}

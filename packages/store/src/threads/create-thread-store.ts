@@ -1,0 +1,305 @@
+import {
+  createThread,
+  entryId,
+  InvalidEntryError,
+  jsonObjectSchema,
+  threadId as toThreadId,
+  type Entry,
+  type Thread,
+  type ThreadId,
+  type TokenCounter,
+} from '@threadlens/core'
+import { z } from 'zod'
+import { threadRowSchema, toThreadRecord, type ThreadRecord, type ThreadRow } from '../database/rows'
+import type { ThreadlensDB } from '../database/threadlens-db'
+import { StorageError, ThreadNotFoundError } from '../errors'
+import { resolveImportLimits } from '../transfer/import-limits'
+import { parseImportInput, serializeThread } from '../transfer/thread-jsonl'
+import { readEntries } from './entry-reads'
+import { assignSeqs, prepareEntries, toolCallIdsOf, type PreparedEntry, type StoredToolIds } from './prepare-entries'
+import { subscribeThread } from './subscribe-thread'
+import { emptyThreadFacts, foldThreadFacts } from './thread-facts'
+import type { CreateThreadRecordOptions, ForkThreadOptions, ImportInput, ImportThreadOptions, LoadThreadOptions, ThreadStore, ThreadStoreOptions } from './thread-store'
+import { loadWindowEntries } from './windowed-load'
+
+const counterSchema = z.custom<TokenCounter>(
+  (value) => typeof value === 'object' && value !== null && typeof (value as TokenCounter).id === 'string' && typeof (value as TokenCounter).countEntry === 'function',
+  'a counter is a TokenCounter from createTokenCounter() or customTokenCounter()',
+)
+
+export const threadStoreOptionsSchema = z.strictObject({
+  counters: z.array(counterSchema).exactOptional(),
+  now: z.custom<() => number>((value) => typeof value === 'function').exactOptional(),
+  createId: z.custom<() => string>((value) => typeof value === 'function').exactOptional(),
+  importLimits: z.record(z.string(), z.unknown()).exactOptional(),
+})
+
+const createOptionsSchema = z.strictObject({
+  id: z.string().exactOptional(),
+  title: z.string().max(10_000).exactOptional(),
+  metadata: jsonObjectSchema.exactOptional(),
+})
+
+const forkOptionsSchema = z.strictObject({
+  atSeq: z.number().int().nonnegative(),
+  id: z.string().exactOptional(),
+  title: z.string().max(10_000).exactOptional(),
+})
+
+const importOptionsSchema = z.strictObject({
+  title: z.string().max(10_000).exactOptional(),
+  metadata: jsonObjectSchema.exactOptional(),
+})
+
+/** The resolved options both store implementations work from. */
+export interface ResolvedThreadStoreOptions {
+  readonly counters: readonly TokenCounter[]
+  readonly now: () => number
+  readonly createId: () => string
+}
+
+export function resolveThreadStoreOptions(options: ThreadStoreOptions): ResolvedThreadStoreOptions {
+  const parsed = threadStoreOptionsSchema.parse(options)
+  return {
+    counters: parsed.counters ?? [],
+    now: parsed.now ?? Date.now,
+    createId: parsed.createId ?? (() => globalThis.crypto.randomUUID()),
+  }
+}
+
+export function parseCreateOptions(options: CreateThreadRecordOptions | undefined): z.infer<typeof createOptionsSchema> {
+  return createOptionsSchema.parse(options ?? {})
+}
+export function parseForkOptions(options: ForkThreadOptions): z.infer<typeof forkOptionsSchema> {
+  return forkOptionsSchema.parse(options)
+}
+export function parseImportOptions(options: ImportThreadOptions | undefined): z.infer<typeof importOptionsSchema> {
+  return importOptionsSchema.parse(options ?? {})
+}
+
+export function newThreadRow(id: ThreadId, title: string, metadata: ThreadRecord['metadata'], now: number): ThreadRow {
+  return { id, title, createdAt: now, updatedAt: now, entryCount: 0, lastSeq: -1, parent: null, metadata, facts: emptyThreadFacts }
+}
+
+/** The row after entries were appended to it. */
+export function appendedRow(row: ThreadRow, entries: readonly Entry[], now: number): ThreadRow {
+  if (entries.length === 0) return row
+  const lastSeq = row.lastSeq + entries.length
+  return { ...row, lastSeq, entryCount: lastSeq + 1, updatedAt: Math.max(row.updatedAt, now), facts: foldThreadFacts(row.facts, entries) }
+}
+
+function checkRow(raw: unknown, threadId: string, operation: string): ThreadRow {
+  const parsed = threadRowSchema.safeParse(raw)
+  if (!parsed.success) {
+    throw new StorageError('invalid-data', operation, `The record of thread "${threadId}" is damaged in storage; export what is readable and report it.`, {
+      cause: parsed.error,
+    })
+  }
+  return parsed.data
+}
+
+/**
+ * The thread store over a threadlens database. Every write is one IndexedDB transaction that
+ * awaits nothing but IndexedDB: an append reads the thread's row (its last seq) and adds the
+ * entries at seq + 1, so seq stays gapless and unique with any number of tabs appending at once.
+ */
+export function createThreadStore(db: ThreadlensDB, options: ThreadStoreOptions = {}): ThreadStore {
+  const { counters, now, createId } = resolveThreadStoreOptions(options)
+  const importLimits = resolveImportLimits(options.importLimits)
+
+  const readRow = async (threadId: string, operation: string): Promise<ThreadRow> => {
+    const raw = await db.threads.get(threadId)
+    if (raw === undefined) throw new ThreadNotFoundError(threadId, operation)
+    return checkRow(raw, threadId, operation)
+  }
+
+  const storedToolIds = async (threadId: ThreadId, row: ThreadRow, ids: readonly string[]): Promise<StoredToolIds> => {
+    const calls = new Set<string>()
+    const results = new Set<string>()
+    if (ids.length === 0 || row.lastSeq < 0) return { calls, results }
+    const keys = ids.flatMap((id) => [
+      [threadId, 'tool_call', id],
+      [threadId, 'tool_result', id],
+    ])
+    const found = (await db.entries.where('[threadId+kind+refs.toolCallId]').anyOf(keys).keys()) as unknown as [string, string, string][]
+    for (const [, kind, id] of found) (kind === 'tool_call' ? calls : results).add(id)
+    return { calls, results }
+  }
+
+  const appendPrepared = async (rawThreadId: string, prepared: readonly PreparedEntry[], operation: string): Promise<Entry[]> => {
+    const threadId = toThreadId(rawThreadId)
+    const time = now()
+    const ids = toolCallIdsOf(prepared)
+    return db.run(operation, () =>
+      db.transaction('rw', [db.threads, db.entries, db.meta], async () => {
+        await db.checkSentinel(operation)
+        const row = await readRow(threadId, operation)
+        const stored = await storedToolIds(threadId, row, ids)
+        const entries = assignSeqs(threadId, prepared, row.lastSeq + 1, stored)
+        if (entries.length === 0) return entries
+        await db.entries.bulkAdd(entries)
+        await db.threads.put(appendedRow(row, entries, time))
+        return entries
+      }),
+    )
+  }
+
+  const store: ThreadStore = {
+    persistent: true,
+    importLimits,
+
+    async create(createOptions) {
+      const parsed = parseCreateOptions(createOptions)
+      const row = newThreadRow(toThreadId(parsed.id ?? createId()), parsed.title ?? '', parsed.metadata ?? {}, now())
+      await db.run('create', () =>
+        db.transaction('rw', [db.threads, db.meta], async () => {
+          await db.checkSentinel('create')
+          await db.threads.add(row)
+        }),
+      )
+      return toThreadRecord(row)
+    },
+
+    async get(threadId) {
+      return db.run('get', () =>
+        db.transaction('r', [db.threads, db.meta], async () => {
+          await db.checkSentinel('get')
+          const raw = await db.threads.get(threadId)
+          return raw === undefined ? undefined : toThreadRecord(checkRow(raw, threadId, 'get'))
+        }),
+      )
+    },
+
+    async append(threadId, input) {
+      db.assertWorking('append')
+      const prepared = prepareEntries([input], { counters, now: now(), createId })
+      const [entry] = await appendPrepared(threadId, prepared, 'append')
+      return entry as Entry
+    },
+
+    async appendMany(threadId, inputs) {
+      db.assertWorking('appendMany')
+      const prepared = prepareEntries(inputs, { counters, now: now(), createId })
+      return appendPrepared(threadId, prepared, 'appendMany')
+    },
+
+    async load(rawThreadId, loadOptions: LoadThreadOptions = {}) {
+      const threadId = toThreadId(rawThreadId)
+      const { row, entries } = await db.run('load', () =>
+        db.transaction('r', [db.threads, db.entries, db.meta], async () => {
+          await db.checkSentinel('load')
+          const found = await readRow(threadId, 'load')
+          const read =
+            loadOptions.window === undefined
+              ? await readEntries(db, threadId, 0, found.lastSeq, 'load')
+              : await loadWindowEntries(db, found, loadOptions.window, 'load')
+          return { row: found, entries: read }
+        }),
+      )
+      return toThread(row, entries, now, createId)
+    },
+
+    async list() {
+      return db.run('list', () =>
+        db.transaction('r', [db.threads, db.meta], async () => {
+          await db.checkSentinel('list')
+          const rows = await db.threads.orderBy('updatedAt').reverse().toArray()
+          return rows.map((raw) => toThreadRecord(checkRow(raw, raw.id, 'list')))
+        }),
+      )
+    },
+
+    async fork(rawThreadId, forkOptions) {
+      const parsed = parseForkOptions(forkOptions)
+      const parentId = toThreadId(rawThreadId)
+      const childId = toThreadId(parsed.id ?? createId())
+      const time = now()
+      return db.run('fork', () =>
+        db.transaction('rw', [db.threads, db.entries, db.meta], async () => {
+          await db.checkSentinel('fork')
+          const parent = await readRow(parentId, 'fork')
+          if (parsed.atSeq > parent.lastSeq) {
+            throw new InvalidEntryError('atSeq', `atSeq must be an existing seq (0..${parent.lastSeq}), got ${parsed.atSeq}`)
+          }
+          const copies = (await readEntries(db, parentId, 0, parsed.atSeq, 'fork')).map(
+            (entry) => ({ ...entry, id: entryId(createId()), threadId: childId }) as Entry,
+          )
+          const child: ThreadRow = {
+            ...appendedRow(newThreadRow(childId, parsed.title ?? parent.title, parent.metadata, time), copies, time),
+            parent: { threadId: parentId, atSeq: parsed.atSeq },
+          }
+          await db.threads.add(child)
+          await db.entries.bulkAdd(copies)
+          return toThreadRecord(child)
+        }),
+      )
+    },
+
+    async delete(threadId) {
+      await db.run('delete', () =>
+        db.transaction('rw', [db.threads, db.entries, db.meta], async () => {
+          await db.checkSentinel('delete')
+          await db.entries.where('[threadId+seq]').between([threadId, 0], [threadId, Number.MAX_SAFE_INTEGER], true, true).delete()
+          await db.threads.delete(threadId)
+        }),
+      )
+    },
+
+    async eraseAll() {
+      await db.eraseDatabase()
+    },
+
+    subscribe(threadId, listener, subscribeOptions) {
+      return subscribeThread(db, threadId, listener, subscribeOptions)
+    },
+
+    async export(rawThreadId) {
+      const threadId = toThreadId(rawThreadId)
+      const { row, entries } = await db.run('export', () =>
+        db.transaction('r', [db.threads, db.entries, db.meta], async () => {
+          await db.checkSentinel('export')
+          const found = await readRow(threadId, 'export')
+          return { row: found, entries: await readEntries(db, threadId, 0, found.lastSeq, 'export') }
+        }),
+      )
+      return serializeThread(toThreadRecord(row), entries)
+    },
+
+    async import(input: ImportInput, importOptions?: ImportThreadOptions) {
+      db.assertWorking('import')
+      const parsedOptions = parseImportOptions(importOptions)
+      // Everything is validated and counted before the one write transaction.
+      const parsed = await parseImportInput(input, importLimits)
+      const threadId = toThreadId(createId())
+      const time = now()
+      const prepared = prepareEntries(parsed.inputs, { counters, now: time, createId, dropGivenTokens: true })
+      const entries = assignSeqs(threadId, prepared, 0, { calls: new Set(), results: new Set() })
+      const row = appendedRow(
+        newThreadRow(threadId, parsedOptions.title ?? parsed.title, { ...parsed.metadata, ...parsedOptions.metadata }, time),
+        entries,
+        time,
+      )
+      await db.run('import', () =>
+        db.transaction('rw', [db.threads, db.entries, db.meta], async () => {
+          await db.checkSentinel('import')
+          await db.threads.add(row)
+          await db.entries.bulkAdd(entries)
+        }),
+      )
+      return threadId
+    },
+  }
+  return store
+}
+
+/** A core `Thread` over stored entries (whole, or a window starting past seq 0). */
+export function toThread(row: ThreadRow, entries: readonly Entry[], now: () => number, createId: () => string): Thread {
+  return createThread({
+    id: row.id,
+    entries,
+    now,
+    createId,
+    ...(row.parent === null ? {} : { parent: row.parent }),
+  })
+}
+

@@ -1,0 +1,72 @@
+import { threadId as toThreadId, type Entry } from '@threadlens/core'
+import { liveQuery } from 'dexie'
+import type { ThreadRow } from '../database/rows'
+import type { ThreadlensDB } from '../database/threadlens-db'
+import { readEntries } from './entry-reads'
+import type { SubscribeOptions, ThreadStoreEvent, ThreadStoreListener } from './thread-store'
+
+/**
+ * Live events for one thread. Dexie's `liveQuery` re-reads the thread's row after every commit
+ * that touched it, in this tab or another (Dexie tells other tabs through a BroadcastChannel);
+ * an aborted transaction never reaches it. New entries are then read by seq range, so each
+ * committed entry is delivered once, in order, even when several commits arrive together.
+ */
+export function subscribeThread(db: ThreadlensDB, rawThreadId: string, listener: ThreadStoreListener, options: SubscribeOptions = {}): () => void {
+  const threadId = toThreadId(rawThreadId)
+  let seen: number | undefined = options.afterSeq
+  let stopped = false
+  let queue: Promise<void> = Promise.resolve()
+
+  const emit = (event: ThreadStoreEvent): void => {
+    if (!stopped) listener(event)
+  }
+
+  const handle = async (row: ThreadRow | undefined): Promise<void> => {
+    if (stopped) return
+    if (row === undefined) {
+      if (seen !== undefined && seen >= 0) emit({ type: 'thread-delete', threadId })
+      seen = -1
+      return
+    }
+    if (seen === undefined) {
+      seen = row.lastSeq
+      return
+    }
+    if (row.lastSeq <= seen) return
+    const from = seen + 1
+    const entries: Entry[] = await db.transaction('r', [db.entries, db.meta], async () => {
+      await db.checkSentinel('subscribe')
+      return readEntries(db, threadId, from, row.lastSeq, 'subscribe')
+    })
+    seen = row.lastSeq
+    if (entries.length > 0) emit({ type: 'entry-append', threadId, entries })
+  }
+
+  const fail = (error: unknown): void => {
+    emit({ type: 'storage-fail', threadId, error: db.toError(error, 'subscribe') })
+    stop()
+  }
+
+  const observable = liveQuery(async () => {
+    db.assertWorking('subscribe')
+    await db.checkSentinel('subscribe')
+    return db.threads.get(threadId)
+  })
+  const subscription = observable.subscribe({
+    next: (row) => {
+      queue = queue.then(() => handle(row)).catch(fail)
+    },
+    error: fail,
+  })
+  const stopStatus = db.subscribeStatus((status) => {
+    if (status.state === 'stopped') fail(db.stoppedError('subscribe'))
+  })
+
+  function stop(): void {
+    if (stopped) return
+    stopped = true
+    subscription.unsubscribe()
+    stopStatus()
+  }
+  return stop
+}

@@ -1,0 +1,115 @@
+import type { ContextPolicy, Entry, EntryInput, JsonObject, Thread, ThreadId, TokenCounter } from '@threadlens/core'
+import type { ThreadRecord } from '../database/rows'
+import type { ImportLimits } from '../transfer/import-limits'
+
+/** What a thread subscriber hears. Fired only for committed writes, from this tab or any other. */
+export type ThreadStoreEvent =
+  /** Entries were committed; they come in seq order, each exactly once. */
+  | { readonly type: 'entry-append'; readonly threadId: ThreadId; readonly entries: readonly Entry[] }
+  /** The thread was deleted (or erased with everything else). */
+  | { readonly type: 'thread-delete'; readonly threadId: ThreadId }
+  /** The subscription cannot go on (e.g. `StorageResetError`, `SchemaUpgradeError`); no further events follow. */
+  | { readonly type: 'storage-fail'; readonly threadId: ThreadId; readonly error: unknown }
+
+export type ThreadStoreListener = (event: ThreadStoreEvent) => void
+
+export interface CreateThreadRecordOptions {
+  /** Default: a random UUID (from the store's `createId`). */
+  readonly id?: string
+  /** Default: `''`. */
+  readonly title?: string
+  /** Free-form JSON of the application. Default: `{}`. */
+  readonly metadata?: JsonObject
+}
+
+export interface ForkThreadOptions {
+  /** The last seq of the parent the fork copies (0..lastSeq). */
+  readonly atSeq: number
+  /** Default: a random UUID. */
+  readonly id?: string
+  /** Default: the parent's title. */
+  readonly title?: string
+}
+
+/**
+ * Load only what the first projection under `policy` needs: the newest entries back until the
+ * policy's input budget is surely filled (stored token counts), or back to the summary in use or
+ * the newest reset, extended to take in the latest user message, pinned entries and whole tool
+ * call units. Projecting the window gives the same messages as projecting the whole thread.
+ */
+export interface LoadWindowOptions {
+  /** The policy the projection will use. */
+  readonly policy: ContextPolicy
+  /** The counter it will use; entries stored with this counter's counts are not recounted. */
+  readonly counter: TokenCounter
+}
+
+export interface LoadThreadOptions {
+  /** Default: no window, the whole thread is read. */
+  readonly window?: LoadWindowOptions
+}
+
+export interface SubscribeOptions {
+  /**
+   * Also deliver committed entries after this seq that the subscription finds when it starts
+   * (pass the loaded thread's `nextSeq - 1` to miss nothing between `load` and `subscribe`).
+   * Default: only entries committed after the subscription started.
+   */
+  readonly afterSeq?: number
+}
+
+export interface ImportThreadOptions {
+  /** Default: the title in the file (`''` for message arrays). */
+  readonly title?: string
+  /** Merged over the metadata in the file. Default: none. */
+  readonly metadata?: JsonObject
+}
+
+/** What `import` accepts: JSONL text (from `export`), a JSONL or JSON `Blob`, or an OpenAI-style messages array (or its JSON text). */
+export type ImportInput = string | Blob | readonly unknown[]
+
+export interface ThreadStore {
+  /** `false` for the in-memory fallback: nothing survives a reload. */
+  readonly persistent: boolean
+  /** Limits every import is checked against before parsing. */
+  readonly importLimits: ImportLimits
+  /** Creates an empty thread. */
+  create(options?: CreateThreadRecordOptions): Promise<ThreadRecord>
+  /** The thread's record, or `undefined`. */
+  get(threadId: string): Promise<ThreadRecord | undefined>
+  /** Appends one entry in one transaction; returns it with its `seq`. Validated as by `Thread.append`. */
+  append(threadId: string, input: EntryInput): Promise<Entry>
+  /** Appends entries all or nothing, in one transaction. */
+  appendMany(threadId: string, inputs: readonly EntryInput[]): Promise<readonly Entry[]>
+  /** The thread as a core `Thread` (a snapshot), whole or windowed. */
+  load(threadId: string, options?: LoadThreadOptions): Promise<Thread>
+  /** Every thread, most recently updated first. */
+  list(): Promise<ThreadRecord[]>
+  /** A new thread holding copies of entries `0..atSeq` (new entry ids), with `parent` recorded. */
+  fork(threadId: string, options: ForkThreadOptions): Promise<ThreadRecord>
+  /** Deletes a thread and all its entries. No-op when it does not exist. */
+  delete(threadId: string): Promise<void>
+  /** Deletes every thread, entry and memory of this database, even with other tabs open (they stop). */
+  eraseAll(): Promise<void>
+  /** Live events for committed writes to one thread, from every tab. Returns the function that stops them. */
+  subscribe(threadId: string, listener: ThreadStoreListener, options?: SubscribeOptions): () => void
+  /** The thread as JSONL: a header line, then one entry per line. */
+  export(threadId: string): Promise<string>
+  /** Validates everything, then writes a new thread in one transaction; returns its id. A bad input changes nothing. */
+  import(input: ImportInput, options?: ImportThreadOptions): Promise<ThreadId>
+}
+
+/** Options of `createThreadStore` and the in-memory fallback. */
+export interface ThreadStoreOptions {
+  /**
+   * Counters whose per-entry token counts are computed at append (and import) time and stored in
+   * `entry.meta.tokens`, so a reload never recounts. Default: none.
+   */
+  readonly counters?: readonly TokenCounter[]
+  /** Clock for `createdAt`/`updatedAt`. Default: `Date.now`. */
+  readonly now?: () => number
+  /** Id source for threads and entries. Default: `crypto.randomUUID`. */
+  readonly createId?: () => string
+  /** Import limits. Default: `defaultImportLimits` (32 MiB, 4 MiB per line, 200,000 entries). */
+  readonly importLimits?: Partial<ImportLimits>
+}

@@ -1,0 +1,165 @@
+import { inputBudget, MESSAGE_OVERHEAD_TOKENS, REPLY_PRIMING_TOKENS, type Entry } from '@threadlens/core'
+import type { ThreadRow } from '../database/rows'
+import type { ThreadlensDB } from '../database/threadlens-db'
+import { checkStoredEntry, readEntries, readEntriesNewestFirst } from './entry-reads'
+import type { LoadWindowOptions } from './thread-store'
+
+const firstPageSize = 64
+const maxPageSize = 4096
+
+/**
+ * The newest entries of a thread that a projection under `options.policy` can use, read inside
+ * the caller's transaction. Why the window is enough, in short: the projector walks units newest
+ * first and stops at the first that does not fit the budget; the walk below sums, per entry, no
+ * more than the projector would spend on it, so once the sum exceeds the budget the projector
+ * cannot get past the window. Two sums run at once because the summary checkpoint may or may not
+ * fit: one skips the entries it covers, the other does not (and is enough once it exceeds the
+ * summary's own cost, since the summary did not fit in what was left). Then the window is
+ * extended to hold the latest user message, every visible pinned entry, the summary in use, and
+ * every tool call unit it cuts through. Cache-friendly policies also need the start of their token
+ * grid (see `cacheGridOrigin`): until core can take the tokens before a window, that start is read too.
+ */
+export async function loadWindowEntries(db: ThreadlensDB, row: ThreadRow, options: LoadWindowOptions, operation: string): Promise<Entry[]> {
+  const { policy, counter } = options
+  const threadId = row.id
+  const lastSeq = row.lastSeq
+  if (lastSeq < 0) return []
+  const { facts } = row
+  // Nothing before the newest reset is ever projected; keep at least the newest entry.
+  const floor = Math.min(facts.resetSeq + 1, lastSeq)
+  const budget = inputBudget(policy)
+  const include = new Set(policy.includeKinds)
+  const toolsIncluded = include.has('tool_call') && include.has('tool_result')
+  const summary = include.has('summary') && facts.summary !== null && facts.summary.toSeq >= floor ? facts.summary : null
+
+  let summaryCost = 0
+  if (summary !== null) {
+    const raw = await db.entries.get([threadId, summary.seq])
+    const entry = checkStoredEntry(raw, threadId, summary.seq, operation)
+    if (entry.kind === 'summary') summaryCost = MESSAGE_OVERHEAD_TOKENS + counter.countCached(policy.summaryPrefix + entry.payload.content)
+  }
+  const coveredFrom = summary === null ? Number.POSITIVE_INFINITY : Math.max(floor, summary.fromSeq)
+  const coveredTo = summary === null ? -1 : summary.toSeq
+
+  /**
+   * A cache-friendly projection measures its window on a token grid from the start of the history
+   * region (after the summary in use, else after the reset), so the window must reach back to it.
+   * Whether the summary is used depends on pending messages and tools, unknown here: it is taken
+   * as used when it fits beside the system prompt and the latest user message.
+   */
+  const cacheGridOrigin = async (): Promise<number> => {
+    if (summary === null) return floor
+    let known = REPLY_PRIMING_TOKENS + (policy.systemPrompt === undefined ? 0 : MESSAGE_OVERHEAD_TOKENS + counter.countCached(policy.systemPrompt))
+    if (facts.lastUserSeq >= floor) known += counter.countEntry(checkStoredEntry(await db.entries.get([threadId, facts.lastUserSeq]), threadId, facts.lastUserSeq, operation))
+    return summaryCost + known <= budget ? Math.min(lastSeq, Math.max(floor, summary.toSeq + 1)) : floor
+  }
+
+  // The walk: newest first, page by page.
+  let sumOutsideSummary = 0
+  let sumAll = 0
+  const pendingResultTokens = new Map<string, number>()
+  const costOf = (entry: Entry): number => {
+    switch (entry.kind) {
+      case 'message':
+        return include.has('message') ? counter.countEntry(entry) : 0
+      case 'tool_result':
+        // Counted with its call: a result whose call is hidden is an orphan and costs nothing.
+        if (toolsIncluded) pendingResultTokens.set(entry.refs.toolCallId as string, counter.countEntry(entry))
+        return 0
+      case 'tool_call': {
+        if (!toolsIncluded) return 0
+        const toolCallId = entry.refs.toolCallId as string
+        const result = pendingResultTokens.get(toolCallId)
+        if (result !== undefined) {
+          pendingResultTokens.delete(toolCallId)
+          return counter.countEntry(entry) + result
+        }
+        // Unresolved: dropped calls cost nothing, interrupted ones at least the call.
+        return policy.unresolvedToolCalls === 'drop' ? 0 : counter.countEntry(entry)
+      }
+      default:
+        return 0
+    }
+  }
+  const enough = (lowest: number): boolean => {
+    if (summary === null) return sumAll > budget
+    const whenSummaryUsed = sumOutsideSummary > budget || (lowest <= coveredTo && coveredFrom <= floor)
+    const whenSummaryUnused = sumAll > budget || sumAll >= summaryCost
+    return whenSummaryUsed && whenSummaryUnused
+  }
+
+  const newestFirst: Entry[] = []
+  let lowest = lastSeq + 1
+  let pageSize = firstPageSize
+  walk: while (lowest > floor && !enough(lowest)) {
+    const page = await readEntriesNewestFirst(db, threadId, floor, lowest - 1, pageSize, operation)
+    if (page.length === 0) break
+    for (const entry of page) {
+      newestFirst.push(entry)
+      lowest = entry.seq
+      const cost = costOf(entry)
+      sumAll += cost
+      if (entry.seq < coveredFrom || entry.seq > coveredTo) sumOutsideSummary += cost
+      // The rest of the page is not needed: the window stays as small as the proof allows.
+      if (enough(lowest)) break walk
+    }
+    pageSize = Math.min(maxPageSize, pageSize * 2)
+  }
+  let window = newestFirst.reverse()
+  let start = lowest
+
+  // What the projector always looks at, wherever it is.
+  let required = start
+  if (facts.lastUserSeq >= floor) required = Math.min(required, facts.lastUserSeq)
+  for (const pinned of facts.pinnedSeqs) if (pinned >= floor) required = Math.min(required, pinned)
+  if (summary !== null) required = Math.min(required, summary.toSeq, summary.seq)
+  if (policy.cacheFriendly) required = Math.min(required, await cacheGridOrigin())
+  if (required < start) {
+    window = [...(await readEntries(db, threadId, required, start - 1, operation)), ...window]
+    start = required
+  }
+
+  // Whole tool call units: a result's call and every member of a model call must be inside.
+  const callSeqs = new Map<string, number | undefined>()
+  const groupStarts = new Map<string, number | undefined>()
+  let fresh: readonly Entry[] = window
+  for (;;) {
+    const lookups: Promise<void>[] = []
+    const inWindow = new Set<string>()
+    for (const entry of window) if (entry.kind === 'tool_call') inWindow.add(entry.refs.toolCallId as string)
+    for (const entry of fresh) {
+      const { toolCallId, callId } = entry.refs
+      if (entry.kind === 'tool_result' && toolCallId !== undefined && !inWindow.has(toolCallId) && !callSeqs.has(toolCallId)) {
+        callSeqs.set(toolCallId, undefined)
+        lookups.push(
+          db.entries
+            .where('[threadId+kind+refs.toolCallId]')
+            .equals([threadId, 'tool_call', toolCallId])
+            .primaryKeys()
+            .then((keys) => void callSeqs.set(toolCallId, (keys[0] as [string, number] | undefined)?.[1])),
+        )
+      }
+      if (callId !== undefined && (entry.kind === 'tool_call' || entry.kind === 'message') && !groupStarts.has(callId)) {
+        groupStarts.set(callId, undefined)
+        lookups.push(
+          db.entries
+            .where('[threadId+refs.callId]')
+            .equals([threadId, callId])
+            .limit(1)
+            .primaryKeys()
+            .then((keys) => void groupStarts.set(callId, (keys[0] as [string, number] | undefined)?.[1])),
+        )
+      }
+    }
+    await Promise.all(lookups)
+    let extended = start
+    for (const seq of [...callSeqs.values(), ...groupStarts.values()]) {
+      if (seq !== undefined && seq >= floor && seq < extended) extended = seq
+    }
+    if (extended === start) break
+    fresh = await readEntries(db, threadId, extended, start - 1, operation)
+    window = [...fresh, ...window]
+    start = extended
+  }
+  return window
+}

@@ -1,0 +1,82 @@
+import { describe, expect, it } from 'vitest'
+import { ImportValidationError } from '../errors'
+import { defaultImportLimits } from './import-limits'
+import { exceedsBytes, utf8Length } from './safe-json'
+import { parseImportText, parseThreadJsonl } from './thread-jsonl'
+
+const header = (entryCount: number, extra: Record<string, unknown> = {}) =>
+  JSON.stringify({ format: 'threadlens.thread', version: 1, thread: { id: 't', title: '', createdAt: 1, updatedAt: 1, parent: null, metadata: {} }, entryCount, ...extra })
+const entry = (seq: number, extra: Record<string, unknown> = {}) =>
+  JSON.stringify({ id: `e${seq}`, threadId: 't', seq, kind: 'message', payload: { role: 'user', content: `m${seq}` }, refs: {}, createdAt: 1, ...extra })
+const file = (...lines: string[]) => `${lines.join('\n')}\n`
+
+function rejection(text: string): ImportValidationError {
+  try {
+    parseImportText(text, defaultImportLimits)
+  } catch (error) {
+    expect(error).toBeInstanceOf(ImportValidationError)
+    return error as ImportValidationError
+  }
+  throw new Error('expected the import to be rejected')
+}
+
+describe('JSONL import validation', () => {
+  it('accepts a valid file and drops token counts it carries', () => {
+    const parsed = parseThreadJsonl(file(header(2), entry(0, { meta: { tokens: { o200k_base: 1 }, pinned: true } }), entry(1)), defaultImportLimits)
+    expect(parsed.inputs).toHaveLength(2)
+    expect(parsed.inputs[0]?.meta).toEqual({ pinned: true })
+  })
+
+  it('names the line and field of what is wrong', () => {
+    expect(rejection(file(header(1), '{"id": "e0",'))).toMatchObject({ line: 2, field: '' })
+    expect(rejection(file(header(1), entry(0, { payload: { role: 'user', content: 42 } })))).toMatchObject({ line: 2, field: 'payload.content' })
+    expect(rejection(file(header(1), entry(0, { kind: 'telepathy' })))).toMatchObject({ line: 2, field: 'kind' })
+    expect(rejection(file(header(1), entry(0, { extra: true })))).toMatchObject({ line: 2 })
+    expect(rejection(file(header(2), entry(0), entry(2)))).toMatchObject({ line: 3, field: 'seq' })
+    expect(rejection(file(header(1), entry(1)))).toMatchObject({ line: 2, field: 'seq' })
+    expect(rejection(file(header(3), entry(0), entry(1)))).toMatchObject({ line: 1, field: 'entryCount' })
+    expect(rejection(file(header(1, { format: 'other' }), entry(0)))).toMatchObject({ line: 1, field: 'format' })
+    expect(rejection(file(header(1, { version: 2 }), entry(0)))).toMatchObject({ line: 1, field: 'version' })
+    expect(rejection(file(header(1), entry(0, { threadId: 'other' })))).toMatchObject({ line: 2, field: 'threadId' })
+    expect(rejection(file(header(2), entry(0), '', entry(1)))).toMatchObject({ line: 3 })
+    expect(rejection('')).toMatchObject({ line: undefined })
+  })
+
+  it('applies the tool pairing rules', () => {
+    const result = entry(0, { kind: 'tool_result', payload: { name: 'w', result: 1 }, refs: { toolCallId: 'x' } })
+    expect(rejection(file(header(1), result))).toMatchObject({ line: 2, field: 'refs.toolCallId' })
+    const call = (seq: number) => entry(seq, { kind: 'tool_call', payload: { name: 'w', arguments: {} }, refs: { toolCallId: 'x' } })
+    expect(rejection(file(header(2), call(0), call(1)))).toMatchObject({ line: 3, field: 'refs.toolCallId' })
+    expect(rejection(file(header(1), entry(0, { kind: 'summary', payload: { fromSeq: 0, toSeq: 0, content: '' } })))).toMatchObject({ field: 'payload.toSeq' })
+  })
+
+  it('refuses prototype-polluting keys anywhere, and leaves Object.prototype alone', () => {
+    for (const key of ['__proto__', 'constructor', 'prototype']) {
+      const hostile = `{"id":"e0","threadId":"t","seq":0,"kind":"tool_call","payload":{"name":"w","arguments":{"a":{"${key}":{"polluted":true}}}},"refs":{"toolCallId":"x"},"createdAt":1}`
+      expect(rejection(file(header(1), hostile))).toMatchObject({ line: 2, field: key })
+      expect(rejection(file(header(1).replace('"metadata":{}', `"metadata":{"${key}":{"polluted":true}}`), entry(0)))).toMatchObject({ line: 1, field: key })
+    }
+    expect(rejection(`[{"role":"user","content":"x","__proto__":{"polluted":true}}]`)).toMatchObject({ field: '__proto__' })
+    expect(({} as Record<string, unknown>)['polluted']).toBeUndefined()
+    expect(Object.prototype).not.toHaveProperty('polluted')
+  })
+
+  it('checks sizes before parsing', () => {
+    const limits = { ...defaultImportLimits, maxBytes: 1000, maxLineBytes: 200, maxEntries: 2 }
+    const big = `${header(1)}\n${'x'.repeat(2000)}`
+    expect(() => parseImportText(big, limits)).toThrow(/larger than the 1000-byte limit/)
+    expect(() => parseThreadJsonl(file(header(1), entry(0, { payload: { role: 'user', content: 'y'.repeat(300) } })), limits)).toThrow(/line is longer/)
+    expect(() => parseThreadJsonl(file(header(3), entry(0), entry(1), entry(2)), limits)).toThrow(/more than 2 entries/)
+    // Multi-byte text is measured in UTF-8 bytes, not characters.
+    expect(utf8Length('é€😀')).toBe(2 + 3 + 4)
+    expect(exceedsBytes('€'.repeat(400), 1000)).toBe(true)
+    expect(exceedsBytes('€'.repeat(300), 1000)).toBe(false)
+  })
+
+  it('reads an OpenAI messages array, and names the message that is wrong', () => {
+    expect(parseImportText('[{"role":"user","content":"hi"}]', defaultImportLimits).inputs).toHaveLength(1)
+    expect(rejection('[{"role":"wizard","content":"hi"}]')).toMatchObject({ line: undefined, field: '0.role' })
+    expect(rejection('[{"role":"user","content":"hi"},{"role":"tool","tool_call_id":"x","content":"r"}]')).toMatchObject({ field: '1.tool_call_id' })
+    expect(rejection('[1, 2')).toMatchObject({ line: undefined })
+  })
+})

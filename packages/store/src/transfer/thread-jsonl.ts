@@ -1,0 +1,204 @@
+import {
+  checkAppendRules,
+  entrySchema,
+  fromOpenAIChat,
+  InvalidEntryError,
+  InvalidMessagesError,
+  jsonObjectSchema,
+  type Entry,
+  type EntryInput,
+  type JsonObject,
+} from '@threadlens/core'
+import { z } from 'zod'
+import { forkInfoSchema, type ThreadRecord } from '../database/rows'
+import { ImportValidationError } from '../errors'
+import type { ImportLimits } from './import-limits'
+import { exceedsBytes, parseJsonSafely } from './safe-json'
+
+/** The first line of every export names the format, so a reader can refuse what it does not know. */
+export const threadFormatName = 'threadlens.thread'
+export const threadFormatVersion = 1
+
+export interface ThreadFileHeader {
+  readonly format: typeof threadFormatName
+  readonly version: typeof threadFormatVersion
+  readonly thread: Pick<ThreadRecord, 'id' | 'title' | 'createdAt' | 'updatedAt' | 'parent' | 'metadata'>
+  readonly entryCount: number
+}
+
+const headerSchema = z.strictObject({
+  format: z.literal(threadFormatName, { error: `not a threadlens export (the first line must say "format": "${threadFormatName}")` }),
+  version: z.literal(threadFormatVersion, { error: `unsupported format version (this code reads version ${threadFormatVersion})` }),
+  thread: z.strictObject({
+    id: z.string().regex(/^[A-Za-z0-9_.:-]{1,128}$/),
+    title: z.string().max(10_000),
+    createdAt: z.number().int().nonnegative(),
+    updatedAt: z.number().int().nonnegative(),
+    parent: forkInfoSchema.nullable(),
+    metadata: jsonObjectSchema,
+  }),
+  entryCount: z.number().int().nonnegative(),
+})
+
+/** A stored entry with its keys in one fixed order (nested objects keep theirs). */
+function canonical(entry: Entry): Entry {
+  return {
+    id: entry.id,
+    threadId: entry.threadId,
+    seq: entry.seq,
+    kind: entry.kind,
+    payload: entry.payload,
+    refs: entry.refs,
+    createdAt: entry.createdAt,
+    ...(entry.meta === undefined ? {} : { meta: entry.meta }),
+  } as Entry
+}
+
+/** JSONL: the header, then one entry per line in seq order, each line ending in `\n`. */
+export function serializeThread(record: ThreadRecord, entries: readonly Entry[]): string {
+  const header: ThreadFileHeader = {
+    format: threadFormatName,
+    version: threadFormatVersion,
+    thread: {
+      id: record.id,
+      title: record.title,
+      createdAt: record.createdAt,
+      updatedAt: record.updatedAt,
+      parent: record.parent,
+      metadata: record.metadata,
+    },
+    entryCount: entries.length,
+  }
+  const lines = [JSON.stringify(header)]
+  for (const entry of entries) lines.push(JSON.stringify(canonical(entry)))
+  return `${lines.join('\n')}\n`
+}
+
+/** A validated import: what to write, before anything is written. */
+export interface ParsedImport {
+  readonly title: string
+  readonly metadata: JsonObject
+  /** Inputs in order; they become seqs 0, 1, 2, … of the new thread. */
+  readonly inputs: readonly EntryInput[]
+}
+
+function zodField(error: z.ZodError): { field: string; message: string } {
+  const issue = error.issues[0]
+  return { field: issue === undefined ? '' : issue.path.map(String).join('.'), message: issue?.message ?? 'invalid' }
+}
+
+/** Entries back to inputs: same id, kind, payload, refs, time; token counts dropped (a file's counts are not trusted). */
+function toInput(entry: Entry): EntryInput {
+  const { tokens: _tokens, ...meta } = entry.meta ?? {}
+  return {
+    id: entry.id,
+    kind: entry.kind,
+    payload: entry.payload,
+    refs: entry.refs,
+    createdAt: entry.createdAt,
+    ...(Object.keys(meta).length === 0 ? {} : { meta }),
+  } as EntryInput
+}
+
+/**
+ * Validates a threadlens JSONL export completely (size, JSON, strict schemas, no prototype keys,
+ * seq gapless from 0, the thread's tool pairing rules) and throws `ImportValidationError` at the
+ * first problem, with its line and field. Nothing here touches storage.
+ */
+export function parseThreadJsonl(text: string, limits: ImportLimits): ParsedImport {
+  if (exceedsBytes(text, limits.maxBytes)) throw new ImportValidationError(undefined, '', `the input is larger than the ${limits.maxBytes}-byte limit`)
+  const lines = text.split('\n')
+  if (lines[lines.length - 1] === '') lines.pop()
+  if (lines.length === 0) throw new ImportValidationError(undefined, '', 'the input is empty')
+  if (lines.length - 1 > limits.maxEntries) throw new ImportValidationError(undefined, '', `more than ${limits.maxEntries} entries`)
+
+  const lineText = (position: number): string => {
+    const raw = lines[position] as string
+    const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw
+    if (exceedsBytes(line, limits.maxLineBytes)) throw new ImportValidationError(position + 1, '', `the line is longer than the ${limits.maxLineBytes}-byte limit`)
+    if (line.trim() === '') throw new ImportValidationError(position + 1, '', 'empty line')
+    return line
+  }
+
+  const headerParsed = headerSchema.safeParse(parseJsonSafely(lineText(0), 1))
+  if (!headerParsed.success) {
+    const { field, message } = zodField(headerParsed.error)
+    throw new ImportValidationError(1, field, message, { cause: headerParsed.error })
+  }
+  const header = headerParsed.data
+
+  const calls = new Set<string>()
+  const results = new Set<string>()
+  const inputs: EntryInput[] = []
+  for (let position = 1; position < lines.length; position++) {
+    const line = position + 1
+    const parsed = entrySchema.safeParse(parseJsonSafely(lineText(position), line))
+    if (!parsed.success) {
+      const { field, message } = zodField(parsed.error)
+      throw new ImportValidationError(line, field, message, { cause: parsed.error })
+    }
+    const entry = parsed.data
+    const seq = position - 1
+    if (entry.seq !== seq) throw new ImportValidationError(line, 'seq', `expected seq ${seq} (seqs run 0, 1, 2, … with no gaps), got ${entry.seq}`)
+    if (entry.threadId !== header.thread.id) {
+      throw new ImportValidationError(line, 'threadId', `the entry belongs to thread "${entry.threadId}", not "${header.thread.id}" of the header`)
+    }
+    const input = toInput(entry)
+    const toolCallId = entry.refs.toolCallId
+    if ((entry.kind === 'tool_call' || entry.kind === 'tool_result') && toolCallId === undefined) {
+      throw new ImportValidationError(line, 'refs.toolCallId', `a ${entry.kind} needs refs.toolCallId`)
+    }
+    try {
+      checkAppendRules(input, { seq, hasCall: (id) => calls.has(id), hasResult: (id) => results.has(id) })
+    } catch (error) {
+      if (error instanceof InvalidEntryError) throw new ImportValidationError(line, error.field, error.message, { cause: error })
+      throw error
+    }
+    if (toolCallId !== undefined && entry.kind === 'tool_call') calls.add(toolCallId)
+    if (toolCallId !== undefined && entry.kind === 'tool_result') results.add(toolCallId)
+    inputs.push(input)
+  }
+  if (header.entryCount !== inputs.length) {
+    throw new ImportValidationError(1, 'entryCount', `the header says ${header.entryCount} entries but ${inputs.length} follow (a truncated file?)`)
+  }
+  return { title: header.thread.title, metadata: header.thread.metadata, inputs }
+}
+
+/** Validates an OpenAI-style messages array through core's `fromOpenAIChat`. */
+export function parseOpenAIMessages(messages: unknown, limits: ImportLimits): ParsedImport {
+  if (!Array.isArray(messages)) throw new ImportValidationError(undefined, '', 'expected a JSON array of messages')
+  if (messages.length > limits.maxEntries) throw new ImportValidationError(undefined, '', `more than ${limits.maxEntries} messages`)
+  try {
+    const { systemPrompt, entries } = fromOpenAIChat(messages)
+    if (entries.length > limits.maxEntries) throw new ImportValidationError(undefined, '', `more than ${limits.maxEntries} entries`)
+    return {
+      title: '',
+      metadata: systemPrompt === undefined ? { importedFrom: 'openai-chat' } : { importedFrom: 'openai-chat', systemPrompt },
+      inputs: entries,
+    }
+  } catch (error) {
+    if (error instanceof InvalidMessagesError) {
+      const field = error.index === undefined ? error.field : [String(error.index), error.field].filter((part) => part !== '').join('.')
+      throw new ImportValidationError(undefined, field, error.message, { cause: error })
+    }
+    throw error
+  }
+}
+
+/** Either format, told apart by the first non-space character (`[` is a messages array). */
+export function parseImportText(text: string, limits: ImportLimits): ParsedImport {
+  if (exceedsBytes(text, limits.maxBytes)) throw new ImportValidationError(undefined, '', `the input is larger than the ${limits.maxBytes}-byte limit`)
+  if (text.trimStart().startsWith('[')) return parseOpenAIMessages(parseJsonSafely(text, undefined), limits)
+  return parseThreadJsonl(text, limits)
+}
+
+/** Accepts a string, a Blob (size checked before it is read) or an already parsed messages array. */
+export async function parseImportInput(input: string | Blob | readonly unknown[], limits: ImportLimits): Promise<ParsedImport> {
+  if (typeof input === 'string') return parseImportText(input, limits)
+  if (Array.isArray(input)) return parseOpenAIMessages(input, limits)
+  if (typeof Blob !== 'undefined' && input instanceof Blob) {
+    if (input.size > limits.maxBytes) throw new ImportValidationError(undefined, '', `the input is larger than the ${limits.maxBytes}-byte limit`)
+    return parseImportText(await input.text(), limits)
+  }
+  throw new ImportValidationError(undefined, '', 'import takes JSONL text, a Blob, or an array of OpenAI-style messages')
+}
