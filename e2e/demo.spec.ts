@@ -54,7 +54,11 @@ test('the demo projects the sample thread, switches policies and renders hostile
 
   // Hostile markup is shown as text and never becomes DOM.
   await expect(messages.getByText(hostileMessage)).toBeVisible()
+  // The short preset masks older tool results (a placeholder naming tool, call and size); the long one sends them whole.
+  await expect(messages.getByText(/\[tool result hidden: /).first()).toBeVisible()
+  await page.getByTestId('preset-select').selectOption('long')
   await expect(messages.getByText(hostileLink)).toBeVisible()
+  await page.getByTestId('preset-select').selectOption('short')
   expect(await page.evaluate(() => (window as unknown as { __xss?: unknown }).__xss)).toBeUndefined()
   await expect(page.locator('#root img')).toHaveCount(0)
   await expect(page.locator('#root script')).toHaveCount(0)
