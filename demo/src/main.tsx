@@ -1,6 +1,7 @@
 import { StrictMode } from 'react'
 import { createRoot } from 'react-dom/client'
 import { App } from './app'
+import { DemoDevtools } from './devtools/demo-devtools'
 import './styles.css'
 
 const container = document.getElementById('root')
@@ -9,5 +10,6 @@ if (container === null) throw new Error('[threadlens] demo: index.html needs a #
 createRoot(container).render(
   <StrictMode>
     <App />
+    <DemoDevtools />
   </StrictMode>,
 )

@@ -1,2 +1,18 @@
-// Placeholder: see README.md for what this package will hold.
-export {}
+import { ThreadlensDevtools as Devtools, type ThreadlensDevtoolsProps } from './shell/devtools'
+import { ThreadlensDevtoolsPanel as Panel, type ThreadlensDevtoolsPanelProps } from './shell/embedded-panel'
+
+// As @tanstack/react-query-devtools: in a production build these render nothing, and the bundler
+// drops the shell and the panel chunk. Ship them on purpose with `@threadlens/devtools/production`.
+const isProduction = process.env.NODE_ENV === 'production'
+
+/** Floating toggle + dockable panel. Renders nothing when `process.env.NODE_ENV === 'production'`. */
+export const ThreadlensDevtools: (props: ThreadlensDevtoolsProps) => ReturnType<typeof Devtools> | null = isProduction ? () => null : Devtools
+
+/** The embeddable panel. Renders nothing when `process.env.NODE_ENV === 'production'`. */
+export const ThreadlensDevtoolsPanel: (props: ThreadlensDevtoolsPanelProps) => ReturnType<typeof Panel> | null = isProduction ? () => null : Panel
+
+export type { ThreadlensDevtoolsProps } from './shell/devtools'
+export type { ThreadlensDevtoolsPanelProps } from './shell/embedded-panel'
+export type { DevtoolsPanelProps, PolicyChoice } from './panel/panel-props'
+export { openDevtools, closeDevtools, toggleDevtools } from './model/ui-state'
+export type { ButtonPosition, DockPosition, TabId } from './constants'

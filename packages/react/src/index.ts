@@ -1,2 +1,31 @@
-// Placeholder: see README.md for what this package will hold.
-export {}
+export type { ThreadlensClientOptions } from './client/threadlens-client'
+export { ThreadlensClient, createThreadlensClient } from './client/threadlens-client'
+export type { ThreadlensProviderProps } from './client/threadlens-context'
+export { ThreadlensProvider, useThreadlensClient, useOptionalThreadlensClient } from './client/threadlens-context'
+export type { ThreadSnapshot } from './client/live-thread'
+export { LiveThread } from './client/live-thread'
+export type { MemorySnapshot } from './client/live-memory'
+export { LiveMemory } from './client/live-memory'
+
+export { useThread } from './threads/use-thread'
+export type { ProjectionSnapshot, UseProjectionOptions } from './projection/use-projection'
+export { useProjection } from './projection/use-projection'
+export type { ProjectOptions, ProjectionOutcome } from './projection/projection-cache'
+export { cachedProjection, policyKey } from './projection/projection-cache'
+export type { CounterSnapshot } from './projection/token-counters'
+export { useTokenCounter } from './projection/token-counters'
+export { useMemory } from './memory/use-memory'
+
+export type { SessionSnapshot, SessionSource, SessionSourceController, SessionStatus } from './session/session-source'
+export { createSessionSource } from './session/session-source'
+export { useSession } from './session/use-session'
+
+export type { RecordedCall, CallUsage, ThreadCall } from './calls/thread-calls'
+export { deriveCalls, recordedCalls, threadCalls } from './calls/thread-calls'
+export type { CallReplay, ReplayOptions } from './calls/replay-call'
+export { replayCall } from './calls/replay-call'
+export type { ProjectionDiff } from './calls/compare-projections'
+export { compareProjections } from './calls/compare-projections'
+
+// Store types the devtools and apps pass around, so they need not depend on the store directly.
+export type { Memory, MemoryStore, Space, ThreadRecord, ThreadStore } from '@threadlens/store'

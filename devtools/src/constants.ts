@@ -1,0 +1,59 @@
+import { presets, type ContextPolicy } from '@threadlens/core'
+
+// Every default of the devtools, in one place. Props and README state the same values.
+
+/** Corner of the floating toggle button. */
+export type ButtonPosition = 'top-left' | 'top-right' | 'bottom-left' | 'bottom-right'
+export const DEFAULT_BUTTON_POSITION: ButtonPosition = 'bottom-right'
+
+/** Edge the panel docks to. */
+export type DockPosition = 'bottom' | 'right'
+export const DEFAULT_DOCK: DockPosition = 'bottom'
+
+/** Panel height (bottom dock) or width (right dock) in CSS pixels. */
+export const DEFAULT_PANEL_SIZE = 420
+export const MIN_PANEL_SIZE = 200
+/** Largest share of the viewport the panel may take when resized. */
+export const MAX_PANEL_SHARE = 0.9
+
+/** Keyboard shortcut that toggles the panel: modifiers joined by `+`, then a key code letter/digit. */
+export const DEFAULT_SHORTCUT = 'alt+shift+d'
+
+/** localStorage key under which the UI state (open, dock, size, tab) is remembered. */
+export const DEFAULT_STORAGE_KEY = 'threadlens-devtools'
+
+export const tabIds = ['projection', 'tokens', 'timeline', 'views', 'lab', 'calls', 'memory', 'storage'] as const
+export type TabId = (typeof tabIds)[number]
+export const DEFAULT_TAB: TabId = 'projection'
+export const tabLabels: Readonly<Record<TabId, string>> = {
+  projection: 'Projection',
+  tokens: 'Tokens',
+  timeline: 'Timeline',
+  views: 'Views',
+  lab: 'Policy lab',
+  calls: 'Calls',
+  memory: 'Memory',
+  storage: 'Storage',
+}
+
+/** The policy inspected when neither a `policy` prop nor the session gives one. */
+export function defaultPolicy(): ContextPolicy {
+  return presets.shortContext()
+}
+
+/** Characters of a text shown before "show more". */
+export const COLLAPSE_AFTER_CHARS = 600
+/** Characters of a JSON block shown before "show more". */
+export const COLLAPSE_JSON_AFTER_CHARS = 4000
+
+/** Meter warning levels, as a share of the input budget (window minus reserved output) in use. */
+export const METER_AMBER_RATIO = 0.75
+export const METER_RED_RATIO = 0.9
+
+/** Timeline row height in CSS pixels (fixed, so 10k rows virtualize cheaply). */
+export const TIMELINE_ROW_HEIGHT = 26
+/** Rows rendered beyond the visible ones, each side. */
+export const LIST_OVERSCAN = 8
+
+/** z-index of the floating button and the docked panel. */
+export const Z_INDEX = 2147483000

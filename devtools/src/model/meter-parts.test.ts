@@ -1,0 +1,41 @@
+import type { ProjectionMeta } from '@threadlens/core'
+import { describe, expect, it } from 'vitest'
+import { formatPercent, meterModel } from './meter-parts'
+
+function meta(total: number, window = 1000, reserve = 200): ProjectionMeta {
+  return {
+    tokens: { system: 10, memory: 0, summary: 0, history: total - 10, pending: 0, tools: 0, total },
+    budget: { maxInputTokens: window, reserveOutputTokens: reserve, input: window - reserve, free: window - reserve - total },
+  } as unknown as ProjectionMeta
+}
+
+describe('meterModel', () => {
+  it('stacks the parts to the whole window, with free net of the reserve', () => {
+    const model = meterModel(meta(400))
+    expect(model.parts.map((part) => part.key)).toEqual(['system', 'memory', 'summary', 'history', 'pending', 'tools', 'reserved', 'free'])
+    expect(model.parts.reduce((sum, part) => sum + part.tokens, 0)).toBe(1000)
+    expect(model.parts.find((part) => part.key === 'free')?.tokens).toBe(400)
+    expect(model.parts.find((part) => part.key === 'reserved')?.share).toBe(0.2)
+    expect(model.fill).toBe(0.5)
+  })
+
+  it('is ok up to 75% of the input budget, amber above, red above 90%', () => {
+    expect(meterModel(meta(600)).level).toBe('ok')
+    expect(meterModel(meta(601)).level).toBe('amber')
+    expect(meterModel(meta(720)).level).toBe('amber')
+    expect(meterModel(meta(721)).level).toBe('red')
+  })
+
+  it('on overflow free is 0 and the bar is scaled to what is used', () => {
+    const model = meterModel(meta(900))
+    expect(model.parts.find((part) => part.key === 'free')?.tokens).toBe(0)
+    expect(model.parts.reduce((sum, part) => sum + part.share, 0)).toBeCloseTo(1)
+    expect(model.level).toBe('red')
+  })
+
+  it('formats shares', () => {
+    expect(formatPercent(0.5)).toBe('50%')
+    expect(formatPercent(0.034)).toBe('3.4%')
+    expect(formatPercent(0)).toBe('0%')
+  })
+})

@@ -1,0 +1,26 @@
+import { definePolicy, withPolicy } from '@threadlens/core'
+import { describe, expect, it } from 'vitest'
+import { changedOptions, fieldChange, policyFields } from './policy-fields'
+
+const field = (name: string) => policyFields.find((item) => item.name === name) as (typeof policyFields)[number]
+
+describe('policy fields', () => {
+  it('turns form values into policy changes; empty clears an optional limit', () => {
+    const base = definePolicy({ maxTurns: 4 })
+    expect(withPolicy(base, fieldChange(field('maxTurns'), '')).maxTurns).toBeUndefined()
+    expect(withPolicy(base, fieldChange(field('maxTurns'), '2')).maxTurns).toBe(2)
+    expect(withPolicy(base, fieldChange(field('cacheFriendly'), true)).cacheFriendly).toBe(true)
+    expect(withPolicy(base, fieldChange(field('toolTrace'), 'masked')).toolTrace).toBe('masked')
+    expect(withPolicy(base, fieldChange(field('systemPrompt'), '')).systemPrompt).toBeUndefined()
+    expect(() => withPolicy(base, fieldChange(field('maxInputTokens'), 'abc'))).toThrow()
+  })
+
+  it('every field names a real policy option', () => {
+    const policy = definePolicy({})
+    for (const item of policyFields) expect(Object.keys(policy).includes(item.name) || item.kind === 'text' || (item.kind === 'number' && item.optional)).toBe(true)
+  })
+
+  it('lists changed options', () => {
+    expect(changedOptions(definePolicy({}), definePolicy({ maxTurns: 3 }))).toEqual(['maxTurns: unset → 3'])
+  })
+})

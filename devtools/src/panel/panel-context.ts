@@ -1,0 +1,34 @@
+import type { ContextPolicy, ProjectionResult } from '@threadlens/core'
+import type { ProjectOptions, SessionSource } from '@threadlens/react'
+import { createContext, useContext } from 'react'
+import type { DevtoolsUiStore } from '../model/ui-state'
+import type { PolicyChoice } from './panel-props'
+
+export interface PanelContextValue {
+  readonly threadId: string
+  /** The app's policy (what the next call really uses). */
+  readonly basePolicy: ContextPolicy
+  /** What the panel shows: the lab's preview policy, or the app's. */
+  readonly policy: ContextPolicy
+  /** Set while the Policy lab previews another policy; nothing is written. */
+  readonly labPolicy: ContextPolicy | undefined
+  readonly labChoice: string
+  setLab(choice: string, policy: ContextPolicy | undefined): void
+  readonly choices: readonly PolicyChoice[]
+  readonly projectOptions: ProjectOptions
+  readonly session: SessionSource | undefined
+  readonly sessionProjection: ProjectionResult | undefined
+  readonly agentId: string | undefined
+  readonly ui: DevtoolsUiStore
+  /** The entry opened in the timeline's detail pane. */
+  readonly selectedSeq: number | undefined
+  selectSeq(seq: number | undefined): void
+}
+
+export const PanelContext = createContext<PanelContextValue | undefined>(undefined)
+
+export function usePanel(): PanelContextValue {
+  const value = useContext(PanelContext)
+  if (value === undefined) throw new Error('[threadlens] devtools tabs render inside <ThreadlensDevtoolsPanel>')
+  return value
+}

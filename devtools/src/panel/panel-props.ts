@@ -1,0 +1,29 @@
+import type { ContextPolicy, ToolSchema } from '@threadlens/core'
+import type { ThreadlensClient, SessionSource } from '@threadlens/react'
+
+/** A named policy offered in the panel's policy menu. */
+export interface PolicyChoice {
+  readonly id: string
+  readonly label: string
+  readonly policy: ContextPolicy
+}
+
+/** What the panel inspects. Give `threadId` (read-only inspector), or `session` (live), or both. */
+export interface DevtoolsPanelProps {
+  /** The thread to inspect. Default: the session's `threadId`. */
+  readonly threadId?: string
+  /** A live session (see `SessionSource` in @threadlens/react): shows its status and the request in progress. Default: none. */
+  readonly session?: SessionSource
+  /** The policy the app projects with. Default: the session's policy, else `presets.shortContext()`. */
+  readonly policy?: ContextPolicy
+  /** More policies for the policy menu, beside the built-in presets. Default: none. */
+  readonly policies?: readonly PolicyChoice[]
+  /** Tool schemas the app's requests carry (their tokens come out of the budget). Default: none. */
+  readonly tools?: readonly ToolSchema[]
+  /** Memory id (agent id) shown in the Memory tab. Default: none (the tab says how to set it). */
+  readonly agentId?: string
+  /** The client; default: the one of the nearest `<ThreadlensProvider>`. */
+  readonly client?: ThreadlensClient
+  /** localStorage key of the UI state (tab). Default `threadlens-devtools`. */
+  readonly storageKey?: string
+}

@@ -1,0 +1,9 @@
+// The devtools with no production guard: import from `@threadlens/devtools/production` to ship
+// them in a production build on purpose (the root export renders nothing there).
+export { ThreadlensDevtools } from './shell/devtools'
+export type { ThreadlensDevtoolsProps } from './shell/devtools'
+export { ThreadlensDevtoolsPanel } from './shell/embedded-panel'
+export type { ThreadlensDevtoolsPanelProps } from './shell/embedded-panel'
+export type { DevtoolsPanelProps, PolicyChoice } from './panel/panel-props'
+export { openDevtools, closeDevtools, toggleDevtools } from './model/ui-state'
+export type { ButtonPosition, DockPosition, TabId } from './constants'

@@ -1,0 +1,25 @@
+import { Z_INDEX } from '../constants'
+
+// The shell's own small stylesheet (button, dock frame, resize handle), in the shadow root.
+export const shellCss = `
+:host { all: initial; }
+.tl-toggle { all: initial; position: fixed; z-index: ${Z_INDEX}; display: flex; align-items: center; gap: 6px; cursor: pointer;
+  font: 600 12px/1 system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif; color: #fff; background: #1f2630; border: 1px solid #3a4350;
+  border-radius: 18px; padding: 8px 12px; box-shadow: 0 2px 10px rgba(0,0,0,.3); }
+.tl-toggle:hover, .tl-toggle:focus-visible { border-color: #5b9dff; outline: none; }
+.tl-toggle-top-left { top: 12px; left: 12px; } .tl-toggle-top-right { top: 12px; right: 12px; }
+.tl-toggle-bottom-left { bottom: 12px; left: 12px; } .tl-toggle-bottom-right { bottom: 12px; right: 12px; }
+.tl-lens { width: 10px; height: 10px; border-radius: 50%; border: 2px solid #5b9dff; }
+.tl-frame { position: fixed; z-index: ${Z_INDEX}; background: #161a20; box-shadow: 0 -2px 16px rgba(0,0,0,.35); display: flex; }
+.tl-frame-bottom { left: 0; right: 0; bottom: 0; flex-direction: column; }
+.tl-frame-right { top: 0; right: 0; bottom: 0; flex-direction: row; }
+.tl-resize { flex: none; background: #2c333d; touch-action: none; }
+.tl-resize:hover, .tl-resize:focus-visible { background: #5b9dff; outline: none; }
+.tl-frame-bottom .tl-resize { height: 4px; cursor: ns-resize; }
+.tl-frame-right .tl-resize { width: 4px; cursor: ew-resize; }
+.tl-frame-body { flex: 1; min-width: 0; min-height: 0; display: flex; }
+.tl-loading { all: initial; color: #8b95a3; font: 12px system-ui, sans-serif; padding: 12px; }
+.tl-control { all: initial; cursor: pointer; color: #dfe4ea; font: 12px system-ui, sans-serif; padding: 2px 7px; border: 1px solid #2c333d; border-radius: 5px; background: #222831; }
+.tl-control[aria-pressed="true"] { border-color: #5b9dff; }
+.tl-control:hover, .tl-control:focus-visible { border-color: #5b9dff; outline: none; }
+`

@@ -1,0 +1,154 @@
+import { listModels, policyForModel, withPolicy, type ContextPolicy } from '@threadlens/core'
+import { compareProjections, useProjection } from '@threadlens/react'
+import { useMemo, useState } from 'react'
+import { formatNumber } from '../model/meter-parts'
+import { changedOptions, fieldChange, policyFields, type PolicyField } from '../model/policy-fields'
+import { usePanel } from '../panel/panel-context'
+import { ProjectionStatus } from './projection-status'
+
+/** Try presets, models and single options; see what enters and leaves. Never writes. */
+export function PolicyLabTab() {
+  const panel = usePanel()
+  const [error, setError] = useState<string | undefined>(undefined)
+  const [edits, setEdits] = useState(0)
+  const current = panel.policy
+  const models = useMemo(() => listModels(), [])
+  const base = useProjection(panel.threadId, panel.basePolicy, panel.projectOptions)
+  const lab = useProjection(panel.threadId, current, panel.projectOptions)
+  const diff = useMemo(() => (base.result === undefined || lab.result === undefined ? undefined : compareProjections(base.result, lab.result)), [base.result, lab.result])
+
+  const choose = (id: string, policy: ContextPolicy | undefined) => {
+    setError(undefined)
+    setEdits(edits + 1)
+    panel.setLab(id, policy)
+  }
+  const pickModel = (id: string) => {
+    if (id === '') return
+    const keep = panel.basePolicy.systemPrompt === undefined ? {} : { systemPrompt: panel.basePolicy.systemPrompt }
+    choose(`model:${id}`, policyForModel(id, keep))
+  }
+  const edit = (field: PolicyField, raw: string | boolean) => {
+    try {
+      const next = withPolicy(current, fieldChange(field, raw))
+      setError(undefined)
+      panel.setLab(panel.labChoice.endsWith(' (edited)') ? panel.labChoice : `${panel.labChoice} (edited)`, next)
+    } catch (caught) {
+      setError(caught instanceof Error ? caught.message : String(caught))
+    }
+  }
+
+  return (
+    <>
+      <div className="tl-row">
+        <button type="button" className="tl-button" aria-pressed={panel.labPolicy === undefined} data-testid="lab-app" onClick={() => choose('app', undefined)}>
+          app policy
+        </button>
+        {panel.choices.map((choice) => (
+          <button key={choice.id} type="button" className="tl-button" aria-pressed={panel.labChoice === choice.id} data-testid={`lab-${choice.id}`} onClick={() => choose(choice.id, choice.policy)}>
+            {choice.label}
+          </button>
+        ))}
+        <select className="tl-select" aria-label="policy for a model" data-testid="lab-model" value={panel.labChoice.startsWith('model:') ? panel.labChoice.slice(6).replace(' (edited)', '') : ''} onChange={(event) => pickModel(event.target.value)}>
+          <option value="">per model…</option>
+          {models.map((model) => (
+            <option key={model.id} value={model.id}>
+              {model.id} ({model.provider}, {formatNumber(model.contextWindow)})
+            </option>
+          ))}
+        </select>
+      </div>
+      <p className="tl-muted">Previewing only: the thread is never written. Projection, meter and timeline follow this policy until you pick “app policy”.</p>
+      <div className="tl-split" style={{ flex: 'none' }}>
+        <form className="tl-card" aria-label="policy options" data-testid="lab-form" onSubmit={(event) => event.preventDefault()}>
+          {policyFields.map((field) => (
+            <FieldInput key={`${field.name}-${edits}-${panel.labChoice.replace(' (edited)', '')}`} field={field} value={(current as Record<string, unknown>)[field.name]} onChange={(raw) => edit(field, raw)} />
+          ))}
+          {error === undefined ? null : (
+            <p className="tl-error" role="alert" data-testid="lab-error">
+              {error}
+            </p>
+          )}
+        </form>
+        <section className="tl-card" aria-label="difference" data-testid="lab-diff">
+          <h3 className="tl-h">App policy → this policy</h3>
+          {diff === undefined ? (
+            <ProjectionStatus snapshot={lab.result === undefined ? lab : base} />
+          ) : (
+            <>
+              <p>
+                tokens{' '}
+                <strong data-testid="lab-token-delta">
+                  {diff.tokenDelta > 0 ? '+' : ''}
+                  {formatNumber(diff.tokenDelta)}
+                </strong>{' '}
+                ({formatNumber(base.result?.meta.tokens.total ?? 0)} → {formatNumber(lab.result?.meta.tokens.total ?? 0)}) · messages {diff.messageDelta > 0 ? '+' : ''}
+                {diff.messageDelta}
+              </p>
+              <SeqList label="entering" testId="lab-entered" seqs={diff.entered} />
+              <SeqList label="leaving" testId="lab-left" seqs={diff.left} />
+              <h3 className="tl-h">Changed options</h3>
+              <ul className="tl-mono" data-testid="lab-changed">
+                {changedOptions(panel.basePolicy, current).map((line) => (
+                  <li key={line}>{line}</li>
+                ))}
+              </ul>
+            </>
+          )}
+        </section>
+      </div>
+    </>
+  )
+}
+
+export function SeqList({ label, seqs, testId }: { readonly label: string; readonly seqs: readonly number[]; readonly testId: string }) {
+  const shown = seqs.slice(0, 200)
+  return (
+    <p data-testid={testId} data-count={seqs.length}>
+      <span className="tl-muted">
+        {label} ({seqs.length}):
+      </span>{' '}
+      <span className="tl-mono">{seqs.length === 0 ? 'none' : `#${shown.join(', #')}${seqs.length > shown.length ? ` … and ${seqs.length - shown.length} more` : ''}`}</span>
+    </p>
+  )
+}
+
+function FieldInput({ field, value, onChange }: { readonly field: PolicyField; readonly value: unknown; readonly onChange: (raw: string | boolean) => void }) {
+  const [draft, setDraft] = useState(value === undefined ? '' : String(value))
+  const id = `tl-field-${field.name}`
+  const control = (() => {
+    switch (field.kind) {
+      case 'boolean':
+        return <input id={id} type="checkbox" checked={value === true} onChange={(event) => onChange(event.target.checked)} />
+      case 'choice':
+        return (
+          <select id={id} className="tl-select" value={String(value)} onChange={(event) => onChange(event.target.value)}>
+            {field.options.map((option) => (
+              <option key={option}>{option}</option>
+            ))}
+          </select>
+        )
+      default:
+        return (
+          <input
+            id={id}
+            className="tl-input"
+            type={field.kind === 'number' ? 'number' : 'text'}
+            step={field.kind === 'number' ? (field.step ?? 1) : undefined}
+            placeholder={field.kind === 'number' && field.optional ? 'no limit' : field.kind === 'text' ? 'none' : undefined}
+            value={draft}
+            data-testid={`lab-field-${field.name}`}
+            onChange={(event) => {
+              setDraft(event.target.value)
+              onChange(event.target.value)
+            }}
+          />
+        )
+    }
+  })()
+  return (
+    <div className="tl-field">
+      <label htmlFor={id}>{field.label}</label>
+      {control}
+    </div>
+  )
+}

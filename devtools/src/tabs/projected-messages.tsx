@@ -1,0 +1,80 @@
+import { segments, type MessageInfo, type ProjectedMessage, type ProjectionResult, type Segment } from '@threadlens/core'
+import { useState } from 'react'
+import { CollapsibleText } from '../components/collapsible-text'
+import { formatNumber } from '../model/meter-parts'
+
+const pageSize = 200
+
+function messageBody(message: ProjectedMessage): string {
+  if (message.role === 'assistant' && message.toolCalls !== undefined && message.toolCalls.length > 0) {
+    const calls = message.toolCalls.map((call) => `→ ${call.name} (${call.id}) ${JSON.stringify(call.arguments)}`).join('\n')
+    return message.content === '' ? calls : `${message.content}\n${calls}`
+  }
+  return message.content
+}
+
+function roleLabel(message: ProjectedMessage): string {
+  return message.role === 'tool' ? `tool · ${message.name}` : message.role
+}
+
+interface Row {
+  readonly message: ProjectedMessage
+  readonly info: MessageInfo | undefined
+  readonly position: number
+}
+
+/** The neutral messages, segment by segment, each with its tokens and source seqs. */
+export function ProjectedMessages({ result }: { readonly result: ProjectionResult }) {
+  const bySegment = new Map<Segment, Row[]>()
+  result.messages.forEach((message, position) => {
+    const info = result.meta.messages[position]
+    const segment = info?.segment ?? 'history'
+    let rows = bySegment.get(segment)
+    if (rows === undefined) bySegment.set(segment, (rows = []))
+    rows.push({ message, info, position })
+  })
+  return (
+    <div data-testid="projected-messages" data-count={result.messages.length}>
+      {segments.map((segment) => {
+        const rows = bySegment.get(segment)
+        if (rows === undefined) return null
+        const tokens = rows.reduce((total, row) => total + (row.info?.tokens ?? 0), 0)
+        return <SegmentBlock key={segment} segment={segment} rows={rows} tokens={tokens} />
+      })}
+    </div>
+  )
+}
+
+function SegmentBlock({ segment, rows, tokens }: { readonly segment: Segment; readonly rows: readonly Row[]; readonly tokens: number }) {
+  const [shown, setShown] = useState(pageSize)
+  return (
+    <section className="tl-segment" data-testid={`segment-${segment}`} aria-label={`${segment} segment`}>
+      <h3>
+        <span className={`tl-swatch tl-part-${segment}`} aria-hidden="true" />
+        {segment}
+        <span className="tl-muted">
+          {rows.length} message{rows.length === 1 ? '' : 's'} · {formatNumber(tokens)} tokens
+        </span>
+      </h3>
+      {rows.slice(Math.max(0, rows.length - shown)).map((row) => (
+        <div key={row.position} className="tl-message" data-testid="projected-message" data-role={row.message.role}>
+          <div>
+            <div className="tl-role">{roleLabel(row.message)}</div>
+            <div className="tl-muted tl-mono">{row.info === undefined || row.info.seqs.length === 0 ? '' : `#${row.info.seqs.join(', #')}`}</div>
+            {row.info?.reduced === undefined ? null : <span className="tl-badge tl-warn">{row.info.reduced}</span>}
+            {row.info?.synthetic === undefined ? null : <span className="tl-badge tl-info">synthetic</span>}
+          </div>
+          <CollapsibleText text={messageBody(row.message)} />
+          <div className="tl-tokens" title="tokens, overhead included">
+            {formatNumber(row.info?.tokens ?? 0)} tok
+          </div>
+        </div>
+      ))}
+      {rows.length > shown ? (
+        <button type="button" className="tl-more" onClick={() => setShown(shown + pageSize)}>
+          show {Math.min(pageSize, rows.length - shown)} older messages ({rows.length - shown} hidden)
+        </button>
+      ) : null}
+    </section>
+  )
+}

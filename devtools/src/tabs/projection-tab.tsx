@@ -1,0 +1,86 @@
+import { toAnthropicMessages, toOpenAIChat, type ProjectionResult } from '@threadlens/core'
+import { useMemo, useState } from 'react'
+import { CollapsibleText } from '../components/collapsible-text'
+import { CopyButton } from '../components/copy-button'
+import { COLLAPSE_JSON_AFTER_CHARS } from '../constants'
+import { formatNumber } from '../model/meter-parts'
+import { usePanel } from '../panel/panel-context'
+import { usePanelProjection } from '../panel/use-panel-projection'
+import { ProjectedMessages } from './projected-messages'
+import { ProjectionStatus } from './projection-status'
+
+type Format = 'neutral' | 'openai' | 'anthropic'
+const formats: readonly { id: Format; label: string }[] = [
+  { id: 'neutral', label: 'neutral' },
+  { id: 'openai', label: 'OpenAI chat' },
+  { id: 'anthropic', label: 'Anthropic messages' },
+]
+
+/** Exactly what the next call sends, in neutral form or as a provider request. */
+export function ProjectionTab() {
+  const panel = usePanel()
+  const next = usePanelProjection()
+  const [format, setFormat] = useState<Format>('neutral')
+  const [source, setSource] = useState<'next' | 'session'>('next')
+  const result = source === 'session' && panel.sessionProjection !== undefined ? panel.sessionProjection : next.result
+  return (
+    <>
+      <div className="tl-row">
+        <div className="tl-row" role="radiogroup" aria-label="format">
+          {formats.map((item) => (
+            <button key={item.id} type="button" className="tl-button" role="radio" aria-checked={format === item.id} aria-pressed={format === item.id} data-testid={`format-${item.id}`} onClick={() => setFormat(item.id)}>
+              {item.label}
+            </button>
+          ))}
+        </div>
+        {panel.sessionProjection === undefined ? null : (
+          <select className="tl-select" value={source} onChange={(event) => setSource(event.target.value as 'next' | 'session')} data-testid="projection-source">
+            <option value="next">next call (projected now)</option>
+            <option value="session">the session&apos;s call in flight</option>
+          </select>
+        )}
+        {result === undefined ? null : (
+          <span className="tl-muted">
+            {result.messages.length} messages · {formatNumber(result.meta.tokens.total)} tokens · {result.meta.includedSeqs.length} entries
+          </span>
+        )}
+      </div>
+      {result === undefined ? <ProjectionStatus snapshot={next} /> : <FormattedProjection result={result} format={format} />}
+    </>
+  )
+}
+
+function FormattedProjection({ result, format }: { readonly result: ProjectionResult; readonly format: Format }) {
+  const json = useMemo(() => {
+    if (format === 'openai') return JSON.stringify({ messages: toOpenAIChat(result) }, null, 2)
+    if (format === 'anthropic') return JSON.stringify(toAnthropicMessages(result), null, 2)
+    return ''
+  }, [result, format])
+  if (format === 'neutral') return <ProjectedMessages result={result} />
+  if (format === 'openai') {
+    const messages = toOpenAIChat(result)
+    return (
+      <div data-testid="request-json" data-provider="openai">
+        <div className="tl-row">
+          <CopyButton text={json} label="copy request JSON" />
+        </div>
+        {messages.map((message, position) => (
+          <div key={position} className="tl-message" data-testid="provider-message">
+            <div className="tl-role">{message.role}</div>
+            <CollapsibleText pre text={JSON.stringify(message, null, 2)} limit={COLLAPSE_JSON_AFTER_CHARS} />
+            <div className="tl-tokens">{formatNumber(result.meta.messages[position]?.tokens ?? 0)} tok</div>
+          </div>
+        ))}
+      </div>
+    )
+  }
+  return (
+    <div data-testid="request-json" data-provider="anthropic">
+      <div className="tl-row">
+        <CopyButton text={json} label="copy request JSON" />
+        <span className="tl-muted">Anthropic merges consecutive roles and moves system text to `system`; per-message tokens are in the neutral view.</span>
+      </div>
+      <CollapsibleText pre text={json} limit={COLLAPSE_JSON_AFTER_CHARS * 4} />
+    </div>
+  )
+}

@@ -1,0 +1,126 @@
+import { useThreadlensClient, type ThreadRecord } from '@threadlens/react'
+import { useEffect, useState } from 'react'
+import { downloadText, fileSafe } from '../model/download'
+import { formatNumber, formatPercent } from '../model/meter-parts'
+import { usePanel } from '../panel/panel-context'
+import { usePanelProjection } from '../panel/use-panel-projection'
+
+interface StorageFacts {
+  readonly usage: number | undefined
+  readonly quota: number | undefined
+  readonly indexedDB: number | undefined
+  readonly persisted: boolean | undefined
+}
+
+async function readFacts(): Promise<StorageFacts> {
+  const storage = globalThis.navigator?.storage
+  if (storage === undefined) return { usage: undefined, quota: undefined, indexedDB: undefined, persisted: undefined }
+  const [estimate, persisted] = await Promise.all([storage.estimate().catch(() => undefined), storage.persisted?.().catch(() => undefined)])
+  const details = (estimate as { usageDetails?: { indexedDB?: number } } | undefined)?.usageDetails
+  return { usage: estimate?.usage, quota: estimate?.quota, indexedDB: details?.indexedDB, persisted }
+}
+
+function megabytes(bytes: number | undefined): string {
+  return bytes === undefined ? 'unknown' : `${formatNumber(Math.round((bytes / 1024 / 1024) * 10) / 10)} MB`
+}
+
+/** Origin storage usage and quota, persistence, and exports of the thread and the projection. */
+export function StorageTab() {
+  const panel = usePanel()
+  const client = useThreadlensClient()
+  const projection = usePanelProjection()
+  const [facts, setFacts] = useState<StorageFacts | undefined>(undefined)
+  const [message, setMessage] = useState<string | undefined>(undefined)
+  const [record, setRecord] = useState<ThreadRecord | undefined>(undefined)
+  useEffect(() => {
+    let active = true
+    readFacts().then((read) => {
+      if (active) setFacts(read)
+    })
+    client.threads.get(panel.threadId).then(
+      (found) => {
+        if (active) setRecord(found)
+      },
+      () => undefined,
+    )
+    return () => {
+      active = false
+    }
+  }, [client, panel.threadId])
+  const requestPersist = async () => {
+    const granted = await globalThis.navigator?.storage?.persist?.()
+    setMessage(granted === true ? 'Storage is now persistent.' : 'The browser did not grant persistent storage (it decides by site engagement).')
+    setFacts(await readFacts())
+  }
+  const exportThread = async () => {
+    try {
+      const jsonl = await client.threads.export(panel.threadId)
+      downloadText(`${fileSafe(panel.threadId)}.jsonl`, jsonl, 'application/x-ndjson')
+      setMessage(`Exported ${formatNumber(jsonl.split('\n').filter((line) => line !== '').length - 1)} entries.`)
+    } catch (error) {
+      setMessage(`Export failed: ${error instanceof Error ? error.message : String(error)}`)
+    }
+  }
+  const exportProjection = () => {
+    const result = projection.result
+    if (result === undefined) return
+    const json = JSON.stringify({ threadId: panel.threadId, policy: panel.policy, messages: result.messages, meta: result.meta }, null, 2)
+    downloadText(`${fileSafe(panel.threadId)}-projection.json`, json, 'application/json')
+    setMessage('Exported the projection.')
+  }
+  return (
+    <>
+      <table className="tl-table" data-testid="storage-facts">
+        <tbody>
+          <tr>
+            <th>thread store</th>
+            <td data-testid="storage-persistent">{client.threads.persistent ? 'IndexedDB' : 'in memory only: nothing survives a reload'}</td>
+          </tr>
+          <tr>
+            <th>thread</th>
+            <td data-testid="storage-thread">
+              {record === undefined
+                ? 'reading…'
+                : `${formatNumber(record.entryCount)} entries${record.title === '' ? '' : ` · “${record.title}”`} · created ${new Date(record.createdAt).toISOString()} · updated ${new Date(record.updatedAt).toISOString()}${record.parent === null ? '' : ` · forked from ${record.parent.threadId} at #${record.parent.atSeq}`}`}
+            </td>
+          </tr>
+          <tr>
+            <th>origin usage</th>
+            <td data-testid="storage-usage">
+              {facts === undefined ? 'reading…' : `${megabytes(facts.usage)} of ${megabytes(facts.quota)}`}
+              {facts?.usage !== undefined && facts.quota !== undefined && facts.quota > 0 ? ` (${formatPercent(facts.usage / facts.quota)})` : ''}
+            </td>
+          </tr>
+          <tr>
+            <th>IndexedDB</th>
+            <td>{facts === undefined ? 'reading…' : megabytes(facts.indexedDB)}</td>
+          </tr>
+          <tr>
+            <th>persistent storage</th>
+            <td data-testid="storage-persisted">
+              {facts === undefined ? 'reading…' : facts.persisted === undefined ? 'unknown' : facts.persisted ? 'yes: the browser will not evict it' : 'no: the browser may evict it under pressure'}{' '}
+              {facts?.persisted === false ? (
+                <button type="button" className="tl-button" onClick={requestPersist}>
+                  request persistence
+                </button>
+              ) : null}
+            </td>
+          </tr>
+        </tbody>
+      </table>
+      <div className="tl-row">
+        <button type="button" className="tl-button" data-testid="export-thread" onClick={exportThread}>
+          export thread (JSONL)
+        </button>
+        <button type="button" className="tl-button" data-testid="export-projection" disabled={projection.result === undefined} onClick={exportProjection}>
+          export projection (JSON)
+        </button>
+      </div>
+      {message === undefined ? null : (
+        <p className="tl-muted" role="status" data-testid="storage-message">
+          {message}
+        </p>
+      )}
+    </>
+  )
+}

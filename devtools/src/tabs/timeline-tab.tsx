@@ -1,0 +1,118 @@
+import { entryKinds, type Entry, type EntryKind, type TokenCounter } from '@threadlens/core'
+import { useDeferredValue, useMemo, useState } from 'react'
+import { VirtualList } from '../components/virtual-list'
+import { TIMELINE_ROW_HEIGHT } from '../constants'
+import { entryPreview, refsText, refsValues } from '../model/entry-preview'
+import { describeFate, fateIndex, type FateIndex } from '../model/entry-fates'
+import { formatNumber } from '../model/meter-parts'
+import { usePanel } from '../panel/panel-context'
+import { usePanelProjection } from '../panel/use-panel-projection'
+import { EntryDetail } from './entry-detail'
+import { ProjectionStatus } from './projection-status'
+
+/** Every entry of the thread with its fate in the current projection; virtualized. */
+export function TimelineTab() {
+  const panel = usePanel()
+  const projection = usePanelProjection()
+  const [kinds, setKinds] = useState<ReadonlySet<EntryKind>>(() => new Set(entryKinds))
+  const [text, setText] = useState('')
+  const query = useDeferredValue(text.trim().toLowerCase())
+  const { thread, result, counter } = projection
+  const entries = thread?.entries
+  const visible = useMemo(() => {
+    if (entries === undefined) return undefined
+    if (query === '' && kinds.size === entryKinds.length) return undefined // all rows: no index array needed
+    const matches: number[] = []
+    entries.forEach((entry, position) => {
+      if (kinds.has(entry.kind) && (query === '' || entryPreview(entry).toLowerCase().includes(query) || refsText(entry).toLowerCase().includes(query))) matches.push(position)
+    })
+    return matches
+  }, [entries, kinds, query])
+  if (entries === undefined || result === undefined || counter === undefined) return <ProjectionStatus snapshot={projection} />
+  const fates = fateIndex(result.meta)
+  const count = visible === undefined ? entries.length : visible.length
+  const entryAt = (row: number) => entries[visible === undefined ? row : (visible[row] as number)] as Entry
+  const selected = panel.selectedSeq === undefined ? undefined : thread?.bySeq(panel.selectedSeq)
+  const toggleKind = (kind: EntryKind) => {
+    const next = new Set(kinds)
+    if (next.has(kind)) next.delete(kind)
+    else next.add(kind)
+    setKinds(next)
+  }
+  return (
+    <>
+      <div className="tl-row" data-testid="timeline-filters">
+        {entryKinds.map((kind) => (
+          <button key={kind} type="button" className="tl-button" aria-pressed={kinds.has(kind)} data-testid={`filter-${kind}`} onClick={() => toggleKind(kind)}>
+            {kind}
+          </button>
+        ))}
+        <input className="tl-input" type="search" placeholder="filter text or refs" aria-label="filter text" data-testid="timeline-search" value={text} onChange={(event) => setText(event.target.value)} />
+        <span className="tl-muted" data-testid="timeline-count">
+          {count} of {entries.length} entries · {result.meta.includedSeqs.length} included
+        </span>
+      </div>
+      <div className="tl-split">
+        <VirtualList
+          count={count}
+          rowHeight={TIMELINE_ROW_HEIGHT}
+          label="thread timeline"
+          testId="timeline"
+          followEnd
+          rowKey={(row) => entryAt(row).seq}
+          renderRow={(row) => <TimelineRow entry={entryAt(row)} fates={fates} counter={counter} selected={entryAt(row).seq === panel.selectedSeq} onSelect={panel.selectSeq} />}
+        />
+        {selected === undefined ? null : <EntryDetail entry={selected} fates={fates} counter={counter} onClose={() => panel.selectSeq(undefined)} />}
+      </div>
+    </>
+  )
+}
+
+interface TimelineRowProps {
+  readonly entry: Entry
+  readonly fates: FateIndex
+  readonly counter: TokenCounter
+  readonly selected: boolean
+  onSelect(seq: number): void
+}
+
+function TimelineRow({ entry, fates, counter, selected, onSelect }: TimelineRowProps) {
+  const fate = fates.fateOf(entry.seq)
+  const { label, rule } = describeFate(fate)
+  const state = fate.state === 'summary' ? 'included' : fate.state
+  const badgeClass = fate.state === 'dropped' ? 'tl-danger' : fate.state === 'summarized' ? 'tl-warn' : fate.state === 'included' && fate.reduced !== undefined ? 'tl-warn' : 'tl-ok'
+  return (
+    <div
+      className="tl-timeline-row"
+      data-testid="timeline-row"
+      data-seq={entry.seq}
+      data-state={state}
+      data-fate={label}
+      aria-selected={selected}
+      title={rule}
+      tabIndex={0}
+      onClick={() => onSelect(entry.seq)}
+      onKeyDown={(event) => {
+        if (event.key === 'Enter' || event.key === ' ') {
+          event.preventDefault()
+          onSelect(entry.seq)
+        }
+      }}
+    >
+      <span className="tl-mono">#{entry.seq}</span>
+      <span className="tl-kind">{entry.kind}</span>
+      <span className="tl-muted tl-mono" title={refsText(entry)} data-testid="entry-refs">
+        {refsValues(entry)}
+      </span>
+      <span>{entryPreview(entry)}</span>
+      <span>
+        <span className={`tl-badge ${badgeClass}`} data-testid="fate-badge">
+          {label}
+        </span>{' '}
+        {fates.pinned.has(entry.seq) ? <span className="tl-badge tl-info">pinned</span> : null}
+        {fates.unresolved.has(entry.seq) ? <span className="tl-badge tl-warn">unresolved</span> : null}
+      </span>
+      <span className="tl-tokens">{formatNumber(counter.countEntry(entry))}</span>
+    </div>
+  )
+}

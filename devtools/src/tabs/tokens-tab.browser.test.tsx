@@ -1,0 +1,33 @@
+import { describe, expect, it } from 'vitest'
+import { conversation, renderPanel, testPolicy } from '../testing/panel-harness'
+
+describe('Tokens tab', () => {
+  it('stacks every part with numbers and shares of the window, and says the counts are estimated', async () => {
+    const panel = await renderPanel({ entries: conversation(3), tab: 'tokens', policy: testPolicy({ maxInputTokens: 4000, reserveOutputTokens: 1000, systemPrompt: 'Hi.' }) })
+    const meter = await panel.find('token-meter')
+    expect(meter.dataset['level']).toBe('ok')
+    expect(meter.dataset['inputBudget']).toBe('3000')
+    const legend = await panel.find('meter-legend')
+    const parts = panel.queryAll('[data-testid^="meter-"][style*="contents"]').map((part) => part.dataset['testid'])
+    expect(parts).toEqual(['meter-system', 'meter-memory', 'meter-summary', 'meter-history', 'meter-pending', 'meter-tools', 'meter-reserved', 'meter-free'])
+    expect(legend.textContent).toContain('reserved output1,00025%')
+    expect((await panel.find('meter-counter')).textContent).toBe('estimated · heuristic')
+    expect((await panel.find('meter-cost')).textContent).toContain('set policy.model')
+    panel.unmount()
+  })
+
+  it('turns amber over 75% and red over 90% of the input budget, and estimates cost for a known model', async () => {
+    const entries = conversation(6, 60)
+    const amber = await renderPanel({ entries, tab: 'tokens', policy: testPolicy({ maxInputTokens: 1560, reserveOutputTokens: 100, model: 'gpt-4o-mini' }) })
+    const amberMeter = await amber.find('token-meter')
+    const fill = Number(amberMeter.dataset['total']) / Number(amberMeter.dataset['inputBudget'])
+    expect(fill).toBeGreaterThan(0.75)
+    expect(fill).toBeLessThanOrEqual(0.9)
+    expect(amberMeter.dataset['level']).toBe('amber')
+    expect((await amber.find('meter-cost')).textContent).toMatch(/gpt-4o-mini list prices: \$0\.000\d+ input/)
+    amber.unmount()
+    const full = await renderPanel({ entries: conversation(40, 60), tab: 'tokens', policy: testPolicy({ maxInputTokens: 1200, reserveOutputTokens: 100 }) })
+    expect((await full.find('token-meter')).dataset['level']).toBe('red')
+    full.unmount()
+  })
+})

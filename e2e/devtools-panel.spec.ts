@@ -1,0 +1,152 @@
+import { readFile } from 'node:fs/promises'
+import { expect, test, type Locator, type Page } from '@playwright/test'
+
+// The sample thread's hostile entries (demo/src/sample-thread.ts), repeated on purpose: the test
+// checks what a user sees, not what the code exports.
+const hostileMessage = '<img src=x onerror="window.__xss=1"><script>window.__xss=2</script>'
+const hostileLink = '<a href="javascript:window.__xss=3">x</a>'
+
+test.use({ viewport: { width: 1280, height: 900 } })
+
+function collectErrors(page: Page): string[] {
+  const errors: string[] = []
+  page.on('pageerror', (error) => errors.push(error.message))
+  page.on('console', (message) => {
+    if (message.type() === 'error') errors.push(message.text())
+  })
+  return errors
+}
+
+/** Opens the devtools and waits for the first projection (the o200k counter is a lazy ~1 MB chunk). */
+async function openPanel(page: Page): Promise<Locator> {
+  const devtools = page.getByTestId('threadlens-devtools')
+  await devtools.getByTestId('devtools-toggle').click()
+  await expect(devtools.getByTestId('meter-compact')).toBeVisible({ timeout: 30_000 })
+  return devtools
+}
+
+async function rowStates(devtools: Locator): Promise<Map<string, string>> {
+  const rows = await devtools.getByTestId('timeline-row').evaluateAll((elements) =>
+    elements.map((element) => [element.getAttribute('data-seq') ?? '', element.getAttribute('data-state') ?? ''] as const),
+  )
+  return new Map(rows)
+}
+
+test('open the panel, switch a preset: the meter and the timeline change, dropped entries are greyed', async ({ page }, testInfo) => {
+  const errors = collectErrors(page)
+  await page.goto('/')
+  const devtools = await openPanel(page)
+  const meter = devtools.getByTestId('meter-compact')
+  const initialTotal = Number(await meter.getAttribute('data-total'))
+  expect(initialTotal).toBeGreaterThan(0)
+  await expect(devtools.getByTestId('segment-system')).toBeVisible()
+  await expect(devtools.getByTestId('segment-summary')).toBeVisible()
+
+  const screenshotPath = testInfo.outputPath('devtools-open.png')
+  await page.screenshot({ path: screenshotPath })
+  await testInfo.attach('devtools-open', { path: screenshotPath, contentType: 'image/png' })
+
+  await devtools.getByTestId('tab-timeline').click()
+  await expect(devtools.getByTestId('timeline-row').first()).toBeVisible()
+  const before = await rowStates(devtools)
+
+  await devtools.getByTestId('policy-select').selectOption('tiny')
+  await expect(meter).not.toHaveAttribute('data-total', String(initialTotal))
+  expect(Number(await meter.getAttribute('data-total'))).toBeLessThan(initialTotal)
+  await expect(devtools.getByTestId('preview-badge')).toBeVisible()
+  const dropped = devtools.locator('[data-testid="timeline-row"][data-state="dropped"][data-fate="budget"]').first()
+  await expect(dropped).toBeVisible()
+  await expect(dropped).toHaveCSS('opacity', '0.45')
+  const after = await rowStates(devtools)
+  const newlyDropped = [...after].filter(([seq, state]) => state === 'dropped' && before.get(seq) !== 'dropped')
+  expect(newlyDropped.length).toBeGreaterThan(0)
+
+  await devtools.getByTestId('tab-tokens').click()
+  await expect(devtools.getByTestId('token-meter')).toHaveAttribute('data-input-budget', '768')
+  await expect(devtools.getByTestId('meter-counter')).toHaveText('exact · o200k_base')
+
+  const tinyPath = testInfo.outputPath('devtools-tiny.png')
+  await page.screenshot({ path: tinyPath })
+  await testInfo.attach('devtools-tiny', { path: tinyPath, contentType: 'image/png' })
+  expect(errors).toEqual([])
+})
+
+test('hostile markup in messages and tool output stays inert text in every tab', async ({ page }) => {
+  const errors = collectErrors(page)
+  await page.goto('/')
+  const devtools = await openPanel(page)
+  // The app's short preset masks old tool output; the long one sends the hostile tool result as is.
+  await devtools.getByTestId('policy-select').selectOption('preset:long')
+  const messages = devtools.getByTestId('projected-messages')
+  await expect(messages.getByText(hostileMessage, { exact: false }).first()).toBeVisible()
+  await expect(messages.getByText(hostileLink, { exact: false }).first()).toBeVisible()
+
+  for (const format of ['openai', 'anthropic'] as const) {
+    await devtools.getByTestId(`format-${format}`).click()
+    await expect(devtools.getByTestId('request-json')).toContainText('window.__xss=2')
+  }
+  await devtools.getByTestId('tab-timeline').click()
+  await devtools.locator('[data-testid="timeline-row"][data-seq="32"]').click()
+  await expect(devtools.getByTestId('entry-detail')).toContainText('javascript:window.__xss=3')
+  await devtools.getByTestId('tab-views').click()
+  await expect(devtools.getByTestId('reasoning-view')).toContainText('javascript:window.__xss=3')
+  await devtools.getByTestId('tab-calls').click()
+  await expect(devtools.getByTestId('call-detail')).toBeVisible()
+
+  const active = await page.evaluate(() => {
+    const root = document.querySelector('[data-testid="threadlens-devtools"]')?.shadowRoot
+    return {
+      elements: root?.querySelectorAll('img, script, iframe, object, embed').length ?? -1,
+      links: root?.querySelectorAll('a[href]').length ?? -1,
+      xss: (window as unknown as { __xss?: unknown }).__xss ?? null,
+    }
+  })
+  expect(active).toEqual({ elements: 0, links: 0, xss: null })
+  expect(errors).toEqual([])
+})
+
+test('export the thread as JSONL and the projection as JSON (downloads)', async ({ page }) => {
+  await page.goto('/')
+  const devtools = await openPanel(page)
+  await devtools.getByTestId('tab-storage').click()
+  await expect(devtools.getByTestId('storage-persistent')).toHaveText('IndexedDB')
+  await expect(devtools.getByTestId('storage-usage')).toContainText('MB of')
+
+  const threadDownload = page.waitForEvent('download')
+  await devtools.getByTestId('export-thread').click()
+  const thread = await threadDownload
+  expect(thread.suggestedFilename()).toBe('sample-trip-japan.jsonl')
+  const lines = (await readFile(await thread.path(), 'utf8')).trim().split('\n')
+  expect(lines.length).toBe(1 + 43)
+  expect(JSON.parse(lines[43] as string).seq).toBe(42)
+
+  const projectionDownload = page.waitForEvent('download')
+  await devtools.getByTestId('export-projection').click()
+  const projection = JSON.parse(await readFile(await (await projectionDownload).path(), 'utf8'))
+  expect(projection.threadId).toBe('sample-trip-japan')
+  expect(projection.meta.tokens.total).toBeGreaterThan(0)
+})
+
+test('keyboard shortcut, docking and remembered state; live appends reach the open panel', async ({ page }) => {
+  await page.goto('/')
+  const devtools = page.getByTestId('threadlens-devtools')
+  await expect(devtools.getByTestId('devtools-toggle')).toBeVisible()
+  await page.keyboard.press('Alt+Shift+KeyD')
+  await expect(devtools.getByTestId('meter-compact')).toBeVisible({ timeout: 30_000 })
+  await devtools.getByTestId('dock-right').click()
+  await expect(devtools.getByTestId('devtools-frame')).toHaveAttribute('data-dock', 'right')
+  await devtools.getByTestId('tab-timeline').click()
+
+  await page.reload()
+  await expect(devtools.getByTestId('devtools-frame')).toHaveAttribute('data-dock', 'right', { timeout: 30_000 })
+  await expect(devtools.getByTestId('tab-timeline')).toHaveAttribute('aria-selected', 'true')
+  await expect(devtools.locator('[data-testid="timeline-row"][data-seq="42"]')).toBeVisible({ timeout: 30_000 })
+
+  // An entry committed to IndexedDB shows up in the open panel.
+  await page.waitForFunction(() => (window as unknown as { __threadlensDemo?: unknown }).__threadlensDemo !== undefined)
+  await page.evaluate(() => (window as unknown as { __threadlensDemo: { append(count: number): Promise<void> } }).__threadlensDemo.append(1))
+  await expect(devtools.locator('[data-testid="timeline-row"][data-seq="43"]')).toBeVisible()
+
+  await page.keyboard.press('Alt+Shift+KeyD')
+  await expect(devtools.getByTestId('devtools-toggle')).toBeVisible()
+})

@@ -1,0 +1,99 @@
+import { createThread, type Entry, type Thread } from '@threadlens/core'
+import type { ThreadStore, ThreadStoreEvent } from '@threadlens/store'
+import { RefcountedStore } from './refcounted-store'
+
+/**
+ * One thread as React sees it. A new `Thread` object (and `version`) on every committed change,
+ * the same object otherwise: compare by reference.
+ */
+export interface ThreadSnapshot {
+  readonly threadId: string
+  /** `loading` until the first load; `deleted` after the thread was deleted; `error` when the store failed. */
+  readonly status: 'loading' | 'ready' | 'deleted' | 'error'
+  /** The thread as of the last commit seen (kept through an error). */
+  readonly thread: Thread | undefined
+  /** The thread's `nextSeq`, or -1 before the first load. */
+  readonly version: number
+  readonly error: unknown
+}
+
+/** Follows one stored thread: loads it, then applies committed appends from every tab. */
+export class LiveThread extends RefcountedStore<ThreadSnapshot> {
+  readonly #threads: ThreadStore
+  readonly threadId: string
+  #stopListening: (() => void) | undefined
+  #generation = 0
+
+  constructor(threads: ThreadStore, threadId: string) {
+    super({ threadId, status: 'loading', thread: undefined, version: -1, error: undefined })
+    this.#threads = threads
+    this.threadId = threadId
+  }
+
+  protected start(): void {
+    const generation = ++this.#generation
+    const current = this.store.getState().thread
+    // Restarted after a pause: catch up from the last seq seen instead of reloading.
+    if (current !== undefined) {
+      this.#listen(current.nextSeq - 1, generation)
+      return
+    }
+    this.#threads.load(this.threadId).then(
+      (thread) => {
+        if (generation !== this.#generation) return
+        this.store.setState({ status: 'ready', thread, version: thread.nextSeq, error: undefined })
+        this.#listen(thread.nextSeq - 1, generation)
+      },
+      (error: unknown) => {
+        if (generation === this.#generation) this.store.setState({ status: 'error', error })
+      },
+    )
+  }
+
+  protected stop(): void {
+    this.#generation++
+    this.#stopListening?.()
+    this.#stopListening = undefined
+  }
+
+  #listen(afterSeq: number, generation: number): void {
+    this.#stopListening = this.#threads.subscribe(this.threadId, (event) => this.#onEvent(event, generation), { afterSeq })
+  }
+
+  #onEvent(event: ThreadStoreEvent, generation: number): void {
+    if (generation !== this.#generation) return
+    if (event.type === 'thread-delete') {
+      this.store.setState({ status: 'deleted', thread: undefined, version: -1, error: undefined })
+      return
+    }
+    if (event.type === 'storage-fail') {
+      this.store.setState({ status: 'error', error: event.error })
+      return
+    }
+    const thread = this.store.getState().thread
+    if (thread === undefined) return
+    const fresh = event.entries.filter((entry) => entry.seq >= thread.nextSeq)
+    if (fresh.length === 0) return
+    if ((fresh[0] as Entry).seq !== thread.nextSeq) {
+      // A gap means events were missed: reload rather than show a thread with holes.
+      this.stop()
+      this.store.setState({ thread: undefined })
+      this.start()
+      return
+    }
+    const next = extendThread(thread, fresh)
+    this.store.setState({ status: 'ready', thread: next, version: next.nextSeq, error: undefined })
+  }
+}
+
+/**
+ * A new immutable snapshot with the entries added. The old snapshot is left as it was, so a
+ * render that holds it stays consistent. Entries are frozen and shared, not copied.
+ */
+function extendThread(thread: Thread, entries: readonly Entry[]): Thread {
+  return createThread({
+    id: thread.id,
+    entries: [...thread.entries, ...entries],
+    ...(thread.parent === undefined ? {} : { parent: thread.parent }),
+  })
+}

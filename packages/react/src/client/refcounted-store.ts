@@ -1,0 +1,39 @@
+import { createStore, type StoreApi } from 'zustand/vanilla'
+
+/**
+ * A zustand store that starts its source on the first subscriber and stops it after the last
+ * leaves. `subscribe` and `getState` are what `useSyncExternalStore` needs.
+ */
+export abstract class RefcountedStore<TState> {
+  protected readonly store: StoreApi<TState>
+  #subscribers = 0
+
+  constructor(initial: TState) {
+    this.store = createStore<TState>()(() => initial)
+  }
+
+  readonly getState = (): TState => this.store.getState()
+  readonly getInitialState = (): TState => this.store.getInitialState()
+
+  readonly subscribe = (listener: (state: TState, previous: TState) => void): (() => void) => {
+    const unsubscribe = this.store.subscribe(listener)
+    this.#subscribers++
+    if (this.#subscribers === 1) this.start()
+    let subscribed = true
+    return () => {
+      if (!subscribed) return
+      subscribed = false
+      unsubscribe()
+      this.#subscribers--
+      if (this.#subscribers === 0) this.stop()
+    }
+  }
+
+  /** Number of current subscribers (for tests and devtools). */
+  get subscriberCount(): number {
+    return this.#subscribers
+  }
+
+  protected abstract start(): void
+  protected abstract stop(): void
+}

@@ -1,0 +1,66 @@
+import { project, type ContextPolicy, type PendingMessage, type ProjectionResult, type Thread, type TokenCounter, type ToolSchema } from '@threadlens/core'
+
+export interface ProjectOptions {
+  /** Messages not yet in the thread (the user's message being typed or sent). Default: none. */
+  readonly pending?: readonly PendingMessage[]
+  /** Tool schemas the request carries; their tokens come out of the budget. Default: none. */
+  readonly tools?: readonly ToolSchema[]
+  /** Rendered memory text for the memory segment. Default: none. */
+  readonly memory?: string
+}
+
+export type ProjectionOutcome = { readonly ok: true; readonly result: ProjectionResult } | { readonly ok: false; readonly error: unknown }
+
+const policyKeys = new WeakMap<ContextPolicy, string>()
+const toolKeys = new WeakMap<readonly ToolSchema[], string>()
+let toolKeyCount = 0
+
+/** Equal policies give equal keys, so a policy rebuilt on every render still hits the cache. */
+export function policyKey(policy: ContextPolicy): string {
+  let key = policyKeys.get(policy)
+  if (key === undefined) policyKeys.set(policy, (key = JSON.stringify(policy)))
+  return key
+}
+
+function optionsKey(counter: TokenCounter, options: ProjectOptions): string {
+  let tools = ''
+  if (options.tools !== undefined) {
+    tools = toolKeys.get(options.tools) ?? ''
+    if (tools === '') toolKeys.set(options.tools, (tools = `tools-${++toolKeyCount}`))
+  }
+  return `${counter.id}\u0000${JSON.stringify(options.pending ?? [])}\u0000${tools}\u0000${options.memory ?? ''}`
+}
+
+// Keyed by the thread snapshot: each version is its own object, so old versions fall away with it.
+const cache = new WeakMap<Thread, Map<string, ProjectionOutcome>>()
+const perThreadLimit = 16
+
+/**
+ * `project()` memoised by thread version (the snapshot object) + policy + counter + options:
+ * the same inputs return the same result object, so components that hold it do not re-render.
+ */
+export function cachedProjection(thread: Thread, policy: ContextPolicy, counter: TokenCounter, options: ProjectOptions = {}): ProjectionOutcome {
+  let byKey = cache.get(thread)
+  if (byKey === undefined) cache.set(thread, (byKey = new Map()))
+  const key = `${policyKey(policy)}\u0000${optionsKey(counter, options)}`
+  let outcome = byKey.get(key)
+  if (outcome !== undefined) return outcome
+  try {
+    outcome = {
+      ok: true,
+      result: project({
+        thread,
+        policy,
+        counter,
+        ...(options.pending === undefined ? {} : { pending: options.pending }),
+        ...(options.tools === undefined ? {} : { tools: options.tools }),
+        ...(options.memory === undefined ? {} : { memory: options.memory }),
+      }),
+    }
+  } catch (error) {
+    outcome = { ok: false, error }
+  }
+  if (byKey.size >= perThreadLimit) byKey.delete(byKey.keys().next().value as string)
+  byKey.set(key, outcome)
+  return outcome
+}

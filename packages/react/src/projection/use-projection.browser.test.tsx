@@ -1,0 +1,109 @@
+import { definePolicy, type ProjectionResult } from '@threadlens/core'
+import { createMemoryBackedStores } from '@threadlens/store'
+import { useState } from 'react'
+import { flushSync } from 'react-dom'
+import { describe, expect, it } from 'vitest'
+import { createThreadlensClient } from '../client/threadlens-client'
+import { ThreadlensProvider } from '../client/threadlens-context'
+import { eventually, render, settle } from '../testing/render'
+import { useProjection } from './use-projection'
+
+describe('useProjection', () => {
+  it('memoises by thread version + policy: no re-render and the same result object without a change', async () => {
+    const stores = createMemoryBackedStores()
+    const record = await stores.threads.create()
+    const other = await stores.threads.create()
+    await stores.threads.append(record.id, { kind: 'message', payload: { role: 'user', content: 'Plan a weekend in Oslo.' } })
+    const client = createThreadlensClient({ threads: stores.threads, memory: stores.memory })
+    const results: (ProjectionResult | undefined)[] = []
+    let probeRenders = 0
+    let bumpParent: () => void = () => {}
+
+    function Probe() {
+      probeRenders++
+      // A policy rebuilt on every render: equal by value, so it must hit the cache.
+      const policy = definePolicy({ maxInputTokens: 4000, reserveOutputTokens: 500, tokenizer: 'heuristic' })
+      const result = useProjection(record.id, policy, undefined, (snapshot) => snapshot.result)
+      results.push(result)
+      return <output>{result === undefined ? 'loading' : result.meta.tokens.total}</output>
+    }
+    function Parent() {
+      const [count, setCount] = useState(0)
+      bumpParent = () => flushSync(() => setCount((value) => value + 1))
+      return (
+        <div data-count={count}>
+          <Probe />
+        </div>
+      )
+    }
+
+    const view = render(
+      <ThreadlensProvider client={client}>
+        <Parent />
+      </ThreadlensProvider>,
+    )
+    const output = view.container.querySelector('output') as HTMLOutputElement
+    await eventually(() => expect(output.textContent).not.toBe('loading'))
+    await settle()
+    const rendersWhenReady = probeRenders
+    const first = results[results.length - 1]
+    expect(first).toBeDefined()
+
+    // Writes elsewhere (another thread, memory) do not render the probe.
+    await stores.threads.append(other.id, { kind: 'message', payload: { role: 'user', content: 'elsewhere' } })
+    await stores.memory.world.put('agent', 'city', 'Oslo')
+    await settle()
+    expect(probeRenders).toBe(rendersWhenReady)
+
+    // The parent re-renders the probe: the projection is the same object (not recomputed).
+    bumpParent()
+    expect(probeRenders).toBe(rendersWhenReady + 1)
+    expect(results[results.length - 1]).toBe(first)
+
+    // An append is a new version: a new projection that includes it.
+    await stores.threads.append(record.id, { kind: 'message', payload: { role: 'assistant', content: 'Pack a raincoat.' } })
+    await eventually(() => expect(results[results.length - 1]).not.toBe(first))
+    const second = results[results.length - 1] as ProjectionResult
+    expect(second.meta.includedSeqs).toEqual([0, 1])
+    expect(second.meta.tokens.total).toBeGreaterThan((first as ProjectionResult).meta.tokens.total)
+    view.unmount()
+  })
+
+  it('switching the policy projects again, and switching back returns the cached result', async () => {
+    const stores = createMemoryBackedStores()
+    const record = await stores.threads.create()
+    for (let turn = 0; turn < 20; turn++) {
+      await stores.threads.appendMany(record.id, [
+        { kind: 'message', payload: { role: 'user', content: `question ${turn} ${'words '.repeat(40)}` } },
+        { kind: 'message', payload: { role: 'assistant', content: `answer ${turn} ${'words '.repeat(40)}` } },
+      ])
+    }
+    const client = createThreadlensClient({ threads: stores.threads })
+    const wide = definePolicy({ maxInputTokens: 100_000, reserveOutputTokens: 1000, tokenizer: 'heuristic' })
+    const narrow = definePolicy({ maxInputTokens: 600, reserveOutputTokens: 100, tokenizer: 'heuristic' })
+    const seen: (ProjectionResult | undefined)[] = []
+    function Probe({ policy }: { policy: typeof wide }) {
+      const result = useProjection(record.id, policy, undefined, (snapshot) => snapshot.result)
+      seen.push(result)
+      return <output>{result?.meta.includedSeqs.length ?? 'loading'}</output>
+    }
+    const tree = (policy: typeof wide) => (
+      <ThreadlensProvider client={client}>
+        <Probe policy={policy} />
+      </ThreadlensProvider>
+    )
+    const view = render(tree(wide))
+    const output = view.container.querySelector('output') as HTMLOutputElement
+    await eventually(() => expect(output.textContent).toBe('40'))
+    const wideResult = seen[seen.length - 1]
+    view.rerender(tree(narrow))
+    const narrowCount = Number(output.textContent)
+    expect(narrowCount).toBeGreaterThan(0)
+    expect(narrowCount).toBeLessThan(40)
+    view.rerender(tree(wide))
+    expect(seen[seen.length - 1]).toBe(wideResult)
+    // The preview wrote nothing.
+    expect((await stores.threads.get(record.id))?.entryCount).toBe(40)
+    view.unmount()
+  })
+})

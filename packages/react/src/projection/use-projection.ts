@@ -1,0 +1,87 @@
+import type { ContextPolicy, ProjectionResult, Thread, TokenCounter } from '@threadlens/core'
+import { useStore } from 'zustand'
+import type { ThreadSnapshot } from '../client/live-thread'
+import { useThreadlensClient } from '../client/threadlens-context'
+import { cachedProjection, type ProjectionOutcome, type ProjectOptions } from './projection-cache'
+import { useTokenCounter } from './token-counters'
+
+export interface UseProjectionOptions extends ProjectOptions {
+  /** The counter to use. Default: the built-in counter named by `policy.tokenizer`, loaded on first use. */
+  readonly counter?: TokenCounter
+}
+
+/** A thread's projection under a policy; the same object until the thread, policy or options change. */
+export interface ProjectionSnapshot {
+  /** `loading` while the thread or the counter loads; `error` when either failed or `project` threw. */
+  readonly status: 'loading' | 'ready' | 'error'
+  readonly threadId: string
+  /** The thread version this projection was computed from. */
+  readonly thread: Thread | undefined
+  readonly result: ProjectionResult | undefined
+  readonly counter: TokenCounter | undefined
+  readonly error: unknown
+}
+
+const byOutcome = new WeakMap<ProjectionOutcome, ProjectionSnapshot>()
+const byThreadSnapshot = new WeakMap<ThreadSnapshot, ProjectionSnapshot>()
+
+function waiting(snapshot: ThreadSnapshot, counterError: unknown): ProjectionSnapshot {
+  let cached = byThreadSnapshot.get(snapshot)
+  if (cached === undefined || cached.error !== counterError) {
+    const failed = snapshot.status === 'error' || snapshot.status === 'deleted' || counterError !== undefined
+    cached = {
+      status: failed ? 'error' : 'loading',
+      threadId: snapshot.threadId,
+      thread: snapshot.thread,
+      result: undefined,
+      counter: undefined,
+      error: counterError ?? snapshot.error ?? (snapshot.status === 'deleted' ? new Error(`[threadlens] thread ${snapshot.threadId} was deleted`) : undefined),
+    }
+    byThreadSnapshot.set(snapshot, cached)
+  }
+  return cached
+}
+
+function projected(snapshot: ThreadSnapshot, thread: Thread, counter: TokenCounter, outcome: ProjectionOutcome): ProjectionSnapshot {
+  let cached = byOutcome.get(outcome)
+  if (cached === undefined) {
+    cached = outcome.ok
+      ? { status: 'ready', threadId: snapshot.threadId, thread, result: outcome.result, counter, error: undefined }
+      : { status: 'error', threadId: snapshot.threadId, thread, result: undefined, counter, error: outcome.error }
+    byOutcome.set(outcome, cached)
+  }
+  return cached
+}
+
+const identity = <T>(value: T): T => value
+
+/**
+ * The projection of a stored thread under `policy`, live: recomputed once per thread version
+ * and policy (memoised), and the component re-renders only when the selected value changes.
+ * Nothing is written: try any policy.
+ *
+ * @example const { result } = useProjection(threadId, presets.shortContext(), { pending: [{ role: 'user', content: draft }] })
+ */
+export function useProjection(threadId: string, policy: ContextPolicy, options?: UseProjectionOptions): ProjectionSnapshot
+export function useProjection<TSelected>(
+  threadId: string,
+  policy: ContextPolicy,
+  options: UseProjectionOptions | undefined,
+  selector: (snapshot: ProjectionSnapshot) => TSelected,
+): TSelected
+export function useProjection<TSelected>(
+  threadId: string,
+  policy: ContextPolicy,
+  options: UseProjectionOptions = {},
+  selector: (snapshot: ProjectionSnapshot) => TSelected = identity as (snapshot: ProjectionSnapshot) => TSelected,
+): TSelected {
+  const live = useThreadlensClient().thread(threadId)
+  const builtIn = useTokenCounter(options.counter === undefined ? policy.tokenizer : undefined)
+  const counter = options.counter ?? builtIn?.counter
+  const counterError = builtIn?.status === 'error' ? builtIn.error : undefined
+  return useStore(live, (snapshot) => {
+    const thread = snapshot.thread
+    if (snapshot.status !== 'ready' || thread === undefined || counter === undefined) return selector(waiting(snapshot, counterError))
+    return selector(projected(snapshot, thread, counter, cachedProjection(thread, policy, counter, options)))
+  })
+}

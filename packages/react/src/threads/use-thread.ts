@@ -1,0 +1,19 @@
+import { useStore } from 'zustand'
+import type { ThreadSnapshot } from '../client/live-thread'
+import { useThreadlensClient } from '../client/threadlens-context'
+
+const identity = <T>(value: T): T => value
+
+/**
+ * One stored thread, live: re-renders when a commit (from any tab) changes what `selector`
+ * returns, and never otherwise. The selector must return a stable value for the same snapshot
+ * (a field, or wrap an object-building selector in zustand's `useShallow`).
+ *
+ * @example const entryCount = useThread(threadId, (snapshot) => snapshot.thread?.entries.length ?? 0)
+ */
+export function useThread(threadId: string): ThreadSnapshot
+export function useThread<TSelected>(threadId: string, selector: (snapshot: ThreadSnapshot) => TSelected): TSelected
+export function useThread<TSelected>(threadId: string, selector: (snapshot: ThreadSnapshot) => TSelected = identity as (snapshot: ThreadSnapshot) => TSelected): TSelected {
+  const live = useThreadlensClient().thread(threadId)
+  return useStore(live, selector)
+}
