@@ -124,4 +124,4 @@ export type { CompactOptions, CompactionPlan, CompactionResult } from './compact
 export { compact, planCompaction } from './compact/compact'
 
 export { Subscribable } from './utils/subscribable'
-export { hashString, HashBuilder } from './utils/hash'
+export { hashString, hashJson, HashBuilder } from './utils/hash'

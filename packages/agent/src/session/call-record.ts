@@ -1,6 +1,6 @@
 import {
   definePolicy,
-  hashString,
+  hashJson,
   project,
   type CallRecord,
   type ContextPolicy,
@@ -13,9 +13,7 @@ import {
 } from '@threadlens/core'
 import { ReplayError } from './errors'
 
-export function hashOf(value: unknown): string {
-  return hashString(JSON.stringify(value)).toString(16)
-}
+const hashOf = hashJson
 
 /** Hashes already stored in a thread's call records (so each policy, tool list and memory text is stored once). */
 export class StoredHashes {

@@ -28,3 +28,8 @@ export class HashBuilder {
     return this.#state.toString(16).padStart(14, '0')
   }
 }
+
+/** A JSON value's hash in hex: how call records identify the exact messages, policy and tools of a call. */
+export function hashJson(value: unknown): string {
+  return hashString(JSON.stringify(value)).toString(16)
+}

@@ -1,4 +1,4 @@
-import { hashString, project, type ContextPolicy, type ProjectionResult, type Thread, type TokenCounter } from '@threadlens/core'
+import { hashJson, project, type ContextPolicy, type ProjectionResult, type Thread, type TokenCounter } from '@threadlens/core'
 import type { ThreadCall } from './thread-calls'
 
 export interface ReplayOptions {
@@ -42,7 +42,7 @@ export function replayCall(thread: Thread, call: ThreadCall, options: ReplayOpti
     ...(record?.tools === undefined ? {} : { tools: record.tools }),
     ...(record?.memory === undefined ? {} : { memory: record.memory }),
   })
-  const verified = record?.messagesHash === undefined ? undefined : hashString(JSON.stringify(result.messages)).toString(16) === record.messagesHash
+  const verified = record?.messagesHash === undefined ? undefined : hashJson(result.messages) === record.messagesHash
   const replay: CallReplay = { call, result, policySource: record?.policy === undefined ? 'fallback' : 'recorded', policy, verified }
   byKey.set(key, replay)
   return replay

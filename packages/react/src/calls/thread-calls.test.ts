@@ -1,4 +1,4 @@
-import { createThread, createTokenCounter, definePolicy, hashString, project, type Entry, type ProjectionResult } from '@threadlens/core'
+import { createThread, createTokenCounter, definePolicy, hashJson, project, type Entry, type ProjectionResult } from '@threadlens/core'
 import { describe, expect, it } from 'vitest'
 import { compareProjections } from './compare-projections'
 import { replayCall } from './replay-call'
@@ -97,7 +97,7 @@ describe('replay verification', () => {
     const counter = await createTokenCounter('heuristic')
     const policy = definePolicy({ tokenizer: 'heuristic' })
     const sent = project({ thread: thread.slice(0, 4), policy, counter }) // c3's input: entries 0..4
-    const messagesHash = hashString(JSON.stringify(sent.messages)).toString(16)
+    const messagesHash = hashJson(sent.messages)
     const [, , c3] = threadCalls(thread, [{ callId: 'c3', policy, basisSeq: 5, messagesHash }])
     const replay = replayCall(thread, c3 as NonNullable<typeof c3>, { fallbackPolicy: policy, counter })
     expect(replay.verified).toBe(true)

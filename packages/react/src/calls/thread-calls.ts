@@ -32,7 +32,7 @@ export interface RecordedCall {
   readonly startedAt?: number
   /** The call's input is the thread before this seq (default: the call's first entry). */
   readonly basisSeq?: number
-  /** Hash of the messages the call sent, to verify a replay (`hashString(JSON.stringify(messages))` in hex). */
+  /** Hash of the messages the call sent, to verify a replay (core's `hashJson(messages)`). */
   readonly messagesHash?: string
 }
 
