@@ -193,6 +193,16 @@ export class ImportValidationError extends ThreadlensError {
   }
 }
 
+/** Options given to a store function failed validation. */
+export class InvalidStoreOptionsError extends ThreadlensError {
+  override readonly name = 'InvalidStoreOptionsError'
+  readonly issues: readonly { readonly path: string; readonly message: string }[]
+  constructor(what: string, issues: readonly { readonly path: string; readonly message: string }[], options?: { cause?: unknown }) {
+    super(`Invalid ${what}: ${issues.map((issue) => (issue.path === '' ? issue.message : `${issue.path}: ${issue.message}`)).join('; ')}`, options)
+    this.issues = issues
+  }
+}
+
 /** What `toStorageError` needs to know about the connection to pick the right error. */
 export interface StorageErrorContext {
   readonly operation: string

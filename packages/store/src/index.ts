@@ -58,6 +58,7 @@ export type { SchemaUpgradeReason, StorageErrorCode, StorageErrorContext, Storag
 export {
   ImportValidationError,
   InvalidMemoryOperationError,
+  InvalidStoreOptionsError,
   RevisionConflictError,
   SchemaUpgradeError,
   StorageError,

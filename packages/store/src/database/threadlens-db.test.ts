@@ -127,4 +127,34 @@ describe('when the database changes under this tab', () => {
     const fresh = await threads.create()
     expect((await threads.append(fresh.id, user('new start'))).seq).toBe(0)
   })
+
+  it('fails fast with SchemaUpgradeError while its own upgrade is blocked by another tab, then goes on', async () => {
+    const name = uniqueName('blocked')
+    // An old tab holding version 1 open and ignoring requests to close.
+    const old = await new Promise<IDBDatabase>((resolve, reject) => {
+      const request = indexedDB.open(name, 10)
+      request.onupgradeneeded = () => {
+        for (const [table, spec] of Object.entries({ threads: 'id', entries: '', memory: 'id', meta: 'key' })) {
+          request.result.createObjectStore(table, spec === '' ? { keyPath: ['threadId', 'seq'] } : { keyPath: spec })
+        }
+      }
+      request.onsuccess = () => resolve(request.result)
+      request.onerror = () => reject(request.error)
+    })
+    const db = openThreadlensDB({ name })
+    const threads = createThreadStore(db)
+    const statuses: string[] = []
+    db.subscribeStatus((status) => statuses.push(status.state))
+    const opening = db.open()
+    await expect.poll(() => db.status.state).toBe('blocked')
+    const error = await threads.list().catch((caught: unknown) => caught)
+    expect(error).toBeInstanceOf(SchemaUpgradeError)
+    expect(error).toMatchObject({ reason: 'blocked', code: 'blocked' })
+    expect((error as Error).message).toMatch(/Close or reload the other tabs/)
+    old.close()
+    await opening
+    expect(db.status.state).toBe('working')
+    expect(statuses).toEqual(['blocked', 'working'])
+    expect(await threads.list()).toEqual([])
+  })
 })

@@ -5,6 +5,7 @@ import { SchemaUpgradeError, StorageResetError, toStorageError, type StorageErro
 import type { Memory } from '../memory/memory'
 import { sentinelKey, sentinelRowSchema, type MetaRow, type ThreadRow } from './rows'
 import { defineSchema, schemaVersion } from './schema'
+import { parseOptions } from '../parse-options'
 
 export interface OpenThreadlensDBOptions {
   /** Name of the IndexedDB database: one per app (or per app user). Required; no default. */
@@ -56,7 +57,7 @@ export class ThreadlensDB extends Dexie {
   private readonly statusListeners = new Set<(status: DatabaseStatus) => void>()
 
   constructor(options: OpenThreadlensDBOptions) {
-    const parsed = optionsSchema.parse(options)
+    const parsed = parseOptions(optionsSchema, options, 'database options')
     super(parsed.name, {
       ...(options.indexedDB === undefined ? {} : { indexedDB: options.indexedDB }),
       ...(options.IDBKeyRange === undefined ? {} : { IDBKeyRange: options.IDBKeyRange }),
@@ -130,6 +131,7 @@ export class ThreadlensDB extends Dexie {
   /** The error every call gets once the connection stopped, or `undefined` while it works. */
   stoppedError(operation: string): StorageError | undefined {
     const status = this.currentStatus
+    if (status.state === 'blocked') return new SchemaUpgradeError('blocked', operation, schemaVersion, undefined)
     if (status.state !== 'stopped') return undefined
     switch (status.reason) {
       case 'cleared':
@@ -141,7 +143,7 @@ export class ThreadlensDB extends Dexie {
     }
   }
 
-  /** Throws the stop error, if any. Every store call starts here. */
+  /** Throws the stop error, if any (and fails fast while this tab's upgrade is blocked). Every store call starts here. */
   assertWorking(operation: string): void {
     const error = this.stoppedError(operation)
     if (error !== undefined) throw error

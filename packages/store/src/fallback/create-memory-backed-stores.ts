@@ -70,7 +70,7 @@ export function createMemoryBackedStores(options: ThreadStoreOptions = {}): Memo
   }
 
   const insert = (row: ThreadRow, entries: readonly Entry[], operation: string): void => {
-    if (threads.has(row.id)) throw new StorageError('constraint', operation, `A thread "${row.id}" already exists; pick another id.`)
+    if (threads.has(row.id)) throw new StorageError('constraint', operation, `A thread "${row.id}" already exists; pick another id (or leave it out for a random one).`)
     const thread: StoredThread = { row, entries: [], calls: new Set(), results: new Set() }
     push(thread, entries)
     threads.set(row.id, thread)
@@ -163,7 +163,9 @@ export function createMemoryBackedStores(options: ThreadStoreOptions = {}): Memo
       const thread = threads.get(threadId)
       if (afterSeq !== undefined && thread !== undefined && thread.row.lastSeq > afterSeq) {
         const entries = thread.entries.slice(afterSeq + 1)
-        queueMicrotask(() => listener({ type: 'entry-append', threadId, entries }))
+        queueMicrotask(() => {
+          if (listeners.has(listener)) listener({ type: 'entry-append', threadId, entries })
+        })
       }
       return () => {
         listeners.delete(listener)
@@ -206,7 +208,9 @@ export function createMemoryBackedStores(options: ThreadStoreOptions = {}): Memo
       }
       listeners.add(listener)
       const current = memories.get(memoryId) ?? createMemory(memoryId, now())
-      queueMicrotask(() => listener({ type: 'memory-update', memory: current }))
+      queueMicrotask(() => {
+        if (listeners.has(listener)) listener({ type: 'memory-update', memory: current })
+      })
       return () => {
         listeners.delete(listener)
       }

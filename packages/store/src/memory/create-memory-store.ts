@@ -63,7 +63,7 @@ export function createMemoryStore(db: ThreadlensDB, options: MemoryStoreOptions 
         stop()
       }
       const subscription = liveQuery(async () => {
-        db.assertWorking('memory.subscribe')
+        if (db.status.state === 'stopped') throw db.stoppedError('memory.subscribe')
         return read(memoryId, 'memory.subscribe')
       }).subscribe({
         next: (stored) => {

@@ -13,7 +13,8 @@ export async function serveHarness(port = 4180): Promise<{ url: string; close: (
     root,
     cacheDir: fileURLToPath(new URL('../../node_modules/.vite-harness', import.meta.url)),
     logLevel: 'warn',
-    server: { host: '127.0.0.1', port, strictPort: false },
+    // No watching and no HMR: an edit elsewhere in the repo must not reload a page mid-measurement.
+    server: { host: '127.0.0.1', port, strictPort: false, hmr: false, watch: null },
     optimizeDeps: { include: ['dexie', 'zod'] },
   })
   await server.listen()

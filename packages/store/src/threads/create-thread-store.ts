@@ -12,7 +12,8 @@ import {
 import { z } from 'zod'
 import { threadRowSchema, toThreadRecord, type ThreadRecord, type ThreadRow } from '../database/rows'
 import type { ThreadlensDB } from '../database/threadlens-db'
-import { StorageError, ThreadNotFoundError } from '../errors'
+import { StorageError, storageErrorCode, ThreadNotFoundError } from '../errors'
+import { parseOptions } from '../parse-options'
 import { resolveImportLimits } from '../transfer/import-limits'
 import { parseImportInput, serializeThread } from '../transfer/thread-jsonl'
 import { readEntries } from './entry-reads'
@@ -59,7 +60,7 @@ export interface ResolvedThreadStoreOptions {
 }
 
 export function resolveThreadStoreOptions(options: ThreadStoreOptions): ResolvedThreadStoreOptions {
-  const parsed = threadStoreOptionsSchema.parse(options)
+  const parsed = parseOptions(threadStoreOptionsSchema, options, 'thread store options')
   return {
     counters: parsed.counters ?? [],
     now: parsed.now ?? Date.now,
@@ -68,13 +69,13 @@ export function resolveThreadStoreOptions(options: ThreadStoreOptions): Resolved
 }
 
 export function parseCreateOptions(options: CreateThreadRecordOptions | undefined): z.infer<typeof createOptionsSchema> {
-  return createOptionsSchema.parse(options ?? {})
+  return parseOptions(createOptionsSchema, options ?? {}, 'create options')
 }
 export function parseForkOptions(options: ForkThreadOptions): z.infer<typeof forkOptionsSchema> {
-  return forkOptionsSchema.parse(options)
+  return parseOptions(forkOptionsSchema, options, 'fork options')
 }
 export function parseImportOptions(options: ImportThreadOptions | undefined): z.infer<typeof importOptionsSchema> {
-  return importOptionsSchema.parse(options ?? {})
+  return parseOptions(importOptionsSchema, options ?? {}, 'import options')
 }
 
 export function newThreadRow(id: ThreadId, title: string, metadata: ThreadRecord['metadata'], now: number): ThreadRow {
@@ -86,6 +87,12 @@ export function appendedRow(row: ThreadRow, entries: readonly Entry[], now: numb
   if (entries.length === 0) return row
   const lastSeq = row.lastSeq + entries.length
   return { ...row, lastSeq, entryCount: lastSeq + 1, updatedAt: Math.max(row.updatedAt, now), facts: foldThreadFacts(row.facts, entries) }
+}
+
+/** A clearer error for the one constraint a caller can hit: an id that is taken. */
+export function alreadyExists(error: unknown, threadId: string, operation: string): unknown {
+  if (storageErrorCode(error) !== 'constraint' && !(error instanceof StorageError && error.code === 'constraint')) return error
+  return new StorageError('constraint', operation, `A thread "${threadId}" already exists; pick another id (or leave it out for a random one).`, { cause: error })
 }
 
 function checkRow(raw: unknown, threadId: string, operation: string): ThreadRow {
@@ -151,12 +158,16 @@ export function createThreadStore(db: ThreadlensDB, options: ThreadStoreOptions 
     async create(createOptions) {
       const parsed = parseCreateOptions(createOptions)
       const row = newThreadRow(toThreadId(parsed.id ?? createId()), parsed.title ?? '', parsed.metadata ?? {}, now())
-      await db.run('create', () =>
-        db.transaction('rw', [db.threads, db.meta], async () => {
-          await db.checkSentinel('create')
-          await db.threads.add(row)
-        }),
-      )
+      await db
+        .run('create', () =>
+          db.transaction('rw', [db.threads, db.meta], async () => {
+            await db.checkSentinel('create')
+            await db.threads.add(row)
+          }),
+        )
+        .catch((error: unknown) => {
+          throw alreadyExists(error, row.id, 'create')
+        })
       return toThreadRecord(row)
     },
 
@@ -214,25 +225,29 @@ export function createThreadStore(db: ThreadlensDB, options: ThreadStoreOptions 
       const parentId = toThreadId(rawThreadId)
       const childId = toThreadId(parsed.id ?? createId())
       const time = now()
-      return db.run('fork', () =>
-        db.transaction('rw', [db.threads, db.entries, db.meta], async () => {
-          await db.checkSentinel('fork')
-          const parent = await readRow(parentId, 'fork')
-          if (parsed.atSeq > parent.lastSeq) {
-            throw new InvalidEntryError('atSeq', `atSeq must be an existing seq (0..${parent.lastSeq}), got ${parsed.atSeq}`)
-          }
-          const copies = (await readEntries(db, parentId, 0, parsed.atSeq, 'fork')).map(
-            (entry) => ({ ...entry, id: entryId(createId()), threadId: childId }) as Entry,
-          )
-          const child: ThreadRow = {
-            ...appendedRow(newThreadRow(childId, parsed.title ?? parent.title, parent.metadata, time), copies, time),
-            parent: { threadId: parentId, atSeq: parsed.atSeq },
-          }
-          await db.threads.add(child)
-          await db.entries.bulkAdd(copies)
-          return toThreadRecord(child)
-        }),
-      )
+      return db
+        .run('fork', () =>
+          db.transaction('rw', [db.threads, db.entries, db.meta], async () => {
+            await db.checkSentinel('fork')
+            const parent = await readRow(parentId, 'fork')
+            if (parsed.atSeq > parent.lastSeq) {
+              throw new InvalidEntryError('atSeq', `atSeq must be an existing seq (0..${parent.lastSeq}), got ${parsed.atSeq}`)
+            }
+            const copies = (await readEntries(db, parentId, 0, parsed.atSeq, 'fork')).map(
+              (entry) => ({ ...entry, id: entryId(createId()), threadId: childId }) as Entry,
+            )
+            const child: ThreadRow = {
+              ...appendedRow(newThreadRow(childId, parsed.title ?? parent.title, parent.metadata, time), copies, time),
+              parent: { threadId: parentId, atSeq: parsed.atSeq },
+            }
+            await db.threads.add(child)
+            await db.entries.bulkAdd(copies)
+            return toThreadRecord(child)
+          }),
+        )
+        .catch((error: unknown) => {
+          throw alreadyExists(error, childId, 'fork')
+        })
     },
 
     async delete(threadId) {

@@ -48,7 +48,7 @@ export function subscribeThread(db: ThreadlensDB, rawThreadId: string, listener:
   }
 
   const observable = liveQuery(async () => {
-    db.assertWorking('subscribe')
+    if (db.status.state === 'stopped') throw db.stoppedError('subscribe')
     await db.checkSentinel('subscribe')
     return db.threads.get(threadId)
   })

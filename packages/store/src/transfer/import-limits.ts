@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { parseOptions } from '../parse-options'
 
 /** Checked before anything is parsed. */
 export interface ImportLimits {
@@ -25,5 +26,5 @@ export const importLimitsSchema = z.strictObject({
 })
 
 export function resolveImportLimits(limits: Partial<ImportLimits> | undefined): ImportLimits {
-  return { ...defaultImportLimits, ...importLimitsSchema.parse(limits ?? {}) }
+  return { ...defaultImportLimits, ...parseOptions(importLimitsSchema, limits ?? {}, 'import limits') }
 }

@@ -13,6 +13,8 @@ export interface Timing {
 
 export interface ThroughputFigures {
   readonly entries: number
+  /** Rounds of each (the median is reported). */
+  readonly rounds: number
   /** Raw IndexedDB: `put` of the same stored entries in one transaction, same key and indexes. */
   readonly rawPerSecond: number
   /** `appendMany`, no counter: validation, rule checks, seq assignment, one transaction. */
@@ -123,27 +125,44 @@ export async function runStoreBench(options: { sizes?: readonly number[]; openRu
   latencyDb.close()
   await deleteDatabase(`${name}-latency`)
 
-  // 2. appendMany against raw IndexedDB on the same data.
+  // 2. appendMany against raw IndexedDB on the same data. A warm-up round first (JIT, zod), then
+  // alternating rounds; the median of each is reported.
+  const plainRound = async (inputs: readonly EntryInput[], label: string): Promise<{ ms: number; written: readonly Entry[] }> => {
+    const plainName = `${name}-plain-${label}`
+    const plainDb = openThreadlensDB({ name: plainName })
+    const plain = createThreadStore(plainDb)
+    const { id } = await plain.create()
+    const started = performance.now()
+    const written = await plain.appendMany(id, inputs)
+    const ms = performance.now() - started
+    plainDb.close()
+    await deleteDatabase(plainName)
+    return { ms, written }
+  }
+  const median = (values: readonly number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] as number
+  {
+    const { written } = await plainRound(benchInputs(2_000, 'warm'), 'warm')
+    await rawPut(written, `${name}-raw-warm`)
+  }
   const throughput: ThroughputFigures[] = []
   let projectionThread: { db: string; id: string; entries: number } | undefined
   for (const size of sizes) {
+    const rounds = size <= 20_000 ? 3 : 1
     const inputs = benchInputs(size, `n${size}`)
-    const plainDb = openThreadlensDB({ name: `${name}-plain-${size}` })
-    const plain = createThreadStore(plainDb)
-    const { id } = await plain.create()
-    let started = performance.now()
-    const written = await plain.appendMany(id, inputs)
-    const storeMs = performance.now() - started
-    plainDb.close()
-    await deleteDatabase(`${name}-plain-${size}`)
-    const rawMs = await rawPut(written, `${name}-raw-${size}`)
+    const storeTimes: number[] = []
+    const rawTimes: number[] = []
+    for (let round = 0; round < rounds; round++) {
+      const { ms, written } = await plainRound(inputs, `${size}-${round}`)
+      storeTimes.push(ms)
+      rawTimes.push(await rawPut(written, `${name}-raw-${size}-${round}`))
+    }
 
     // With the exact counter: this thread is then opened and projected below.
     const countingName = `${name}-counted-${size}`
     const countingDb = openThreadlensDB({ name: countingName })
     const counting = createThreadStore(countingDb, { counters: [o200k] })
     const { id: countedId } = await counting.create({ title: `${size} entries` })
-    started = performance.now()
+    const started = performance.now()
     await counting.appendMany(countedId, benchInputs(size, `c${size}`))
     const countingMs = performance.now() - started
     countingDb.close()
@@ -152,9 +171,9 @@ export async function runStoreBench(options: { sizes?: readonly number[]; openRu
       projectionThread = { db: countingName, id: countedId, entries: size }
     } else await deleteDatabase(countingName)
 
-    const rawPerSecond = (size / rawMs) * 1000
-    const storePerSecond = (size / storeMs) * 1000
-    throughput.push({ entries: size, rawPerSecond, storePerSecond, ratio: storePerSecond / rawPerSecond, storeCountingPerSecond: (size / countingMs) * 1000 })
+    const rawPerSecond = (size / median(rawTimes)) * 1000
+    const storePerSecond = (size / median(storeTimes)) * 1000
+    throughput.push({ entries: size, rounds, rawPerSecond, storePerSecond, ratio: storePerSecond / rawPerSecond, storeCountingPerSecond: (size / countingMs) * 1000 })
   }
 
   // 3. Open the biggest thread and make its first projection under an 8k budget.

@@ -79,13 +79,14 @@ const harness = {
   /** Starts an appendMany without waiting; `phase` says when it is in flight. */
   appendManyInBackground(threadId: string, count: number, label: string): void {
     const inputs = Array.from({ length: count }, (_, position) => message(`${label} ${position} ${'y'.repeat(200)}`))
+    // appendMany validates synchronously, then opens its transaction before returning the promise:
+    // once `phase` says 'writing', the transaction is in flight.
+    const pending = store().appendMany(threadId, inputs)
     harness.phase = 'writing'
-    store()
-      .appendMany(threadId, inputs)
-      .then(
-        () => (harness.phase = 'done'),
-        () => (harness.phase = 'failed'),
-      )
+    pending.then(
+      () => (harness.phase = 'done'),
+      () => (harness.phase = 'failed'),
+    )
   },
   subscribe(threadId: string): void {
     store().subscribe(threadId, (event) => events.push(event), { afterSeq: -1 })
@@ -123,6 +124,7 @@ const harness = {
       await newer.open()
       return newer.verno
     }),
+  eraseAll: () => outcome(async () => store().eraseAll()),
   memoryPut: (key: string, value: string) => outcome(async () => (await createMemoryStore(db as ThreadlensDB).world.put('agent', key, value)).rev),
   usage: async () => {
     const estimate = await navigator.storage.estimate()
