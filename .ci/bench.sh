@@ -25,3 +25,25 @@ step "core projection (packages/core/bench/projection.bench.ts)"
 # compact() on a 10k-entry thread (Node; ~10–15 s).
 step "context quality (packages/core/bench/context-quality.bench.ts)"
 "$TSX" packages/core/bench/context-quality.bench.ts
+
+# Store persistence in headless Chromium through a harness page: append latency, appendMany of 10k and
+# 100k entries vs raw IndexedDB put, opening a 100k-entry thread + first projection (~1–2 min).
+# Writes bench-results/store.json.
+step "store persistence in headless Chromium (packages/store/bench/store.bench.ts)"
+bash .ci/setup.sh --with-chromium
+THREADLENS_CHROMIUM="${THREADLENS_CHROMIUM:-$(command -v chromium)}" "$TSX" packages/store/bench/store.bench.ts
+
+# Devtools in headless Chromium against the built demo: download size with the panel closed vs open,
+# panel open time, append → painted and the longest task in a 100-append burst on a 10k-entry thread
+# (~15 s, building the demo included). Writes bench-results/devtools.json.
+bash .ci/setup.sh --with-chromium
+export THREADLENS_CHROMIUM="${THREADLENS_CHROMIUM:-$(command -v chromium)}"
+step "devtools (devtools/bench/devtools.bench.ts)"
+"$TSX" devtools/bench/devtools.bench.ts
+
+# The session loop's own cost per model call in headless Chromium through the agent harness page
+# (packages/agent/src/testing/harness): projection, thread writes and bookkeeping on 1k- and
+# 10k-entry threads, with model streaming, tool execution and summarizing timed and taken out
+# (~20 s). Writes bench-results/agent.json.
+step "agent loop overhead in headless Chromium (packages/agent/bench/loop.bench.ts)"
+THREADLENS_CHROMIUM="${THREADLENS_CHROMIUM:-$(command -v chromium)}" "$TSX" packages/agent/bench/loop.bench.ts

@@ -20,7 +20,7 @@ import {
   type TokenCounter,
   type ToolSchema,
 } from '@threadlens/core'
-import type { ThreadStore } from '@threadlens/store'
+import type { ThreadRecord, ThreadStore } from '@threadlens/store'
 import { ContextTooLongError } from '../model/errors'
 import type { ModelClient, ModelUsage, StopReason, ToolCallEvent } from '../model/model-client'
 import type { Tool } from '../tools/define-tool'
@@ -147,9 +147,9 @@ export class Session extends Subscribable<(snapshot: SessionSnapshot) => void> {
     return this.#counter
   }
 
-  async #policyFor(request: ContextPolicy | undefined): Promise<ContextPolicy> {
+  async #policyFor(request: ContextPolicy | undefined, known?: ThreadRecord): Promise<ContextPolicy> {
     if (request !== undefined) return request
-    const record = await this.#options.threads.get(this.threadId)
+    const record = known ?? (await this.#options.threads.get(this.threadId))
     const threadPolicy = record?.metadata['policy']
     if (threadPolicy !== undefined && threadPolicy !== null && typeof threadPolicy === 'object') return definePolicy(threadPolicy as never)
     return this.#options.policy ?? definePolicy()
@@ -158,7 +158,12 @@ export class Session extends Subscribable<(snapshot: SessionSnapshot) => void> {
   async #append(inputs: readonly EntryInput[]): Promise<readonly Entry[]> {
     const entries = await this.#options.threads.appendMany(this.threadId, inputs)
     this.#stored.addFrom(entries)
-    ;(await this.thread()).ingest(entries)
+    const thread = await this.thread()
+    if (thread.nextSeq < (entries[0]?.seq ?? 0)) {
+      // Someone else wrote in between and the live events have not arrived yet: read it again.
+      this.close()
+      await this.thread()
+    } else thread.ingest(entries)
     return entries
   }
 
@@ -171,6 +176,7 @@ export class Session extends Subscribable<(snapshot: SessionSnapshot) => void> {
   send(text: string, options: SendOptions = {}): AsyncIterable<SessionEvent> {
     return this.#run(options, async (state) => {
       await this.#append([{ kind: 'message', payload: { role: 'user', content: text }, refs: { requestId: state.requestId } }])
+      return []
     })
   }
 
@@ -185,16 +191,18 @@ export class Session extends Subscribable<(snapshot: SessionSnapshot) => void> {
         .map((toolCallId) => thread.bySeq(thread.index.callSeqByToolCallId.get(toolCallId) as number))
         .filter((entry): entry is Extract<Entry, { kind: 'tool_call' }> => entry?.kind === 'tool_call')
       if (calls.length === 0) return false
+      const events: SessionEvent[] = []
       for (const call of calls) {
         const tool = this.#tools.get(call.payload.name)
         const refs = { ...call.refs, toolCallId: call.refs.toolCallId as string }
         if (tool?.idempotent === true) {
-          await this.#runTools([{ type: 'tool-call', toolCallId: refs.toolCallId, name: call.payload.name, arguments: call.payload.arguments, argumentsText: '' }], state, refs.callId ?? '', () => undefined)
+          await this.#runTools([{ type: 'tool-call', toolCallId: refs.toolCallId, name: call.payload.name, arguments: call.payload.arguments, argumentsText: '' }], state, refs.callId ?? '', (event) => events.push(event))
         } else {
           await this.#append([{ kind: 'tool_result', payload: { name: call.payload.name, error: NOT_RERUN }, refs, meta: { interrupted: true } }])
+          events.push({ type: 'tool-result', toolCallId: refs.toolCallId, name: call.payload.name, output: NOT_RERUN, isError: true })
         }
       }
-      return true
+      return events
     })
   }
 
@@ -242,7 +250,7 @@ export class Session extends Subscribable<(snapshot: SessionSnapshot) => void> {
     }
   }
 
-  #run(options: SendOptions, start: (state: RequestState) => Promise<boolean | void>): AsyncIterable<SessionEvent> {
+  #run(options: SendOptions, start: (state: RequestState) => Promise<readonly SessionEvent[] | false>): AsyncIterable<SessionEvent> {
     const session = this
     return {
       async *[Symbol.asyncIterator]() {
@@ -264,13 +272,19 @@ export class Session extends Subscribable<(snapshot: SessionSnapshot) => void> {
         options.signal?.addEventListener('abort', onAbort, { once: true })
         session.#update({ requestId: state.requestId, lastError: undefined })
         try {
-          Object.assign(state, { policy: await session.#policyFor(options.policy) })
+          // Other tabs may have written just before the lock freed, and their live events may not
+          // have reached this tab's mirror yet: catch up before acting on it.
+          const record = await session.#options.threads.get(session.threadId)
+          const mirror = session.#thread
+          if (mirror !== undefined && (record?.lastSeq ?? -1) >= mirror.nextSeq) session.close()
+          Object.assign(state, { policy: await session.#policyFor(options.policy, record) })
           yield { type: 'request-start', requestId: state.requestId }
           const started = await start(state)
           if (started === false) {
             yield { type: 'done', requestId: state.requestId, text: '', stopReason: 'stop' }
             return
           }
+          yield* started
           yield* session.#loop(state)
         } catch (error) {
           session.#update({ lastError: error })
