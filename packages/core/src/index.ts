@@ -5,6 +5,8 @@ export {
   InvalidMessagesError,
   InvalidModelInfoError,
   BudgetOverflowError,
+  RevisionConflictError,
+  InvalidMemoryOperationError,
   UnknownModelError,
   TokenizerLoadError,
 } from './errors/threadlens-error'
@@ -122,6 +124,43 @@ export type { Summarizer, SummarizeInput } from './compact/summarizer'
 export { extractiveSummarizer } from './compact/extractive-summarizer'
 export type { CompactOptions, CompactionPlan, CompactionResult } from './compact/compact'
 export { compact, planCompaction } from './compact/compact'
+
+export type {
+  BuiltinSpaceName,
+  ListSpace,
+  MapSpace,
+  Memory,
+  MemorySpaces,
+  Space,
+  SpaceKind,
+  Task,
+  TaskSpace,
+  TaskStatus,
+} from './memory/memory'
+export { builtinSpaceNames, memoryIdSchema, memorySchema, spaceNameSchema, spaceSchema, taskSchema } from './memory/memory'
+export type { SpaceData, WriteOptions } from './memory/memory-operations'
+export type { RenderedMemory } from './memory/render-memory'
+export { renderMemory } from './memory/render-memory'
+export type { MemoryProjector } from './memory/memory-projector'
+export { applyMemoryProjectors, summaryToWorld, toolResultToWorld } from './memory/memory-projector'
+export {
+  createMemory,
+  createSpace,
+  deleteSpace,
+  getSpace,
+  isBuiltinSpace,
+  mapDelete,
+  mapPut,
+  tasksAdd,
+  tasksComplete,
+  tasksInsert,
+  tasksNext,
+  tasksOpen,
+  tasksRemove,
+  tasksReorder,
+  updateSpace,
+  worldGet,
+} from './memory/memory-operations'
 
 export { Subscribable } from './utils/subscribable'
 export { hashString, hashJson, HashBuilder } from './utils/hash'

@@ -1,9 +1,8 @@
-import { ThreadlensError } from '@threadlens/core'
+import { RevisionConflictError, ThreadlensError } from '@threadlens/core'
 import { Dexie } from 'dexie'
 import { describe, expect, it } from 'vitest'
 import {
   ImportValidationError,
-  RevisionConflictError,
   SchemaUpgradeError,
   StorageError,
   storageErrorCode,

@@ -144,40 +144,6 @@ export class ThreadNotFoundError extends ThreadlensError {
   }
 }
 
-/** A memory write named a revision that is no longer current; nothing was written. */
-export class RevisionConflictError extends ThreadlensError {
-  override readonly name = 'RevisionConflictError'
-  readonly memoryId: string
-  readonly space: string
-  /** The revision the write expected. */
-  readonly expected: number
-  /** The revision stored now. */
-  readonly actual: number
-  /** The space as stored now (data, rev, metadata), so the caller can merge and retry. */
-  readonly current: unknown
-  constructor(memoryId: string, space: string, expected: number, actual: number, current: unknown) {
-    super(
-      `Memory "${memoryId}" space "${space}" is at revision ${actual}, not ${expected}: someone else wrote it first and nothing was written. ` +
-        'Merge your change into error.current and retry with expectedRev set to error.actual.',
-    )
-    this.memoryId = memoryId
-    this.space = space
-    this.expected = expected
-    this.actual = actual
-    this.current = current
-  }
-}
-
-/** A memory space operation that is never allowed (deleting a built-in, a wrong data kind). */
-export class InvalidMemoryOperationError extends ThreadlensError {
-  override readonly name = 'InvalidMemoryOperationError'
-  readonly space: string
-  constructor(space: string, message: string, options?: { cause?: unknown }) {
-    super(`Memory space "${space}": ${message}`, options)
-    this.space = space
-  }
-}
-
 /** An import was rejected before anything was written. */
 export class ImportValidationError extends ThreadlensError {
   override readonly name = 'ImportValidationError'

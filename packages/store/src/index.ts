@@ -19,9 +19,9 @@ export type {
 export { createThreadStore } from './threads/create-thread-store'
 export type { ThreadFacts, SummaryFact } from './threads/thread-facts'
 
-export type { BuiltinSpaceName, ListSpace, MapSpace, Memory, MemorySpaces, Space, SpaceKind, Task, TaskSpace, TaskStatus } from './memory/memory'
-export { builtinSpaceNames, memorySchema, spaceSchema, taskSchema } from './memory/memory'
-export type { WriteOptions } from './memory/memory-operations'
+// Memory's data and pure operations live in core; re-exported here for convenience.
+export type { BuiltinSpaceName, ListSpace, MapSpace, Memory, MemorySpaces, Space, SpaceKind, Task, TaskSpace, TaskStatus, WriteOptions } from '@threadlens/core'
+export { builtinSpaceNames, memorySchema, spaceSchema, taskSchema, RevisionConflictError, InvalidMemoryOperationError } from '@threadlens/core'
 export {
   createMemory,
   createSpace,
@@ -39,7 +39,7 @@ export {
   tasksReorder,
   updateSpace,
   worldGet,
-} from './memory/memory-operations'
+} from '@threadlens/core'
 export type { AddTaskOptions, MemoryStore, MemoryStoreEvent, MemoryStoreListener, SpaceDataOf } from './memory/memory-store'
 export type { MemoryStoreOptions } from './memory/create-memory-store'
 export { createMemoryStore } from './memory/create-memory-store'
@@ -57,9 +57,7 @@ export { openThreadlensStores } from './open-stores'
 export type { SchemaUpgradeReason, StorageErrorCode, StorageErrorContext, StorageResetReason } from './errors'
 export {
   ImportValidationError,
-  InvalidMemoryOperationError,
   InvalidStoreOptionsError,
-  RevisionConflictError,
   SchemaUpgradeError,
   StorageError,
   StorageFullError,

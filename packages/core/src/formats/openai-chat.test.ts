@@ -24,6 +24,7 @@ function projection(messages: readonly ProjectedMessage[]): ProjectionResult {
     reduced: [],
     prefixKey: '',
     cacheWindowStart: undefined,
+    memory: undefined,
   }
   return { messages, meta }
 }

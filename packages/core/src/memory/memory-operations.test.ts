@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { InvalidMemoryOperationError, RevisionConflictError } from '../errors'
+import { InvalidMemoryOperationError, RevisionConflictError } from '../errors/threadlens-error'
 import { memorySchema } from './memory'
 import { createMemory, createSpace, deleteSpace, getSpace, mapDelete, mapPut, tasksAdd, updateSpace, worldGet } from './memory-operations'
 

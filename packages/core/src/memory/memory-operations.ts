@@ -1,7 +1,7 @@
-import type { JsonObject, JsonValue } from '@threadlens/core'
-import { jsonObjectSchema, jsonValueSchema } from '@threadlens/core'
+import type { JsonObject, JsonValue } from '../entries/entry'
+import { jsonObjectSchema, jsonValueSchema } from '../entries/entry-schema'
 import { z } from 'zod'
-import { InvalidMemoryOperationError, RevisionConflictError } from '../errors'
+import { InvalidMemoryOperationError, RevisionConflictError } from '../errors/threadlens-error'
 import {
   builtinSpaceNames,
   spaceNameSchema,

@@ -1,8 +1,8 @@
-import { jsonObjectSchema, jsonValueSchema, type JsonObject, type JsonValue } from '@threadlens/core'
+import type { JsonObject, JsonValue } from '../entries/entry'
+import { jsonObjectSchema, jsonValueSchema } from '../entries/entry-schema'
 import { z } from 'zod'
 
-// Plain JSON shapes with no store dependency: these (and memory-operations.ts) are meant to move
-// into packages/core/src/memory once core grows its own Memory types.
+// Memory is plain JSON: the store persists it, the projector renders it, nothing here does I/O.
 
 export type TaskStatus = 'open' | 'done'
 

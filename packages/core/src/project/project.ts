@@ -4,6 +4,7 @@ import type { ThreadSource } from '../entries/thread'
 import { indexOfEntries, type ThreadIndex } from '../entries/thread-index'
 import type { ContextPolicy } from '../policy/policy'
 import { MESSAGE_OVERHEAD_TOKENS, REPLY_PRIMING_TOKENS, type TokenCounter } from '../tokens/token-counter'
+import { renderMemory } from '../memory/render-memory'
 import { HashBuilder } from '../utils/hash'
 import { cacheWindowStart, cumulativeTokens } from './cache-window'
 import { droppedRanges } from './dropped-ranges'
@@ -102,7 +103,8 @@ export function project(input: ProjectInput): ProjectionResult {
   const coveredTo = summaryUsed ? (summaryEntry as SummaryEntry).payload.toSeq : -1
 
   let memoryTokens = 0
-  const memoryText = input.memory ?? ''
+  const rendered = typeof input.memory === 'object' ? renderMemory(input.memory, { spaces: policy.memorySpaces, maxTokens: policy.memoryMaxTokens, counter }) : undefined
+  const memoryText = rendered?.text ?? (input.memory as string | undefined) ?? ''
   if (memoryText !== '') {
     const cost = MESSAGE_OVERHEAD_TOKENS + counter.countCached(memoryText)
     if (cost <= remaining) {
@@ -110,6 +112,15 @@ export function project(input: ProjectInput): ProjectionResult {
       remaining -= cost
     }
   }
+  const memoryMeta =
+    input.memory === undefined
+      ? undefined
+      : {
+          rev: rendered?.rev,
+          spaces: memoryTokens > 0 ? (rendered?.spaces ?? []) : [],
+          omitted: memoryTokens > 0 ? (rendered?.omitted ?? []) : [...(rendered?.spaces ?? []), ...(rendered?.omitted ?? [])],
+          dropped: memoryText !== '' && memoryTokens === 0,
+        }
 
   // Decisions, by unit. `explicit` records the fate of every entry the walk looked at.
   const units = new Map<string, Unit>()
@@ -351,6 +362,7 @@ export function project(input: ProjectInput): ProjectionResult {
         ? { seq: (summaryEntry as SummaryEntry).seq, fromSeq: coveredFrom, toSeq: coveredTo }
         : undefined,
       summaryUsed,
+      memory: memoryMeta,
       truncated,
       needsSummary: needsSummaryReason !== undefined,
       needsSummaryReason,

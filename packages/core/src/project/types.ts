@@ -1,4 +1,5 @@
 import type { Entry, JsonObject } from '../entries/entry'
+import type { Memory } from '../memory/memory'
 import type { ThreadSource } from '../entries/thread'
 import type { ContextPolicy } from '../policy/policy'
 import type { CounterId, TokenCounter, ToolSchema } from '../tokens/token-counter'
@@ -34,8 +35,11 @@ export interface ProjectInput {
   readonly pending?: readonly PendingMessage[]
   /** Tool schemas the request will carry; their tokens come out of the budget. */
   readonly tools?: readonly ToolSchema[]
-  /** Rendered memory text for the memory segment. */
-  readonly memory?: string
+  /**
+   * The memory segment: text as is, or a `Memory` whose `policy.memorySpaces` are rendered within
+   * `policy.memoryMaxTokens`.
+   */
+  readonly memory?: string | Memory
 }
 
 /** Why an entry is not in the projection. */
@@ -128,6 +132,8 @@ export interface ProjectionMeta {
   /** The summary checkpoint in use (set exactly when `summaryUsed`): entries `fromSeq..toSeq` not present raw are covered by it. */
   readonly summary: { readonly seq: number; readonly fromSeq: number; readonly toSeq: number } | undefined
   readonly summaryUsed: boolean
+  /** The memory segment: which spaces were rendered and which left out; `undefined` without memory. */
+  readonly memory: { readonly rev: number | undefined; readonly spaces: readonly string[]; readonly omitted: readonly string[]; readonly dropped: boolean } | undefined
   /** History was cut by budget or window. */
   readonly truncated: boolean
   readonly needsSummary: boolean

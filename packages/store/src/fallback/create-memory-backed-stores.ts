@@ -2,8 +2,8 @@ import { entryId, InvalidEntryError, threadId as toThreadId, type Entry, type Th
 import { toThreadRecord, type ThreadRow } from '../database/rows'
 import { StorageError, ThreadNotFoundError } from '../errors'
 import { memoryStoreOver } from '../memory/memory-store-over'
-import { createMemory } from '../memory/memory-operations'
-import type { Memory } from '../memory/memory'
+import { createMemory } from '@threadlens/core'
+import type { Memory } from '@threadlens/core'
 import type { MemoryStore, MemoryStoreListener } from '../memory/memory-store'
 import {
   appendedRow,

@@ -1,8 +1,8 @@
 import { liveQuery } from 'dexie'
 import type { ThreadlensDB } from '../database/threadlens-db'
 import { StorageError } from '../errors'
-import { memorySchema, type Memory } from './memory'
-import { createMemory } from './memory-operations'
+import { memorySchema, type Memory } from '@threadlens/core'
+import { createMemory } from '@threadlens/core'
 import type { MemoryStore } from './memory-store'
 import { memoryStoreOver } from './memory-store-over'
 

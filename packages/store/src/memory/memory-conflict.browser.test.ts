@@ -1,4 +1,4 @@
-import type { Memory } from './memory'
+import type { Memory } from '@threadlens/core'
 import { describe, expect, it } from 'vitest'
 import { openThreadlensDB } from '../database/threadlens-db'
 import { openTab } from '../testing/tab-protocol'

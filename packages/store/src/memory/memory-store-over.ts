@@ -1,5 +1,5 @@
-import { InvalidMemoryOperationError } from '../errors'
-import { memoryIdSchema, type Task } from './memory'
+import { InvalidMemoryOperationError } from '@threadlens/core'
+import { memoryIdSchema, type Task } from '@threadlens/core'
 import {
   createSpace,
   deleteSpace,
@@ -15,7 +15,7 @@ import {
   updateSpace,
   worldGet,
   type WriteOptions,
-} from './memory-operations'
+} from '@threadlens/core'
 import type { AddTaskOptions, MemoryBackend, MemoryStore } from './memory-store'
 
 function checkId(memoryId: string): void {

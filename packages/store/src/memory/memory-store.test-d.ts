@@ -1,6 +1,6 @@
 import type { JsonObject, JsonValue } from '@threadlens/core'
 import { expectTypeOf } from 'vitest'
-import type { Memory, Task } from './memory'
+import type { Memory, Task } from '@threadlens/core'
 import type { MemoryStore, SpaceDataOf } from './memory-store'
 
 declare const memory: MemoryStore

@@ -1,6 +1,6 @@
 import type { JsonObject, JsonValue } from '@threadlens/core'
-import type { Memory, SpaceKind, Task } from './memory'
-import type { WriteOptions } from './memory-operations'
+import type { Memory, SpaceKind, Task } from '@threadlens/core'
+import type { WriteOptions } from '@threadlens/core'
 
 /** The data `update` hands to (and expects back from) the update function of a space. */
 export type SpaceDataOf<K extends string> = K extends 'tasks' ? readonly Task[] : K extends 'world' ? JsonObject : JsonObject | readonly JsonValue[]

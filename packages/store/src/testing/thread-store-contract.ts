@@ -1,6 +1,7 @@
 import { customTokenCounter, heuristicCount, InvalidEntryError, Thread, type EntryInput } from '@threadlens/core'
 import { describe, expect, it } from 'vitest'
-import { ImportValidationError, InvalidMemoryOperationError, RevisionConflictError, ThreadNotFoundError } from '../errors'
+import { InvalidMemoryOperationError, RevisionConflictError } from '@threadlens/core'
+import { ImportValidationError, ThreadNotFoundError } from '../errors'
 import type { MemoryStore } from '../memory/memory-store'
 import type { ThreadStore, ThreadStoreEvent, ThreadStoreOptions } from '../threads/thread-store'
 
