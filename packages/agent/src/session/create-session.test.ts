@@ -350,3 +350,25 @@ describe('against the providers\' wire formats', () => {
     expect(JSON.stringify(entries)).not.toContain('test-key')
   })
 })
+
+describe('memory in the session', () => {
+  it('renders the policy\'s memory spaces into every call and replays them exactly', async () => {
+    const { threads, memory } = createMemoryBackedStores({ counters: [counter] })
+    const record = await threads.create()
+    await memory.update('agent', 'world', (world) => ({ ...world, destination: 'Oslo' }))
+    const model = scriptedModel({ script: () => 'Noted.' })
+    const session = createSession({
+      threads,
+      threadId: record.id,
+      model,
+      counter,
+      policy: definePolicy({ memorySpaces: ['world'] }),
+      memory: () => memory.get('agent'),
+    })
+    await collect(session.send('Where to?'))
+    expect(model.requests[0]?.projection.messages[0]).toEqual({ role: 'system', content: expect.stringContaining('destination: "Oslo"') })
+    const entries = (await threads.load(record.id)).entries
+    const replayed = replayCall(entries, entries[1]?.refs.callId as string, counter)
+    expect(replayed.verified).toBe(true)
+  })
+})

@@ -6,6 +6,7 @@ import {
   definePolicy,
   extractiveSummarizer,
   jsonValueSchema,
+  renderMemory,
   project,
   Subscribable,
   toolResultInput,
@@ -13,6 +14,7 @@ import {
   type Entry,
   type EntryInput,
   type JsonValue,
+  type Memory,
   type ProjectionResult,
   type Summarizer,
   type Thread,
@@ -41,8 +43,11 @@ export interface SessionOptions {
   readonly counter?: TokenCounter
   /** Used when a projection needs a summary. Default: `extractiveSummarizer()`. */
   readonly summarizer?: Summarizer
-  /** The memory segment's text for each call (read fresh every call). Default: none. */
-  readonly memory?: () => Promise<string | undefined> | string | undefined
+  /**
+   * The memory segment for each call, read fresh every call: text, or a `Memory` whose
+   * `policy.memorySpaces` are rendered (e.g. `() => memoryStore.get(agentId)`). Default: none.
+   */
+  readonly memory?: () => Promise<string | Memory | undefined> | string | Memory | undefined
   /** Model calls per request before the loop stops with `max-iterations`. Default 8. */
   readonly maxIterations?: number
   /** Default: the model client's own setting. */
@@ -383,7 +388,9 @@ export class Session extends Subscribable<(snapshot: SessionSnapshot) => void> {
     tools: readonly ToolSchema[],
     onEvent: (event: ThreadlensEvent) => void,
   ): Promise<{ projection: ProjectionResult; memory: string | undefined; basisSeq: number }> {
-    const memory = (await this.#options.memory?.()) ?? undefined
+    const source = (await this.#options.memory?.()) ?? undefined
+    // The call record keeps the text that was sent, so a replay needs no memory store.
+    const memory = typeof source === 'object' ? renderMemory(source, { spaces: state.policy.memorySpaces, maxTokens: state.policy.memoryMaxTokens, counter }).text || undefined : source
     const attempt = async (): Promise<{ projection: ProjectionResult; basisSeq: number }> => {
       const thread = await this.thread()
       const basisSeq = thread.nextSeq
