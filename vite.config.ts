@@ -22,7 +22,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'browser',
-          include: ['packages/*/src/**/*.browser.test.ts', 'packages/*/src/**/*.browser.test.tsx', 'devtools/src/**/*.browser.test.tsx'],
+          include: ['packages/*/src/**/*.browser.test.ts', 'packages/*/src/**/*.browser.test.tsx', 'devtools/src/**/*.browser.test.tsx', 'demo/src/**/*.browser.test.tsx'],
           browser: {
             enabled: true,
             headless: true,

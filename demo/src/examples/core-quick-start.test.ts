@@ -5,11 +5,12 @@ const readme = readFileSync(new URL('../../../README.md', import.meta.url), 'utf
 const example = readFileSync(new URL('./core-quick-start.ts', import.meta.url), 'utf8')
 
 /** The fenced block right after `<!-- example: NAME -->` in the README. */
-function readmeBlock(name: string): string {
+function readmeBlock(name: string, language = 'ts'): string {
   const marker = `<!-- example: ${name} -->`
   const start = readme.indexOf(marker)
   if (start < 0) throw new Error(`README has no ${marker}`)
-  const open = readme.indexOf('```ts\n', start) + '```ts\n'.length
+  const fence = '```' + language + '\n'
+  const open = readme.indexOf(fence, start) + fence.length
   return readme.slice(open, readme.indexOf('```', open))
 }
 
@@ -21,6 +22,12 @@ describe('README core example', () => {
   it('is this file, word for word', () => {
     expect(readmeBlock('core')).toBe(example)
     expect(example.split('\n').length).toBeLessThanOrEqual(22)
+  })
+
+  it('the app quick start (store + session + devtools) is app-quick-start.tsx, word for word, under 30 lines', () => {
+    const app = readFileSync(new URL('./app-quick-start.tsx', import.meta.url), 'utf8')
+    expect(readmeBlock('app', 'tsx')).toBe(app)
+    expect(app.trimEnd().split('\n').length).toBeLessThanOrEqual(30)
   })
 
   it('runs and prints what the README says it prints', async () => {
