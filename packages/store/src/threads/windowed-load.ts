@@ -16,8 +16,10 @@ const maxPageSize = 4096
  * fit: one skips the entries it covers, the other does not (and is enough once it exceeds the
  * summary's own cost, since the summary did not fit in what was left). Then the window is
  * extended to hold the latest user message, every visible pinned entry, the summary in use, and
- * every tool call unit it cuts through. Cache-friendly policies also need the start of their token
- * grid (see `cacheGridOrigin`): until core can take the tokens before a window, that start is read too.
+ * every tool call unit it cuts through. A cache-friendly policy's grid is anchored at the window's
+ * start (stable while the session follows the thread), so its window reads one chunk more than the
+ * budget rather than reaching back to the start of history: the projection is valid and as full,
+ * though its window may start on another grid point than a projection of the whole thread would.
  */
 export async function loadWindowEntries(db: ThreadlensDB, row: ThreadRow, options: LoadWindowOptions, operation: string): Promise<Entry[]> {
   const { policy, counter } = options
@@ -41,18 +43,8 @@ export async function loadWindowEntries(db: ThreadlensDB, row: ThreadRow, option
   const coveredFrom = summary === null ? Number.POSITIVE_INFINITY : Math.max(floor, summary.fromSeq)
   const coveredTo = summary === null ? -1 : summary.toSeq
 
-  /**
-   * A cache-friendly projection measures its window on a token grid from the start of the history
-   * region (after the summary in use, else after the reset), so the window must reach back to it.
-   * Whether the summary is used depends on pending messages and tools, unknown here: it is taken
-   * as used when it fits beside the system prompt and the latest user message.
-   */
-  const cacheGridOrigin = async (): Promise<number> => {
-    if (summary === null) return floor
-    let known = REPLY_PRIMING_TOKENS + (policy.systemPrompt === undefined ? 0 : MESSAGE_OVERHEAD_TOKENS + counter.countCached(policy.systemPrompt))
-    if (facts.lastUserSeq >= floor) known += counter.countEntry(checkStoredEntry(await db.entries.get([threadId, facts.lastUserSeq]), threadId, facts.lastUserSeq, operation))
-    return summaryCost + known <= budget ? Math.min(lastSeq, Math.max(floor, summary.toSeq + 1)) : floor
-  }
+  // A cache-friendly window moves in chunks: hold one chunk beyond the budget so it can fill it.
+  const reach = policy.cacheFriendly ? budget + Math.floor(budget * (1 - policy.cacheLowWaterRatio)) : budget
 
   // The walk: newest first, page by page.
   let sumOutsideSummary = 0
@@ -82,9 +74,9 @@ export async function loadWindowEntries(db: ThreadlensDB, row: ThreadRow, option
     }
   }
   const enough = (lowest: number): boolean => {
-    if (summary === null) return sumAll > budget
-    const whenSummaryUsed = sumOutsideSummary > budget || (lowest <= coveredTo && coveredFrom <= floor)
-    const whenSummaryUnused = sumAll > budget || sumAll >= summaryCost
+    if (summary === null) return sumAll > reach
+    const whenSummaryUsed = sumOutsideSummary > reach || (lowest <= coveredTo && coveredFrom <= floor)
+    const whenSummaryUnused = sumAll > reach || sumAll >= summaryCost
     return whenSummaryUsed && whenSummaryUnused
   }
 
@@ -113,7 +105,6 @@ export async function loadWindowEntries(db: ThreadlensDB, row: ThreadRow, option
   if (facts.lastUserSeq >= floor) required = Math.min(required, facts.lastUserSeq)
   for (const pinned of facts.pinnedSeqs) if (pinned >= floor) required = Math.min(required, pinned)
   if (summary !== null) required = Math.min(required, summary.toSeq, summary.seq)
-  if (policy.cacheFriendly) required = Math.min(required, await cacheGridOrigin())
   if (required < start) {
     window = [...(await readEntries(db, threadId, required, start - 1, operation)), ...window]
     start = required
