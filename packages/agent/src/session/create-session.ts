@@ -127,6 +127,13 @@ export class Session extends Subscribable<(snapshot: SessionSnapshot) => void> {
     const thread = await this.#options.threads.load(this.threadId)
     this.#stored.addFrom(thread.entries)
     this.#thread = thread
+    if (this.#request === undefined) this.#follow(thread)
+    return thread
+  }
+
+  /** Keeps the mirror in step with commits from every tab, from its last seq on. */
+  #follow(thread: Thread): void {
+    this.#unsubscribe?.()
     this.#unsubscribe = this.#options.threads.subscribe(
       this.threadId,
       (event) => {
@@ -136,7 +143,16 @@ export class Session extends Subscribable<(snapshot: SessionSnapshot) => void> {
       },
       { afterSeq: thread.nextSeq - 1 },
     )
-    return thread
+  }
+
+  /**
+   * While a request holds the thread's lock this tab is its only driver, and it ingests its own
+   * writes directly: listening meanwhile would only re-read each of them. It listens again, from
+   * the mirror's last seq, when the request ends.
+   */
+  #pauseFollowing(): void {
+    this.#unsubscribe?.()
+    this.#unsubscribe = undefined
   }
 
   /** Stops listening to the store. The session can be used again; it reloads on next use. */
@@ -282,6 +298,7 @@ export class Session extends Subscribable<(snapshot: SessionSnapshot) => void> {
           const record = await session.#options.threads.get(session.threadId)
           const mirror = session.#thread
           if (mirror !== undefined && (record?.lastSeq ?? -1) >= mirror.nextSeq) session.close()
+          session.#pauseFollowing()
           Object.assign(state, { policy: await session.#policyFor(options.policy, record) })
           yield { type: 'request-start', requestId: state.requestId }
           const started = await start(state)
@@ -297,6 +314,7 @@ export class Session extends Subscribable<(snapshot: SessionSnapshot) => void> {
         } finally {
           options.signal?.removeEventListener('abort', onAbort)
           session.#request = undefined
+          if (session.#thread !== undefined) session.#follow(session.#thread)
           session.#update({ status: 'idle', requestId: undefined, streamingText: '', runningTools: [] })
           lock.release()
           await session.#flushDeferred()
