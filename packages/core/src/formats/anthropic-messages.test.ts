@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import type { ProjectedMessage, ProjectionMeta, ProjectionResult } from '../project/types'
+import type { ProjectedMessage } from '../project/types'
+import { projectionOf as projection } from '../testing/projection-fixture'
 import {
   anthropicOmittedHistoryText,
   anthropicToolId,
@@ -8,31 +9,6 @@ import {
 } from './anthropic-messages'
 import { anthropicMessagesProblems } from './provider-rules'
 
-function projection(messages: readonly ProjectedMessage[]): ProjectionResult {
-  const meta: ProjectionMeta = {
-    tokens: { system: 0, memory: 0, summary: 0, history: 0, pending: 0, tools: 0, total: 0 },
-    budget: { maxInputTokens: 0, reserveOutputTokens: 0, input: 0, free: 0 },
-    counter: { id: 'heuristic', exact: false },
-    messages: [],
-    includedSeqs: [],
-    dropped: [],
-    summary: undefined,
-    summaryUsed: false,
-    truncated: false,
-    needsSummary: false,
-    needsSummaryReason: undefined,
-    overflow: false,
-    unresolvedToolCalls: [],
-    pinnedSeqs: [],
-    entryCount: 0,
-    firstSeq: 0,
-    reduced: [],
-    prefixKey: '',
-    cacheWindowStart: undefined,
-    memory: undefined,
-  }
-  return { messages, meta }
-}
 
 function deepFreeze<T>(value: T): T {
   if (typeof value === 'object' && value !== null) {

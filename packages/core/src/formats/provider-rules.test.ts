@@ -1,7 +1,8 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import type { EntryInput, JsonObject, JsonValue } from '../entries/entry'
-import type { ProjectedMessage, ProjectedToolCall, ProjectionMeta, ProjectionResult } from '../project/types'
+import type { ProjectedMessage, ProjectedToolCall } from '../project/types'
+import { projectionOf as projection } from '../testing/projection-fixture'
 import type { AnthropicMessagesRequest } from './anthropic-messages'
 import { toAnthropicMessages } from './anthropic-messages'
 import { fromOpenAIChat } from './from-openai-chat'
@@ -9,31 +10,6 @@ import type { OpenAIChatMessage } from './openai-chat'
 import { toOpenAIChat } from './openai-chat'
 import { anthropicMessagesProblems, openAIChatProblems } from './provider-rules'
 
-function projection(messages: readonly ProjectedMessage[]): ProjectionResult {
-  const meta: ProjectionMeta = {
-    tokens: { system: 0, memory: 0, summary: 0, history: 0, pending: 0, tools: 0, total: 0 },
-    budget: { maxInputTokens: 0, reserveOutputTokens: 0, input: 0, free: 0 },
-    counter: { id: 'heuristic', exact: false },
-    messages: [],
-    includedSeqs: [],
-    dropped: [],
-    summary: undefined,
-    summaryUsed: false,
-    truncated: false,
-    needsSummary: false,
-    needsSummaryReason: undefined,
-    overflow: false,
-    unresolvedToolCalls: [],
-    pinnedSeqs: [],
-    entryCount: 0,
-    firstSeq: 0,
-    reduced: [],
-    prefixKey: '',
-    cacheWindowStart: undefined,
-    memory: undefined,
-  }
-  return { messages, meta }
-}
 
 // Broken requests do not type-check; the checkers exist for exactly that data.
 function openAI(messages: unknown[]): OpenAIChatMessage[] {
