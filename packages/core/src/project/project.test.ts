@@ -250,3 +250,17 @@ describe('cache-friendly windows', () => {
     }
   })
 })
+
+describe('needsSummary', () => {
+  it('asks for a summary when a cache-friendly window leaves history out', async () => {
+    const counter = await createTokenCounter('o200k_base')
+    const thread = createThread({ id: 'long' })
+    for (let turn = 0; turn < 80; turn++) {
+      thread.append({ kind: 'message', payload: { role: 'user', content: `question ${turn} about the ferry timetable` } })
+      thread.append({ kind: 'message', payload: { role: 'assistant', content: `answer ${turn}: the ferry leaves at ${turn % 12 + 8}:15 from pier ${turn % 4}.` } })
+    }
+    const result = project({ thread, policy: definePolicy({ maxInputTokens: 1000, reserveOutputTokens: 100, cacheFriendly: true }), counter })
+    expect(result.meta.dropped.some((range) => range.reason === 'cache-window')).toBe(true)
+    expect(result.meta.needsSummaryReason).toBe('history-dropped')
+  })
+})

@@ -334,7 +334,7 @@ export function project(input: ProjectInput): ProjectionResult {
     total: systemTokens + memoryTokens + summaryTokens + historyTokens + pendingTokens + toolTokens,
   }
   const truncated = stopReason !== undefined || pinnedDroppedByBudget
-  const historyDropped = dropped.some((range) => range.reason === 'budget' || range.reason === 'window')
+  const historyDropped = dropped.some((range) => range.reason === 'budget' || range.reason === 'window' || range.reason === 'cache-window')
   const needsSummaryReason: NeedsSummaryReason | undefined = overflow
     ? 'overflow'
     : historyDropped

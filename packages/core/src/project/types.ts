@@ -95,7 +95,7 @@ export interface MessageInfo {
 export type NeedsSummaryReason =
   /** the mandatory part alone does not fit */
   | 'overflow'
-  /** history was dropped by budget or window and no summary covers it */
+  /** history was dropped by budget, window or a cache-friendly window, and no summary covers it */
   | 'history-dropped'
   /** the projection uses more than `summarizeAtRatio` of the budget */
   | 'over-threshold'

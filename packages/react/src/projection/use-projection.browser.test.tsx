@@ -106,4 +106,33 @@ describe('useProjection', () => {
     expect((await stores.threads.get(record.id))?.entryCount).toBe(40)
     view.unmount()
   })
+
+  it('settles on one error snapshot when the thread is deleted (no render loop)', async () => {
+    const stores = createMemoryBackedStores()
+    const record = await stores.threads.create()
+    await stores.threads.append(record.id, { kind: 'message', payload: { role: 'user', content: 'hi' } })
+    const client = createThreadlensClient({ threads: stores.threads, memory: stores.memory })
+    let renders = 0
+    function Probe() {
+      renders++
+      // The whole snapshot, as the devtools select it: a new object on every read would never settle.
+      const snapshot = useProjection(record.id, definePolicy({ tokenizer: 'heuristic' }), undefined, (value) => value)
+      return <output>{snapshot.status}</output>
+    }
+    const view = render(
+      <ThreadlensProvider client={client}>
+        <Probe />
+      </ThreadlensProvider>,
+    )
+    const output = view.container.querySelector('output') as HTMLOutputElement
+    await eventually(() => expect(output.textContent).toBe('ready'))
+    await stores.threads.delete(record.id)
+    await eventually(() => expect(output.textContent).toBe('error'))
+    await settle()
+    const settled = renders
+    await settle()
+    expect(renders).toBe(settled)
+    expect(renders).toBeLessThan(20)
+    view.unmount()
+  })
 })

@@ -23,11 +23,15 @@ export interface ProjectionSnapshot {
 }
 
 const byOutcome = new WeakMap<ProjectionOutcome, ProjectionSnapshot>()
-const byThreadSnapshot = new WeakMap<ThreadSnapshot, ProjectionSnapshot>()
+// Keyed by the thread snapshot, remembering the counter error each entry was built for: comparing
+// with the entry's own `error` would never match when the error came from the thread, giving a new
+// snapshot on every read (an endless render loop for a deleted or failed thread).
+const byThreadSnapshot = new WeakMap<ThreadSnapshot, { readonly counterError: unknown; readonly snapshot: ProjectionSnapshot }>()
 
 function waiting(snapshot: ThreadSnapshot, counterError: unknown): ProjectionSnapshot {
-  let cached = byThreadSnapshot.get(snapshot)
-  if (cached === undefined || cached.error !== counterError) {
+  const entry = byThreadSnapshot.get(snapshot)
+  let cached = entry !== undefined && entry.counterError === counterError ? entry.snapshot : undefined
+  if (cached === undefined) {
     const failed = snapshot.status === 'error' || snapshot.status === 'deleted' || counterError !== undefined
     cached = {
       status: failed ? 'error' : 'loading',
@@ -37,7 +41,7 @@ function waiting(snapshot: ThreadSnapshot, counterError: unknown): ProjectionSna
       counter: undefined,
       error: counterError ?? snapshot.error ?? (snapshot.status === 'deleted' ? new Error(`[threadlens] thread ${snapshot.threadId} was deleted`) : undefined),
     }
-    byThreadSnapshot.set(snapshot, cached)
+    byThreadSnapshot.set(snapshot, { counterError, snapshot: cached })
   }
   return cached
 }
