@@ -35,7 +35,7 @@ test('the demo projects the sample thread, switches policies and renders hostile
     if (response.status() >= 400) pageErrors.push(`${response.status()} ${response.url()}`)
   })
 
-  await page.goto('/')
+  await page.goto('/?view=lab')
   const meter = page.getByTestId('token-meter')
   // The exact o200k counter is a lazy chunk of about 2 MB: the meter appears once it is loaded.
   await expect(meter).toBeVisible({ timeout: 30_000 })

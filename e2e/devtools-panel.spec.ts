@@ -34,7 +34,7 @@ async function rowStates(devtools: Locator): Promise<Map<string, string>> {
 
 test('open the panel, switch a preset: the meter and the timeline change, dropped entries are greyed', async ({ page }, testInfo) => {
   const errors = collectErrors(page)
-  await page.goto('/')
+  await page.goto('/?view=lab')
   const devtools = await openPanel(page)
   const meter = devtools.getByTestId('meter-compact')
   const initialTotal = Number(await meter.getAttribute('data-total'))
@@ -73,7 +73,7 @@ test('open the panel, switch a preset: the meter and the timeline change, droppe
 
 test('hostile markup in messages and tool output stays inert text in every tab', async ({ page }) => {
   const errors = collectErrors(page)
-  await page.goto('/')
+  await page.goto('/?view=lab')
   const devtools = await openPanel(page)
   // The app's short preset masks old tool output; the long one sends the hostile tool result as is.
   await devtools.getByTestId('policy-select').selectOption('preset:long')
@@ -106,7 +106,7 @@ test('hostile markup in messages and tool output stays inert text in every tab',
 })
 
 test('export the thread as JSONL and the projection as JSON (downloads)', async ({ page }) => {
-  await page.goto('/')
+  await page.goto('/?view=lab')
   const devtools = await openPanel(page)
   await devtools.getByTestId('tab-storage').click()
   await expect(devtools.getByTestId('storage-persistent')).toHaveText('IndexedDB')
@@ -128,7 +128,7 @@ test('export the thread as JSONL and the projection as JSON (downloads)', async 
 })
 
 test('keyboard shortcut, docking and remembered state; live appends reach the open panel', async ({ page }) => {
-  await page.goto('/')
+  await page.goto('/?view=lab')
   const devtools = page.getByTestId('threadlens-devtools')
   await expect(devtools.getByTestId('devtools-toggle')).toBeVisible()
   await page.keyboard.press('Alt+Shift+KeyD')

@@ -178,7 +178,7 @@ async function main(): Promise<void> {
     const sizePage = await browser.newPage()
     const requested = new Set<string>()
     sizePage.on('request', (request) => requested.add(request.url()))
-    await sizePage.goto(origin)
+    await sizePage.goto(`${origin}/?view=lab`)
     await sizePage.getByTestId('devtools-toggle').waitFor()
     await sizePage.getByTestId('projection-loading').waitFor({ state: 'detached', timeout: 60_000 })
     const closed = downloadedAssets(requested)

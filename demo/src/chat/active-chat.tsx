@@ -1,0 +1,63 @@
+import type { Tool } from '@threadlens/agent'
+import type { Memory } from '@threadlens/core'
+import { useThread } from '@threadlens/react'
+import type { ThreadlensStores } from '@threadlens/store'
+import { ChatBody } from './chat-body'
+import type { ModelSetup } from './model/model-settings'
+import type { ChatPolicyChoice } from './policy/chat-policies'
+import type { ThreadActions } from './threads/thread-actions'
+
+export interface ChatLayout {
+  readonly sidebarOpen: boolean
+  readonly devtoolsOpen: boolean
+  readonly settingsOpen: boolean
+  toggleSidebar(): void
+  toggleDevtools(): void
+  toggleSettings(): void
+}
+
+export interface ActiveChatProps {
+  readonly stores: ThreadlensStores
+  readonly threadId: string
+  readonly title: string
+  readonly setup: ModelSetup
+  readonly choices: readonly ChatPolicyChoice[]
+  readonly choice: ChatPolicyChoice
+  onPolicy(id: string): void
+  readonly tools: readonly Tool<unknown>[]
+  /** The assistant's memory as last committed (rendered into the meter's projection). */
+  readonly memory: Memory | undefined
+  readonly readMemory: () => Promise<Memory>
+  readonly actions: ThreadActions
+  onOpen(threadId: string): void
+  onVersion(version: number): void
+  onProblem(problem: string | undefined): void
+  readonly layout: ChatLayout
+}
+
+/**
+ * The open chat: loading, deleted and failed states here; the chat itself once the thread is
+ * loaded. The body (and the devtools in it) unmounts as soon as the thread is deleted or fails:
+ * `useProjection` of @threadlens/react returns a new snapshot on every read for such a thread,
+ * which React reports as an infinite update loop.
+ */
+export function ActiveChat(props: ActiveChatProps) {
+  const snapshot = useThread(props.threadId)
+  if (snapshot.status === 'ready' && snapshot.thread !== undefined) return <ChatBody {...props} snapshot={snapshot} thread={snapshot.thread} />
+  const message =
+    snapshot.status === 'error'
+      ? `This chat could not be read: ${snapshot.error instanceof Error ? snapshot.error.message : String(snapshot.error)}`
+      : snapshot.status === 'deleted'
+        ? 'This chat was deleted.'
+        : 'Loading the chat…'
+  return (
+    <>
+      <main className="chat-main chat-main--empty" aria-label={props.title}>
+        <p className={snapshot.status === 'error' ? 'chat-error-text' : 'chat-muted'} role={snapshot.status === 'error' ? 'alert' : 'status'} data-testid="chat-view-loading">
+          {message}
+        </p>
+      </main>
+      <aside id="chat-devtools" className="chat-devtools" aria-label="threadlens devtools" />
+    </>
+  )
+}

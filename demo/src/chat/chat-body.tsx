@@ -1,0 +1,133 @@
+import { ThreadlensDevtoolsPanel } from '@threadlens/devtools/production'
+import type { Thread } from '@threadlens/core'
+import { createSessionSource, useProjection, useSession, type ThreadSnapshot } from '@threadlens/react'
+import { useEffect, useMemo, useState } from 'react'
+import { ASSISTANT_MEMORY_ID, DEFAULT_TITLE, DEVTOOLS_STORAGE_KEY } from './chat-config'
+import { ChatNotices } from './conversation/chat-notices'
+import { ChatView } from './conversation/chat-view'
+import { Composer } from './conversation/composer'
+import { ChatHeader } from './header/chat-header'
+import { appendLongSession } from './long-session/append-long-session'
+import { useMemoryText } from './memory/use-memory-text'
+import { useChatSession } from './session/use-chat-session'
+import { useSend } from './session/use-send'
+import type { ActiveChatProps } from './active-chat'
+
+const noSession = createSessionSource({ status: 'idle', threadId: '' })
+
+/**
+ * The open chat once its thread is loaded: header with meter, conversation, composer, and the
+ * devtools panel on its session. `ActiveChat` unmounts it when the thread is deleted or fails.
+ */
+export function ChatBody(props: ActiveChatProps & { readonly snapshot: ThreadSnapshot; readonly thread: Thread }) {
+  const { stores, threadId, choice, tools, layout, snapshot, thread } = props
+  const policy = choice.policy
+  const schemas = useMemo(() => tools.map((tool) => tool.schema), [tools])
+  const memoryText = useMemoryText(props.memory, policy)
+  const projection = useProjection(threadId, policy, { tools: schemas, ...(memoryText === undefined ? {} : { memory: memoryText }) })
+  const session = useChatSession({ threads: stores.threads, threadId, setup: props.setup, tools, memory: props.readMemory })
+  const status = useSession(session ?? noSession, (state) => state.status)
+  const streamingText = useSession(session ?? noSession, (state) => (state.status === 'awaiting-model' ? (state.streamingText ?? '') : ''))
+  const inFlight = useSession(session ?? noSession, (state) => state.lastProjection)
+  const { state, send, stop, dismiss } = useSend(session, { policy, projection: projection.result })
+  const [draft, setDraft] = useState('')
+  const [notice, setNotice] = useState<string | undefined>(undefined)
+  const [working, setWorking] = useState(false)
+  const busy = state.phase !== 'idle' || status !== 'idle' || working
+  const { onVersion } = props
+  useEffect(() => onVersion(snapshot.version), [onVersion, snapshot.version])
+
+  const submit = async (text: string) => {
+    setDraft('')
+    setNotice(undefined)
+    const firstMessage = !thread.entries.some((entry) => entry.kind === 'message' && entry.payload.role === 'user')
+    if (firstMessage && props.title === DEFAULT_TITLE) void props.actions.rename(threadId, text.replace(/\s+/g, ' ').slice(0, 48)).catch(() => undefined)
+    if ((await send(text)) === 'cancelled') setDraft(text)
+  }
+  const run = async (what: string, action: () => Promise<string | undefined>) => {
+    setWorking(true)
+    setNotice(undefined)
+    try {
+      setNotice(await action())
+    } catch (error) {
+      props.onProblem(`${what} failed: ${error instanceof Error ? error.message : String(error)}`)
+    } finally {
+      setWorking(false)
+    }
+  }
+  const fork = (seq: number) =>
+    void run('Forking', async () => {
+      props.onOpen(await props.actions.fork(threadId, props.title, seq))
+      return undefined
+    })
+  const dismissAll = () => {
+    dismiss()
+    setNotice(undefined)
+  }
+  // The per-model choices; the devtools list the presets themselves.
+  const modelPolicies = useMemo(() => props.choices.filter((item) => item.id.startsWith('model:')), [props.choices])
+
+  return (
+    <>
+      <main className="chat-main" aria-label={props.title}>
+        <ChatHeader
+          title={props.title}
+          entryCount={thread.entries.length}
+          modelLabel={props.setup.label}
+          choices={props.choices}
+          policyId={choice.id}
+          onPolicy={props.onPolicy}
+          meta={status !== 'idle' && inFlight !== undefined ? inFlight.meta : projection.result?.meta}
+          meterSource={status !== 'idle' && inFlight !== undefined ? 'in-flight' : 'next-call'}
+          busy={busy}
+          sidebarOpen={layout.sidebarOpen}
+          devtoolsOpen={layout.devtoolsOpen}
+          settingsOpen={layout.settingsOpen}
+          onToggleSidebar={layout.toggleSidebar}
+          onToggleDevtools={layout.toggleDevtools}
+          onToggleSettings={layout.toggleSettings}
+          onLongSession={() => void run('The long session', () => appendLongSession(stores.threads, threadId, policy, projection.counter, schemas, memoryText))}
+          onCompact={() =>
+            void run('Compacting', async () => {
+              const before = thread.entries.length
+              await session?.compactNow(policy)
+              const after = (await stores.threads.get(threadId))?.entryCount ?? before
+              return after > before ? 'Summarized what the policy allows: see the summary card.' : 'Nothing to summarize yet: the newest turns are always kept raw.'
+            })
+          }
+        />
+        <ChatNotices phase={state.phase} error={state.error} notice={state.notice ?? notice} projectionError={projection.status === 'error' ? projection.error : undefined} onDismiss={dismissAll} />
+        <ChatView
+          thread={thread}
+          meta={projection.result?.meta}
+          pending={state.pending}
+          waitingForTab={state.phase === 'waiting'}
+          streamingText={streamingText}
+          busy={busy}
+          onFork={fork}
+          onSuggest={(text) => void submit(text)}
+        />
+        <Composer draft={draft} onDraft={setDraft} onSend={(text) => void submit(text)} onStop={stop} running={state.phase !== 'idle'} disabled={session === undefined || working} />
+      </main>
+      <aside id="chat-devtools" className="chat-devtools" aria-label="threadlens devtools">
+        {layout.devtoolsOpen ? (
+          <>
+            <button type="button" className="chat-button chat-button--small chat-only-narrow chat-devtools-close" onClick={layout.toggleDevtools}>
+              Close devtools
+            </button>
+            <ThreadlensDevtoolsPanel
+              {...(session === undefined ? {} : { session })}
+              threadId={threadId}
+              policy={policy}
+              policies={modelPolicies}
+              tools={schemas}
+              agentId={ASSISTANT_MEMORY_ID}
+              storageKey={DEVTOOLS_STORAGE_KEY}
+              style={{ display: 'block', height: '100%' }}
+            />
+          </>
+        ) : null}
+      </aside>
+    </>
+  )
+}

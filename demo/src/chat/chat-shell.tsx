@@ -1,0 +1,157 @@
+import { useMemory } from '@threadlens/react'
+import type { ThreadlensStores } from '@threadlens/store'
+import { useCallback, useMemo, useRef, useState } from 'react'
+import { ActiveChat } from './active-chat'
+import { ASSISTANT_MEMORY_ID, scriptedSpeed } from './chat-config'
+import { MemoryNotes } from './memory/memory-notes'
+import { modelSetup, offlineSettings, type ModelSettings } from './model/model-settings'
+import { findPolicyChoice, policyChoices } from './policy/chat-policies'
+import { usePolicyId } from './policy/use-policy-id'
+import { SettingsPanel } from './settings/settings-panel'
+import { threadActions } from './threads/thread-actions'
+import { useThreadList } from './threads/thread-list'
+import { ThreadSidebar } from './threads/thread-sidebar'
+import { titleOf, useRenamedTitles } from './threads/thread-titles'
+import { useActiveThread } from './threads/use-active-thread'
+import { demoTools } from './tools/demo-tools'
+
+const wide = () => globalThis.matchMedia?.('(min-width: 1100px)').matches ?? true
+
+/** Layout and app-wide state: threads, the model, the policy, memory; the open chat does the rest. */
+export function ChatShell({ stores }: { readonly stores: ThreadlensStores }) {
+  const speed = useMemo(() => scriptedSpeed(), [])
+  const [settings, setSettings] = useState<ModelSettings>(offlineSettings)
+  const setup = useMemo(() => modelSetup(settings, speed), [settings, speed])
+  const configuredModel = settings.provider === 'offline' ? undefined : settings.model
+  const choices = useMemo(() => policyChoices(configuredModel), [configuredModel])
+  const [policyId, setPolicyId] = usePolicyId()
+  const choice = findPolicyChoice(choices, policyId)
+
+  const tools = useMemo(() => demoTools(stores.memory, ASSISTANT_MEMORY_ID), [stores])
+  const memory = useMemory(ASSISTANT_MEMORY_ID, (snapshot) => snapshot.memory)
+  const readMemory = useCallback(() => stores.memory.get(ASSISTANT_MEMORY_ID), [stores])
+
+  const renamed = useRenamedTitles()
+  const renamedNow = useRef(renamed)
+  renamedNow.current = renamed
+  const actions = useMemo(() => threadActions(stores, () => renamedNow.current), [stores])
+  const [version, setVersion] = useState(0)
+  const list = useThreadList(stores.threads, version)
+  const [activeId, open] = useActiveThread(list, actions.create)
+  const record = list.records.find((item) => item.id === activeId)
+
+  const [sidebarOpen, setSidebarOpen] = useState(false)
+  const [devtoolsOpen, setDevtoolsOpen] = useState(wide)
+  const [settingsOpen, setSettingsOpen] = useState(false)
+  const [problem, setProblem] = useState<string | undefined>(undefined)
+  const attempt = useCallback(async <T,>(what: string, action: () => Promise<T>): Promise<T | undefined> => {
+    try {
+      setProblem(undefined)
+      return await action()
+    } catch (error) {
+      setProblem(`${what} failed: ${error instanceof Error ? error.message : String(error)}`)
+      return undefined
+    }
+  }, [])
+  const openThread = useCallback(
+    (threadId: string) => {
+      open(threadId)
+      setSidebarOpen(false)
+    },
+    [open],
+  )
+
+  return (
+    <div className="chat-app" data-sidebar-open={sidebarOpen} data-devtools-open={devtoolsOpen}>
+      <aside id="chat-sidebar" className="chat-sidebar" aria-label="Chats and memory">
+        <div className="chat-sidebar-head">
+          <span className="chat-brand">threadlens</span>
+          <a className="chat-link" href="?view=lab">
+            Projection lab
+          </a>
+          <button type="button" className="chat-button chat-button--small chat-only-narrow" onClick={() => setSidebarOpen(false)}>
+            Close
+          </button>
+        </div>
+        <ThreadSidebar
+          list={list}
+          renamed={renamed}
+          activeId={activeId}
+          onOpen={openThread}
+          onCreate={() => void attempt('Creating a chat', actions.create).then((id) => id !== undefined && openThread(id))}
+          onRename={(threadId, title) => void attempt('Renaming', () => actions.rename(threadId, title))}
+          onExport={(item) => void attempt('Export', () => actions.exportThread(item))}
+          onDelete={(threadId) => void attempt('Deleting', () => actions.remove(threadId))}
+          onImport={(file) => void attempt(`Importing ${file.name}`, () => actions.importFile(file)).then((id) => id !== undefined && openThread(id))}
+        />
+        <MemoryNotes memory={memory} />
+      </aside>
+      {sidebarOpen ? <button type="button" className="chat-backdrop chat-only-narrow" aria-label="Close the chat list" onClick={() => setSidebarOpen(false)} /> : null}
+      <div className="chat-toasts">
+        {stores.persistent ? null : (
+          <p className="chat-banner" role="alert">
+            IndexedDB is not available here ({stores.unavailable.message}): chats live in this tab only and are gone after a reload.
+          </p>
+        )}
+        {problem === undefined ? null : (
+          <p className="chat-banner chat-banner--error" role="alert" data-testid="app-problem">
+            {problem}{' '}
+            <button type="button" className="chat-link-button" onClick={() => setProblem(undefined)}>
+              Dismiss
+            </button>
+          </p>
+        )}
+      </div>
+      {settingsOpen ? (
+        <div id="chat-settings" className="chat-settings-host">
+          <SettingsPanel
+            settings={settings}
+            onApply={(next) => {
+              modelSetup(next, speed) // throws on a bad URL or a missing field, before anything changes
+              setSettings(next)
+            }}
+            onClose={() => setSettingsOpen(false)}
+          />
+        </div>
+      ) : null}
+      {activeId === undefined ? (
+        <main className="chat-main chat-main--empty">
+          <p className="chat-muted" role="status">
+            {list.status === 'ready' && list.records.length === 0 ? 'No chats: create one to start.' : 'Opening the chat…'}
+          </p>
+          {list.status === 'ready' && list.records.length === 0 ? (
+            <button type="button" className="chat-button chat-button--primary" onClick={() => void attempt('Creating a chat', actions.create).then((id) => id !== undefined && openThread(id))}>
+              New chat
+            </button>
+          ) : null}
+        </main>
+      ) : (
+        <ActiveChat
+          key={activeId}
+          stores={stores}
+          threadId={activeId}
+          title={titleOf(record, renamed)}
+          setup={setup}
+          choices={choices}
+          choice={choice}
+          onPolicy={setPolicyId}
+          tools={tools}
+          memory={memory}
+          readMemory={readMemory}
+          actions={actions}
+          onOpen={openThread}
+          onVersion={setVersion}
+          onProblem={setProblem}
+          layout={{
+            sidebarOpen,
+            devtoolsOpen,
+            settingsOpen,
+            toggleSidebar: () => setSidebarOpen((value) => !value),
+            toggleDevtools: () => setDevtoolsOpen((value) => !value),
+            toggleSettings: () => setSettingsOpen((value) => !value),
+          }}
+        />
+      )}
+    </div>
+  )
+}

@@ -1,0 +1,127 @@
+import type { ProjectionMeta, Thread } from '@threadlens/core'
+import { useLayoutEffect, useMemo, useRef, useState } from 'react'
+import { CHAT_PAGE_SIZE } from '../chat-config'
+import { chatItems, type ChatItem } from './chat-items'
+import { contextFates, type ContextFate } from './context-fates'
+import { MessageBubble } from './message-bubble'
+import { SummaryCard } from './summary-card'
+import { ToolCard } from './tool-card'
+
+export interface ChatViewProps {
+  readonly thread: Thread
+  /** The next call's projection: which entries it sends (the rest are greyed). */
+  readonly meta: ProjectionMeta | undefined
+  /** The user's message on its way into the thread. */
+  readonly pending: { readonly text: string; readonly requestId: string | undefined } | undefined
+  readonly waitingForTab: boolean
+  /** The reply streaming now. */
+  readonly streamingText: string
+  readonly busy: boolean
+  onFork(seq: number): void
+  onSuggest(text: string): void
+}
+
+const included: ContextFate = { state: 'included' }
+const suggestions = ['Hello! What can you do?', 'What is 17% of 2,340?', 'Convert 5 km to miles', 'Remember that my flight leaves at 9:40', 'Read the quarterly report']
+
+function ItemView({ item, fate, onFork }: { readonly item: ChatItem; readonly fate: ContextFate; onFork(seq: number): void }) {
+  if (item.kind === 'message') return <MessageBubble seq={item.seq} role={item.role} content={item.content} interrupted={item.interrupted} fate={fate} onFork={onFork} />
+  if (item.kind === 'tool') return <ToolCard item={item} fate={fate} onFork={onFork} />
+  if (item.kind === 'summary') return <SummaryCard seq={item.seq} fromSeq={item.fromSeq} toSeq={item.toSeq} content={item.content} fate={fate} />
+  return (
+    <p className="chat-operation" data-testid="chat-operation" data-seq={item.seq}>
+      {item.text}
+    </p>
+  )
+}
+
+/** The conversation: messages, tool cards and summaries, the message being sent and the reply streaming in. */
+export function ChatView({ thread, meta, pending, waitingForTab, streamingText, busy, onFork, onSuggest }: ChatViewProps) {
+  const items = useMemo(() => chatItems(thread), [thread])
+  const fateOf = useMemo(() => (meta === undefined ? () => included : contextFates(meta)), [meta])
+  const [shown, setShown] = useState(CHAT_PAGE_SIZE)
+  const scroller = useRef<HTMLDivElement>(null)
+  const stick = useRef(true)
+  // Showing earlier items keeps the view on the item that was first, instead of jumping.
+  const anchor = useRef<{ height: number; top: number } | undefined>(undefined)
+  const visible = items.length > shown ? items.slice(items.length - shown) : items
+  const hidden = items.length - visible.length
+  // The pending bubble stays until the thread holds the user's message (its requestId), so it never flickers out.
+  const pendingShown =
+    pending !== undefined && (pending.requestId === undefined || !thread.byRef('requestId', pending.requestId).some((entry) => entry.kind === 'message' && entry.payload.role === 'user'))
+
+  useLayoutEffect(() => {
+    const element = scroller.current
+    if (element === null) return
+    if (anchor.current !== undefined) {
+      element.scrollTop = element.scrollHeight - anchor.current.height + anchor.current.top
+      anchor.current = undefined
+    } else if (stick.current) element.scrollTop = element.scrollHeight
+  }, [items, streamingText, pendingShown, shown])
+
+  return (
+    <div
+      className="chat-scroll"
+      ref={scroller}
+      onScroll={(event) => {
+        const element = event.currentTarget
+        stick.current = element.scrollHeight - element.scrollTop - element.clientHeight < 80
+      }}
+      data-testid="chat-view"
+      data-entry-count={thread.entries.length}
+      aria-label="Conversation"
+      role="log"
+      aria-busy={busy}
+    >
+      {items.length === 0 && !pendingShown ? (
+        <div className="chat-empty" data-testid="chat-empty">
+          <h2 className="chat-empty-title">Start the conversation</h2>
+          <p className="chat-muted">The offline model answers with no network and no key, and calls real tools in this page. Try:</p>
+          <ul className="chat-suggestions">
+            {suggestions.map((text) => (
+              <li key={text}>
+                <button type="button" className="chat-chip" onClick={() => onSuggest(text)}>
+                  {text}
+                </button>
+              </li>
+            ))}
+          </ul>
+        </div>
+      ) : null}
+      {hidden > 0 ? (
+        <button
+          type="button"
+          className="chat-button chat-earlier"
+          onClick={() => {
+            const element = scroller.current
+            if (element !== null) anchor.current = { height: element.scrollHeight, top: element.scrollTop }
+            setShown((count) => count + CHAT_PAGE_SIZE)
+          }}
+        >
+          Show {Math.min(hidden, CHAT_PAGE_SIZE)} earlier ({hidden} hidden)
+        </button>
+      ) : null}
+      {visible.map((item) => (
+        <ItemView key={`${item.kind}-${item.seq}`} item={item} fate={fateOf(item.seq)} onFork={onFork} />
+      ))}
+      {pendingShown ? (
+        <article className="chat-message chat-message--user chat-pending" data-testid="pending-message" aria-label="Your message, being sent">
+          <header className="chat-item-meta">
+            <span className="chat-who">You</span>
+            <span className="chat-badge chat-badge--pending">{waitingForTab ? 'waiting for the other tab' : 'sending'}</span>
+          </header>
+          <p className="chat-message-text">{pending.text}</p>
+        </article>
+      ) : null}
+      {streamingText === '' ? null : (
+        <article className="chat-message chat-message--assistant chat-streaming" data-testid="streaming-reply" aria-label="Assistant, replying">
+          <header className="chat-item-meta">
+            <span className="chat-who">Assistant</span>
+            <span className="chat-badge chat-badge--pending">streaming</span>
+          </header>
+          <p className="chat-message-text">{streamingText}</p>
+        </article>
+      )}
+    </div>
+  )
+}

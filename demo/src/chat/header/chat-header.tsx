@@ -1,0 +1,63 @@
+import type { ProjectionMeta } from '@threadlens/core'
+import type { ChatPolicyChoice } from '../policy/chat-policies'
+import { PolicySelect } from './policy-select'
+import { TokenMeter } from './token-meter'
+
+export interface ChatHeaderProps {
+  readonly title: string
+  readonly entryCount: number | undefined
+  readonly modelLabel: string
+  readonly choices: readonly ChatPolicyChoice[]
+  readonly policyId: string
+  onPolicy(id: string): void
+  readonly meta: ProjectionMeta | undefined
+  readonly meterSource: 'in-flight' | 'next-call'
+  readonly busy: boolean
+  readonly sidebarOpen: boolean
+  readonly devtoolsOpen: boolean
+  readonly settingsOpen: boolean
+  onToggleSidebar(): void
+  onToggleDevtools(): void
+  onToggleSettings(): void
+  onLongSession(): void
+  onCompact(): void
+}
+
+/** The open chat's title, the model, the policy, the token meter (always visible) and the actions. */
+export function ChatHeader(props: ChatHeaderProps) {
+  return (
+    <header className="chat-header">
+      <div className="chat-header-row">
+        <button type="button" className="chat-button chat-only-narrow" aria-controls="chat-sidebar" aria-expanded={props.sidebarOpen} onClick={props.onToggleSidebar}>
+          Chats
+        </button>
+        <div className="chat-header-title">
+          <h1 className="chat-title" data-testid="chat-title">
+            {props.title}
+          </h1>
+          <p className="chat-muted chat-header-facts">
+            <span data-testid="entry-count">{props.entryCount ?? '…'}</span> entries ·{' '}
+            <button type="button" className="chat-link-button" onClick={props.onToggleSettings} aria-expanded={props.settingsOpen} aria-controls="chat-settings" data-testid="model-label" title="Change the model">
+              Model: {props.modelLabel}
+            </button>
+          </p>
+        </div>
+        <div className="chat-header-actions">
+          <button type="button" className="chat-button" onClick={props.onLongSession} disabled={props.busy} title="Append a few hundred realistic turns with tool calls to this chat">
+            Long session
+          </button>
+          <button type="button" className="chat-button" onClick={props.onCompact} disabled={props.busy} title="Summarize what the policy allows now">
+            Compact now
+          </button>
+          <button type="button" className="chat-button" aria-pressed={props.devtoolsOpen} aria-controls="chat-devtools" onClick={props.onToggleDevtools}>
+            Devtools
+          </button>
+        </div>
+      </div>
+      <div className="chat-header-row chat-header-tools">
+        <PolicySelect choices={props.choices} value={props.policyId} onChange={props.onPolicy} />
+        <TokenMeter meta={props.meta} source={props.meterSource} />
+      </div>
+    </header>
+  )
+}

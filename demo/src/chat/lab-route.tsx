@@ -1,0 +1,17 @@
+import { App } from '../app'
+import { DemoDevtools } from '../devtools/demo-devtools'
+import '../styles.css'
+import './lab-route.css'
+
+/** The projection lab (`?view=lab`): the sample thread under switchable policies, with the floating devtools. */
+export function LabRoute() {
+  return (
+    <>
+      <nav className="lab-nav" aria-label="Demo views">
+        <a href="./">← Back to the chat</a>
+      </nav>
+      <App />
+      <DemoDevtools />
+    </>
+  )
+}

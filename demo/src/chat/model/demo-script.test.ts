@@ -1,0 +1,127 @@
+import { createSession, type SessionEvent } from '@threadlens/agent'
+import { createTokenCounter, decideCompaction, project, reasoningView, type TokenCounter } from '@threadlens/core'
+import { createMemoryBackedStores } from '@threadlens/store'
+import { beforeAll, describe, expect, test } from 'vitest'
+import { longSessionInputs } from '../long-session/long-session-inputs'
+import { findPolicyChoice, presetChoices } from '../policy/chat-policies'
+import { demoTools } from '../tools/demo-tools'
+import { shouldCompact } from '../session/should-compact'
+import { modelSetup } from './model-settings'
+import { ScriptedFailure } from './demo-script'
+
+const memoryId = 'assistant'
+const short = findPolicyChoice(presetChoices, 'short').policy
+let counter: TokenCounter
+
+beforeAll(async () => {
+  counter = await createTokenCounter('heuristic')
+})
+
+/** The demo's offline model, tools and memory over in-memory stores, as the chat app wires them. */
+async function setUp() {
+  const stores = createMemoryBackedStores()
+  const record = await stores.threads.create({ title: 'test' })
+  const { client, summarizer } = modelSetup({ provider: 'offline' }, { delayMs: 0, chunkSize: 16 })
+  const session = createSession({
+    threads: stores.threads,
+    threadId: record.id,
+    model: client,
+    tools: demoTools(stores.memory, memoryId),
+    policy: short,
+    counter,
+    summarizer,
+    memory: () => stores.memory.get(memoryId),
+  })
+  const send = async (text: string): Promise<SessionEvent[]> => {
+    const events: SessionEvent[] = []
+    for await (const event of session.send(text, { policy: short })) events.push(event)
+    return events
+  }
+  const items = async () => reasoningView(await stores.threads.load(record.id))
+  return { stores, record, session, send, items }
+}
+
+describe('the offline model with the demo tools', () => {
+  test('arithmetic: a calculator call, its result, then an answer from the result', async () => {
+    const { send, items } = await setUp()
+    const events = await send('What is 17% of 2,340?')
+    expect(events.filter((event) => event.type === 'projection-end')).toHaveLength(2)
+    expect(events.at(-1)).toMatchObject({ type: 'done', text: '(17 / 100 * 2340) = 397.8.' })
+    expect(await items()).toMatchObject([
+      { kind: 'message', role: 'user' },
+      { kind: 'message', role: 'assistant', content: 'Let me calculate that.' },
+      { kind: 'tool', name: 'calculator', status: 'ok', output: '{"expression":"(17 / 100 * 2340)","result":397.8}' },
+      { kind: 'message', role: 'assistant', content: '(17 / 100 * 2340) = 397.8.' },
+    ])
+  })
+
+  test('a bad expression is a tool error the answer reports, never evaluated as code', async () => {
+    const { send, items } = await setUp()
+    await send('compute 2 ** 3')
+    const tool = (await items()).find((item) => item.kind === 'tool')
+    expect(tool).toMatchObject({ status: 'error', output: 'unexpected "*" at position 4' })
+  })
+
+  test('conversions, and a note saved to memory that every later call sees', async () => {
+    const { send, stores } = await setUp()
+    expect((await send('convert 5 km to miles')).at(-1)).toMatchObject({ text: '5 km is 3.10686 mi.' })
+    expect((await send('Remember that my flight leaves at 9:40')).at(-1)).toMatchObject({ text: expect.stringContaining('Saved to memory as "flight-leaves-9-40"') })
+    expect((await stores.memory.get(memoryId)).spaces.world.data).toEqual({ 'flight-leaves-9-40': 'my flight leaves at 9:40' })
+    const reply = (await send('hello')).at(-1)
+    expect(reply).toMatchObject({ type: 'done', text: expect.stringContaining('1 note from memory') })
+    expect((await send('what do you remember?')).at(-1)).toMatchObject({ text: 'From my memory segment: flight-leaves-9-40: my flight leaves at 9:40.' })
+    await send('note: the hotel has "free" breakfast: 7-10')
+    expect((await send('what do you remember?')).at(-1)).toMatchObject({
+      text: 'From my memory segment: flight-leaves-9-40: my flight leaves at 9:40; hotel-has-free-breakfast: the hotel has "free" breakfast: 7-10.',
+    })
+  })
+
+  test('read_document: thousands of lines, cut before they enter the thread, answered from head and tail', async () => {
+    const { send, items } = await setUp()
+    const done = (await send('read the quarterly report')).at(-1)
+    const tool = (await items()).find((item) => item.kind === 'tool')
+    expect(tool).toMatchObject({ name: 'read_document', status: 'ok', truncated: { totalLines: 3011 } })
+    expect(done).toMatchObject({ type: 'done', text: expect.stringMatching(/^I read "quarterly report": \d+ lines reached me, the output was cut before it entered the thread/) })
+  })
+
+  test('/error: the model fails, the error is reported and the thread keeps the user message', async () => {
+    const { send, items } = await setUp()
+    await send('hello')
+    const events = await send('/error')
+    const error = events.find((event) => event.type === 'error')
+    expect(error).toMatchObject({ type: 'error', error: expect.any(ScriptedFailure) })
+    const after = await items()
+    expect(after.at(-1)).toMatchObject({ kind: 'message', role: 'user', content: '/error' })
+    expect((await send('still there?')).at(-1)).toMatchObject({ type: 'done' })
+  })
+
+  test('a long session leaves history out of the window; compacting summarizes it, and the summary fits', async () => {
+    const { send, stores, record, session } = await setUp()
+    await stores.threads.appendMany(record.id, longSessionInputs({ turns: 240, batchId: 'ls1' }))
+    const before = project({ thread: await stores.threads.load(record.id), policy: short, counter })
+    expect(before.meta.truncated).toBe(true)
+    // Core counts only budget/window drops as history to summarize: the demo adds cache-window ones.
+    expect(decideCompaction(before, short).action).toBe('none')
+    expect(shouldCompact(before, short)).toBe(true)
+    await session.compactNow(short)
+    const events = await send('hello again')
+    const thread = await stores.threads.load(record.id)
+    expect(thread.byKind('summary')).toHaveLength(1)
+    const after = project({ thread, policy: short, counter })
+    expect(after.meta.summaryUsed).toBe(true)
+    expect(after.meta.tokens.total).toBeLessThanOrEqual(after.meta.budget.input)
+    expect(shouldCompact(after, short)).toBe(false)
+    expect(events.at(-1)).toMatchObject({ type: 'done', text: expect.stringContaining('a summary of entries #0') })
+  })
+})
+
+test('long-session inputs are valid, deterministic and of realistic size', async () => {
+  const inputs = longSessionInputs({ turns: 240, batchId: 'b' })
+  expect(longSessionInputs({ turns: 240, batchId: 'b' })).toEqual(inputs)
+  expect(inputs.length).toBeGreaterThan(600)
+  expect(inputs.filter((input) => input.kind === 'message' && input.payload.role === 'user')).toHaveLength(240)
+  const stores = createMemoryBackedStores()
+  const record = await stores.threads.create()
+  await stores.threads.appendMany(record.id, inputs)
+  expect((await stores.threads.get(record.id))?.entryCount).toBe(inputs.length)
+})

@@ -1,0 +1,37 @@
+import type { ScriptAnswer, ScriptContext } from '@threadlens/agent'
+import { contextFacts } from './context-facts'
+import { answerChat, answerFromResults, answerRecall } from './script-replies'
+import { intentOf } from './script-intents'
+
+/** The error `/error` makes the offline model throw, as a real provider's failure would. */
+export class ScriptedFailure extends Error {
+  override readonly name = 'ScriptedFailure'
+}
+
+const toolPreface: Readonly<Record<string, string>> = {
+  calculator: 'Let me calculate that.',
+  convert_units: 'Converting.',
+  save_note: 'I will note that.',
+  read_document: 'Reading the document.',
+}
+
+/**
+ * The offline model: a function of what the model is shown, nothing else. On a request's first
+ * call it picks tools from the user's latest message; once this request's tool results are in the
+ * context it answers from them. So a request takes at most two calls, whatever the policy drops.
+ */
+export function demoScript(context: ScriptContext): ScriptAnswer {
+  const facts = contextFacts(context.projection)
+  const available = new Set(context.tools.map((tool) => tool.name))
+  if (facts.afterLatestUser.length > 0) return answerFromResults(facts)
+  const intent = intentOf(facts.latestUser)
+  if (intent.type === 'error') {
+    return { error: new ScriptedFailure('The offline model failed on purpose (you typed /error). Your message is saved in the thread: send another.') }
+  }
+  if (intent.type === 'tools') {
+    const calls = intent.calls.filter((call) => available.has(call.name))
+    if (calls.length > 0) return { text: calls.map((call) => toolPreface[call.name] ?? '').join(' '), toolCalls: calls }
+  }
+  if (intent.type === 'recall') return answerRecall(facts)
+  return answerChat(facts)
+}

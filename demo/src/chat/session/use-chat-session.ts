@@ -1,0 +1,25 @@
+import { createSession, type Session, type Tool } from '@threadlens/agent'
+import type { Memory } from '@threadlens/core'
+import type { ThreadStore } from '@threadlens/store'
+import { useEffect, useMemo } from 'react'
+import type { ModelSetup } from '../model/model-settings'
+
+export interface ChatSessionOptions {
+  readonly threads: ThreadStore
+  readonly threadId: string | undefined
+  readonly setup: ModelSetup
+  readonly tools: readonly Tool<unknown>[]
+  /** The memory rendered into every model call (its `policy.memorySpaces`), read fresh each call. */
+  readonly memory: () => Promise<Memory>
+}
+
+/** One session per open thread and model; the policy is given per request, so switching presets keeps it. */
+export function useChatSession({ threads, threadId, setup, tools, memory }: ChatSessionOptions): Session | undefined {
+  const session = useMemo(
+    () => (threadId === undefined ? undefined : createSession({ threads, threadId, model: setup.client, summarizer: setup.summarizer, tools, memory })),
+    [threads, threadId, setup, tools, memory],
+  )
+  // A request still running keeps going when the user opens another thread; only the mirror stops.
+  useEffect(() => () => session?.close(), [session])
+  return session
+}

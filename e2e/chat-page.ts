@@ -1,0 +1,100 @@
+import { copyFile, mkdir } from 'node:fs/promises'
+import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { expect, type Locator, type Page, type TestInfo } from '@playwright/test'
+
+// Helpers of the chat specs (e2e/chat-*.spec.ts): the demo chat at `/`, driven as a user would.
+
+/** `?delay=0`: the offline model streams with no pause between chunks (it still streams, chunk by chunk). */
+export const fastChat = '/?delay=0'
+
+const repo = join(dirname(fileURLToPath(import.meta.url)), '..')
+
+/** Page errors and console errors: every spec expects none. */
+export function collectErrors(page: Page): string[] {
+  const errors: string[] = []
+  page.on('pageerror', (error) => errors.push(error.message))
+  page.on('console', (message) => {
+    if (message.type() === 'error') errors.push(message.text())
+  })
+  return errors
+}
+
+export function composer(page: Page): Locator {
+  return page.getByRole('textbox', { name: 'Message' })
+}
+
+export function devtools(page: Page): Locator {
+  return page.getByTestId('threadlens-devtools-panel')
+}
+
+export function meter(page: Page): Locator {
+  return page.getByTestId('chat-token-meter')
+}
+
+export function assistantMessages(page: Page): Locator {
+  return page.locator('[data-testid="chat-message"][data-role="assistant"]')
+}
+
+/** Opens the chat and waits until it can send: a thread is open and the token counter is loaded. */
+export async function openChat(page: Page, path = fastChat): Promise<string> {
+  await page.goto(path)
+  await expect(composer(page)).toBeEnabled({ timeout: 30_000 })
+  // The exact o200k counter is a lazy chunk of about 1 MB gzip.
+  await expect(meter(page)).toHaveAttribute('data-status', 'ready', { timeout: 30_000 })
+  await expect(page).toHaveURL(/#thread=/)
+  return threadIdOf(page)
+}
+
+export function threadIdOf(page: Page): string {
+  const match = /#thread=([A-Za-z0-9_.:-]+)$/.exec(page.url())
+  if (match === null) throw new Error(`no thread in ${page.url()}`)
+  return match[1] as string
+}
+
+/** Sends a message and waits until the request is over: the message is in the thread and the chat idle again (the reply may still be painting). */
+export async function send(page: Page, text: string): Promise<void> {
+  const before = Number(await page.getByTestId('entry-count').innerText())
+  await composer(page).fill(text)
+  await composer(page).press('Enter')
+  await expect.poll(async () => Number(await page.getByTestId('entry-count').innerText()), { timeout: 30_000 }).toBeGreaterThan(before)
+  await expect(page.getByTestId('chat-view')).toHaveAttribute('aria-busy', 'false', { timeout: 30_000 })
+}
+
+/** The meter's numbers, checked against what it shows. */
+export async function meterNumbers(page: Page): Promise<{ total: number; budget: number }> {
+  const element = meter(page)
+  const total = Number(await element.getAttribute('data-total'))
+  const budget = Number(await element.getAttribute('data-budget'))
+  expect(Number((await element.getByTestId('chat-meter-total').innerText()).replace(/,/g, ''))).toBe(total)
+  expect(Number((await element.getByTestId('chat-meter-budget').innerText()).replace(/,/g, ''))).toBe(budget)
+  return { total, budget }
+}
+
+export interface StoredEntry {
+  readonly seq: number
+  readonly kind: string
+  readonly payload: unknown
+  readonly refs: unknown
+}
+
+/** The thread as stored in IndexedDB, read through the page's own store (`window.__threadlensChat`). */
+export async function storedEntries(page: Page, threadId: string): Promise<StoredEntry[]> {
+  return page.evaluate(async (id) => {
+    const handle = (window as unknown as { __threadlensChat: { stores: { threads: { load(id: string): Promise<{ entries: readonly StoredEntry[] }> } } } }).__threadlensChat
+    const thread = await handle.stores.threads.load(id)
+    return thread.entries.map((entry) => ({ seq: entry.seq, kind: entry.kind, payload: entry.payload, refs: entry.refs }))
+  }, threadId)
+}
+
+/**
+ * Saves a screenshot as a test artifact and copies it to docs/screenshots (the README shows
+ * them), so the docs always show the current app.
+ */
+export async function screenshot(page: Page, testInfo: TestInfo, name: string): Promise<void> {
+  const path = testInfo.outputPath(`${name}.png`)
+  await page.screenshot({ path })
+  await testInfo.attach(name, { path, contentType: 'image/png' })
+  await mkdir(join(repo, 'docs/screenshots'), { recursive: true })
+  await copyFile(path, join(repo, 'docs/screenshots', `${name}.png`))
+}
