@@ -121,6 +121,7 @@ export function ChatBody(props: ActiveChatProps & { readonly snapshot: ThreadSna
               policy={policy}
               policies={modelPolicies}
               tools={schemas}
+              {...(memoryText === undefined ? {} : { memory: memoryText })}
               agentId={ASSISTANT_MEMORY_ID}
               storageKey={DEVTOOLS_STORAGE_KEY}
               style={{ display: 'block', height: '100%' }}

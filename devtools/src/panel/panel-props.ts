@@ -1,4 +1,4 @@
-import type { ContextPolicy, ToolSchema } from '@threadlens/core'
+import type { ContextPolicy, Memory, ToolSchema } from '@threadlens/core'
 import type { ThreadlensClient, SessionSource } from '@threadlens/react'
 
 /** A named policy offered in the panel's policy menu. */
@@ -20,6 +20,11 @@ export interface DevtoolsPanelProps {
   readonly policies?: readonly PolicyChoice[]
   /** Tool schemas the app's requests carry (their tokens come out of the budget). Default: none. */
   readonly tools?: readonly ToolSchema[]
+  /**
+   * The memory segment the app's requests carry (text, or a `Memory` rendered by the policy's
+   * `memorySpaces`), so the meter and projection match what is sent. Default: none.
+   */
+  readonly memory?: string | Memory
   /** Memory id (agent id) shown in the Memory tab. Default: none (the tab says how to set it). */
   readonly agentId?: string
   /** The client; default: the one of the nearest `<ThreadlensProvider>`. */

@@ -71,10 +71,11 @@ function PanelInner(props: PanelBodyProps) {
   const [selectedSeq, selectSeq] = useState<number | undefined>(undefined)
   const pendingMessage = session.pendingMessage
   const tools = props.tools
+  const memory = props.memory
   const projectOptions = useMemo(() => {
     const pending: PendingMessage[] | undefined = pendingMessage === undefined ? undefined : [{ role: 'user', content: pendingMessage }]
-    return { ...(pending === undefined ? {} : { pending }), ...(tools === undefined ? {} : { tools }) }
-  }, [pendingMessage, tools])
+    return { ...(pending === undefined ? {} : { pending }), ...(tools === undefined ? {} : { tools }), ...(memory === undefined ? {} : { memory }) }
+  }, [pendingMessage, tools, memory])
   const choices = useMemo(() => [...builtInChoices(basePolicy), ...(props.policies ?? [])], [basePolicy, props.policies])
   const tab = useStore(ui, (state) => state.tab)
 

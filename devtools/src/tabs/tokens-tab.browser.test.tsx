@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { conversation, renderPanel, testPolicy } from '../testing/panel-harness'
 
 describe('Tokens tab', () => {
@@ -29,5 +29,16 @@ describe('Tokens tab', () => {
     const full = await renderPanel({ entries: conversation(40, 60), tab: 'tokens', policy: testPolicy({ maxInputTokens: 1200, reserveOutputTokens: 100 }) })
     expect((await full.find('token-meter')).dataset['level']).toBe('red')
     full.unmount()
+  })
+
+  it('counts the memory segment the app sends, so the meter matches the request', async () => {
+    const policy = testPolicy({ maxInputTokens: 4000, reserveOutputTokens: 1000 })
+    const without = await renderPanel({ entries: conversation(2), tab: 'tokens', policy })
+    const plain = Number((await without.find('token-meter')).dataset['total'])
+    without.unmount()
+    const memory = 'Memory (rev 3): what you know and intend now.\n\n[world] (map, rev 3)\ndestination: "Oslo"'
+    const withMemory = await renderPanel({ entries: conversation(2), tab: 'tokens', policy, memory })
+    await vi.waitFor(async () => expect(Number((await withMemory.find('token-meter')).dataset['total'])).toBeGreaterThan(plain + 10))
+    withMemory.unmount()
   })
 })

@@ -34,6 +34,7 @@ export interface HarnessOptions {
   readonly tab?: TabId
   readonly session?: SessionSource
   readonly agentId?: string
+  readonly memory?: string
   readonly stores?: MemoryBackedStores
   readonly height?: number
 }
@@ -61,6 +62,7 @@ export async function renderPanel(options: HarnessOptions = {}): Promise<Harness
         {...(options.policies === undefined ? {} : { policies: options.policies })}
         {...(options.session === undefined ? {} : { session: options.session })}
         {...(options.agentId === undefined ? {} : { agentId: options.agentId })}
+        {...(options.memory === undefined ? {} : { memory: options.memory })}
       />,
     ),
   )

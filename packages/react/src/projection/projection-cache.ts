@@ -1,12 +1,12 @@
-import { project, type ContextPolicy, type PendingMessage, type ProjectionResult, type Thread, type TokenCounter, type ToolSchema } from '@threadlens/core'
+import { project, type ContextPolicy, type Memory, type PendingMessage, type ProjectionResult, type Thread, type TokenCounter, type ToolSchema } from '@threadlens/core'
 
 export interface ProjectOptions {
   /** Messages not yet in the thread (the user's message being typed or sent). Default: none. */
   readonly pending?: readonly PendingMessage[]
   /** Tool schemas the request carries; their tokens come out of the budget. Default: none. */
   readonly tools?: readonly ToolSchema[]
-  /** Rendered memory text for the memory segment. Default: none. */
-  readonly memory?: string
+  /** The memory segment: text, or a `Memory` rendered by the policy's `memorySpaces`. Default: none. */
+  readonly memory?: string | Memory
 }
 
 export type ProjectionOutcome = { readonly ok: true; readonly result: ProjectionResult } | { readonly ok: false; readonly error: unknown }
@@ -28,7 +28,9 @@ function optionsKey(counter: TokenCounter, options: ProjectOptions): string {
     tools = toolKeys.get(options.tools) ?? ''
     if (tools === '') toolKeys.set(options.tools, (tools = `tools-${++toolKeyCount}`))
   }
-  return `${counter.id}\u0000${JSON.stringify(options.pending ?? [])}\u0000${tools}\u0000${options.memory ?? ''}`
+  // A memory's id and rev identify its content: every write bumps the rev.
+  const memory = typeof options.memory === 'object' ? `memory:${options.memory.id}:${options.memory.rev}` : `text:${options.memory ?? ''}`
+  return `${counter.id}\u0000${JSON.stringify(options.pending ?? [])}\u0000${tools}\u0000${memory}`
 }
 
 // Keyed by the thread snapshot: each version is its own object, so old versions fall away with it.
