@@ -5,7 +5,6 @@ import { beforeAll, describe, expect, test } from 'vitest'
 import { longSessionInputs } from '../long-session/long-session-inputs'
 import { findPolicyChoice, presetChoices } from '../policy/chat-policies'
 import { demoTools } from '../tools/demo-tools'
-import { shouldCompact } from '../session/should-compact'
 import { modelSetup } from './model-settings'
 import { ScriptedFailure } from './demo-script'
 
@@ -100,9 +99,9 @@ describe('the offline model with the demo tools', () => {
     await stores.threads.appendMany(record.id, longSessionInputs({ turns: 240, batchId: 'ls1' }))
     const before = project({ thread: await stores.threads.load(record.id), policy: short, counter })
     expect(before.meta.truncated).toBe(true)
-    // Core counts only budget/window drops as history to summarize: the demo adds cache-window ones.
-    expect(decideCompaction(before, short).action).toBe('none')
-    expect(shouldCompact(before, short)).toBe(true)
+    // History a cache-friendly window left out calls for a summary.
+    expect(before.meta.needsSummaryReason).toBe('history-dropped')
+    expect(decideCompaction(before, short).action).toBe('compact')
     await session.compactNow(short)
     const events = await send('hello again')
     const thread = await stores.threads.load(record.id)
@@ -110,7 +109,7 @@ describe('the offline model with the demo tools', () => {
     const after = project({ thread, policy: short, counter })
     expect(after.meta.summaryUsed).toBe(true)
     expect(after.meta.tokens.total).toBeLessThanOrEqual(after.meta.budget.input)
-    expect(shouldCompact(after, short)).toBe(false)
+    expect(decideCompaction(after, short).action).toBe('none')
     expect(events.at(-1)).toMatchObject({ type: 'done', text: expect.stringContaining('a summary of entries #0') })
   })
 })

@@ -1,7 +1,6 @@
 import { SessionBusyError, ThreadBusyError, type Session } from '@threadlens/agent'
-import type { ContextPolicy, ProjectionResult } from '@threadlens/core'
+import { decideCompaction, type ContextPolicy, type ProjectionResult } from '@threadlens/core'
 import { useCallback, useEffect, useRef, useState } from 'react'
-import { shouldCompact } from './should-compact'
 import { waitForThread } from './wait-for-thread'
 
 export interface SendState {
@@ -56,7 +55,7 @@ export function useSend(session: Session | undefined, options: SendOptions) {
       update(() => ({ phase: 'running', pending: { text, requestId: undefined }, error: undefined, notice: undefined }))
       try {
         const { policy, projection } = latest.current
-        if (projection !== undefined && shouldCompact(projection, policy)) {
+        if (projection !== undefined && decideCompaction(projection, policy).action === 'compact') {
           update((previous) => ({ ...previous, notice: 'Summarizing older entries before the call…' }))
           await session.compactNow(policy)
           update((previous) => ({ ...previous, notice: 'Older entries left the context window: they were summarized first.' }))
