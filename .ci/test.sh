@@ -5,9 +5,24 @@ cd "$(dirname "$0")/.."
 bash .ci/setup.sh --with-chromium
 export THREADLENS_CHROMIUM="${THREADLENS_CHROMIUM:-$(command -v chromium)}"
 
+mkdir -p .test-reports
+rm -f .test-reports/vitest.json .test-reports/e2e.json
+
 echo "== typecheck"
 node_modules/.bin/tsc -p tsconfig.json
 echo "== unit, property and real-browser tests (vitest: node + chromium projects)"
-node_modules/.bin/vitest run
+node_modules/.bin/vitest run --reporter=default --reporter=json --outputFile.json=.test-reports/vitest.json
 echo "== end-to-end tests (playwright, chromium, against the built demo)"
-node_modules/.bin/playwright test
+PLAYWRIGHT_JSON_OUTPUT_NAME=.test-reports/e2e.json node_modules/.bin/playwright test --reporter=list,json
+
+# One closing line over both runners, from their own reports.
+node -e '
+const fs = require("fs")
+const unit = JSON.parse(fs.readFileSync(".test-reports/vitest.json", "utf8"))
+const e2e = JSON.parse(fs.readFileSync(".test-reports/e2e.json", "utf8")).stats
+const passed = unit.numPassedTests + e2e.expected
+const failed = unit.numFailedTests + e2e.unexpected + e2e.flaky
+const skipped = unit.numPendingTests + unit.numTodoTests + e2e.skipped
+console.log(`${passed} passed, ${failed} failed, ${skipped} skipped`)
+if (passed === 0 || failed > 0) process.exit(1)
+'
