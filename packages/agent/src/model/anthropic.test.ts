@@ -7,6 +7,7 @@ import { collectModelReply } from './collect-reply'
 import { ContextTooLongError, ProviderAuthError, ProviderRequestError, ProviderServerError, RateLimitError } from './errors'
 import type { ModelClient, ModelRequest, ModelStreamEvent } from './model-client'
 import type { CallContext } from './provider-errors'
+import { eventsOf, failure } from '../testing/stream-events'
 
 const apiKey = 'sk-ant-test-0123456789abcdef'
 let server: FakeProviderServer
@@ -26,21 +27,6 @@ function ask(overrides: Partial<ModelRequest> = {}): ModelRequest {
   return { projection: askProjection(), tools: [weatherTool], ...overrides }
 }
 
-async function eventsOf(stream: AsyncIterable<ModelStreamEvent>): Promise<ModelStreamEvent[]> {
-  const events: ModelStreamEvent[] = []
-  for await (const event of stream) events.push(event)
-  return events
-}
-
-async function failure(stream: AsyncIterable<ModelStreamEvent>): Promise<{ error: unknown; events: ModelStreamEvent[] }> {
-  const events: ModelStreamEvent[] = []
-  try {
-    for await (const event of stream) events.push(event)
-  } catch (error) {
-    return { error, events }
-  }
-  throw new Error(`expected the stream to throw; it ended with ${JSON.stringify(events.at(-1))}`)
-}
 
 describe('anthropic: streaming', () => {
   it('streams text, then usage with cache reads counted in the input, then finish', async () => {

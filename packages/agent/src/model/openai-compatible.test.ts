@@ -8,6 +8,7 @@ import type { ModelClient, ModelRequest, ModelStreamEvent } from './model-client
 import { type OpenAICompatibleOptions, openAICompatible, readChatCompletionStream } from './openai-compatible'
 import type { CallContext } from './provider-errors'
 import type { RetryNotice } from './stream-with-retries'
+import { eventsOf, failure } from '../testing/stream-events'
 
 const apiKey = 'sk-test-openai-0123456789abcdef'
 let server: FakeProviderServer
@@ -27,21 +28,6 @@ function ask(overrides: Partial<ModelRequest> = {}): ModelRequest {
   return { projection: askProjection(), tools: [weatherTool], ...overrides }
 }
 
-async function eventsOf(stream: AsyncIterable<ModelStreamEvent>): Promise<ModelStreamEvent[]> {
-  const events: ModelStreamEvent[] = []
-  for await (const event of stream) events.push(event)
-  return events
-}
-
-async function failure(stream: AsyncIterable<ModelStreamEvent>): Promise<{ error: unknown; events: ModelStreamEvent[] }> {
-  const events: ModelStreamEvent[] = []
-  try {
-    for await (const event of stream) events.push(event)
-  } catch (error) {
-    return { error, events }
-  }
-  throw new Error(`expected the stream to throw; it ended with ${JSON.stringify(events.at(-1))}`)
-}
 
 describe('openAICompatible: streaming', () => {
   it('streams text in chunks, then usage, then finish', async () => {
