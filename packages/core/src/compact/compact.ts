@@ -4,6 +4,7 @@ import { indexOfEntries, type ThreadIndex } from '../entries/thread-index'
 import type { CompactionFailure, ThreadlensEvent } from '../events'
 import type { ContextPolicy } from '../policy/policy'
 import { project } from '../project/project'
+import { turnWindowFloor } from '../project/turns'
 import type { TokenCounter } from '../tokens/token-counter'
 import type { Summarizer } from './summarizer'
 
@@ -79,10 +80,8 @@ export function planCompaction(thread: ThreadSource | readonly Entry[], policy: 
   const fromSeq = previous === undefined ? visibleFrom : Math.max(previous.payload.fromSeq, visibleFrom)
 
   const turnStarts = index.userSeqs.filter((seq) => seq >= visibleFrom)
-  let end: number
-  if (policy.keepLastTurns === 0) end = lastSeq
-  else if (turnStarts.length < policy.keepLastTurns) return undefined
-  else end = (turnStarts[turnStarts.length - policy.keepLastTurns] as number) - 1
+  // The projector's own rule for the protected zone, so the two can never disagree.
+  let end = Math.min(lastSeq, turnWindowFloor(policy.keepLastTurns, index.userSeqs, visibleFrom, false) - 1)
 
   const unitStart = (callId: string | undefined, seq: number): number => {
     const members = callId === undefined ? undefined : index.seqsByCallId.get(callId)

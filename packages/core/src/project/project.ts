@@ -8,6 +8,7 @@ import { renderMemory } from '../memory/render-memory'
 import { HashBuilder } from '../utils/hash'
 import { cacheWindowStart, cumulativeTokens } from './cache-window'
 import { droppedRanges } from './dropped-ranges'
+import { turnWindowFloor } from './turns'
 import { planUnit, reducedResultTokens, type ReductionContext, type UnitPlan } from './reductions'
 import type {
   DropReason,
@@ -542,15 +543,6 @@ function newestSummary(context: UnitContext, index: ThreadIndex): SummaryEntry |
 function latestVisible(seqs: readonly number[], visibleFrom: number): number | undefined {
   const last = seqs[seqs.length - 1]
   return last !== undefined && last >= visibleFrom ? last : undefined
-}
-
-/** The oldest seq a `maxTurns` window lets in (a pending user message opens a turn of its own). */
-function turnWindowFloor(maxTurns: number | undefined, userSeqs: readonly number[], visibleFrom: number, pendingHasUser: boolean): number {
-  if (maxTurns === undefined) return visibleFrom
-  const historyTurns = pendingHasUser ? maxTurns - 1 : maxTurns
-  if (historyTurns <= 0) return Number.POSITIVE_INFINITY
-  const start = userSeqs[userSeqs.length - historyTurns]
-  return start === undefined ? visibleFrom : Math.max(visibleFrom, start)
 }
 
 function unresolvedCalls(context: UnitContext, index: ThreadIndex): { toolCallId: string; name: string; seq: number }[] {
