@@ -5,7 +5,7 @@ import {
   decideCompaction,
   definePolicy,
   extractiveSummarizer,
-  jsonValueSchema,
+  readJsonData,
   renderMemory,
   project,
   Subscribable,
@@ -508,9 +508,13 @@ export class Session extends Subscribable<(snapshot: SessionSnapshot) => void> {
     try {
       const output = await tool.execute(parsed.data, { signal: state.controller.signal, toolCallId: call.toolCallId, threadId: this.threadId })
       if (state.controller.signal.aborted) return { error: INTERRUPTED, interrupted: true }
-      const checked = jsonValueSchema.safeParse(output)
-      if (!checked.success) return { error: `the tool returned something that is not JSON: ${checked.error.issues[0]?.message ?? ''}`, interrupted: false }
-      return { output: checked.data }
+      // The same rules as every entry (core's readJsonData): a tool's bad output becomes an error result, never a broken thread.
+      const checked = readJsonData(output)
+      if (!checked.ok) {
+        const at = checked.problem.path.length === 0 ? '' : ` at ${checked.problem.path.join('.')}`
+        return { error: `the tool returned something that is not JSON${at}: ${checked.problem.rule}`, interrupted: false }
+      }
+      return { output: checked.value }
     } catch (error) {
       if (state.controller.signal.aborted) return { error: INTERRUPTED, interrupted: true }
       return { error: error instanceof Error ? error.message : String(error), interrupted: false }

@@ -66,6 +66,27 @@ export function describeStoreContract(name: string, makeStores: StoreFactory): v
       expect((await threads.load(id)).entries).toHaveLength(1)
     })
 
+    it('refuses what is not plain JSON with InvalidEntryError naming the path, writes nothing, and the thread still loads and exports', async () => {
+      const { threads } = await makeStores(deterministicOptions())
+      const { id } = await threads.create()
+      await threads.append(id, user('before'))
+      const circular: Record<string, unknown> = { x: 1 }
+      circular['self'] = circular
+      const circularCall = { kind: 'tool_call', payload: { name: 't', arguments: circular }, refs: { toolCallId: 'c' } } as unknown as EntryInput
+      const error = await threads.append(id, circularCall).catch((caught: unknown) => caught)
+      expect(error).toBeInstanceOf(InvalidEntryError)
+      expect(error).toMatchObject({ field: 'payload.arguments.self' })
+      expect((error as Error).message).toMatch(/circular/)
+      let deep: unknown = 1
+      for (let level = 0; level < 10_000; level++) deep = { a: deep }
+      const deepCall = { kind: 'tool_call', payload: { name: 't', arguments: deep }, refs: { toolCallId: 'd' } } as unknown as EntryInput
+      await expect(threads.appendMany(id, [user('x'), deepCall])).rejects.toThrow(/deeper than the 64-level limit/)
+      await expect(threads.append(id, { kind: 'message', payload: { role: 'user', content: 'x'.repeat(10_000_000) } })).rejects.toThrow(/byte limit/)
+      expect((await threads.get(id))?.lastSeq).toBe(0)
+      expect((await threads.load(id)).entries).toHaveLength(1)
+      expect((await threads.export(id)).split('\n')).toHaveLength(3)
+    })
+
     it('enforces the append rules against what is already stored', async () => {
       const { threads } = await makeStores(deterministicOptions())
       const { id } = await threads.create()
@@ -223,7 +244,10 @@ export function describeStoreContract(name: string, makeStores: StoreFactory): v
       expect(updated.spaces['notes']).toMatchObject({ kind: 'list', data: ['remember the milk'], metadata: { render: true } })
       await expect(memory.createSpace('a', 'notes', 'map')).rejects.toBeInstanceOf(InvalidMemoryOperationError)
       await expect(memory.createSpace('a', '__proto__', 'map')).rejects.toBeInstanceOf(InvalidMemoryOperationError)
-      await expect(memory.update('a', 'world', () => ({ bad: undefined }) as never)).rejects.toBeInstanceOf(InvalidMemoryOperationError)
+      await expect(memory.update('a', 'world', () => ({ bad: new Date(0) }) as never)).rejects.toThrow(/at bad: a Date is not JSON data/)
+      await expect(memory.update('a', 'world', () => ({ list: [undefined] }) as never)).rejects.toBeInstanceOf(InvalidMemoryOperationError)
+      // An undefined property is left out, as JSON.stringify does.
+      expect((await memory.update('a', 'world', () => ({ kept: 1, gone: undefined }) as never)).spaces.world.data).toStrictEqual({ kept: 1 })
       const removed = await memory.deleteSpace('a', 'notes')
       expect(removed.spaces['notes']).toBeUndefined()
       expect(Object.keys(removed.spaces).sort()).toEqual(['tasks', 'world'])
