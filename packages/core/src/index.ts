@@ -39,7 +39,7 @@ export type {
 export { entryKinds } from './entries/entry'
 export { callRecordSchema, entrySchema, entryInputSchema, entryMetaSchema, entryRefsSchema, jsonValueSchema, jsonObjectSchema, parseEntry, parseEntryInput, readEntryData } from './entries/entry-schema'
 export type { JsonDataProblem, JsonDataResult, ReadJsonDataOptions } from './entries/json-data'
-export { entryLimits, readJsonData } from './entries/json-data'
+export { entryLimits, jsonTextNestingExceeds, readJsonData } from './entries/json-data'
 export { utf8Length } from './utils/utf8-length'
 export { toolResultText, toolArgumentsText } from './entries/entry-text'
 export type { AppendContext } from './entries/append-rules'

@@ -147,17 +147,16 @@ function issuePath(path: readonly PropertyKey[]): string {
 /**
  * The rules every entry obeys before its schema is even looked at: plain JSON data all through
  * (no cycles, functions, class instances, …; see `readJsonData`), at most `entryLimits.maxDepth`
- * levels deep counted from the entry itself, at most `entryLimits.maxEntryBytes` of JSON (an
- * input is counted with `entryLimits.reservedBytes` more, for the id, thread id, seq and time the
- * store adds, so the stored entry fits too). Returns a clean copy; throws `InvalidEntryError` naming the path and the rule.
+ * levels deep counted from the entry itself, at most `entryLimits.maxEntryBytes` of JSON (see
+ * `entryBytes`). Returns a clean copy; throws `InvalidEntryError` naming the path and the rule.
  */
-export function readEntryData(input: unknown, form: 'input' | 'stored' = 'input'): unknown {
+export function readEntryData(input: unknown): unknown {
   const result = readJsonData(input, { maxDepth: entryLimits.maxDepth, maxBytes: entryLimits.maxEntryBytes })
   if (!result.ok) throw new InvalidEntryError(issuePath(result.problem.path), result.problem.rule)
   if (typeof result.value !== 'object' || result.value === null || Array.isArray(result.value)) {
     throw new InvalidEntryError('', 'an entry is an object with kind and payload')
   }
-  const bytes = entryBytes(result.value as Record<string, JsonValue>) + (form === 'input' ? entryLimits.reservedBytes : 0)
+  const bytes = entryBytes(result.value as Record<string, JsonValue>)
   if (bytes > entryLimits.maxEntryBytes) {
     throw new InvalidEntryError(
       'payload',
@@ -167,12 +166,26 @@ export function readEntryData(input: unknown, form: 'input' | 'stored' = 'input'
   return result.value
 }
 
-/** UTF-8 bytes of an entry's JSON, leaving out `meta.tokens` (counts are the store's, and import drops them). */
+/**
+ * An entry's size: the UTF-8 bytes of its JSON without `id`, `threadId`, `seq`, `createdAt`,
+ * `meta.tokens` and empty `refs`/`meta`, plus `entryLimits.reservedBytes` for those (bounded) fields. The same number for an
+ * input and for the entry stored from it, so what append accepts, import accepts.
+ */
 function entryBytes(entry: Record<string, JsonValue>): number {
-  const meta = entry['meta']
-  if (typeof meta !== 'object' || meta === null || Array.isArray(meta) || !('tokens' in meta)) return utf8Length(JSON.stringify(entry))
-  const { tokens: _tokens, ...restMeta } = meta as Record<string, JsonValue>
-  return utf8Length(JSON.stringify({ ...entry, meta: restMeta }))
+  const { id: _id, threadId: _threadId, seq: _seq, createdAt: _createdAt, refs, meta, ...rest } = entry
+  const measured: Record<string, JsonValue> = rest
+  // An empty `refs` or `meta` (the store writes `refs: {}`) counts as absent.
+  if (isObject(refs) && Object.keys(refs).length > 0) measured['refs'] = refs
+  else if (refs !== undefined && !isObject(refs)) measured['refs'] = refs
+  if (isObject(meta)) {
+    const { tokens: _tokens, ...restMeta } = meta
+    if (Object.keys(restMeta).length > 0) measured['meta'] = restMeta
+  } else if (meta !== undefined) measured['meta'] = meta
+  return utf8Length(JSON.stringify(measured)) + entryLimits.reservedBytes
+}
+
+function isObject(value: JsonValue | undefined): value is Record<string, JsonValue> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
 }
 
 /** Validates an entry input and applies the per-kind ref rules; throws `InvalidEntryError`. */
@@ -192,7 +205,7 @@ export function parseEntryInput(input: unknown): EntryInput {
 
 /** Validates a complete stored entry; throws `InvalidEntryError` naming the field. */
 export function parseEntry(input: unknown): Entry {
-  const parsed = entrySchema.safeParse(readEntryData(input, 'stored'))
+  const parsed = entrySchema.safeParse(readEntryData(input))
   if (!parsed.success) {
     const issue = parsed.error.issues[0]
     throw new InvalidEntryError(issue === undefined ? '' : issuePath(issue.path), issue?.message ?? 'invalid entry', {

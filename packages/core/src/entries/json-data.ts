@@ -9,9 +9,12 @@ import { utf8Length } from '../utils/utf8-length'
 export const entryLimits = {
   /** Deepest nesting of any JSON value inside an entry (tool arguments, a tool result, `meta.app`), counted from that value. */
   maxDepth: 64,
-  /** Largest entry, in UTF-8 bytes of its JSON (kind, payload, refs, meta, id, createdAt). 4 MiB. */
+  /**
+   * Largest entry, 4 MiB: UTF-8 bytes of its JSON without id, threadId, seq, createdAt and
+   * `meta.tokens`, plus `reservedBytes` for those.
+   */
   maxEntryBytes: 4 * 1024 * 1024,
-  /** Counted on top of an input's JSON for the id, thread id, seq and `createdAt` it gets when stored. */
+  /** Counted for an entry's id, thread id, seq and `createdAt` (each bounded), whether the input has them yet or not. */
   reservedBytes: 1024,
   /** Slack of an export line over `maxEntryBytes`, for `meta.tokens` (left out of the entry's size). */
   tokenCountBytes: 64 * 1024,
@@ -185,4 +188,27 @@ function copyOne(frame: Visit, ancestors: Set<object>, maxDepth: number, maxByte
     stack.push({ value: descriptor.value, trail: here, depth: depth + 1, into: copy, key })
   }
   return copy
+}
+
+/**
+ * Whether JSON text nests objects and arrays more than `maxDepth` levels (the outermost value is
+ * level 1), read from the text alone: brackets inside strings do not count.
+ */
+export function jsonTextNestingExceeds(text: string, maxDepth: number): boolean {
+  let depth = 0
+  let inString = false
+  for (let position = 0; position < text.length; position++) {
+    const code = text.charCodeAt(position)
+    if (inString) {
+      if (code === 0x5c) position++
+      else if (code === 0x22) inString = false
+      continue
+    }
+    if (code === 0x22) inString = true
+    else if (code === 0x7b || code === 0x5b) {
+      depth++
+      if (depth > maxDepth) return true
+    } else if (code === 0x7d || code === 0x5d) depth--
+  }
+  return false
 }

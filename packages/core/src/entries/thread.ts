@@ -104,7 +104,7 @@ export class Thread extends Subscribable<(event: ThreadEvent) => void> implement
         parsed = parseEntryInput(input)
       } catch (error) {
         if (inputs.length > 1 && error instanceof InvalidEntryError) {
-          throw new InvalidEntryError(error.field, `${error.message} (input ${offset} of ${inputs.length}; nothing was appended)`, { cause: error })
+          throw new InvalidEntryError(error.field, `${error.rule} (input ${offset} of ${inputs.length}; nothing was appended)`, { cause: error })
         }
         throw error
       }

@@ -22,9 +22,12 @@ export class InvalidEntryError extends ThreadlensError {
   override readonly name = 'InvalidEntryError'
   /** Dotted path of the offending field, e.g. `payload.role`; `''` for the entry as a whole. */
   readonly field: string
+  /** The rule that was broken, without the field (e.g. `circular reference: the value contains itself`). */
+  readonly rule: string
   constructor(field: string, message: string, options?: { cause?: unknown }) {
     super(field === '' ? message : `Invalid entry: ${field}: ${message}`, options)
     this.field = field
+    this.rule = message
   }
 }
 

@@ -17,7 +17,7 @@ import {
 import { assignSeqs, prepareEntries, type PreparedEntry } from '../threads/prepare-entries'
 import type { ThreadStore, ThreadStoreEvent, ThreadStoreListener, ThreadStoreOptions } from '../threads/thread-store'
 import { resolveImportLimits } from '../transfer/import-limits'
-import { parseImportInput, serializeThread } from '../transfer/thread-jsonl'
+import { importEntryError, parseImportInput, serializeThread } from '../transfer/thread-jsonl'
 
 interface StoredThread {
   row: ThreadRow
@@ -180,8 +180,9 @@ export function createMemoryBackedStores(options: ThreadStoreOptions = {}): Memo
       const parsed = await parseImportInput(input, importLimits)
       const threadId = toThreadId(createId())
       const time = now()
-      const prepared = prepareEntries(parsed.inputs, { counters, now: time, createId, dropGivenTokens: true })
-      const entries = assignSeqs(threadId, prepared, 0, { calls: new Set(), results: new Set() })
+      const describeError = (error: unknown, offset: number): unknown => importEntryError(error, parsed, offset)
+      const prepared = prepareEntries(parsed.inputs, { counters, now: time, createId, dropGivenTokens: true, describeError })
+      const entries = assignSeqs(threadId, prepared, 0, { calls: new Set(), results: new Set() }, describeError)
       const row = appendedRow(newThreadRow(threadId, parsedOptions.title ?? parsed.title, { ...parsed.metadata, ...parsedOptions.metadata }, time), entries, time)
       insert(row, entries, 'import')
       return threadId

@@ -15,7 +15,7 @@ import type { ThreadlensDB } from '../database/threadlens-db'
 import { StorageError, storageErrorCode, ThreadNotFoundError } from '../errors'
 import { parseOptions } from '../parse-options'
 import { resolveImportLimits } from '../transfer/import-limits'
-import { parseImportInput, serializeThread } from '../transfer/thread-jsonl'
+import { importEntryError, parseImportInput, serializeThread } from '../transfer/thread-jsonl'
 import { readEntries } from './entry-reads'
 import { assignSeqs, prepareEntries, toolCallIdsOf, type PreparedEntry, type StoredToolIds } from './prepare-entries'
 import { subscribeThread } from './subscribe-thread'
@@ -287,8 +287,9 @@ export function createThreadStore(db: ThreadlensDB, options: ThreadStoreOptions 
       const parsed = await parseImportInput(input, importLimits)
       const threadId = toThreadId(createId())
       const time = now()
-      const prepared = prepareEntries(parsed.inputs, { counters, now: time, createId, dropGivenTokens: true })
-      const entries = assignSeqs(threadId, prepared, 0, { calls: new Set(), results: new Set() })
+      const describeError = (error: unknown, offset: number): unknown => importEntryError(error, parsed, offset)
+      const prepared = prepareEntries(parsed.inputs, { counters, now: time, createId, dropGivenTokens: true, describeError })
+      const entries = assignSeqs(threadId, prepared, 0, { calls: new Set(), results: new Set() }, describeError)
       const row = appendedRow(
         newThreadRow(threadId, parsedOptions.title ?? parsed.title, { ...parsed.metadata, ...parsedOptions.metadata }, time),
         entries,

@@ -110,6 +110,6 @@ export interface ThreadStoreOptions {
   readonly now?: () => number
   /** Id source for threads and entries. Default: `crypto.randomUUID`. */
   readonly createId?: () => string
-  /** Import limits. Default: `defaultImportLimits` (32 MiB, 4 MiB per line, 200,000 entries). */
+  /** Import limits. Default: `defaultImportLimits` (256 MiB, 4 MiB + 64 KiB per line, 200,000 entries). */
   readonly importLimits?: Partial<ImportLimits>
 }

@@ -1,3 +1,4 @@
+import { entryLimits } from '@threadlens/core'
 import { describe, expect, it } from 'vitest'
 import { ImportValidationError } from '../errors'
 import { defaultImportLimits } from './import-limits'
@@ -71,6 +72,27 @@ describe('JSONL import validation', () => {
     expect(utf8Length('é€😀')).toBe(2 + 3 + 4)
     expect(exceedsBytes('€'.repeat(400), 1000)).toBe(true)
     expect(exceedsBytes('€'.repeat(300), 1000)).toBe(false)
+  })
+
+  it('refuses hostile nesting with ImportValidationError and a line number, never a RangeError', () => {
+    const deep = (depth: number) => `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`
+    const deepLine = (depth: number) => entry(0, { kind: 'tool_call', refs: { toolCallId: 'x' } }).replace('"payload":{"role":"user","content":"m0"}', `"payload":{"name":"w","arguments":${deep(depth)}}`)
+    for (const depth of [2_000, 100_000]) {
+      expect(rejection(file(header(1), deepLine(depth)))).toMatchObject({ line: 2, message: expect.stringMatching(/deeper than the 64-level limit/) })
+      expect(rejection(`[{"role":"assistant","content":null,"tool_calls":[{"id":"c","type":"function","function":{"name":"w","arguments":${JSON.stringify(deep(depth))}}}]}]`).message).toMatch(/deeper than the 64-level limit/)
+      expect(rejection(`[${'['.repeat(depth)}${']'.repeat(depth)}]`).message).toMatch(/deeper than the 64-level limit/)
+    }
+    // Brackets inside strings are text, not nesting.
+    expect(parseThreadJsonl(file(header(1), entry(0, { payload: { role: 'user', content: '{['.repeat(5000) } })), defaultImportLimits).inputs).toHaveLength(1)
+  })
+
+  it('reads a UTF-8 byte order mark the same in a string as in a Blob', () => {
+    expect(parseImportText(`\uFEFF${file(header(1), entry(0))}`, defaultImportLimits).inputs).toHaveLength(1)
+    expect(parseImportText('\uFEFF[{"role":"user","content":"hi"}]', defaultImportLimits).inputs).toHaveLength(1)
+  })
+
+  it('takes a line as long as the largest entry append accepts, with its token counts', () => {
+    expect(defaultImportLimits.maxLineBytes).toBe(entryLimits.maxEntryBytes + entryLimits.tokenCountBytes)
   })
 
   it('reads an OpenAI messages array, and names the message that is wrong', () => {

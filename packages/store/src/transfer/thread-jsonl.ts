@@ -1,7 +1,8 @@
 import {
   checkAppendRules,
-  entrySchema,
+  entryLimits,
   fromOpenAIChat,
+  parseEntry,
   InvalidEntryError,
   InvalidMessagesError,
   jsonObjectSchema,
@@ -13,7 +14,7 @@ import { z } from 'zod'
 import { forkInfoSchema, type ThreadRecord } from '../database/rows'
 import { ImportValidationError } from '../errors'
 import type { ImportLimits } from './import-limits'
-import { exceedsBytes, parseJsonSafely } from './safe-json'
+import { exceedsBytes, nestingExceeds, parseJsonSafely } from './safe-json'
 
 /** The first line of every export names the format, so a reader can refuse what it does not know. */
 export const threadFormatName = 'threadlens.thread'
@@ -80,6 +81,17 @@ export interface ParsedImport {
   readonly metadata: JsonObject
   /** Inputs in order; they become seqs 0, 1, 2, … of the new thread. */
   readonly inputs: readonly EntryInput[]
+  /** The JSONL line of `inputs[0]` (2: after the header); `undefined` for a messages array. */
+  readonly firstLine: number | undefined
+}
+
+/** An `InvalidEntryError` about `inputs[offset]` as the import error it is, naming the line when there is one. */
+export function importEntryError(error: unknown, parsed: ParsedImport, offset: number): unknown {
+  if (!(error instanceof InvalidEntryError)) return error
+  const cause = error.cause instanceof InvalidEntryError ? error.cause : error
+  const line = parsed.firstLine === undefined ? undefined : parsed.firstLine + offset
+  const where = parsed.firstLine === undefined ? ` (entry ${offset} made from the messages)` : ''
+  return new ImportValidationError(line, cause.field, `${cause.rule}${where}`, { cause: error })
 }
 
 function zodField(error: z.ZodError): { field: string; message: string } {
@@ -117,6 +129,10 @@ export function parseThreadJsonl(text: string, limits: ImportLimits): ParsedImpo
     const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw
     if (exceedsBytes(line, limits.maxLineBytes)) throw new ImportValidationError(position + 1, '', `the line is longer than the ${limits.maxLineBytes}-byte limit`)
     if (line.trim() === '') throw new ImportValidationError(position + 1, '', 'empty line')
+    // Checked on the text, so JSON.parse never builds (nor its reviver recurses into) hostile nesting.
+    if (nestingExceeds(line, entryLimits.maxDepth)) {
+      throw new ImportValidationError(position + 1, '', `nested deeper than the ${entryLimits.maxDepth}-level limit (entryLimits.maxDepth)`)
+    }
     return line
   }
 
@@ -132,12 +148,14 @@ export function parseThreadJsonl(text: string, limits: ImportLimits): ParsedImpo
   const inputs: EntryInput[] = []
   for (let position = 1; position < lines.length; position++) {
     const line = position + 1
-    const parsed = entrySchema.safeParse(parseJsonSafely(lineText(position), line))
-    if (!parsed.success) {
-      const { field, message } = zodField(parsed.error)
-      throw new ImportValidationError(line, field, message, { cause: parsed.error })
+    let entry: Entry
+    try {
+      // The same rules as every append (plain JSON, depth, size), for the stored form of an entry.
+      entry = parseEntry(parseJsonSafely(lineText(position), line))
+    } catch (error) {
+      if (error instanceof InvalidEntryError) throw new ImportValidationError(line, error.field, error.rule, { cause: error })
+      throw error
     }
-    const entry = parsed.data
     const seq = position - 1
     if (entry.seq !== seq) throw new ImportValidationError(line, 'seq', `expected seq ${seq} (seqs run 0, 1, 2, … with no gaps), got ${entry.seq}`)
     if (entry.threadId !== header.thread.id) {
@@ -161,7 +179,7 @@ export function parseThreadJsonl(text: string, limits: ImportLimits): ParsedImpo
   if (header.entryCount !== inputs.length) {
     throw new ImportValidationError(1, 'entryCount', `the header says ${header.entryCount} entries but ${inputs.length} follow (a truncated file?)`)
   }
-  return { title: header.thread.title, metadata: header.thread.metadata, inputs }
+  return { title: header.thread.title, metadata: header.thread.metadata, inputs, firstLine: 2 }
 }
 
 /** Validates an OpenAI-style messages array through core's `fromOpenAIChat`. */
@@ -175,6 +193,7 @@ export function parseOpenAIMessages(messages: unknown, limits: ImportLimits): Pa
       title: '',
       metadata: systemPrompt === undefined ? { importedFrom: 'openai-chat' } : { importedFrom: 'openai-chat', systemPrompt },
       inputs: entries,
+      firstLine: undefined,
     }
   } catch (error) {
     if (error instanceof InvalidMessagesError) {
@@ -186,11 +205,22 @@ export function parseOpenAIMessages(messages: unknown, limits: ImportLimits): Pa
 }
 
 /** Either format, told apart by the first non-space character (`[` is a messages array). */
-export function parseImportText(text: string, limits: ImportLimits): ParsedImport {
+export function parseImportText(rawText: string, limits: ImportLimits): ParsedImport {
+  // A UTF-8 byte order mark is dropped, as Blob.text() drops it: a string and a Blob of the same file read alike.
+  const text = rawText.startsWith('\uFEFF') ? rawText.slice(1) : rawText
   if (exceedsBytes(text, limits.maxBytes)) throw new ImportValidationError(undefined, '', `the input is larger than the ${limits.maxBytes}-byte limit`)
-  if (text.trimStart().startsWith('[')) return parseOpenAIMessages(parseJsonSafely(text, undefined), limits)
+  if (text.trimStart().startsWith('[')) {
+    // A messages array is a few levels deeper than the entries it becomes.
+    if (nestingExceeds(text, entryLimits.maxDepth + openAIEnvelopeDepth)) {
+      throw new ImportValidationError(undefined, '', `nested deeper than the ${entryLimits.maxDepth}-level limit (entryLimits.maxDepth)`)
+    }
+    return parseOpenAIMessages(parseJsonSafely(text, undefined), limits)
+  }
   return parseThreadJsonl(text, limits)
 }
+
+/** Levels of a messages array around a message's content parts: array, message, content, part. */
+const openAIEnvelopeDepth = 4
 
 /** Accepts a string, a Blob (size checked before it is read) or an already parsed messages array. */
 export async function parseImportInput(input: string | Blob | readonly unknown[], limits: ImportLimits): Promise<ParsedImport> {
