@@ -144,6 +144,32 @@ export class ThreadNotFoundError extends ThreadlensError {
   }
 }
 
+/**
+ * A stored entry could not be read (written by an earlier version, or edited outside threadlens).
+ * Reported, not thrown: the thread loads with a placeholder at this seq (`entry.meta.unreadable`).
+ */
+export class UnreadableEntryError extends StorageError {
+  override readonly name = 'UnreadableEntryError'
+  readonly threadId: string
+  readonly seq: number
+  /** Dotted path of the broken field inside the entry, `''` for the entry as a whole. */
+  readonly field: string
+  /** The entry rule it breaks. */
+  readonly rule: string
+  constructor(threadId: string, seq: number, field: string, rule: string, operation: string) {
+    super(
+      'invalid-data',
+      operation,
+      `Entry ${seq} of thread "${threadId}" could not be read (${field === '' ? 'the entry' : field}: ${rule}); ` +
+        'it is shown as a placeholder and the rest of the thread is intact. Export the thread to keep a copy.',
+    )
+    this.threadId = threadId
+    this.seq = seq
+    this.field = field
+    this.rule = rule
+  }
+}
+
 /** An import was rejected before anything was written. */
 export class ImportValidationError extends ThreadlensError {
   override readonly name = 'ImportValidationError'

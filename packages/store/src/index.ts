@@ -64,6 +64,7 @@ export {
   StorageResetError,
   StorageUnavailableError,
   ThreadNotFoundError,
+  UnreadableEntryError,
   storageErrorCode,
   toStorageError,
 } from './errors'

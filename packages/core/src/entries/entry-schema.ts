@@ -79,6 +79,7 @@ export const entryMetaSchema: z.ZodType<EntryMeta> = z.strictObject({
     .exactOptional(),
   call: callRecordSchema.exactOptional(),
   app: jsonObjectSchema.exactOptional(),
+  unreadable: z.strictObject({ field: z.string().max(10_000), rule: z.string().max(10_000) }).exactOptional(),
 })
 
 export const messagePayloadSchema = z.strictObject({

@@ -12,13 +12,14 @@ import {
 import { z } from 'zod'
 import { threadRowSchema, toThreadRecord, type ThreadRecord, type ThreadRow } from '../database/rows'
 import type { ThreadlensDB } from '../database/threadlens-db'
-import { StorageError, storageErrorCode, ThreadNotFoundError } from '../errors'
+import { StorageError, storageErrorCode, ThreadNotFoundError, type UnreadableEntryError } from '../errors'
 import { parseOptions } from '../parse-options'
 import { resolveImportLimits } from '../transfer/import-limits'
 import { importEntryError, parseImportInput, serializeThread } from '../transfer/thread-jsonl'
 import { readEntries } from './entry-reads'
 import { assignSeqs, prepareEntries, toolCallIdsOf, type PreparedEntry, type StoredToolIds } from './prepare-entries'
 import { subscribeThread } from './subscribe-thread'
+import { reportUnreadable, warnUnreadable } from './unreadable-entry'
 import { emptyThreadFacts, foldThreadFacts } from './thread-facts'
 import type { CreateThreadRecordOptions, ForkThreadOptions, ImportInput, ImportThreadOptions, LoadThreadOptions, ThreadStore, ThreadStoreOptions } from './thread-store'
 import { loadWindowEntries } from './windowed-load'
@@ -33,6 +34,7 @@ export const threadStoreOptionsSchema = z.strictObject({
   now: z.custom<() => number>((value) => typeof value === 'function').exactOptional(),
   createId: z.custom<() => string>((value) => typeof value === 'function').exactOptional(),
   importLimits: z.record(z.string(), z.unknown()).exactOptional(),
+  onUnreadableEntry: z.custom<(error: UnreadableEntryError) => void>((value) => typeof value === 'function').exactOptional(),
 })
 
 const createOptionsSchema = z.strictObject({
@@ -57,6 +59,7 @@ export interface ResolvedThreadStoreOptions {
   readonly counters: readonly TokenCounter[]
   readonly now: () => number
   readonly createId: () => string
+  readonly onUnreadableEntry: (error: UnreadableEntryError) => void
 }
 
 export function resolveThreadStoreOptions(options: ThreadStoreOptions): ResolvedThreadStoreOptions {
@@ -65,6 +68,7 @@ export function resolveThreadStoreOptions(options: ThreadStoreOptions): Resolved
     counters: parsed.counters ?? [],
     now: parsed.now ?? Date.now,
     createId: parsed.createId ?? (() => globalThis.crypto.randomUUID()),
+    onUnreadableEntry: parsed.onUnreadableEntry ?? warnUnreadable,
   }
 }
 
@@ -111,7 +115,7 @@ function checkRow(raw: unknown, threadId: string, operation: string): ThreadRow 
  * entries at seq + 1, so seq stays gapless and unique with any number of tabs appending at once.
  */
 export function createThreadStore(db: ThreadlensDB, options: ThreadStoreOptions = {}): ThreadStore {
-  const { counters, now, createId } = resolveThreadStoreOptions(options)
+  const { counters, now, createId, onUnreadableEntry } = resolveThreadStoreOptions(options)
   const importLimits = resolveImportLimits(options.importLimits)
 
   const readRow = async (threadId: string, operation: string): Promise<ThreadRow> => {
@@ -207,6 +211,7 @@ export function createThreadStore(db: ThreadlensDB, options: ThreadStoreOptions 
           return { row: found, entries: read }
         }),
       )
+      reportUnreadable(entries, 'load', onUnreadableEntry)
       return toThread(row, entries, now, createId)
     },
 
@@ -265,7 +270,7 @@ export function createThreadStore(db: ThreadlensDB, options: ThreadStoreOptions 
     },
 
     subscribe(threadId, listener, subscribeOptions) {
-      return subscribeThread(db, threadId, listener, subscribeOptions)
+      return subscribeThread(db, threadId, listener, subscribeOptions, (entries) => reportUnreadable(entries, 'subscribe', onUnreadableEntry))
     },
 
     async export(rawThreadId) {
@@ -277,6 +282,7 @@ export function createThreadStore(db: ThreadlensDB, options: ThreadStoreOptions 
           return { row: found, entries: await readEntries(db, threadId, 0, found.lastSeq, 'export') }
         }),
       )
+      reportUnreadable(entries, 'export', onUnreadableEntry)
       return serializeThread(toThreadRecord(row), entries)
     },
 

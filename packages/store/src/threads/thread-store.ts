@@ -1,5 +1,6 @@
 import type { ContextPolicy, Entry, EntryInput, JsonObject, Thread, ThreadId, TokenCounter } from '@threadlens/core'
 import type { ThreadRecord } from '../database/rows'
+import type { UnreadableEntryError } from '../errors'
 import type { ImportLimits } from '../transfer/import-limits'
 
 /** What a thread subscriber hears. Fired only for committed writes, from this tab or any other. */
@@ -110,6 +111,12 @@ export interface ThreadStoreOptions {
   readonly now?: () => number
   /** Id source for threads and entries. Default: `crypto.randomUUID`. */
   readonly createId?: () => string
+  /**
+   * Called for each stored entry a read finds unreadable (written by an earlier version, or edited
+   * outside threadlens); the read goes on with a placeholder in its place (`entry.meta.unreadable`).
+   * Default: a `console.warn` prefixed `[threadlens]`.
+   */
+  readonly onUnreadableEntry?: (error: UnreadableEntryError) => void
   /** Import limits. Default: `defaultImportLimits` (256 MiB, 4 MiB + 64 KiB per line, 200,000 entries). */
   readonly importLimits?: Partial<ImportLimits>
 }
