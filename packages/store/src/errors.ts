@@ -1,4 +1,5 @@
 import { ThreadlensError } from '@threadlens/core'
+import type { ThreadRecord } from './database/rows'
 
 /**
  * What went wrong with storage, mapped from the browser's and Dexie's `error.name`:
@@ -167,6 +168,28 @@ export class UnreadableEntryError extends StorageError {
     this.seq = seq
     this.field = field
     this.rule = rule
+  }
+}
+
+/** A thread record update named a revision that is no longer current; nothing was written. */
+export class ThreadRevisionConflictError extends ThreadlensError {
+  override readonly name = 'ThreadRevisionConflictError'
+  readonly threadId: string
+  /** The revision the update expected. */
+  readonly expected: number
+  /** The revision stored now. */
+  readonly actual: number
+  /** The record as stored now, so the caller can merge and retry. */
+  readonly current: ThreadRecord
+  constructor(threadId: string, expected: number, actual: number, current: ThreadRecord) {
+    super(
+      `Thread "${threadId}" is at revision ${actual}, not ${expected}: someone else changed it first and nothing was written. ` +
+        'Merge your change into error.current and retry with expectedRev set to error.actual.',
+    )
+    this.threadId = threadId
+    this.expected = expected
+    this.actual = actual
+    this.current = current
   }
 }
 

@@ -64,6 +64,7 @@ export {
   StorageResetError,
   StorageUnavailableError,
   ThreadNotFoundError,
+  ThreadRevisionConflictError,
   UnreadableEntryError,
   storageErrorCode,
   toStorageError,

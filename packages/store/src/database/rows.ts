@@ -17,6 +17,17 @@ export interface ThreadRecord {
   readonly parent: ForkInfo | null
   /** Free-form JSON of the application. */
   readonly metadata: JsonObject
+  /** Labels of the application, unique, in the order given. Default: `[]`. */
+  readonly tags: readonly string[]
+  /** The model the thread talks to, if the app records it. Default: `null`. */
+  readonly model: string | null
+  /** The name of the policy (preset) the thread uses, if the app records it. Default: `null`. */
+  readonly policyName: string | null
+  /**
+   * The record's revision: 0 at creation, +1 on every `update`/`rename` (appends do not change it).
+   * Pass it as `expectedRev` to update only if nobody else did in between.
+   */
+  readonly rev: number
 }
 
 /** The `threads` table row: the record plus the facts windowed loads need. */
@@ -40,11 +51,16 @@ const recordShape = {
   lastSeq: z.number().int().min(-1),
   parent: forkInfoSchema.nullable(),
   metadata: jsonObjectSchema,
+  // Rows written before records had these read with the defaults.
+  tags: z.array(z.string()).default([]),
+  model: z.string().nullable().default(null),
+  policyName: z.string().nullable().default(null),
+  rev: z.number().int().nonnegative().default(0),
 }
 
-export const threadRecordSchema: z.ZodType<ThreadRecord> = z.strictObject(recordShape)
+export const threadRecordSchema: z.ZodType<ThreadRecord, unknown> = z.strictObject(recordShape)
 
-export const threadRowSchema: z.ZodType<ThreadRow> = z
+export const threadRowSchema: z.ZodType<ThreadRow, unknown> = z
   .strictObject({ ...recordShape, facts: threadFactsSchema })
   .refine((row) => row.entryCount === row.lastSeq + 1, { message: 'entryCount must be lastSeq + 1', path: ['entryCount'] })
 

@@ -7,7 +7,6 @@ import type { Memory } from '@threadlens/core'
 import type { MemoryStore, MemoryStoreListener } from '../memory/memory-store'
 import {
   appendedRow,
-  newThreadRow,
   parseCreateOptions,
   parseForkOptions,
   parseImportOptions,
@@ -15,7 +14,8 @@ import {
   toThread,
 } from '../threads/create-thread-store'
 import { assignSeqs, prepareEntries, type PreparedEntry } from '../threads/prepare-entries'
-import type { ThreadStore, ThreadStoreEvent, ThreadStoreListener, ThreadStoreOptions } from '../threads/thread-store'
+import type { ThreadListListener, ThreadStore, ThreadStoreEvent, ThreadStoreListener, ThreadStoreOptions } from '../threads/thread-store'
+import { newThreadRow, parseRecordChanges, parseUpdateOptions, recordFieldsOf, updatedRow } from '../threads/thread-record'
 import { resolveImportLimits } from '../transfer/import-limits'
 import { importEntryError, parseImportInput, serializeThread } from '../transfer/thread-jsonl'
 
@@ -53,6 +53,25 @@ export function createMemoryBackedStores(options: ThreadStoreOptions = {}): Memo
   const threadListeners = new Map<string, Set<ThreadStoreListener>>()
   const memories = new Map<string, Memory>()
   const memoryListeners = new Map<string, Set<MemoryStoreListener>>()
+  const listListeners = new Set<ThreadListListener>()
+  let listPending = false
+
+  const records = () =>
+    [...threads.values()]
+      .map((thread) => thread.row)
+      .sort((a, b) => b.updatedAt - a.updatedAt || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0))
+      .map(toThreadRecord)
+
+  // One list event per burst of writes, after them, as liveQuery gives.
+  const notifyList = (): void => {
+    if (listListeners.size === 0 || listPending) return
+    listPending = true
+    queueMicrotask(() => {
+      listPending = false
+      const event = { type: 'list-update' as const, threads: records() }
+      for (const listener of [...listListeners]) listener(event)
+    })
+  }
 
   const notifyThread = (threadId: ThreadId, event: ThreadStoreEvent): void => {
     const listeners = threadListeners.get(threadId)
@@ -74,6 +93,7 @@ export function createMemoryBackedStores(options: ThreadStoreOptions = {}): Memo
     const thread: StoredThread = { row, entries: [], calls: new Set(), results: new Set() }
     push(thread, entries)
     threads.set(row.id, thread)
+    notifyList()
   }
 
   const push = (thread: StoredThread, entries: readonly Entry[]): void => {
@@ -93,6 +113,7 @@ export function createMemoryBackedStores(options: ThreadStoreOptions = {}): Memo
     push(thread, entries)
     thread.row = appendedRow(thread.row, entries, now())
     notifyThread(threadId, { type: 'entry-append', threadId, entries })
+    notifyList()
     return entries
   }
 
@@ -101,7 +122,8 @@ export function createMemoryBackedStores(options: ThreadStoreOptions = {}): Memo
     importLimits,
     async create(createOptions) {
       const parsed = parseCreateOptions(createOptions)
-      const row = newThreadRow(toThreadId(parsed.id ?? createId()), parsed.title ?? '', parsed.metadata ?? {}, now())
+      const { id: givenId, ...fields } = parsed
+      const row = newThreadRow(toThreadId(givenId ?? createId()), fields, now())
       insert(row, [], 'create')
       return toThreadRecord(row)
     },
@@ -121,10 +143,27 @@ export function createMemoryBackedStores(options: ThreadStoreOptions = {}): Memo
       return toThread(thread.row, [...thread.entries], now, createId)
     },
     async list() {
-      return [...threads.values()]
-        .map((thread) => thread.row)
-        .sort((a, b) => b.updatedAt - a.updatedAt || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0))
-        .map(toThreadRecord)
+      return records()
+    },
+    async update(threadId, changes, updateOptions) {
+      const parsed = parseRecordChanges(changes)
+      const checked = parseUpdateOptions(updateOptions)
+      const thread = stored(threadId, 'update')
+      thread.row = updatedRow(thread.row, parsed, checked, now())
+      notifyList()
+      return toThreadRecord(thread.row)
+    },
+    async rename(threadId, title, updateOptions) {
+      return threadStore.update(threadId, { title }, updateOptions)
+    },
+    subscribeList(listener) {
+      listListeners.add(listener)
+      queueMicrotask(() => {
+        if (listListeners.has(listener)) listener({ type: 'list-update', threads: records() })
+      })
+      return () => {
+        listListeners.delete(listener)
+      }
     },
     async fork(rawThreadId, forkOptions) {
       const parsed = parseForkOptions(forkOptions)
@@ -135,7 +174,7 @@ export function createMemoryBackedStores(options: ThreadStoreOptions = {}): Memo
       const copies = parent.entries.slice(0, parsed.atSeq + 1).map((entry) => ({ ...entry, id: entryId(createId()), threadId: childId }) as Entry)
       const time = now()
       const row: ThreadRow = {
-        ...appendedRow(newThreadRow(childId, parsed.title ?? parent.row.title, parent.row.metadata, time), copies, time),
+        ...appendedRow(newThreadRow(childId, { ...recordFieldsOf(parent.row), title: parsed.title ?? parent.row.title }, time), copies, time),
         parent: { threadId: parentId, atSeq: parsed.atSeq },
       }
       insert(row, copies, 'fork')
@@ -143,13 +182,17 @@ export function createMemoryBackedStores(options: ThreadStoreOptions = {}): Memo
     },
     async delete(rawThreadId) {
       const threadId = toThreadId(rawThreadId)
-      if (threads.delete(threadId)) notifyThread(threadId, { type: 'thread-delete', threadId })
+      if (threads.delete(threadId)) {
+        notifyThread(threadId, { type: 'thread-delete', threadId })
+        notifyList()
+      }
     },
     async eraseAll() {
       const ids = [...threads.keys()]
       threads.clear()
       memories.clear()
       for (const id of ids) notifyThread(toThreadId(id), { type: 'thread-delete', threadId: toThreadId(id) })
+      notifyList()
     },
     subscribe(rawThreadId, listener, subscribeOptions = {}) {
       const threadId = toThreadId(rawThreadId)
@@ -183,7 +226,8 @@ export function createMemoryBackedStores(options: ThreadStoreOptions = {}): Memo
       const describeError = (error: unknown, offset: number): unknown => importEntryError(error, parsed, offset)
       const prepared = prepareEntries(parsed.inputs, { counters, now: time, createId, dropGivenTokens: true, describeError })
       const entries = assignSeqs(threadId, prepared, 0, { calls: new Set(), results: new Set() }, describeError)
-      const row = appendedRow(newThreadRow(threadId, parsedOptions.title ?? parsed.title, { ...parsed.metadata, ...parsedOptions.metadata }, time), entries, time)
+      const fields = { ...parsed.fields, title: parsedOptions.title ?? parsed.fields.title, metadata: { ...parsed.fields.metadata, ...parsedOptions.metadata } }
+      const row = appendedRow(newThreadRow(threadId, fields, time), entries, time)
       insert(row, entries, 'import')
       return threadId
     },

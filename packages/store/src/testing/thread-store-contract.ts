@@ -1,7 +1,7 @@
 import { customTokenCounter, heuristicCount, InvalidEntryError, Thread, type EntryInput } from '@threadlens/core'
 import { describe, expect, it } from 'vitest'
 import { InvalidMemoryOperationError, RevisionConflictError } from '@threadlens/core'
-import { ImportValidationError, ThreadNotFoundError } from '../errors'
+import { ImportValidationError, InvalidStoreOptionsError, ThreadNotFoundError, ThreadRevisionConflictError } from '../errors'
 import type { MemoryStore } from '../memory/memory-store'
 import type { ThreadStore, ThreadStoreEvent, ThreadStoreOptions } from '../threads/thread-store'
 
@@ -85,6 +85,57 @@ export function describeStoreContract(name: string, makeStores: StoreFactory): v
       expect((await threads.get(id))?.lastSeq).toBe(0)
       expect((await threads.load(id)).entries).toHaveLength(1)
       expect((await threads.export(id)).split('\n')).toHaveLength(3)
+    })
+
+    it('updates the record with revisions: rename, tags, model, policy name, metadata; a stale revision conflicts and writes nothing', async () => {
+      const { threads } = await makeStores(deterministicOptions())
+      const created = await threads.create({ title: 'draft', tags: ['a', 'a', 'b'], model: 'gpt-4o' })
+      expect(created).toMatchObject({ rev: 0, title: 'draft', tags: ['a', 'b'], model: 'gpt-4o', policyName: null })
+      const renamed = await threads.rename(created.id, 'Trip to Oslo', { expectedRev: 0 })
+      expect(renamed).toMatchObject({ rev: 1, title: 'Trip to Oslo', tags: ['a', 'b'] })
+      const updated = await threads.update(created.id, { tags: ['travel'], policyName: 'balanced', model: null, metadata: { pinned: true } })
+      expect(updated).toMatchObject({ rev: 2, title: 'Trip to Oslo', tags: ['travel'], model: null, policyName: 'balanced', metadata: { pinned: true } })
+      // Appends change the record's times and counts, not its revision.
+      await threads.append(created.id, user('hi'))
+      expect((await threads.get(created.id))?.rev).toBe(2)
+      const conflict = await threads.rename(created.id, 'stale', { expectedRev: 1 }).catch((error: unknown) => error)
+      expect(conflict).toBeInstanceOf(ThreadRevisionConflictError)
+      expect(conflict).toMatchObject({ expected: 1, actual: 2, current: { title: 'Trip to Oslo', rev: 2 } })
+      expect((await threads.get(created.id))?.title).toBe('Trip to Oslo')
+      await expect(threads.update(created.id, { title: 'x'.repeat(10_001) })).rejects.toBeInstanceOf(InvalidStoreOptionsError)
+      await expect(threads.update(created.id, { tags: [''] })).rejects.toBeInstanceOf(InvalidStoreOptionsError)
+      await expect(threads.update(created.id, { metadata: { when: new Date(0) } as never })).rejects.toThrow(/Date/)
+      await expect(threads.update('missing', { title: 'x' })).rejects.toBeInstanceOf(ThreadNotFoundError)
+      // Export and import keep the record fields.
+      const copy = await threads.get(await threads.import(await threads.export(created.id)))
+      expect(copy).toMatchObject({ title: 'Trip to Oslo', tags: ['travel'], model: null, policyName: 'balanced', metadata: { pinned: true }, rev: 0 })
+      const fork = await threads.fork(created.id, { atSeq: 0 })
+      expect(fork).toMatchObject({ tags: ['travel'], policyName: 'balanced', rev: 0 })
+    })
+
+    it('keeps a live thread list: the whole list at the start, then after every create, append, update and delete', async () => {
+      const { threads } = await makeStores(deterministicOptions())
+      const lists: string[][] = []
+      const stop = threads.subscribeList((event) => {
+        if (event.type === 'list-update') lists.push(event.threads.map((thread) => `${thread.title}:${thread.entryCount}`))
+      })
+      await expect.poll(() => lists.length).toBeGreaterThanOrEqual(1)
+      expect(lists[0]).toEqual([])
+      const a = await threads.create({ title: 'A' })
+      await expect.poll(() => lists.at(-1)).toEqual(['A:0'])
+      const b = await threads.create({ title: 'B' })
+      await expect.poll(() => lists.at(-1)).toEqual(['B:0', 'A:0'])
+      await threads.append(a.id, user('hi'))
+      await expect.poll(() => lists.at(-1)).toEqual(['A:1', 'B:0'])
+      await threads.rename(b.id, 'B2')
+      await expect.poll(() => lists.at(-1)).toEqual(['B2:0', 'A:1'])
+      await threads.delete(a.id)
+      await expect.poll(() => lists.at(-1)).toEqual(['B2:0'])
+      stop()
+      const seen = lists.length
+      await threads.create({ title: 'after stop' })
+      await new Promise((resolve) => setTimeout(resolve, 50))
+      expect(lists).toHaveLength(seen)
     })
 
     it('enforces the append rules against what is already stored', async () => {

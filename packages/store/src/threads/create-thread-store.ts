@@ -23,6 +23,8 @@ import { reportUnreadable, warnUnreadable } from './unreadable-entry'
 import { emptyThreadFacts, foldThreadFacts } from './thread-facts'
 import type { CreateThreadRecordOptions, ForkThreadOptions, ImportInput, ImportThreadOptions, LoadThreadOptions, ThreadStore, ThreadStoreOptions } from './thread-store'
 import { loadWindowEntries } from './windowed-load'
+import { newThreadRow, parseRecordChanges, parseUpdateOptions, recordFieldsOf, recordFieldsShape, updatedRow } from './thread-record'
+import { subscribeThreadList } from './subscribe-thread-list'
 
 const counterSchema = z.custom<TokenCounter>(
   (value) => typeof value === 'object' && value !== null && typeof (value as TokenCounter).id === 'string' && typeof (value as TokenCounter).countEntry === 'function',
@@ -39,8 +41,7 @@ export const threadStoreOptionsSchema = z.strictObject({
 
 const createOptionsSchema = z.strictObject({
   id: z.string().exactOptional(),
-  title: z.string().max(10_000).exactOptional(),
-  metadata: jsonObjectSchema.exactOptional(),
+  ...recordFieldsShape,
 })
 
 const forkOptionsSchema = z.strictObject({
@@ -80,10 +81,6 @@ export function parseForkOptions(options: ForkThreadOptions): z.infer<typeof for
 }
 export function parseImportOptions(options: ImportThreadOptions | undefined): z.infer<typeof importOptionsSchema> {
   return parseOptions(importOptionsSchema, options ?? {}, 'import options')
-}
-
-export function newThreadRow(id: ThreadId, title: string, metadata: ThreadRecord['metadata'], now: number): ThreadRow {
-  return { id, title, createdAt: now, updatedAt: now, entryCount: 0, lastSeq: -1, parent: null, metadata, facts: emptyThreadFacts }
 }
 
 /** The row after entries were appended to it. */
@@ -161,7 +158,8 @@ export function createThreadStore(db: ThreadlensDB, options: ThreadStoreOptions 
 
     async create(createOptions) {
       const parsed = parseCreateOptions(createOptions)
-      const row = newThreadRow(toThreadId(parsed.id ?? createId()), parsed.title ?? '', parsed.metadata ?? {}, now())
+      const { id: givenId, ...fields } = parsed
+      const row = newThreadRow(toThreadId(givenId ?? createId()), fields, now())
       await db
         .run('create', () =>
           db.transaction('rw', [db.threads, db.meta], async () => {
@@ -225,6 +223,29 @@ export function createThreadStore(db: ThreadlensDB, options: ThreadStoreOptions 
       )
     },
 
+    async update(rawThreadId, changes, updateOptions) {
+      const threadId = toThreadId(rawThreadId)
+      const parsed = parseRecordChanges(changes)
+      const checked = parseUpdateOptions(updateOptions)
+      const time = now()
+      return db.run('update', () =>
+        db.transaction('rw', [db.threads, db.meta], async () => {
+          await db.checkSentinel('update')
+          const next = updatedRow(await readRow(threadId, 'update'), parsed, checked, time)
+          await db.threads.put(next)
+          return toThreadRecord(next)
+        }),
+      )
+    },
+
+    async rename(threadId, title, updateOptions) {
+      return store.update(threadId, { title }, updateOptions)
+    },
+
+    subscribeList(listener) {
+      return subscribeThreadList(db, listener, (raw) => toThreadRecord(checkRow(raw, raw.id, 'subscribeList')))
+    },
+
     async fork(rawThreadId, forkOptions) {
       const parsed = parseForkOptions(forkOptions)
       const parentId = toThreadId(rawThreadId)
@@ -242,7 +263,7 @@ export function createThreadStore(db: ThreadlensDB, options: ThreadStoreOptions 
               (entry) => ({ ...entry, id: entryId(createId()), threadId: childId }) as Entry,
             )
             const child: ThreadRow = {
-              ...appendedRow(newThreadRow(childId, parsed.title ?? parent.title, parent.metadata, time), copies, time),
+              ...appendedRow(newThreadRow(childId, { ...recordFieldsOf(parent), title: parsed.title ?? parent.title }, time), copies, time),
               parent: { threadId: parentId, atSeq: parsed.atSeq },
             }
             await db.threads.add(child)
@@ -297,7 +318,7 @@ export function createThreadStore(db: ThreadlensDB, options: ThreadStoreOptions 
       const prepared = prepareEntries(parsed.inputs, { counters, now: time, createId, dropGivenTokens: true, describeError })
       const entries = assignSeqs(threadId, prepared, 0, { calls: new Set(), results: new Set() }, describeError)
       const row = appendedRow(
-        newThreadRow(threadId, parsedOptions.title ?? parsed.title, { ...parsed.metadata, ...parsedOptions.metadata }, time),
+        newThreadRow(threadId, { ...parsed.fields, title: parsedOptions.title ?? parsed.fields.title, metadata: { ...parsed.fields.metadata, ...parsedOptions.metadata } }, time),
         entries,
         time,
       )

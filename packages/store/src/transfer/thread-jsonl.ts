@@ -14,6 +14,7 @@ import { z } from 'zod'
 import { forkInfoSchema, type ThreadRecord } from '../database/rows'
 import { ImportValidationError } from '../errors'
 import type { ImportLimits } from './import-limits'
+import { recordFieldsShape, type ThreadRecordFields } from '../threads/thread-record'
 import { exceedsBytes, nestingExceeds, parseJsonSafely } from './safe-json'
 
 /** The first line of every export names the format, so a reader can refuse what it does not know. */
@@ -23,7 +24,8 @@ export const threadFormatVersion = 1
 export interface ThreadFileHeader {
   readonly format: typeof threadFormatName
   readonly version: typeof threadFormatVersion
-  readonly thread: Pick<ThreadRecord, 'id' | 'title' | 'createdAt' | 'updatedAt' | 'parent' | 'metadata'>
+  /** `tags`, `model` and `policyName` are written only when set. */
+  readonly thread: Pick<ThreadRecord, 'id' | 'title' | 'createdAt' | 'updatedAt' | 'parent' | 'metadata'> & Partial<Pick<ThreadRecord, 'tags' | 'model' | 'policyName'>>
   readonly entryCount: number
 }
 
@@ -37,6 +39,9 @@ const headerSchema = z.strictObject({
     updatedAt: z.number().int().nonnegative(),
     parent: forkInfoSchema.nullable(),
     metadata: jsonObjectSchema,
+    tags: recordFieldsShape.tags,
+    model: recordFieldsShape.model,
+    policyName: recordFieldsShape.policyName,
   }),
   entryCount: z.number().int().nonnegative(),
 })
@@ -67,6 +72,9 @@ export function serializeThread(record: ThreadRecord, entries: readonly Entry[])
       updatedAt: record.updatedAt,
       parent: record.parent,
       metadata: record.metadata,
+      ...(record.tags.length === 0 ? {} : { tags: record.tags }),
+      ...(record.model === null ? {} : { model: record.model }),
+      ...(record.policyName === null ? {} : { policyName: record.policyName }),
     },
     entryCount: entries.length,
   }
@@ -77,8 +85,8 @@ export function serializeThread(record: ThreadRecord, entries: readonly Entry[])
 
 /** A validated import: what to write, before anything is written. */
 export interface ParsedImport {
-  readonly title: string
-  readonly metadata: JsonObject
+  /** The record fields of the new thread (title, metadata, tags, model, policy name). */
+  readonly fields: ThreadRecordFields
   /** Inputs in order; they become seqs 0, 1, 2, … of the new thread. */
   readonly inputs: readonly EntryInput[]
   /** The JSONL line of `inputs[0]` (2: after the header); `undefined` for a messages array. */
@@ -179,7 +187,9 @@ export function parseThreadJsonl(text: string, limits: ImportLimits): ParsedImpo
   if (header.entryCount !== inputs.length) {
     throw new ImportValidationError(1, 'entryCount', `the header says ${header.entryCount} entries but ${inputs.length} follow (a truncated file?)`)
   }
-  return { title: header.thread.title, metadata: header.thread.metadata, inputs, firstLine: 2 }
+  const { thread } = header
+  const fields: ThreadRecordFields = { title: thread.title, metadata: thread.metadata, tags: thread.tags ?? [], model: thread.model ?? null, policyName: thread.policyName ?? null }
+  return { fields, inputs, firstLine: 2 }
 }
 
 /** Validates an OpenAI-style messages array through core's `fromOpenAIChat`. */
@@ -190,8 +200,13 @@ export function parseOpenAIMessages(messages: unknown, limits: ImportLimits): Pa
     const { systemPrompt, entries } = fromOpenAIChat(messages)
     if (entries.length > limits.maxEntries) throw new ImportValidationError(undefined, '', `more than ${limits.maxEntries} entries`)
     return {
-      title: '',
-      metadata: systemPrompt === undefined ? { importedFrom: 'openai-chat' } : { importedFrom: 'openai-chat', systemPrompt },
+      fields: {
+        title: '',
+        metadata: systemPrompt === undefined ? { importedFrom: 'openai-chat' } : { importedFrom: 'openai-chat', systemPrompt },
+        tags: [],
+        model: null,
+        policyName: null,
+      },
       inputs: entries,
       firstLine: undefined,
     }
