@@ -29,7 +29,7 @@ import type { Tool } from '../tools/define-tool'
 import { callRecord, StoredHashes } from './call-record'
 import { SessionBusyError, ThreadBusyError } from './errors'
 import type { SessionEvent, SessionSnapshot, SessionStatus } from './session-events'
-import { acquireThreadLock } from './thread-lock'
+import { acquireThreadLock, type WaitForThreadOptions } from './thread-lock'
 
 export interface SessionOptions {
   readonly threads: ThreadStore
@@ -61,6 +61,12 @@ export interface SendOptions {
   readonly policy?: ContextPolicy
   /** Aborts this request, like `session.abort()`. */
   readonly signal?: AbortSignal
+  /**
+   * When another tab is driving this thread: `true` or `{ timeoutMs }` waits for it (a `lock-wait`
+   * event says so) and then runs; `signal` or `session.abort()` stop the wait. Default: `false`, fail
+   * at once with `ThreadBusyError` (also what a timeout gives).
+   */
+  readonly waitForThread?: boolean | WaitForThreadOptions
 }
 
 interface RequestState {
@@ -283,14 +289,22 @@ export class Session extends Subscribable<(snapshot: SessionSnapshot) => void> {
         const controller = new AbortController()
         const state: RequestState = { requestId: session.#createId(), policy: definePolicy(), controller, iteration: 0 }
         session.#request = state
-        const lock = await acquireThreadLock(session.threadId)
-        if (lock === undefined) {
-          session.#request = undefined
-          yield { type: 'error', requestId: state.requestId, error: new ThreadBusyError(session.threadId) }
-          return
-        }
         const onAbort = (): void => controller.abort(options.signal?.reason)
         options.signal?.addEventListener('abort', onAbort, { once: true })
+        if (options.signal?.aborted === true) onAbort()
+        const wait = options.waitForThread === true ? {} : options.waitForThread === false ? undefined : options.waitForThread
+        let lock = await acquireThreadLock(session.threadId, { signal: controller.signal })
+        if (lock.status === 'busy' && wait !== undefined) {
+          yield { type: 'lock-wait', requestId: state.requestId, threadId: session.threadId }
+          lock = await acquireThreadLock(session.threadId, { wait, signal: controller.signal })
+        }
+        if (lock.status !== 'held') {
+          options.signal?.removeEventListener('abort', onAbort)
+          session.#request = undefined
+          yield { type: 'error', requestId: state.requestId, error: lock.status === 'busy' ? new ThreadBusyError(session.threadId) : lock.reason }
+          return
+        }
+        const { release } = lock
         session.#update({ requestId: state.requestId, lastError: undefined })
         try {
           // Other tabs may have written just before the lock freed, and their live events may not
@@ -316,7 +330,7 @@ export class Session extends Subscribable<(snapshot: SessionSnapshot) => void> {
           session.#request = undefined
           if (session.#thread !== undefined) session.#follow(session.#thread)
           session.#update({ status: 'idle', requestId: undefined, streamingText: '', runningTools: [] })
-          lock.release()
+          release()
           await session.#flushDeferred()
         }
       },
