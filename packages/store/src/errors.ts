@@ -193,6 +193,28 @@ export class ThreadRevisionConflictError extends ThreadlensError {
   }
 }
 
+/**
+ * An append would make the thread larger than an import accepts (the store's `importLimits`), so
+ * its export could not be restored; nothing was written.
+ */
+export class ThreadFullError extends ThreadlensError {
+  override readonly name = 'ThreadFullError'
+  readonly threadId: string
+  /** Which limit: the number of entries, or the bytes of the export. */
+  readonly limit: 'entries' | 'bytes'
+  /** The limit's value. */
+  readonly max: number
+  constructor(threadId: string, limit: 'entries' | 'bytes', max: number) {
+    super(
+      `Thread "${threadId}" would exceed ${limit === 'entries' ? `${max} entries` : `${max} bytes of export`}, the most an import accepts, so nothing was appended. ` +
+        'Start a new thread (compaction keeps the context small, not the history), or raise importLimits.',
+    )
+    this.threadId = threadId
+    this.limit = limit
+    this.max = max
+  }
+}
+
 /** An import was rejected before anything was written. */
 export class ImportValidationError extends ThreadlensError {
   override readonly name = 'ImportValidationError'

@@ -63,6 +63,7 @@ export {
   StorageFullError,
   StorageResetError,
   StorageUnavailableError,
+  ThreadFullError,
   ThreadNotFoundError,
   ThreadRevisionConflictError,
   UnreadableEntryError,

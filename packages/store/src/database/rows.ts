@@ -33,6 +33,8 @@ export interface ThreadRecord {
 /** The `threads` table row: the record plus the facts windowed loads need. */
 export interface ThreadRow extends ThreadRecord {
   readonly facts: ThreadFacts
+  /** UTF-8 bytes the entries take in an export (each line and its newline), kept with every append. */
+  readonly bytes: number
 }
 
 const idSchema = z.string().regex(/^[A-Za-z0-9_.:-]{1,128}$/)
@@ -61,7 +63,8 @@ const recordShape = {
 export const threadRecordSchema: z.ZodType<ThreadRecord, unknown> = z.strictObject(recordShape)
 
 export const threadRowSchema: z.ZodType<ThreadRow, unknown> = z
-  .strictObject({ ...recordShape, facts: threadFactsSchema })
+  // Rows written before `bytes` was kept read as 0: their size counts from the next append on.
+  .strictObject({ ...recordShape, facts: threadFactsSchema, bytes: z.number().int().nonnegative().default(0) })
   .refine((row) => row.entryCount === row.lastSeq + 1, { message: 'entryCount must be lastSeq + 1', path: ['entryCount'] })
 
 /** The row that tells this database apart from one re-created under the app. */
@@ -84,6 +87,6 @@ export const sentinelRowSchema: z.ZodType<SentinelRow> = z.strictObject({
 export type MetaRow = SentinelRow
 
 export function toThreadRecord(row: ThreadRow): ThreadRecord {
-  const { facts: _facts, ...record } = row
+  const { facts: _facts, bytes: _bytes, ...record } = row
   return record
 }

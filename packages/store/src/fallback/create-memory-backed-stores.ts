@@ -14,6 +14,7 @@ import {
   toThread,
 } from '../threads/create-thread-store'
 import { assignSeqs, prepareEntries, type PreparedEntry } from '../threads/prepare-entries'
+import { checkThreadLimits } from '../threads/thread-limits'
 import type { ThreadListListener, ThreadStore, ThreadStoreEvent, ThreadStoreListener, ThreadStoreOptions } from '../threads/thread-store'
 import { newThreadRow, parseRecordChanges, parseUpdateOptions, recordFieldsOf, updatedRow } from '../threads/thread-record'
 import { resolveImportLimits } from '../transfer/import-limits'
@@ -110,8 +111,10 @@ export function createMemoryBackedStores(options: ThreadStoreOptions = {}): Memo
     const thread = stored(threadId, operation)
     const entries = assignSeqs(threadId, prepared, thread.row.lastSeq + 1, { calls: thread.calls, results: thread.results })
     if (entries.length === 0) return entries
+    const next = appendedRow(thread.row, entries, now())
+    checkThreadLimits(next, importLimits)
     push(thread, entries)
-    thread.row = appendedRow(thread.row, entries, now())
+    thread.row = next
     notifyThread(threadId, { type: 'entry-append', threadId, entries })
     notifyList()
     return entries
@@ -149,7 +152,9 @@ export function createMemoryBackedStores(options: ThreadStoreOptions = {}): Memo
       const parsed = parseRecordChanges(changes)
       const checked = parseUpdateOptions(updateOptions)
       const thread = stored(threadId, 'update')
-      thread.row = updatedRow(thread.row, parsed, checked, now())
+      const next = updatedRow(thread.row, parsed, checked, now())
+      checkThreadLimits(next, importLimits)
+      thread.row = next
       notifyList()
       return toThreadRecord(thread.row)
     },

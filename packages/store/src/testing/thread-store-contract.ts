@@ -1,7 +1,7 @@
 import { customTokenCounter, heuristicCount, InvalidEntryError, Thread, type EntryInput } from '@threadlens/core'
 import { describe, expect, it } from 'vitest'
 import { InvalidMemoryOperationError, RevisionConflictError } from '@threadlens/core'
-import { ImportValidationError, InvalidStoreOptionsError, ThreadNotFoundError, ThreadRevisionConflictError } from '../errors'
+import { ImportValidationError, InvalidStoreOptionsError, ThreadFullError, ThreadNotFoundError, ThreadRevisionConflictError } from '../errors'
 import type { MemoryStore } from '../memory/memory-store'
 import type { ThreadStore, ThreadStoreEvent, ThreadStoreOptions } from '../threads/thread-store'
 
@@ -136,6 +136,23 @@ export function describeStoreContract(name: string, makeStores: StoreFactory): v
       await threads.create({ title: 'after stop' })
       await new Promise((resolve) => setTimeout(resolve, 50))
       expect(lists).toHaveLength(seen)
+    })
+
+    it('refuses an append or update whose export the store could not import again, and writes nothing', async () => {
+      const { threads } = await makeStores({ ...deterministicOptions(), importLimits: { maxEntries: 3, maxBytes: 4_000 } })
+      const { id } = await threads.create({ title: 'small' })
+      await threads.appendMany(id, [user('one'), user('two')])
+      await expect(threads.appendMany(id, [user('three'), user('four')])).rejects.toMatchObject({ name: 'ThreadFullError', limit: 'entries', max: 3 })
+      await threads.append(id, user('three'))
+      const other = await threads.create()
+      await expect(threads.append(other.id, user('x'.repeat(4_000)))).rejects.toMatchObject({ name: 'ThreadFullError', limit: 'bytes', max: 4_000 })
+      await expect(threads.update(other.id, { title: 'y'.repeat(5_000) })).rejects.toBeInstanceOf(ThreadFullError)
+      expect(await threads.get(other.id)).toMatchObject({ entryCount: 0, title: '', rev: 0 })
+      // Right at the limits, the export imports again.
+      const full = await threads.export(id)
+      expect(full.length).toBeLessThanOrEqual(4_000)
+      expect((await threads.load(await threads.import(full))).entries).toHaveLength(3)
+      await expect(threads.create({ metadata: { blob: 'z'.repeat(1024 * 1024) } })).rejects.toBeInstanceOf(InvalidStoreOptionsError)
     })
 
     it('enforces the append rules against what is already stored', async () => {

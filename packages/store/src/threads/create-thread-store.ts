@@ -17,6 +17,7 @@ import { parseOptions } from '../parse-options'
 import { resolveImportLimits } from '../transfer/import-limits'
 import { importEntryError, parseImportInput, serializeThread } from '../transfer/thread-jsonl'
 import { readEntries } from './entry-reads'
+import { checkThreadLimits, exportedBytes } from './thread-limits'
 import { assignSeqs, prepareEntries, toolCallIdsOf, type PreparedEntry, type StoredToolIds } from './prepare-entries'
 import { subscribeThread } from './subscribe-thread'
 import { reportUnreadable, warnUnreadable } from './unreadable-entry'
@@ -51,8 +52,8 @@ const forkOptionsSchema = z.strictObject({
 })
 
 const importOptionsSchema = z.strictObject({
-  title: z.string().max(10_000).exactOptional(),
-  metadata: jsonObjectSchema.exactOptional(),
+  title: recordFieldsShape.title,
+  metadata: recordFieldsShape.metadata,
 })
 
 /** The resolved options both store implementations work from. */
@@ -87,7 +88,14 @@ export function parseImportOptions(options: ImportThreadOptions | undefined): z.
 export function appendedRow(row: ThreadRow, entries: readonly Entry[], now: number): ThreadRow {
   if (entries.length === 0) return row
   const lastSeq = row.lastSeq + entries.length
-  return { ...row, lastSeq, entryCount: lastSeq + 1, updatedAt: Math.max(row.updatedAt, now), facts: foldThreadFacts(row.facts, entries) }
+  return {
+    ...row,
+    lastSeq,
+    entryCount: lastSeq + 1,
+    updatedAt: Math.max(row.updatedAt, now),
+    facts: foldThreadFacts(row.facts, entries),
+    bytes: row.bytes + exportedBytes(entries),
+  }
 }
 
 /** A clearer error for the one constraint a caller can hit: an id that is taken. */
@@ -145,8 +153,10 @@ export function createThreadStore(db: ThreadlensDB, options: ThreadStoreOptions 
         const stored = await storedToolIds(threadId, row, ids)
         const entries = assignSeqs(threadId, prepared, row.lastSeq + 1, stored)
         if (entries.length === 0) return entries
+        const next = appendedRow(row, entries, time)
+        checkThreadLimits(next, importLimits)
         await db.entries.bulkAdd(entries)
-        await db.threads.put(appendedRow(row, entries, time))
+        await db.threads.put(next)
         return entries
       }),
     )
@@ -232,6 +242,7 @@ export function createThreadStore(db: ThreadlensDB, options: ThreadStoreOptions 
         db.transaction('rw', [db.threads, db.meta], async () => {
           await db.checkSentinel('update')
           const next = updatedRow(await readRow(threadId, 'update'), parsed, checked, time)
+          checkThreadLimits(next, importLimits)
           await db.threads.put(next)
           return toThreadRecord(next)
         }),

@@ -1,6 +1,6 @@
-import { jsonObjectSchema, type JsonObject, type ThreadId } from '@threadlens/core'
+import { jsonObjectSchema, utf8Length, type JsonObject, type ThreadId } from '@threadlens/core'
 import { z } from 'zod'
-import type { ThreadRecord, ThreadRow } from '../database/rows'
+import { toThreadRecord, type ThreadRecord, type ThreadRow } from '../database/rows'
 import { ThreadRevisionConflictError } from '../errors'
 import { parseOptions } from '../parse-options'
 import { emptyThreadFacts } from './thread-facts'
@@ -36,6 +36,9 @@ export interface UpdateThreadOptions {
   readonly expectedRev?: number
 }
 
+/** The most thread metadata may take, as JSON: it goes on the export's header line, within the import line limit. */
+export const maxMetadataBytes = 1024 * 1024
+
 export const titleSchema = z.string().max(10_000)
 const tagsSchema = z
   .array(z.string().min(1).max(256))
@@ -48,8 +51,11 @@ export const recordFieldsShape = {
   tags: tagsSchema.exactOptional(),
   model: nameSchema.exactOptional(),
   policyName: nameSchema.exactOptional(),
-  metadata: jsonObjectSchema.exactOptional(),
+  metadata: jsonObjectSchema
+    .refine((metadata) => utf8Length(JSON.stringify(metadata)) <= maxMetadataBytes, `metadata is limited to ${maxMetadataBytes} bytes of JSON (it is written on the export's first line)`)
+    .exactOptional(),
 }
+
 
 const changesSchema = z.strictObject(recordFieldsShape)
 const updateOptionsSchema = z.strictObject({ expectedRev: z.number().int().nonnegative().exactOptional() })
@@ -79,6 +85,7 @@ export function newThreadRow(id: ThreadId, fields: Partial<ThreadRecordFields>, 
     policyName: fields.policyName ?? null,
     rev: 0,
     facts: emptyThreadFacts,
+    bytes: 0,
   }
 }
 
@@ -93,8 +100,7 @@ export function recordFieldsOf(record: ThreadRecord): ThreadRecordFields {
  */
 export function updatedRow(row: ThreadRow, changes: ParsedRecordFields, options: UpdateThreadOptions, now: number): ThreadRow {
   if (options.expectedRev !== undefined && options.expectedRev !== row.rev) {
-    const { facts: _facts, ...current } = row
-    throw new ThreadRevisionConflictError(row.id, options.expectedRev, row.rev, current)
+    throw new ThreadRevisionConflictError(row.id, options.expectedRev, row.rev, toThreadRecord(row))
   }
   return { ...row, ...changes, rev: row.rev + 1, updatedAt: Math.max(row.updatedAt, now) }
 }

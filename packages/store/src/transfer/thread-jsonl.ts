@@ -62,7 +62,14 @@ function canonical(entry: Entry): Entry {
 
 /** JSONL: the header, then one entry per line in seq order, each line ending in `\n`. */
 export function serializeThread(record: ThreadRecord, entries: readonly Entry[]): string {
-  const header: ThreadFileHeader = {
+  const lines = [JSON.stringify(threadHeader(record, entries.length))]
+  for (const entry of entries) lines.push(JSON.stringify(canonical(entry)))
+  return `${lines.join('\n')}\n`
+}
+
+/** The first line of an export. */
+export function threadHeader(record: ThreadRecord, entryCount: number): ThreadFileHeader {
+  return {
     format: threadFormatName,
     version: threadFormatVersion,
     thread: {
@@ -76,11 +83,8 @@ export function serializeThread(record: ThreadRecord, entries: readonly Entry[])
       ...(record.model === null ? {} : { model: record.model }),
       ...(record.policyName === null ? {} : { policyName: record.policyName }),
     },
-    entryCount: entries.length,
+    entryCount,
   }
-  const lines = [JSON.stringify(header)]
-  for (const entry of entries) lines.push(JSON.stringify(canonical(entry)))
-  return `${lines.join('\n')}\n`
 }
 
 /** A validated import: what to write, before anything is written. */
