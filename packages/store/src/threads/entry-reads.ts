@@ -10,6 +10,9 @@ import type { ThreadlensDB } from '../database/threadlens-db'
  * so the rest of the thread still loads, exports and projects.
  */
 export function checkStoredEntry(raw: unknown, threadId: string, seq: number, operation: string): Entry {
+  if (raw === undefined) {
+    throw new StorageError('invalid-data', operation, `Entry ${seq} of thread "${threadId}" is missing in storage; export what is readable and report it.`)
+  }
   let entry: Entry
   try {
     entry = parseEntry(raw)

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest'
 import { ImportValidationError } from '../errors'
 import { defaultImportLimits } from './import-limits'
 import { exceedsBytes, utf8Length } from './safe-json'
-import { parseImportText, parseThreadJsonl } from './thread-jsonl'
+import { parseImportText, parseOpenAIMessages, parseThreadJsonl } from './thread-jsonl'
 
 const header = (entryCount: number, extra: Record<string, unknown> = {}) =>
   JSON.stringify({ format: 'threadlens.thread', version: 1, thread: { id: 't', title: '', createdAt: 1, updatedAt: 1, parent: null, metadata: {} }, entryCount, ...extra })
@@ -84,6 +84,33 @@ describe('JSONL import validation', () => {
     }
     // Brackets inside strings are text, not nesting.
     expect(parseThreadJsonl(file(header(1), entry(0, { payload: { role: 'user', content: '{['.repeat(5000) } })), defaultImportLimits).inputs).toHaveLength(1)
+  })
+
+  it('reads a messages array handed over in code as JSON data: getters, cycles and class instances are import errors', () => {
+    const looping: Record<string, unknown> = { role: 'user', content: 'hi' }
+    looping['self'] = looping
+    const getter = {
+      get role(): string {
+        throw new Error('getter ran')
+      },
+      content: 'hi',
+    }
+    for (const [messages, field] of [
+      [[looping], '0.self'],
+      [[getter], '0.role'],
+      [[{ role: 'user', content: new Date(0) }], '0.content'],
+    ] as const) {
+      const error = (() => {
+        try {
+          parseOpenAIMessages(messages, defaultImportLimits)
+        } catch (caught) {
+          return caught
+        }
+        return undefined
+      })()
+      expect(error).toBeInstanceOf(ImportValidationError)
+      expect(error).toMatchObject({ field })
+    }
   })
 
   it('reads a UTF-8 byte order mark the same in a string as in a Blob', () => {

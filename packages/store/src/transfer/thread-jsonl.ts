@@ -3,6 +3,7 @@ import {
   entryLimits,
   fromOpenAIChat,
   parseEntry,
+  readJsonData,
   InvalidEntryError,
   InvalidMessagesError,
   jsonObjectSchema,
@@ -200,8 +201,12 @@ export function parseThreadJsonl(text: string, limits: ImportLimits): ParsedImpo
 export function parseOpenAIMessages(messages: unknown, limits: ImportLimits): ParsedImport {
   if (!Array.isArray(messages)) throw new ImportValidationError(undefined, '', 'expected a JSON array of messages')
   if (messages.length > limits.maxEntries) throw new ImportValidationError(undefined, '', `more than ${limits.maxEntries} messages`)
+  // An array handed over in code may hold anything (getters, cycles, class instances): read it as
+  // JSON data first, so the parser below only ever sees a clean copy.
+  const data = readJsonData(messages, { maxDepth: entryLimits.maxDepth + openAIEnvelopeDepth, maxBytes: limits.maxBytes })
+  if (!data.ok) throw new ImportValidationError(undefined, data.problem.path.join('.'), data.problem.rule)
   try {
-    const { systemPrompt, entries } = fromOpenAIChat(messages)
+    const { systemPrompt, entries } = fromOpenAIChat(data.value)
     if (entries.length > limits.maxEntries) throw new ImportValidationError(undefined, '', `more than ${limits.maxEntries} entries`)
     return {
       fields: {
