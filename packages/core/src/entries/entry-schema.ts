@@ -168,7 +168,7 @@ export function readEntryData(input: unknown): unknown {
 }
 
 /**
- * An entry's size: the UTF-8 bytes of its JSON without `id`, `threadId`, `seq`, `createdAt`,
+ * An entry's size (exact when near the limit; below it, a lower bound that cannot pass the limit): the UTF-8 bytes of its JSON without `id`, `threadId`, `seq`, `createdAt`,
  * `meta.tokens` and empty `refs`/`meta`, plus `entryLimits.reservedBytes` for those (bounded) fields. The same number for an
  * input and for the entry stored from it, so what append accepts, import accepts.
  */
@@ -182,7 +182,10 @@ function entryBytes(entry: Record<string, JsonValue>): number {
     const { tokens: _tokens, ...restMeta } = meta
     if (Object.keys(restMeta).length > 0) measured['meta'] = restMeta
   } else if (meta !== undefined) measured['meta'] = meta
-  return utf8Length(JSON.stringify(measured)) + entryLimits.reservedBytes
+  const text = JSON.stringify(measured)
+  // Each UTF-16 unit is at most three UTF-8 bytes: far from the limit, the length alone decides.
+  if (text.length * 3 + entryLimits.reservedBytes <= entryLimits.maxEntryBytes) return text.length + entryLimits.reservedBytes
+  return utf8Length(text) + entryLimits.reservedBytes
 }
 
 function isObject(value: JsonValue | undefined): value is Record<string, JsonValue> {

@@ -1,5 +1,4 @@
 import type { JsonValue } from './entry'
-import { utf8Length } from '../utils/utf8-length'
 
 /**
  * The limits of what an entry may hold: one set of numbers for `Thread.append`, the store's
@@ -111,8 +110,9 @@ export function readJsonData(value: unknown, options: ReadJsonDataOptions = {}):
       }
       current = frame.trail
       const copy = copyOne(frame, ancestors, maxDepth, maxBytes, stack)
-      // A lower bound of the JSON size (strings, keys, one byte per other value), to stop early.
-      bytes += (typeof copy === 'string' ? utf8Length(copy) + 2 : 1) + (typeof frame.key === 'string' && frame.into !== null ? utf8Length(frame.key) + 3 : 0)
+      // A lower bound of the JSON size, to stop early: UTF-16 length never exceeds UTF-8 bytes, and
+      // each other value takes at least a byte. Exact sizes are measured by the caller on the copy.
+      bytes += (typeof copy === 'string' ? copy.length + 2 : 1) + (typeof frame.key === 'string' && frame.into !== null ? frame.key.length + 3 : 0)
       if (bytes > maxBytes) throw new Refusal(frame.trail, `larger than the ${maxBytes}-byte limit`)
       if (frame.into === null) root.value = copy
       else if (Array.isArray(frame.into)) frame.into[frame.key as number] = copy
