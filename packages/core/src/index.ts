@@ -1,6 +1,7 @@
 export {
   ThreadlensError,
   InvalidEntryError,
+  InvalidIdError,
   InvalidPolicyError,
   InvalidMessagesError,
   InvalidModelInfoError,

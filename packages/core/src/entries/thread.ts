@@ -95,6 +95,7 @@ export class Thread extends Subscribable<(event: ThreadEvent) => void> implement
 
   /** Appends entries all or nothing: if any is invalid, none is appended. */
   appendMany(inputs: readonly EntryInput[]): readonly Entry[] {
+    if (!Array.isArray(inputs)) throw new InvalidEntryError('', 'appendMany takes an array of entries')
     const built: Entry[] = []
     const pendingCalls = new Set<string>()
     const pendingResults = new Set<string>()

@@ -31,6 +31,18 @@ export class InvalidEntryError extends ThreadlensError {
   }
 }
 
+/** A thread or entry id that is not 1-128 characters of A-Z a-z 0-9 _ . : - (or not a string at all). */
+export class InvalidIdError extends ThreadlensError {
+  override readonly name = 'InvalidIdError'
+  /** `thread` or `entry`. */
+  readonly kind: 'thread' | 'entry'
+  constructor(kind: 'thread' | 'entry', value: unknown) {
+    const shown = typeof value === 'string' ? JSON.stringify(value.slice(0, 40)) : `a ${value === null ? 'null' : typeof value}`
+    super(`A ${kind} id must be a string of 1-128 characters of A-Z a-z 0-9 _ . : - (got ${shown})`)
+    this.kind = kind
+  }
+}
+
 /** Policy options failed validation. */
 export class InvalidPolicyError extends ThreadlensError {
   override readonly name = 'InvalidPolicyError'

@@ -1,4 +1,4 @@
-import { customTokenCounter, heuristicCount, InvalidEntryError, Thread, type EntryInput } from '@threadlens/core'
+import { customTokenCounter, heuristicCount, InvalidEntryError, InvalidIdError, Thread, type EntryInput } from '@threadlens/core'
 import { describe, expect, it } from 'vitest'
 import { InvalidMemoryOperationError, RevisionConflictError } from '@threadlens/core'
 import { ImportValidationError, InvalidStoreOptionsError, ThreadFullError, ThreadNotFoundError, ThreadRevisionConflictError } from '../errors'
@@ -82,6 +82,10 @@ export function describeStoreContract(name: string, makeStores: StoreFactory): v
       const deepCall = { kind: 'tool_call', payload: { name: 't', arguments: deep }, refs: { toolCallId: 'd' } } as unknown as EntryInput
       await expect(threads.appendMany(id, [user('x'), deepCall])).rejects.toThrow(/deeper than the 64-level limit/)
       await expect(threads.append(id, { kind: 'message', payload: { role: 'user', content: 'x'.repeat(10_000_000) } })).rejects.toThrow(/byte limit/)
+      await expect(threads.appendMany(id, 'not an array' as never)).rejects.toBeInstanceOf(InvalidEntryError)
+      await expect(threads.append(42 as never, user('x'))).rejects.toBeInstanceOf(InvalidIdError)
+      await expect(threads.append('has spaces', user('x'))).rejects.toBeInstanceOf(InvalidIdError)
+      await expect(threads.append(id, { ...user('x'), id: { evil: true } } as never)).rejects.toBeInstanceOf(InvalidEntryError)
       expect((await threads.get(id))?.lastSeq).toBe(0)
       expect((await threads.load(id)).entries).toHaveLength(1)
       expect((await threads.export(id)).split('\n')).toHaveLength(3)

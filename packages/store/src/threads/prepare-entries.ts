@@ -45,6 +45,7 @@ const placeholderThread = toThreadId('counting')
  * counter: the work that must not happen inside an IndexedDB transaction. Throws `InvalidEntryError`.
  */
 export function prepareEntries(inputs: readonly unknown[], options: PrepareOptions): PreparedEntry[] {
+  if (!Array.isArray(inputs)) throw new InvalidEntryError('', 'appendMany takes an array of entries')
   return inputs.map((raw, offset) => {
     let input: EntryInput
     try {
