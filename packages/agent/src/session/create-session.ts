@@ -295,8 +295,18 @@ export class Session extends Subscribable<(snapshot: SessionSnapshot) => void> {
         const wait = options.waitForThread === true ? {} : options.waitForThread === false ? undefined : options.waitForThread
         let lock = await acquireThreadLock(session.threadId, { signal: controller.signal })
         if (lock.status === 'busy' && wait !== undefined) {
-          yield { type: 'lock-wait', requestId: state.requestId, threadId: session.threadId }
-          lock = await acquireThreadLock(session.threadId, { wait, signal: controller.signal })
+          let waited = false
+          try {
+            yield { type: 'lock-wait', requestId: state.requestId, threadId: session.threadId }
+            lock = await acquireThreadLock(session.threadId, { wait, signal: controller.signal })
+            waited = true
+          } finally {
+            // The caller stopped iterating while this request waited: it never started, free the session.
+            if (!waited) {
+              options.signal?.removeEventListener('abort', onAbort)
+              session.#request = undefined
+            }
+          }
         }
         if (lock.status !== 'held') {
           options.signal?.removeEventListener('abort', onAbort)

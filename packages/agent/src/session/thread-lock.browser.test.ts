@@ -80,6 +80,13 @@ describe('waiting for another tab\'s thread lock (real Chromium)', () => {
     expect(stopped.seen.map((event) => event.type)).toEqual(['lock-wait', 'error'])
     expect((await threads.get(id))?.entryCount).toBe(0)
 
+    // A caller that stops listening while the request waits frees the session too.
+    for await (const event of session.send('hi', { waitForThread: true })) {
+      expect(event.type).toBe('lock-wait')
+      break
+    }
+    expect((await threads.get(id))?.entryCount).toBe(0)
+
     // The session is free again and the lock is not leaked: once the other tab lets go, a send runs.
     release()
     const after = run(session.send('hi', { waitForThread: { timeoutMs: 5_000 } }))
