@@ -30,14 +30,14 @@ type Operation =
   | { type: 'append'; value: { value: unknown; valid: boolean } }
   | { type: 'appendMany'; value: { value: unknown; valid: boolean } }
   | { type: 'memory'; key: string; value: { value: unknown; valid: boolean } }
-  | { type: 'import-jsonl'; replacement: string; cut: number | null; bom: boolean }
+  | { type: 'import-jsonl'; replacement: string; cut: number | null; bom: boolean; blob: boolean }
   | { type: 'import-openai'; value: { value: unknown; valid: boolean }; asText: boolean }
 
 const operationArbitrary: fc.Arbitrary<Operation> = fc.oneof(
   fc.record({ type: fc.constant('append' as const), value: valueArbitrary }),
   fc.record({ type: fc.constant('appendMany' as const), value: valueArbitrary }),
   fc.record({ type: fc.constant('memory' as const), key: fc.constantFrom('a', 'b', 'c'), value: valueArbitrary }),
-  fc.record({ type: fc.constant('import-jsonl' as const), replacement: hostileJsonText, cut: fc.option(fc.nat(400)), bom: fc.boolean() }),
+  fc.record({ type: fc.constant('import-jsonl' as const), replacement: hostileJsonText, cut: fc.option(fc.nat(400)), bom: fc.boolean(), blob: fc.boolean() }),
   fc.record({ type: fc.constant('import-openai' as const), value: valueArbitrary, asText: fc.boolean() }),
 )
 
@@ -101,7 +101,7 @@ describe('hostile values through every public write path (real Chromium)', () =>
               let text = lines.join('\n')
               if (operation.cut !== null) text = text.slice(0, operation.cut)
               if (operation.bom) text = `\uFEFF${text}`
-              const outcome = await threads.import(text).then(() => 'ok' as const, (error: unknown) => error)
+              const outcome = await threads.import(operation.blob ? new Blob([text]) : text).then(() => 'ok' as const, (error: unknown) => error)
               if (outcome === 'ok') {
                 imported++
                 count('import-jsonl', true)
@@ -157,4 +157,21 @@ describe('hostile values through every public write path (real Chromium)', () =>
       expect(tally[path]?.refused, path).toBeGreaterThan(0)
     }
   }, 120_000)
+})
+
+describe('a UTF-8 byte order mark (real Chromium)', () => {
+  it('is read the same from a string as from a Blob', async () => {
+    const db = openThreadlensDB({ name: `threadlens-browser-bom-${crypto.randomUUID()}` })
+    const threads = createThreadStore(db)
+    const { id } = await threads.create({ title: 'bom' })
+    await threads.append(id, { kind: 'message', payload: { role: 'user', content: 'hej 🙂 \ud800' } })
+    const exported = `\uFEFF${await threads.export(id)}`
+    const fromString = await threads.load(await threads.import(exported))
+    const fromBlob = await threads.load(await threads.import(new Blob([exported], { type: 'application/x-ndjson' })))
+    const original = await threads.load(id)
+    for (const copy of [fromString, fromBlob]) {
+      expect(copy.entries.map(({ threadId: _threadId, ...rest }) => rest)).toEqual(original.entries.map(({ threadId: _threadId, ...rest }) => rest))
+    }
+    db.close()
+  })
 })
