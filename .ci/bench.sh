@@ -26,6 +26,11 @@ step "core projection (packages/core/bench/projection.bench.ts)"
 step "context quality (packages/core/bench/context-quality.bench.ts)"
 "$TSX" packages/core/bench/context-quality.bench.ts
 
+# What the one definition of a valid entry costs on append, and how fast hostile input is refused
+# (Node; ~15 s). Writes bench-results/entry-validation.json.
+step "entry validation (packages/core/bench/entry-validation.bench.ts)"
+"$TSX" packages/core/bench/entry-validation.bench.ts
+
 # Store persistence in headless Chromium through a harness page: append latency, appendMany of 10k and
 # 100k entries vs raw IndexedDB put, opening a 100k-entry thread + first projection (~1–2 min).
 # Writes bench-results/store.json.

@@ -30,7 +30,6 @@ export interface ActiveChatProps {
   readonly readMemory: () => Promise<Memory>
   readonly actions: ThreadActions
   onOpen(threadId: string): void
-  onVersion(version: number): void
   onProblem(problem: string | undefined): void
   readonly layout: ChatLayout
 }

@@ -34,8 +34,6 @@ export function ChatBody(props: ActiveChatProps & { readonly snapshot: ThreadSna
   const [notice, setNotice] = useState<string | undefined>(undefined)
   const [working, setWorking] = useState(false)
   const busy = state.phase !== 'idle' || status !== 'idle' || working
-  const { onVersion } = props
-  useEffect(() => onVersion(snapshot.version), [onVersion, snapshot.version])
 
   const submit = async (text: string) => {
     setDraft('')

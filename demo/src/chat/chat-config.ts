@@ -6,15 +6,6 @@ export const CHAT_DATABASE_NAME = 'threadlens-demo-chat'
 /** Memory id of the assistant: `save_note` writes to its `world` space; every thread sees it. */
 export const ASSISTANT_MEMORY_ID = 'demo-assistant'
 
-/**
- * Memory id of renamed titles (`world`: threadId → title). The thread store has no way to change
- * a title after `create`, so renames live here until it does.
- */
-export const TITLES_MEMORY_ID = 'demo-chat-titles'
-
-/** BroadcastChannel that tells other tabs the thread list changed (the store has no list events). */
-export const THREAD_LIST_CHANNEL = 'threadlens-demo-chat-threads'
-
 /** localStorage key of the embedded devtools' UI state (the lab's floating devtools use the default key). */
 export const DEVTOOLS_STORAGE_KEY = 'threadlens-demo-chat-devtools'
 

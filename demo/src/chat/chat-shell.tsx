@@ -1,6 +1,6 @@
 import { useMemory } from '@threadlens/react'
 import type { ThreadlensStores } from '@threadlens/store'
-import { useCallback, useMemo, useRef, useState } from 'react'
+import { useCallback, useMemo, useState } from 'react'
 import { ActiveChat } from './active-chat'
 import { ASSISTANT_MEMORY_ID, scriptedSpeed } from './chat-config'
 import { MemoryNotes } from './memory/memory-notes'
@@ -9,9 +9,8 @@ import { findPolicyChoice, policyChoices } from './policy/chat-policies'
 import { usePolicyId } from './policy/use-policy-id'
 import { SettingsPanel } from './settings/settings-panel'
 import { threadActions } from './threads/thread-actions'
-import { useThreadList } from './threads/thread-list'
+import { titleOf, useThreadList } from './threads/thread-list'
 import { ThreadSidebar } from './threads/thread-sidebar'
-import { titleOf, useRenamedTitles } from './threads/thread-titles'
 import { useActiveThread } from './threads/use-active-thread'
 import { demoTools } from './tools/demo-tools'
 
@@ -31,12 +30,8 @@ export function ChatShell({ stores }: { readonly stores: ThreadlensStores }) {
   const memory = useMemory(ASSISTANT_MEMORY_ID, (snapshot) => snapshot.memory)
   const readMemory = useCallback(() => stores.memory.get(ASSISTANT_MEMORY_ID), [stores])
 
-  const renamed = useRenamedTitles()
-  const renamedNow = useRef(renamed)
-  renamedNow.current = renamed
-  const actions = useMemo(() => threadActions(stores, () => renamedNow.current), [stores])
-  const [version, setVersion] = useState(0)
-  const list = useThreadList(stores.threads, version)
+  const actions = useMemo(() => threadActions(stores), [stores])
+  const list = useThreadList(stores.threads)
   const [activeId, open] = useActiveThread(list, actions.create)
   const record = list.records.find((item) => item.id === activeId)
 
@@ -75,7 +70,6 @@ export function ChatShell({ stores }: { readonly stores: ThreadlensStores }) {
         </div>
         <ThreadSidebar
           list={list}
-          renamed={renamed}
           activeId={activeId}
           onOpen={openThread}
           onCreate={() => void attempt('Creating a chat', actions.create).then((id) => id !== undefined && openThread(id))}
@@ -130,7 +124,7 @@ export function ChatShell({ stores }: { readonly stores: ThreadlensStores }) {
           key={activeId}
           stores={stores}
           threadId={activeId}
-          title={titleOf(record, renamed)}
+          title={titleOf(record)}
           setup={setup}
           choices={choices}
           choice={choice}
@@ -140,7 +134,6 @@ export function ChatShell({ stores }: { readonly stores: ThreadlensStores }) {
           readMemory={readMemory}
           actions={actions}
           onOpen={openThread}
-          onVersion={setVersion}
           onProblem={setProblem}
           layout={{
             sidebarOpen,

@@ -51,3 +51,5 @@ export type { SessionEvent, SessionEventType, SessionSnapshot, SessionStatus } f
 export type { ReplayedCall } from './session/call-record'
 export { replayCall } from './session/call-record'
 export { SessionBusyError, ThreadBusyError, ReplayError } from './session/errors'
+export type { WaitForThreadOptions } from './session/thread-lock'
+export { threadLockName } from './session/thread-lock'

@@ -1,6 +1,7 @@
 export {
   ThreadlensError,
   InvalidEntryError,
+  InvalidIdError,
   InvalidPolicyError,
   InvalidMessagesError,
   InvalidModelInfoError,
@@ -37,7 +38,10 @@ export type {
   ContextOpPayload,
 } from './entries/entry'
 export { entryKinds } from './entries/entry'
-export { callRecordSchema, entrySchema, entryInputSchema, entryMetaSchema, entryRefsSchema, jsonValueSchema, jsonObjectSchema, parseEntry, parseEntryInput } from './entries/entry-schema'
+export { callRecordSchema, entrySchema, entryInputSchema, entryMetaSchema, entryRefsSchema, jsonValueSchema, jsonObjectSchema, parseEntry, parseEntryInput, readEntryData } from './entries/entry-schema'
+export type { JsonDataProblem, JsonDataResult, ReadJsonDataOptions } from './entries/json-data'
+export { entryLimits, jsonTextNestingExceeds, readJsonData } from './entries/json-data'
+export { utf8Length } from './utils/utf8-length'
 export { toolResultText, toolArgumentsText } from './entries/entry-text'
 export type { AppendContext } from './entries/append-rules'
 export { checkAppendRules } from './entries/append-rules'

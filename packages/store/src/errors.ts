@@ -1,4 +1,5 @@
 import { ThreadlensError } from '@threadlens/core'
+import type { ThreadRecord } from './database/rows'
 
 /**
  * What went wrong with storage, mapped from the browser's and Dexie's `error.name`:
@@ -141,6 +142,76 @@ export class ThreadNotFoundError extends ThreadlensError {
   constructor(threadId: string, operation: string) {
     super(`No thread "${threadId}" is stored, so ${operation} could not run. Create it first with threads.create(), or check the id (threads.list()).`)
     this.threadId = threadId
+  }
+}
+
+/**
+ * A stored entry could not be read (written by an earlier version, or edited outside threadlens).
+ * Reported, not thrown: the thread loads with a placeholder at this seq (`entry.meta.unreadable`).
+ */
+export class UnreadableEntryError extends StorageError {
+  override readonly name = 'UnreadableEntryError'
+  readonly threadId: string
+  readonly seq: number
+  /** Dotted path of the broken field inside the entry, `''` for the entry as a whole. */
+  readonly field: string
+  /** The entry rule it breaks. */
+  readonly rule: string
+  constructor(threadId: string, seq: number, field: string, rule: string, operation: string) {
+    super(
+      'invalid-data',
+      operation,
+      `Entry ${seq} of thread "${threadId}" could not be read (${field === '' ? 'the entry' : field}: ${rule}); ` +
+        'it is shown as a placeholder and the rest of the thread is intact. Export the thread to keep a copy.',
+    )
+    this.threadId = threadId
+    this.seq = seq
+    this.field = field
+    this.rule = rule
+  }
+}
+
+/** A thread record update named a revision that is no longer current; nothing was written. */
+export class ThreadRevisionConflictError extends ThreadlensError {
+  override readonly name = 'ThreadRevisionConflictError'
+  readonly threadId: string
+  /** The revision the update expected. */
+  readonly expected: number
+  /** The revision stored now. */
+  readonly actual: number
+  /** The record as stored now, so the caller can merge and retry. */
+  readonly current: ThreadRecord
+  constructor(threadId: string, expected: number, actual: number, current: ThreadRecord) {
+    super(
+      `Thread "${threadId}" is at revision ${actual}, not ${expected}: someone else changed it first and nothing was written. ` +
+        'Merge your change into error.current and retry with expectedRev set to error.actual.',
+    )
+    this.threadId = threadId
+    this.expected = expected
+    this.actual = actual
+    this.current = current
+  }
+}
+
+/**
+ * An append would make the thread larger than an import accepts (the store's `importLimits`), so
+ * its export could not be restored; nothing was written.
+ */
+export class ThreadFullError extends ThreadlensError {
+  override readonly name = 'ThreadFullError'
+  readonly threadId: string
+  /** Which limit: the number of entries, or the bytes of the export. */
+  readonly limit: 'entries' | 'bytes'
+  /** The limit's value. */
+  readonly max: number
+  constructor(threadId: string, limit: 'entries' | 'bytes', max: number) {
+    super(
+      `Thread "${threadId}" would exceed ${limit === 'entries' ? `${max} entries` : `${max} bytes of export`}, the most an import accepts, so nothing was appended. ` +
+        'Start a new thread (compaction keeps the context small, not the history), or raise importLimits.',
+    )
+    this.threadId = threadId
+    this.limit = limit
+    this.max = max
   }
 }
 

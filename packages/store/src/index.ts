@@ -63,7 +63,10 @@ export {
   StorageFullError,
   StorageResetError,
   StorageUnavailableError,
+  ThreadFullError,
   ThreadNotFoundError,
+  ThreadRevisionConflictError,
+  UnreadableEntryError,
   storageErrorCode,
   toStorageError,
 } from './errors'

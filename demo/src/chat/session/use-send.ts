@@ -1,7 +1,6 @@
-import { SessionBusyError, ThreadBusyError, type Session } from '@threadlens/agent'
+import { SessionBusyError, type Session } from '@threadlens/agent'
 import { decideCompaction, type ContextPolicy, type ProjectionResult } from '@threadlens/core'
 import { useCallback, useEffect, useRef, useState } from 'react'
-import { waitForThread } from './wait-for-thread'
 
 export interface SendState {
   /** `waiting` while another tab drives the thread; `running` from the click to the end of the request. */
@@ -60,24 +59,24 @@ export function useSend(session: Session | undefined, options: SendOptions) {
           await session.compactNow(policy)
           update((previous) => ({ ...previous, notice: 'Older entries left the context window: they were summarized first.' }))
         }
-        for (;;) {
-          let busy = false
-          for await (const event of session.send(text, { policy: latest.current.policy, signal: abort.signal })) {
-            if (event.type === 'request-start') update((previous) => ({ ...previous, phase: 'running', pending: { text, requestId: event.requestId } }))
-            else if (event.type === 'compaction-end') update((previous) => ({ ...previous, notice: `Summarized entries #${event.fromSeq}–#${event.toSeq} to fit the budget.` }))
-            else if (event.type === 'max-iterations') update((previous) => ({ ...previous, notice: `Stopped after ${event.iterations} model calls in one request.` }))
-            else if (event.type === 'error') {
-              if (event.error instanceof ThreadBusyError) busy = true
-              else if (abort.signal.aborted) update((previous) => ({ ...previous, notice: 'Stopped. What was streamed so far is kept in the thread.' }))
-              else if (event.error instanceof SessionBusyError) update((previous) => ({ ...previous, notice: 'A request is already running in this tab.' }))
-              else update((previous) => ({ ...previous, error: describeError(event.error) }))
-            }
+        // Another tab driving this thread is waited for (the session queues for its lock), not polled.
+        let started = false
+        for await (const event of session.send(text, { policy: latest.current.policy, signal: abort.signal, waitForThread: true })) {
+          if (event.type === 'lock-wait') update((previous) => ({ ...previous, phase: 'waiting' }))
+          else if (event.type === 'request-start') {
+            started = true
+            update((previous) => ({ ...previous, phase: 'running', pending: { text, requestId: event.requestId } }))
           }
-          if (!busy) return 'sent'
-          update((previous) => ({ ...previous, phase: 'waiting' }))
-          await waitForThread(session.threadId, abort.signal)
-          update((previous) => ({ ...previous, phase: 'running' }))
+          else if (event.type === 'compaction-end') update((previous) => ({ ...previous, notice: `Summarized entries #${event.fromSeq}–#${event.toSeq} to fit the budget.` }))
+          else if (event.type === 'max-iterations') update((previous) => ({ ...previous, notice: `Stopped after ${event.iterations} model calls in one request.` }))
+          else if (event.type === 'error') {
+            if (abort.signal.aborted) update((previous) => ({ ...previous, notice: 'Stopped. What was streamed so far is kept in the thread.' }))
+            else if (event.error instanceof SessionBusyError) update((previous) => ({ ...previous, notice: 'A request is already running in this tab.' }))
+            else update((previous) => ({ ...previous, error: describeError(event.error) }))
+          }
         }
+        // Stopped while waiting: the message never reached the thread, so it goes back to the composer.
+        return started || !abort.signal.aborted ? 'sent' : 'cancelled'
       } catch (error) {
         if (abort.signal.aborted) return 'cancelled'
         update((previous) => ({ ...previous, error: describeError(error) }))

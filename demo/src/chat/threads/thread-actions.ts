@@ -1,11 +1,9 @@
-import type { JsonObject } from '@threadlens/core'
 import type { ThreadlensStores, ThreadRecord } from '@threadlens/store'
 import { DEFAULT_TITLE } from '../chat-config'
-import { threadListOf } from './thread-list'
-import { downloadText, fileNameOf, titleFromFileName, withTitle } from './thread-files'
-import { forgetTitle, renameThread, titleOf } from './thread-titles'
+import { downloadText, fileNameOf, titleFromFileName } from './thread-files'
+import { threadListOf, titleOf } from './thread-list'
 
-/** What the sidebar and the chat view do to threads; each tells the other tabs. */
+/** What the sidebar and the chat view do to threads; the store's live list tells every tab. */
 export interface ThreadActions {
   create(): Promise<string>
   rename(threadId: string, title: string): Promise<void>
@@ -17,38 +15,35 @@ export interface ThreadActions {
   exportThread(record: ThreadRecord): Promise<void>
 }
 
-export function threadActions(stores: ThreadlensStores, renamed: () => JsonObject): ThreadActions {
+export function threadActions(stores: ThreadlensStores): ThreadActions {
   const list = threadListOf(stores.threads)
+  // A new thread is opened once the live list shows it.
+  const listed = async (threadId: string): Promise<string> => {
+    await list.includes(threadId)
+    return threadId
+  }
   return {
     async create() {
       const record = await stores.threads.create({ title: DEFAULT_TITLE })
-      await list.announce()
-      return record.id
+      return listed(record.id)
     },
     async rename(threadId, title) {
-      await renameThread(stores.memory, threadId, title)
-      await list.announce()
+      await stores.threads.rename(threadId, title.trim().slice(0, 200))
     },
     async fork(threadId, title, atSeq) {
       const fork = await stores.threads.fork(threadId, { atSeq, title: `${title} (fork at #${atSeq})` })
-      await list.announce()
-      return fork.id
+      return listed(fork.id)
     },
     async remove(threadId) {
       await stores.threads.delete(threadId)
-      await forgetTitle(stores.memory, threadId).catch(() => undefined)
-      await list.announce()
     },
     async importFile(file) {
       // An OpenAI messages array carries no title: name the chat after the file.
       const isJsonArray = file.name.toLowerCase().endsWith('.json')
-      const threadId = await stores.threads.import(file, isJsonArray ? { title: titleFromFileName(file.name) } : {})
-      await list.announce()
-      return threadId
+      return listed(await stores.threads.import(file, isJsonArray ? { title: titleFromFileName(file.name) } : {}))
     },
     async exportThread(record) {
-      const title = titleOf(record, renamed())
-      downloadText(fileNameOf(title, 'jsonl'), withTitle(await stores.threads.export(record.id), title), 'application/x-ndjson')
+      downloadText(fileNameOf(titleOf(record), 'jsonl'), await stores.threads.export(record.id), 'application/x-ndjson')
     },
   }
 }

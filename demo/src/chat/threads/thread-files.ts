@@ -19,17 +19,6 @@ export function fileNameOf(title: string, extension: string): string {
   return `${base === '' ? 'chat' : base}.${extension}`
 }
 
-/**
- * The export with the title the user sees: a rename lives outside the thread record (see
- * thread-titles.ts), so the header line of the JSONL is given the shown title.
- */
-export function withTitle(jsonl: string, title: string): string {
-  const end = jsonl.indexOf('\n')
-  const header = JSON.parse(end === -1 ? jsonl : jsonl.slice(0, end)) as { thread: { title: string } }
-  header.thread.title = title
-  return `${JSON.stringify(header)}${end === -1 ? '\n' : jsonl.slice(end)}`
-}
-
 /** Import titles for message arrays (they carry none): the file's name without its extension. */
 export function titleFromFileName(name: string): string {
   return name.replace(/\.(?:jsonl|json)$/i, '').slice(0, 200)

@@ -1,6 +1,6 @@
 import type { ThreadRecord, ThreadStore } from '@threadlens/store'
-import { useEffect, useSyncExternalStore } from 'react'
-import { THREAD_LIST_CHANNEL } from '../chat-config'
+import { useSyncExternalStore } from 'react'
+import { DEFAULT_TITLE } from '../chat-config'
 
 export interface ThreadListSnapshot {
   readonly status: 'loading' | 'ready' | 'error'
@@ -8,22 +8,15 @@ export interface ThreadListSnapshot {
   readonly error: unknown
 }
 
-/**
- * The thread list, live across tabs. The store has no list events, so every tab that changes the
- * list says so on a BroadcastChannel, and the others read the list again.
- */
+/** The thread list, live across tabs: the store's `subscribeList`, held for React. */
 export class ThreadList {
-  readonly #threads: ThreadStore
   readonly #listeners = new Set<() => void>()
-  readonly #channel: BroadcastChannel | undefined
   #snapshot: ThreadListSnapshot = { status: 'loading', records: [], error: undefined }
-  #reading = 0
 
   constructor(threads: ThreadStore) {
-    this.#threads = threads
-    this.#channel = typeof BroadcastChannel === 'undefined' ? undefined : new BroadcastChannel(THREAD_LIST_CHANNEL)
-    this.#channel?.addEventListener('message', () => void this.refresh())
-    void this.refresh()
+    threads.subscribeList((event) => {
+      this.#set(event.type === 'list-update' ? { status: 'ready', records: event.threads, error: undefined } : { ...this.#snapshot, status: 'error', error: event.error })
+    })
   }
 
   getSnapshot = (): ThreadListSnapshot => this.#snapshot
@@ -33,21 +26,24 @@ export class ThreadList {
     return () => this.#listeners.delete(listener)
   }
 
-  /** Reads the list again; of overlapping reads, only the newest is kept. */
-  async refresh(): Promise<void> {
-    const reading = ++this.#reading
-    try {
-      const records = await this.#threads.list()
-      if (reading === this.#reading) this.#set({ status: 'ready', records, error: undefined })
-    } catch (error) {
-      if (reading === this.#reading) this.#set({ ...this.#snapshot, status: 'error', error })
-    }
-  }
-
-  /** After this tab changed the list: read it again and tell the other tabs. */
-  async announce(): Promise<void> {
-    this.#channel?.postMessage('changed')
-    await this.refresh()
+  /**
+   * Resolves once the list holds `threadId` (the store's list event follows a commit by a moment),
+   * or after `timeoutMs`: opening a thread the list does not know yet would fall back to another.
+   */
+  async includes(threadId: string, timeoutMs = 5_000): Promise<void> {
+    const has = () => this.#snapshot.records.some((record) => record.id === threadId)
+    if (has()) return
+    await new Promise<void>((resolve) => {
+      const done = () => {
+        clearTimeout(timer)
+        stop()
+        resolve()
+      }
+      const timer = setTimeout(done, timeoutMs)
+      const stop = this.subscribe(() => {
+        if (has()) done()
+      })
+    })
   }
 
   #set(snapshot: ThreadListSnapshot): void {
@@ -58,17 +54,21 @@ export class ThreadList {
 
 const lists = new WeakMap<ThreadStore, ThreadList>()
 
+/** One live list per store for the page's lifetime (the store's subscription is never stopped). */
 export function threadListOf(threads: ThreadStore): ThreadList {
   let list = lists.get(threads)
   if (list === undefined) lists.set(threads, (list = new ThreadList(threads)))
   return list
 }
 
-/** The live thread list; `version` (e.g. the active thread's) re-reads it when it changes. */
-export function useThreadList(threads: ThreadStore, version: number): ThreadListSnapshot {
+/** The live thread list. */
+export function useThreadList(threads: ThreadStore): ThreadListSnapshot {
   const list = threadListOf(threads)
-  useEffect(() => {
-    if (version > 0) void list.refresh()
-  }, [list, version])
   return useSyncExternalStore(list.subscribe, list.getSnapshot, list.getSnapshot)
+}
+
+/** The title shown for a thread. */
+export function titleOf(record: Pick<ThreadRecord, 'title'> | undefined): string {
+  if (record === undefined || record.title.trim() === '') return DEFAULT_TITLE
+  return record.title
 }

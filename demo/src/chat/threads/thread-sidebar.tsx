@@ -1,13 +1,10 @@
-import type { JsonObject } from '@threadlens/core'
 import type { ThreadRecord } from '@threadlens/store'
 import { useRef, type ChangeEvent } from 'react'
-import type { ThreadListSnapshot } from './thread-list'
+import { titleOf, type ThreadListSnapshot } from './thread-list'
 import { ThreadRow } from './thread-row'
-import { titleOf } from './thread-titles'
 
 export interface ThreadSidebarProps {
   readonly list: ThreadListSnapshot
-  readonly renamed: JsonObject
   readonly activeId: string | undefined
   onOpen(threadId: string): void
   onCreate(): void
@@ -18,7 +15,7 @@ export interface ThreadSidebarProps {
 }
 
 /** Every chat, newest first; new, import, and per-thread rename, export and delete. */
-export function ThreadSidebar({ list, renamed, activeId, onOpen, onCreate, onRename, onExport, onDelete, onImport }: ThreadSidebarProps) {
+export function ThreadSidebar({ list, activeId, onOpen, onCreate, onRename, onExport, onDelete, onImport }: ThreadSidebarProps) {
   const fileInput = useRef<HTMLInputElement>(null)
   const onFile = (event: ChangeEvent<HTMLInputElement>) => {
     const file = event.target.files?.[0]
@@ -49,7 +46,7 @@ export function ThreadSidebar({ list, renamed, activeId, onOpen, onCreate, onRen
       {list.status === 'ready' && list.records.length === 0 ? <p className="chat-muted">No chats yet.</p> : null}
       <ul className="chat-thread-list" data-testid="thread-list">
         {list.records.map((record) => {
-          const title = titleOf(record, renamed)
+          const title = titleOf(record)
           return (
             <ThreadRow
               key={record.id}

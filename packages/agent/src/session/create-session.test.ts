@@ -110,6 +110,16 @@ describe('session loop', () => {
   it('turns tool failures into tool results, never a crash', async () => {
     const broken = defineTool({ name: 'broken', description: 'Fails', parameters: z.object({}), execute: () => Promise.reject(new Error('disk on fire')) })
     const notJson = defineTool({ name: 'not_json', description: 'Bad output', parameters: z.object({}), execute: () => (() => 1) as never })
+    const circular = defineTool({
+      name: 'circular',
+      description: 'Returns a cycle',
+      parameters: z.object({}),
+      execute: () => {
+        const output: Record<string, unknown> = { ok: true }
+        output['self'] = output
+        return output as never
+      },
+    })
     const { threads, threadId, session } = await setup(
       [
         {
@@ -119,22 +129,24 @@ describe('session loop', () => {
             { name: 'nope', arguments: {} },
             { name: 'weather', arguments: '{"city": "Os' },
             { name: 'not_json', arguments: {} },
+            { name: 'circular', arguments: {} },
           ],
         },
         'Sorry about that.',
       ],
-      { tools: [weather, broken, notJson] },
+      { tools: [weather, broken, notJson, circular] },
     )
     const events = await collect(session.send('Do things'))
     expect(events.at(-1)).toMatchObject({ type: 'done' })
     const results = (await entriesOf(threads, threadId)).filter((entry) => entry.kind === 'tool_result')
     const errors = results.map((entry) => (entry.payload as { error?: string }).error)
-    expect(errors).toHaveLength(5)
+    expect(errors).toHaveLength(6)
     expect(errors).toEqual(
       expect.arrayContaining([
         'disk on fire',
         expect.stringMatching(/^invalid arguments: city: /),
-        expect.stringMatching(/^unknown tool "nope"; available: weather, broken, not_json/),
+        expect.stringMatching(/^unknown tool "nope"; available: weather, broken, not_json, circular/),
+        'the tool returned something that is not JSON at self: circular reference: the value contains itself',
         expect.stringMatching(/^invalid arguments: /),
         expect.stringMatching(/^the tool returned something that is not JSON/),
       ]),

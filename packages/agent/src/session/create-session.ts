@@ -5,7 +5,7 @@ import {
   decideCompaction,
   definePolicy,
   extractiveSummarizer,
-  jsonValueSchema,
+  readJsonData,
   renderMemory,
   project,
   Subscribable,
@@ -29,7 +29,7 @@ import type { Tool } from '../tools/define-tool'
 import { callRecord, StoredHashes } from './call-record'
 import { SessionBusyError, ThreadBusyError } from './errors'
 import type { SessionEvent, SessionSnapshot, SessionStatus } from './session-events'
-import { acquireThreadLock } from './thread-lock'
+import { acquireThreadLock, type WaitForThreadOptions } from './thread-lock'
 
 export interface SessionOptions {
   readonly threads: ThreadStore
@@ -61,6 +61,12 @@ export interface SendOptions {
   readonly policy?: ContextPolicy
   /** Aborts this request, like `session.abort()`. */
   readonly signal?: AbortSignal
+  /**
+   * When another tab is driving this thread: `true` or `{ timeoutMs }` waits for it (a `lock-wait`
+   * event says so) and then runs; `signal` or `session.abort()` stop the wait. Default: `false`, fail
+   * at once with `ThreadBusyError` (also what a timeout gives).
+   */
+  readonly waitForThread?: boolean | WaitForThreadOptions
 }
 
 interface RequestState {
@@ -283,14 +289,32 @@ export class Session extends Subscribable<(snapshot: SessionSnapshot) => void> {
         const controller = new AbortController()
         const state: RequestState = { requestId: session.#createId(), policy: definePolicy(), controller, iteration: 0 }
         session.#request = state
-        const lock = await acquireThreadLock(session.threadId)
-        if (lock === undefined) {
-          session.#request = undefined
-          yield { type: 'error', requestId: state.requestId, error: new ThreadBusyError(session.threadId) }
-          return
-        }
         const onAbort = (): void => controller.abort(options.signal?.reason)
         options.signal?.addEventListener('abort', onAbort, { once: true })
+        if (options.signal?.aborted === true) onAbort()
+        const wait = options.waitForThread === true ? {} : options.waitForThread === false ? undefined : options.waitForThread
+        let lock = await acquireThreadLock(session.threadId, { signal: controller.signal })
+        if (lock.status === 'busy' && wait !== undefined) {
+          let waited = false
+          try {
+            yield { type: 'lock-wait', requestId: state.requestId, threadId: session.threadId }
+            lock = await acquireThreadLock(session.threadId, { wait, signal: controller.signal })
+            waited = true
+          } finally {
+            // The caller stopped iterating while this request waited: it never started, free the session.
+            if (!waited) {
+              options.signal?.removeEventListener('abort', onAbort)
+              session.#request = undefined
+            }
+          }
+        }
+        if (lock.status !== 'held') {
+          options.signal?.removeEventListener('abort', onAbort)
+          session.#request = undefined
+          yield { type: 'error', requestId: state.requestId, error: lock.status === 'busy' ? new ThreadBusyError(session.threadId) : lock.reason }
+          return
+        }
+        const { release } = lock
         session.#update({ requestId: state.requestId, lastError: undefined })
         try {
           // Other tabs may have written just before the lock freed, and their live events may not
@@ -316,7 +340,7 @@ export class Session extends Subscribable<(snapshot: SessionSnapshot) => void> {
           session.#request = undefined
           if (session.#thread !== undefined) session.#follow(session.#thread)
           session.#update({ status: 'idle', requestId: undefined, streamingText: '', runningTools: [] })
-          lock.release()
+          release()
           await session.#flushDeferred()
         }
       },
@@ -508,9 +532,13 @@ export class Session extends Subscribable<(snapshot: SessionSnapshot) => void> {
     try {
       const output = await tool.execute(parsed.data, { signal: state.controller.signal, toolCallId: call.toolCallId, threadId: this.threadId })
       if (state.controller.signal.aborted) return { error: INTERRUPTED, interrupted: true }
-      const checked = jsonValueSchema.safeParse(output)
-      if (!checked.success) return { error: `the tool returned something that is not JSON: ${checked.error.issues[0]?.message ?? ''}`, interrupted: false }
-      return { output: checked.data }
+      // The same rules as every entry (core's readJsonData): a tool's bad output becomes an error result, never a broken thread.
+      const checked = readJsonData(output)
+      if (!checked.ok) {
+        const at = checked.problem.path.length === 0 ? '' : ` at ${checked.problem.path.join('.')}`
+        return { error: `the tool returned something that is not JSON${at}: ${checked.problem.rule}`, interrupted: false }
+      }
+      return { output: checked.value }
     } catch (error) {
       if (state.controller.signal.aborted) return { error: INTERRUPTED, interrupted: true }
       return { error: error instanceof Error ? error.message : String(error), interrupted: false }

@@ -4,6 +4,8 @@ import type { StopReason } from '../model/model-client'
 /** What `send` and `resume` stream, as one discriminated union. */
 export type SessionEvent =
   | { readonly type: 'request-start'; readonly requestId: string }
+  /** Another tab drives the thread; with `waitForThread` this request waits for it to finish. */
+  | { readonly type: 'lock-wait'; readonly requestId: string; readonly threadId: string }
   /** The context of the next model call, exactly as it will be sent. */
   | { readonly type: 'projection-end'; readonly requestId: string; readonly callId: string; readonly iteration: number; readonly projection: ProjectionResult }
   | { readonly type: 'text-delta'; readonly callId: string; readonly text: string }

@@ -2,34 +2,37 @@ import { z } from 'zod'
 import type { Entry, EntryInput, EntryMeta, EntryRefs, JsonObject, JsonValue } from './entry'
 import { idPatternSource } from './ids'
 import { InvalidEntryError } from '../errors/threadlens-error'
+import { utf8Length } from '../utils/utf8-length'
+import { entryLimits, readJsonData } from './json-data'
 
-const forbiddenKeys = new Set(['__proto__', 'constructor', 'prototype'])
+/**
+ * Plain JSON data (see `readJsonData` for the rules); the output is a clean copy. Checked by an
+ * iterative walk, never by recursion, so hostile nesting or cycles give an issue, not a RangeError.
+ */
+export const jsonValueSchema: z.ZodType<JsonValue> = z.unknown().transform((value, context) => {
+  const result = readJsonData(value)
+  if (result.ok) return result.value
+  context.issues.push({ code: 'custom', message: result.problem.rule, path: [...result.problem.path], input: value })
+  return z.NEVER
+})
 
-/** JSON values only; keys that could pollute prototypes are refused. */
-export const jsonValueSchema: z.ZodType<JsonValue> = z.lazy(() =>
-  z.union([
-    z.string(),
-    z.number().refine(Number.isFinite, 'must be a finite number'),
-    z.boolean(),
-    z.null(),
-    z.array(jsonValueSchema),
-    jsonObjectSchema,
-  ]),
-)
+/** A plain JSON object (not an array); the same rules as `jsonValueSchema`. */
+export const jsonObjectSchema: z.ZodType<JsonObject> = z.unknown().transform((value, context) => {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    context.issues.push({ code: 'custom', message: `expected a JSON object, got ${describeKind(value)}`, input: value })
+    return z.NEVER
+  }
+  const result = readJsonData(value)
+  if (result.ok) return result.value as JsonObject
+  context.issues.push({ code: 'custom', message: result.problem.rule, path: [...result.problem.path], input: value })
+  return z.NEVER
+})
 
-// Checked on the raw input: z.record silently drops an own `__proto__` key from its output,
-// so a check on the parsed value would never see it.
-export const jsonObjectSchema: z.ZodType<JsonObject> = z.lazy(() =>
-  z
-    .unknown()
-    .superRefine((value, context) => {
-      if (typeof value !== 'object' || value === null) return
-      for (const key of Object.keys(value)) {
-        if (forbiddenKeys.has(key)) context.addIssue({ code: 'custom', message: `key "${key}" is not allowed`, path: [key] })
-      }
-    })
-    .pipe(z.record(z.string(), jsonValueSchema)),
-)
+function describeKind(value: unknown): string {
+  if (value === null) return 'null'
+  if (Array.isArray(value)) return 'an array'
+  return typeof value
+}
 
 const seqSchema = z.number().int().nonnegative()
 const refString = z.string().min(1).max(256)
@@ -76,6 +79,7 @@ export const entryMetaSchema: z.ZodType<EntryMeta> = z.strictObject({
     .exactOptional(),
   call: callRecordSchema.exactOptional(),
   app: jsonObjectSchema.exactOptional(),
+  unreadable: z.strictObject({ field: z.string().max(10_000), rule: z.string().max(10_000) }).exactOptional(),
 })
 
 export const messagePayloadSchema = z.strictObject({
@@ -141,9 +145,56 @@ function issuePath(path: readonly PropertyKey[]): string {
   return path.map((part) => String(part)).join('.')
 }
 
+/**
+ * The rules every entry obeys before its schema is even looked at: plain JSON data all through
+ * (no cycles, functions, class instances, …; see `readJsonData`), at most `entryLimits.maxDepth`
+ * levels deep counted from the entry itself, at most `entryLimits.maxEntryBytes` of JSON (see
+ * `entryBytes`). Returns a clean copy; throws `InvalidEntryError` naming the path and the rule.
+ */
+export function readEntryData(input: unknown): unknown {
+  const result = readJsonData(input, { maxDepth: entryLimits.maxDepth, maxBytes: entryLimits.maxEntryBytes })
+  if (!result.ok) throw new InvalidEntryError(issuePath(result.problem.path), result.problem.rule)
+  if (typeof result.value !== 'object' || result.value === null || Array.isArray(result.value)) {
+    throw new InvalidEntryError('', 'an entry is an object with kind and payload')
+  }
+  const bytes = entryBytes(result.value as Record<string, JsonValue>)
+  if (bytes > entryLimits.maxEntryBytes) {
+    throw new InvalidEntryError(
+      'payload',
+      `the entry is ${bytes} bytes of JSON, over the ${entryLimits.maxEntryBytes}-byte limit (entryLimits.maxEntryBytes): shorten it, or truncate the tool output first`,
+    )
+  }
+  return result.value
+}
+
+/**
+ * An entry's size (exact when near the limit; below it, a lower bound that cannot pass the limit): the UTF-8 bytes of its JSON without `id`, `threadId`, `seq`, `createdAt`,
+ * `meta.tokens` and empty `refs`/`meta`, plus `entryLimits.reservedBytes` for those (bounded) fields. The same number for an
+ * input and for the entry stored from it, so what append accepts, import accepts.
+ */
+function entryBytes(entry: Record<string, JsonValue>): number {
+  const { id: _id, threadId: _threadId, seq: _seq, createdAt: _createdAt, refs, meta, ...rest } = entry
+  const measured: Record<string, JsonValue> = rest
+  // An empty `refs` or `meta` (the store writes `refs: {}`) counts as absent.
+  if (isObject(refs) && Object.keys(refs).length > 0) measured['refs'] = refs
+  else if (refs !== undefined && !isObject(refs)) measured['refs'] = refs
+  if (isObject(meta)) {
+    const { tokens: _tokens, ...restMeta } = meta
+    if (Object.keys(restMeta).length > 0) measured['meta'] = restMeta
+  } else if (meta !== undefined) measured['meta'] = meta
+  const text = JSON.stringify(measured)
+  // Each UTF-16 unit is at most three UTF-8 bytes: far from the limit, the length alone decides.
+  if (text.length * 3 + entryLimits.reservedBytes <= entryLimits.maxEntryBytes) return text.length + entryLimits.reservedBytes
+  return utf8Length(text) + entryLimits.reservedBytes
+}
+
+function isObject(value: JsonValue | undefined): value is Record<string, JsonValue> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+}
+
 /** Validates an entry input and applies the per-kind ref rules; throws `InvalidEntryError`. */
 export function parseEntryInput(input: unknown): EntryInput {
-  const parsed = entryInputSchema.safeParse(input)
+  const parsed = entryInputSchema.safeParse(readEntryData(input))
   if (!parsed.success) {
     const issue = parsed.error.issues[0]
     const field = issue === undefined ? '' : issuePath(issue.path)
@@ -158,7 +209,7 @@ export function parseEntryInput(input: unknown): EntryInput {
 
 /** Validates a complete stored entry; throws `InvalidEntryError` naming the field. */
 export function parseEntry(input: unknown): Entry {
-  const parsed = entrySchema.safeParse(input)
+  const parsed = entrySchema.safeParse(readEntryData(input))
   if (!parsed.success) {
     const issue = parsed.error.issues[0]
     throw new InvalidEntryError(issue === undefined ? '' : issuePath(issue.path), issue?.message ?? 'invalid entry', {

@@ -79,6 +79,11 @@ export interface EntryMeta {
   readonly call?: CallRecord
   /** Free-form data of the application (JSON only). */
   readonly app?: JsonObject
+  /**
+   * Set on a placeholder the store puts where a stored entry could not be read (written by an
+   * earlier version, or edited outside threadlens): what was wrong with it.
+   */
+  readonly unreadable?: { readonly field: string; readonly rule: string }
 }
 
 /**

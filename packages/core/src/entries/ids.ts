@@ -1,3 +1,5 @@
+import { InvalidIdError } from '../errors/threadlens-error'
+
 declare const threadIdBrand: unique symbol
 declare const entryIdBrand: unique symbol
 
@@ -8,19 +10,18 @@ export type EntryId = string & { readonly [entryIdBrand]: true }
 
 const idPattern = /^[A-Za-z0-9_.:-]{1,128}$/
 
-function checkId(kind: string, value: string): void {
-  if (!idPattern.test(value)) {
-    throw new TypeError(`${kind} must be 1-128 characters of A-Z a-z 0-9 _ . : - (got ${JSON.stringify(value.slice(0, 40))})`)
-  }
+function checkId(kind: 'thread' | 'entry', value: unknown): void {
+  // Ids come from callers of the public API: anything may arrive here, not only strings.
+  if (typeof value !== 'string' || !idPattern.test(value)) throw new InvalidIdError(kind, value)
 }
 
 export function threadId(value: string): ThreadId {
-  checkId('A thread id', value)
+  checkId('thread', value)
   return value as ThreadId
 }
 
 export function entryId(value: string): EntryId {
-  checkId('An entry id', value)
+  checkId('entry', value)
   return value as EntryId
 }
 

@@ -95,6 +95,7 @@ export class Thread extends Subscribable<(event: ThreadEvent) => void> implement
 
   /** Appends entries all or nothing: if any is invalid, none is appended. */
   appendMany(inputs: readonly EntryInput[]): readonly Entry[] {
+    if (!Array.isArray(inputs)) throw new InvalidEntryError('', 'appendMany takes an array of entries')
     const built: Entry[] = []
     const pendingCalls = new Set<string>()
     const pendingResults = new Set<string>()
@@ -104,7 +105,7 @@ export class Thread extends Subscribable<(event: ThreadEvent) => void> implement
         parsed = parseEntryInput(input)
       } catch (error) {
         if (inputs.length > 1 && error instanceof InvalidEntryError) {
-          throw new InvalidEntryError(error.field, `${error.message} (input ${offset} of ${inputs.length}; nothing was appended)`, { cause: error })
+          throw new InvalidEntryError(error.field, `${error.rule} (input ${offset} of ${inputs.length}; nothing was appended)`, { cause: error })
         }
         throw error
       }

@@ -22,9 +22,24 @@ export class InvalidEntryError extends ThreadlensError {
   override readonly name = 'InvalidEntryError'
   /** Dotted path of the offending field, e.g. `payload.role`; `''` for the entry as a whole. */
   readonly field: string
+  /** The rule that was broken, without the field (e.g. `circular reference: the value contains itself`). */
+  readonly rule: string
   constructor(field: string, message: string, options?: { cause?: unknown }) {
     super(field === '' ? message : `Invalid entry: ${field}: ${message}`, options)
     this.field = field
+    this.rule = message
+  }
+}
+
+/** A thread or entry id that is not 1-128 characters of A-Z a-z 0-9 _ . : - (or not a string at all). */
+export class InvalidIdError extends ThreadlensError {
+  override readonly name = 'InvalidIdError'
+  /** `thread` or `entry`. */
+  readonly kind: 'thread' | 'entry'
+  constructor(kind: 'thread' | 'entry', value: unknown) {
+    const shown = typeof value === 'string' ? JSON.stringify(value.slice(0, 40)) : `a ${value === null ? 'null' : typeof value}`
+    super(`A ${kind} id must be a string of 1-128 characters of A-Z a-z 0-9 _ . : - (got ${shown})`)
+    this.kind = kind
   }
 }
 

@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import type { EntryInput, JsonObject, JsonValue } from '../entries/entry'
 import { parseEntryInput } from '../entries/entry-schema'
+import { entryLimits, jsonTextNestingExceeds } from '../entries/json-data'
 import { InvalidEntryError, InvalidMessagesError } from '../errors/threadlens-error'
 
 export interface FromOpenAIChatResult {
@@ -182,6 +183,10 @@ function contentText(content: string | readonly { text: string }[]): string {
 
 function parseArguments(text: string, index: number, field: string): JsonObject {
   let value: JsonValue
+  // Checked on the text first: the reviver below recurses, and hostile nesting would overflow the stack.
+  if (jsonTextNestingExceeds(text, entryLimits.maxDepth)) {
+    throw new InvalidMessagesError(index, field, `arguments nested deeper than the ${entryLimits.maxDepth}-level limit (entryLimits.maxDepth)`)
+  }
   try {
     // The reviver sees every key at every depth, including `__proto__`, which zod records drop silently.
     value = JSON.parse(text, (key: string, nested: unknown) => {

@@ -17,11 +17,24 @@ export interface ThreadRecord {
   readonly parent: ForkInfo | null
   /** Free-form JSON of the application. */
   readonly metadata: JsonObject
+  /** Labels of the application, unique, in the order given. Default: `[]`. */
+  readonly tags: readonly string[]
+  /** The model the thread talks to, if the app records it. Default: `null`. */
+  readonly model: string | null
+  /** The name of the policy (preset) the thread uses, if the app records it. Default: `null`. */
+  readonly policyName: string | null
+  /**
+   * The record's revision: 0 at creation, +1 on every `update`/`rename` (appends do not change it).
+   * Pass it as `expectedRev` to update only if nobody else did in between.
+   */
+  readonly rev: number
 }
 
 /** The `threads` table row: the record plus the facts windowed loads need. */
 export interface ThreadRow extends ThreadRecord {
   readonly facts: ThreadFacts
+  /** UTF-8 bytes the entries take in an export (each line and its newline), kept with every append. */
+  readonly bytes: number
 }
 
 const idSchema = z.string().regex(/^[A-Za-z0-9_.:-]{1,128}$/)
@@ -40,12 +53,18 @@ const recordShape = {
   lastSeq: z.number().int().min(-1),
   parent: forkInfoSchema.nullable(),
   metadata: jsonObjectSchema,
+  // Rows written before records had these read with the defaults.
+  tags: z.array(z.string()).default([]),
+  model: z.string().nullable().default(null),
+  policyName: z.string().nullable().default(null),
+  rev: z.number().int().nonnegative().default(0),
 }
 
-export const threadRecordSchema: z.ZodType<ThreadRecord> = z.strictObject(recordShape)
+export const threadRecordSchema: z.ZodType<ThreadRecord, unknown> = z.strictObject(recordShape)
 
-export const threadRowSchema: z.ZodType<ThreadRow> = z
-  .strictObject({ ...recordShape, facts: threadFactsSchema })
+export const threadRowSchema: z.ZodType<ThreadRow, unknown> = z
+  // Rows written before `bytes` was kept read as 0: their size counts from the next append on.
+  .strictObject({ ...recordShape, facts: threadFactsSchema, bytes: z.number().int().nonnegative().default(0) })
   .refine((row) => row.entryCount === row.lastSeq + 1, { message: 'entryCount must be lastSeq + 1', path: ['entryCount'] })
 
 /** The row that tells this database apart from one re-created under the app. */
@@ -68,6 +87,6 @@ export const sentinelRowSchema: z.ZodType<SentinelRow> = z.strictObject({
 export type MetaRow = SentinelRow
 
 export function toThreadRecord(row: ThreadRow): ThreadRecord {
-  const { facts: _facts, ...record } = row
+  const { facts: _facts, bytes: _bytes, ...record } = row
   return record
 }

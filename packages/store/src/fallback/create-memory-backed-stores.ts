@@ -7,7 +7,6 @@ import type { Memory } from '@threadlens/core'
 import type { MemoryStore, MemoryStoreListener } from '../memory/memory-store'
 import {
   appendedRow,
-  newThreadRow,
   parseCreateOptions,
   parseForkOptions,
   parseImportOptions,
@@ -15,9 +14,11 @@ import {
   toThread,
 } from '../threads/create-thread-store'
 import { assignSeqs, prepareEntries, type PreparedEntry } from '../threads/prepare-entries'
-import type { ThreadStore, ThreadStoreEvent, ThreadStoreListener, ThreadStoreOptions } from '../threads/thread-store'
+import { checkThreadLimits } from '../threads/thread-limits'
+import type { ThreadListListener, ThreadStore, ThreadStoreEvent, ThreadStoreListener, ThreadStoreOptions } from '../threads/thread-store'
+import { newThreadRow, parseRecordChanges, parseUpdateOptions, recordFieldsOf, updatedRow } from '../threads/thread-record'
 import { resolveImportLimits } from '../transfer/import-limits'
-import { parseImportInput, serializeThread } from '../transfer/thread-jsonl'
+import { importEntryError, parseImportInput, serializeThread } from '../transfer/thread-jsonl'
 
 interface StoredThread {
   row: ThreadRow
@@ -53,6 +54,25 @@ export function createMemoryBackedStores(options: ThreadStoreOptions = {}): Memo
   const threadListeners = new Map<string, Set<ThreadStoreListener>>()
   const memories = new Map<string, Memory>()
   const memoryListeners = new Map<string, Set<MemoryStoreListener>>()
+  const listListeners = new Set<ThreadListListener>()
+  let listPending = false
+
+  const records = () =>
+    [...threads.values()]
+      .map((thread) => thread.row)
+      .sort((a, b) => b.updatedAt - a.updatedAt || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0))
+      .map(toThreadRecord)
+
+  // One list event per burst of writes, after them, as liveQuery gives.
+  const notifyList = (): void => {
+    if (listListeners.size === 0 || listPending) return
+    listPending = true
+    queueMicrotask(() => {
+      listPending = false
+      const event = { type: 'list-update' as const, threads: records() }
+      for (const listener of [...listListeners]) listener(event)
+    })
+  }
 
   const notifyThread = (threadId: ThreadId, event: ThreadStoreEvent): void => {
     const listeners = threadListeners.get(threadId)
@@ -74,6 +94,7 @@ export function createMemoryBackedStores(options: ThreadStoreOptions = {}): Memo
     const thread: StoredThread = { row, entries: [], calls: new Set(), results: new Set() }
     push(thread, entries)
     threads.set(row.id, thread)
+    notifyList()
   }
 
   const push = (thread: StoredThread, entries: readonly Entry[]): void => {
@@ -90,9 +111,12 @@ export function createMemoryBackedStores(options: ThreadStoreOptions = {}): Memo
     const thread = stored(threadId, operation)
     const entries = assignSeqs(threadId, prepared, thread.row.lastSeq + 1, { calls: thread.calls, results: thread.results })
     if (entries.length === 0) return entries
+    const next = appendedRow(thread.row, entries, now())
+    checkThreadLimits(next, importLimits)
     push(thread, entries)
-    thread.row = appendedRow(thread.row, entries, now())
+    thread.row = next
     notifyThread(threadId, { type: 'entry-append', threadId, entries })
+    notifyList()
     return entries
   }
 
@@ -101,7 +125,8 @@ export function createMemoryBackedStores(options: ThreadStoreOptions = {}): Memo
     importLimits,
     async create(createOptions) {
       const parsed = parseCreateOptions(createOptions)
-      const row = newThreadRow(toThreadId(parsed.id ?? createId()), parsed.title ?? '', parsed.metadata ?? {}, now())
+      const { id: givenId, ...fields } = parsed
+      const row = newThreadRow(toThreadId(givenId ?? createId()), fields, now())
       insert(row, [], 'create')
       return toThreadRecord(row)
     },
@@ -121,10 +146,29 @@ export function createMemoryBackedStores(options: ThreadStoreOptions = {}): Memo
       return toThread(thread.row, [...thread.entries], now, createId)
     },
     async list() {
-      return [...threads.values()]
-        .map((thread) => thread.row)
-        .sort((a, b) => b.updatedAt - a.updatedAt || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0))
-        .map(toThreadRecord)
+      return records()
+    },
+    async update(threadId, changes, updateOptions) {
+      const parsed = parseRecordChanges(changes)
+      const checked = parseUpdateOptions(updateOptions)
+      const thread = stored(threadId, 'update')
+      const next = updatedRow(thread.row, parsed, checked, now())
+      checkThreadLimits(next, importLimits)
+      thread.row = next
+      notifyList()
+      return toThreadRecord(thread.row)
+    },
+    async rename(threadId, title, updateOptions) {
+      return threadStore.update(threadId, { title }, updateOptions)
+    },
+    subscribeList(listener) {
+      listListeners.add(listener)
+      queueMicrotask(() => {
+        if (listListeners.has(listener)) listener({ type: 'list-update', threads: records() })
+      })
+      return () => {
+        listListeners.delete(listener)
+      }
     },
     async fork(rawThreadId, forkOptions) {
       const parsed = parseForkOptions(forkOptions)
@@ -135,7 +179,7 @@ export function createMemoryBackedStores(options: ThreadStoreOptions = {}): Memo
       const copies = parent.entries.slice(0, parsed.atSeq + 1).map((entry) => ({ ...entry, id: entryId(createId()), threadId: childId }) as Entry)
       const time = now()
       const row: ThreadRow = {
-        ...appendedRow(newThreadRow(childId, parsed.title ?? parent.row.title, parent.row.metadata, time), copies, time),
+        ...appendedRow(newThreadRow(childId, { ...recordFieldsOf(parent.row), title: parsed.title ?? parent.row.title }, time), copies, time),
         parent: { threadId: parentId, atSeq: parsed.atSeq },
       }
       insert(row, copies, 'fork')
@@ -143,13 +187,17 @@ export function createMemoryBackedStores(options: ThreadStoreOptions = {}): Memo
     },
     async delete(rawThreadId) {
       const threadId = toThreadId(rawThreadId)
-      if (threads.delete(threadId)) notifyThread(threadId, { type: 'thread-delete', threadId })
+      if (threads.delete(threadId)) {
+        notifyThread(threadId, { type: 'thread-delete', threadId })
+        notifyList()
+      }
     },
     async eraseAll() {
       const ids = [...threads.keys()]
       threads.clear()
       memories.clear()
       for (const id of ids) notifyThread(toThreadId(id), { type: 'thread-delete', threadId: toThreadId(id) })
+      notifyList()
     },
     subscribe(rawThreadId, listener, subscribeOptions = {}) {
       const threadId = toThreadId(rawThreadId)
@@ -180,9 +228,11 @@ export function createMemoryBackedStores(options: ThreadStoreOptions = {}): Memo
       const parsed = await parseImportInput(input, importLimits)
       const threadId = toThreadId(createId())
       const time = now()
-      const prepared = prepareEntries(parsed.inputs, { counters, now: time, createId, dropGivenTokens: true })
-      const entries = assignSeqs(threadId, prepared, 0, { calls: new Set(), results: new Set() })
-      const row = appendedRow(newThreadRow(threadId, parsedOptions.title ?? parsed.title, { ...parsed.metadata, ...parsedOptions.metadata }, time), entries, time)
+      const describeError = (error: unknown, offset: number): unknown => importEntryError(error, parsed, offset)
+      const prepared = prepareEntries(parsed.inputs, { counters, now: time, createId, dropGivenTokens: true, describeError })
+      const entries = assignSeqs(threadId, prepared, 0, { calls: new Set(), results: new Set() }, describeError)
+      const fields = { ...parsed.fields, title: parsedOptions.title ?? parsed.fields.title, metadata: { ...parsed.fields.metadata, ...parsedOptions.metadata } }
+      const row = appendedRow(newThreadRow(threadId, fields, time), entries, time)
       insert(row, entries, 'import')
       return threadId
     },

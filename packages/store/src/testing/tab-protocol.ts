@@ -10,6 +10,8 @@ export type TabCommand =
   | { readonly type: 'memory-put'; readonly memoryId: string; readonly key: string; readonly value: JsonValue; readonly expectedRev?: number }
   | { readonly type: 'memory-increment'; readonly memoryId: string; readonly times: number }
   | { readonly type: 'upgrade'; readonly name: string; readonly version: number }
+  | { readonly type: 'thread-create'; readonly title: string }
+  | { readonly type: 'thread-rename'; readonly threadId: string; readonly title: string; readonly expectedRev?: number }
 
 /** An error as it crosses from the worker: its name, message and structured fields. */
 export interface TabError {

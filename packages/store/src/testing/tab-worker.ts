@@ -54,6 +54,10 @@ async function run(command: TabCommand): Promise<unknown> {
         .catch(() => undefined)
       return 'aborted'
     }
+    case 'thread-create':
+      return stores().threads.create({ title: command.title })
+    case 'thread-rename':
+      return stores().threads.rename(command.threadId, command.title, command.expectedRev === undefined ? {} : { expectedRev: command.expectedRev })
     case 'memory-get':
       return stores().memory.get(command.memoryId)
     case 'memory-put':

@@ -1,7 +1,7 @@
-import { customTokenCounter, heuristicCount, InvalidEntryError, Thread, type EntryInput } from '@threadlens/core'
+import { customTokenCounter, heuristicCount, InvalidEntryError, InvalidIdError, Thread, type EntryInput } from '@threadlens/core'
 import { describe, expect, it } from 'vitest'
 import { InvalidMemoryOperationError, RevisionConflictError } from '@threadlens/core'
-import { ImportValidationError, ThreadNotFoundError } from '../errors'
+import { ImportValidationError, InvalidStoreOptionsError, ThreadFullError, ThreadNotFoundError, ThreadRevisionConflictError } from '../errors'
 import type { MemoryStore } from '../memory/memory-store'
 import type { ThreadStore, ThreadStoreEvent, ThreadStoreOptions } from '../threads/thread-store'
 
@@ -64,6 +64,99 @@ export function describeStoreContract(name: string, makeStores: StoreFactory): v
       await expect(threads.appendMany(id, [call('x'), call('x')])).rejects.toThrow(/already exists/)
       expect((await threads.get(id))?.lastSeq).toBe(0)
       expect((await threads.load(id)).entries).toHaveLength(1)
+    })
+
+    it('refuses what is not plain JSON with InvalidEntryError naming the path, writes nothing, and the thread still loads and exports', async () => {
+      const { threads } = await makeStores(deterministicOptions())
+      const { id } = await threads.create()
+      await threads.append(id, user('before'))
+      const circular: Record<string, unknown> = { x: 1 }
+      circular['self'] = circular
+      const circularCall = { kind: 'tool_call', payload: { name: 't', arguments: circular }, refs: { toolCallId: 'c' } } as unknown as EntryInput
+      const error = await threads.append(id, circularCall).catch((caught: unknown) => caught)
+      expect(error).toBeInstanceOf(InvalidEntryError)
+      expect(error).toMatchObject({ field: 'payload.arguments.self' })
+      expect((error as Error).message).toMatch(/circular/)
+      let deep: unknown = 1
+      for (let level = 0; level < 10_000; level++) deep = { a: deep }
+      const deepCall = { kind: 'tool_call', payload: { name: 't', arguments: deep }, refs: { toolCallId: 'd' } } as unknown as EntryInput
+      await expect(threads.appendMany(id, [user('x'), deepCall])).rejects.toThrow(/deeper than the 64-level limit/)
+      await expect(threads.append(id, { kind: 'message', payload: { role: 'user', content: 'x'.repeat(10_000_000) } })).rejects.toThrow(/byte limit/)
+      await expect(threads.appendMany(id, 'not an array' as never)).rejects.toBeInstanceOf(InvalidEntryError)
+      await expect(threads.append(42 as never, user('x'))).rejects.toBeInstanceOf(InvalidIdError)
+      await expect(threads.append('has spaces', user('x'))).rejects.toBeInstanceOf(InvalidIdError)
+      await expect(threads.append(id, { ...user('x'), id: { evil: true } } as never)).rejects.toBeInstanceOf(InvalidEntryError)
+      expect((await threads.get(id))?.lastSeq).toBe(0)
+      expect((await threads.load(id)).entries).toHaveLength(1)
+      expect((await threads.export(id)).split('\n')).toHaveLength(3)
+    })
+
+    it('updates the record with revisions: rename, tags, model, policy name, metadata; a stale revision conflicts and writes nothing', async () => {
+      const { threads } = await makeStores(deterministicOptions())
+      const created = await threads.create({ title: 'draft', tags: ['a', 'a', 'b'], model: 'gpt-4o' })
+      expect(created).toMatchObject({ rev: 0, title: 'draft', tags: ['a', 'b'], model: 'gpt-4o', policyName: null })
+      const renamed = await threads.rename(created.id, 'Trip to Oslo', { expectedRev: 0 })
+      expect(renamed).toMatchObject({ rev: 1, title: 'Trip to Oslo', tags: ['a', 'b'] })
+      const updated = await threads.update(created.id, { tags: ['travel'], policyName: 'balanced', model: null, metadata: { pinned: true } })
+      expect(updated).toMatchObject({ rev: 2, title: 'Trip to Oslo', tags: ['travel'], model: null, policyName: 'balanced', metadata: { pinned: true } })
+      // Appends change the record's times and counts, not its revision.
+      await threads.append(created.id, user('hi'))
+      expect((await threads.get(created.id))?.rev).toBe(2)
+      const conflict = await threads.rename(created.id, 'stale', { expectedRev: 1 }).catch((error: unknown) => error)
+      expect(conflict).toBeInstanceOf(ThreadRevisionConflictError)
+      expect(conflict).toMatchObject({ expected: 1, actual: 2, current: { title: 'Trip to Oslo', rev: 2 } })
+      expect((await threads.get(created.id))?.title).toBe('Trip to Oslo')
+      await expect(threads.update(created.id, { title: 'x'.repeat(10_001) })).rejects.toBeInstanceOf(InvalidStoreOptionsError)
+      await expect(threads.update(created.id, { tags: [''] })).rejects.toBeInstanceOf(InvalidStoreOptionsError)
+      await expect(threads.update(created.id, { metadata: { when: new Date(0) } as never })).rejects.toThrow(/Date/)
+      await expect(threads.update('missing', { title: 'x' })).rejects.toBeInstanceOf(ThreadNotFoundError)
+      // Export and import keep the record fields.
+      const copy = await threads.get(await threads.import(await threads.export(created.id)))
+      expect(copy).toMatchObject({ title: 'Trip to Oslo', tags: ['travel'], model: null, policyName: 'balanced', metadata: { pinned: true }, rev: 0 })
+      const fork = await threads.fork(created.id, { atSeq: 0 })
+      expect(fork).toMatchObject({ tags: ['travel'], policyName: 'balanced', rev: 0 })
+    })
+
+    it('keeps a live thread list: the whole list at the start, then after every create, append, update and delete', async () => {
+      const { threads } = await makeStores(deterministicOptions())
+      const lists: string[][] = []
+      const stop = threads.subscribeList((event) => {
+        if (event.type === 'list-update') lists.push(event.threads.map((thread) => `${thread.title}:${thread.entryCount}`))
+      })
+      await expect.poll(() => lists.length).toBeGreaterThanOrEqual(1)
+      expect(lists[0]).toEqual([])
+      const a = await threads.create({ title: 'A' })
+      await expect.poll(() => lists.at(-1)).toEqual(['A:0'])
+      const b = await threads.create({ title: 'B' })
+      await expect.poll(() => lists.at(-1)).toEqual(['B:0', 'A:0'])
+      await threads.append(a.id, user('hi'))
+      await expect.poll(() => lists.at(-1)).toEqual(['A:1', 'B:0'])
+      await threads.rename(b.id, 'B2')
+      await expect.poll(() => lists.at(-1)).toEqual(['B2:0', 'A:1'])
+      await threads.delete(a.id)
+      await expect.poll(() => lists.at(-1)).toEqual(['B2:0'])
+      stop()
+      const seen = lists.length
+      await threads.create({ title: 'after stop' })
+      await new Promise((resolve) => setTimeout(resolve, 50))
+      expect(lists).toHaveLength(seen)
+    })
+
+    it('refuses an append or update whose export the store could not import again, and writes nothing', async () => {
+      const { threads } = await makeStores({ ...deterministicOptions(), importLimits: { maxEntries: 3, maxBytes: 4_000 } })
+      const { id } = await threads.create({ title: 'small' })
+      await threads.appendMany(id, [user('one'), user('two')])
+      await expect(threads.appendMany(id, [user('three'), user('four')])).rejects.toMatchObject({ name: 'ThreadFullError', limit: 'entries', max: 3 })
+      await threads.append(id, user('three'))
+      const other = await threads.create()
+      await expect(threads.append(other.id, user('x'.repeat(4_000)))).rejects.toMatchObject({ name: 'ThreadFullError', limit: 'bytes', max: 4_000 })
+      await expect(threads.update(other.id, { title: 'y'.repeat(5_000) })).rejects.toBeInstanceOf(ThreadFullError)
+      expect(await threads.get(other.id)).toMatchObject({ entryCount: 0, title: '', rev: 0 })
+      // Right at the limits, the export imports again.
+      const full = await threads.export(id)
+      expect(full.length).toBeLessThanOrEqual(4_000)
+      expect((await threads.load(await threads.import(full))).entries).toHaveLength(3)
+      await expect(threads.create({ metadata: { blob: 'z'.repeat(1024 * 1024) } })).rejects.toBeInstanceOf(InvalidStoreOptionsError)
     })
 
     it('enforces the append rules against what is already stored', async () => {
@@ -223,7 +316,10 @@ export function describeStoreContract(name: string, makeStores: StoreFactory): v
       expect(updated.spaces['notes']).toMatchObject({ kind: 'list', data: ['remember the milk'], metadata: { render: true } })
       await expect(memory.createSpace('a', 'notes', 'map')).rejects.toBeInstanceOf(InvalidMemoryOperationError)
       await expect(memory.createSpace('a', '__proto__', 'map')).rejects.toBeInstanceOf(InvalidMemoryOperationError)
-      await expect(memory.update('a', 'world', () => ({ bad: undefined }) as never)).rejects.toBeInstanceOf(InvalidMemoryOperationError)
+      await expect(memory.update('a', 'world', () => ({ bad: new Date(0) }) as never)).rejects.toThrow(/at bad: a Date is not JSON data/)
+      await expect(memory.update('a', 'world', () => ({ list: [undefined] }) as never)).rejects.toBeInstanceOf(InvalidMemoryOperationError)
+      // An undefined property is left out, as JSON.stringify does.
+      expect((await memory.update('a', 'world', () => ({ kept: 1, gone: undefined }) as never)).spaces.world.data).toStrictEqual({ kept: 1 })
       const removed = await memory.deleteSpace('a', 'notes')
       expect(removed.spaces['notes']).toBeUndefined()
       expect(Object.keys(removed.spaces).sort()).toEqual(['tasks', 'world'])

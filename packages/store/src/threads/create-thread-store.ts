@@ -12,16 +12,20 @@ import {
 import { z } from 'zod'
 import { threadRowSchema, toThreadRecord, type ThreadRecord, type ThreadRow } from '../database/rows'
 import type { ThreadlensDB } from '../database/threadlens-db'
-import { StorageError, storageErrorCode, ThreadNotFoundError } from '../errors'
+import { StorageError, storageErrorCode, ThreadNotFoundError, type UnreadableEntryError } from '../errors'
 import { parseOptions } from '../parse-options'
 import { resolveImportLimits } from '../transfer/import-limits'
-import { parseImportInput, serializeThread } from '../transfer/thread-jsonl'
+import { importEntryError, parseImportInput, serializeThread } from '../transfer/thread-jsonl'
 import { readEntries } from './entry-reads'
+import { checkThreadLimits, exportedBytes } from './thread-limits'
 import { assignSeqs, prepareEntries, toolCallIdsOf, type PreparedEntry, type StoredToolIds } from './prepare-entries'
 import { subscribeThread } from './subscribe-thread'
+import { reportUnreadable, warnUnreadable } from './unreadable-entry'
 import { emptyThreadFacts, foldThreadFacts } from './thread-facts'
 import type { CreateThreadRecordOptions, ForkThreadOptions, ImportInput, ImportThreadOptions, LoadThreadOptions, ThreadStore, ThreadStoreOptions } from './thread-store'
 import { loadWindowEntries } from './windowed-load'
+import { newThreadRow, parseRecordChanges, parseUpdateOptions, recordFieldsOf, recordFieldsShape, updatedRow } from './thread-record'
+import { subscribeThreadList } from './subscribe-thread-list'
 
 const counterSchema = z.custom<TokenCounter>(
   (value) => typeof value === 'object' && value !== null && typeof (value as TokenCounter).id === 'string' && typeof (value as TokenCounter).countEntry === 'function',
@@ -33,12 +37,12 @@ export const threadStoreOptionsSchema = z.strictObject({
   now: z.custom<() => number>((value) => typeof value === 'function').exactOptional(),
   createId: z.custom<() => string>((value) => typeof value === 'function').exactOptional(),
   importLimits: z.record(z.string(), z.unknown()).exactOptional(),
+  onUnreadableEntry: z.custom<(error: UnreadableEntryError) => void>((value) => typeof value === 'function').exactOptional(),
 })
 
 const createOptionsSchema = z.strictObject({
   id: z.string().exactOptional(),
-  title: z.string().max(10_000).exactOptional(),
-  metadata: jsonObjectSchema.exactOptional(),
+  ...recordFieldsShape,
 })
 
 const forkOptionsSchema = z.strictObject({
@@ -48,8 +52,8 @@ const forkOptionsSchema = z.strictObject({
 })
 
 const importOptionsSchema = z.strictObject({
-  title: z.string().max(10_000).exactOptional(),
-  metadata: jsonObjectSchema.exactOptional(),
+  title: recordFieldsShape.title,
+  metadata: recordFieldsShape.metadata,
 })
 
 /** The resolved options both store implementations work from. */
@@ -57,6 +61,7 @@ export interface ResolvedThreadStoreOptions {
   readonly counters: readonly TokenCounter[]
   readonly now: () => number
   readonly createId: () => string
+  readonly onUnreadableEntry: (error: UnreadableEntryError) => void
 }
 
 export function resolveThreadStoreOptions(options: ThreadStoreOptions): ResolvedThreadStoreOptions {
@@ -65,6 +70,7 @@ export function resolveThreadStoreOptions(options: ThreadStoreOptions): Resolved
     counters: parsed.counters ?? [],
     now: parsed.now ?? Date.now,
     createId: parsed.createId ?? (() => globalThis.crypto.randomUUID()),
+    onUnreadableEntry: parsed.onUnreadableEntry ?? warnUnreadable,
   }
 }
 
@@ -78,15 +84,18 @@ export function parseImportOptions(options: ImportThreadOptions | undefined): z.
   return parseOptions(importOptionsSchema, options ?? {}, 'import options')
 }
 
-export function newThreadRow(id: ThreadId, title: string, metadata: ThreadRecord['metadata'], now: number): ThreadRow {
-  return { id, title, createdAt: now, updatedAt: now, entryCount: 0, lastSeq: -1, parent: null, metadata, facts: emptyThreadFacts }
-}
-
 /** The row after entries were appended to it. */
 export function appendedRow(row: ThreadRow, entries: readonly Entry[], now: number): ThreadRow {
   if (entries.length === 0) return row
   const lastSeq = row.lastSeq + entries.length
-  return { ...row, lastSeq, entryCount: lastSeq + 1, updatedAt: Math.max(row.updatedAt, now), facts: foldThreadFacts(row.facts, entries) }
+  return {
+    ...row,
+    lastSeq,
+    entryCount: lastSeq + 1,
+    updatedAt: Math.max(row.updatedAt, now),
+    facts: foldThreadFacts(row.facts, entries),
+    bytes: row.bytes + exportedBytes(entries),
+  }
 }
 
 /** A clearer error for the one constraint a caller can hit: an id that is taken. */
@@ -111,7 +120,7 @@ function checkRow(raw: unknown, threadId: string, operation: string): ThreadRow 
  * entries at seq + 1, so seq stays gapless and unique with any number of tabs appending at once.
  */
 export function createThreadStore(db: ThreadlensDB, options: ThreadStoreOptions = {}): ThreadStore {
-  const { counters, now, createId } = resolveThreadStoreOptions(options)
+  const { counters, now, createId, onUnreadableEntry } = resolveThreadStoreOptions(options)
   const importLimits = resolveImportLimits(options.importLimits)
 
   const readRow = async (threadId: string, operation: string): Promise<ThreadRow> => {
@@ -144,8 +153,10 @@ export function createThreadStore(db: ThreadlensDB, options: ThreadStoreOptions 
         const stored = await storedToolIds(threadId, row, ids)
         const entries = assignSeqs(threadId, prepared, row.lastSeq + 1, stored)
         if (entries.length === 0) return entries
+        const next = appendedRow(row, entries, time)
+        checkThreadLimits(next, importLimits)
         await db.entries.bulkAdd(entries)
-        await db.threads.put(appendedRow(row, entries, time))
+        await db.threads.put(next)
         return entries
       }),
     )
@@ -157,7 +168,8 @@ export function createThreadStore(db: ThreadlensDB, options: ThreadStoreOptions 
 
     async create(createOptions) {
       const parsed = parseCreateOptions(createOptions)
-      const row = newThreadRow(toThreadId(parsed.id ?? createId()), parsed.title ?? '', parsed.metadata ?? {}, now())
+      const { id: givenId, ...fields } = parsed
+      const row = newThreadRow(toThreadId(givenId ?? createId()), fields, now())
       await db
         .run('create', () =>
           db.transaction('rw', [db.threads, db.meta], async () => {
@@ -207,6 +219,7 @@ export function createThreadStore(db: ThreadlensDB, options: ThreadStoreOptions 
           return { row: found, entries: read }
         }),
       )
+      reportUnreadable(entries, 'load', onUnreadableEntry)
       return toThread(row, entries, now, createId)
     },
 
@@ -218,6 +231,30 @@ export function createThreadStore(db: ThreadlensDB, options: ThreadStoreOptions 
           return rows.map((raw) => toThreadRecord(checkRow(raw, raw.id, 'list')))
         }),
       )
+    },
+
+    async update(rawThreadId, changes, updateOptions) {
+      const threadId = toThreadId(rawThreadId)
+      const parsed = parseRecordChanges(changes)
+      const checked = parseUpdateOptions(updateOptions)
+      const time = now()
+      return db.run('update', () =>
+        db.transaction('rw', [db.threads, db.meta], async () => {
+          await db.checkSentinel('update')
+          const next = updatedRow(await readRow(threadId, 'update'), parsed, checked, time)
+          checkThreadLimits(next, importLimits)
+          await db.threads.put(next)
+          return toThreadRecord(next)
+        }),
+      )
+    },
+
+    async rename(threadId, title, updateOptions) {
+      return store.update(threadId, { title }, updateOptions)
+    },
+
+    subscribeList(listener) {
+      return subscribeThreadList(db, listener, (raw) => toThreadRecord(checkRow(raw, raw.id, 'subscribeList')))
     },
 
     async fork(rawThreadId, forkOptions) {
@@ -237,7 +274,7 @@ export function createThreadStore(db: ThreadlensDB, options: ThreadStoreOptions 
               (entry) => ({ ...entry, id: entryId(createId()), threadId: childId }) as Entry,
             )
             const child: ThreadRow = {
-              ...appendedRow(newThreadRow(childId, parsed.title ?? parent.title, parent.metadata, time), copies, time),
+              ...appendedRow(newThreadRow(childId, { ...recordFieldsOf(parent), title: parsed.title ?? parent.title }, time), copies, time),
               parent: { threadId: parentId, atSeq: parsed.atSeq },
             }
             await db.threads.add(child)
@@ -265,7 +302,7 @@ export function createThreadStore(db: ThreadlensDB, options: ThreadStoreOptions 
     },
 
     subscribe(threadId, listener, subscribeOptions) {
-      return subscribeThread(db, threadId, listener, subscribeOptions)
+      return subscribeThread(db, threadId, listener, subscribeOptions, (entries) => reportUnreadable(entries, 'subscribe', onUnreadableEntry))
     },
 
     async export(rawThreadId) {
@@ -277,6 +314,7 @@ export function createThreadStore(db: ThreadlensDB, options: ThreadStoreOptions 
           return { row: found, entries: await readEntries(db, threadId, 0, found.lastSeq, 'export') }
         }),
       )
+      reportUnreadable(entries, 'export', onUnreadableEntry)
       return serializeThread(toThreadRecord(row), entries)
     },
 
@@ -287,10 +325,11 @@ export function createThreadStore(db: ThreadlensDB, options: ThreadStoreOptions 
       const parsed = await parseImportInput(input, importLimits)
       const threadId = toThreadId(createId())
       const time = now()
-      const prepared = prepareEntries(parsed.inputs, { counters, now: time, createId, dropGivenTokens: true })
-      const entries = assignSeqs(threadId, prepared, 0, { calls: new Set(), results: new Set() })
+      const describeError = (error: unknown, offset: number): unknown => importEntryError(error, parsed, offset)
+      const prepared = prepareEntries(parsed.inputs, { counters, now: time, createId, dropGivenTokens: true, describeError })
+      const entries = assignSeqs(threadId, prepared, 0, { calls: new Set(), results: new Set() }, describeError)
       const row = appendedRow(
-        newThreadRow(threadId, parsedOptions.title ?? parsed.title, { ...parsed.metadata, ...parsedOptions.metadata }, time),
+        newThreadRow(threadId, { ...parsed.fields, title: parsedOptions.title ?? parsed.fields.title, metadata: { ...parsed.fields.metadata, ...parsedOptions.metadata } }, time),
         entries,
         time,
       )

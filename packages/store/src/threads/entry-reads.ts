@@ -1,21 +1,33 @@
-import { entrySchema, type Entry } from '@threadlens/core'
+import { InvalidEntryError, parseEntry, type Entry } from '@threadlens/core'
+import { unreadablePlaceholder } from './unreadable-entry'
 import { StorageError } from '../errors'
 import type { ThreadlensDB } from '../database/threadlens-db'
 
-/** Checks an entry read back from IndexedDB (another app version or a devtools edit may have written it). */
+/**
+ * Checks an entry read back from IndexedDB (another app version or a devtools edit may have
+ * written it). An entry in the wrong place is damage the store cannot explain and throws; an entry
+ * whose content breaks the entry rules is replaced by a placeholder (see `unreadablePlaceholder`)
+ * so the rest of the thread still loads, exports and projects.
+ */
 export function checkStoredEntry(raw: unknown, threadId: string, seq: number, operation: string): Entry {
-  const parsed = entrySchema.safeParse(raw)
-  if (!parsed.success || parsed.data.threadId !== threadId || parsed.data.seq !== seq) {
-    const issue = parsed.error?.issues[0]
-    const detail = issue === undefined ? 'wrong thread or seq' : `${issue.path.map(String).join('.')}: ${issue.message}`
+  if (raw === undefined) {
+    throw new StorageError('invalid-data', operation, `Entry ${seq} of thread "${threadId}" is missing in storage; export what is readable and report it.`)
+  }
+  let entry: Entry
+  try {
+    entry = parseEntry(raw)
+  } catch (error) {
+    const problem = error instanceof InvalidEntryError ? { field: error.field, rule: error.rule } : { field: '', rule: String(error) }
+    return unreadablePlaceholder(raw, threadId, seq, problem)
+  }
+  if (entry.threadId !== threadId || entry.seq !== seq) {
     throw new StorageError(
       'invalid-data',
       operation,
-      `Entry ${seq} of thread "${threadId}" is damaged in storage (${detail}); export what is readable and report it.`,
-      parsed.success ? undefined : { cause: parsed.error },
+      `Entry ${seq} of thread "${threadId}" is damaged in storage (wrong thread or seq); export what is readable and report it.`,
     )
   }
-  return parsed.data
+  return entry
 }
 
 /** Entries `fromSeq..toSeq` (inclusive) of a thread, checked and in seq order. Call inside a transaction. */

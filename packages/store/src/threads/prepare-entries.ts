@@ -26,11 +26,14 @@ export interface PrepareOptions {
   readonly createId: () => string
   /** Drop any `meta.tokens` the input carries (imports: counts in a file are not trusted). Default: keep counts of other counters. */
   readonly dropGivenTokens?: boolean
+  /** Turns a validation error about `inputs[offset]` into the error the caller throws (imports: `ImportValidationError`). */
+  readonly describeError?: (error: unknown, offset: number) => unknown
 }
 
-function batchError(error: unknown, offset: number, total: number): unknown {
+function batchError(error: unknown, offset: number, total: number, describe: PrepareOptions['describeError']): unknown {
+  if (describe !== undefined) return describe(error, offset)
   if (total > 1 && error instanceof InvalidEntryError) {
-    return new InvalidEntryError(error.field, `${error.message} (input ${offset} of ${total}; nothing was appended)`, { cause: error })
+    return new InvalidEntryError(error.field, `${error.rule} (input ${offset} of ${total}; nothing was appended)`, { cause: error })
   }
   return error
 }
@@ -42,12 +45,13 @@ const placeholderThread = toThreadId('counting')
  * counter: the work that must not happen inside an IndexedDB transaction. Throws `InvalidEntryError`.
  */
 export function prepareEntries(inputs: readonly unknown[], options: PrepareOptions): PreparedEntry[] {
+  if (!Array.isArray(inputs)) throw new InvalidEntryError('', 'appendMany takes an array of entries')
   return inputs.map((raw, offset) => {
     let input: EntryInput
     try {
       input = parseEntryInput(raw)
     } catch (error) {
-      throw batchError(error, offset, inputs.length)
+      throw batchError(error, offset, inputs.length, options.describeError)
     }
     const id = entryId(input.id ?? options.createId())
     const createdAt = input.createdAt ?? options.now
@@ -87,7 +91,13 @@ export function toolCallIdsOf(prepared: readonly PreparedEntry[]): string[] {
  * stored and what came earlier in the batch (the same `checkAppendRules` as `Thread.appendMany`).
  * Pure and synchronous: it runs inside the transaction, between IndexedDB reads and writes.
  */
-export function assignSeqs(threadId: ThreadId, prepared: readonly PreparedEntry[], startSeq: number, stored: StoredToolIds): Entry[] {
+export function assignSeqs(
+  threadId: ThreadId,
+  prepared: readonly PreparedEntry[],
+  startSeq: number,
+  stored: StoredToolIds,
+  describeError?: (error: unknown, offset: number) => unknown,
+): Entry[] {
   const batchCalls = new Set<string>()
   const batchResults = new Set<string>()
   return prepared.map(({ input, id, createdAt, meta }, offset) => {
@@ -99,7 +109,7 @@ export function assignSeqs(threadId: ThreadId, prepared: readonly PreparedEntry[
         hasResult: (toolCallId) => stored.results.has(toolCallId) || batchResults.has(toolCallId),
       })
     } catch (error) {
-      throw batchError(error, offset, prepared.length)
+      throw batchError(error, offset, prepared.length, describeError)
     }
     const toolCallId = input.refs?.toolCallId
     if (toolCallId !== undefined && input.kind === 'tool_call') batchCalls.add(toolCallId)

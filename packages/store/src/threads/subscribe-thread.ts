@@ -11,7 +11,13 @@ import type { SubscribeOptions, ThreadStoreEvent, ThreadStoreListener } from './
  * an aborted transaction never reaches it. New entries are then read by seq range, so each
  * committed entry is delivered once, in order, even when several commits arrive together.
  */
-export function subscribeThread(db: ThreadlensDB, rawThreadId: string, listener: ThreadStoreListener, options: SubscribeOptions = {}): () => void {
+export function subscribeThread(
+  db: ThreadlensDB,
+  rawThreadId: string,
+  listener: ThreadStoreListener,
+  options: SubscribeOptions = {},
+  onRead: (entries: readonly Entry[]) => void = () => {},
+): () => void {
   const threadId = toThreadId(rawThreadId)
   let seen: number | undefined = options.afterSeq
   let stopped = false
@@ -39,6 +45,7 @@ export function subscribeThread(db: ThreadlensDB, rawThreadId: string, listener:
       return readEntries(db, threadId, from, row.lastSeq, 'subscribe')
     })
     seen = row.lastSeq
+    if (!stopped) onRead(entries)
     if (entries.length > 0) emit({ type: 'entry-append', threadId, entries })
   }
 

@@ -1,6 +1,8 @@
 import type { ContextPolicy, Entry, EntryInput, JsonObject, Thread, ThreadId, TokenCounter } from '@threadlens/core'
 import type { ThreadRecord } from '../database/rows'
+import type { UnreadableEntryError } from '../errors'
 import type { ImportLimits } from '../transfer/import-limits'
+import type { ThreadRecordChanges, UpdateThreadOptions } from './thread-record'
 
 /** What a thread subscriber hears. Fired only for committed writes, from this tab or any other. */
 export type ThreadStoreEvent =
@@ -20,7 +22,22 @@ export interface CreateThreadRecordOptions {
   readonly title?: string
   /** Free-form JSON of the application. Default: `{}`. */
   readonly metadata?: JsonObject
+  /** Default: `[]`. At most 100 strings of 1–256 characters; duplicates dropped. */
+  readonly tags?: readonly string[]
+  /** Default: `null`. */
+  readonly model?: string | null
+  /** Default: `null`. */
+  readonly policyName?: string | null
 }
+
+/** What a thread list subscriber hears. */
+export type ThreadListEvent =
+  /** The whole list, most recently updated first: once at the start, then after every commit that changed a thread record, from any tab. */
+  | { readonly type: 'list-update'; readonly threads: readonly ThreadRecord[] }
+  /** The subscription cannot go on (e.g. `StorageResetError`); no further events follow. */
+  | { readonly type: 'storage-fail'; readonly error: unknown }
+
+export type ThreadListListener = (event: ThreadListEvent) => void
 
 export interface ForkThreadOptions {
   /** The last seq of the parent the fork copies (0..lastSeq). */
@@ -85,6 +102,18 @@ export interface ThreadStore {
   load(threadId: string, options?: LoadThreadOptions): Promise<Thread>
   /** Every thread, most recently updated first. */
   list(): Promise<ThreadRecord[]>
+  /**
+   * Changes the record (title, tags, model, policy name, metadata) in one transaction and bumps
+   * its `rev`. With `expectedRev`, a stale revision throws `ThreadRevisionConflictError` and writes nothing.
+   */
+  update(threadId: string, changes: ThreadRecordChanges, options?: UpdateThreadOptions): Promise<ThreadRecord>
+  /** `update(threadId, { title }, options)`. */
+  rename(threadId: string, title: string, options?: UpdateThreadOptions): Promise<ThreadRecord>
+  /**
+   * The live thread list, across tabs: `list-update` with every record now, then again after each
+   * create, append, update, fork, import or delete. Returns the function that stops it.
+   */
+  subscribeList(listener: ThreadListListener): () => void
   /** A new thread holding copies of entries `0..atSeq` (new entry ids), with `parent` recorded. */
   fork(threadId: string, options: ForkThreadOptions): Promise<ThreadRecord>
   /** Deletes a thread and all its entries. No-op when it does not exist. */
@@ -110,6 +139,12 @@ export interface ThreadStoreOptions {
   readonly now?: () => number
   /** Id source for threads and entries. Default: `crypto.randomUUID`. */
   readonly createId?: () => string
-  /** Import limits. Default: `defaultImportLimits` (32 MiB, 4 MiB per line, 200,000 entries). */
+  /**
+   * Called for each stored entry a read finds unreadable (written by an earlier version, or edited
+   * outside threadlens); the read goes on with a placeholder in its place (`entry.meta.unreadable`).
+   * Default: a `console.warn` prefixed `[threadlens]`.
+   */
+  readonly onUnreadableEntry?: (error: UnreadableEntryError) => void
+  /** Import limits. Default: `defaultImportLimits` (256 MiB, 4 MiB + 64 KiB per line, 200,000 entries). */
   readonly importLimits?: Partial<ImportLimits>
 }

@@ -1,4 +1,7 @@
+import { jsonTextNestingExceeds, utf8Length } from '@threadlens/core'
 import { ImportValidationError } from '../errors'
+
+export { jsonTextNestingExceeds as nestingExceeds, utf8Length }
 
 const forbiddenKeys = new Set(['__proto__', 'constructor', 'prototype'])
 
@@ -17,24 +20,6 @@ export function parseJsonSafely(text: string, line: number | undefined): unknown
     if (error instanceof ImportValidationError) throw error
     throw new ImportValidationError(line, '', `not valid JSON (${error instanceof Error ? error.message : String(error)})`, { cause: error })
   }
-}
-
-/** UTF-8 length of a string without encoding it. */
-export function utf8Length(text: string): number {
-  let bytes = 0
-  for (let position = 0; position < text.length; position++) {
-    const code = text.charCodeAt(position)
-    if (code < 0x80) bytes += 1
-    else if (code < 0x800) bytes += 2
-    else if (code >= 0xd800 && code <= 0xdbff && position + 1 < text.length) {
-      const next = text.charCodeAt(position + 1)
-      if (next >= 0xdc00 && next <= 0xdfff) {
-        bytes += 4
-        position++
-      } else bytes += 3
-    } else bytes += 3
-  }
-  return bytes
 }
 
 /** Whether `text` is over `maxBytes` of UTF-8, deciding from its length alone when it can. */

@@ -1,8 +1,9 @@
+import { entryLimits } from '@threadlens/core'
 import { describe, expect, it } from 'vitest'
 import { ImportValidationError } from '../errors'
 import { defaultImportLimits } from './import-limits'
 import { exceedsBytes, utf8Length } from './safe-json'
-import { parseImportText, parseThreadJsonl } from './thread-jsonl'
+import { parseImportText, parseOpenAIMessages, parseThreadJsonl } from './thread-jsonl'
 
 const header = (entryCount: number, extra: Record<string, unknown> = {}) =>
   JSON.stringify({ format: 'threadlens.thread', version: 1, thread: { id: 't', title: '', createdAt: 1, updatedAt: 1, parent: null, metadata: {} }, entryCount, ...extra })
@@ -71,6 +72,54 @@ describe('JSONL import validation', () => {
     expect(utf8Length('é€😀')).toBe(2 + 3 + 4)
     expect(exceedsBytes('€'.repeat(400), 1000)).toBe(true)
     expect(exceedsBytes('€'.repeat(300), 1000)).toBe(false)
+  })
+
+  it('refuses hostile nesting with ImportValidationError and a line number, never a RangeError', () => {
+    const deep = (depth: number) => `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`
+    const deepLine = (depth: number) => entry(0, { kind: 'tool_call', refs: { toolCallId: 'x' } }).replace('"payload":{"role":"user","content":"m0"}', `"payload":{"name":"w","arguments":${deep(depth)}}`)
+    for (const depth of [2_000, 100_000]) {
+      expect(rejection(file(header(1), deepLine(depth)))).toMatchObject({ line: 2, message: expect.stringMatching(/deeper than the 64-level limit/) })
+      expect(rejection(`[{"role":"assistant","content":null,"tool_calls":[{"id":"c","type":"function","function":{"name":"w","arguments":${JSON.stringify(deep(depth))}}}]}]`).message).toMatch(/deeper than the 64-level limit/)
+      expect(rejection(`[${'['.repeat(depth)}${']'.repeat(depth)}]`).message).toMatch(/deeper than the 64-level limit/)
+    }
+    // Brackets inside strings are text, not nesting.
+    expect(parseThreadJsonl(file(header(1), entry(0, { payload: { role: 'user', content: '{['.repeat(5000) } })), defaultImportLimits).inputs).toHaveLength(1)
+  })
+
+  it('reads a messages array handed over in code as JSON data: getters, cycles and class instances are import errors', () => {
+    const looping: Record<string, unknown> = { role: 'user', content: 'hi' }
+    looping['self'] = looping
+    const getter = {
+      get role(): string {
+        throw new Error('getter ran')
+      },
+      content: 'hi',
+    }
+    for (const [messages, field] of [
+      [[looping], '0.self'],
+      [[getter], '0.role'],
+      [[{ role: 'user', content: new Date(0) }], '0.content'],
+    ] as const) {
+      const error = (() => {
+        try {
+          parseOpenAIMessages(messages, defaultImportLimits)
+        } catch (caught) {
+          return caught
+        }
+        return undefined
+      })()
+      expect(error).toBeInstanceOf(ImportValidationError)
+      expect(error).toMatchObject({ field })
+    }
+  })
+
+  it('reads a UTF-8 byte order mark the same in a string as in a Blob', () => {
+    expect(parseImportText(`\uFEFF${file(header(1), entry(0))}`, defaultImportLimits).inputs).toHaveLength(1)
+    expect(parseImportText('\uFEFF[{"role":"user","content":"hi"}]', defaultImportLimits).inputs).toHaveLength(1)
+  })
+
+  it('takes a line as long as the largest entry append accepts, with its token counts', () => {
+    expect(defaultImportLimits.maxLineBytes).toBe(entryLimits.maxEntryBytes + entryLimits.tokenCountBytes)
   })
 
   it('reads an OpenAI messages array, and names the message that is wrong', () => {

@@ -1,7 +1,9 @@
 import {
   checkAppendRules,
-  entrySchema,
+  entryLimits,
   fromOpenAIChat,
+  parseEntry,
+  readJsonData,
   InvalidEntryError,
   InvalidMessagesError,
   jsonObjectSchema,
@@ -13,7 +15,8 @@ import { z } from 'zod'
 import { forkInfoSchema, type ThreadRecord } from '../database/rows'
 import { ImportValidationError } from '../errors'
 import type { ImportLimits } from './import-limits'
-import { exceedsBytes, parseJsonSafely } from './safe-json'
+import { recordFieldsShape, type ThreadRecordFields } from '../threads/thread-record'
+import { exceedsBytes, nestingExceeds, parseJsonSafely } from './safe-json'
 
 /** The first line of every export names the format, so a reader can refuse what it does not know. */
 export const threadFormatName = 'threadlens.thread'
@@ -22,7 +25,8 @@ export const threadFormatVersion = 1
 export interface ThreadFileHeader {
   readonly format: typeof threadFormatName
   readonly version: typeof threadFormatVersion
-  readonly thread: Pick<ThreadRecord, 'id' | 'title' | 'createdAt' | 'updatedAt' | 'parent' | 'metadata'>
+  /** `tags`, `model` and `policyName` are written only when set. */
+  readonly thread: Pick<ThreadRecord, 'id' | 'title' | 'createdAt' | 'updatedAt' | 'parent' | 'metadata'> & Partial<Pick<ThreadRecord, 'tags' | 'model' | 'policyName'>>
   readonly entryCount: number
 }
 
@@ -36,6 +40,9 @@ const headerSchema = z.strictObject({
     updatedAt: z.number().int().nonnegative(),
     parent: forkInfoSchema.nullable(),
     metadata: jsonObjectSchema,
+    tags: recordFieldsShape.tags,
+    model: recordFieldsShape.model,
+    policyName: recordFieldsShape.policyName,
   }),
   entryCount: z.number().int().nonnegative(),
 })
@@ -56,7 +63,14 @@ function canonical(entry: Entry): Entry {
 
 /** JSONL: the header, then one entry per line in seq order, each line ending in `\n`. */
 export function serializeThread(record: ThreadRecord, entries: readonly Entry[]): string {
-  const header: ThreadFileHeader = {
+  const lines = [JSON.stringify(threadHeader(record, entries.length))]
+  for (const entry of entries) lines.push(JSON.stringify(canonical(entry)))
+  return `${lines.join('\n')}\n`
+}
+
+/** The first line of an export. */
+export function threadHeader(record: ThreadRecord, entryCount: number): ThreadFileHeader {
+  return {
     format: threadFormatName,
     version: threadFormatVersion,
     thread: {
@@ -66,20 +80,31 @@ export function serializeThread(record: ThreadRecord, entries: readonly Entry[])
       updatedAt: record.updatedAt,
       parent: record.parent,
       metadata: record.metadata,
+      ...(record.tags.length === 0 ? {} : { tags: record.tags }),
+      ...(record.model === null ? {} : { model: record.model }),
+      ...(record.policyName === null ? {} : { policyName: record.policyName }),
     },
-    entryCount: entries.length,
+    entryCount,
   }
-  const lines = [JSON.stringify(header)]
-  for (const entry of entries) lines.push(JSON.stringify(canonical(entry)))
-  return `${lines.join('\n')}\n`
 }
 
 /** A validated import: what to write, before anything is written. */
 export interface ParsedImport {
-  readonly title: string
-  readonly metadata: JsonObject
+  /** The record fields of the new thread (title, metadata, tags, model, policy name). */
+  readonly fields: ThreadRecordFields
   /** Inputs in order; they become seqs 0, 1, 2, … of the new thread. */
   readonly inputs: readonly EntryInput[]
+  /** The JSONL line of `inputs[0]` (2: after the header); `undefined` for a messages array. */
+  readonly firstLine: number | undefined
+}
+
+/** An `InvalidEntryError` about `inputs[offset]` as the import error it is, naming the line when there is one. */
+export function importEntryError(error: unknown, parsed: ParsedImport, offset: number): unknown {
+  if (!(error instanceof InvalidEntryError)) return error
+  const cause = error.cause instanceof InvalidEntryError ? error.cause : error
+  const line = parsed.firstLine === undefined ? undefined : parsed.firstLine + offset
+  const where = parsed.firstLine === undefined ? ` (entry ${offset} made from the messages)` : ''
+  return new ImportValidationError(line, cause.field, `${cause.rule}${where}`, { cause: error })
 }
 
 function zodField(error: z.ZodError): { field: string; message: string } {
@@ -117,6 +142,10 @@ export function parseThreadJsonl(text: string, limits: ImportLimits): ParsedImpo
     const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw
     if (exceedsBytes(line, limits.maxLineBytes)) throw new ImportValidationError(position + 1, '', `the line is longer than the ${limits.maxLineBytes}-byte limit`)
     if (line.trim() === '') throw new ImportValidationError(position + 1, '', 'empty line')
+    // Checked on the text, so JSON.parse never builds (nor its reviver recurses into) hostile nesting.
+    if (nestingExceeds(line, entryLimits.maxDepth)) {
+      throw new ImportValidationError(position + 1, '', `nested deeper than the ${entryLimits.maxDepth}-level limit (entryLimits.maxDepth)`)
+    }
     return line
   }
 
@@ -132,12 +161,14 @@ export function parseThreadJsonl(text: string, limits: ImportLimits): ParsedImpo
   const inputs: EntryInput[] = []
   for (let position = 1; position < lines.length; position++) {
     const line = position + 1
-    const parsed = entrySchema.safeParse(parseJsonSafely(lineText(position), line))
-    if (!parsed.success) {
-      const { field, message } = zodField(parsed.error)
-      throw new ImportValidationError(line, field, message, { cause: parsed.error })
+    let entry: Entry
+    try {
+      // The same rules as every append (plain JSON, depth, size), for the stored form of an entry.
+      entry = parseEntry(parseJsonSafely(lineText(position), line))
+    } catch (error) {
+      if (error instanceof InvalidEntryError) throw new ImportValidationError(line, error.field, error.rule, { cause: error })
+      throw error
     }
-    const entry = parsed.data
     const seq = position - 1
     if (entry.seq !== seq) throw new ImportValidationError(line, 'seq', `expected seq ${seq} (seqs run 0, 1, 2, … with no gaps), got ${entry.seq}`)
     if (entry.threadId !== header.thread.id) {
@@ -161,20 +192,32 @@ export function parseThreadJsonl(text: string, limits: ImportLimits): ParsedImpo
   if (header.entryCount !== inputs.length) {
     throw new ImportValidationError(1, 'entryCount', `the header says ${header.entryCount} entries but ${inputs.length} follow (a truncated file?)`)
   }
-  return { title: header.thread.title, metadata: header.thread.metadata, inputs }
+  const { thread } = header
+  const fields: ThreadRecordFields = { title: thread.title, metadata: thread.metadata, tags: thread.tags ?? [], model: thread.model ?? null, policyName: thread.policyName ?? null }
+  return { fields, inputs, firstLine: 2 }
 }
 
 /** Validates an OpenAI-style messages array through core's `fromOpenAIChat`. */
 export function parseOpenAIMessages(messages: unknown, limits: ImportLimits): ParsedImport {
   if (!Array.isArray(messages)) throw new ImportValidationError(undefined, '', 'expected a JSON array of messages')
   if (messages.length > limits.maxEntries) throw new ImportValidationError(undefined, '', `more than ${limits.maxEntries} messages`)
+  // An array handed over in code may hold anything (getters, cycles, class instances): read it as
+  // JSON data first, so the parser below only ever sees a clean copy.
+  const data = readJsonData(messages, { maxDepth: entryLimits.maxDepth + openAIEnvelopeDepth, maxBytes: limits.maxBytes })
+  if (!data.ok) throw new ImportValidationError(undefined, data.problem.path.join('.'), data.problem.rule)
   try {
-    const { systemPrompt, entries } = fromOpenAIChat(messages)
+    const { systemPrompt, entries } = fromOpenAIChat(data.value)
     if (entries.length > limits.maxEntries) throw new ImportValidationError(undefined, '', `more than ${limits.maxEntries} entries`)
     return {
-      title: '',
-      metadata: systemPrompt === undefined ? { importedFrom: 'openai-chat' } : { importedFrom: 'openai-chat', systemPrompt },
+      fields: {
+        title: '',
+        metadata: systemPrompt === undefined ? { importedFrom: 'openai-chat' } : { importedFrom: 'openai-chat', systemPrompt },
+        tags: [],
+        model: null,
+        policyName: null,
+      },
       inputs: entries,
+      firstLine: undefined,
     }
   } catch (error) {
     if (error instanceof InvalidMessagesError) {
@@ -186,11 +229,22 @@ export function parseOpenAIMessages(messages: unknown, limits: ImportLimits): Pa
 }
 
 /** Either format, told apart by the first non-space character (`[` is a messages array). */
-export function parseImportText(text: string, limits: ImportLimits): ParsedImport {
+export function parseImportText(rawText: string, limits: ImportLimits): ParsedImport {
+  // A UTF-8 byte order mark is dropped, as Blob.text() drops it: a string and a Blob of the same file read alike.
+  const text = rawText.startsWith('\uFEFF') ? rawText.slice(1) : rawText
   if (exceedsBytes(text, limits.maxBytes)) throw new ImportValidationError(undefined, '', `the input is larger than the ${limits.maxBytes}-byte limit`)
-  if (text.trimStart().startsWith('[')) return parseOpenAIMessages(parseJsonSafely(text, undefined), limits)
+  if (text.trimStart().startsWith('[')) {
+    // A messages array is a few levels deeper than the entries it becomes.
+    if (nestingExceeds(text, entryLimits.maxDepth + openAIEnvelopeDepth)) {
+      throw new ImportValidationError(undefined, '', `nested deeper than the ${entryLimits.maxDepth}-level limit (entryLimits.maxDepth)`)
+    }
+    return parseOpenAIMessages(parseJsonSafely(text, undefined), limits)
+  }
   return parseThreadJsonl(text, limits)
 }
+
+/** Levels of a messages array around a message's content parts: array, message, content, part. */
+const openAIEnvelopeDepth = 4
 
 /** Accepts a string, a Blob (size checked before it is read) or an already parsed messages array. */
 export async function parseImportInput(input: string | Blob | readonly unknown[], limits: ImportLimits): Promise<ParsedImport> {

@@ -1,0 +1,214 @@
+import type { JsonValue } from './entry'
+
+/**
+ * The limits of what an entry may hold: one set of numbers for `Thread.append`, the store's
+ * append, import and the agent. Export writes each entry on one line, and the import line limit
+ * is derived from `maxEntryBytes`, so whatever append accepts, import accepts.
+ */
+export const entryLimits = {
+  /** Deepest nesting of any JSON value inside an entry (tool arguments, a tool result, `meta.app`), counted from that value. */
+  maxDepth: 64,
+  /**
+   * Largest entry, 4 MiB: UTF-8 bytes of its JSON without id, threadId, seq, createdAt and
+   * `meta.tokens`, plus `reservedBytes` for those.
+   */
+  maxEntryBytes: 4 * 1024 * 1024,
+  /** Counted for an entry's id, thread id, seq and `createdAt` (each bounded), whether the input has them yet or not. */
+  reservedBytes: 1024,
+  /** Slack of an export line over `maxEntryBytes`, for `meta.tokens` (left out of the entry's size). */
+  tokenCountBytes: 64 * 1024,
+} as const
+
+/** One broken rule, at a path inside the checked value (`[]` is the value itself). */
+export interface JsonDataProblem {
+  readonly path: readonly (string | number)[]
+  readonly rule: string
+}
+
+export type JsonDataResult = { readonly ok: true; readonly value: JsonValue } | { readonly ok: false; readonly problem: JsonDataProblem }
+
+export interface ReadJsonDataOptions {
+  /** Default: `entryLimits.maxDepth`. */
+  readonly maxDepth?: number
+  /** Refuse early once the strings alone exceed this many UTF-8 bytes. Default: `entryLimits.maxEntryBytes`. */
+  readonly maxBytes?: number
+}
+
+const forbiddenKeys = new Set(['__proto__', 'constructor', 'prototype'])
+
+interface Trail {
+  readonly parent: Trail | null
+  readonly key: string | number
+}
+
+function pathOf(trail: Trail | null): (string | number)[] {
+  const path: (string | number)[] = []
+  for (let step = trail; step !== null; step = step.parent) path.push(step.key)
+  return path.reverse()
+}
+
+class Refusal {
+  constructor(
+    readonly trail: Trail | null,
+    readonly rule: string,
+  ) {}
+}
+
+function describeObject(value: object): string | undefined {
+  if (value instanceof Date) return 'a Date is not JSON data: store date.toISOString() or date.getTime()'
+  if (value instanceof Map) return 'a Map is not JSON data: store Object.fromEntries(map)'
+  if (value instanceof Set) return 'a Set is not JSON data: store [...set]'
+  if (ArrayBuffer.isView(value) || value instanceof ArrayBuffer) return 'binary data is not JSON data: store it as a string (e.g. base64)'
+  if (value instanceof RegExp) return 'a RegExp is not JSON data: store regexp.source'
+  if (value instanceof Error) return 'an Error is not JSON data: store error.message'
+  if (typeof (value as { then?: unknown }).then === 'function') return 'a Promise is not JSON data: await it first'
+  return undefined
+}
+
+function isPlainPrototype(prototype: unknown): boolean {
+  // Object.prototype of this realm, or of another (an iframe's), whose own prototype is null.
+  return prototype === null || prototype === Object.prototype || (typeof prototype === 'object' && Object.getPrototypeOf(prototype) === null)
+}
+
+interface Visit {
+  readonly value: unknown
+  readonly trail: Trail | null
+  readonly depth: number
+  /** Where the clean copy goes: container and key (the root goes to `root`). */
+  readonly into: Record<string, unknown> | unknown[] | null
+  readonly key: string | number
+}
+
+type Frame = Visit | { readonly leave: object }
+
+/**
+ * Checks that `value` is plain JSON data and returns a clean deep copy of it. Iterative (no
+ * recursion), so hostile nesting gives a problem, never a stack overflow; and nothing it reads
+ * can throw past it (a throwing getter or Proxy is a problem too).
+ *
+ * Allowed: strings (any UTF-16, lone surrogates included), finite numbers, booleans, null, arrays,
+ * and objects whose prototype is `Object.prototype` or `null`. Normalised in the copy: `-0` becomes
+ * `0`, and an object property whose value is `undefined` is left out (as `JSON.stringify` does).
+ * Refused: cycles, functions, symbols, BigInt, `undefined` in an array or as the value itself,
+ * empty array slots, NaN/Infinity, class instances (Date, Map, Set, typed arrays, …), getters,
+ * symbol keys, the keys `__proto__`/`constructor`/`prototype`, nesting deeper than `maxDepth`.
+ */
+export function readJsonData(value: unknown, options: ReadJsonDataOptions = {}): JsonDataResult {
+  const maxDepth = options.maxDepth ?? entryLimits.maxDepth
+  const maxBytes = options.maxBytes ?? entryLimits.maxEntryBytes
+  const root: { value?: unknown } = {}
+  const ancestors = new Set<object>()
+  const stack: Frame[] = [{ value, trail: null, depth: 0, into: null, key: '' }]
+  let bytes = 0
+  let current: Trail | null = null
+  try {
+    while (stack.length > 0) {
+      const frame = stack.pop() as Frame
+      if ('leave' in frame) {
+        ancestors.delete(frame.leave)
+        continue
+      }
+      current = frame.trail
+      const copy = copyOne(frame, ancestors, maxDepth, maxBytes, stack)
+      // A lower bound of the JSON size, to stop early: UTF-16 length never exceeds UTF-8 bytes, and
+      // each other value takes at least a byte. Exact sizes are measured by the caller on the copy.
+      bytes += (typeof copy === 'string' ? copy.length + 2 : 1) + (typeof frame.key === 'string' && frame.into !== null ? frame.key.length + 3 : 0)
+      if (bytes > maxBytes) throw new Refusal(frame.trail, `larger than the ${maxBytes}-byte limit`)
+      if (frame.into === null) root.value = copy
+      else if (Array.isArray(frame.into)) frame.into[frame.key as number] = copy
+      else frame.into[frame.key as string] = copy
+    }
+  } catch (error) {
+    if (error instanceof Refusal) return { ok: false, problem: { path: pathOf(error.trail), rule: error.rule } }
+    const reason = error instanceof Error ? error.message : String(error)
+    return { ok: false, problem: { path: pathOf(current), rule: `could not be read (${reason})` } }
+  }
+  return { ok: true, value: root.value as JsonValue }
+}
+
+function copyOne(frame: Visit, ancestors: Set<object>, maxDepth: number, maxBytes: number, stack: Frame[]): unknown {
+  const { value, trail, depth } = frame
+  switch (typeof value) {
+    case 'string':
+    case 'boolean':
+      return value
+    case 'number':
+      if (!Number.isFinite(value)) throw new Refusal(trail, 'must be a finite number (NaN and Infinity are not JSON)')
+      return value === 0 ? 0 : value
+    case 'undefined':
+      throw new Refusal(trail, frame.into !== null && Array.isArray(frame.into) ? 'undefined is not JSON data (use null in an array)' : 'undefined is not JSON data')
+    case 'function':
+      throw new Refusal(trail, 'a function is not JSON data')
+    case 'symbol':
+      throw new Refusal(trail, 'a symbol is not JSON data')
+    case 'bigint':
+      throw new Refusal(trail, 'a BigInt is not JSON data: store it as a string')
+    default:
+      break
+  }
+  if (value === null) return null
+  const object = value as object
+  if (ancestors.has(object)) throw new Refusal(trail, 'circular reference: the value contains itself')
+  if (depth >= maxDepth) throw new Refusal(trail, `nested deeper than the ${maxDepth}-level limit`)
+  if (Array.isArray(object)) {
+    const array = object as unknown[]
+    // Every element takes at least two bytes of JSON: a sparse `length = 1e9` is refused before a loop over it.
+    if (array.length * 2 > maxBytes) throw new Refusal(trail, `larger than the ${maxBytes}-byte limit`)
+    const copy: unknown[] = new Array<unknown>(array.length)
+    ancestors.add(object)
+    stack.push({ leave: object })
+    for (let index = array.length - 1; index >= 0; index--) {
+      const here: Trail = { parent: trail, key: index }
+      const descriptor = Object.getOwnPropertyDescriptor(array, index)
+      if (descriptor === undefined) throw new Refusal(here, 'an empty array slot is not JSON data (use null)')
+      if (!('value' in descriptor)) throw new Refusal(here, 'a getter is not JSON data')
+      stack.push({ value: descriptor.value, trail: here, depth: depth + 1, into: copy, key: index })
+    }
+    return copy
+  }
+  const special = describeObject(object)
+  if (special !== undefined) throw new Refusal(trail, special)
+  if (!isPlainPrototype(Object.getPrototypeOf(object))) {
+    const name = (object as { constructor?: { name?: unknown } }).constructor?.name
+    throw new Refusal(trail, `${typeof name === 'string' && name !== '' ? `a ${name} instance` : 'a class instance'} is not plain JSON data: pass a plain object`)
+  }
+  const copy: Record<string, unknown> = {}
+  ancestors.add(object)
+  stack.push({ leave: object })
+  const keys = Reflect.ownKeys(object)
+  for (let position = keys.length - 1; position >= 0; position--) {
+    const key = keys[position] as string | symbol
+    if (typeof key === 'symbol') throw new Refusal(trail, `a symbol key (${String(key)}) is not JSON data`)
+    const here: Trail = { parent: trail, key }
+    if (forbiddenKeys.has(key)) throw new Refusal(here, `the key "${key}" is not allowed`)
+    const descriptor = Object.getOwnPropertyDescriptor(object, key)
+    if (descriptor === undefined || descriptor.enumerable !== true) continue
+    if (!('value' in descriptor)) throw new Refusal(here, 'a getter is not JSON data')
+    if (descriptor.value === undefined) continue
+    stack.push({ value: descriptor.value, trail: here, depth: depth + 1, into: copy, key })
+  }
+  return copy
+}
+
+/**
+ * Whether JSON text nests objects and arrays more than `maxDepth` levels (the outermost value is
+ * level 1), read from the text alone: brackets inside strings do not count.
+ */
+export function jsonTextNestingExceeds(text: string, maxDepth: number): boolean {
+  let depth = 0
+  let inString = false
+  for (let position = 0; position < text.length; position++) {
+    const code = text.charCodeAt(position)
+    if (inString) {
+      if (code === 0x5c) position++
+      else if (code === 0x22) inString = false
+      continue
+    }
+    if (code === 0x22) inString = true
+    else if (code === 0x7b || code === 0x5b) {
+      depth++
+      if (depth > maxDepth) return true
+    } else if (code === 0x7d || code === 0x5d) depth--
+  }
+  return false
+}

@@ -1,0 +1,34 @@
+import { liveQuery } from 'dexie'
+import type { ThreadRecord, ThreadRow } from '../database/rows'
+import type { ThreadlensDB } from '../database/threadlens-db'
+import type { ThreadListListener } from './thread-store'
+
+/**
+ * The live thread list. Dexie's `liveQuery` re-runs the query after every commit that touched the
+ * `threads` table, in this tab or another (Dexie tells other tabs through a BroadcastChannel), so
+ * apps need no channel of their own.
+ */
+export function subscribeThreadList(db: ThreadlensDB, listener: ThreadListListener, toRecord: (row: ThreadRow) => ThreadRecord): () => void {
+  let stopped = false
+  const observable = liveQuery(async () => {
+    if (db.status.state === 'stopped') throw db.stoppedError('subscribeList')
+    await db.checkSentinel('subscribeList')
+    const rows = await db.threads.orderBy('updatedAt').reverse().toArray()
+    return rows.map(toRecord)
+  })
+  const subscription = observable.subscribe({
+    next: (threads) => {
+      if (!stopped) listener({ type: 'list-update', threads })
+    },
+    error: (error: unknown) => {
+      if (stopped) return
+      listener({ type: 'storage-fail', error: db.toError(error, 'subscribeList') })
+      stop()
+    },
+  })
+  function stop(): void {
+    stopped = true
+    subscription.unsubscribe()
+  }
+  return stop
+}
