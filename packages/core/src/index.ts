@@ -59,8 +59,8 @@ export {
   TOOL_CALL_OVERHEAD_TOKENS,
 } from './tokens/token-counter'
 
-export type { ContextPolicy, PolicyOptions } from './policy/policy'
-export { definePolicy, withPolicy, inputBudget, policySchema, DEFAULT_SUMMARY_PREFIX, DEFAULT_INTERRUPTED_RESULT } from './policy/policy'
+export type { ContextPolicy, PolicyOptions, CachePolicy } from './policy/policy'
+export { definePolicy, withPolicy, inputBudget, policySchema, cachePolicySchema, DEFAULT_SUMMARY_PREFIX, DEFAULT_INTERRUPTED_RESULT } from './policy/policy'
 export type { PresetName } from './policy/presets'
 export type { ModelInfo, ModelPricing, ModelProvider } from './policy/models'
 export { modelInfo, listModels, registerModel, policyForModel, estimateCost, modelInfoSchema, APPROXIMATE_TOKENIZER_SAFETY_MARGIN } from './policy/models'
@@ -80,7 +80,11 @@ export type {
   ProjectionTokens,
   Reduction,
   Segment,
+  CacheBreakpoint,
+  CacheBreakpointReason,
+  ProjectionCache,
 } from './project/types'
+export { MAX_CACHE_BREAKPOINTS, CACHE_LOOKBACK_BLOCKS } from './project/cache-breakpoints'
 export { segments } from './project/types'
 export { project } from './project/project'
 export type { DebugViewOptions } from './project/debug-view'
@@ -94,7 +98,7 @@ export type {
   OpenAIChatToolMessage,
   OpenAIChatToolCall,
 } from './formats/openai-chat'
-export { toOpenAIChat } from './formats/openai-chat'
+export { toOpenAIChat, openAIChatCacheFields } from './formats/openai-chat'
 export type {
   AnthropicMessagesRequest,
   AnthropicMessage,
@@ -102,8 +106,9 @@ export type {
   AnthropicTextBlock,
   AnthropicToolUseBlock,
   AnthropicToolResultBlock,
+  AnthropicCacheControl,
 } from './formats/anthropic-messages'
-export { toAnthropicMessages, anthropicToolId } from './formats/anthropic-messages'
+export { toAnthropicMessages, anthropicToolId, anthropicToolsCacheControl } from './formats/anthropic-messages'
 export type { FromOpenAIChatResult } from './formats/from-openai-chat'
 export { fromOpenAIChat } from './formats/from-openai-chat'
 export { openAIChatProblems, anthropicMessagesProblems } from './formats/provider-rules'

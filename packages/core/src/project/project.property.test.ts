@@ -20,7 +20,7 @@ import {
   type TokenCounter,
 } from '../tokens/token-counter'
 import { toAnthropicMessages } from '../formats/anthropic-messages'
-import { toOpenAIChat } from '../formats/openai-chat'
+import { openAIChatCacheFields, toOpenAIChat } from '../formats/openai-chat'
 import { anthropicMessagesProblems, openAIChatProblems } from '../formats/provider-rules'
 import { project } from './project'
 import { segments, type ProjectedMessage, type ProjectInput, type ProjectionResult } from './types'
@@ -46,20 +46,32 @@ interface Case {
 const printable = <T extends Case>(testCase: T): T =>
   Object.assign(testCase, { [fc.toStringMethod]: () => `entries=${JSON.stringify(testCase.thread.entries)} policy=${JSON.stringify(testCase.input.policy)} pending=${JSON.stringify(testCase.input.pending)}` })
 
+// Kept apart from the shared policy arbitrary, whose random stream other suites' seeds depend on.
+const cachePolicyArbitrary = fc.record(
+  {
+    anthropic: fc.constantFrom('explicit', 'auto', 'off') as fc.Arbitrary<'explicit' | 'auto' | 'off'>,
+    ttl: fc.constantFrom('5m', '1h') as fc.Arbitrary<'5m' | '1h'>,
+    openAIKey: fc.constantFrom('tenant-7', false) as fc.Arbitrary<string | false>,
+    reduceWithWindow: fc.boolean(),
+  },
+  { requiredKeys: [] },
+)
+
 const caseArbitrary = fc
   .record({
     actions: actionsArbitrary,
     policy: policyOptionsArbitrary,
+    cache: cachePolicyArbitrary,
     pending: pendingArbitrary,
     withTools: fc.boolean(),
     memory: fc.option(fc.constantFrom('tasks: book the ferry', '世界: 東京'), { nil: undefined }),
     exactCounter: fc.boolean(),
   })
-  .map(({ actions, policy, pending, withTools, memory, exactCounter }): Case => {
+  .map(({ actions, policy, cache, pending, withTools, memory, exactCounter }): Case => {
     const thread = buildThread(actions)
     const input: ProjectInput = {
       thread,
-      policy: definePolicy(policy),
+      policy: definePolicy({ ...policy, cache }),
       counter: exactCounter ? exact : heuristic,
       pending,
       ...(withTools ? { tools: sampleTools } : {}),
@@ -201,6 +213,48 @@ describe('project: invariants over random threads', () => {
     )
     const problems = anthropicMessagesProblems(toAnthropicMessages(result))
     expect(conversation ? problems : problems.filter((problem) => problem !== 'messages: must not be empty')).toEqual([])
+  })
+
+  check('places at most 4 cache breakpoints, in request order, only on messages that make a block, and the formats carry exactly them', ({ thread, input }, result) => {
+    const { breakpoints, anthropic } = result.meta.cache
+    const automatic = anthropic === 'auto' ? 1 : 0
+    expect(breakpoints.length + automatic).toBeLessThanOrEqual(4)
+    if (anthropic === 'off') expect(breakpoints).toEqual([])
+    const positions = breakpoints.map((breakpoint) => (breakpoint.at === 'tools' ? -1 : breakpoint.at))
+    expect(positions).toEqual([...new Set(positions)].sort((a, b) => a - b))
+    for (const breakpoint of breakpoints) {
+      if (breakpoint.at === 'tools') {
+        expect(input.tools).toBeDefined()
+        // Only when no system prompt makes a block to carry it.
+        expect(result.messages.some((message, position) => result.meta.messages[position]?.segment === 'system' && message.content.trim() !== '')).toBe(false)
+        continue
+      }
+      const message = result.messages[breakpoint.at] as ProjectedMessage
+      const makesBlock = message.role === 'tool' || (message.role === 'assistant' && (message.toolCalls?.length ?? 0) > 0) || message.content.trim() !== ''
+      expect(makesBlock).toBe(true)
+      // History breakpoints use the short TTL: the API wants longer TTLs first.
+      if (breakpoint.reason === 'newest-stable' || breakpoint.reason === 'request-end') expect(breakpoint.ttl).toBe('5m')
+    }
+    const request = toAnthropicMessages(result)
+    const marks = JSON.stringify(request).split('"cache_control"').length - 1
+    expect(marks).toBe(breakpoints.filter((breakpoint) => breakpoint.at !== 'tools').length + automatic)
+    const key = input.policy.cache.openAIKey === false ? undefined : (input.policy.cache.openAIKey ?? thread.entries[0]?.threadId)
+    expect(openAIChatCacheFields(result)).toEqual(key === undefined ? {} : { prompt_cache_key: key })
+  })
+
+  check('reductions never reach past the protected zone, and wait for the cache window when told to', ({ thread, input }, result) => {
+    const { policy } = input
+    const floor = result.meta.cache.reductionFloor
+    // A unit (one model call's texts, calls and results) is reduced or not as a whole, by where it starts.
+    for (const reduction of result.meta.reduced) {
+      const toolCallId = thread.bySeq(reduction.seq)?.refs.toolCallId as string
+      const callId = thread.bySeq(thread.index.callSeqByToolCallId.get(toolCallId) as number)?.refs.callId as string
+      expect(thread.index.seqsByCallId.get(callId)?.[0]).toBeLessThan(floor)
+    }
+    if (policy.cacheFriendly && policy.cache.reduceWithWindow && result.meta.cacheWindowStart === undefined && !result.meta.dropped.some((range) => range.reason === 'cache-window' || range.reason === 'budget')) {
+      // Everything fits: no window has moved yet, so nothing already sent is rewritten.
+      expect(result.meta.reduced.filter((reduction) => reduction.seq >= thread.index.resetSeq + 1)).toEqual([])
+    }
   })
 
   check('never shortens or isolates pinned units, unresolved calls, or the last keepLastTurns turns', ({ thread, input }, result) => {

@@ -6,7 +6,8 @@ import type { ContextPolicy } from '../policy/policy'
 import { MESSAGE_OVERHEAD_TOKENS, REPLY_PRIMING_TOKENS, type TokenCounter } from '../tokens/token-counter'
 import { renderMemory } from '../memory/render-memory'
 import { HashBuilder } from '../utils/hash'
-import { cacheWindowStart, cumulativeTokens } from './cache-window'
+import { cacheWindowMovedAt, cacheWindowStart, cumulativeTokens } from './cache-window'
+import { placeCacheBreakpoints } from './cache-breakpoints'
 import { droppedRanges } from './dropped-ranges'
 import { turnWindowFloor } from './turns'
 import { planUnit, reducedResultTokens, type ReductionContext, type UnitPlan } from './reductions'
@@ -123,19 +124,50 @@ export function project(input: ProjectInput): ProjectionResult {
           dropped: memoryText !== '' && memoryTokens === 0,
         }
 
+  // Cache-friendly windows move in chunks, on a grid measured from a fixed origin. Pending
+  // messages count toward the overflow (so the grid moves once, not once before and once after
+  // they are appended); the grid never cuts into the latest turn, which the budget alone decides.
+  const regionStart = summaryUsed ? Math.max(visibleFrom, coveredTo + 1) : visibleFrom
+  const latestTurn = latestVisible(index.userSeqs, visibleFrom)
+  const grid =
+    policy.cacheFriendly && regionStart <= lastSeq
+      ? {
+          sums: cumulativeTokens(entries, index, counter),
+          firstSeq,
+          regionStart,
+          lastSeq,
+          pendingTokens,
+          budget: Math.max(1, budget - systemTokens - toolTokens - summaryTokens - memoryTokens),
+          lowWaterRatio: policy.cacheLowWaterRatio,
+        }
+      : undefined
+  const gridStart = grid === undefined ? undefined : cacheWindowStart(grid)
+  const cacheStart = gridStart === undefined || latestTurn === undefined ? gridStart : Math.min(gridStart, latestTurn)
+
+  // Reductions rewrite a message already sent: with the window, they wait for its next move (when
+  // everything after the window start is sent anew anyway), using the protected zone as of that move.
+  const protectedFrom = turnWindowFloor(policy.keepLastTurns, index.userSeqs, visibleFrom, pendingHasUser)
+  let reductionFloor = protectedFrom
+  if (policy.cacheFriendly && policy.cache.reduceWithWindow) {
+    const movedAt = grid === undefined ? undefined : cacheWindowMovedAt(grid)
+    reductionFloor =
+      movedAt === undefined
+        ? visibleFrom
+        : Math.min(protectedFrom, turnWindowFloor(policy.keepLastTurns, userSeqsUpTo(index.userSeqs, movedAt), visibleFrom, false))
+  }
+
   // Decisions, by unit. `explicit` records the fate of every entry the walk looked at.
   const units = new Map<string, Unit>()
   const costs = new Map<string, UnitCost>()
   const plans = new Map<string, UnitPlan>()
   const included = new Map<string, Unit>()
   const explicit = new Map<number, DropReason | 'included'>()
-  const pendingHasUserTurn = pendingHasUser
   const reductionContext: ReductionContext = {
     unitContext: context,
     index,
     policy,
     counter,
-    protectedFrom: turnWindowFloor(policy.keepLastTurns, index.userSeqs, visibleFrom, pendingHasUserTurn),
+    protectedFrom: reductionFloor,
     pinnedSeqs: index.pinnedSeqs,
   }
   const planOf = (unit: Unit): UnitPlan => {
@@ -199,25 +231,6 @@ export function project(input: ProjectInput): ProjectionResult {
   const turnFloor = turnWindowFloor(policy.maxTurns, index.userSeqs, visibleFrom, pendingHasUser)
   let messageCount = anchor === undefined ? 0 : 1
   const maxMessages = policy.maxMessages ?? Number.POSITIVE_INFINITY
-
-  // Cache-friendly windows move in chunks, on a grid measured from a fixed origin. Pending
-  // messages count toward the overflow (so the grid moves once, not once before and once after
-  // they are appended); the grid never cuts into the latest turn, which the budget alone decides.
-  const regionStart = summaryUsed ? Math.max(visibleFrom, coveredTo + 1) : visibleFrom
-  const latestTurn = latestVisible(index.userSeqs, visibleFrom)
-  const gridStart =
-    policy.cacheFriendly && regionStart <= lastSeq
-      ? cacheWindowStart({
-          sums: cumulativeTokens(entries, index, counter),
-          firstSeq,
-          regionStart,
-          lastSeq,
-          pendingTokens,
-          budget: Math.max(1, budget - systemTokens - toolTokens - summaryTokens - memoryTokens),
-          lowWaterRatio: policy.cacheLowWaterRatio,
-        })
-      : undefined
-  const cacheStart = gridStart === undefined || latestTurn === undefined ? gridStart : Math.min(gridStart, latestTurn)
 
   // Walk newest to oldest; decide each unit at its start; stop at the first that does not fit.
   let stopReason: DropReason | undefined
@@ -371,6 +384,13 @@ export function project(input: ProjectInput): ProjectionResult {
       unresolvedToolCalls: unresolvedCalls(context, index),
       pinnedSeqs: [...index.pinnedSeqs].filter((pinned) => pinned >= firstSeq && pinned <= lastSeq).sort((a, b) => a - b),
       prefixKey: prefixKeyOf(messages, infos, anchorSeq, policy),
+      cache: {
+        anthropic: policy.cache.anthropic,
+        breakpoints: placeCacheBreakpoints({ messages, infos, policy, hasTools: toolTokens > 0, reductionFloor }),
+        ttl: policy.cache.ttl,
+        key: policy.cache.openAIKey === false ? undefined : (policy.cache.openAIKey ?? entries[0]?.threadId),
+        reductionFloor,
+      },
       cacheWindowStart: stopReason === 'cache-window' ? cacheStart : undefined,
       entryCount: entries.length,
       firstSeq,
@@ -553,6 +573,18 @@ function unresolvedCalls(context: UnitContext, index: ThreadIndex): { toolCallId
     if (entry?.kind === 'tool_call') calls.push({ toolCallId, name: entry.payload.name, seq })
   }
   return calls.sort((a, b) => a.seq - b.seq)
+}
+
+/** The user seqs up to `seq`, ascending (a prefix of `seqs`). */
+function userSeqsUpTo(seqs: readonly number[], seq: number): readonly number[] {
+  let low = 0
+  let high = seqs.length
+  while (low < high) {
+    const middle = (low + high) >>> 1
+    if ((seqs[middle] as number) <= seq) low = middle + 1
+    else high = middle
+  }
+  return seqs.slice(0, low)
 }
 
 function sum(values: readonly number[]): number {
