@@ -4,6 +4,7 @@ export {
   InvalidPolicyError,
   InvalidMessagesError,
   InvalidModelInfoError,
+  InvalidCacheSimulationError,
   BudgetOverflowError,
   RevisionConflictError,
   InvalidMemoryOperationError,
@@ -65,6 +66,13 @@ export type { PresetName } from './policy/presets'
 export type { ModelInfo, ModelPricing, ModelProvider } from './policy/models'
 export { modelInfo, listModels, registerModel, policyForModel, estimateCost, modelInfoSchema, APPROXIMATE_TOKENIZER_SAFETY_MARGIN } from './policy/models'
 export { presets } from './policy/presets'
+
+export type { CacheBlock, CacheSimulationRequest, SimulatedCacheUsage, SimulatePromptCacheOptions } from './caching/simulate-prompt-cache'
+export { simulatePromptCache, OPENAI_CACHE_INCREMENT_TOKENS } from './caching/simulate-prompt-cache'
+export type { CountText } from './caching/cache-blocks'
+export { anthropicCacheBlocks, openAICacheBlocks } from './caching/cache-blocks'
+export type { CacheComparison, CacheVerdict, ReportedCacheUsage } from './caching/compare-cache-usage'
+export { compareCacheUsage } from './caching/compare-cache-usage'
 
 export type {
   DropReason,
