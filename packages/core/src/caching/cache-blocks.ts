@@ -1,7 +1,14 @@
 import type { AnthropicCacheControl, AnthropicMessagesRequest } from '../formats/anthropic-messages'
 import type { OpenAIChatMessage } from '../formats/openai-chat'
 import { MESSAGE_OVERHEAD_TOKENS } from '../tokens/token-counter'
+import { hashString } from '../utils/hash'
 import type { CacheBlock, CacheSimulationRequest } from './simulate-prompt-cache'
+
+// Ids are a hash and the length of the bytes: long sessions replay thousands of requests, and holding
+// every block's bytes as its id would cost gigabytes. A collision needs equal length and 53-bit hash.
+function idOf(kind: string, bytes: string): string {
+  return `${kind}:${hashString(bytes).toString(36)}:${bytes.length}`
+}
 
 /** Counts the tokens of a text (e.g. `counter.countCached` bound to a counter). */
 export type CountText = (text: string) => number
@@ -34,16 +41,16 @@ export function anthropicCacheBlocks(
   }
   for (const tool of request.tools ?? []) {
     const text = JSON.stringify(withoutCacheControl(tool))
-    push(`tool:${text}`, count(text), tool.cache_control)
+    push(idOf('tool', text), count(text), tool.cache_control)
   }
-  if (typeof request.system === 'string') push(`system:${request.system}`, count(request.system), undefined)
-  else for (const block of request.system ?? []) push(`system:${block.text}`, count(block.text), block.cache_control)
+  if (typeof request.system === 'string') push(idOf('system', request.system), count(request.system), undefined)
+  else for (const block of request.system ?? []) push(idOf('system', block.text), count(block.text), block.cache_control)
   for (const message of request.messages) {
     message.content.forEach((block, position) => {
       const bytes = JSON.stringify(withoutCacheControl(block as unknown as Record<string, unknown>))
       const text = block.type === 'text' ? block.text : block.type === 'tool_use' ? `${block.name}${JSON.stringify(block.input)}` : (block.content ?? '')
       const opens = position === 0
-      push(`${message.role}${opens ? '+' : ''}:${bytes}`, count(text) + (opens ? MESSAGE_OVERHEAD_TOKENS : 0), block.cache_control)
+      push(idOf(`${message.role}${opens ? '+' : ''}`, bytes), count(text) + (opens ? MESSAGE_OVERHEAD_TOKENS : 0), block.cache_control)
     })
   }
   const automatic = ttlOf(request.cache_control)
@@ -58,13 +65,13 @@ export function openAICacheBlocks(request: { readonly messages: readonly OpenAIC
   const blocks: CacheBlock[] = []
   if (request.tools !== undefined && request.tools.length > 0) {
     const text = JSON.stringify(request.tools)
-    blocks.push({ id: `tools:${text}`, tokens: count(text) })
+    blocks.push({ id: idOf('tools', text), tokens: count(text) })
   }
   for (const message of request.messages) {
     const calls = message.role === 'assistant' ? (message.tool_calls ?? []) : []
     let text = message.content ?? ''
     for (const call of calls) text += call.function.name + call.function.arguments
-    blocks.push({ id: JSON.stringify(message), tokens: count(text) + MESSAGE_OVERHEAD_TOKENS })
+    blocks.push({ id: idOf('message', JSON.stringify(message)), tokens: count(text) + MESSAGE_OVERHEAD_TOKENS })
   }
   return { blocks }
 }

@@ -76,27 +76,39 @@ const DEFAULT_MINIMUM_CACHEABLE_TOKENS = 1_024
  * than 4 Anthropic breakpoints in one request.
  */
 export function simulatePromptCache(requests: readonly CacheSimulationRequest[], options: SimulatePromptCacheOptions): SimulatedCacheUsage[] {
+  const simulator = createPromptCacheSimulator(options)
+  return requests.map((request) => simulator.next(request))
+}
+
+/** `simulatePromptCache` one request at a time, for long sessions that should not hold every request. */
+export interface PromptCacheSimulator {
+  /** Replays the next request (timestamps ascending) and returns what it would be billed. */
+  next(request: CacheSimulationRequest): SimulatedCacheUsage
+}
+
+export function createPromptCacheSimulator(options: SimulatePromptCacheOptions): PromptCacheSimulator {
   const info = typeof options.model === 'string' ? modelInfo(options.model) : options.model
   const pricing = info.pricing
   const minimum = pricing?.minimumCacheableTokens ?? DEFAULT_MINIMUM_CACHEABLE_TOKENS
-  // Live entries: prefix hash → expiry time (ms) and TTL, per the provider's rules.
+  // Live entries: prefix key → expiry time (ms) and TTL, per the provider's rules.
   const entries = new Map<string, { expiresAt: number; ttlMs: number }>()
   const live = (key: string, at: number): boolean => {
     const entry = entries.get(key)
     return entry !== undefined && entry.expiresAt >= at
   }
-  const usages: SimulatedCacheUsage[] = []
   let previousAt = Number.NEGATIVE_INFINITY
+  let index = 0
 
-  requests.forEach((request, index) => {
-    validate(request, index, previousAt, options.provider)
+  const next = (request: CacheSimulationRequest): SimulatedCacheUsage => {
+    validate(request, index++, previousAt, options.provider)
     previousAt = request.at
+    // Entries that expired can never be read again: dropping them keeps memory bounded on long sessions.
+    if (entries.size > 4_096) for (const [key, entry] of entries) if (entry.expiresAt < request.at) entries.delete(key)
     const { keys, sums } = prefixesOf(request.blocks)
     const total = sums[sums.length - 1] as number
     let readTokens = 0
     let writeTokens = 0
     let writeLongTokens = 0
-
     if (options.provider === 'anthropic') {
       const breakpoints = anthropicBreakpoints(request)
       // Read: the longest live prefix any breakpoint can see (its own block and the lookback before it).
@@ -147,16 +159,16 @@ export function simulatePromptCache(requests: readonly CacheSimulationRequest[],
 
     const cachedWrites = writeTokens + writeLongTokens
     const uncachedTokens = total - readTokens - cachedWrites
-    usages.push({
+    return {
       inputTokens: total,
       readTokens,
       writeTokens: cachedWrites,
       uncachedTokens,
       cost: pricing === undefined ? undefined : costOf(pricing, { uncachedTokens, readTokens, writeTokens, writeLongTokens, outputTokens: request.outputTokens ?? 0 }),
       costWithoutCache: pricing === undefined ? undefined : (total * pricing.inputPerMillion + (request.outputTokens ?? 0) * pricing.outputPerMillion) / 1_000_000,
-    })
-  })
-  return usages
+    }
+  }
+  return { next }
 }
 
 function costOf(
