@@ -55,6 +55,7 @@ async function runSession(): Promise<{ session: SessionFigures; strategies: Stra
     langchainStrategy(thread, counter, toolSchemaTokens, INPUT_BUDGET),
     threadlensStrategy("(a) + toolTrace 'masked'", definePolicy({ ...base, cacheFriendly: true, toolTrace: 'masked' }), thread, counter),
     threadlensStrategy('presets.shortContext()', presets.shortContext({ systemPrompt: SESSION_SYSTEM_PROMPT }), thread, counter),
+    threadlensStrategy('what-if: shortContext, reductions only with the window', presets.shortContext({ systemPrompt: SESSION_SYSTEM_PROMPT, cache: { reduceEveryTurns: 1_000_000 } }), thread, counter),
     // Not product changes: the same session with other settings, to show what the share depends on.
     threadlensStrategy('what-if: (a), cacheLowWaterRatio 0.4', definePolicy({ ...base, cacheFriendly: true, cacheLowWaterRatio: 0.4 }), thread, counter),
     threadlensStrategy('what-if: (a), cacheLowWaterRatio 0.2', definePolicy({ ...base, cacheFriendly: true, cacheLowWaterRatio: 0.2 }), thread, counter),
@@ -121,7 +122,9 @@ async function runBilling(budget: (typeof BILLING_BUDGETS)[number]): Promise<Bil
     { label: 'presets.shortContext()', preset: true, policy: presets.shortContext(sizes) },
     { label: 'presets.longContext()', preset: true, policy: presets.longContext(sizes) },
     { label: 'presets.toolFocused()', preset: true, policy: presets.toolFocused(sizes) },
-    { label: 'what-if: shortContext, reductions every turn', preset: false, policy: presets.shortContext({ ...sizes, cache: { reduceWithWindow: false } }) },
+    { label: 'what-if: shortContext, reductions every 4 turns', preset: false, policy: presets.shortContext({ ...sizes, cache: { reduceEveryTurns: 4 } }) },
+    { label: 'what-if: shortContext, reductions every 8 turns', preset: false, policy: presets.shortContext({ ...sizes, cache: { reduceEveryTurns: 8 } }) },
+    { label: 'what-if: shortContext, reductions only with the window', preset: false, policy: presets.shortContext({ ...sizes, cache: { reduceEveryTurns: 1_000_000 } }) },
     { label: 'what-if: shortContext, no cache_control', preset: false, policy: presets.shortContext({ ...sizes, cache: { anthropic: 'off' } }) },
     { label: 'sliding window (threadlens, cacheFriendly off)', preset: false, policy: definePolicy({ ...base, cacheFriendly: false }) },
     { label: 'LangChain trimMessages (last)', preset: false },

@@ -33,11 +33,14 @@ export const cachePolicySchema = z.strictObject({
    */
   openAIKey: z.union([z.string().min(1).max(1024), z.literal(false)]).optional(),
   /**
-   * With `cacheFriendly`, tool results leaving the last `keepLastTurns` turns are reduced (masked,
-   * pruned, deduplicated, isolated) only when the cache window moves, so a reduction never breaks a
-   * prefix the provider has cached. Reductions wait at most until the window's next move. Default true.
+   * With `cacheFriendly`, reductions of tool results that left the last `keepLastTurns` turns
+   * (masking, pruning, dedupe, isolation) can come in batches — once every this many turns, and
+   * whenever the cache window moves — so fewer calls rewrite an already cached message. 1 reduces every
+   * turn: with the breakpoints above the reductions, a rewrite costs only the last turns, and the
+   * context-quality bench measures that cheapest under both providers' billing (docs/caching.md).
+   * Default 1.
    */
-  reduceWithWindow: z.boolean().default(true),
+  reduceEveryTurns: z.number().int().positive().default(1),
 })
 
 /** The zod schema of every policy option, with its default. */

@@ -58,7 +58,7 @@ describe('cache breakpoints', () => {
   })
 
   it('adds the newest message reductions will not rewrite when the policy reduces, at most 4 in all', () => {
-    const result = projectWith(toolThread(6), { toolTrace: 'masked', keepLastTurns: 2, cache: { reduceWithWindow: false } })
+    const result = projectWith(toolThread(6), { toolTrace: 'masked', keepLastTurns: 2, cache: { reduceEveryTurns: 1 } })
     const breakpoints = result.meta.cache.breakpoints
     expect(breakpoints.map((breakpoint) => breakpoint.reason)).toEqual(['tools-and-system', 'newest-stable', 'request-end'])
     const stable = breakpoints[1]?.at as number
@@ -85,32 +85,35 @@ describe('cache breakpoints', () => {
     expect(result.meta.cache.breakpoints[0]).toEqual({ at: 'tools', reason: 'tools-and-system', ttl: '5m' })
   })
 
-  it('with a cache-friendly window, masks nothing until the window first moves, then masks in one step per move', () => {
-    const policy = { maxInputTokens: 2_000, reserveOutputTokens: 200, cacheFriendly: true, toolTrace: 'masked', keepLastTurns: 1 } as const
+  it('with a cache-friendly window, reduces in batches: every reduceEveryTurns turns and when the window moves, never in between', () => {
+    const policy = { maxInputTokens: 2_000, reserveOutputTokens: 200, cacheFriendly: true, toolTrace: 'masked', keepLastTurns: 1, cache: { reduceEveryTurns: 3 } } as const
     const thread = createThread({ id: 'grow', now: () => 0 })
     const grown = toolThread(40)
     let previousFloor: number | undefined
-    let floorMoves = 0
-    let windowMoves = 0
     let previousStart: number | undefined
+    const moves = { floor: 0, window: 0, batch: 0 }
     let reducedCalls = 0
     for (const entry of grown.entries) {
       thread.append({ kind: entry.kind, payload: entry.payload, refs: entry.refs } as Parameters<Thread['append']>[0])
       const result = projectWith(thread, policy)
       const start = result.meta.messages.find((info) => info.segment === 'history')?.seqs[0]
-      if (result.meta.cacheWindowStart === undefined && previousStart === undefined) expect(result.meta.reduced).toEqual([])
+      const turns = thread.index.userSeqs.length
+      const batchBoundary = entry.kind === 'message' && entry.payload.role === 'user' && turns % 3 === 0
+      if (turns < 3 && previousStart === start) expect(result.meta.reduced).toEqual([])
       if (previousFloor !== undefined && result.meta.cache.reductionFloor !== previousFloor) {
-        floorMoves++
-        // The floor moves only when the window start moves: never between two moves.
-        expect(start).not.toBe(previousStart)
+        moves.floor++
+        const windowMoved = start !== previousStart
+        if (windowMoved) moves.window++
+        if (batchBoundary) moves.batch++
+        // The floor moves only at a batch boundary or a window move: never between two.
+        expect(windowMoved || batchBoundary).toBe(true)
       }
-      if (previousStart !== undefined && start !== previousStart) windowMoves++
       if (result.meta.reduced.length > 0) reducedCalls++
       previousFloor = result.meta.cache.reductionFloor
       previousStart = start
     }
-    expect(windowMoves).toBeGreaterThan(2)
-    expect(floorMoves).toBeGreaterThan(0)
+    expect(moves.batch).toBeGreaterThan(2)
+    expect(moves.window).toBeGreaterThan(0)
     expect(reducedCalls).toBeGreaterThan(0)
   })
 })

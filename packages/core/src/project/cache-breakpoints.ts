@@ -38,6 +38,8 @@ export function placeCacheBreakpoints(options: {
   readonly hasTools: boolean
   /** Results from this seq on may still be reduced by a later call. */
   readonly reductionFloor: number
+  /** Where the batch of reductions before this one stopped, when reductions come in batches. */
+  readonly previousReductionFloor?: number | undefined
 }): CacheBreakpoint[] {
   const { messages, infos, policy } = options
   const cache: CachePolicy = policy.cache
@@ -67,9 +69,18 @@ export function placeCacheBreakpoints(options: {
   if (cache.anthropic === 'auto') return breakpoints
 
   // 3. The newest history message no later call rewrites (only when the policy rewrites at all).
+  // A batch of reductions moves that point several turns at once, further than a breakpoint looks
+  // back: while a slot is free, the point the previous batch left keeps the prefix before the
+  // batch readable on the call that applies it.
   const end = lastWithBlocks(0, messages.length - 1, () => true)
   if (reducesLater(policy)) {
-    const stable = lastWithBlocks(0, messages.length - 1, (info) => info.segment === 'history' && info.seqs.every((seq) => seq < options.reductionFloor))
+    const stableBefore = (floor: number): number | undefined =>
+      lastWithBlocks(0, messages.length - 1, (info) => info.segment === 'history' && info.seqs.every((seq) => seq < floor))
+    const stable = stableBefore(options.reductionFloor)
+    const previous = options.previousReductionFloor === undefined ? undefined : stableBefore(options.previousReductionFloor)
+    if (previous !== undefined && previous !== stable && previous !== end && breakpoints.length < MAX_CACHE_BREAKPOINTS - 2) {
+      add(previous, 'previous-stable', '5m')
+    }
     if (stable !== undefined && stable !== end) add(stable, 'newest-stable', '5m')
   }
 

@@ -57,7 +57,7 @@ export function cacheWindowStart(options: {
 /**
  * The newest seq of the thread as it stood when the cache-friendly window last moved to where it is
  * now (measured without pending messages, so every call between two moves gets the same answer).
- * Reductions that wait for the window (see `cache.reduceWithWindow`) use the protected zone as of
+ * Reductions batched with the window (see `cache.reduceEveryTurns`) use the protected zone as of
  * then: between moves the bytes of every message already sent stay as they were.
  * `undefined` when the window has not moved (the whole region fits).
  */

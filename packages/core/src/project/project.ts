@@ -144,16 +144,29 @@ export function project(input: ProjectInput): ProjectionResult {
   const gridStart = grid === undefined ? undefined : cacheWindowStart(grid)
   const cacheStart = gridStart === undefined || latestTurn === undefined ? gridStart : Math.min(gridStart, latestTurn)
 
-  // Reductions rewrite a message already sent: with the window, they wait for its next move (when
-  // everything after the window start is sent anew anyway), using the protected zone as of that move.
+  // Reductions rewrite a message already sent, which breaks the cached prefix there. On request
+  // (`cache.reduceEveryTurns` > 1, cache-friendly windows) they come in batches: every that many
+  // turns, and when the window moves (everything after its start is sent anew then anyway), each
+  // time using the protected zone as it stood at that moment. Between batches nothing sent changes.
   const protectedFrom = turnWindowFloor(policy.keepLastTurns, index.userSeqs, visibleFrom, pendingHasUser)
   let reductionFloor = protectedFrom
-  if (policy.cacheFriendly && policy.cache.reduceWithWindow) {
+  // Where the batch before this one stopped: the cached prefix a batch can still read ends there.
+  let previousReductionFloor: number | undefined
+  if (policy.cacheFriendly && policy.cache.reduceEveryTurns > 1) {
+    // The protected zone when the thread ended at `seq`: nothing after it existed to reduce.
+    const floorAsOf = (seq: number): number => Math.min(seq + 1, turnWindowFloor(policy.keepLastTurns, userSeqsUpTo(index.userSeqs, seq), visibleFrom, false))
     const movedAt = grid === undefined ? undefined : cacheWindowMovedAt(grid)
-    reductionFloor =
-      movedAt === undefined
-        ? visibleFrom
-        : Math.min(protectedFrom, turnWindowFloor(policy.keepLastTurns, userSeqsUpTo(index.userSeqs, movedAt), visibleFrom, false))
+    const windowFloor = movedAt === undefined ? visibleFrom : floorAsOf(movedAt)
+    const hiddenTurns = userSeqsUpTo(index.userSeqs, visibleFrom - 1).length
+    const visibleTurns = index.userSeqs.length - hiddenTurns
+    const batchTurns = Math.floor(visibleTurns / policy.cache.reduceEveryTurns) * policy.cache.reduceEveryTurns
+    const nextTurnStart = batchTurns === 0 ? undefined : index.userSeqs[hiddenTurns + batchTurns]
+    const turnFloor = batchTurns === 0 ? visibleFrom : floorAsOf(nextTurnStart === undefined ? lastSeq : nextTurnStart - 1)
+    reductionFloor = Math.min(protectedFrom, Math.max(windowFloor, turnFloor))
+    if (batchTurns >= policy.cache.reduceEveryTurns) {
+      const previousTurnStart = index.userSeqs[hiddenTurns + batchTurns - policy.cache.reduceEveryTurns] as number
+      previousReductionFloor = Math.min(reductionFloor, floorAsOf(previousTurnStart - 1))
+    }
   }
 
   // Decisions, by unit. `explicit` records the fate of every entry the walk looked at.
@@ -386,7 +399,7 @@ export function project(input: ProjectInput): ProjectionResult {
       prefixKey: prefixKeyOf(messages, infos, anchorSeq, policy),
       cache: {
         anthropic: policy.cache.anthropic,
-        breakpoints: placeCacheBreakpoints({ messages, infos, policy, hasTools: toolTokens > 0, reductionFloor }),
+        breakpoints: placeCacheBreakpoints({ messages, infos, policy, hasTools: toolTokens > 0, reductionFloor, previousReductionFloor }),
         ttl: policy.cache.ttl,
         key: policy.cache.openAIKey === false ? undefined : (policy.cache.openAIKey ?? entries[0]?.threadId),
         reductionFloor,

@@ -116,6 +116,8 @@ export type CacheBreakpointReason =
   | 'tools-and-system'
   /** the end of the fixed segments (memory, summary checkpoint) that open the window */
   | 'stable-base'
+  /** where the previous batch of reductions stopped: the prefix before a new batch stays readable */
+  | 'previous-stable'
   /** the newest history message whose bytes later calls keep (older than the zone reductions may still change) */
   | 'newest-stable'
   /** the end of the request: the next call repeats all of it and appends */
