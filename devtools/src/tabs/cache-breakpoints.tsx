@@ -8,6 +8,7 @@ export const breakpointReasons: Readonly<Record<CacheBreakpointReason, string>> 
   'previous-stable': 'where the previous batch of reductions stopped: keeps the prefix before a new batch readable',
   'newest-stable': 'newest message no later call rewrites (older than the reduction floor)',
   'request-end': 'end of the request: the next call repeats all of it and appends',
+  'lookback-bridge': 'where the previous call ended: the newest turn adds more than the 20 blocks a breakpoint looks back',
 }
 
 /** The prompt-cache breakpoints the projection asks for: where each sits, why, its TTL, and the OpenAI cache key. */

@@ -5,6 +5,8 @@ import { openAIChatCacheFields } from '../formats/openai-chat'
 import { anthropicMessagesProblems } from '../formats/provider-rules'
 import { definePolicy, type PolicyOptions } from '../policy/policy'
 import { customTokenCounter, heuristicCount } from '../tokens/token-counter'
+import { anthropicCacheBlocks } from '../caching/cache-blocks'
+import { simulatePromptCache } from '../caching/simulate-prompt-cache'
 import { project } from './project'
 
 const counter = customTokenCounter('heuristic', heuristicCount, false)
@@ -78,6 +80,28 @@ describe('cache breakpoints', () => {
     expect(JSON.stringify(toAnthropicMessages(off))).not.toContain('cache_control')
     expect(toAnthropicMessages(off).system).toBe('You plan trips.')
     expect(openAIChatCacheFields(off)).toEqual({})
+  })
+
+  it('bridges a turn of more blocks than the lookback: the call after 12 parallel tool calls still reads the previous request', () => {
+    const thread = createThread({ id: 'fan-out', now: () => 0 })
+    const policy = definePolicy({ systemPrompt: 'You plan trips. '.repeat(300) })
+    thread.append({ kind: 'message', payload: { role: 'user', content: 'Compare the weather in twelve cities.' } })
+    const first = project({ thread, policy, counter, tools })
+    const cities = Array.from({ length: 12 }, (_, index) => `city-${index}`)
+    for (const city of cities) thread.append({ kind: 'tool_call', payload: { name: 'weather', arguments: { city } }, refs: { callId: 'c1', toolCallId: city } })
+    for (const city of cities) thread.append({ kind: 'tool_result', payload: { name: 'weather', result: `${city}: rain` }, refs: { callId: 'c1', toolCallId: city } })
+    const second = project({ thread, policy, counter, tools })
+    expect(second.meta.cache.breakpoints.map((breakpoint) => breakpoint.reason)).toEqual(['tools-and-system', 'lookback-bridge', 'request-end'])
+    expect(second.messages[second.meta.cache.breakpoints[1]?.at as number]).toEqual({ role: 'user', content: 'Compare the weather in twelve cities.' })
+    expect(anthropicMessagesProblems(toAnthropicMessages(second))).toEqual([])
+    const count = (text: string): number => counter.countCached(text)
+    const usages = simulatePromptCache(
+      [first, second].map((result, call) => ({ at: call * 20_000, ...anthropicCacheBlocks(toAnthropicMessages(result), count) })),
+      { provider: 'anthropic', model: 'claude-sonnet-4-5' },
+    )
+    // The whole first request is read; without the bridge only the system prompt would be.
+    expect(usages[1]?.readTokens).toBe(usages[0]?.writeTokens)
+    expect(usages[1]?.readTokens).toBeGreaterThan(count(policy.systemPrompt as string))
   })
 
   it('puts the tools + system breakpoint on the tools when there is no system prompt', () => {

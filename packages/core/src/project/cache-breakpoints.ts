@@ -17,6 +17,28 @@ function hasBlocks(message: ProjectedMessage): boolean {
   return message.content.trim() !== ''
 }
 
+/** How many Anthropic content blocks a projected message becomes (before merging, which keeps the count). */
+function blocksOf(message: ProjectedMessage): number {
+  if (message.role === 'tool') return 1
+  const text = message.content.trim() === '' ? 0 : 1
+  return message.role === 'assistant' ? text + (message.toolCalls?.length ?? 0) : text
+}
+
+/**
+ * The message the previous model call's request most likely ended with: before the newest
+ * assistant turn (its answer, or its tool calls and their results) and any pending messages.
+ */
+function previousRequestEnd(messages: readonly ProjectedMessage[], infos: readonly MessageInfo[]): number | undefined {
+  let position = messages.length - 1
+  while (position >= 0 && (infos[position] as MessageInfo).segment === 'pending') position--
+  if (position < 0) return undefined
+  if ((messages[position] as ProjectedMessage).role === 'tool') {
+    while (position >= 0 && (messages[position] as ProjectedMessage).role === 'tool') position--
+    if (position >= 0 && (messages[position] as ProjectedMessage).role === 'assistant') position--
+  } else if ((messages[position] as ProjectedMessage).role === 'assistant') position--
+  return position >= 0 && (infos[position] as MessageInfo).segment === 'history' ? position : undefined
+}
+
 /** Whether the policy can still change a history message's bytes after it was first sent. */
 function reducesLater(policy: ContextPolicy): boolean {
   return policy.toolTrace !== 'transparent' || policy.dedupeToolResults || policy.pruneToolOutputsOverTokens !== undefined
@@ -86,5 +108,23 @@ export function placeCacheBreakpoints(options: {
 
   // 4. The end of the request.
   if (end !== undefined && breakpoints.length < MAX_CACHE_BREAKPOINTS) add(end, 'request-end', '5m')
-  return breakpoints
+
+  // 5. When the newest turn adds more blocks than the end breakpoint looks back (many parallel tool
+  // calls), the previous call's entry would be out of its reach: mark where that request ended,
+  // giving up the previous-stable, then the newest-stable breakpoint if all four are taken.
+  const bridge = end === undefined ? undefined : previousRequestEnd(messages, infos)
+  if (bridge !== undefined && end !== undefined && !breakpoints.some((breakpoint) => breakpoint.at === bridge)) {
+    let tail = 0
+    for (let position = bridge + 1; position <= end; position++) tail += blocksOf(messages[position] as ProjectedMessage)
+    if (tail > CACHE_LOOKBACK_BLOCKS) {
+      for (const reason of ['previous-stable', 'newest-stable'] as const) {
+        if (breakpoints.length < MAX_CACHE_BREAKPOINTS) break
+        const index = breakpoints.findIndex((breakpoint) => breakpoint.reason === reason)
+        if (index !== -1) breakpoints.splice(index, 1)
+      }
+      if (breakpoints.length < MAX_CACHE_BREAKPOINTS && hasBlocks(messages[bridge] as ProjectedMessage)) breakpoints.push({ at: bridge, reason: 'lookback-bridge', ttl: '5m' })
+    }
+  }
+  // Request order: tools, then messages by position.
+  return breakpoints.sort((first, second) => (first.at === 'tools' ? -1 : first.at) - (second.at === 'tools' ? -1 : second.at))
 }

@@ -122,6 +122,8 @@ export type CacheBreakpointReason =
   | 'newest-stable'
   /** the end of the request: the next call repeats all of it and appends */
   | 'request-end'
+  /** where the previous call's request ended, when the newest turn adds more blocks than a breakpoint looks back */
+  | 'lookback-bridge'
 
 export interface CacheBreakpoint {
   /**
