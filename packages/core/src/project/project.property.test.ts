@@ -391,3 +391,58 @@ function unitMembers(thread: Thread, seq: number): number[] {
     .filter((resultSeq): resultSeq is number => resultSeq !== undefined)
   return [...calls, ...results]
 }
+
+describe('project: batched reductions', () => {
+  it(`between batches, a new message never changes how anything already sent is sent (${RUNS / 4} threads grown entry by entry, seed ${SEED})`, () => {
+    const arbitrary = fc.record({
+      actions: actionsArbitrary,
+      maxInputTokens: fc.integer({ min: 200, max: 3000 }),
+      keepLastTurns: fc.integer({ min: 0, max: 3 }),
+      reduceEveryTurns: fc.integer({ min: 2, max: 4 }),
+      toolTrace: fc.constantFrom('masked', 'boundary') as fc.Arbitrary<'masked' | 'boundary'>,
+      pruneToolOutputsOverTokens: fc.option(fc.integer({ min: 1, max: 40 }), { nil: undefined }),
+    })
+    fc.assert(
+      fc.property(arbitrary, ({ actions, maxInputTokens, keepLastTurns, reduceEveryTurns, toolTrace, pruneToolOutputsOverTokens }) => {
+        const thread = buildThread(actions)
+        // Deduplication is left out: a newer identical result rewrites the older one whenever it arrives.
+        const policy = definePolicy({
+          maxInputTokens,
+          reserveOutputTokens: Math.floor(maxInputTokens / 8),
+          keepLastTurns,
+          toolTrace,
+          cacheFriendly: true,
+          cache: { reduceEveryTurns },
+          ...(pruneToolOutputsOverTokens === undefined ? {} : { pruneToolOutputsOverTokens }),
+        })
+        const entries = thread.entries
+        const sent = (result: ProjectionResult): Map<number, string> => {
+          const bySeq = new Map<number, string>()
+          result.meta.messages.forEach((info, position) => {
+            if (info.segment === 'history') for (const seq of info.seqs) bySeq.set(seq, JSON.stringify(result.messages[position]))
+          })
+          return bySeq
+        }
+        let previous: ProjectionResult | undefined
+        for (let length = 1; length <= entries.length; length++) {
+          const result = project({ thread: entries.slice(0, length), policy, counter: heuristic })
+          const added = entries[length - 1] as Entry
+          // A plain message (a new turn, an answer) joins no earlier unit: what changes, reductions changed.
+          if (previous !== undefined && added.kind === 'message' && added.refs.callId === undefined) {
+            const firstHistory = (projection: ProjectionResult): number | undefined => projection.meta.messages.find((info) => info.segment === 'history')?.seqs[0]
+            const userTurns = entries.slice(0, length).filter((entry) => entry.kind === 'message' && entry.payload.role === 'user' && entry.seq > thread.index.resetSeq).length
+            const batchBoundary = added.kind === 'message' && added.payload.role === 'user' && userTurns % reduceEveryTurns === 0
+            const sameWindow = firstHistory(previous) === firstHistory(result) && previous.meta.summary?.seq === result.meta.summary?.seq
+            if (!batchBoundary && sameWindow && !result.meta.overflow && !previous.meta.overflow) {
+              const before = sent(previous)
+              const after = sent(result)
+              for (const [seq, text] of before) if (after.has(seq)) expect(after.get(seq)).toBe(text)
+            }
+          }
+          previous = result
+        }
+      }),
+      { numRuns: RUNS / 4, seed: SEED },
+    )
+  })
+})
