@@ -21,8 +21,9 @@ step() {
 step "core projection (packages/core/bench/projection.bench.ts)"
 "$TSX" packages/core/bench/projection.bench.ts
 
-# Prompt-cache prefix reuse over a scripted 300-turn session (threadlens policies vs trimMessages), and
-# compact() on a 10k-entry thread (Node; ~10–15 s).
+# Prompt-cache prefix reuse over a scripted 300-turn session (threadlens policies vs trimMessages), the
+# same session billed by Anthropic and OpenAI cache rules at 8k and 128k budgets (prompt-cache simulator),
+# and compact() on a 10k-entry thread (Node; ~1–1.5 min).
 step "context quality (packages/core/bench/context-quality.bench.ts)"
 "$TSX" packages/core/bench/context-quality.bench.ts
 

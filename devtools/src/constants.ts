@@ -57,3 +57,6 @@ export const LIST_OVERSCAN = 8
 
 /** z-index of the floating button and the docked panel. */
 export const Z_INDEX = 2147483000
+
+/** How many of the newest calls the Calls tab replays through the prompt-cache simulator. */
+export const CACHE_PREDICTION_CALLS = 100

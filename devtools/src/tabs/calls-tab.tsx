@@ -5,6 +5,7 @@ import { CopyButton } from '../components/copy-button'
 import { VirtualList } from '../components/virtual-list'
 import { formatNumber } from '../model/meter-parts'
 import { usePanel } from '../panel/panel-context'
+import { CachePredictions } from './cache-predictions'
 import { SeqList } from './policy-lab-tab'
 import { ProjectedMessages } from './projected-messages'
 
@@ -54,6 +55,7 @@ export function CallsTab() {
             )
           }}
         />
+        <CachePredictions thread={thread} calls={calls} />
       </div>
       <CallDetail thread={thread} call={call} previous={calls[call.ordinal - 1]} />
     </div>

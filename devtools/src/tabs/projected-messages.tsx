@@ -1,4 +1,4 @@
-import { segments, type MessageInfo, type ProjectedMessage, type ProjectionResult, type Segment } from '@threadlens/core'
+import { segments, type CacheBreakpoint, type MessageInfo, type ProjectedMessage, type ProjectionResult, type Segment } from '@threadlens/core'
 import { useState } from 'react'
 import { CollapsibleText } from '../components/collapsible-text'
 import { formatNumber } from '../model/meter-parts'
@@ -21,6 +21,7 @@ interface Row {
   readonly message: ProjectedMessage
   readonly info: MessageInfo | undefined
   readonly position: number
+  readonly breakpoint: CacheBreakpoint | undefined
 }
 
 /** The neutral messages, segment by segment, each with its tokens and source seqs. */
@@ -31,7 +32,7 @@ export function ProjectedMessages({ result }: { readonly result: ProjectionResul
     const segment = info?.segment ?? 'history'
     let rows = bySegment.get(segment)
     if (rows === undefined) bySegment.set(segment, (rows = []))
-    rows.push({ message, info, position })
+    rows.push({ message, info, position, breakpoint: result.meta.cache.breakpoints.find((candidate) => candidate.at === position) })
   })
   return (
     <div data-testid="projected-messages" data-count={result.messages.length}>
@@ -63,6 +64,11 @@ function SegmentBlock({ segment, rows, tokens }: { readonly segment: Segment; re
             <div className="tl-muted tl-mono">{row.info === undefined || row.info.seqs.length === 0 ? '' : `#${row.info.seqs.join(', #')}`}</div>
             {row.info?.reduced === undefined ? null : <span className="tl-badge tl-warn">{row.info.reduced}</span>}
             {row.info?.synthetic === undefined ? null : <span className="tl-badge tl-info">synthetic</span>}
+            {row.breakpoint === undefined ? null : (
+              <span className="tl-badge tl-ok" data-testid="message-breakpoint" title={`prompt-cache breakpoint: ${row.breakpoint.reason}`}>
+                cache {row.breakpoint.ttl}
+              </span>
+            )}
           </div>
           <CollapsibleText text={messageBody(row.message)} />
           <div className="tl-tokens" title="tokens, overhead included">

@@ -27,6 +27,19 @@ function noActiveMarkup(root: ShadowRoot): void {
 }
 
 describe('Projection tab', () => {
+  it('shows where each prompt-cache breakpoint sits and why, and marks those messages', async () => {
+    const panel = await renderPanel({ entries: hostileThread(), policy: testPolicy({ systemPrompt: 'Be brief.', cache: { ttl: '1h' } }) })
+    const card = await panel.find('cache-breakpoints')
+    expect(card.dataset['mode']).toBe('explicit')
+    const reasons = panel.queryAll('[data-testid="cache-breakpoint"]').map((row) => row.dataset['reason'])
+    expect(reasons).toEqual(['tools-and-system', 'stable-base', 'request-end'])
+    expect(card.textContent).toContain('end of tools + system prompt')
+    expect(card.textContent).toContain('1h')
+    expect(panel.queryAll('[data-testid="message-breakpoint"]').length).toBe(3)
+    noActiveMarkup(panel.root)
+    panel.unmount()
+  })
+
   it('shows the exact messages by segment with tokens, and hostile content only as text', async () => {
     const panel = await renderPanel({ entries: hostileThread(), policy: testPolicy({ systemPrompt: 'Be brief.' }) })
     const messages = await panel.find('projected-messages')

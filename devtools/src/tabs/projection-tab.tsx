@@ -6,6 +6,7 @@ import { COLLAPSE_JSON_AFTER_CHARS } from '../constants'
 import { formatNumber } from '../model/meter-parts'
 import { usePanel } from '../panel/panel-context'
 import { usePanelProjection } from '../panel/use-panel-projection'
+import { CacheBreakpoints } from './cache-breakpoints'
 import { ProjectedMessages } from './projected-messages'
 import { ProjectionStatus } from './projection-status'
 
@@ -45,6 +46,7 @@ export function ProjectionTab() {
           </span>
         )}
       </div>
+      {result === undefined ? null : <CacheBreakpoints result={result} />}
       {result === undefined ? <ProjectionStatus snapshot={next} /> : <FormattedProjection result={result} format={format} />}
     </>
   )

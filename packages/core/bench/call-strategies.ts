@@ -12,6 +12,7 @@ import { createMessageCounter, langchainPairing, trim, trimOptions } from './lan
 import { countO200k } from './o200k'
 import { countOrphans, projectedPairing } from './orphans'
 import { cacheGrid, sharedPrefix, threadlensBreak, type CallRecord } from './prefix-reuse'
+import type { Billing } from './provider-billing'
 import { SESSION_SYSTEM_PROMPT, SESSION_TOOLS } from './scripted-session'
 
 // The ways of building a request the context-quality bench compares. Each is called at every model
@@ -35,6 +36,8 @@ export interface Strategy {
   invalidRequests: number
   /** Calls after tools whose request leaves out some of the turn in progress (its tool calls or results). */
   currentTurnCut: number
+  /** What each provider would bill for the requests, when asked for. */
+  readonly billing?: Billing
   observe(call: ModelCall): Promise<void>
 }
 
@@ -69,15 +72,17 @@ function cutsCurrentTurn(thread: Thread, result: ProjectionResult): boolean {
   return thread.slice(latestUser).some((entry) => !included.has(entry.seq))
 }
 
-export function threadlensStrategy(label: string, policy: ContextPolicy, thread: Thread, counter: TokenCounter): Strategy {
+export function threadlensStrategy(label: string, policy: ContextPolicy, thread: Thread, counter: TokenCounter, billing?: Billing): Strategy {
   let previous: { json: string[]; result: ProjectionResult } | undefined
   const strategy: Strategy = {
     label,
     records: [],
     invalidRequests: 0,
     currentTurnCut: 0,
+    ...(billing === undefined ? {} : { billing }),
     async observe(call) {
       const result = project({ thread, policy, counter, tools: SESSION_TOOLS, ...(call.pending === undefined ? {} : { pending: [{ role: 'user', content: call.pending }] }) })
+      billing?.billProjection(result, SESSION_TOOLS)
       const json = toOpenAIChat(result).map((message) => JSON.stringify(message))
       if (countOrphans(result.messages.map(projectedPairing)) > 0) strategy.invalidRequests++
       const currentTurnCut = call.pending === undefined && cutsCurrentTurn(thread, result)
@@ -95,7 +100,7 @@ export function threadlensStrategy(label: string, policy: ContextPolicy, thread:
   return strategy
 }
 
-export function langchainStrategy(thread: Thread, counter: TokenCounter, toolTokens: number, inputBudget: number): Strategy {
+export function langchainStrategy(thread: Thread, counter: TokenCounter, toolTokens: number, inputBudget: number, billing?: Billing): Strategy {
   const { tokenCounter } = createMessageCounter(countO200k)
   // The tool schemas go out with every request: trimMessages gets what is left of the budget after them.
   const maxTokens = inputBudget - toolTokens
@@ -106,6 +111,7 @@ export function langchainStrategy(thread: Thread, counter: TokenCounter, toolTok
     records: [],
     invalidRequests: 0,
     currentTurnCut: 0,
+    ...(billing === undefined ? {} : { billing }),
     async observe(call) {
       const pending = call.pending === undefined ? undefined : { id: `pending-${call.turn}`, content: call.pending }
       const candidatesFor = (whole: boolean): ReturnType<typeof trimCandidates> =>
@@ -122,6 +128,7 @@ export function langchainStrategy(thread: Thread, counter: TokenCounter, toolTok
           throw new Error(`[threadlens] trimMessages kept different messages from the tail than from the whole thread (turn ${call.turn}): raise tailTokens`)
         }
       }
+      billing?.billLangChain(output, (message) => tokenCounter([message]) - REPLY_PRIMING_TOKENS, SESSION_TOOLS)
       const json = output.map(langChainRequestJson)
       if (countOrphans(output.map(langchainPairing)) > 0) strategy.invalidRequests++
       if (call.pending === undefined && output[output.length - 1]?.id !== candidates.messages[candidates.messages.length - 1]?.id) strategy.currentTurnCut++

@@ -7,6 +7,7 @@ import { buildThread, continuationInputs, SYSTEM_PROMPT } from './generate-threa
 import { formatMs } from './measure'
 import { coldCounter } from './o200k'
 import { shareStats, type ShareStats } from './prefix-reuse'
+import { createBilling, ANTHROPIC_MODEL, CALL_INTERVAL_MS, OPENAI_MODEL, type BillingTotals } from './provider-billing'
 import { machine, table } from './report'
 import { scriptedSession, SESSION_SYSTEM_PROMPT, SESSION_TOOLS } from './scripted-session'
 
@@ -54,6 +55,7 @@ async function runSession(): Promise<{ session: SessionFigures; strategies: Stra
     langchainStrategy(thread, counter, toolSchemaTokens, INPUT_BUDGET),
     threadlensStrategy("(a) + toolTrace 'masked'", definePolicy({ ...base, cacheFriendly: true, toolTrace: 'masked' }), thread, counter),
     threadlensStrategy('presets.shortContext()', presets.shortContext({ systemPrompt: SESSION_SYSTEM_PROMPT }), thread, counter),
+    threadlensStrategy('what-if: shortContext, reductions only with the window', presets.shortContext({ systemPrompt: SESSION_SYSTEM_PROMPT, cache: { reduceEveryTurns: 1_000_000 } }), thread, counter),
     // Not product changes: the same session with other settings, to show what the share depends on.
     threadlensStrategy('what-if: (a), cacheLowWaterRatio 0.4', definePolicy({ ...base, cacheFriendly: true, cacheLowWaterRatio: 0.4 }), thread, counter),
     threadlensStrategy('what-if: (a), cacheLowWaterRatio 0.2', definePolicy({ ...base, cacheFriendly: true, cacheLowWaterRatio: 0.2 }), thread, counter),
@@ -64,6 +66,91 @@ async function runSession(): Promise<{ session: SessionFigures; strategies: Stra
       counter,
     ),
   ]
+  const { toolCalls, resultTokens } = await playSession(thread, cacheFriendly, strategies, 'session')
+
+  let threadTokens = 0
+  for (const entry of thread.entries) threadTokens += counter.countEntry(entry)
+  const session: SessionFigures = {
+    turns: TURNS,
+    modelCalls: (strategies[0] as Strategy).records.length + 1,
+    toolCalls,
+    toolResultTokens: {
+      mean: resultTokens.reduce((total, tokens) => total + tokens, 0) / Math.max(1, resultTokens.length),
+      max: Math.max(...resultTokens),
+      over1000: resultTokens.filter((tokens) => tokens > 1_000).length,
+    },
+    entries: thread.entries.length,
+    threadTokens,
+    toolSchemaTokens,
+    historyBudget: INPUT_BUDGET - project({ thread: [], policy: cacheFriendly, counter, tools: SESSION_TOOLS }).meta.tokens.total,
+    lowWaterRatio: cacheFriendly.cacheLowWaterRatio,
+  }
+  return { session, strategies }
+}
+
+/** Budgets the provider-billing comparison runs at: the issue's 8k and 128k. */
+const BILLING_BUDGETS = [
+  { label: '8k', maxInputTokens: 8_192, reserveOutputTokens: 1_024 },
+  { label: '128k', maxInputTokens: 128_000, reserveOutputTokens: 8_192 },
+] as const
+const BEST_PRESET_GOAL = { '8k': 0.7, '128k': 0.5 } as const
+const CACHED_SHARE_GOAL = 0.85
+
+interface BilledStrategy {
+  readonly label: string
+  /** A threadlens preset (the goals compare these with the sliding window). */
+  readonly preset: boolean
+  readonly anthropic: BillingTotals
+  readonly openai: BillingTotals
+}
+
+/** The scripted session once more, each strategy's requests billed by each provider's cache rules. */
+async function runBilling(budget: (typeof BILLING_BUDGETS)[number]): Promise<BilledStrategy[]> {
+  let clock = 0
+  const thread = createThread({ id: `billing-${budget.label}`, now: () => 1_764_000_000_000 + clock, createId: () => `entry-${clock++}` })
+  const counter = coldCounter()
+  const memo = new Map<string, number>()
+  const count = (text: string): number => {
+    let tokens = memo.get(text)
+    if (tokens === undefined) memo.set(text, (tokens = counter.count(text)))
+    return tokens
+  }
+  const sizes = { maxInputTokens: budget.maxInputTokens, reserveOutputTokens: budget.reserveOutputTokens, systemPrompt: SESSION_SYSTEM_PROMPT }
+  const base = { ...sizes, keepLastTurns: 2 }
+  const entries: { label: string; preset: boolean; policy?: ReturnType<typeof definePolicy> }[] = [
+    { label: 'threadlens cacheFriendly', preset: true, policy: definePolicy({ ...base, cacheFriendly: true }) },
+    { label: 'presets.shortContext()', preset: true, policy: presets.shortContext(sizes) },
+    { label: 'presets.longContext()', preset: true, policy: presets.longContext(sizes) },
+    { label: 'presets.toolFocused()', preset: true, policy: presets.toolFocused(sizes) },
+    { label: 'what-if: shortContext, reductions every 4 turns', preset: false, policy: presets.shortContext({ ...sizes, cache: { reduceEveryTurns: 4 } }) },
+    { label: 'what-if: shortContext, reductions every 8 turns', preset: false, policy: presets.shortContext({ ...sizes, cache: { reduceEveryTurns: 8 } }) },
+    { label: 'what-if: shortContext, reductions only with the window', preset: false, policy: presets.shortContext({ ...sizes, cache: { reduceEveryTurns: 1_000_000 } }) },
+    { label: 'what-if: shortContext, no cache_control', preset: false, policy: presets.shortContext({ ...sizes, cache: { anthropic: 'off' } }) },
+    { label: 'sliding window (threadlens, cacheFriendly off)', preset: false, policy: definePolicy({ ...base, cacheFriendly: false }) },
+    { label: 'LangChain trimMessages (last)', preset: false },
+  ]
+  const toolSchemaTokens = counter.countTools(SESSION_TOOLS)
+  const strategies = entries.map(({ label, policy }) => {
+    const billing = createBilling(count)
+    return policy === undefined
+      ? langchainStrategy(thread, counter, toolSchemaTokens, budget.maxInputTokens - budget.reserveOutputTokens, billing)
+      : threadlensStrategy(label, policy, thread, counter, billing)
+  })
+  await playSession(thread, cacheFriendlyFor(sizes), strategies, `billing ${budget.label}`)
+  return strategies.map((strategy, position) => {
+    const billing = strategy.billing as NonNullable<typeof strategy.billing>
+    return { label: (entries[position] as (typeof entries)[number]).label, preset: (entries[position] as (typeof entries)[number]).preset, anthropic: billing.anthropic, openai: billing.openai }
+  })
+}
+
+function cacheFriendlyFor(sizes: { maxInputTokens: number; reserveOutputTokens: number; systemPrompt: string }): ReturnType<typeof definePolicy> {
+  return definePolicy({ ...sizes, cacheFriendly: true })
+}
+
+/** Plays the scripted session into `thread`, letting every strategy build its request at each model call. */
+async function playSession(thread: ReturnType<typeof createThread>, toolOutputPolicy: ReturnType<typeof definePolicy>, strategies: readonly Strategy[], name: string): Promise<{ toolCalls: number; resultTokens: number[] }> {
+  const counter = coldCounter()
+  const cacheFriendly = toolOutputPolicy
   const observeAll = async (call: ModelCall): Promise<void> => {
     for (const strategy of strategies) await strategy.observe(call)
   }
@@ -89,27 +176,10 @@ async function runSession(): Promise<{ session: SessionFigures; strategies: Stra
       await observeAll({ turn, call: 'after-tools', pending: undefined })
     }
     thread.append({ kind: 'message', payload: { role: 'assistant', content: step.answer }, refs: { callId: `model-${modelCall++}` } })
-    if ((turn + 1) % 100 === 0) log(`session: ${turn + 1} of ${TURNS} turns`)
+    if ((turn + 1) % 100 === 0) log(`${name}: ${turn + 1} of ${TURNS} turns`)
   }
 
-  let threadTokens = 0
-  for (const entry of thread.entries) threadTokens += counter.countEntry(entry)
-  const session: SessionFigures = {
-    turns: TURNS,
-    modelCalls: (strategies[0] as Strategy).records.length + 1,
-    toolCalls,
-    toolResultTokens: {
-      mean: resultTokens.reduce((total, tokens) => total + tokens, 0) / Math.max(1, resultTokens.length),
-      max: Math.max(...resultTokens),
-      over1000: resultTokens.filter((tokens) => tokens > 1_000).length,
-    },
-    entries: thread.entries.length,
-    threadTokens,
-    toolSchemaTokens,
-    historyBudget: INPUT_BUDGET - project({ thread: [], policy: cacheFriendly, counter, tools: SESSION_TOOLS }).meta.tokens.total,
-    lowWaterRatio: cacheFriendly.cacheLowWaterRatio,
-  }
-  return { session, strategies }
+  return { toolCalls, resultTokens }
 }
 
 async function runCompaction(): Promise<{ first: CompactionStep; iterative: CompactionStep; entries: number }> {
@@ -222,6 +292,57 @@ async function main(): Promise<void> {
     )
   }
 
+  const billing: { budget: string; strategies: BilledStrategy[] }[] = []
+  for (const budget of BILLING_BUDGETS) billing.push({ budget: budget.label, strategies: await runBilling(budget) })
+  const money = (dollars: number): string => `$${dollars.toFixed(2)}`
+  const share = (totals: BillingTotals): number => totals.readTokens / totals.inputTokens
+  for (const { budget, strategies: billed } of billing) {
+    const sliding = billed.find((entry) => entry.label.startsWith('sliding window')) as BilledStrategy
+    console.log(
+      table(
+        `What the providers would bill, ${budget} budget: ${billed[0]?.anthropic.calls ?? 0} calls, one every ${CALL_INTERVAL_MS / 1000} s (input tokens only; Anthropic ${ANTHROPIC_MODEL} with 5-minute TTL, OpenAI ${OPENAI_MODEL})`,
+        ['strategy', 'mean input tokens', 'Anthropic read', 'written', 'uncached', 'cached share', 'cost', '× sliding', 'OpenAI cached share', 'cost', '× sliding'],
+        billed.map((entry) => [
+          entry.label,
+          integer(entry.anthropic.inputTokens / entry.anthropic.calls),
+          integer(entry.anthropic.readTokens),
+          integer(entry.anthropic.writeTokens),
+          integer(entry.anthropic.uncachedTokens),
+          percent(share(entry.anthropic)),
+          money(entry.anthropic.cost),
+          (entry.anthropic.cost / sliding.anthropic.cost).toFixed(2),
+          percent(share(entry.openai)),
+          money(entry.openai.cost),
+          (entry.openai.cost / sliding.openai.cost).toFixed(2),
+        ]),
+      ),
+    )
+  }
+  console.log('cached share: tokens read from the cache over all prompt tokens, as the provider bills them. Costs at list prices from the model table (Anthropic: input $3/M, writes 1.25×, reads 0.1×; OpenAI gpt-4.1: input $2/M, cached $0.50/M).')
+  console.log('trimMessages gets the breakpoints a LangChain app would set by hand (system prompt and last message); the sliding window gets threadlens\'s default breakpoints.')
+
+  const billingGoals = billing.flatMap(({ budget, strategies: billed }) => {
+    const sliding = billed.find((entry) => entry.label.startsWith('sliding window')) as BilledStrategy
+    const presetsBilled = billed.filter((entry) => entry.preset)
+    const best = presetsBilled.reduce((cheapest, entry) => (entry.anthropic.cost < cheapest.anthropic.cost ? entry : cheapest))
+    const ratioGoal = BEST_PRESET_GOAL[budget as keyof typeof BEST_PRESET_GOAL]
+    const ratio = best.anthropic.cost / sliding.anthropic.cost
+    const rows = [
+      { goal: `${budget}: best preset (Anthropic) ≤ ${ratioGoal}× the sliding window's cost`, measured: `${ratio.toFixed(2)}× (${best.label})`, met: ratio <= ratioGoal },
+    ]
+    if (budget === '128k') {
+      rows.push({ goal: `128k: cached share of billed input (Anthropic, best preset) ≥ ${percent(CACHED_SHARE_GOAL)}`, measured: `${percent(share(best.anthropic))} (${best.label})`, met: share(best.anthropic) >= CACHED_SHARE_GOAL })
+    }
+    const worse = presetsBilled.filter((entry) => entry.anthropic.cost > sliding.anthropic.cost || entry.openai.cost > sliding.openai.cost)
+    rows.push({
+      goal: `${budget}: every preset costs no more than the sliding window (both providers)`,
+      measured: worse.length === 0 ? 'all cheaper or equal' : `more expensive: ${worse.map((entry) => entry.label).join(', ')}`,
+      met: worse.length === 0,
+    })
+    return rows
+  })
+  console.log(table('Provider-billing goals from the issue', ['goal', 'measured', 'met'], billingGoals.map((goal) => [goal.goal, goal.measured, goal.met ? 'yes' : 'NO'])))
+
   const compaction = await runCompaction()
   const step = (label: string, figures: CompactionStep): string[] => [
     label,
@@ -256,6 +377,8 @@ async function main(): Promise<void> {
     session,
     prefixReuse: stats.map(({ strategy, stats: figures }) => ({ strategy: strategy.label, ...figures, invalidRequests: strategy.invalidRequests, currentTurnCut: strategy.currentTurnCut })),
     breaks: Object.fromEntries(strategies.map((strategy) => [strategy.label, strategy.records.filter((call) => call.brokeAt !== undefined)])),
+    billing,
+    billingGoals,
     compaction,
     goals,
     benchMs: totalMs,

@@ -5,6 +5,7 @@ export {
   InvalidPolicyError,
   InvalidMessagesError,
   InvalidModelInfoError,
+  InvalidCacheSimulationError,
   BudgetOverflowError,
   RevisionConflictError,
   InvalidMemoryOperationError,
@@ -63,12 +64,19 @@ export {
   TOOL_CALL_OVERHEAD_TOKENS,
 } from './tokens/token-counter'
 
-export type { ContextPolicy, PolicyOptions } from './policy/policy'
-export { definePolicy, withPolicy, inputBudget, policySchema, DEFAULT_SUMMARY_PREFIX, DEFAULT_INTERRUPTED_RESULT } from './policy/policy'
+export type { ContextPolicy, PolicyOptions, CachePolicy } from './policy/policy'
+export { definePolicy, withPolicy, inputBudget, policySchema, cachePolicySchema, DEFAULT_SUMMARY_PREFIX, DEFAULT_INTERRUPTED_RESULT } from './policy/policy'
 export type { PresetName } from './policy/presets'
 export type { ModelInfo, ModelPricing, ModelProvider } from './policy/models'
 export { modelInfo, listModels, registerModel, policyForModel, estimateCost, modelInfoSchema, APPROXIMATE_TOKENIZER_SAFETY_MARGIN } from './policy/models'
 export { presets } from './policy/presets'
+
+export type { CacheBlock, CacheSimulationRequest, SimulatedCacheUsage, SimulatePromptCacheOptions, PromptCacheSimulator } from './caching/simulate-prompt-cache'
+export { simulatePromptCache, createPromptCacheSimulator, OPENAI_CACHE_INCREMENT_TOKENS } from './caching/simulate-prompt-cache'
+export type { CountText } from './caching/cache-blocks'
+export { anthropicCacheBlocks, openAICacheBlocks } from './caching/cache-blocks'
+export type { CacheComparison, CacheVerdict, ReportedCacheUsage } from './caching/compare-cache-usage'
+export { compareCacheUsage } from './caching/compare-cache-usage'
 
 export type {
   DropReason,
@@ -84,7 +92,11 @@ export type {
   ProjectionTokens,
   Reduction,
   Segment,
+  CacheBreakpoint,
+  CacheBreakpointReason,
+  ProjectionCache,
 } from './project/types'
+export { MAX_CACHE_BREAKPOINTS, CACHE_LOOKBACK_BLOCKS } from './project/cache-breakpoints'
 export { segments } from './project/types'
 export { project } from './project/project'
 export type { DebugViewOptions } from './project/debug-view'
@@ -98,7 +110,7 @@ export type {
   OpenAIChatToolMessage,
   OpenAIChatToolCall,
 } from './formats/openai-chat'
-export { toOpenAIChat } from './formats/openai-chat'
+export { toOpenAIChat, openAIChatCacheFields } from './formats/openai-chat'
 export type {
   AnthropicMessagesRequest,
   AnthropicMessage,
@@ -106,8 +118,9 @@ export type {
   AnthropicTextBlock,
   AnthropicToolUseBlock,
   AnthropicToolResultBlock,
+  AnthropicCacheControl,
 } from './formats/anthropic-messages'
-export { toAnthropicMessages, anthropicToolId } from './formats/anthropic-messages'
+export { toAnthropicMessages, anthropicToolId, anthropicToolsCacheControl } from './formats/anthropic-messages'
 export type { FromOpenAIChatResult } from './formats/from-openai-chat'
 export { fromOpenAIChat } from './formats/from-openai-chat'
 export { openAIChatProblems, anthropicMessagesProblems } from './formats/provider-rules'

@@ -1,7 +1,7 @@
-import { toAnthropicMessages } from '@threadlens/core'
+import { createThread, definePolicy, project, toAnthropicMessages } from '@threadlens/core'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { type FakeProviderServer, startFakeProviderServer } from '../testing/fake-provider-server'
-import { afterToolRoundProjection, askProjection, clockTool, weatherTool } from '../testing/test-projections'
+import { afterToolRoundProjection, askProjection, clockTool, testCounter, weatherTool } from '../testing/test-projections'
 import { type AnthropicOptions, anthropic, readAnthropicStream } from './anthropic'
 import { collectModelReply } from './collect-reply'
 import { ContextTooLongError, ProviderAuthError, ProviderRequestError, ProviderServerError, RateLimitError } from './errors'
@@ -56,14 +56,35 @@ describe('anthropic: streaming', () => {
     expect(Object.keys(body)).toEqual(['model', 'max_tokens', 'system', 'messages', 'tools', 'stream'])
     expect(body['model']).toBe('claude-sonnet-4-5')
     expect(body['max_tokens']).toBe(4096)
-    expect(body['system']).toBe('Be brief.')
+    // Default policy: explicit cache breakpoints after tools + system and at the end of the request.
+    expect(body['system']).toEqual([{ type: 'text', text: 'Be brief.', cache_control: { type: 'ephemeral' } }])
     expect(body['messages']).toEqual(toAnthropicMessages(projection).messages)
-    expect(body['messages']).toEqual([{ role: 'user', content: [{ type: 'text', text: 'What is the weather in Oslo?' }] }])
+    expect(body['messages']).toEqual([{ role: 'user', content: [{ type: 'text', text: 'What is the weather in Oslo?', cache_control: { type: 'ephemeral' } }] }])
     expect(body['tools']).toEqual([
       { name: 'weather', description: 'Current weather for a city.', input_schema: weatherTool.parameters },
       { name: 'clock', input_schema: clockTool.parameters },
     ])
     expect(body['stream']).toBe(true)
+  })
+
+  it('puts the tools-and-system breakpoint on the last tool when there is no system prompt, and sends the automatic mode', async () => {
+    server.enqueue({ text: 'a' }, { text: 'b' })
+    const policy = definePolicy({ cache: { anthropic: 'auto', ttl: '1h' } })
+    const counter = testCounter
+    const thread = createThread({ id: 'cache-thread' })
+    thread.append({ kind: 'message', payload: { role: 'user', content: 'Hi' } })
+    const projection = project({ thread, policy, counter, tools: [weatherTool, clockTool] })
+    await eventsOf(client().stream({ projection, tools: [weatherTool, clockTool] }))
+    const body = server.requests[0]?.body as Record<string, unknown>
+    expect(server.requests[0]?.problems).toEqual([])
+    expect(body['tools']).toEqual([
+      { name: 'weather', description: 'Current weather for a city.', input_schema: weatherTool.parameters },
+      { name: 'clock', input_schema: clockTool.parameters, cache_control: { type: 'ephemeral', ttl: '1h' } },
+    ])
+    expect(body['cache_control']).toEqual({ type: 'ephemeral', ttl: '1h' })
+    const off = project({ thread, policy: definePolicy({ cache: { anthropic: 'off' } }), counter, tools: [weatherTool] })
+    await eventsOf(client().stream({ projection: off, tools: [weatherTool] }))
+    expect(JSON.stringify(server.requests[1]?.body)).not.toContain('cache_control')
   })
 
   it('takes max_tokens from the request, then the client; sends extra headers; no empty tools', async () => {

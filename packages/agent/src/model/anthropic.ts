@@ -1,4 +1,4 @@
-import { type AnthropicMessage, toAnthropicMessages, type ToolSchema } from '@threadlens/core'
+import { type AnthropicCacheControl, type AnthropicMessage, type AnthropicTextBlock, anthropicToolsCacheControl, toAnthropicMessages, type ToolSchema } from '@threadlens/core'
 import { z } from 'zod'
 import { fetchSchema, headersSchema, httpURLSchema, onRetrySchema, parseClientOptions, secretsOf } from './client-options'
 import { ANTHROPIC_VERSION, DEFAULT_ANTHROPIC_BASE_URL, DEFAULT_ANTHROPIC_MAX_OUTPUT_TOKENS } from './constants'
@@ -41,9 +41,11 @@ export const anthropicOptionsSchema: z.ZodType<AnthropicOptions> = z.strictObjec
 export interface AnthropicRequestBody {
   model: string
   max_tokens: number
-  system?: string
+  system?: string | AnthropicTextBlock[]
   messages: AnthropicMessage[]
-  tools?: { name: string; description?: string; input_schema: ToolSchema['parameters'] }[]
+  tools?: { name: string; description?: string; input_schema: ToolSchema['parameters']; cache_control?: AnthropicCacheControl }[]
+  /** The automatic prompt-caching mode (`policy.cache.anthropic: 'auto'`). */
+  cache_control?: AnthropicCacheControl
   stream: true
 }
 
@@ -51,7 +53,10 @@ export function anthropicRequestBody(
   request: Pick<ModelRequest, 'projection' | 'tools' | 'maxOutputTokens'>,
   settings: { model: string; maxOutputTokens: number },
 ): AnthropicRequestBody {
-  const { system, messages } = toAnthropicMessages(request.projection)
+  // Cache breakpoints come from the projection (`meta.cache`): see docs/caching.md.
+  const { system, messages, cache_control: automatic } = toAnthropicMessages(request.projection)
+  const toolsMark = anthropicToolsCacheControl(request.projection)
+  const lastTool = request.tools.length - 1
   return {
     model: settings.model,
     max_tokens: request.maxOutputTokens ?? settings.maxOutputTokens,
@@ -60,12 +65,14 @@ export function anthropicRequestBody(
     ...(request.tools.length === 0
       ? {}
       : {
-          tools: request.tools.map((tool) => ({
+          tools: request.tools.map((tool, position) => ({
             name: tool.name,
             ...(tool.description === undefined ? {} : { description: tool.description }),
             input_schema: tool.parameters,
+            ...(position === lastTool && toolsMark !== undefined ? { cache_control: toolsMark } : {}),
           })),
         }),
+    ...(automatic === undefined ? {} : { cache_control: automatic }),
     stream: true,
   }
 }

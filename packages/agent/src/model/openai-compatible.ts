@@ -1,4 +1,4 @@
-import { type OpenAIChatMessage, toOpenAIChat, type ToolSchema } from '@threadlens/core'
+import { openAIChatCacheFields, type OpenAIChatMessage, toOpenAIChat, type ToolSchema } from '@threadlens/core'
 import { z } from 'zod'
 import { fetchSchema, headersSchema, httpURLSchema, onRetrySchema, parseClientOptions, secretsOf } from './client-options'
 import { eventsOf, type FetchFunction, globalFetch, joinURL, originOf, parseEventData, postForStream } from './http-stream'
@@ -59,6 +59,8 @@ export interface OpenAIChatRequestBody {
   max_completion_tokens?: number
   stream: true
   stream_options?: { include_usage: true }
+  /** Routes calls of one thread to the same prompt cache (`meta.cache.key`: the thread id by default). */
+  prompt_cache_key?: string
 }
 
 export function openAIChatRequestBody(
@@ -81,6 +83,7 @@ export function openAIChatRequestBody(
     ...(maxOutputTokens === undefined ? {} : { [settings.maxOutputTokensField]: maxOutputTokens }),
     stream: true,
     ...(settings.includeUsage ? { stream_options: { include_usage: true } } : {}),
+    ...openAIChatCacheFields(request.projection),
   }
 }
 

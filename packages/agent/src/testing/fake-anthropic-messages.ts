@@ -18,7 +18,7 @@ import {
 // Request fields the Messages API documents; anything else gets its "Extra inputs are not permitted".
 const knownFields = new Set([
   'model', 'messages', 'max_tokens', 'system', 'tools', 'tool_choice', 'stream', 'temperature', 'top_p', 'top_k',
-  'stop_sequences', 'metadata', 'thinking', 'service_tier', 'container', 'mcp_servers',
+  'stop_sequences', 'metadata', 'thinking', 'service_tier', 'container', 'mcp_servers', 'cache_control',
 ])
 const toolFields = new Set(['name', 'description', 'input_schema', 'cache_control', 'type'])
 const toolNamePattern = /^[a-zA-Z0-9_-]{1,64}$/

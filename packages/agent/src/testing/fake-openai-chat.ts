@@ -19,7 +19,7 @@ const knownFields = new Set([
   'model', 'messages', 'tools', 'tool_choice', 'parallel_tool_calls', 'max_tokens', 'max_completion_tokens', 'stream',
   'stream_options', 'temperature', 'top_p', 'stop', 'n', 'user', 'seed', 'response_format', 'presence_penalty',
   'frequency_penalty', 'logprobs', 'top_logprobs', 'logit_bias', 'metadata', 'store', 'reasoning_effort', 'service_tier',
-  'modalities', 'prediction', 'audio',
+  'modalities', 'prediction', 'audio', 'prompt_cache_key', 'prompt_cache_retention', 'safety_identifier',
 ])
 const functionFields = new Set(['name', 'description', 'parameters', 'strict'])
 const toolNamePattern = /^[a-zA-Z0-9_-]{1,64}$/

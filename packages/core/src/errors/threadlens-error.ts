@@ -160,3 +160,14 @@ export class InvalidMemoryOperationError extends ThreadlensError {
     this.space = space
   }
 }
+
+/** `simulatePromptCache` was given requests it cannot replay (out of time order, negative counts, too many breakpoints). */
+export class InvalidCacheSimulationError extends ThreadlensError {
+  override readonly name = 'InvalidCacheSimulationError'
+  /** Index of the offending request. */
+  readonly requestIndex: number
+  constructor(requestIndex: number, message: string) {
+    super(`Cannot simulate the prompt cache: request ${requestIndex}: ${message}`)
+    this.requestIndex = requestIndex
+  }
+}

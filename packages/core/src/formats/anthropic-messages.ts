@@ -1,9 +1,16 @@
 import type { JsonObject } from '../entries/entry'
 import type { ProjectedMessage, ProjectionResult } from '../project/types'
 
+/** A prompt-cache breakpoint: the prefix up to and including this block is cached. No `ttl` means 5 minutes. */
+export interface AnthropicCacheControl {
+  type: 'ephemeral'
+  ttl?: '1h'
+}
+
 export interface AnthropicTextBlock {
   type: 'text'
   text: string
+  cache_control?: AnthropicCacheControl
 }
 
 export interface AnthropicToolUseBlock {
@@ -13,6 +20,7 @@ export interface AnthropicToolUseBlock {
   name: string
   /** The arguments object, shared with the projection: treat it as read-only. */
   input: JsonObject
+  cache_control?: AnthropicCacheControl
 }
 
 export interface AnthropicToolResultBlock {
@@ -22,6 +30,7 @@ export interface AnthropicToolResultBlock {
   content?: string
   /** Present (and `true`) only for failed calls. */
   is_error?: true
+  cache_control?: AnthropicCacheControl
 }
 
 export type AnthropicContentBlock = AnthropicTextBlock | AnthropicToolUseBlock | AnthropicToolResultBlock
@@ -31,11 +40,19 @@ export interface AnthropicMessage {
   content: AnthropicContentBlock[]
 }
 
-/** The `system` and `messages` fields of a Messages API request; add `model`, `max_tokens`, `tools` yourself. */
+/**
+ * The `system`, `messages` and `cache_control` fields of a Messages API request; add `model`,
+ * `max_tokens`, `tools` yourself (and `anthropicToolsCacheControl` on the last tool).
+ */
 export interface AnthropicMessagesRequest {
-  /** The leading system messages joined by a blank line; absent when there are none. */
-  system?: string
+  /**
+   * The leading system messages joined by a blank line; absent when there are none. One text block
+   * per system message instead when a cache breakpoint sits among them.
+   */
+  system?: string | AnthropicTextBlock[]
   messages: AnthropicMessage[]
+  /** The automatic caching mode (`policy.cache.anthropic: 'auto'`): the API caches up to the last cacheable block. */
+  cache_control?: AnthropicCacheControl
 }
 
 /** What the Messages API accepts as a `tool_use` id. */
@@ -91,42 +108,77 @@ function hasText(text: string): boolean {
  * whitespace. Deterministic: the same projection gives byte-identical JSON.
  */
 export function toAnthropicMessages(result: ProjectionResult): AnthropicMessagesRequest {
-  const systemParts: string[] = []
+  const cache = result.meta.cache
+  const marks = new Map<number, AnthropicCacheControl>()
+  for (const breakpoint of cache.breakpoints) if (breakpoint.at !== 'tools') marks.set(breakpoint.at, cacheControl(breakpoint.ttl))
+
+  const systemBlocks: AnthropicTextBlock[] = []
+  let systemMarked = false
   let historyStart = 0
   for (const message of result.messages) {
     if (message.role !== 'system') break
-    if (hasText(message.content)) systemParts.push(message.content)
+    if (hasText(message.content)) {
+      const block: AnthropicTextBlock = { type: 'text', text: message.content }
+      const mark = marks.get(historyStart)
+      if (mark !== undefined) {
+        block.cache_control = mark
+        systemMarked = true
+      }
+      systemBlocks.push(block)
+    }
     historyStart += 1
   }
 
   const messages: AnthropicMessage[] = []
-  for (const message of result.messages.slice(historyStart)) appendProjected(messages, message)
+  result.messages.forEach((message, position) => {
+    if (position < historyStart) return
+    const last = appendProjected(messages, message)
+    const mark = marks.get(position)
+    // Placement puts breakpoints only on messages that make a block; the check keeps the request valid regardless.
+    if (mark !== undefined && last !== undefined) last.cache_control = mark
+  })
 
   if (messages[0]?.role === 'assistant') {
     messages.unshift({ role: 'user', content: [{ type: 'text', text: anthropicOmittedHistoryText }] })
   }
   trimFinalAssistantText(messages)
 
-  return systemParts.length === 0 ? { messages } : { system: systemParts.join('\n\n'), messages }
+  const request: AnthropicMessagesRequest = { messages }
+  if (systemBlocks.length > 0) request.system = systemMarked ? systemBlocks : systemBlocks.map((block) => block.text).join('\n\n')
+  if (cache.anthropic === 'auto') request.cache_control = cacheControl(cache.ttl)
+  // Key order as before caching existed (system first): the same projection gives the same bytes.
+  return request.system === undefined ? request : { system: request.system, ...request }
 }
 
-function appendProjected(messages: AnthropicMessage[], message: ProjectedMessage): void {
+/**
+ * The `cache_control` to put on the last tool schema, when the projection's tools-and-system
+ * breakpoint has no system prompt to sit on; `undefined` otherwise.
+ */
+export function anthropicToolsCacheControl(result: ProjectionResult): AnthropicCacheControl | undefined {
+  const breakpoint = result.meta.cache.breakpoints.find((candidate) => candidate.at === 'tools')
+  return breakpoint === undefined ? undefined : cacheControl(breakpoint.ttl)
+}
+
+function cacheControl(ttl: '5m' | '1h'): AnthropicCacheControl {
+  return ttl === '1h' ? { type: 'ephemeral', ttl: '1h' } : { type: 'ephemeral' }
+}
+
+/** Appends a projected message's blocks; returns the last block it made, if any. */
+function appendProjected(messages: AnthropicMessage[], message: ProjectedMessage): AnthropicContentBlock | undefined {
   switch (message.role) {
     case 'system':
-      if (hasText(message.content)) appendText(messages, 'user', anthropicSystemNotePrefix + message.content)
-      return
+      return hasText(message.content) ? appendText(messages, 'user', anthropicSystemNotePrefix + message.content) : undefined
     case 'user':
-      appendText(messages, 'user', message.content)
-      return
-    case 'assistant':
-      appendText(messages, 'assistant', message.content)
+      return appendText(messages, 'user', message.content)
+    case 'assistant': {
+      let last = appendText(messages, 'assistant', message.content)
       for (const call of message.toolCalls ?? []) {
-        append(messages, 'assistant', { type: 'tool_use', id: anthropicToolId(call.id), name: call.name, input: call.arguments })
+        last = append(messages, 'assistant', { type: 'tool_use', id: anthropicToolId(call.id), name: call.name, input: call.arguments })
       }
-      return
+      return last
+    }
     case 'tool':
-      append(messages, 'user', toolResultBlock(message))
-      return
+      return append(messages, 'user', toolResultBlock(message))
   }
 }
 
@@ -138,19 +190,20 @@ function toolResultBlock(message: Extract<ProjectedMessage, { role: 'tool' }>): 
   return block
 }
 
-function appendText(messages: AnthropicMessage[], role: AnthropicMessage['role'], text: string): void {
-  if (hasText(text)) append(messages, role, { type: 'text', text })
+function appendText(messages: AnthropicMessage[], role: AnthropicMessage['role'], text: string): AnthropicContentBlock | undefined {
+  return hasText(text) ? append(messages, role, { type: 'text', text }) : undefined
 }
 
 // Blocks join the last message when the role matches, so dropped messages never break alternation.
-function append(messages: AnthropicMessage[], role: AnthropicMessage['role'], block: AnthropicContentBlock): void {
+function append(messages: AnthropicMessage[], role: AnthropicMessage['role'], block: AnthropicContentBlock): AnthropicContentBlock {
   const last = messages.at(-1)
   if (last === undefined || last.role !== role) {
     messages.push({ role, content: [block] })
-    return
+    return block
   }
   // A tool result always lands first in its user message: projected results directly follow their call.
   last.content.push(block)
+  return block
 }
 
 // The API rejects a final assistant turn (a prefill) that ends in whitespace.

@@ -79,3 +79,13 @@ function toOpenAIChatMessage(message: ProjectedMessage): OpenAIChatMessage {
       return { role: 'tool', tool_call_id: message.toolCallId, content: message.content }
   }
 }
+
+/**
+ * The Chat Completions request fields that steer prompt caching: `prompt_cache_key` (from
+ * `meta.cache.key`, the thread id unless `policy.cache.openAIKey` says otherwise), so calls of one
+ * thread reach the same cache. Spread them into the request body; empty when there is no key.
+ */
+export function openAIChatCacheFields(result: ProjectionResult): { prompt_cache_key?: string } {
+  const key = result.meta.cache.key
+  return key === undefined ? {} : { prompt_cache_key: key }
+}

@@ -141,7 +141,23 @@ describe('anthropicMessagesProblems', () => {
 
   it.each<[string, unknown, string]>([
     ['an empty message list', { messages: [] }, 'messages: must not be empty'],
-    ['a system that is not a string', { system: [text('x')], messages: [{ role: 'user', content: [text('Hi')] }] }, 'system: must be a string'],
+    ['a system that is neither a string nor text blocks', { system: 7, messages: [{ role: 'user', content: [text('Hi')] }] }, 'system: must be a string or an array of text blocks'],
+    ['an empty system text block', { system: [{ type: 'text', text: ' ' }], messages: [{ role: 'user', content: [text('Hi')] }] }, 'system[0]: empty text block'],
+    ['a malformed cache_control', { messages: [{ role: 'user', content: [{ type: 'text', text: 'Hi', cache_control: { type: 'persistent' } }] }] }, "messages[0].content[0]: cache_control must be { type: 'ephemeral', ttl?: '5m' | '1h' }"],
+    [
+      'five cache breakpoints',
+      {
+        system: [{ type: 'text', text: 'a', cache_control: { type: 'ephemeral' } }, { type: 'text', text: 'b', cache_control: { type: 'ephemeral' } }],
+        messages: [{ role: 'user', content: [{ type: 'text', text: 'c', cache_control: { type: 'ephemeral' } }, { type: 'text', text: 'd', cache_control: { type: 'ephemeral' } }] }],
+        cache_control: { type: 'ephemeral' },
+      },
+      'request: 5 cache_control breakpoints (system[0], system[1], messages[0].content[0], messages[0].content[1], request); at most 4 are allowed',
+    ],
+    [
+      'a 1h breakpoint after a 5m one',
+      { system: [{ type: 'text', text: 'a', cache_control: { type: 'ephemeral' } }], messages: [{ role: 'user', content: [{ type: 'text', text: 'c', cache_control: { type: 'ephemeral', ttl: '1h' } }] }] },
+      'messages[0].content[0]: a 1h cache_control after a 5m one (system[0]); longer TTLs must come first',
+    ],
     ['a first message from the assistant', { messages: [{ role: 'assistant', content: [text('Hi')] }] }, 'messages[0]: the first message must be from the user'],
     [
       'two user messages in a row',

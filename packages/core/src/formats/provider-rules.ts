@@ -115,13 +115,38 @@ export function openAIChatProblems(messages: readonly OpenAIChatMessage[]): stri
  * text blocks, `tool_use` only from the assistant with unique ids matching `anthropicToolIdPattern`
  * and an object `input`, each `tool_use` answered by a `tool_result` in the very next (user)
  * message, `tool_result` blocks only there, once each and before any other block, an error result
- * with content, and a final assistant message not ending in whitespace.
+ * with content, and a final assistant message not ending in whitespace. Prompt caching: `system` is a
+ * string or a non-empty array of non-empty text blocks; `cache_control` is `{ type: 'ephemeral' }` with
+ * an optional `ttl` of `5m` or `1h`, only on text, tool_use and tool_result blocks (and at the top
+ * level for the automatic mode), at most 4 in all, and a `1h` one never after a `5m` one.
  */
 export function anthropicMessagesProblems(request: AnthropicMessagesRequest): string[] {
   const problems: string[] = []
   const raw: unknown = request
   if (!isRecord(raw)) return ['request: not an object']
-  if (raw['system'] !== undefined && typeof raw['system'] !== 'string') problems.push('system: must be a string')
+  // Cache breakpoints in the order the API reads the request: system, then messages, then the automatic one.
+  const breakpoints: { at: string; ttl: unknown }[] = []
+  const noteCacheControl = (at: string, holder: UntypedObject): void => {
+    const mark = holder['cache_control']
+    if (mark === undefined) return
+    if (!isRecord(mark) || mark['type'] !== 'ephemeral' || (mark['ttl'] !== undefined && mark['ttl'] !== '5m' && mark['ttl'] !== '1h')) {
+      problems.push(`${at}: cache_control must be { type: 'ephemeral', ttl?: '5m' | '1h' }`)
+    }
+    breakpoints.push({ at, ttl: isRecord(mark) ? (mark['ttl'] ?? '5m') : undefined })
+  }
+  const system = raw['system']
+  if (Array.isArray(system)) {
+    if (system.length === 0) problems.push('system: must not be an empty array')
+    system.forEach((block: unknown, blockIndex) => {
+      const at = `system[${blockIndex}]`
+      if (!isRecord(block) || block['type'] !== 'text') {
+        problems.push(`${at}: must be a text block`)
+        return
+      }
+      if (typeof block['text'] !== 'string' || block['text'].trim() === '') problems.push(`${at}: empty text block`)
+      noteCacheControl(at, block)
+    })
+  } else if (system !== undefined && typeof system !== 'string') problems.push('system: must be a string or an array of text blocks')
   const messages = raw['messages']
   if (!Array.isArray(messages)) return [...problems, 'messages: must be an array']
   if (messages.length === 0) return [...problems, 'messages: must not be empty']
@@ -165,6 +190,7 @@ export function anthropicMessagesProblems(request: AnthropicMessagesRequest): st
         problems.push(`${blockAt}: not an object`)
         return
       }
+      noteCacheControl(blockAt, block)
       switch (block['type']) {
         case 'text': {
           sawOtherBlock = true
@@ -224,6 +250,15 @@ export function anthropicMessagesProblems(request: AnthropicMessagesRequest): st
   })
   for (const id of awaiting.keys()) {
     problems.push(unansweredToolUse(awaitingFrom, id))
+  }
+  noteCacheControl('request', raw)
+  if (breakpoints.length > 4) {
+    problems.push(`request: ${breakpoints.length} cache_control breakpoints (${breakpoints.map((breakpoint) => breakpoint.at).join(', ')}); at most 4 are allowed`)
+  }
+  const firstShort = breakpoints.findIndex((breakpoint) => breakpoint.ttl === '5m')
+  const lateLong = firstShort === -1 ? undefined : breakpoints.slice(firstShort).find((breakpoint) => breakpoint.ttl === '1h')
+  if (lateLong !== undefined) {
+    problems.push(`${lateLong.at}: a 1h cache_control after a 5m one (${(breakpoints[firstShort] as { at: string }).at}); longer TTLs must come first`)
   }
   return problems
 }

@@ -280,3 +280,28 @@ describe('estimateCost', () => {
     expect(estimateCost({ inputTokens: 1, outputTokens: 1 }, 'gpt-4o-2024-05-13')).toBeUndefined()
   })
 })
+
+describe('cache pricing', () => {
+  it('prices Anthropic cache writes at 1.25× (1h: 2×) and reads at 0.1× of input, with per-model minimums', () => {
+    expect(modelInfo('claude-sonnet-4-5').pricing).toEqual({
+      inputPerMillion: 3,
+      outputPerMillion: 15,
+      cacheReadPerMillion: 0.3,
+      cacheWritePerMillion: 3.75,
+      cacheWriteLongPerMillion: 6,
+      minimumCacheableTokens: 1_024,
+    })
+    expect(modelInfo('claude-haiku-4-5').pricing?.minimumCacheableTokens).toBe(4_096)
+    expect(modelInfo('gpt-4o').pricing?.cacheReadPerMillion).toBe(1.25)
+    expect(modelInfo('gpt-4').pricing?.cacheReadPerMillion).toBeUndefined()
+  })
+
+  it('estimateCost prices reported cache reads and writes', () => {
+    // 10,000 prompt tokens: 8,000 read, 1,000 written, 1,000 plain; 500 out.
+    expect(estimateCost({ inputTokens: 10_000, outputTokens: 500, cachedInputTokens: 8_000, cacheWriteInputTokens: 1_000 }, 'claude-sonnet-4-5')).toBeCloseTo(
+      (1_000 * 3 + 8_000 * 0.3 + 1_000 * 3.75 + 500 * 15) / 1e6,
+      12,
+    )
+    expect(estimateCost({ inputTokens: 10_000, outputTokens: 0 }, 'claude-sonnet-4-5')).toBeCloseTo(0.03, 12)
+  })
+})

@@ -11,6 +11,17 @@ export type ModelProvider = 'openai' | 'anthropic' | 'google' | 'meta' | 'mistra
 export interface ModelPricing {
   readonly inputPerMillion: number
   readonly outputPerMillion: number
+  /** Prompt tokens read from the provider's prompt cache. Default: unknown (no cache pricing). */
+  readonly cacheReadPerMillion?: number
+  /** Prompt tokens written to a 5-minute cache entry (Anthropic: 1.25× input). Default: billed as input. */
+  readonly cacheWritePerMillion?: number
+  /** Prompt tokens written to a 1-hour cache entry (Anthropic: 2× input). Default: billed as input. */
+  readonly cacheWriteLongPerMillion?: number
+  /**
+   * Fewest prompt tokens a cache entry may hold: shorter prefixes are not cached, silently
+   * (Anthropic: 1,024 to 4,096 by model; OpenAI: 1,024). Default: 1,024.
+   */
+  readonly minimumCacheableTokens?: number
 }
 
 /** What threadlens knows about a model: its limits, how to count for it, and its price. */
@@ -44,6 +55,10 @@ export interface ModelInfo {
 export const modelPricingSchema: z.ZodType<ModelPricing> = z.strictObject({
   inputPerMillion: z.number().nonnegative(),
   outputPerMillion: z.number().nonnegative(),
+  cacheReadPerMillion: z.number().nonnegative().exactOptional(),
+  cacheWritePerMillion: z.number().nonnegative().exactOptional(),
+  cacheWriteLongPerMillion: z.number().nonnegative().exactOptional(),
+  minimumCacheableTokens: z.number().int().positive().exactOptional(),
 })
 
 /** Validates a model given to `registerModel`; unknown keys are errors, to catch typos. */
@@ -100,19 +115,28 @@ const openAIPricing: Readonly<Record<string, ModelPricing>> = {
   'gpt-3.5-turbo': { inputPerMillion: 0.5, outputPerMillion: 1.5 },
   'gpt-4': { inputPerMillion: 30, outputPerMillion: 60 },
   'gpt-4-turbo': { inputPerMillion: 10, outputPerMillion: 30 },
-  'gpt-4o': { inputPerMillion: 2.5, outputPerMillion: 10 },
-  'gpt-4o-mini': { inputPerMillion: 0.15, outputPerMillion: 0.6 },
-  'gpt-4.1': { inputPerMillion: 2, outputPerMillion: 8 },
-  'gpt-4.1-mini': { inputPerMillion: 0.4, outputPerMillion: 1.6 },
-  'gpt-4.1-nano': { inputPerMillion: 0.1, outputPerMillion: 0.4 },
-  'gpt-5': { inputPerMillion: 1.25, outputPerMillion: 10 },
-  'gpt-5-mini': { inputPerMillion: 0.25, outputPerMillion: 2 },
-  'gpt-5-nano': { inputPerMillion: 0.05, outputPerMillion: 0.4 },
-  'gpt-5.1': { inputPerMillion: 1.25, outputPerMillion: 10 },
-  o1: { inputPerMillion: 15, outputPerMillion: 60 },
-  'o3-mini': { inputPerMillion: 1.1, outputPerMillion: 4.4 },
-  o3: { inputPerMillion: 2, outputPerMillion: 8 },
-  'o4-mini': { inputPerMillion: 1.1, outputPerMillion: 4.4 },
+  'gpt-4o': openAIPrices(2.5, 10, 1.25),
+  'gpt-4o-mini': openAIPrices(0.15, 0.6, 0.075),
+  'gpt-4.1': openAIPrices(2, 8, 0.5),
+  'gpt-4.1-mini': openAIPrices(0.4, 1.6, 0.1),
+  'gpt-4.1-nano': openAIPrices(0.1, 0.4, 0.025),
+  'gpt-5': openAIPrices(1.25, 10, 0.125),
+  'gpt-5-mini': openAIPrices(0.25, 2, 0.025),
+  'gpt-5-nano': openAIPrices(0.05, 0.4, 0.005),
+  'gpt-5.1': openAIPrices(1.25, 10, 0.125),
+  o1: openAIPrices(15, 60, 7.5),
+  'o3-mini': openAIPrices(1.1, 4.4, 0.55),
+  o3: openAIPrices(2, 8, 0.5),
+  'o4-mini': openAIPrices(1.1, 4.4, 0.275),
+}
+
+/**
+ * OpenAI caches prompts of 1,024 tokens or more on its own and bills no write surcharge; cached
+ * tokens cost the model's "cached input" price (pricing page, as of November 2026). Models before
+ * gpt-4o have no prompt caching: no cache price.
+ */
+function openAIPrices(input: number, output: number, cachedInput: number): ModelPricing {
+  return { inputPerMillion: input, outputPerMillion: output, cacheReadPerMillion: cachedInput, minimumCacheableTokens: 1_024 }
 }
 
 function openAIModels(): ModelInfo[] {
@@ -166,7 +190,8 @@ function openAIModels(): ModelInfo[] {
  */
 export const APPROXIMATE_TOKENIZER_SAFETY_MARGIN = 0.15
 
-function approximate(provider: ModelProvider, id: string, contextWindow: number, maxOutputTokens: number, prices?: readonly [number, number]): ModelInfo {
+function approximate(provider: ModelProvider, id: string, contextWindow: number, maxOutputTokens: number, prices?: readonly [number, number] | ModelPricing): ModelInfo {
+  const pricing = prices === undefined || !Array.isArray(prices) ? prices : { inputPerMillion: prices[0], outputPerMillion: prices[1] }
   return {
     id,
     provider,
@@ -175,22 +200,44 @@ function approximate(provider: ModelProvider, id: string, contextWindow: number,
     tokenizer: 'o200k_base',
     exactTokenizer: false,
     safetyMargin: APPROXIMATE_TOKENIZER_SAFETY_MARGIN,
-    ...(prices === undefined ? {} : { pricing: { inputPerMillion: prices[0], outputPerMillion: prices[1] } }),
+    ...(pricing === undefined ? {} : { pricing: pricing as ModelPricing }),
   }
+}
+
+/**
+ * Anthropic's prompt-caching prices are fixed multiples of the base input price (pricing and prompt
+ * caching docs, as of November 2026): 5-minute writes 1.25×, 1-hour writes 2×, reads 0.1×. The
+ * minimum cacheable prompt is per model: 1,024 tokens for Sonnet and for Opus up to 4.1, 2,048 for
+ * the Haiku 3 models, 4,096 for Haiku 4.5 and Opus 4.5.
+ */
+function anthropicPrices(input: number, output: number, minimumCacheableTokens: number): ModelPricing {
+  return {
+    inputPerMillion: input,
+    outputPerMillion: output,
+    cacheReadPerMillion: round(input * 0.1),
+    cacheWritePerMillion: round(input * 1.25),
+    cacheWriteLongPerMillion: round(input * 2),
+    minimumCacheableTokens,
+  }
+}
+
+// Prices are dollars per million tokens: six decimals keep them exact without float noise (0.30000000000000004).
+function round(value: number): number {
+  return Math.round(value * 1_000_000) / 1_000_000
 }
 
 const handWrittenModels: readonly ModelInfo[] = [
   // Anthropic: 200k windows. Sonnet 4/4.5 offer 1M behind a beta header: pass maxInputTokens yourself.
-  approximate('anthropic', 'claude-opus-4-5', 200_000, 64_000, [5, 25]),
-  approximate('anthropic', 'claude-opus-4-1', 200_000, 32_000, [15, 75]),
-  approximate('anthropic', 'claude-opus-4', 200_000, 32_000, [15, 75]),
-  approximate('anthropic', 'claude-sonnet-4-5', 200_000, 64_000, [3, 15]),
-  approximate('anthropic', 'claude-sonnet-4', 200_000, 64_000, [3, 15]),
-  approximate('anthropic', 'claude-haiku-4-5', 200_000, 64_000, [1, 5]),
-  approximate('anthropic', 'claude-3-7-sonnet', 200_000, 64_000, [3, 15]),
-  approximate('anthropic', 'claude-3-5-sonnet', 200_000, 8_192, [3, 15]),
-  approximate('anthropic', 'claude-3-5-haiku', 200_000, 8_192, [0.8, 4]),
-  approximate('anthropic', 'claude-3-haiku', 200_000, 4_096, [0.25, 1.25]),
+  approximate('anthropic', 'claude-opus-4-5', 200_000, 64_000, anthropicPrices(5, 25, 4_096)),
+  approximate('anthropic', 'claude-opus-4-1', 200_000, 32_000, anthropicPrices(15, 75, 1_024)),
+  approximate('anthropic', 'claude-opus-4', 200_000, 32_000, anthropicPrices(15, 75, 1_024)),
+  approximate('anthropic', 'claude-sonnet-4-5', 200_000, 64_000, anthropicPrices(3, 15, 1_024)),
+  approximate('anthropic', 'claude-sonnet-4', 200_000, 64_000, anthropicPrices(3, 15, 1_024)),
+  approximate('anthropic', 'claude-haiku-4-5', 200_000, 64_000, anthropicPrices(1, 5, 4_096)),
+  approximate('anthropic', 'claude-3-7-sonnet', 200_000, 64_000, anthropicPrices(3, 15, 1_024)),
+  approximate('anthropic', 'claude-3-5-sonnet', 200_000, 8_192, anthropicPrices(3, 15, 1_024)),
+  approximate('anthropic', 'claude-3-5-haiku', 200_000, 8_192, anthropicPrices(0.8, 4, 2_048)),
+  approximate('anthropic', 'claude-3-haiku', 200_000, 4_096, anthropicPrices(0.25, 1.25, 2_048)),
   // Google: the window is the input limit; replies have their own. Prices for prompts up to 200k.
   approximate('google', 'gemini-3-pro-preview', 1_048_576, 65_536, [2, 12]),
   approximate('google', 'gemini-2.5-pro', 1_048_576, 65_536, [1.25, 10]),
@@ -367,11 +414,24 @@ export function policyForModel(id: string, overrides: PolicyOptions = {}): Conte
 
 /**
  * What a call cost in US dollars at list prices, or `undefined` when the model or its price is
- * unknown. Count reasoning tokens as output; cached-input discounts and long-prompt tiers are
- * not applied.
+ * unknown. Count reasoning tokens as output. `inputTokens` is the whole prompt; the parts the
+ * provider reported as read from or written to its prompt cache are priced at the model's cache
+ * prices (5-minute writes; long-prompt tiers are not applied).
  */
-export function estimateCost(usage: { readonly inputTokens: number; readonly outputTokens: number }, modelId: string): number | undefined {
+export function estimateCost(
+  usage: { readonly inputTokens: number; readonly outputTokens: number; readonly cachedInputTokens?: number; readonly cacheWriteInputTokens?: number },
+  modelId: string,
+): number | undefined {
   const pricing = findModel(modelId)?.pricing
   if (pricing === undefined) return undefined
-  return (usage.inputTokens * pricing.inputPerMillion + usage.outputTokens * pricing.outputPerMillion) / 1_000_000
+  const read = usage.cachedInputTokens ?? 0
+  const written = usage.cacheWriteInputTokens ?? 0
+  const plain = Math.max(0, usage.inputTokens - read - written)
+  return (
+    (plain * pricing.inputPerMillion +
+      read * (pricing.cacheReadPerMillion ?? pricing.inputPerMillion) +
+      written * (pricing.cacheWritePerMillion ?? pricing.inputPerMillion) +
+      usage.outputTokens * pricing.outputPerMillion) /
+    1_000_000
+  )
 }

@@ -67,6 +67,7 @@ describe('definePolicy', () => {
       const value = defaults[name]
       if (value === undefined || (Array.isArray(value) && value.length === 0)) expect(['none', 'no limit']).toContain(defaultText)
       else if (name === 'includeKinds') expect(defaultText).toBe('all but context_op')
+      else if (typeof value === 'object') expect(defaultText).toBe(JSON.stringify(value))
       else expect(defaultText).toBe(String(value).replaceAll('\n', '\\n'))
     }
   })

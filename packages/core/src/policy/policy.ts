@@ -7,6 +7,42 @@ export const DEFAULT_INTERRUPTED_RESULT = '[interrupted: this tool call never re
 
 const kindEnum = z.enum(['message', 'tool_call', 'tool_result', 'summary', 'context_op'])
 
+/**
+ * How requests ask providers to cache their prompt prefix (see docs/caching.md). Every field has a
+ * default, so `cache: {}` (or leaving `cache` out) gives explicit Anthropic breakpoints, a 5-minute
+ * TTL and the thread id as OpenAI's `prompt_cache_key`.
+ */
+export const cachePolicySchema = z.strictObject({
+  /**
+   * Anthropic caches only what `cache_control` marks. `explicit`: the projection places up to 4
+   * block breakpoints (end of tools + system, the window's stable base, the newest stable message,
+   * the end of the request) and `meta.cache.breakpoints` says where and why. `auto`: the tools +
+   * system breakpoint plus the API's top-level automatic mode, which caches up to the last block.
+   * `off`: no `cache_control` at all. Default `explicit`.
+   */
+  anthropic: z.enum(['explicit', 'auto', 'off']).default('explicit'),
+  /**
+   * TTL of the long-lived breakpoints (tools + system, the stable base). `1h` writes cost 2× base input
+   * instead of 1.25×, so it pays only when calls are more than 5 minutes apart but under an hour.
+   * Breakpoints in the history always use 5 minutes (the API needs longer TTLs first). Default `5m`.
+   */
+  ttl: z.enum(['5m', '1h']).default('5m'),
+  /**
+   * OpenAI's `prompt_cache_key`: requests with the same key are routed to the same cache. Default: the
+   * thread id. `false` sends none. Never put secrets or personal data in it.
+   */
+  openAIKey: z.union([z.string().min(1).max(1024), z.literal(false)]).optional(),
+  /**
+   * With `cacheFriendly`, reductions of tool results that left the last `keepLastTurns` turns
+   * (masking, pruning, dedupe, isolation) can come in batches — once every this many turns, and
+   * whenever the cache window moves — so fewer calls rewrite an already cached message. 1 reduces every
+   * turn: with the breakpoints above the reductions, a rewrite costs only the last turns, and the
+   * context-quality bench measures that cheapest under both providers' billing (docs/caching.md).
+   * Default 1.
+   */
+  reduceEveryTurns: z.number().int().positive().default(1),
+})
+
 /** The zod schema of every policy option, with its default. */
 export const policySchema = z
   .strictObject({
@@ -57,6 +93,8 @@ export const policySchema = z
     cacheFriendly: z.boolean().default(false),
     /** How far a cache-friendly window falls back when it moves, as a share of the history budget. Default 0.6. */
     cacheLowWaterRatio: z.number().gt(0).lt(1).default(0.6),
+    /** Prompt caching on the wire: breakpoints, TTL, OpenAI cache key. Default: see `cachePolicySchema`. */
+    cache: cachePolicySchema.prefault({}),
     /** Tool output longer than this many UTF-8 bytes is truncated before it enters the thread. Default 32000. */
     toolOutputMaxBytes: z.number().int().positive().default(32_000),
     /** Tool output longer than this many lines is truncated before it enters the thread. Default 1000. */
@@ -87,6 +125,7 @@ export const policySchema = z
 /** A validated, frozen policy: plain data, safe to store and compare. */
 export type ContextPolicy = Readonly<z.output<typeof policySchema>> & { readonly includeKinds: readonly EntryKind[] }
 export type PolicyOptions = z.input<typeof policySchema>
+export type CachePolicy = Readonly<z.output<typeof cachePolicySchema>>
 
 /** Validates policy options and fills defaults. Throws `InvalidPolicyError` saying which option was wrong. */
 export function definePolicy(options: PolicyOptions = {}): ContextPolicy {
@@ -99,6 +138,7 @@ export function definePolicy(options: PolicyOptions = {}): ContextPolicy {
   }
   const policy = parsed.data
   Object.freeze(policy.includeKinds)
+  Object.freeze(policy.cache)
   return Object.freeze(policy) as ContextPolicy
 }
 

@@ -53,3 +53,30 @@ export function cacheWindowStart(options: {
   }
   return low + firstSeq
 }
+
+/**
+ * The newest seq of the thread as it stood when the cache-friendly window last moved to where it is
+ * now (measured without pending messages, so every call between two moves gets the same answer).
+ * Reductions batched with the window (see `cache.reduceEveryTurns`) use the protected zone as of
+ * then: between moves the bytes of every message already sent stay as they were.
+ * `undefined` when the window has not moved (the whole region fits).
+ */
+export function cacheWindowMovedAt(options: Parameters<typeof cacheWindowStart>[0]): number | undefined {
+  const { sums, firstSeq, regionStart, lastSeq } = options
+  const origin = sums[regionStart - firstSeq] as number
+  const end = sums[lastSeq - firstSeq + 1] as number
+  const excess = end - origin + options.pendingTokens - options.budget
+  if (excess <= 0) return undefined
+  const chunk = Math.max(1, Math.floor(options.budget * (1 - options.lowWaterRatio)))
+  const level = Math.ceil(excess / chunk)
+  // The thread end at which this level began: the budget plus (level - 1) chunks past the origin.
+  const target = origin + options.budget + (level - 1) * chunk
+  let low = regionStart - firstSeq + 1
+  let high = lastSeq - firstSeq + 1
+  while (low < high) {
+    const middle = (low + high) >>> 1
+    if ((sums[middle] as number) >= target) high = middle
+    else low = middle + 1
+  }
+  return Math.min(lastSeq, low - 1 + firstSeq)
+}

@@ -20,7 +20,7 @@ import {
   type TokenCounter,
 } from '../tokens/token-counter'
 import { toAnthropicMessages } from '../formats/anthropic-messages'
-import { toOpenAIChat } from '../formats/openai-chat'
+import { openAIChatCacheFields, toOpenAIChat } from '../formats/openai-chat'
 import { anthropicMessagesProblems, openAIChatProblems } from '../formats/provider-rules'
 import { project } from './project'
 import { segments, type ProjectedMessage, type ProjectInput, type ProjectionResult } from './types'
@@ -46,20 +46,32 @@ interface Case {
 const printable = <T extends Case>(testCase: T): T =>
   Object.assign(testCase, { [fc.toStringMethod]: () => `entries=${JSON.stringify(testCase.thread.entries)} policy=${JSON.stringify(testCase.input.policy)} pending=${JSON.stringify(testCase.input.pending)}` })
 
+// Kept apart from the shared policy arbitrary, whose random stream other suites' seeds depend on.
+const cachePolicyArbitrary = fc.record(
+  {
+    anthropic: fc.constantFrom('explicit', 'auto', 'off') as fc.Arbitrary<'explicit' | 'auto' | 'off'>,
+    ttl: fc.constantFrom('5m', '1h') as fc.Arbitrary<'5m' | '1h'>,
+    openAIKey: fc.constantFrom('tenant-7', false) as fc.Arbitrary<string | false>,
+    reduceEveryTurns: fc.integer({ min: 1, max: 5 }),
+  },
+  { requiredKeys: [] },
+)
+
 const caseArbitrary = fc
   .record({
     actions: actionsArbitrary,
     policy: policyOptionsArbitrary,
+    cache: cachePolicyArbitrary,
     pending: pendingArbitrary,
     withTools: fc.boolean(),
     memory: fc.option(fc.constantFrom('tasks: book the ferry', '世界: 東京'), { nil: undefined }),
     exactCounter: fc.boolean(),
   })
-  .map(({ actions, policy, pending, withTools, memory, exactCounter }): Case => {
+  .map(({ actions, policy, cache, pending, withTools, memory, exactCounter }): Case => {
     const thread = buildThread(actions)
     const input: ProjectInput = {
       thread,
-      policy: definePolicy(policy),
+      policy: definePolicy({ ...policy, cache }),
       counter: exactCounter ? exact : heuristic,
       pending,
       ...(withTools ? { tools: sampleTools } : {}),
@@ -203,6 +215,49 @@ describe('project: invariants over random threads', () => {
     expect(conversation ? problems : problems.filter((problem) => problem !== 'messages: must not be empty')).toEqual([])
   })
 
+  check('places at most 4 cache breakpoints, in request order, only on messages that make a block, and the formats carry exactly them', ({ thread, input }, result) => {
+    const { breakpoints, anthropic } = result.meta.cache
+    const automatic = anthropic === 'auto' ? 1 : 0
+    expect(breakpoints.length + automatic).toBeLessThanOrEqual(4)
+    if (anthropic === 'off') expect(breakpoints).toEqual([])
+    const positions = breakpoints.map((breakpoint) => (breakpoint.at === 'tools' ? -1 : breakpoint.at))
+    expect(positions).toEqual([...new Set(positions)].sort((a, b) => a - b))
+    for (const breakpoint of breakpoints) {
+      if (breakpoint.at === 'tools') {
+        expect(input.tools).toBeDefined()
+        // Only when no system prompt makes a block to carry it.
+        expect(result.messages.some((message, position) => result.meta.messages[position]?.segment === 'system' && message.content.trim() !== '')).toBe(false)
+        continue
+      }
+      const message = result.messages[breakpoint.at] as ProjectedMessage
+      const makesBlock = message.role === 'tool' || (message.role === 'assistant' && (message.toolCalls?.length ?? 0) > 0) || message.content.trim() !== ''
+      expect(makesBlock).toBe(true)
+      // History breakpoints use the short TTL: the API wants longer TTLs first.
+      if (breakpoint.reason !== 'tools-and-system' && breakpoint.reason !== 'stable-base') expect(breakpoint.ttl).toBe('5m')
+    }
+    const request = toAnthropicMessages(result)
+    const marks = JSON.stringify(request).split('"cache_control"').length - 1
+    expect(marks).toBe(breakpoints.filter((breakpoint) => breakpoint.at !== 'tools').length + automatic)
+    const key = input.policy.cache.openAIKey === false ? undefined : (input.policy.cache.openAIKey ?? thread.entries[0]?.threadId)
+    expect(openAIChatCacheFields(result)).toEqual(key === undefined ? {} : { prompt_cache_key: key })
+  })
+
+  check('reductions never reach past the protected zone, and wait for the cache window when told to', ({ thread, input }, result) => {
+    const { policy } = input
+    const floor = result.meta.cache.reductionFloor
+    // A unit (one model call's texts, calls and results) is reduced or not as a whole, by where it starts.
+    for (const reduction of result.meta.reduced) {
+      const toolCallId = thread.bySeq(reduction.seq)?.refs.toolCallId as string
+      const callId = thread.bySeq(thread.index.callSeqByToolCallId.get(toolCallId) as number)?.refs.callId as string
+      expect(thread.index.seqsByCallId.get(callId)?.[0]).toBeLessThan(floor)
+    }
+    const visibleTurns = thread.index.userSeqs.filter((seq) => seq > thread.index.resetSeq).length
+    if (policy.cacheFriendly && policy.cache.reduceEveryTurns > visibleTurns && result.meta.cacheWindowStart === undefined && !result.meta.dropped.some((range) => range.reason === 'cache-window' || range.reason === 'budget')) {
+      // Everything fits and no batch of turns is complete: nothing already sent is rewritten.
+      expect(result.meta.reduced).toEqual([])
+    }
+  })
+
   check('never shortens or isolates pinned units, unresolved calls, or the last keepLastTurns turns', ({ thread, input }, result) => {
     const { policy } = input
     const visibleFrom = thread.index.resetSeq + 1
@@ -336,3 +391,58 @@ function unitMembers(thread: Thread, seq: number): number[] {
     .filter((resultSeq): resultSeq is number => resultSeq !== undefined)
   return [...calls, ...results]
 }
+
+describe('project: batched reductions', () => {
+  it(`between batches, a new message never changes how anything already sent is sent (${RUNS / 4} threads grown entry by entry, seed ${SEED})`, () => {
+    const arbitrary = fc.record({
+      actions: actionsArbitrary,
+      maxInputTokens: fc.integer({ min: 200, max: 3000 }),
+      keepLastTurns: fc.integer({ min: 0, max: 3 }),
+      reduceEveryTurns: fc.integer({ min: 2, max: 4 }),
+      toolTrace: fc.constantFrom('masked', 'boundary') as fc.Arbitrary<'masked' | 'boundary'>,
+      pruneToolOutputsOverTokens: fc.option(fc.integer({ min: 1, max: 40 }), { nil: undefined }),
+    })
+    fc.assert(
+      fc.property(arbitrary, ({ actions, maxInputTokens, keepLastTurns, reduceEveryTurns, toolTrace, pruneToolOutputsOverTokens }) => {
+        const thread = buildThread(actions)
+        // Deduplication is left out: a newer identical result rewrites the older one whenever it arrives.
+        const policy = definePolicy({
+          maxInputTokens,
+          reserveOutputTokens: Math.floor(maxInputTokens / 8),
+          keepLastTurns,
+          toolTrace,
+          cacheFriendly: true,
+          cache: { reduceEveryTurns },
+          ...(pruneToolOutputsOverTokens === undefined ? {} : { pruneToolOutputsOverTokens }),
+        })
+        const entries = thread.entries
+        const sent = (result: ProjectionResult): Map<number, string> => {
+          const bySeq = new Map<number, string>()
+          result.meta.messages.forEach((info, position) => {
+            if (info.segment === 'history') for (const seq of info.seqs) bySeq.set(seq, JSON.stringify(result.messages[position]))
+          })
+          return bySeq
+        }
+        let previous: ProjectionResult | undefined
+        for (let length = 1; length <= entries.length; length++) {
+          const result = project({ thread: entries.slice(0, length), policy, counter: heuristic })
+          const added = entries[length - 1] as Entry
+          // A plain message (a new turn, an answer) joins no earlier unit: what changes, reductions changed.
+          if (previous !== undefined && added.kind === 'message' && added.refs.callId === undefined) {
+            const firstHistory = (projection: ProjectionResult): number | undefined => projection.meta.messages.find((info) => info.segment === 'history')?.seqs[0]
+            const userTurns = entries.slice(0, length).filter((entry) => entry.kind === 'message' && entry.payload.role === 'user' && entry.seq > thread.index.resetSeq).length
+            const batchBoundary = added.kind === 'message' && added.payload.role === 'user' && userTurns % reduceEveryTurns === 0
+            const sameWindow = firstHistory(previous) === firstHistory(result) && previous.meta.summary?.seq === result.meta.summary?.seq
+            if (!batchBoundary && sameWindow && !result.meta.overflow && !previous.meta.overflow) {
+              const before = sent(previous)
+              const after = sent(result)
+              for (const [seq, text] of before) if (after.has(seq)) expect(after.get(seq)).toBe(text)
+            }
+          }
+          previous = result
+        }
+      }),
+      { numRuns: RUNS / 4, seed: SEED },
+    )
+  })
+})

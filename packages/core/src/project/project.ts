@@ -6,7 +6,8 @@ import type { ContextPolicy } from '../policy/policy'
 import { MESSAGE_OVERHEAD_TOKENS, REPLY_PRIMING_TOKENS, type TokenCounter } from '../tokens/token-counter'
 import { renderMemory } from '../memory/render-memory'
 import { HashBuilder } from '../utils/hash'
-import { cacheWindowStart, cumulativeTokens } from './cache-window'
+import { cacheWindowMovedAt, cacheWindowStart, cumulativeTokens } from './cache-window'
+import { placeCacheBreakpoints } from './cache-breakpoints'
 import { droppedRanges } from './dropped-ranges'
 import { turnWindowFloor } from './turns'
 import { planUnit, reducedResultTokens, type ReductionContext, type UnitPlan } from './reductions'
@@ -123,19 +124,63 @@ export function project(input: ProjectInput): ProjectionResult {
           dropped: memoryText !== '' && memoryTokens === 0,
         }
 
+  // Cache-friendly windows move in chunks, on a grid measured from a fixed origin. Pending
+  // messages count toward the overflow (so the grid moves once, not once before and once after
+  // they are appended); the grid never cuts into the latest turn, which the budget alone decides.
+  const regionStart = summaryUsed ? Math.max(visibleFrom, coveredTo + 1) : visibleFrom
+  const latestTurn = latestVisible(index.userSeqs, visibleFrom)
+  const grid =
+    policy.cacheFriendly && regionStart <= lastSeq
+      ? {
+          sums: cumulativeTokens(entries, index, counter),
+          firstSeq,
+          regionStart,
+          lastSeq,
+          pendingTokens,
+          budget: Math.max(1, budget - systemTokens - toolTokens - summaryTokens - memoryTokens),
+          lowWaterRatio: policy.cacheLowWaterRatio,
+        }
+      : undefined
+  const gridStart = grid === undefined ? undefined : cacheWindowStart(grid)
+  const cacheStart = gridStart === undefined || latestTurn === undefined ? gridStart : Math.min(gridStart, latestTurn)
+
+  // Reductions rewrite a message already sent, which breaks the cached prefix there. On request
+  // (`cache.reduceEveryTurns` > 1, cache-friendly windows) they come in batches: every that many
+  // turns, and when the window moves (everything after its start is sent anew then anyway), each
+  // time using the protected zone as it stood at that moment. Between batches nothing sent changes.
+  const protectedFrom = turnWindowFloor(policy.keepLastTurns, index.userSeqs, visibleFrom, pendingHasUser)
+  let reductionFloor = protectedFrom
+  // Where the batch before this one stopped: the cached prefix a batch can still read ends there.
+  let previousReductionFloor: number | undefined
+  if (policy.cacheFriendly && policy.cache.reduceEveryTurns > 1) {
+    // The protected zone when the thread ended at `seq`: nothing after it existed to reduce.
+    const floorAsOf = (seq: number): number => Math.min(seq + 1, turnWindowFloor(policy.keepLastTurns, userSeqsUpTo(index.userSeqs, seq), visibleFrom, false))
+    const movedAt = grid === undefined ? undefined : cacheWindowMovedAt(grid)
+    const windowFloor = movedAt === undefined ? visibleFrom : floorAsOf(movedAt)
+    const hiddenTurns = userSeqsUpTo(index.userSeqs, visibleFrom - 1).length
+    const visibleTurns = index.userSeqs.length - hiddenTurns
+    const batchTurns = Math.floor(visibleTurns / policy.cache.reduceEveryTurns) * policy.cache.reduceEveryTurns
+    const nextTurnStart = batchTurns === 0 ? undefined : index.userSeqs[hiddenTurns + batchTurns]
+    const turnFloor = batchTurns === 0 ? visibleFrom : floorAsOf(nextTurnStart === undefined ? lastSeq : nextTurnStart - 1)
+    reductionFloor = Math.min(protectedFrom, Math.max(windowFloor, turnFloor))
+    if (batchTurns >= policy.cache.reduceEveryTurns) {
+      const previousTurnStart = index.userSeqs[hiddenTurns + batchTurns - policy.cache.reduceEveryTurns] as number
+      previousReductionFloor = Math.min(reductionFloor, floorAsOf(previousTurnStart - 1))
+    }
+  }
+
   // Decisions, by unit. `explicit` records the fate of every entry the walk looked at.
   const units = new Map<string, Unit>()
   const costs = new Map<string, UnitCost>()
   const plans = new Map<string, UnitPlan>()
   const included = new Map<string, Unit>()
   const explicit = new Map<number, DropReason | 'included'>()
-  const pendingHasUserTurn = pendingHasUser
   const reductionContext: ReductionContext = {
     unitContext: context,
     index,
     policy,
     counter,
-    protectedFrom: turnWindowFloor(policy.keepLastTurns, index.userSeqs, visibleFrom, pendingHasUserTurn),
+    protectedFrom: reductionFloor,
     pinnedSeqs: index.pinnedSeqs,
   }
   const planOf = (unit: Unit): UnitPlan => {
@@ -199,25 +244,6 @@ export function project(input: ProjectInput): ProjectionResult {
   const turnFloor = turnWindowFloor(policy.maxTurns, index.userSeqs, visibleFrom, pendingHasUser)
   let messageCount = anchor === undefined ? 0 : 1
   const maxMessages = policy.maxMessages ?? Number.POSITIVE_INFINITY
-
-  // Cache-friendly windows move in chunks, on a grid measured from a fixed origin. Pending
-  // messages count toward the overflow (so the grid moves once, not once before and once after
-  // they are appended); the grid never cuts into the latest turn, which the budget alone decides.
-  const regionStart = summaryUsed ? Math.max(visibleFrom, coveredTo + 1) : visibleFrom
-  const latestTurn = latestVisible(index.userSeqs, visibleFrom)
-  const gridStart =
-    policy.cacheFriendly && regionStart <= lastSeq
-      ? cacheWindowStart({
-          sums: cumulativeTokens(entries, index, counter),
-          firstSeq,
-          regionStart,
-          lastSeq,
-          pendingTokens,
-          budget: Math.max(1, budget - systemTokens - toolTokens - summaryTokens - memoryTokens),
-          lowWaterRatio: policy.cacheLowWaterRatio,
-        })
-      : undefined
-  const cacheStart = gridStart === undefined || latestTurn === undefined ? gridStart : Math.min(gridStart, latestTurn)
 
   // Walk newest to oldest; decide each unit at its start; stop at the first that does not fit.
   let stopReason: DropReason | undefined
@@ -371,6 +397,13 @@ export function project(input: ProjectInput): ProjectionResult {
       unresolvedToolCalls: unresolvedCalls(context, index),
       pinnedSeqs: [...index.pinnedSeqs].filter((pinned) => pinned >= firstSeq && pinned <= lastSeq).sort((a, b) => a - b),
       prefixKey: prefixKeyOf(messages, infos, anchorSeq, policy),
+      cache: {
+        anthropic: policy.cache.anthropic,
+        breakpoints: placeCacheBreakpoints({ messages, infos, policy, hasTools: toolTokens > 0, reductionFloor, previousReductionFloor }),
+        ttl: policy.cache.ttl,
+        key: policy.cache.openAIKey === false ? undefined : (policy.cache.openAIKey ?? entries[0]?.threadId),
+        reductionFloor,
+      },
       cacheWindowStart: stopReason === 'cache-window' ? cacheStart : undefined,
       entryCount: entries.length,
       firstSeq,
@@ -553,6 +586,18 @@ function unresolvedCalls(context: UnitContext, index: ThreadIndex): { toolCallId
     if (entry?.kind === 'tool_call') calls.push({ toolCallId, name: entry.payload.name, seq })
   }
   return calls.sort((a, b) => a.seq - b.seq)
+}
+
+/** The user seqs up to `seq`, ascending (a prefix of `seqs`). */
+function userSeqsUpTo(seqs: readonly number[], seq: number): readonly number[] {
+  let low = 0
+  let high = seqs.length
+  while (low < high) {
+    const middle = (low + high) >>> 1
+    if ((seqs[middle] as number) <= seq) low = middle + 1
+    else high = middle
+  }
+  return seqs.slice(0, low)
 }
 
 function sum(values: readonly number[]): number {

@@ -110,6 +110,48 @@ export interface ProjectionTokens {
   readonly total: number
 }
 
+/** Why a prompt-cache breakpoint sits where it does. */
+export type CacheBreakpointReason =
+  /** the end of the tool schemas and the system prompt: the same on every call */
+  | 'tools-and-system'
+  /** the end of the fixed segments (memory, summary checkpoint) that open the window */
+  | 'stable-base'
+  /** where the previous batch of reductions stopped: the prefix before a new batch stays readable */
+  | 'previous-stable'
+  /** the newest history message whose bytes later calls keep (older than the zone reductions may still change) */
+  | 'newest-stable'
+  /** the end of the request: the next call repeats all of it and appends */
+  | 'request-end'
+  /** where the previous call's request ended, when the newest turn adds more blocks than a breakpoint looks back */
+  | 'lookback-bridge'
+
+export interface CacheBreakpoint {
+  /**
+   * Index in `messages` of the message whose last block carries the breakpoint, or `'tools'` for the
+   * last tool schema (only when there is no system prompt).
+   */
+  readonly at: number | 'tools'
+  readonly reason: CacheBreakpointReason
+  readonly ttl: '5m' | '1h'
+}
+
+/** How the request asks providers to cache its prefix (from `policy.cache`). */
+export interface ProjectionCache {
+  /** Anthropic mode; with `auto` the request also carries a top-level `cache_control`. */
+  readonly anthropic: 'explicit' | 'auto' | 'off'
+  /** Explicit Anthropic breakpoints, in request order (tools → system → messages); at most 4 with the automatic one. */
+  readonly breakpoints: readonly CacheBreakpoint[]
+  /** TTL of the automatic breakpoint under `auto`. */
+  readonly ttl: '5m' | '1h'
+  /** OpenAI's `prompt_cache_key`: `policy.cache.openAIKey`, else the thread id; `undefined` sends none. */
+  readonly key: string | undefined
+  /**
+   * Where reductions (masking, pruning, dedupe, isolation) stop: results from this seq on are sent whole.
+   * Lower than the protected zone while reductions wait for the cache window to move.
+   */
+  readonly reductionFloor: number
+}
+
 export interface ProjectionMeta {
   readonly tokens: ProjectionTokens
   readonly budget: {
@@ -150,6 +192,8 @@ export interface ProjectionMeta {
    * byte for byte up to the earlier one's latest user message — what providers bill as a cached prompt.
    */
   readonly prefixKey: string
+  /** Prompt-cache breakpoints and keys the formats put on the wire. */
+  readonly cache: ProjectionCache
   /** Where a cache-friendly window started history, when it had to cut. */
   readonly cacheWindowStart: number | undefined
   /** Number of entries in the thread when projected (with `firstSeq`, identifies the thread version). */

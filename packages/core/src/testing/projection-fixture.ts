@@ -1,7 +1,7 @@
 import type { ProjectedMessage, ProjectionMeta, ProjectionResult } from '../project/types'
 
 /** A projection of hand-written messages with an empty `meta`: for testing what consumes projections. */
-export function projectionOf(messages: readonly ProjectedMessage[]): ProjectionResult {
+export function projectionOf(messages: readonly ProjectedMessage[], cache?: Partial<ProjectionMeta['cache']>): ProjectionResult {
   const meta: ProjectionMeta = {
     tokens: { system: 0, memory: 0, summary: 0, history: 0, pending: 0, tools: 0, total: 0 },
     budget: { maxInputTokens: 0, reserveOutputTokens: 0, input: 0, free: 0 },
@@ -20,6 +20,8 @@ export function projectionOf(messages: readonly ProjectedMessage[]): ProjectionR
     unresolvedToolCalls: [],
     pinnedSeqs: [],
     prefixKey: '',
+    // No breakpoints unless a test asks: formats then give the same bytes as before caching existed.
+    cache: { anthropic: 'off', breakpoints: [], ttl: '5m', key: undefined, reductionFloor: 0, ...cache },
     cacheWindowStart: undefined,
     entryCount: 0,
     firstSeq: 0,

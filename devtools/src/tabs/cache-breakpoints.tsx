@@ -1,0 +1,64 @@
+import type { CacheBreakpointReason, ProjectionResult } from '@threadlens/core'
+import { formatNumber } from '../model/meter-parts'
+
+/** Why each breakpoint is where it is, in words. */
+export const breakpointReasons: Readonly<Record<CacheBreakpointReason, string>> = {
+  'tools-and-system': 'end of tools + system prompt: the same on every call',
+  'stable-base': 'end of memory / summary checkpoint: stable until the window moves',
+  'previous-stable': 'where the previous batch of reductions stopped: keeps the prefix before a new batch readable',
+  'newest-stable': 'newest message no later call rewrites (older than the reduction floor)',
+  'request-end': 'end of the request: the next call repeats all of it and appends',
+  'lookback-bridge': 'where the previous call ended: the newest turn adds more than the 20 blocks a breakpoint looks back',
+}
+
+/** The prompt-cache breakpoints the projection asks for: where each sits, why, its TTL, and the OpenAI cache key. */
+export function CacheBreakpoints({ result }: { readonly result: ProjectionResult }) {
+  const cache = result.meta.cache
+  // Tokens up to and including each message: what a breakpoint there caches.
+  const prefixTokens: number[] = []
+  let running = result.meta.tokens.tools
+  for (const info of result.meta.messages) prefixTokens.push((running += info.tokens))
+  return (
+    <div className="tl-card" data-testid="cache-breakpoints" data-mode={cache.anthropic} data-count={cache.breakpoints.length}>
+      <p>
+        <strong>Prompt cache</strong>{' '}
+        <span className="tl-muted">
+          Anthropic {cache.anthropic === 'off' ? 'off: no cache_control sent' : cache.anthropic === 'auto' ? 'automatic mode (top-level cache_control) plus' : 'explicit'}
+          {' · '}OpenAI prompt_cache_key {cache.key === undefined ? 'none' : <span className="tl-mono">{cache.key}</span>}
+          {' · '}reductions stop at #{cache.reductionFloor}
+        </span>
+      </p>
+      {cache.breakpoints.length === 0 ? null : (
+        <table className="tl-table">
+          <thead>
+            <tr>
+              <th>where</th>
+              <th>why</th>
+              <th>TTL</th>
+              <th>caches</th>
+            </tr>
+          </thead>
+          <tbody>
+            {cache.breakpoints.map((breakpoint) => {
+              const info = breakpoint.at === 'tools' ? undefined : result.meta.messages[breakpoint.at]
+              const message = breakpoint.at === 'tools' ? undefined : result.messages[breakpoint.at]
+              const where =
+                breakpoint.at === 'tools'
+                  ? 'last tool schema'
+                  : `message ${breakpoint.at + 1} · ${info?.segment ?? ''} · ${message?.role ?? ''}${info === undefined || info.seqs.length === 0 ? '' : ` #${info.seqs.join(', #')}`}`
+              const tokens = breakpoint.at === 'tools' ? result.meta.tokens.tools : (prefixTokens[breakpoint.at] ?? 0)
+              return (
+                <tr key={`${breakpoint.at}`} data-testid="cache-breakpoint" data-reason={breakpoint.reason}>
+                  <td className="tl-mono">{where}</td>
+                  <td>{breakpointReasons[breakpoint.reason]}</td>
+                  <td>{breakpoint.ttl}</td>
+                  <td>{formatNumber(tokens)} tok</td>
+                </tr>
+              )
+            })}
+          </tbody>
+        </table>
+      )}
+    </div>
+  )
+}

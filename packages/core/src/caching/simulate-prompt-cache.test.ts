@@ -1,0 +1,223 @@
+import { describe, expect, it } from 'vitest'
+import { InvalidCacheSimulationError } from '../errors/threadlens-error'
+import { toAnthropicMessages } from '../formats/anthropic-messages'
+import { toOpenAIChat } from '../formats/openai-chat'
+import { createThread } from '../entries/thread'
+import { definePolicy } from '../policy/policy'
+import { project } from '../project/project'
+import { customTokenCounter, heuristicCount } from '../tokens/token-counter'
+import { anthropicCacheBlocks, openAICacheBlocks } from './cache-blocks'
+import { compareCacheUsage } from './compare-cache-usage'
+import { simulatePromptCache, type CacheBlock } from './simulate-prompt-cache'
+
+const MINUTE = 60_000
+const block = (id: string, tokens: number, breakpoint?: '5m' | '1h'): CacheBlock => (breakpoint === undefined ? { id, tokens } : { id, tokens, breakpoint })
+const blocks = (count: number, tokens: number, prefix = 'b'): CacheBlock[] => Array.from({ length: count }, (_, index) => block(`${prefix}${index}`, tokens))
+const withBreakpointAtEnd = (list: CacheBlock[], ttl: '5m' | '1h' = '5m'): CacheBlock[] => list.map((item, index) => (index === list.length - 1 ? { ...item, breakpoint: ttl } : item))
+
+describe('simulatePromptCache: Anthropic (hand-worked from the prompt caching docs, Sonnet 4.5 at $3 / $15)', () => {
+  it('writes a marked 5,000-token system prompt at 1.25×, reads it at 0.1× within 5 minutes, writes again after expiry', () => {
+    const system = block('system: a long style guide', 5_000, '5m')
+    const usages = simulatePromptCache(
+      [
+        { at: 0, blocks: [system, block('user: first question', 100)] },
+        { at: 1 * MINUTE, blocks: [system, block('user: second question', 120)] },
+        // 5 minutes after the last read (which refreshed the entry), plus one second: expired.
+        { at: 6 * MINUTE + 1_000, blocks: [system, block('user: third question', 80)] },
+      ],
+      { provider: 'anthropic', model: 'claude-sonnet-4-5' },
+    )
+    expect(usages.map(({ readTokens, writeTokens, uncachedTokens }) => [readTokens, writeTokens, uncachedTokens])).toEqual([
+      [0, 5_000, 100],
+      [5_000, 0, 120],
+      [0, 5_000, 80],
+    ])
+    // 5,000 × $3.75/M + 100 × $3/M; then 5,000 × $0.30/M + 120 × $3/M.
+    expect(usages[0]?.cost).toBeCloseTo(0.01905, 10)
+    expect(usages[1]?.cost).toBeCloseTo(0.00186, 10)
+    expect(usages[1]?.costWithoutCache).toBeCloseTo((5_120 * 3) / 1e6, 10)
+  })
+
+  it('a 1-hour breakpoint costs 2× to write and survives a 30-minute gap', () => {
+    const system = block('system', 2_000, '1h')
+    const usages = simulatePromptCache(
+      [
+        { at: 0, blocks: [system, block('user a', 10)] },
+        { at: 30 * MINUTE, blocks: [system, block('user b', 10)] },
+      ],
+      { provider: 'anthropic', model: 'claude-sonnet-4-5' },
+    )
+    expect(usages[0]?.cost).toBeCloseTo((2_000 * 6 + 10 * 3) / 1e6, 10)
+    expect(usages[1]?.readTokens).toBe(2_000)
+  })
+
+  it('caches nothing below the model minimum (Haiku 4.5: 4,096 tokens), marked or not', () => {
+    const usages = simulatePromptCache(
+      [
+        { at: 0, blocks: [block('system', 3_000, '5m'), block('user', 10)] },
+        { at: MINUTE, blocks: [block('system', 3_000, '5m'), block('user 2', 10)] },
+      ],
+      { provider: 'anthropic', model: 'claude-haiku-4-5' },
+    )
+    expect(usages.map((usage) => [usage.readTokens, usage.writeTokens])).toEqual([
+      [0, 0],
+      [0, 0],
+    ])
+  })
+
+  it('caches nothing without a breakpoint', () => {
+    const usages = simulatePromptCache(
+      [
+        { at: 0, blocks: blocks(30, 100) },
+        { at: MINUTE, blocks: blocks(31, 100) },
+      ],
+      { provider: 'anthropic', model: 'claude-sonnet-4-5' },
+    )
+    expect(usages[1]).toMatchObject({ readTokens: 0, writeTokens: 0, uncachedTokens: 3_100 })
+  })
+
+  it('a breakpoint reads an entry up to 20 blocks back, and misses one further back', () => {
+    const first = withBreakpointAtEnd(blocks(30, 100))
+    // 10 blocks appended: the new breakpoint at block 40 looks back to block 20 and finds block 30's entry.
+    const near = withBreakpointAtEnd(blocks(40, 100))
+    // 25 more blocks: block 65 looks back to block 45; the newest entry is at block 40.
+    const far = withBreakpointAtEnd(blocks(65, 100))
+    const usages = simulatePromptCache(
+      [
+        { at: 0, blocks: first },
+        { at: MINUTE, blocks: near },
+        { at: 2 * MINUTE, blocks: far },
+      ],
+      { provider: 'anthropic', model: 'claude-sonnet-4-5' },
+    )
+    expect(usages.map((usage) => [usage.readTokens, usage.writeTokens])).toEqual([
+      [0, 3_000],
+      [3_000, 1_000],
+      [0, 6_500],
+    ])
+    // A second breakpoint within 20 blocks of the old entry bridges the gap.
+    const bridged = far.map((item, index) => (index === 44 ? { ...item, breakpoint: '5m' as const } : item))
+    const withBridge = simulatePromptCache(
+      [
+        { at: 0, blocks: first },
+        { at: MINUTE, blocks: near },
+        { at: 2 * MINUTE, blocks: bridged },
+      ],
+      { provider: 'anthropic', model: 'claude-sonnet-4-5' },
+    )
+    expect(withBridge[2]).toMatchObject({ readTokens: 4_000, writeTokens: 2_500 })
+  })
+
+  it('the automatic mode puts one breakpoint on the last block', () => {
+    const usages = simulatePromptCache(
+      [
+        { at: 0, blocks: blocks(5, 400), automatic: '5m' },
+        { at: MINUTE, blocks: blocks(6, 400), automatic: '5m' },
+      ],
+      { provider: 'anthropic', model: 'claude-sonnet-4-5' },
+    )
+    expect(usages.map((usage) => [usage.readTokens, usage.writeTokens, usage.uncachedTokens])).toEqual([
+      [0, 2_000, 0],
+      [2_000, 400, 0],
+    ])
+  })
+
+  it('rejects requests out of order, negative counts and a fifth breakpoint, saying which request', () => {
+    const options = { provider: 'anthropic', model: 'claude-sonnet-4-5' } as const
+    expect(() => simulatePromptCache([{ at: 10, blocks: [] }, { at: 5, blocks: [] }], options)).toThrow(/request 1: at 5 comes before/)
+    expect(() => simulatePromptCache([{ at: 0, blocks: [block('x', -1)] }], options)).toThrow(InvalidCacheSimulationError)
+    const five = blocks(5, 10).map((item) => ({ ...item, breakpoint: '5m' as const }))
+    expect(() => simulatePromptCache([{ at: 0, blocks: five }], options)).toThrow(/5 cache breakpoints; Anthropic rejects more than 4/)
+  })
+})
+
+describe('simulatePromptCache: OpenAI (hand-worked from the prompt caching guide, gpt-4o-mini at $0.15, cached $0.075)', () => {
+  it('caches from 1,024 tokens on its own and serves hits in 128-token steps', () => {
+    const system = block('system', 1_500)
+    const usages = simulatePromptCache(
+      [
+        { at: 0, blocks: [system, block('user 1', 500)] },
+        { at: MINUTE, blocks: [system, block('user 1', 500), block('assistant 1', 300), block('user 2', 50)] },
+      ],
+      { provider: 'openai', model: 'gpt-4o-mini' },
+    )
+    // The shared prefix is 2,000 tokens: 1,024 + 7 × 128 = 1,920 are served from cache.
+    expect(usages[1]).toMatchObject({ inputTokens: 2_350, readTokens: 1_920, writeTokens: 0, uncachedTokens: 430 })
+    expect(usages[1]?.cost).toBeCloseTo((430 * 0.15 + 1_920 * 0.075) / 1e6, 12)
+  })
+
+  it('caches nothing under 1,024 tokens, and forgets after the retention', () => {
+    const short = simulatePromptCache(
+      [
+        { at: 0, blocks: [block('system', 600), block('user', 100)] },
+        { at: MINUTE, blocks: [block('system', 600), block('user', 100), block('user 2', 100)] },
+      ],
+      { provider: 'openai', model: 'gpt-4o-mini' },
+    )
+    expect(short[1]?.readTokens).toBe(0)
+    const expired = simulatePromptCache(
+      [
+        { at: 0, blocks: [block('system', 2_000)] },
+        { at: 5 * MINUTE + 1, blocks: [block('system', 2_000), block('user', 10)] },
+      ],
+      { provider: 'openai', model: 'gpt-4o-mini' },
+    )
+    expect(expired[1]?.readTokens).toBe(0)
+  })
+})
+
+describe('cache blocks from formatted requests', () => {
+  it('a growing thread formatted for Anthropic reads the previous request and writes only what is new', () => {
+    const counter = customTokenCounter('heuristic', heuristicCount, false)
+    const policy = definePolicy({ systemPrompt: 'You are a careful travel planner. '.repeat(200) })
+    const thread = createThread({ id: 'trip' })
+    const requests = []
+    for (let turn = 0; turn < 3; turn++) {
+      thread.append({ kind: 'message', payload: { role: 'user', content: `Question ${turn} about the route` } })
+      requests.push({ at: turn * 20_000, ...anthropicCacheBlocks(toAnthropicMessages(project({ thread, policy, counter })), (text) => counter.countCached(text)) })
+      thread.append({ kind: 'message', payload: { role: 'assistant', content: `Answer ${turn}: take the coast road.` } })
+    }
+    const usages = simulatePromptCache(requests, { provider: 'anthropic', model: 'claude-sonnet-4-5' })
+    expect(usages[0]?.readTokens).toBe(0)
+    for (const usage of usages.slice(1)) {
+      expect(usage.readTokens).toBeGreaterThan(1_024)
+      expect(usage.writeTokens).toBeLessThan(40)
+      expect(usage.uncachedTokens).toBe(0)
+    }
+  })
+
+  it('an OpenAI request keyed by messages: the repeated prefix is read', () => {
+    const counter = customTokenCounter('heuristic', heuristicCount, false)
+    const policy = definePolicy({ systemPrompt: 'Answer in French. '.repeat(400) })
+    const thread = createThread({ id: 'fr' })
+    thread.append({ kind: 'message', payload: { role: 'user', content: 'Bonjour' } })
+    const first = openAICacheBlocks({ messages: toOpenAIChat(project({ thread, policy, counter })) }, (text) => counter.countCached(text))
+    thread.append({ kind: 'message', payload: { role: 'assistant', content: 'Bonjour !' } })
+    thread.append({ kind: 'message', payload: { role: 'user', content: 'Ça va ?' } })
+    const second = openAICacheBlocks({ messages: toOpenAIChat(project({ thread, policy, counter })) }, (text) => counter.countCached(text))
+    const usages = simulatePromptCache([{ at: 0, ...first }, { at: 30_000, ...second }], { provider: 'openai', model: 'gpt-4.1' })
+    expect(usages[1]?.readTokens).toBeGreaterThanOrEqual(1_024)
+    expect((usages[1]?.readTokens ?? 0) % 128).toBe(0)
+  })
+})
+
+describe('compareCacheUsage', () => {
+  it('flags a miss the simulator did not predict, and tolerates tokenizer noise', () => {
+    const predicted = simulatePromptCache(
+      [
+        { at: 0, blocks: [block('system', 5_000, '5m'), block('u1', 100)] },
+        { at: MINUTE, blocks: [block('system', 5_000, '5m'), block('u2', 100)] },
+        { at: 2 * MINUTE, blocks: [block('system', 5_000, '5m'), block('u3', 100)] },
+      ],
+      { provider: 'anthropic', model: 'claude-sonnet-4-5' },
+    )
+    const comparison = compareCacheUsage(predicted, [
+      { inputTokens: 5_120, cachedInputTokens: 0, cacheWriteInputTokens: 5_020 },
+      { inputTokens: 5_130, cachedInputTokens: 0, cacheWriteInputTokens: 5_030 },
+      { inputTokens: 5_110, cachedInputTokens: 5_040 },
+    ])
+    expect(comparison.map((entry) => entry.verdict)).toEqual(['as-predicted', 'unpredicted-miss', 'as-predicted'])
+    expect(comparison[1]?.difference).toBe(-5_000)
+    expect(compareCacheUsage(predicted, [undefined])[0]?.verdict).toBe('not-reported')
+  })
+})

@@ -1,0 +1,230 @@
+import { InvalidCacheSimulationError } from '../errors/threadlens-error'
+import { modelInfo, type ModelInfo, type ModelPricing } from '../policy/models'
+import { CACHE_LOOKBACK_BLOCKS, MAX_CACHE_BREAKPOINTS } from '../project/cache-breakpoints'
+import { HashBuilder } from '../utils/hash'
+
+/**
+ * One unit of a request's prefix, in the order the provider reads it (tools → system → messages).
+ * Two requests share a cached prefix exactly as far as their blocks' `id`s agree, so an id must
+ * change whenever the block's bytes do (see `anthropicCacheBlocks`, `openAICacheBlocks`).
+ */
+export interface CacheBlock {
+  readonly id: string
+  readonly tokens: number
+  /** An Anthropic `cache_control` breakpoint on this block, by TTL. */
+  readonly breakpoint?: '5m' | '1h'
+}
+
+/** One model request as the simulator sees it. */
+export interface CacheSimulationRequest {
+  /** When it was sent, in milliseconds on any clock; requests must come in ascending order. */
+  readonly at: number
+  readonly blocks: readonly CacheBlock[]
+  /** Anthropic's automatic mode (a top-level `cache_control`): a breakpoint on the last block, with this TTL. */
+  readonly automatic?: '5m' | '1h'
+  /** Output tokens, priced when given. Default 0. */
+  readonly outputTokens?: number
+}
+
+/** What the provider would bill for one request's prompt, and the cost at list prices. */
+export interface SimulatedCacheUsage {
+  /** Every prompt token: `readTokens + writeTokens + uncachedTokens`. */
+  readonly inputTokens: number
+  /** Served from the cache (Anthropic `cache_read_input_tokens`, OpenAI `cached_tokens`). */
+  readonly readTokens: number
+  /** Written to the cache at a surcharge (Anthropic `cache_creation_input_tokens`; always 0 for OpenAI). */
+  readonly writeTokens: number
+  /** Billed at the plain input price. */
+  readonly uncachedTokens: number
+  /** Dollars at list prices, input and output; `undefined` when the model has no price. */
+  readonly cost: number | undefined
+  /** The same request with no caching at all, for comparison; `undefined` without a price. */
+  readonly costWithoutCache: number | undefined
+}
+
+export interface SimulatePromptCacheOptions {
+  readonly provider: 'anthropic' | 'openai'
+  /** A model id known to `modelInfo` (its pricing and minimum cacheable length are used), or the info itself. */
+  readonly model: string | ModelInfo
+  /**
+   * How long an OpenAI cache entry lives without use. OpenAI documents 5–10 minutes of inactivity
+   * (up to an hour); the default takes the short end so predicted hits are ones to expect.
+   * Default 300,000 (5 minutes). Anthropic entries live exactly their breakpoint's TTL.
+   */
+  readonly openAIRetentionMs?: number
+}
+
+const TTL_MS = { '5m': 5 * 60_000, '1h': 60 * 60_000 } as const
+/** OpenAI serves cached prefixes in steps of this many tokens past the 1,024 minimum. */
+export const OPENAI_CACHE_INCREMENT_TOKENS = 128
+const DEFAULT_MINIMUM_CACHEABLE_TOKENS = 1_024
+
+/**
+ * Replays consecutive requests against a model of each provider's prompt cache and returns, per
+ * request, the tokens it would read from cache, write to cache and bill uncached, and the cost at
+ * list prices (`ModelPricing`). Pure: no clock (timestamps are inputs), no I/O; the same input gives
+ * the same output.
+ *
+ * Anthropic: only breakpoints cache. A breakpoint reads the longest prefix that ends at its own block
+ * or up to `CACHE_LOOKBACK_BLOCKS` blocks before it and has a live entry; the request writes every
+ * breakpoint's prefix past what it read (billed at that breakpoint's TTL rate); prefixes shorter than
+ * the model's minimum are neither read nor written; a read refreshes the entry's TTL.
+ * OpenAI: every request of at least 1,024 tokens is cached at every block boundary; a request reads
+ * the longest live prefix, rounded down to 1,024 + a multiple of 128 tokens; no write surcharge.
+ *
+ * Throws `InvalidCacheSimulationError` for requests out of time order, negative token counts or more
+ * than 4 Anthropic breakpoints in one request.
+ */
+export function simulatePromptCache(requests: readonly CacheSimulationRequest[], options: SimulatePromptCacheOptions): SimulatedCacheUsage[] {
+  const simulator = createPromptCacheSimulator(options)
+  return requests.map((request) => simulator.next(request))
+}
+
+/** `simulatePromptCache` one request at a time, for long sessions that should not hold every request. */
+export interface PromptCacheSimulator {
+  /** Replays the next request (timestamps ascending) and returns what it would be billed. */
+  next(request: CacheSimulationRequest): SimulatedCacheUsage
+}
+
+export function createPromptCacheSimulator(options: SimulatePromptCacheOptions): PromptCacheSimulator {
+  const info = typeof options.model === 'string' ? modelInfo(options.model) : options.model
+  const pricing = info.pricing
+  const minimum = pricing?.minimumCacheableTokens ?? DEFAULT_MINIMUM_CACHEABLE_TOKENS
+  // Live entries: prefix key → expiry time (ms) and TTL, per the provider's rules.
+  const entries = new Map<string, { expiresAt: number; ttlMs: number }>()
+  const live = (key: string, at: number): boolean => {
+    const entry = entries.get(key)
+    return entry !== undefined && entry.expiresAt >= at
+  }
+  let previousAt = Number.NEGATIVE_INFINITY
+  let index = 0
+
+  const next = (request: CacheSimulationRequest): SimulatedCacheUsage => {
+    validate(request, index++, previousAt, options.provider)
+    previousAt = request.at
+    // Entries that expired can never be read again: dropping them keeps memory bounded on long sessions.
+    if (entries.size > 4_096) for (const [key, entry] of entries) if (entry.expiresAt < request.at) entries.delete(key)
+    const { keys, sums } = prefixesOf(request.blocks)
+    const total = sums[sums.length - 1] as number
+    let readTokens = 0
+    let writeTokens = 0
+    let writeLongTokens = 0
+    if (options.provider === 'anthropic') {
+      const breakpoints = anthropicBreakpoints(request)
+      // Read: the longest live prefix any breakpoint can see (its own block and the lookback before it).
+      let readEnd = 0
+      for (const { position } of breakpoints) {
+        for (let end = position; end >= Math.max(1, position - CACHE_LOOKBACK_BLOCKS); end--) {
+          if ((sums[end] as number) < minimum) break
+          if (live(keys[end] as string, request.at)) {
+            readEnd = Math.max(readEnd, end)
+            break
+          }
+        }
+      }
+      readTokens = sums[readEnd] as number
+      if (readEnd > 0) {
+        const entry = entries.get(keys[readEnd] as string) as { expiresAt: number; ttlMs: number }
+        entry.expiresAt = request.at + entry.ttlMs
+      }
+      // Write: each breakpoint's prefix past what was read, at that breakpoint's TTL.
+      let writtenTo = readEnd
+      for (const { position, ttl } of breakpoints) {
+        if ((sums[position] as number) < minimum) continue
+        const ttlMs = TTL_MS[ttl]
+        const key = keys[position] as string
+        const existing = entries.get(key)
+        entries.set(key, { expiresAt: request.at + ttlMs, ttlMs: Math.max(ttlMs, existing?.ttlMs ?? 0) })
+        if (position <= writtenTo) continue
+        const tokens = (sums[position] as number) - (sums[writtenTo] as number)
+        if (ttl === '1h') writeLongTokens += tokens
+        else writeTokens += tokens
+        writtenTo = position
+      }
+    } else {
+      const retention = options.openAIRetentionMs ?? TTL_MS['5m']
+      let matched = 0
+      for (let end = keys.length - 1; end >= 1; end--) {
+        if (live(keys[end] as string, request.at)) {
+          matched = end
+          break
+        }
+      }
+      const matchedTokens = sums[matched] as number
+      readTokens = matchedTokens < DEFAULT_MINIMUM_CACHEABLE_TOKENS ? 0 : DEFAULT_MINIMUM_CACHEABLE_TOKENS + Math.floor((matchedTokens - DEFAULT_MINIMUM_CACHEABLE_TOKENS) / OPENAI_CACHE_INCREMENT_TOKENS) * OPENAI_CACHE_INCREMENT_TOKENS
+      if (total >= DEFAULT_MINIMUM_CACHEABLE_TOKENS) {
+        for (let end = 1; end < keys.length; end++) entries.set(keys[end] as string, { expiresAt: request.at + retention, ttlMs: retention })
+      }
+    }
+
+    const cachedWrites = writeTokens + writeLongTokens
+    const uncachedTokens = total - readTokens - cachedWrites
+    return {
+      inputTokens: total,
+      readTokens,
+      writeTokens: cachedWrites,
+      uncachedTokens,
+      cost: pricing === undefined ? undefined : costOf(pricing, { uncachedTokens, readTokens, writeTokens, writeLongTokens, outputTokens: request.outputTokens ?? 0 }),
+      costWithoutCache: pricing === undefined ? undefined : (total * pricing.inputPerMillion + (request.outputTokens ?? 0) * pricing.outputPerMillion) / 1_000_000,
+    }
+  }
+  return { next }
+}
+
+function costOf(
+  pricing: ModelPricing,
+  tokens: { uncachedTokens: number; readTokens: number; writeTokens: number; writeLongTokens: number; outputTokens: number },
+): number {
+  const input = pricing.inputPerMillion
+  return (
+    (tokens.uncachedTokens * input +
+      tokens.readTokens * (pricing.cacheReadPerMillion ?? input) +
+      tokens.writeTokens * (pricing.cacheWritePerMillion ?? input) +
+      tokens.writeLongTokens * (pricing.cacheWriteLongPerMillion ?? pricing.cacheWritePerMillion ?? input) +
+      tokens.outputTokens * pricing.outputPerMillion) /
+    1_000_000
+  )
+}
+
+/** `keys[i]` identifies the first `i` blocks; `sums[i]` is their tokens. Index 0 is the empty prefix. */
+function prefixesOf(blocks: readonly CacheBlock[]): { keys: string[]; sums: number[] } {
+  const keys = ['']
+  const sums = [0]
+  const hash = new HashBuilder()
+  let running = ''
+  for (const block of blocks) {
+    hash.add(block.id)
+    // The hash alone could collide; the count of blocks and the running hash together make a safe key.
+    running = `${keys.length}:${hash.hex()}`
+    keys.push(running)
+    sums.push((sums[sums.length - 1] as number) + block.tokens)
+  }
+  return { keys, sums }
+}
+
+/** Breakpoint positions (1-based: the prefix ending after that block) in request order. */
+function anthropicBreakpoints(request: CacheSimulationRequest): { position: number; ttl: '5m' | '1h' }[] {
+  const breakpoints: { position: number; ttl: '5m' | '1h' }[] = []
+  request.blocks.forEach((block, index) => {
+    if (block.breakpoint !== undefined) breakpoints.push({ position: index + 1, ttl: block.breakpoint })
+  })
+  if (request.automatic !== undefined && request.blocks.length > 0) {
+    const last = breakpoints[breakpoints.length - 1]
+    if (last?.position === request.blocks.length) last.ttl = last.ttl === '1h' ? '1h' : request.automatic
+    else breakpoints.push({ position: request.blocks.length, ttl: request.automatic })
+  }
+  return breakpoints
+}
+
+function validate(request: CacheSimulationRequest, index: number, previousAt: number, provider: 'anthropic' | 'openai'): void {
+  if (!Number.isFinite(request.at) || request.at < previousAt) {
+    throw new InvalidCacheSimulationError(index, `at ${request.at} comes before the previous request's ${previousAt}; pass requests in the order they were sent`)
+  }
+  for (const block of request.blocks) {
+    if (!Number.isFinite(block.tokens) || block.tokens < 0) throw new InvalidCacheSimulationError(index, `block "${block.id.slice(0, 40)}" has ${block.tokens} tokens; counts must be finite and not negative`)
+  }
+  if (provider === 'anthropic') {
+    const count = request.blocks.filter((block) => block.breakpoint !== undefined).length + (request.automatic === undefined ? 0 : 1)
+    if (count > MAX_CACHE_BREAKPOINTS) throw new InvalidCacheSimulationError(index, `${count} cache breakpoints; Anthropic rejects more than ${MAX_CACHE_BREAKPOINTS}`)
+  }
+}

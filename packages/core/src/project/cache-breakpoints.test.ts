@@ -1,0 +1,143 @@
+import { describe, expect, it } from 'vitest'
+import { createThread, type Thread } from '../entries/thread'
+import { toAnthropicMessages } from '../formats/anthropic-messages'
+import { openAIChatCacheFields } from '../formats/openai-chat'
+import { anthropicMessagesProblems } from '../formats/provider-rules'
+import { definePolicy, type PolicyOptions } from '../policy/policy'
+import { customTokenCounter, heuristicCount } from '../tokens/token-counter'
+import { anthropicCacheBlocks } from '../caching/cache-blocks'
+import { simulatePromptCache } from '../caching/simulate-prompt-cache'
+import { project } from './project'
+
+const counter = customTokenCounter('heuristic', heuristicCount, false)
+const tools = [{ name: 'weather', parameters: { type: 'object', properties: { city: { type: 'string' } } } }] as const
+
+/** `turns` turns, each a question, one weather call with a long result, and an answer. */
+function toolThread(turns: number): Thread {
+  const thread = createThread({ id: 'trip-planning', now: () => 0 })
+  for (let turn = 0; turn < turns; turn++) {
+    thread.append({ kind: 'message', payload: { role: 'user', content: `How is the weather on day ${turn}?` } })
+    thread.append({ kind: 'tool_call', payload: { name: 'weather', arguments: { day: turn } }, refs: { callId: `c${turn}`, toolCallId: `t${turn}` } })
+    thread.append({ kind: 'tool_result', payload: { name: 'weather', result: `forecast ${turn}: ${'rain and wind '.repeat(40)}` }, refs: { callId: `c${turn}`, toolCallId: `t${turn}` } })
+    thread.append({ kind: 'message', payload: { role: 'assistant', content: `Day ${turn}: pack a raincoat.` }, refs: { callId: `a${turn}` } })
+  }
+  return thread
+}
+
+function projectWith(thread: Thread, options: PolicyOptions) {
+  return project({ thread, policy: definePolicy({ systemPrompt: 'You plan trips.', ...options }), counter, tools })
+}
+
+describe('cache breakpoints', () => {
+  it('marks tools + system and the end of the request by default, and the formats carry them', () => {
+    const result = projectWith(toolThread(2), {})
+    expect(result.meta.cache.breakpoints).toEqual([
+      { at: 0, reason: 'tools-and-system', ttl: '5m' },
+      { at: result.messages.length - 1, reason: 'request-end', ttl: '5m' },
+    ])
+    const request = toAnthropicMessages(result)
+    expect(request.system).toEqual([{ type: 'text', text: 'You plan trips.', cache_control: { type: 'ephemeral' } }])
+    expect(request.messages.at(-1)?.content.at(-1)).toMatchObject({ cache_control: { type: 'ephemeral' } })
+    expect(anthropicMessagesProblems(request)).toEqual([])
+    expect(openAIChatCacheFields(result)).toEqual({ prompt_cache_key: 'trip-planning' })
+  })
+
+  it('gives the long TTL to tools, system and the stable base only; history breakpoints stay at 5 minutes', () => {
+    const thread = toolThread(3)
+    thread.append({ kind: 'summary', payload: { fromSeq: 0, toSeq: 3, content: 'Day 0: rain.' } })
+    const result = projectWith(thread, { cache: { ttl: '1h' } })
+    expect(result.meta.cache.breakpoints.map(({ reason, ttl }) => [reason, ttl])).toEqual([
+      ['tools-and-system', '1h'],
+      ['stable-base', '1h'],
+      ['request-end', '5m'],
+    ])
+    const request = toAnthropicMessages(result)
+    expect(request.system).toEqual([
+      { type: 'text', text: 'You plan trips.', cache_control: { type: 'ephemeral', ttl: '1h' } },
+      { type: 'text', text: 'Summary of the earlier conversation:\nDay 0: rain.', cache_control: { type: 'ephemeral', ttl: '1h' } },
+    ])
+    expect(anthropicMessagesProblems(request)).toEqual([])
+  })
+
+  it('adds the newest message reductions will not rewrite when the policy reduces, at most 4 in all', () => {
+    const result = projectWith(toolThread(6), { toolTrace: 'masked', keepLastTurns: 2, cache: { reduceEveryTurns: 1 } })
+    const breakpoints = result.meta.cache.breakpoints
+    expect(breakpoints.map((breakpoint) => breakpoint.reason)).toEqual(['tools-and-system', 'newest-stable', 'request-end'])
+    const stable = breakpoints[1]?.at as number
+    // The stable one is the last message before the protected zone: the assistant's answer of turn 3.
+    expect(result.messages[stable]).toEqual({ role: 'assistant', content: 'Day 3: pack a raincoat.' })
+    expect(result.meta.messages[stable]?.seqs.every((seq) => seq < result.meta.cache.reductionFloor)).toBe(true)
+    expect(anthropicMessagesProblems(toAnthropicMessages(result))).toEqual([])
+  })
+
+  it('automatic mode: the tools + system breakpoint plus the top-level marker; off: none, and the old bytes', () => {
+    const thread = toolThread(2)
+    const automatic = toAnthropicMessages(projectWith(thread, { cache: { anthropic: 'auto' } }))
+    expect(automatic.cache_control).toEqual({ type: 'ephemeral' })
+    expect(JSON.stringify(automatic).split('"cache_control"').length - 1).toBe(2)
+    const off = projectWith(thread, { cache: { anthropic: 'off', openAIKey: false } })
+    expect(off.meta.cache.breakpoints).toEqual([])
+    expect(JSON.stringify(toAnthropicMessages(off))).not.toContain('cache_control')
+    expect(toAnthropicMessages(off).system).toBe('You plan trips.')
+    expect(openAIChatCacheFields(off)).toEqual({})
+  })
+
+  it('bridges a turn of more blocks than the lookback: the call after 12 parallel tool calls still reads the previous request', () => {
+    const thread = createThread({ id: 'fan-out', now: () => 0 })
+    const policy = definePolicy({ systemPrompt: 'You plan trips. '.repeat(300) })
+    thread.append({ kind: 'message', payload: { role: 'user', content: 'Compare the weather in twelve cities.' } })
+    const first = project({ thread, policy, counter, tools })
+    const cities = Array.from({ length: 12 }, (_, index) => `city-${index}`)
+    for (const city of cities) thread.append({ kind: 'tool_call', payload: { name: 'weather', arguments: { city } }, refs: { callId: 'c1', toolCallId: city } })
+    for (const city of cities) thread.append({ kind: 'tool_result', payload: { name: 'weather', result: `${city}: rain` }, refs: { callId: 'c1', toolCallId: city } })
+    const second = project({ thread, policy, counter, tools })
+    expect(second.meta.cache.breakpoints.map((breakpoint) => breakpoint.reason)).toEqual(['tools-and-system', 'lookback-bridge', 'request-end'])
+    expect(second.messages[second.meta.cache.breakpoints[1]?.at as number]).toEqual({ role: 'user', content: 'Compare the weather in twelve cities.' })
+    expect(anthropicMessagesProblems(toAnthropicMessages(second))).toEqual([])
+    const count = (text: string): number => counter.countCached(text)
+    const usages = simulatePromptCache(
+      [first, second].map((result, call) => ({ at: call * 20_000, ...anthropicCacheBlocks(toAnthropicMessages(result), count) })),
+      { provider: 'anthropic', model: 'claude-sonnet-4-5' },
+    )
+    // The whole first request is read; without the bridge only the system prompt would be.
+    expect(usages[1]?.readTokens).toBe(usages[0]?.writeTokens)
+    expect(usages[1]?.readTokens).toBeGreaterThan(count(policy.systemPrompt as string))
+  })
+
+  it('puts the tools + system breakpoint on the tools when there is no system prompt', () => {
+    const result = project({ thread: toolThread(1), policy: definePolicy(), counter, tools })
+    expect(result.meta.cache.breakpoints[0]).toEqual({ at: 'tools', reason: 'tools-and-system', ttl: '5m' })
+  })
+
+  it('with a cache-friendly window, reduces in batches: every reduceEveryTurns turns and when the window moves, never in between', () => {
+    const policy = { maxInputTokens: 2_000, reserveOutputTokens: 200, cacheFriendly: true, toolTrace: 'masked', keepLastTurns: 1, cache: { reduceEveryTurns: 3 } } as const
+    const thread = createThread({ id: 'grow', now: () => 0 })
+    const grown = toolThread(40)
+    let previousFloor: number | undefined
+    let previousStart: number | undefined
+    const moves = { floor: 0, window: 0, batch: 0 }
+    let reducedCalls = 0
+    for (const entry of grown.entries) {
+      thread.append({ kind: entry.kind, payload: entry.payload, refs: entry.refs } as Parameters<Thread['append']>[0])
+      const result = projectWith(thread, policy)
+      const start = result.meta.messages.find((info) => info.segment === 'history')?.seqs[0]
+      const turns = thread.index.userSeqs.length
+      const batchBoundary = entry.kind === 'message' && entry.payload.role === 'user' && turns % 3 === 0
+      if (turns < 3 && previousStart === start) expect(result.meta.reduced).toEqual([])
+      if (previousFloor !== undefined && result.meta.cache.reductionFloor !== previousFloor) {
+        moves.floor++
+        const windowMoved = start !== previousStart
+        if (windowMoved) moves.window++
+        if (batchBoundary) moves.batch++
+        // The floor moves only at a batch boundary or a window move: never between two.
+        expect(windowMoved || batchBoundary).toBe(true)
+      }
+      if (result.meta.reduced.length > 0) reducedCalls++
+      previousFloor = result.meta.cache.reductionFloor
+      previousStart = start
+    }
+    expect(moves.batch).toBeGreaterThan(2)
+    expect(moves.window).toBeGreaterThan(0)
+    expect(reducedCalls).toBeGreaterThan(0)
+  })
+})

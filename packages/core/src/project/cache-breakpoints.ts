@@ -1,0 +1,130 @@
+import type { CachePolicy, ContextPolicy } from '../policy/policy'
+import type { CacheBreakpoint, MessageInfo, ProjectedMessage } from './types'
+
+/** Anthropic accepts at most this many `cache_control` markers per request, the automatic one included. */
+export const MAX_CACHE_BREAKPOINTS = 4
+
+/**
+ * How many content blocks before a breakpoint Anthropic looks for an earlier cache entry. A breakpoint
+ * more blocks than this after every entry written by earlier calls reads nothing.
+ */
+export const CACHE_LOOKBACK_BLOCKS = 20
+
+/** Whether a projected message becomes at least one non-empty Anthropic block. */
+function hasBlocks(message: ProjectedMessage): boolean {
+  if (message.role === 'tool') return true
+  if (message.role === 'assistant' && (message.toolCalls?.length ?? 0) > 0) return true
+  return message.content.trim() !== ''
+}
+
+/** How many Anthropic content blocks a projected message becomes (before merging, which keeps the count). */
+function blocksOf(message: ProjectedMessage): number {
+  if (message.role === 'tool') return 1
+  const text = message.content.trim() === '' ? 0 : 1
+  return message.role === 'assistant' ? text + (message.toolCalls?.length ?? 0) : text
+}
+
+/**
+ * The message the previous model call's request most likely ended with: before the newest
+ * assistant turn (its answer, or its tool calls and their results) and any pending messages.
+ */
+function previousRequestEnd(messages: readonly ProjectedMessage[], infos: readonly MessageInfo[]): number | undefined {
+  let position = messages.length - 1
+  while (position >= 0 && (infos[position] as MessageInfo).segment === 'pending') position--
+  if (position < 0) return undefined
+  if ((messages[position] as ProjectedMessage).role === 'tool') {
+    while (position >= 0 && (messages[position] as ProjectedMessage).role === 'tool') position--
+    if (position >= 0 && (messages[position] as ProjectedMessage).role === 'assistant') position--
+  } else if ((messages[position] as ProjectedMessage).role === 'assistant') position--
+  return position >= 0 && (infos[position] as MessageInfo).segment === 'history' ? position : undefined
+}
+
+/** Whether the policy can still change a history message's bytes after it was first sent. */
+function reducesLater(policy: ContextPolicy): boolean {
+  return policy.toolTrace !== 'transparent' || policy.dedupeToolResults || policy.pruneToolOutputsOverTokens !== undefined
+}
+
+/**
+ * Where a request asks Anthropic to cache, newest last. Each breakpoint caches the prefix up to and
+ * including its block; a later call reads the longest cached prefix whose entry lies at one of its
+ * own breakpoints or within `CACHE_LOOKBACK_BLOCKS` before one. So breakpoints go where bytes stay
+ * put: after tools and system (long TTL), after the fixed segments that open the window (memory,
+ * summary checkpoint), after the newest history message reductions will not touch again, and at the
+ * end of the request (the next call repeats it and appends, typically a few blocks: within lookback).
+ * Never on a message that makes no block (empty text), never more than `MAX_CACHE_BREAKPOINTS`.
+ */
+export function placeCacheBreakpoints(options: {
+  readonly messages: readonly ProjectedMessage[]
+  readonly infos: readonly MessageInfo[]
+  readonly policy: ContextPolicy
+  readonly hasTools: boolean
+  /** Results from this seq on may still be reduced by a later call. */
+  readonly reductionFloor: number
+  /** Where the batch of reductions before this one stopped, when reductions come in batches. */
+  readonly previousReductionFloor?: number | undefined
+}): CacheBreakpoint[] {
+  const { messages, infos, policy } = options
+  const cache: CachePolicy = policy.cache
+  if (cache.anthropic === 'off') return []
+  const breakpoints: CacheBreakpoint[] = []
+  const add = (at: number | 'tools', reason: CacheBreakpoint['reason'], ttl: CacheBreakpoint['ttl']): void => {
+    if (breakpoints.some((breakpoint) => breakpoint.at === at)) return
+    breakpoints.push({ at, reason, ttl })
+  }
+  const lastWithBlocks = (from: number, to: number, accept: (info: MessageInfo) => boolean): number | undefined => {
+    for (let position = to; position >= from; position--) {
+      if (accept(infos[position] as MessageInfo) && hasBlocks(messages[position] as ProjectedMessage)) return position
+    }
+    return undefined
+  }
+
+  // 1. Tools and system prompt: identical on every call of the thread.
+  const systemEnd = lastWithBlocks(0, messages.length - 1, (info) => info.segment === 'system')
+  if (systemEnd !== undefined) add(systemEnd, 'tools-and-system', cache.ttl)
+  else if (options.hasTools) add('tools', 'tools-and-system', cache.ttl)
+
+  // 2. The window's stable base: memory and summary checkpoint, before any history.
+  const baseEnd = lastWithBlocks(0, messages.length - 1, (info) => info.segment === 'memory' || info.segment === 'summary')
+  if (baseEnd !== undefined) add(baseEnd, 'stable-base', cache.ttl)
+
+  // The automatic mode caches up to the last block on its own and takes one of the four slots.
+  if (cache.anthropic === 'auto') return breakpoints
+
+  // 3. The newest history message no later call rewrites (only when the policy rewrites at all).
+  // A batch of reductions moves that point several turns at once, further than a breakpoint looks
+  // back: while a slot is free, the point the previous batch left keeps the prefix before the
+  // batch readable on the call that applies it.
+  const end = lastWithBlocks(0, messages.length - 1, () => true)
+  if (reducesLater(policy)) {
+    const stableBefore = (floor: number): number | undefined =>
+      lastWithBlocks(0, messages.length - 1, (info) => info.segment === 'history' && info.seqs.every((seq) => seq < floor))
+    const stable = stableBefore(options.reductionFloor)
+    const previous = options.previousReductionFloor === undefined ? undefined : stableBefore(options.previousReductionFloor)
+    if (previous !== undefined && previous !== stable && previous !== end && breakpoints.length < MAX_CACHE_BREAKPOINTS - 2) {
+      add(previous, 'previous-stable', '5m')
+    }
+    if (stable !== undefined && stable !== end) add(stable, 'newest-stable', '5m')
+  }
+
+  // 4. The end of the request.
+  if (end !== undefined && breakpoints.length < MAX_CACHE_BREAKPOINTS) add(end, 'request-end', '5m')
+
+  // 5. When the newest turn adds more blocks than the end breakpoint looks back (many parallel tool
+  // calls), the previous call's entry would be out of its reach: mark where that request ended,
+  // giving up the previous-stable, then the newest-stable breakpoint if all four are taken.
+  const bridge = end === undefined ? undefined : previousRequestEnd(messages, infos)
+  if (bridge !== undefined && end !== undefined && !breakpoints.some((breakpoint) => breakpoint.at === bridge)) {
+    let tail = 0
+    for (let position = bridge + 1; position <= end; position++) tail += blocksOf(messages[position] as ProjectedMessage)
+    if (tail > CACHE_LOOKBACK_BLOCKS) {
+      for (const reason of ['previous-stable', 'newest-stable'] as const) {
+        if (breakpoints.length < MAX_CACHE_BREAKPOINTS) break
+        const index = breakpoints.findIndex((breakpoint) => breakpoint.reason === reason)
+        if (index !== -1) breakpoints.splice(index, 1)
+      }
+      if (breakpoints.length < MAX_CACHE_BREAKPOINTS && hasBlocks(messages[bridge] as ProjectedMessage)) breakpoints.push({ at: bridge, reason: 'lookback-bridge', ttl: '5m' })
+    }
+  }
+  // Request order: tools, then messages by position.
+  return breakpoints.sort((first, second) => (first.at === 'tools' ? -1 : first.at) - (second.at === 'tools' ? -1 : second.at))
+}
