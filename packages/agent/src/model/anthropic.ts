@@ -101,7 +101,7 @@ export function anthropic(options: AnthropicOptions): ModelClient {
   const bodySettings = { model: parsed.model, maxOutputTokens: parsed.maxOutputTokens ?? DEFAULT_ANTHROPIC_MAX_OUTPUT_TOKENS }
   const retry = retrySettings(parsed)
 
-  async function* attempt(request: ModelRequest, signal: AbortSignal | undefined): AsyncGenerator<ModelStreamEvent, void, undefined> {
+  async function* attempt(request: ModelRequest, signal: AbortSignal): AsyncGenerator<ModelStreamEvent, void, undefined> {
     const body = await postForStream(fetchFunction, url, headers, anthropicRequestBody(request, bodySettings), signal, context)
     yield* readAnthropicStream(eventsOf(body, signal, context), context)
   }
@@ -110,7 +110,12 @@ export function anthropic(options: AnthropicOptions): ModelClient {
     id: parsed.model,
     provider: 'anthropic',
     stream: (request: ModelRequest) =>
-      streamWithRetries((signal) => attempt(request, signal), { signal: request.signal, retry, onRetry: parsed.onRetry }),
+      streamWithRetries((signal) => attempt(request, signal), {
+        signal: request.signal,
+        retry,
+        onRetry: [parsed.onRetry, request.onRetry],
+        timeoutError: (problem) => networkError(context, problem, undefined),
+      }),
   })
 }
 
@@ -141,7 +146,7 @@ export async function* readAnthropicStream(
 
   for await (const event of events) {
     const payload = parseEventData({ ...event, id: undefined }, context)
-    if (!isRecord(payload)) throw malformedStreamError(context, `an event is not an object: ${event.data.slice(0, 200)}`)
+    if (!isRecord(payload)) throw malformedStreamError(context, `an event is not an object: ${event.data}`)
     const type = typeof payload['type'] === 'string' ? payload['type'] : event.event
     const index = typeof payload['index'] === 'number' ? payload['index'] : -1
     switch (type) {

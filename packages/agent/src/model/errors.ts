@@ -91,8 +91,12 @@ export class ContextTooLongError extends ProviderError {
   /** The model's limit, when the provider's message said. */
   readonly limitTokens: number | undefined
   constructor(details: ProviderErrorDetails, requestedTokens: number | undefined, limitTokens: number | undefined) {
+    const size =
+      requestedTokens === undefined && limitTokens === undefined
+        ? ''
+        : ` (${requestedTokens === undefined ? 'request size not given' : `${requestedTokens} tokens requested`}, ${limitTokens === undefined ? 'limit not given' : `limit ${limitTokens}`})`
     super(
-      `The request is too long for model "${details.model}"${said(details)}. ` +
+      `The request is too long for model "${details.model}"${size}${said(details)}. ` +
         'Compact the thread, or project with a policy whose maxInputTokens matches the model (policyForModel).',
       details,
       false,

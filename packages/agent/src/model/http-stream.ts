@@ -65,7 +65,7 @@ export function parseEventData(event: ServerSentEvent, context: CallContext): un
   try {
     return JSON.parse(event.data)
   } catch {
-    throw malformedStreamError(context, `an event's data is not JSON: ${event.data.slice(0, 200)}`)
+    throw malformedStreamError(context, `an event's data is not JSON: ${event.data}`)
   }
 }
 

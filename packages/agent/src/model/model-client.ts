@@ -1,4 +1,5 @@
 import type { JsonObject, ProjectionResult, ToolSchema } from '@threadlens/core'
+import type { RetryNotice } from './stream-with-retries'
 
 /** Who serves the model. Custom clients may name their own. */
 export type ModelClientProvider = 'openai-compatible' | 'anthropic' | 'scripted' | (string & {})
@@ -13,6 +14,8 @@ export interface ModelRequest {
   readonly signal?: AbortSignal
   /** Caps the reply. Default: the client's own setting (the provider's default for OpenAI-compatible servers). */
   readonly maxOutputTokens?: number
+  /** Told before each retry of this call (beside the client's own `onRetry`), e.g. for a countdown. Default: none. */
+  readonly onRetry?: (notice: RetryNotice) => void
 }
 
 /**

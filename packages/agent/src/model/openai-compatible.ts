@@ -117,7 +117,7 @@ export function openAICompatible(options: OpenAICompatibleOptions): ModelClient 
   }
   const retry = retrySettings(parsed)
 
-  async function* attempt(request: ModelRequest, signal: AbortSignal | undefined): AsyncGenerator<ModelStreamEvent, void, undefined> {
+  async function* attempt(request: ModelRequest, signal: AbortSignal): AsyncGenerator<ModelStreamEvent, void, undefined> {
     const body = await postForStream(fetchFunction, url, headers, openAIChatRequestBody(request, bodySettings), signal, context)
     yield* readChatCompletionStream(eventsOf(body, signal, context), context)
   }
@@ -126,7 +126,12 @@ export function openAICompatible(options: OpenAICompatibleOptions): ModelClient 
     id: parsed.model,
     provider: 'openai-compatible',
     stream: (request: ModelRequest) =>
-      streamWithRetries((signal) => attempt(request, signal), { signal: request.signal, retry, onRetry: parsed.onRetry }),
+      streamWithRetries((signal) => attempt(request, signal), {
+        signal: request.signal,
+        retry,
+        onRetry: [parsed.onRetry, request.onRetry],
+        timeoutError: (problem) => networkError(context, problem, undefined),
+      }),
   })
 }
 
@@ -158,7 +163,7 @@ export async function* readChatCompletionStream(
       break
     }
     const chunk = parseEventData({ ...event, id: undefined }, context)
-    if (!isRecord(chunk)) throw malformedStreamError(context, `a chunk is not an object: ${event.data.slice(0, 200)}`)
+    if (!isRecord(chunk)) throw malformedStreamError(context, `a chunk is not an object: ${event.data}`)
     if (chunk['error'] !== undefined && chunk['error'] !== null) throw errorFromStreamPayload(chunk, context)
     usage = usageOf(chunk['usage']) ?? usage
     const choices = Array.isArray(chunk['choices']) ? chunk['choices'] : []

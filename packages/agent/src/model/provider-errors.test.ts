@@ -67,7 +67,7 @@ describe('errorFromStatus', () => {
       expect(error.retryable).toBe(true)
     }
     expect(fromStatus(529, anthropicError('overloaded_error', 'Overloaded'))).toMatchObject({ code: 'overloaded_error', providerMessage: 'Overloaded' })
-    expect(fromStatus(502, '<html>Bad Gateway</html>').providerMessage).toBe('<html>Bad Gateway</html>')
+    expect(fromStatus(502, '<html>Bad Gateway</html>').providerMessage).toBe('an HTML page instead of an API error ("Bad Gateway"): is the baseURL an API endpoint, or is a proxy in the way?')
   })
 
   it('maps other 4xx to ProviderRequestError with the provider message; 408 and 409 are retryable', () => {

@@ -114,7 +114,8 @@ export function malformedStreamError(context: CallContext, problem: string, retr
     provider: context.provider,
     model: context.model,
     status: undefined,
-    providerMessage: scrubSecrets(clip(problem), context.secrets),
+    // Scrub, then clip: clipping first could cut a key in two and leave its first half behind.
+    providerMessage: clip(scrubSecrets(problem, context.secrets)),
     code: undefined,
     requestId: undefined,
   }
@@ -132,7 +133,7 @@ function classify(
   const codes = described.codes
   if (status === 413 || (status >= 400 && status < 500 && (codes.includes('context_length_exceeded') || contextTooLongPattern.test(message)))) {
     const tokens = tokensOf(message)
-    return new ContextTooLongError(details, tokens.requested, tokens.limit)
+    return new ContextTooLongError(details, described.promptTokens ?? tokens.requested, described.contextSize ?? tokens.limit)
   }
   if (status === 401 || status === 403) return new ProviderAuthError(details)
   if (status === 429) return new RateLimitError(details, readRetryAfter(), codes.includes('insufficient_quota'))
@@ -147,6 +148,9 @@ interface Described {
   readonly codes: readonly string[]
   readonly numericCode: number | undefined
   readonly requestId: string | undefined
+  /** llama.cpp's `n_ctx` and `n_prompt_tokens`, when the error body carries them. */
+  readonly contextSize: number | undefined
+  readonly promptTokens: number | undefined
 }
 
 // Error bodies: OpenAI `{ error: { message, type, code } }`, Anthropic `{ type: 'error', error: { type, message }, request_id }`,
@@ -156,11 +160,15 @@ function describe(body: unknown, rawText: string, secrets: readonly string[]): D
   const codes: string[] = []
   let numericCode: number | undefined
   let requestId: string | undefined
+  let contextSize: number | undefined
+  let promptTokens: number | undefined
   if (isRecord(body)) {
     const error = body['error']
     requestId = stringOf(body['request_id'])
     if (isRecord(error)) {
       message = stringOf(error['message'])
+      contextSize = countOf(error['n_ctx'])
+      promptTokens = countOf(error['n_prompt_tokens'])
       for (const key of ['code', 'type']) {
         const value = error[key]
         if (typeof value === 'string' && value !== '') codes.push(value)
@@ -170,16 +178,32 @@ function describe(body: unknown, rawText: string, secrets: readonly string[]): D
       message = error
     }
     message ??= stringOf(body['message']) ?? (typeof body['detail'] === 'string' ? body['detail'] : undefined)
+  } else if (looksLikeHtml(rawText)) {
+    // A proxy's or gateway's error page: its title says more than a screenful of markup.
+    const title = /<title[^>]*>([^<]*)<\/title>/i.exec(rawText)?.[1] ?? rawText.replace(/<(script|style)[\s\S]*?<\/\1>/gi, ' ').replace(/<[^>]*>/g, ' ')
+    const gist = title.replace(/\s+/g, ' ').trim().slice(0, 120)
+    message = `an HTML page instead of an API error${gist === '' ? '' : ` ("${gist}")`}: is the baseURL an API endpoint, or is a proxy in the way?`
   } else if (rawText.trim() !== '') {
     message = rawText.trim()
   }
   return {
-    message: message === undefined ? undefined : scrubSecrets(clip(message), secrets),
+    // Scrub, then clip: clipping first could cut a key in two and leave its first half behind.
+    message: message === undefined ? undefined : clip(scrubSecrets(message, secrets)),
     code: codes[0],
     codes,
     numericCode,
     requestId,
+    contextSize,
+    promptTokens,
   }
+}
+
+function looksLikeHtml(text: string): boolean {
+  return /^\s*(<!doctype html|<html|<head|<body)/i.test(text)
+}
+
+function countOf(value: unknown): number | undefined {
+  return typeof value === 'number' && Number.isInteger(value) && value > 0 ? value : undefined
 }
 
 function tokensOf(message: string): { requested: number | undefined; limit: number | undefined } {
@@ -187,8 +211,11 @@ function tokensOf(message: string): { requested: number | undefined; limit: numb
   if (sum !== null) return { requested: Number(sum[1]) + Number(sum[2]), limit: Number(sum[3]) }
   const anthropic = /(\d+) tokens > (\d+)/.exec(message)
   if (anthropic !== null) return { requested: Number(anthropic[1]), limit: Number(anthropic[2]) }
-  const limit = /maximum context length is (\d+)/i.exec(message)?.[1]
-  const requested = /(?:resulted in|requested) (\d+) tokens/i.exec(message)?.[1]
+  // OpenAI and vLLM: "maximum context length is N tokens. However, you requested M tokens" / "your
+  // messages resulted in M tokens" / "your request has M input tokens"; LM Studio: "keep the first
+  // M tokens … loaded with context length of only N tokens".
+  const limit = /maximum context length is (\d+)/i.exec(message)?.[1] ?? /context length of (?:only )?(\d+)/i.exec(message)?.[1]
+  const requested = /(?:resulted in|requested|request has|keep the first) (\d+) (?:input )?tokens/i.exec(message)?.[1]
   return { requested: requested === undefined ? undefined : Number(requested), limit: limit === undefined ? undefined : Number(limit) }
 }
 

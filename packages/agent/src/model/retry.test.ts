@@ -62,7 +62,7 @@ describe('retryDelay', () => {
   })
 
   it('defaults to 2 retries from 500 ms, capped at 60 s', () => {
-    expect(retrySettings({})).toEqual({ maxRetries: 2, retryDelayMs: 500, maxRetryDelayMs: 60_000 })
+    expect(retrySettings({})).toEqual({ maxRetries: 2, retryDelayMs: 500, maxRetryDelayMs: 60_000, maxRetryTotalMs: 120_000, firstEventTimeoutMs: 120_000, idleTimeoutMs: 60_000 })
   })
 })
 

@@ -1,5 +1,12 @@
 import { z } from 'zod'
-import { DEFAULT_MAX_RETRIES, DEFAULT_MAX_RETRY_DELAY_MS, DEFAULT_RETRY_DELAY_MS } from './constants'
+import {
+  DEFAULT_FIRST_EVENT_TIMEOUT_MS,
+  DEFAULT_IDLE_TIMEOUT_MS,
+  DEFAULT_MAX_RETRIES,
+  DEFAULT_MAX_RETRY_DELAY_MS,
+  DEFAULT_MAX_RETRY_TOTAL_MS,
+  DEFAULT_RETRY_DELAY_MS,
+} from './constants'
 import { type ProviderError, RateLimitError } from './errors'
 
 /** How a client retries rate limits, server errors and network errors that happen before anything streamed. */
@@ -14,18 +21,39 @@ export interface RetryOptions {
    * `retryAfterMs`, for the app to show. Default: `60000`.
    */
   readonly maxRetryDelayMs?: number
+  /**
+   * The longest time, in ms, one call may spend on failed attempts and the waits between them: a
+   * retry whose wait would end past it is not made, and the last error is thrown. Default: `120000`.
+   */
+  readonly maxRetryTotalMs?: number
+  /**
+   * How long, in ms, to wait for a response's first event (headers and the first streamed chunk)
+   * before the attempt counts as failed (a retryable `ProviderNetworkError`). Default: `120000`.
+   */
+  readonly firstEventTimeoutMs?: number
+  /**
+   * How long, in ms, a streaming response may stay silent between two events before the call is
+   * cut off as stalled (a `ProviderNetworkError`; retried only if nothing had streamed). Default: `60000`.
+   */
+  readonly idleTimeoutMs?: number
 }
 
 export const retryOptionsShape = {
   maxRetries: z.number().int().min(0).exactOptional(),
   retryDelayMs: z.number().min(0).exactOptional(),
   maxRetryDelayMs: z.number().min(0).exactOptional(),
+  maxRetryTotalMs: z.number().min(0).exactOptional(),
+  firstEventTimeoutMs: z.number().positive().exactOptional(),
+  idleTimeoutMs: z.number().positive().exactOptional(),
 }
 
 export interface RetrySettings {
   readonly maxRetries: number
   readonly retryDelayMs: number
   readonly maxRetryDelayMs: number
+  readonly maxRetryTotalMs: number
+  readonly firstEventTimeoutMs: number
+  readonly idleTimeoutMs: number
 }
 
 export function retrySettings(options: RetryOptions): RetrySettings {
@@ -33,7 +61,15 @@ export function retrySettings(options: RetryOptions): RetrySettings {
     maxRetries: options.maxRetries ?? DEFAULT_MAX_RETRIES,
     retryDelayMs: options.retryDelayMs ?? DEFAULT_RETRY_DELAY_MS,
     maxRetryDelayMs: options.maxRetryDelayMs ?? DEFAULT_MAX_RETRY_DELAY_MS,
+    maxRetryTotalMs: options.maxRetryTotalMs ?? DEFAULT_MAX_RETRY_TOTAL_MS,
+    firstEventTimeoutMs: options.firstEventTimeoutMs ?? DEFAULT_FIRST_EVENT_TIMEOUT_MS,
+    idleTimeoutMs: options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS,
   }
+}
+
+/** The most HTTP requests one model call makes: the first attempt and every retry. */
+export function maxAttemptsOf(settings: Pick<RetrySettings, 'maxRetries'>): number {
+  return settings.maxRetries + 1
 }
 
 /**

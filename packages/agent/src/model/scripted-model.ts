@@ -2,8 +2,12 @@ import { heuristicCount, type JsonObject, type ProjectionResult, TOOL_CALL_OVERH
 import { z } from 'zod'
 import { parseClientOptions } from './client-options'
 import { DEFAULT_SCRIPTED_CHUNK_SIZE, DEFAULT_SCRIPTED_MODEL_ID } from './constants'
+
+// The longest delay setTimeout accepts (a larger one fires at once).
+const NEVER_MS = 2_147_483_647
 import { ScriptExhaustedError } from './errors'
 import type { ModelClient, ModelRequest, ModelStreamEvent, ModelUsage, StopReason } from './model-client'
+import { networkError } from './provider-errors'
 import { sleep } from './retry'
 import { streamWithRetries } from './stream-with-retries'
 import { toolCallEvent } from './tool-arguments'
@@ -103,7 +107,7 @@ export function scriptedModel(options: ScriptedModelOptions): ScriptedModel {
     return typeof answer === 'string' ? { text: answer } : answer
   }
 
-  async function* attempt(request: ModelRequest, signal: AbortSignal | undefined): AsyncGenerator<ModelStreamEvent, void, undefined> {
+  async function* attempt(request: ModelRequest, signal: AbortSignal): AsyncGenerator<ModelStreamEvent, void, undefined> {
     const callIndex = requests.length
     requests.push({ projection: request.projection, tools: request.tools, maxOutputTokens: request.maxOutputTokens })
     const reply = answerFor({ projection: request.projection, tools: request.tools, callIndex })
@@ -148,8 +152,10 @@ export function scriptedModel(options: ScriptedModelOptions): ScriptedModel {
     stream: (request: ModelRequest) =>
       streamWithRetries((signal) => attempt(request, signal), {
         signal: request.signal,
-        retry: { maxRetries: 0, retryDelayMs: 0, maxRetryDelayMs: 0 },
+        // A script is never retried and never times out: its pacing is the test's to choose.
+        retry: { maxRetries: 0, retryDelayMs: 0, maxRetryDelayMs: 0, maxRetryTotalMs: 0, firstEventTimeoutMs: NEVER_MS, idleTimeoutMs: NEVER_MS },
         onRetry: undefined,
+        timeoutError: (problem) => networkError({ provider: 'scripted', model: parsed.id ?? DEFAULT_SCRIPTED_MODEL_ID, origin: 'scripted', secrets: [] }, problem, undefined),
       }),
   })
 }

@@ -1,5 +1,6 @@
 import {
   assertFits,
+  BudgetOverflowError,
   compact,
   createTokenCounter,
   decideCompaction,
@@ -24,9 +25,13 @@ import {
 } from '@threadlens/core'
 import type { ThreadRecord, ThreadStore } from '@threadlens/store'
 import { ContextTooLongError } from '../model/errors'
-import type { ModelClient, ModelUsage, StopReason, ToolCallEvent } from '../model/model-client'
+import type { ModelClient, ModelStreamEvent, ModelUsage, StopReason, ToolCallEvent } from '../model/model-client'
+import type { RetryNotice } from '../model/stream-with-retries'
 import type { Tool } from '../tools/define-tool'
 import { callRecord, StoredHashes } from './call-record'
+import { MAX_CONTEXT_RECOVERIES, ModelCallBudget, maxModelCalls, policyWithin, serverLimitOf } from './context-recovery'
+import { uniqueToolCallIds } from './unique-tool-call-ids'
+import { withNotices } from './with-notices'
 import { SessionBusyError, ThreadBusyError } from './errors'
 import type { SessionEvent, SessionSnapshot, SessionStatus } from './session-events'
 import { acquireThreadLock, type WaitForThreadOptions } from './thread-lock'
@@ -48,7 +53,11 @@ export interface SessionOptions {
    * `policy.memorySpaces` are rendered (e.g. `() => memoryStore.get(agentId)`). Default: none.
    */
   readonly memory?: () => Promise<string | Memory | undefined> | string | Memory | undefined
-  /** Model calls per request before the loop stops with `max-iterations`. Default 8. */
+  /**
+   * Model calls per request before the loop stops with `max-iterations`. Default 8. With the calls
+   * sent again after a "context too long" (at most 2), one request makes at most `maxIterations + 2`
+   * model calls, each at most `maxRetries + 1` HTTP requests under the client's retry policy.
+   */
   readonly maxIterations?: number
   /** Default: the model client's own setting. */
   readonly maxOutputTokens?: number
@@ -112,6 +121,8 @@ export class Session extends Subscribable<(snapshot: SessionSnapshot) => void> {
       lastProjection: undefined,
       lastError: undefined,
       deferredOperations: 0,
+      retry: undefined,
+      serverLimit: undefined,
     }
   }
 
@@ -339,7 +350,7 @@ export class Session extends Subscribable<(snapshot: SessionSnapshot) => void> {
           options.signal?.removeEventListener('abort', onAbort)
           session.#request = undefined
           if (session.#thread !== undefined) session.#follow(session.#thread)
-          session.#update({ status: 'idle', requestId: undefined, streamingText: '', runningTools: [] })
+          session.#update({ status: 'idle', requestId: undefined, streamingText: '', runningTools: [], retry: undefined })
           release()
           await session.#flushDeferred()
         }
@@ -347,15 +358,28 @@ export class Session extends Subscribable<(snapshot: SessionSnapshot) => void> {
     }
   }
 
+  /**
+   * The model calls of one request, as a plain loop: no call path re-enters it, and every model call
+   * goes through one `ModelCallBudget` (see `maxModelCalls`). A provider's "context too long" is
+   * recovered from at most `MAX_CONTEXT_RECOVERIES` times per request: compact, then project within
+   * the limit the server named; a recovery that changes nothing ends the request at once.
+   */
   async *#loop(state: RequestState): AsyncGenerator<SessionEvent> {
-    const { policy } = state
-    const counter = await this.#counterFor(policy)
+    const counter = await this.#counterFor(state.policy)
     const maxIterations = this.#options.maxIterations ?? 8
+    const budget = new ModelCallBudget(maxModelCalls(maxIterations))
     const tools = [...this.#tools.values()].map((tool) => tool.schema)
+    let recoveries = 0
+    let contextError: ContextTooLongError | undefined
     while (state.iteration < maxIterations) {
+      const policy = policyWithin(state.policy, this.#snapshot.serverLimit?.model === this.#options.model.id ? this.#snapshot.serverLimit : undefined)
       const callId = this.#createId()
       const events: ThreadlensEvent[] = []
-      const { projection, memory, basisSeq } = await this.#projectFitting(state, counter, tools, (event) => events.push(event))
+      const fitted = await this.#projectFitting({ ...state, policy }, counter, tools, (event) => events.push(event)).catch((error: unknown) => {
+        // What must be sent does not fit the window the server named: its own error says it best.
+        throw contextError !== undefined && error instanceof BudgetOverflowError ? contextError : error
+      })
+      const { projection, memory, basisSeq } = fitted
       yield* events
       yield { type: 'projection-end', requestId: state.requestId, callId, iteration: state.iteration, projection }
       this.#update({ status: 'awaiting-model', lastProjection: projection, streamingText: '' })
@@ -364,42 +388,59 @@ export class Session extends Subscribable<(snapshot: SessionSnapshot) => void> {
       const toolCalls: ToolCallEvent[] = []
       let usage: ModelUsage | undefined
       let stopReason: StopReason = 'stop'
-      let retried = false
-      for (;;) {
-        try {
-          const request = { projection, tools, signal: state.controller.signal, ...(this.#options.maxOutputTokens === undefined ? {} : { maxOutputTokens: this.#options.maxOutputTokens }) }
-          for await (const event of this.#options.model.stream(request)) {
-            if (event.type === 'text-delta') {
-              text += event.text
-              this.#update({ streamingText: text })
-              yield { type: 'text-delta', callId, text: event.text }
-            } else if (event.type === 'tool-call-start') yield { type: 'tool-call-start', callId, toolCallId: event.toolCallId, name: event.name }
-            else if (event.type === 'tool-call') {
-              toolCalls.push(event)
-              yield { type: 'tool-call', callId, toolCallId: event.toolCallId, name: event.name, arguments: event.arguments }
-            } else if (event.type === 'usage') {
-              usage = event
-              yield { type: 'usage', callId, inputTokens: event.inputTokens, outputTokens: event.outputTokens, cachedInputTokens: event.cachedInputTokens }
-            } else if (event.type === 'finish') stopReason = event.stopReason
+      budget.take()
+      try {
+        const stream = withNotices<ModelStreamEvent, RetryNotice>((onRetry) =>
+          this.#options.model.stream({
+            projection,
+            tools,
+            signal: state.controller.signal,
+            onRetry,
+            ...(this.#options.maxOutputTokens === undefined ? {} : { maxOutputTokens: this.#options.maxOutputTokens }),
+          }),
+        )
+        for await (const item of stream) {
+          if (item.kind === 'notice') {
+            const { error, attempt, maxAttempts, delayMs, retryAt } = item.value
+            const retry = { error, attempt, maxAttempts, delayMs, retryAt }
+            this.#update({ status: 'retrying', retry })
+            yield { type: 'retry-wait', requestId: state.requestId, callId, ...retry }
+            continue
           }
-          break
-        } catch (error) {
-          // The provider says the request is too long: compact once and try again.
-          if (error instanceof ContextTooLongError && !retried && text === '' && toolCalls.length === 0) {
-            retried = true
-            const compacted: ThreadlensEvent[] = []
-            await this.#compact(policy, counter, (event) => compacted.push(event))
-            yield* compacted
-            yield* this.#loop(state)
-            return
-          }
-          if (text !== '') await this.#appendReply(state, callId, text, [], { policy, counter, tools, memory, projection, basisSeq, usage, stopReason: 'error', interrupted: true })
-          throw error
+          const event = item.value
+          if (this.#snapshot.status === 'retrying') this.#update({ status: 'awaiting-model', retry: undefined })
+          if (event.type === 'text-delta') {
+            text += event.text
+            this.#update({ streamingText: text })
+            yield { type: 'text-delta', callId, text: event.text }
+          } else if (event.type === 'tool-call-start') yield { type: 'tool-call-start', callId, toolCallId: event.toolCallId, name: event.name }
+          else if (event.type === 'tool-call') {
+            toolCalls.push(event)
+            yield { type: 'tool-call', callId, toolCallId: event.toolCallId, name: event.name, arguments: event.arguments }
+          } else if (event.type === 'usage') {
+            usage = event
+            yield { type: 'usage', callId, inputTokens: event.inputTokens, outputTokens: event.outputTokens, cachedInputTokens: event.cachedInputTokens }
+          } else if (event.type === 'finish') stopReason = event.stopReason
         }
+      } catch (error) {
+        this.#update({ status: 'awaiting-model', retry: undefined })
+        if (error instanceof ContextTooLongError && text === '' && toolCalls.length === 0 && recoveries < MAX_CONTEXT_RECOVERIES) {
+          recoveries += 1
+          contextError = error
+          const recovered: SessionEvent[] = []
+          if (await this.#recoverFromContextTooLong(error, state, policy, counter, projection, recoveries, (event) => recovered.push(event))) {
+            yield* recovered
+            continue
+          }
+          yield* recovered
+        }
+        if (text !== '') await this.#appendReply(state, callId, text, [], { policy, counter, tools, memory, projection, basisSeq, usage, stopReason: 'error', interrupted: true })
+        throw error
       }
 
       const aborted = stopReason === 'abort' || state.controller.signal.aborted
-      const calls = aborted ? [] : toolCalls
+      const mirror = await this.thread()
+      const calls = aborted ? [] : uniqueToolCallIds(toolCalls, (toolCallId) => mirror.index.callSeqByToolCallId.has(toolCallId))
       await this.#appendReply(state, callId, text, calls, { policy, counter, tools, memory, projection, basisSeq, usage, stopReason, interrupted: aborted })
       if (aborted) {
         yield { type: 'error', requestId: state.requestId, error: state.controller.signal.reason ?? new DOMException('The request was aborted.', 'AbortError') }
@@ -421,6 +462,34 @@ export class Session extends Subscribable<(snapshot: SessionSnapshot) => void> {
       state.iteration++
     }
     yield { type: 'max-iterations', requestId: state.requestId, iterations: state.iteration }
+  }
+
+  /**
+   * One recovery from "context too long": the first compacts (and adopts a limit the error named),
+   * later ones only adopt a newly named, smaller limit. `false` when nothing changed, so sending
+   * again would only fail the same way.
+   */
+  async #recoverFromContextTooLong(
+    error: ContextTooLongError,
+    state: RequestState,
+    policy: ContextPolicy,
+    counter: TokenCounter,
+    projection: ProjectionResult,
+    recovery: number,
+    onEvent: (event: SessionEvent) => void,
+  ): Promise<boolean> {
+    let changed = false
+    const limit = serverLimitOf(error, this.#options.model.id, policy, projection.meta.tokens.total)
+    if (limit !== undefined) {
+      this.#update({ serverLimit: limit })
+      onEvent({ type: 'server-limit-learn', requestId: state.requestId, ...limit })
+      changed = true
+    }
+    if (recovery === 1) {
+      const within = policyWithin(state.policy, this.#snapshot.serverLimit)
+      if (await this.#compact(within, counter, onEvent)) changed = true
+    }
+    return changed
   }
 
   /** Projects; compacts once when the policy calls for it; a typed error if it still cannot fit. */

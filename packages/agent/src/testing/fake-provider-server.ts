@@ -14,6 +14,11 @@ export interface FakeProviderServerOptions {
   readonly script?: readonly FakeStep[]
   /** Bytes per socket write of a stream, so events and UTF-8 characters split at awkward places. Default: one event per write. */
   readonly writeSize?: number
+  /**
+   * The answer once the script is used up, as often as asked: a server that misbehaves forever
+   * (e.g. `{ fail: 'context-too-long' }`). Default: none (a 400 saying the script is empty).
+   */
+  readonly whenEmpty?: FakeStep
 }
 
 export interface FakeProviderServer {
@@ -118,7 +123,7 @@ export async function startFakeProviderServer(options: FakeProviderServerOptions
     if (options.maxContextTokens !== undefined && promptTokens > options.maxContextTokens) {
       return answer(route.contextTooLong(promptTokens, options.maxContextTokens))
     }
-    const step = queue.shift()
+    const step = queue.shift() ?? options.whenEmpty
     if (step === undefined) {
       record.problems = ['[fake server] no scripted response is left for this request: enqueue one']
       return answer(route.invalid(record.problems))
@@ -127,8 +132,12 @@ export async function startFakeProviderServer(options: FakeProviderServerOptions
     const scripted: FakeAnswer = typeof step === 'function' ? step(record) : step
     if ('fail' in scripted) return answer(route.failure(scripted, valid))
 
+    if ((scripted.firstByteDelayMs ?? 0) > 0) {
+      await new Promise((resolve) => setTimeout(resolve, scripted.firstByteDelayMs))
+      if (response.destroyed) return
+    }
     record.status = 200
-    const stream = route.stream(scripted, valid, { number: calls, promptTokens })
+    const stream = 'rawFrames' in scripted ? { frames: scripted.rawFrames, end: scripted.end } : route.stream(scripted, valid, { number: calls, promptTokens })
     await writeStream(response, stream, options.writeSize, `req_fake_${calls}`)
     if (stream.end === 'finish') {
       serverEnded = true

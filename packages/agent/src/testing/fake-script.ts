@@ -30,6 +30,16 @@ export interface FakeReply {
    * OpenRouter-style error chunk). Default: `finish`.
    */
   readonly end?: 'finish' | 'stall' | 'disconnect' | 'stream-error'
+  /** Waits this long before sending the response's headers (a slow first byte). Default: `0`. */
+  readonly firstByteDelayMs?: number
+}
+
+/** A 200 event stream written exactly as given (broken frames, no terminator…), then ended as `end` says. */
+export interface FakeRawStream {
+  readonly rawFrames: readonly string[]
+  readonly end: 'finish' | 'stall' | 'disconnect'
+  /** Waits this long before sending the response's headers. Default: `0`. */
+  readonly firstByteDelayMs?: number
 }
 
 /** A scripted failure, answered with the provider's real error shape. */
@@ -42,7 +52,7 @@ export type FakeFailure =
   | { readonly fail: 'model-not-found' }
   | { readonly fail: 'raw'; readonly status: number; readonly body: string; readonly headers?: Readonly<Record<string, string>> }
 
-export type FakeAnswer = FakeReply | FakeFailure
+export type FakeAnswer = FakeReply | FakeFailure | FakeRawStream
 /** One scripted response; a function may answer from the request it got. */
 export type FakeStep = FakeAnswer | ((request: RecordedRequest) => FakeAnswer)
 
