@@ -179,8 +179,10 @@ function describe(body: unknown, rawText: string, secrets: readonly string[]): D
     }
     message ??= stringOf(body['message']) ?? (typeof body['detail'] === 'string' ? body['detail'] : undefined)
   } else if (looksLikeHtml(rawText)) {
-    // A proxy's or gateway's error page: its title says more than a screenful of markup.
-    const title = /<title[^>]*>([^<]*)<\/title>/i.exec(rawText)?.[1] ?? rawText.replace(/<(script|style)[\s\S]*?<\/\1>/gi, ' ').replace(/<[^>]*>/g, ' ')
+    // A proxy's or gateway's error page: its title says more than a screenful of markup. Scrubbed
+    // before anything is cut from it, as every provider text is.
+    const page = scrubSecrets(rawText, secrets)
+    const title = /<title[^>]*>([^<]*)<\/title>/i.exec(page)?.[1] ?? page.replace(/<(script|style)[\s\S]*?<\/\1>/gi, ' ').replace(/<[^>]*>/g, ' ')
     const gist = title.replace(/\s+/g, ' ').trim().slice(0, 120)
     message = `an HTML page instead of an API error${gist === '' ? '' : ` ("${gist}")`}: is the baseURL an API endpoint, or is a proxy in the way?`
   } else if (rawText.trim() !== '') {
