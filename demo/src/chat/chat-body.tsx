@@ -6,6 +6,7 @@ import { ASSISTANT_MEMORY_ID, DEFAULT_TITLE, DEVTOOLS_STORAGE_KEY } from './chat
 import { ChatNotices } from './conversation/chat-notices'
 import { ChatView } from './conversation/chat-view'
 import { Composer } from './conversation/composer'
+import { ModelServerNotices } from './conversation/model-server-notices'
 import { ChatHeader } from './header/chat-header'
 import { appendLongSession } from './long-session/append-long-session'
 import { useMemoryText } from './memory/use-memory-text'
@@ -95,6 +96,11 @@ export function ChatBody(props: ActiveChatProps & { readonly snapshot: ThreadSna
           }
         />
         <ChatNotices phase={state.phase} error={state.error} notice={state.notice ?? notice} projectionError={projection.status === 'error' ? projection.error : undefined} onDismiss={dismissAll} />
+        {session === undefined ? null : (
+          <div className="chat-notices">
+            <ModelServerNotices session={session} />
+          </div>
+        )}
         <ChatView
           thread={thread}
           meta={projection.result?.meta}

@@ -1,9 +1,9 @@
-import { useSession, type SessionSource } from '@threadlens/react'
+import { useRetryCountdown, useSession, type SessionSource } from '@threadlens/react'
 import { useShallow } from 'zustand/react/shallow'
 
 /** The request in progress of a live session: status, request id, running tools, streamed text. */
 export function SessionBar({ session }: { readonly session: SessionSource }) {
-  const { status, requestId, streamingText, runningTools, lastError } = useSession(
+  const { status, requestId, streamingText, runningTools, lastError, serverLimit } = useSession(
     session,
     useShallow((snapshot) => ({
       status: snapshot.status,
@@ -11,8 +11,10 @@ export function SessionBar({ session }: { readonly session: SessionSource }) {
       streamingText: snapshot.streamingText,
       runningTools: snapshot.runningTools,
       lastError: snapshot.lastError,
+      serverLimit: snapshot.serverLimit,
     })),
   )
+  const retry = useRetryCountdown(session)
   const busy = status !== 'idle'
   return (
     <div className="tl-header" data-testid="session-bar" data-status={status}>
@@ -20,6 +22,20 @@ export function SessionBar({ session }: { readonly session: SessionSource }) {
         session: {status}
       </span>
       {requestId === undefined ? null : <span className="tl-muted tl-mono">request {requestId}</span>}
+      {retry === undefined ? null : (
+        <span className="tl-badge tl-warn" role="status" data-testid="session-retry">
+          {retry.error instanceof Error ? `${retry.error.name}: ` : ''}retrying in {retry.secondsLeft} s ({retry.attempt}/{retry.maxAttempts})
+        </span>
+      )}
+      {serverLimit === undefined ? null : (
+        <span
+          className="tl-badge tl-warn"
+          data-testid="session-server-limit"
+          title={`The server said the request was too long${serverLimit.requestedTokens === undefined ? '' : ` (${serverLimit.requestedTokens.toLocaleString('en')} tokens)`}; this session projects within its window from now on.`}
+        >
+          server window {serverLimit.limitTokens.toLocaleString('en')} tokens: projecting within {serverLimit.maxInputTokens.toLocaleString('en')}
+        </span>
+      )}
       {runningTools === undefined || runningTools.length === 0 ? null : (
         <span data-testid="session-tools">
           running: <span className="tl-mono">{runningTools.map((tool) => `${tool.name} (${tool.toolCallId})`).join(', ')}</span>

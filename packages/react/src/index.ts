@@ -16,9 +16,11 @@ export type { CounterSnapshot } from './projection/token-counters'
 export { useTokenCounter } from './projection/token-counters'
 export { useMemory } from './memory/use-memory'
 
-export type { SessionSnapshot, SessionSource, SessionSourceController, SessionStatus } from './session/session-source'
+export type { SessionRetry, SessionServerLimit, SessionSnapshot, SessionSource, SessionSourceController, SessionStatus } from './session/session-source'
 export { createSessionSource } from './session/session-source'
 export { useSession } from './session/use-session'
+export type { RetryCountdown } from './session/use-retry-countdown'
+export { useRetryCountdown } from './session/use-retry-countdown'
 
 export type { RecordedCall, CallUsage, ThreadCall } from './calls/thread-calls'
 export { deriveCalls, recordedCalls, threadCalls } from './calls/thread-calls'

@@ -3,7 +3,30 @@ import { createStore } from 'zustand/vanilla'
 import type { RecordedCall } from '../calls/thread-calls'
 
 /** What a chat session is doing; `@threadlens/agent` sessions report these. */
-export type SessionStatus = 'idle' | 'awaiting-model' | 'awaiting-tools' | (string & {})
+export type SessionStatus = 'idle' | 'awaiting-model' | 'retrying' | 'awaiting-tools' | (string & {})
+
+/** A failed model call that will be tried again: `@threadlens/agent` fills it while `status` is `retrying`. */
+export interface SessionRetry {
+  /** The attempt about to be made (2 for the first retry) and the most there will be. */
+  readonly attempt: number
+  readonly maxAttempts: number
+  readonly delayMs: number
+  /** When the next attempt starts, in ms since the epoch. */
+  readonly retryAt: number
+  /** The failure being retried. */
+  readonly error: unknown
+}
+
+/** The context window a server said it really has, which the session now projects within. */
+export interface SessionServerLimit {
+  readonly model: string
+  /** The limit the server named, in its own tokens. */
+  readonly limitTokens: number
+  /** The request size it reported; `undefined` when it did not say. */
+  readonly requestedTokens: number | undefined
+  /** The `maxInputTokens` the session projects within from now on. */
+  readonly maxInputTokens: number
+}
 
 /**
  * What `useSession` and the devtools read from a live session. Everything but `status` and
@@ -30,6 +53,10 @@ export interface SessionSnapshot {
   readonly calls?: readonly RecordedCall[] | undefined
   /** The last error the session reported. */
   readonly lastError?: unknown
+  /** The retry being waited for, while `status` is `retrying`. */
+  readonly retry?: SessionRetry | undefined
+  /** The server's own context limit, once its "context too long" error named it. */
+  readonly serverLimit?: SessionServerLimit | undefined
 }
 
 /**
