@@ -1,0 +1,5 @@
+export { UnstorableMessageError, InvalidAdapterOptionsError } from './errors'
+export type { UIMessageEntriesOptions } from './ui-message-entries'
+export { UI_MESSAGE_KEY, uiMessageToEntryInputs, entriesToUIMessages, uiMessageIdOf, stepCallId, deniedResultText } from './ui-message-entries'
+export type { ModelMessagesProjection } from './model-messages'
+export { toModelMessages, projectModelMessages } from './model-messages'
