@@ -188,13 +188,25 @@ export function uiMessageIdOf(entry: Entry): string | undefined {
  */
 export function entriesToUIMessages(entries: readonly Entry[]): UIMessage[] {
   const messages: UIMessage[] = []
+  const positions = new Map<string, number>()
   const foreignCalls = new Map<string, { message: UIMessage; index: number }>()
   let foreignAssistant: { message: UIMessage; callId: string | undefined } | undefined
   for (const entry of entries) {
     const record = uiRecordOf(entry)
     if (record !== undefined) {
       foreignAssistant = undefined
-      if (record.message !== undefined) messages.push(structuredClone(record.message))
+      if (record.message !== undefined) {
+        // A message that grew later (a tool result after an approval, a continued step) is appended
+        // again with its new entries; the newest copy replaces the older one in place.
+        const message = structuredClone(record.message)
+        const at = positions.get(message.id)
+        if (at === undefined) {
+          positions.set(message.id, messages.length)
+          messages.push(message)
+        } else {
+          messages[at] = message
+        }
+      }
       continue
     }
     if (entry.kind === 'message') {
