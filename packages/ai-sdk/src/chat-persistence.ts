@@ -1,4 +1,4 @@
-import type { Entry, EntryInput } from '@threadlens/core'
+import type { CallRecord, Entry, EntryInput } from '@threadlens/core'
 import { threadId as toThreadId } from '@threadlens/core'
 import type { ThreadStore } from '@threadlens/store'
 import { StorageError } from '@threadlens/store'
@@ -51,6 +51,13 @@ export interface ChatPersistence {
    * or a new branch). Returns the function that stops it.
    */
   watch(listener: (messages: UIMessage[]) => void): () => void
+  /**
+   * Remembers the record of the model call that writes step `callId` (`<messageId>:<step>`); the
+   * save that stores that step puts it on the step's first entry (`meta.call`) for the devtools.
+   */
+  recordCall(callId: string, record: CallRecord): void
+  /** The store the chat lives in. */
+  readonly store: ThreadStore
 }
 
 const chatIdPattern = /^[A-Za-z0-9_.:-]{1,120}$/
@@ -95,7 +102,7 @@ function compare(previous: UIMessage, next: UIMessage, options: UIMessageEntries
   const [first, ...rest] = added
   // The first new entry carries the whole grown message (the newest copy wins on load).
   const anchor = after[0]
-  return { kind: 'grown', inputs: [{ ...(first as EntryInput), meta: anchor?.meta ?? {} } as EntryInput, ...rest] }
+  return { kind: 'grown', inputs: [{ ...(first as EntryInput), meta: { ...first?.meta, app: anchor?.meta?.app ?? {} } } as EntryInput, ...rest] }
 }
 
 /** Runs `task` holding the chat's lock: a Web Lock across tabs where available, and always in order within this tab. */
@@ -122,7 +129,8 @@ export function createChatPersistence(options: ChatPersistenceOptions): ChatPers
   if (!chatIdPattern.test(chatId)) {
     throw new InvalidAdapterOptionsError(`chatId must be 1-120 characters of A-Z a-z 0-9 _ . : - (got ${JSON.stringify(chatId.slice(0, 40))}); useChat's generated ids qualify`)
   }
-  const entryOptions = options.entries ?? {}
+  const calls = new Map<string, CallRecord>()
+  const entryOptions: UIMessageEntriesOptions = { ...options.entries, callRecordFor: (callId) => calls.get(callId) ?? options.entries?.callRecordFor?.(callId) }
   const withLock = createLock(`threadlens-ai-sdk:${chatId}`)
   const channel = typeof BroadcastChannel === 'undefined' ? undefined : new BroadcastChannel(`threadlens-ai-sdk:${chatId}`)
   let current = chatId
@@ -240,5 +248,9 @@ export function createChatPersistence(options: ChatPersistenceOptions): ChatPers
     }
   }
 
-  return { chatId, currentThreadId: () => current, load, save, watch }
+  const recordCall = (callId: string, record: CallRecord): void => {
+    calls.set(callId, record)
+  }
+
+  return { chatId, store, currentThreadId: () => current, load, save, watch, recordCall }
 }

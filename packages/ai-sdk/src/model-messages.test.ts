@@ -24,7 +24,9 @@ describe('projectModelMessages', () => {
     const thread = createThread({ id: 't' })
     thread.appendMany(messages.flatMap((message) => uiMessageToEntryInputs(message)))
     const counter = await createTokenCounter('heuristic')
-    const { messages: model } = projectModelMessages({ thread, policy: definePolicy({ systemPrompt: 'Be brief.' }), counter })
+    const { instructions, messages: rest } = projectModelMessages({ thread, policy: definePolicy({ systemPrompt: 'Be brief.' }), counter })
+    const model = [...(instructions ?? []), ...rest]
+    expect(instructions).toEqual([{ role: 'system', content: 'Be brief.' }])
     for (const message of model) expect(modelMessageSchema.safeParse(message).success).toBe(true)
     expect(model).toEqual([
       { role: 'system', content: 'Be brief.' },

@@ -1,6 +1,6 @@
 import { project } from '@threadlens/core'
 import type { Entry, ProjectInput, ProjectionResult, ThreadSource } from '@threadlens/core'
-import type { FilePart, ModelMessage, TextPart } from 'ai'
+import type { FilePart, ModelMessage, SystemModelMessage, TextPart } from 'ai'
 import { uiRecordOf } from './ui-message-entries'
 
 function entriesOf(thread: ThreadSource | readonly Entry[]): readonly Entry[] {
@@ -90,14 +90,29 @@ export function toModelMessages(projection: ProjectionResult, thread: ThreadSour
 }
 
 export interface ModelMessagesProjection {
-  /** What to pass as `messages` to `streamText`/`generateText`. */
+  /**
+   * The leading system messages (system prompt, memory, summary): pass them as `instructions`, since
+   * `streamText`/`generateText` refuse system messages in `messages` unless `allowSystemInMessages`.
+   */
+  readonly instructions: SystemModelMessage[] | undefined
+  /** The rest, in order: what to pass as `messages`. */
   readonly messages: ModelMessage[]
   /** The projection they came from: tokens per segment, included and dropped entries, and why. */
   readonly projection: ProjectionResult
 }
 
-/** Projects a thread under a policy (core's `project`) and returns it as AI SDK model messages. */
+/** Splits the leading system messages off (for `instructions`); any later ones stay in place. */
+export function splitInstructions(messages: readonly ModelMessage[]): { instructions: SystemModelMessage[] | undefined; messages: ModelMessage[] } {
+  let split = 0
+  while (messages[split]?.role === 'system') split += 1
+  return { instructions: split === 0 ? undefined : (messages.slice(0, split) as SystemModelMessage[]), messages: messages.slice(split) }
+}
+
+/**
+ * Projects a thread under a policy (core's `project`) and returns it as AI SDK input:
+ * `streamText({ model, instructions, messages })`.
+ */
 export function projectModelMessages(input: ProjectInput): ModelMessagesProjection {
   const projection = project(input)
-  return { messages: toModelMessages(projection, input.thread), projection }
+  return { ...splitInstructions(toModelMessages(projection, input.thread)), projection }
 }

@@ -77,7 +77,10 @@ describe('UI messages through a thread', () => {
         (messages, options) => {
           const thread = threadOf(messages)
           const policy = definePolicy({ ...options, reserveOutputTokens: 100, systemPrompt: 'You are terse.' })
-          const { messages: model, projection } = projectModelMessages({ thread, policy, counter })
+          const { instructions, messages: rest, projection } = projectModelMessages({ thread, policy, counter })
+          // streamText refuses system messages in `messages`: they all lead, and go to `instructions`
+          expect(rest.some((message) => message.role === 'system')).toBe(false)
+          const model = [...(instructions ?? []), ...rest]
           expect(modelMessageProblems(model)).toEqual([])
           // chronology: the entries sent are in thread order, and so are the messages built from them
           const seqs = projection.meta.messages.flatMap((info) => info.seqs)

@@ -1,4 +1,4 @@
-import type { Entry, EntryInput, EntryRefs, JsonObject, JsonValue } from '@threadlens/core'
+import type { CallRecord, Entry, EntryInput, EntryMeta, EntryRefs, JsonObject, JsonValue } from '@threadlens/core'
 import type { UIMessage } from 'ai'
 import { UnstorableMessageError } from './errors'
 
@@ -19,6 +19,11 @@ export interface UIMessageEntriesOptions {
    * URL keeps only the reference (the application keeps the bytes). Default: 4,000,000.
    */
   readonly maxInlineFileChars?: number
+  /**
+   * The record of the model call that wrote step `callId` (`<messageId>:<step>`), stored on that
+   * step's first entry (`meta.call`) where the devtools find it. Default: none recorded.
+   */
+  readonly callRecordFor?: (callId: string) => CallRecord | undefined
 }
 
 const forbiddenKeys = new Set(['__proto__', 'constructor', 'prototype'])
@@ -112,8 +117,16 @@ export function uiMessageToEntryInputs(message: UIMessage, options: UIMessageEnt
   const anchorApp: JsonObject = { [UI_MESSAGE_KEY]: { v: recordVersion, message: stored } }
   const memberApp: JsonObject = { [UI_MESSAGE_KEY]: { v: recordVersion, messageId: message.id } }
   const inputs: EntryInput[] = []
+  const recorded = new Set<string>()
   const push = (input: EntryInput): void => {
-    inputs.push({ ...input, meta: { app: inputs.length === 0 ? anchorApp : memberApp } } as EntryInput)
+    const meta: { app: JsonObject; call?: CallRecord } = { app: inputs.length === 0 ? anchorApp : memberApp }
+    const callId = input.refs?.callId
+    if (message.role === 'assistant' && callId !== undefined && !recorded.has(callId)) {
+      recorded.add(callId)
+      const call = options.callRecordFor?.(callId)
+      if (call !== undefined) meta.call = call
+    }
+    inputs.push({ ...input, meta: meta as EntryMeta } as EntryInput)
   }
 
   if (message.role !== 'assistant') {
