@@ -1,4 +1,4 @@
-import type { CallRecord, Entry, EntryInput } from '@threadlens/core'
+import type { CallRecord, Entry, EntryInput, Thread } from '@threadlens/core'
 import { threadId as toThreadId } from '@threadlens/core'
 import type { ThreadStore } from '@threadlens/store'
 import { StorageError } from '@threadlens/store'
@@ -7,8 +7,11 @@ import { InvalidAdapterOptionsError } from './errors'
 import { entriesToUIMessages, uiMessageIdOf, uiMessageToEntryInputs, type UIMessageEntriesOptions } from './ui-message-entries'
 
 export interface ChatPersistenceOptions {
-  /** Where the chat lives (`openThreadlensStores(...).threads`, or the in-memory fallback). */
-  readonly store: ThreadStore
+  /**
+   * Where the chat lives (`openThreadlensStores(...).threads`, or the in-memory fallback), or a
+   * promise of it, so a module can set up the chat before the database is open.
+   */
+  readonly store: ThreadStore | PromiseLike<ThreadStore>
   /**
    * The chat's id: its first thread has this id; branches made by regenerate and edit are threads
    * `<chatId>:v1`, `<chatId>:v2`, … and the newest one is the chat's current thread. 1-120
@@ -56,8 +59,12 @@ export interface ChatPersistence {
    * save that stores that step puts it on the step's first entry (`meta.call`) for the devtools.
    */
   recordCall(callId: string, record: CallRecord): void
+  /** The chat's current thread, read whole from the store. */
+  thread(): Promise<Thread>
+  /** Appends entries (a summary, a context op) to the current thread under the chat's lock. */
+  append(inputs: readonly EntryInput[]): Promise<void>
   /** The store the chat lives in. */
-  readonly store: ThreadStore
+  store(): Promise<ThreadStore>
 }
 
 const chatIdPattern = /^[A-Za-z0-9_.:-]{1,120}$/
@@ -125,7 +132,11 @@ const MAX_BRANCH_ATTEMPTS = 8
  * (idempotent by id, cross-tab safe), regenerate and edit stored as branches of the append-only thread.
  */
 export function createChatPersistence(options: ChatPersistenceOptions): ChatPersistence {
-  const { store, chatId } = options
+  const { chatId } = options
+  const storePromise = Promise.resolve(options.store)
+  let store: ThreadStore | undefined
+  void storePromise.then((resolved) => (store = resolved), () => undefined)
+  const storeOf = async (): Promise<ThreadStore> => store ?? (store = await storePromise)
   if (!chatIdPattern.test(chatId)) {
     throw new InvalidAdapterOptionsError(`chatId must be 1-120 characters of A-Z a-z 0-9 _ . : - (got ${JSON.stringify(chatId.slice(0, 40))}); useChat's generated ids qualify`)
   }
@@ -146,13 +157,13 @@ export function createChatPersistence(options: ChatPersistenceOptions): ChatPers
   /** The newest branch of the chat, creating the chat's first thread when there is none. */
   const resolveHead = async (): Promise<{ id: string; generation: number }> => {
     let best: { id: string; generation: number } | undefined
-    for (const record of await store.list()) {
+    for (const record of await (await storeOf()).list()) {
       const generation = branchGeneration(record.id)
       if (generation >= 0 && (best === undefined || generation > best.generation)) best = { id: record.id, generation }
     }
     if (best === undefined) {
       try {
-        await store.create({ id: chatId, title: options.title ?? '' })
+        await (await storeOf()).create({ id: chatId, title: options.title ?? '' })
       } catch (error) {
         if (!(error instanceof StorageError && error.code === 'constraint')) throw error
       }
@@ -166,8 +177,8 @@ export function createChatPersistence(options: ChatPersistenceOptions): ChatPers
     for (let attempt = 1; attempt <= MAX_BRANCH_ATTEMPTS; attempt += 1) {
       const id = toThreadId(`${chatId}:v${head.generation + attempt}`)
       try {
-        if (seq <= 0) await store.create({ id, title: options.title ?? '' })
-        else await store.fork(head.id, { atSeq: seq - 1, id })
+        if (seq <= 0) await (await storeOf()).create({ id, title: options.title ?? '' })
+        else await (await storeOf()).fork(head.id, { atSeq: seq - 1, id })
         return id
       } catch (error) {
         if (!(error instanceof StorageError && error.code === 'constraint')) throw error
@@ -178,7 +189,7 @@ export function createChatPersistence(options: ChatPersistenceOptions): ChatPers
 
   const load = async (): Promise<UIMessage[]> => {
     const head = await resolveHead()
-    const messages = entriesToUIMessages((await store.load(head.id)).entries)
+    const messages = entriesToUIMessages((await (await storeOf()).load(head.id)).entries)
     known = new Set(messages.map((message) => message.id))
     return messages
   }
@@ -187,7 +198,7 @@ export function createChatPersistence(options: ChatPersistenceOptions): ChatPers
     withLock(async () => {
       const head = await resolveHead()
       let target = head.id
-      let stored = storedMessages((await store.load(target)).entries)
+      let stored = storedMessages((await (await storeOf()).load(target)).entries)
       const incoming = new Map(messages.map((message) => [message.id, message]))
       let divergeAt: number | undefined
       for (const [id, { message, firstSeq }] of stored) {
@@ -201,7 +212,7 @@ export function createChatPersistence(options: ChatPersistenceOptions): ChatPers
       if (divergeAt !== undefined) {
         target = await branchBefore(head, divergeAt)
         current = target
-        stored = storedMessages((await store.load(target)).entries)
+        stored = storedMessages((await (await storeOf()).load(target)).entries)
       }
       const inputs: EntryInput[] = []
       for (const message of messages) {
@@ -214,7 +225,7 @@ export function createChatPersistence(options: ChatPersistenceOptions): ChatPers
         // A replaced message here was never seen by this tab (another tab's): the stored copy stays.
         if (relation.kind === 'grown') inputs.push(...relation.inputs)
       }
-      if (inputs.length > 0) await store.appendMany(target, inputs)
+      if (inputs.length > 0) await (await storeOf()).appendMany(target, inputs)
       known = new Set(messages.map((message) => message.id))
       if (divergeAt !== undefined) channel?.postMessage({ type: 'branch-create', threadId: target })
       return { threadId: target, appended: inputs.length, forked: divergeAt !== undefined }
@@ -232,7 +243,7 @@ export function createChatPersistence(options: ChatPersistenceOptions): ChatPers
     }
     const follow = (): void => {
       unsubscribe()
-      unsubscribe = store.subscribe(current, (event) => {
+      unsubscribe = (store as ThreadStore).subscribe(current, (event) => {
         if (event.type === 'entry-append') void refresh()
       })
     }
@@ -252,5 +263,16 @@ export function createChatPersistence(options: ChatPersistenceOptions): ChatPers
     calls.set(callId, record)
   }
 
-  return { chatId, store, currentThreadId: () => current, load, save, watch, recordCall }
+  const thread = async (): Promise<Thread> => {
+    const head = await resolveHead()
+    return (await storeOf()).load(head.id)
+  }
+
+  const append = (inputs: readonly EntryInput[]): Promise<void> =>
+    withLock(async () => {
+      const head = await resolveHead()
+      await (await storeOf()).appendMany(head.id, inputs)
+    })
+
+  return { chatId, currentThreadId: () => current, load, save, watch, recordCall, thread, append, store: storeOf }
 }

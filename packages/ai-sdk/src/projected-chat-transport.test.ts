@@ -1,4 +1,4 @@
-import { createTokenCounter, definePolicy, hashJson, type TokenCounter } from '@threadlens/core'
+import { createTokenCounter, definePolicy, extractiveSummarizer, hashJson, type TokenCounter } from '@threadlens/core'
 import { createMemoryBackedStores } from '@threadlens/store'
 import { jsonSchema, readUIMessageStream, tool, type UIMessage } from 'ai'
 import { beforeAll, describe, expect, it } from 'vitest'
@@ -82,6 +82,23 @@ describe('createProjectedChatTransport', () => {
     expect(last?.projection.meta.tokens.total).toBeLessThanOrEqual(last?.projection.meta.budget.input ?? 0)
     expect(model.doStreamCalls.at(-1)?.prompt.length).toBeLessThan(24)
     expect(model.doStreamCalls.at(-1)?.prompt.length).toBe((last?.instructions?.length ?? 0) + (last?.messages.length ?? 0))
+  })
+
+  it('summarizes what no longer fits, appending a summary and keeping every message', async () => {
+    const { threads } = createMemoryBackedStores()
+    const persistence = createChatPersistence({ store: threads, chatId: 'summary' })
+    const calls: ProjectedCall[] = []
+    const policy = definePolicy({ maxInputTokens: 500, reserveOutputTokens: 100, keepLastTurns: 2 })
+    const transport = createProjectedChatTransport({ persistence, model: scriptedChatModel(), policy, counter: Promise.resolve(counter), summarizer: extractiveSummarizer(), onCall: (call) => calls.push(call) })
+    let messages: UIMessage[] = []
+    for (let turn = 0; turn < 12; turn += 1) messages = await send(transport, [...messages, user(`u${turn}`, `turn ${turn}: ${'we planned the trip to Kyoto in detail '.repeat(3)}`)])
+    await expect.poll(async () => (await persistence.load()).length).toBe(24)
+    const entries = (await threads.load('summary')).entries
+    expect(entries.filter((entry) => entry.kind === 'summary').length).toBeGreaterThan(0)
+    expect(entries.filter((entry) => entry.kind === 'message')).toHaveLength(24)
+    const last = calls.at(-1)
+    expect(last?.projection.meta.summaryUsed).toBe(true)
+    expect(last?.projection.meta.tokens.total).toBeLessThanOrEqual(last?.projection.meta.budget.input ?? 0)
   })
 
   it('regenerate sends from a branch without the replaced answer', async () => {

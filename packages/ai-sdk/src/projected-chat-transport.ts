@@ -1,4 +1,4 @@
-import type { ContextPolicy, Memory, ProjectionResult, TokenCounter, ToolSchema } from '@threadlens/core'
+import { compact, type ContextPolicy, type Memory, type ProjectionResult, type Summarizer, type TokenCounter, type ToolSchema } from '@threadlens/core'
 import { asSchema, generateId, streamText, toUIMessageStream, type ChatTransport, type LanguageModel, type ModelMessage, type SystemModelMessage, type ToolSet, type UIMessage, type UIMessageChunk } from 'ai'
 import { buildCallRecord } from './call-records'
 import type { ChatPersistence } from './chat-persistence'
@@ -25,8 +25,14 @@ export interface ProjectedChatTransportOptions {
   readonly model: LanguageModel
   /** How the thread is projected for every call (budget, windows, summaries, system prompt). */
   readonly policy: ContextPolicy
-  /** The token counter the projection uses (`await createTokenCounter('o200k_base')`). */
-  readonly counter: TokenCounter
+  /** The token counter the projection uses (`createTokenCounter('o200k_base')`, or its promise). */
+  readonly counter: TokenCounter | PromiseLike<TokenCounter>
+  /**
+   * Writes summaries when the projection needs one (`meta.needsSummary`): before a call, the
+   * history that no longer fits is summarized into an appended `summary` entry (core's `compact`;
+   * nothing is removed). Default: none (old history is dropped from the projection, never summarized).
+   */
+  readonly summarizer?: Summarizer
   /** Tools for `streamText`; their schemas count against the budget. Default: none. */
   readonly tools?: ToolSet
   /** The memory segment (text, or a `Memory` rendered by the policy). Default: none. */
@@ -88,7 +94,8 @@ export function modelName(model: LanguageModel): { model: string; provider: stri
  *    tools, projected-messages hash, usage, stop reason) on its entries, where the devtools read it.
  */
 export function createProjectedChatTransport(options: ProjectedChatTransportOptions): ChatTransport<UIMessage> {
-  const { persistence, model, policy, counter, tools } = options
+  const { persistence, model, policy, tools, summarizer } = options
+  const counterPromise = Promise.resolve(options.counter)
   if (persistence === undefined || typeof persistence.save !== 'function') {
     throw new InvalidAdapterOptionsError('persistence is required: pass createChatPersistence({ store, chatId })')
   }
@@ -103,17 +110,30 @@ export function createProjectedChatTransport(options: ProjectedChatTransportOpti
       await Promise.race([previousRecord, new Promise<void>((resolve) => (timer = setTimeout(resolve, recordWaitMs)))])
       clearTimeout(timer)
       await persistence.save(messages)
-      const threadId = persistence.currentThreadId()
-      const thread = await persistence.store.load(threadId)
+      const counter = await counterPromise
       const toolSchemas = await schemasPromise
       const memory = typeof options.memory === 'function' ? options.memory() : options.memory
-      const { instructions, messages: modelMessages, projection } = projectModelMessages({
-        thread,
-        policy,
-        counter,
-        ...(toolSchemas.length === 0 ? {} : { tools: toolSchemas }),
-        ...(memory === undefined ? {} : { memory }),
-      })
+      let thread = await persistence.thread()
+      const projectNow = () =>
+        projectModelMessages({
+          thread,
+          policy,
+          counter,
+          ...(toolSchemas.length === 0 ? {} : { tools: toolSchemas }),
+          ...(memory === undefined ? {} : { memory }),
+        })
+      let projected = projectNow()
+      if (summarizer !== undefined && projected.projection.meta.needsSummary) {
+        // Compaction keeps history: a summary entry is appended (or a recorded failure), nothing is removed.
+        const compaction = await compact({ thread, policy, counter, summarizer, ...(abortSignal === undefined ? {} : { signal: abortSignal }) })
+        if (compaction.entries.length > 0) {
+          await persistence.append(compaction.entries)
+          thread = await persistence.thread()
+          projected = projectNow()
+        }
+      }
+      const threadId = persistence.currentThreadId()
+      const { instructions, messages: modelMessages, projection } = projected
       const last = messages.at(-1)
       const continuing = last?.role === 'assistant' ? last : undefined
       const responseId = continuing?.id ?? generateId()

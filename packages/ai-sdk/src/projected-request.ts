@@ -47,8 +47,8 @@ export function projectedSendMessagesRequest(options: ProjectedRequestOptions): 
   const { persistence, policy, counter } = options
   return async ({ id, messages, body, trigger }) => {
     await persistence.save(messages)
+    const thread = await persistence.thread()
     const threadId = persistence.currentThreadId()
-    const thread = await persistence.store.load(threadId)
     const tools = options.tools ?? []
     const { instructions, messages: modelMessages, projection } = projectModelMessages({
       thread,
