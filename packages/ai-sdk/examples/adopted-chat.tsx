@@ -15,7 +15,7 @@ const policy = definePolicy({ maxInputTokens: 1000, reserveOutputTokens: 200, sy
 const transport = createProjectedChatTransport({ persistence: chat, model: chatModel, tools: chatTools, policy, counter: createTokenCounter(), summarizer: extractiveSummarizer() })
 const [history, client] = [chat.load(), stores.then(createThreadlensClient)]
 
-/** The same app, adopted: history in IndexedDB, the model sent the policy's projection, the devtools beside it. */
+/** The chat page: messages, tool calls, a box to type in. */
 export function Chat() {
   const { messages, sendMessage, regenerate, status } = useChat({ id: chat.chatId, messages: use(history), transport, sendAutomaticallyWhen: lastAssistantMessageIsCompleteWithToolCalls })
   const [input, setInput] = useState('')

@@ -6,7 +6,7 @@ import { chatModel, chatTools } from './chat-model'
 const instructions = 'You are a helpful assistant.'
 const transport = new DirectChatTransport({ agent: new ToolLoopAgent({ model: chatModel, instructions, tools: chatTools }) })
 
-/** A minimal `useChat` app, as the AI SDK docs build one: history lives in memory only. */
+/** The chat page: messages, tool calls, a box to type in. */
 export function Chat() {
   const { messages, sendMessage, regenerate, status } = useChat({ transport })
   const [input, setInput] = useState('')
