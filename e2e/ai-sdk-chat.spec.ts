@@ -92,3 +92,35 @@ test('a long session is summarized and every call stays within the budget', asyn
   await expect(devtools.getByTestId('segment-summary')).toBeVisible()
   expect(Number(await meter.getAttribute('data-total'))).toBeLessThanOrEqual(800)
 })
+
+test('regenerate keeps the old answer in the thread it was in, and a reload shows the new branch', async ({ page }) => {
+  await page.goto('/?view=ai-sdk')
+  await send(page, 'first question')
+  await send(page, 'second question')
+  await expect(page.locator('article[data-role="assistant"]')).toHaveCount(2)
+  await page.getByRole('button', { name: 'Regenerate' }).click()
+  await expect(page.getByLabel('Message')).toBeEnabled({ timeout: 20_000 })
+  await expect(page.locator('article[data-role="assistant"]')).toHaveCount(2)
+  await page.reload()
+  await expect(page.locator('article[data-role="user"]')).toHaveText(['first question', 'second question'])
+  await expect(page.locator('article[data-role="assistant"]')).toHaveCount(2)
+  const threads = await page.evaluate(async () => {
+    const request = indexedDB.open('my-chat')
+    const db = await new Promise<IDBDatabase>((resolve, reject) => {
+      request.onsuccess = () => resolve(request.result)
+      request.onerror = () => reject(request.error)
+    })
+    const rows = await new Promise<{ id: string; entryCount: number; parent: { threadId: string; atSeq: number } | null }[]>((resolve, reject) => {
+      const read = db.transaction('threads').objectStore('threads').getAll()
+      read.onsuccess = () => resolve(read.result as never)
+      read.onerror = () => reject(read.error)
+    })
+    db.close()
+    return rows.map((row) => ({ id: row.id, entryCount: row.entryCount, parent: row.parent })).sort((a, b) => a.id.localeCompare(b.id))
+  })
+  // the first answer stays whole in `chat`; the branch copies up to the second question and holds the new answer
+  expect(threads).toEqual([
+    { id: 'chat', entryCount: 4, parent: null },
+    { id: 'chat:v1', entryCount: 4, parent: { threadId: 'chat', atSeq: 2 } },
+  ])
+})
