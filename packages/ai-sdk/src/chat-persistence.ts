@@ -46,7 +46,8 @@ export interface ChatPersistence {
    * - a stored message this tab has seen that is now replaced (edit) or gone (regenerate) starts a
    *   branch: the thread is forked just before it and the list is stored in the branch. The old
    *   branch stays as it was.
-   * Idempotent by message id; runs under a cross-tab lock (Web Locks) so two tabs never interleave a save.
+   * Idempotent by message id; runs under a cross-tab lock (Web Locks) so two tabs never interleave a
+   * save. Messages with no parts (a reply that failed before it began) are not stored.
    */
   save(messages: readonly UIMessage[]): Promise<SaveResult>
   /**
@@ -194,8 +195,10 @@ export function createChatPersistence(options: ChatPersistenceOptions): ChatPers
     return messages
   }
 
-  const save = (messages: readonly UIMessage[]): Promise<SaveResult> =>
+  const save = (all: readonly UIMessage[]): Promise<SaveResult> =>
     withLock(async () => {
+      // A message with no parts (a reply that failed before its first chunk) holds nothing to keep.
+      const messages = all.filter((message) => message.parts.length > 0)
       const head = await resolveHead()
       let target = head.id
       let stored = storedMessages((await (await storeOf()).load(target)).entries)

@@ -1,6 +1,7 @@
 import { createTokenCounter, definePolicy, extractiveSummarizer, hashJson, type TokenCounter } from '@threadlens/core'
 import { createMemoryBackedStores } from '@threadlens/store'
 import { jsonSchema, readUIMessageStream, tool, type UIMessage } from 'ai'
+import { MockLanguageModelV4 } from 'ai/test'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { createChatPersistence } from './chat-persistence'
 import { createProjectedChatTransport, type ProjectedCall } from './projected-chat-transport'
@@ -99,6 +100,29 @@ describe('createProjectedChatTransport', () => {
     const last = calls.at(-1)
     expect(last?.projection.meta.summaryUsed).toBe(true)
     expect(last?.projection.meta.tokens.total).toBeLessThanOrEqual(last?.projection.meta.budget.input ?? 0)
+  })
+
+  it('a failing provider leaves the ask stored and no empty reply, and the next send goes straight through', async () => {
+    const { threads } = createMemoryBackedStores()
+    const persistence = createChatPersistence({ store: threads, chatId: 'failing' })
+    let attempts = 0
+    const model = new MockLanguageModelV4({
+      doStream: async () => {
+        attempts += 1
+        throw new Error('503 from the provider')
+      },
+    })
+    const transport = createProjectedChatTransport({ persistence, model, policy: definePolicy({}), counter, streamTextOptions: { maxRetries: 0 }, recordWaitMs: 60_000 })
+    const errors: unknown[] = []
+    const stream = await transport.sendMessages({ trigger: 'submit-message', chatId: 'c', messageId: undefined, messages: [user('u1', 'hello')], abortSignal: undefined })
+    for await (const message of readUIMessageStream({ stream, onError: (error) => errors.push(error), terminateOnError: false })) void message
+    expect(attempts).toBe(1)
+    expect((await persistence.load()).map((message) => message.id)).toEqual(['u1'])
+    const started = Date.now()
+    const again = await transport.sendMessages({ trigger: 'submit-message', chatId: 'c', messageId: undefined, messages: [user('u1', 'hello')], abortSignal: undefined })
+    await again.pipeTo(new WritableStream())
+    expect(Date.now() - started).toBeLessThan(5_000)
+    expect(attempts).toBe(2)
   })
 
   it('regenerate sends from a branch without the replaced answer', async () => {
