@@ -96,6 +96,26 @@ describe('createChatPersistence', () => {
     stop()
   })
 
+  it('moves watchers of other tabs onto a new branch', async () => {
+    const { threads } = createMemoryBackedStores()
+    const tabA = createChatPersistence({ store: threads, chatId: 'chat-6' })
+    const tabB = createChatPersistence({ store: threads, chatId: 'chat-6' })
+    await tabA.load()
+    await tabA.save([user('u1', 'hi'), assistant('a1', 'hello')])
+    const seen: string[][] = []
+    const stop = tabB.watch((messages) => seen.push(messages.map((message) => message.id)))
+    await new Promise((resolve) => setTimeout(resolve, 0))
+    await tabA.save([user('u1', 'hi'), assistant('a2', 'hello again')])
+    await expect.poll(() => seen.at(-1), { timeout: 2000 }).toEqual(['u1', 'a2'])
+    expect(tabB.currentThreadId()).toBe('chat-6:v1')
+    // and keeps following the branch: appends to it reach the watcher
+    await tabA.save([user('u1', 'hi'), assistant('a2', 'hello again'), user('u2', 'more')])
+    await expect.poll(() => seen.at(-1), { timeout: 2000 }).toEqual(['u1', 'a2', 'u2'])
+    stop()
+    tabA.close()
+    tabB.close()
+  })
+
   it('refuses a chat id the store could not use', () => {
     const { threads } = createMemoryBackedStores()
     expect(() => createChatPersistence({ store: threads, chatId: 'a b' })).toThrow(InvalidAdapterOptionsError)

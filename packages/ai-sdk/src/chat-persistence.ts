@@ -66,6 +66,8 @@ export interface ChatPersistence {
   append(inputs: readonly EntryInput[]): Promise<void>
   /** The store the chat lives in. */
   store(): Promise<ThreadStore>
+  /** Stops hearing about other tabs' branches (closes the chat's BroadcastChannel). Saves still work. */
+  close(): void
 }
 
 const chatIdPattern = /^[A-Za-z0-9_.:-]{1,120}$/
@@ -230,7 +232,13 @@ export function createChatPersistence(options: ChatPersistenceOptions): ChatPers
       }
       if (inputs.length > 0) await (await storeOf()).appendMany(target, inputs)
       known = new Set(messages.map((message) => message.id))
-      if (divergeAt !== undefined) channel?.postMessage({ type: 'branch-create', threadId: target })
+      if (divergeAt !== undefined) {
+        try {
+          channel?.postMessage({ type: 'branch-create', threadId: target })
+        } catch {
+          // closed: other tabs find the branch on their next load or save
+        }
+      }
       return { threadId: target, appended: inputs.length, forked: divergeAt !== undefined }
     })
 
@@ -277,5 +285,7 @@ export function createChatPersistence(options: ChatPersistenceOptions): ChatPers
       await (await storeOf()).appendMany(head.id, inputs)
     })
 
-  return { chatId, currentThreadId: () => current, load, save, watch, recordCall, thread, append, store: storeOf }
+  const close = (): void => channel?.close()
+
+  return { chatId, currentThreadId: () => current, load, save, watch, recordCall, thread, append, store: storeOf, close }
 }
