@@ -9,8 +9,14 @@ if (container === null) throw new Error('[threadlens] demo: index.html needs a #
 // its own chunk, so neither downloads the other.
 const params = new URLSearchParams(globalThis.location.search)
 const lab = params.get('view') === 'lab' || params.has('entries')
+// `?view=ai-sdk` is a Vercel AI SDK `useChat` app adopted onto threadlens (@threadlens/ai-sdk).
+const aiSdk = params.get('view') === 'ai-sdk'
 const View = lazy(() =>
-  lab ? import('./chat/lab-route').then((module) => ({ default: module.LabRoute })) : import('./chat/chat-app').then((module) => ({ default: module.ChatApp })),
+  aiSdk
+    ? import('./ai-sdk/ai-sdk-route').then((module) => ({ default: module.AiSdkRoute }))
+    : lab
+      ? import('./chat/lab-route').then((module) => ({ default: module.LabRoute }))
+      : import('./chat/chat-app').then((module) => ({ default: module.ChatApp })),
 )
 
 createRoot(container).render(

@@ -1,0 +1,34 @@
+import { openThreadlensStores } from '@threadlens/store'
+import type { UIMessage } from 'ai'
+import { describe, expect, it } from 'vitest'
+import { createChatPersistence } from './chat-persistence'
+
+const user = (id: string): UIMessage => ({ id, role: 'user', parts: [{ type: 'text', text: id }] })
+
+describe('chat persistence across tabs, in Chromium', () => {
+  it('two connections saving at once (as two tabs do) lose nothing, duplicate nothing and never branch', async () => {
+    const name = `ai-sdk-tabs-${crypto.randomUUID()}`
+    // Two database connections in one page behave as two tabs: same IndexedDB, same Web Locks.
+    const [first, second] = await Promise.all([openThreadlensStores({ name }), openThreadlensStores({ name })])
+    const tabA = createChatPersistence({ store: first.threads, chatId: 'shared' })
+    const tabB = createChatPersistence({ store: second.threads, chatId: 'shared' })
+    await Promise.all([tabA.load(), tabB.load()])
+    let listA: UIMessage[] = []
+    let listB: UIMessage[] = []
+    const rounds = 15
+    for (let round = 0; round < rounds; round += 1) {
+      listA = [...listA, user(`a${round}`)]
+      listB = [...listB, user(`b${round}`)]
+      // each save twice, racing the other tab: idempotent and serialized by the chat's lock
+      await Promise.all([tabA.save(listA), tabB.save(listB), tabA.save(listA), tabB.save(listB)])
+    }
+    const entries = (await first.threads.load('shared')).entries
+    expect(entries.map((entry) => entry.seq)).toEqual(entries.map((_, index) => index))
+    const ids = (await tabA.load()).map((message) => message.id)
+    expect(ids).toHaveLength(rounds * 2)
+    expect(new Set(ids).size).toBe(rounds * 2)
+    expect(ids.filter((id) => id.startsWith('a'))).toEqual(listA.map((message) => message.id))
+    expect(ids.filter((id) => id.startsWith('b'))).toEqual(listB.map((message) => message.id))
+    expect((await first.threads.list()).map((record) => record.id)).toEqual(['shared'])
+  })
+})

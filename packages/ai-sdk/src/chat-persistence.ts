@@ -1,0 +1,291 @@
+import type { CallRecord, Entry, EntryInput, Thread } from '@threadlens/core'
+import { threadId as toThreadId } from '@threadlens/core'
+import type { ThreadStore } from '@threadlens/store'
+import { StorageError } from '@threadlens/store'
+import type { UIMessage } from 'ai'
+import { InvalidAdapterOptionsError } from './errors'
+import { entriesToUIMessages, uiMessageIdOf, uiMessageToEntryInputs, type UIMessageEntriesOptions } from './ui-message-entries'
+
+export interface ChatPersistenceOptions {
+  /**
+   * Where the chat lives (`openThreadlensStores(...).threads`, or the in-memory fallback), or a
+   * promise of it, so a module can set up the chat before the database is open.
+   */
+  readonly store: ThreadStore | PromiseLike<ThreadStore>
+  /**
+   * The chat's id: its first thread has this id; branches made by regenerate and edit are threads
+   * `<chatId>:v1`, `<chatId>:v2`, … and the newest one is the chat's current thread. 1-120
+   * characters of A-Z a-z 0-9 _ . : -
+   */
+  readonly chatId: string
+  /** How UI messages become entries (inline file limit). Default: see `UIMessageEntriesOptions`. */
+  readonly entries?: UIMessageEntriesOptions
+  /** Title of the chat's threads when created. Default: `''`. */
+  readonly title?: string
+}
+
+export interface SaveResult {
+  /** The chat's current thread after the save (a new branch when the save forked). */
+  readonly threadId: string
+  /** Entries appended. `0` when everything was already stored (saving is idempotent). */
+  readonly appended: number
+  /** The save started a new branch because a message this tab had seen was replaced or removed. */
+  readonly forked: boolean
+}
+
+export interface ChatPersistence {
+  readonly chatId: string
+  /** The chat's current thread, as of the last `load`, `save` or branch seen from another tab. */
+  currentThreadId(): string
+  /** The current thread's messages, for `useChat({ messages })`. Creates the chat's thread when missing. */
+  load(): Promise<UIMessage[]>
+  /**
+   * Stores `messages` (the whole list `useChat` holds) onto the append-only thread:
+   * - messages not stored yet are appended, in order, after whatever is stored (also what another tab wrote);
+   * - a stored message that grew (a tool result after an approval, a continued step) gets its new entries appended;
+   * - a stored message this tab has seen that is now replaced (edit) or gone (regenerate) starts a
+   *   branch: the thread is forked just before it and the list is stored in the branch. The old
+   *   branch stays as it was.
+   * Idempotent by message id; runs under a cross-tab lock (Web Locks) so two tabs never interleave a
+   * save. Messages with no parts (a reply that failed before it began) are not stored.
+   */
+  save(messages: readonly UIMessage[]): Promise<SaveResult>
+  /**
+   * Calls `listener` with the current thread's messages whenever it changes in any tab (appends,
+   * or a new branch). Returns the function that stops it.
+   */
+  watch(listener: (messages: UIMessage[]) => void): () => void
+  /**
+   * Remembers the record of the model call that writes step `callId` (`<messageId>:<step>`); the
+   * save that stores that step puts it on the step's first entry (`meta.call`) for the devtools.
+   */
+  recordCall(callId: string, record: CallRecord): void
+  /** The chat's current thread, read whole from the store. */
+  thread(): Promise<Thread>
+  /** Appends entries (a summary, a context op) to the current thread under the chat's lock. */
+  append(inputs: readonly EntryInput[]): Promise<void>
+  /** The store the chat lives in. */
+  store(): Promise<ThreadStore>
+  /** Stops hearing about other tabs' branches (closes the chat's BroadcastChannel). Saves still work. */
+  close(): void
+}
+
+const chatIdPattern = /^[A-Za-z0-9_.:-]{1,120}$/
+
+interface StoredMessage {
+  readonly message: UIMessage
+  readonly firstSeq: number
+}
+
+function storedMessages(entries: readonly Entry[]): Map<string, StoredMessage> {
+  const firstSeq = new Map<string, number>()
+  for (const entry of entries) {
+    const id = uiMessageIdOf(entry) ?? entry.id
+    if (!firstSeq.has(id)) firstSeq.set(id, entry.seq)
+  }
+  const result = new Map<string, StoredMessage>()
+  for (const message of entriesToUIMessages(entries)) result.set(message.id, { message, firstSeq: firstSeq.get(message.id) ?? 0 })
+  return result
+}
+
+function modelKey(input: EntryInput): string {
+  return JSON.stringify([input.kind, input.payload, input.refs ?? {}])
+}
+
+function json(value: unknown): string {
+  return JSON.stringify(value)
+}
+
+/**
+ * How `next` relates to the stored `previous` copy of the same message: the same, grown (its entries
+ * start with the stored ones: append the rest), or replaced.
+ */
+function compare(previous: UIMessage, next: UIMessage, options: UIMessageEntriesOptions): { kind: 'same' } | { kind: 'grown'; inputs: EntryInput[] } | { kind: 'replaced' } {
+  if (json(previous) === json(JSON.parse(json(next)))) return { kind: 'same' }
+  const before = uiMessageToEntryInputs(previous, options)
+  const after = uiMessageToEntryInputs(next, options)
+  if (before.length > after.length || before.some((input, index) => modelKey(input) !== modelKey(after[index] as EntryInput))) return { kind: 'replaced' }
+  // Nothing the model sees changed (e.g. an approval answered, its result not in yet): nothing to
+  // append; the message is stored again when its result arrives.
+  if (after.length === before.length) return { kind: 'same' }
+  const added = after.slice(before.length)
+  const [first, ...rest] = added
+  // The first new entry carries the whole grown message (the newest copy wins on load).
+  const anchor = after[0]
+  return { kind: 'grown', inputs: [{ ...(first as EntryInput), meta: { ...first?.meta, app: anchor?.meta?.app ?? {} } } as EntryInput, ...rest] }
+}
+
+/** Runs `task` holding the chat's lock: a Web Lock across tabs where available, and always in order within this tab. */
+function createLock(name: string): <T>(task: () => Promise<T>) => Promise<T> {
+  let tail: Promise<unknown> = Promise.resolve()
+  return <T>(task: () => Promise<T>): Promise<T> => {
+    const locks = (globalThis.navigator as { locks?: LockManager } | undefined)?.locks
+    const run = (): Promise<T> => (locks === undefined ? task() : (locks.request(name, task) as Promise<T>))
+    const result = tail.then(run, run)
+    tail = result.catch(() => undefined)
+    return result
+  }
+}
+
+/** Most branches a save tries to create when other tabs take the same ids at the same time. */
+const MAX_BRANCH_ATTEMPTS = 8
+
+/**
+ * Persistence for `useChat`: initial messages from the store, every finished message appended
+ * (idempotent by id, cross-tab safe), regenerate and edit stored as branches of the append-only thread.
+ */
+export function createChatPersistence(options: ChatPersistenceOptions): ChatPersistence {
+  const { chatId } = options
+  const storePromise = Promise.resolve(options.store)
+  let store: ThreadStore | undefined
+  void storePromise.then((resolved) => (store = resolved), () => undefined)
+  const storeOf = async (): Promise<ThreadStore> => store ?? (store = await storePromise)
+  if (!chatIdPattern.test(chatId)) {
+    throw new InvalidAdapterOptionsError(`chatId must be 1-120 characters of A-Z a-z 0-9 _ . : - (got ${JSON.stringify(chatId.slice(0, 40))}); useChat's generated ids qualify`)
+  }
+  const calls = new Map<string, CallRecord>()
+  const entryOptions: UIMessageEntriesOptions = { ...options.entries, callRecordFor: (callId) => calls.get(callId) ?? options.entries?.callRecordFor?.(callId) }
+  const withLock = createLock(`threadlens-ai-sdk:${chatId}`)
+  const channel = typeof BroadcastChannel === 'undefined' ? undefined : new BroadcastChannel(`threadlens-ai-sdk:${chatId}`)
+  let current = chatId
+  /** Ids of the messages this tab has loaded or saved: only those can be replaced or removed by it. */
+  let known = new Set<string>()
+
+  const branchGeneration = (id: string): number => {
+    if (id === chatId) return 0
+    const match = /:v(\d+)$/.exec(id)
+    return id.startsWith(`${chatId}:v`) && match !== null ? Number(match[1]) : -1
+  }
+
+  /** The newest branch of the chat, creating the chat's first thread when there is none. */
+  const resolveHead = async (): Promise<{ id: string; generation: number }> => {
+    let best: { id: string; generation: number } | undefined
+    for (const record of await (await storeOf()).list()) {
+      const generation = branchGeneration(record.id)
+      if (generation >= 0 && (best === undefined || generation > best.generation)) best = { id: record.id, generation }
+    }
+    if (best === undefined) {
+      try {
+        await (await storeOf()).create({ id: chatId, title: options.title ?? '' })
+      } catch (error) {
+        if (!(error instanceof StorageError && error.code === 'constraint')) throw error
+      }
+      best = { id: chatId, generation: 0 }
+    }
+    current = best.id
+    return best
+  }
+
+  const branchBefore = async (head: { id: string; generation: number }, seq: number): Promise<string> => {
+    for (let attempt = 1; attempt <= MAX_BRANCH_ATTEMPTS; attempt += 1) {
+      const id = toThreadId(`${chatId}:v${head.generation + attempt}`)
+      try {
+        if (seq <= 0) await (await storeOf()).create({ id, title: options.title ?? '' })
+        else await (await storeOf()).fork(head.id, { atSeq: seq - 1, id })
+        return id
+      } catch (error) {
+        if (!(error instanceof StorageError && error.code === 'constraint')) throw error
+      }
+    }
+    throw new InvalidAdapterOptionsError(`could not create a branch of chat "${chatId}" after ${MAX_BRANCH_ATTEMPTS} attempts: other tabs keep taking the ids`)
+  }
+
+  const load = async (): Promise<UIMessage[]> => {
+    const head = await resolveHead()
+    const messages = entriesToUIMessages((await (await storeOf()).load(head.id)).entries)
+    known = new Set(messages.map((message) => message.id))
+    return messages
+  }
+
+  const save = (all: readonly UIMessage[]): Promise<SaveResult> =>
+    withLock(async () => {
+      // A message with no parts (a reply that failed before its first chunk) holds nothing to keep.
+      const messages = all.filter((message) => message.parts.length > 0)
+      const head = await resolveHead()
+      let target = head.id
+      let stored = storedMessages((await (await storeOf()).load(target)).entries)
+      const incoming = new Map(messages.map((message) => [message.id, message]))
+      let divergeAt: number | undefined
+      for (const [id, { message, firstSeq }] of stored) {
+        const next = incoming.get(id)
+        const diverged = next === undefined ? known.has(id) : compare(message, next, entryOptions).kind === 'replaced'
+        if (diverged) {
+          divergeAt = firstSeq
+          break
+        }
+      }
+      if (divergeAt !== undefined) {
+        target = await branchBefore(head, divergeAt)
+        current = target
+        stored = storedMessages((await (await storeOf()).load(target)).entries)
+      }
+      const inputs: EntryInput[] = []
+      for (const message of messages) {
+        const previous = stored.get(message.id)
+        if (previous === undefined) {
+          inputs.push(...uiMessageToEntryInputs(message, entryOptions))
+          continue
+        }
+        const relation = compare(previous.message, message, entryOptions)
+        // A replaced message here was never seen by this tab (another tab's): the stored copy stays.
+        if (relation.kind === 'grown') inputs.push(...relation.inputs)
+      }
+      if (inputs.length > 0) await (await storeOf()).appendMany(target, inputs)
+      known = new Set(messages.map((message) => message.id))
+      if (divergeAt !== undefined) {
+        try {
+          channel?.postMessage({ type: 'branch-create', threadId: target })
+        } catch {
+          // closed: other tabs find the branch on their next load or save
+        }
+      }
+      return { threadId: target, appended: inputs.length, forked: divergeAt !== undefined }
+    })
+
+  const watch = (listener: (messages: UIMessage[]) => void): (() => void) => {
+    let stopped = false
+    let unsubscribe: () => void = () => undefined
+    const refresh = async (): Promise<void> => {
+      const before = current
+      const messages = await load()
+      if (stopped) return
+      if (current !== before) follow()
+      listener(messages)
+    }
+    const follow = (): void => {
+      unsubscribe()
+      unsubscribe = (store as ThreadStore).subscribe(current, (event) => {
+        if (event.type === 'entry-append') void refresh()
+      })
+    }
+    const onBranch = (): void => void refresh()
+    channel?.addEventListener('message', onBranch)
+    void resolveHead().then(() => {
+      if (!stopped) follow()
+    })
+    return () => {
+      stopped = true
+      unsubscribe()
+      channel?.removeEventListener('message', onBranch)
+    }
+  }
+
+  const recordCall = (callId: string, record: CallRecord): void => {
+    calls.set(callId, record)
+  }
+
+  const thread = async (): Promise<Thread> => {
+    const head = await resolveHead()
+    return (await storeOf()).load(head.id)
+  }
+
+  const append = (inputs: readonly EntryInput[]): Promise<void> =>
+    withLock(async () => {
+      const head = await resolveHead()
+      await (await storeOf()).appendMany(head.id, inputs)
+    })
+
+  const close = (): void => channel?.close()
+
+  return { chatId, currentThreadId: () => current, load, save, watch, recordCall, thread, append, store: storeOf, close }
+}

@@ -1,0 +1,118 @@
+import { project } from '@threadlens/core'
+import type { Entry, ProjectInput, ProjectionResult, ThreadSource } from '@threadlens/core'
+import type { FilePart, ModelMessage, SystemModelMessage, TextPart } from 'ai'
+import { uiRecordOf } from './ui-message-entries'
+
+function entriesOf(thread: ThreadSource | readonly Entry[]): readonly Entry[] {
+  return Array.isArray(thread) ? thread : (thread as ThreadSource).entries
+}
+
+/** File parts of the UI message stored on the user entry at `seq`, as model file parts. */
+function userFileParts(bySeq: ReadonlyMap<number, Entry>, seqs: readonly number[]): FilePart[] {
+  const files: FilePart[] = []
+  for (const seq of seqs) {
+    const entry = bySeq.get(seq)
+    const message = entry === undefined ? undefined : uiRecordOf(entry)?.message
+    if (message === undefined || message.role !== 'user') continue
+    for (const part of message.parts) {
+      if (part.type !== 'file') continue
+      let url: URL
+      try {
+        url = new URL(part.url)
+      } catch {
+        continue // not a URL the provider could fetch or decode: the UI keeps it, the model is not sent it
+      }
+      files.push({ type: 'file', data: url, mediaType: part.mediaType, ...(part.filename === undefined ? {} : { filename: part.filename }) })
+    }
+  }
+  return files
+}
+
+/**
+ * A projection as AI SDK `ModelMessage`s, for `streamText`/`generateText` `messages`. The
+ * projection decides what is sent (budget, windows, summaries, tool pairing); this only changes
+ * shape: tool calls become `tool-call` parts of their assistant message, each tool message a
+ * `tool-result` (`error-text` when the call failed or was denied), and a user message's file parts
+ * (kept in the thread by this package) go along as `file` parts. An assistant message with no text
+ * and no tool calls (e.g. only reasoning was shown) is not sent.
+ */
+export function toModelMessages(projection: ProjectionResult, thread: ThreadSource | readonly Entry[]): ModelMessage[] {
+  const bySeq = new Map<number, Entry>()
+  for (const entry of entriesOf(thread)) bySeq.set(entry.seq, entry)
+  const result: ModelMessage[] = []
+  projection.messages.forEach((message, index) => {
+    const info = projection.meta.messages[index]
+    switch (message.role) {
+      case 'system':
+        result.push({ role: 'system', content: message.content })
+        return
+      case 'user': {
+        const files = userFileParts(bySeq, info?.seqs ?? [])
+        if (files.length === 0) {
+          result.push({ role: 'user', content: message.content })
+        } else {
+          const text: TextPart[] = message.content === '' ? [] : [{ type: 'text', text: message.content }]
+          result.push({ role: 'user', content: [...text, ...files] })
+        }
+        return
+      }
+      case 'assistant': {
+        const calls = message.toolCalls ?? []
+        if (calls.length === 0) {
+          if (message.content !== '') result.push({ role: 'assistant', content: message.content })
+          return
+        }
+        result.push({
+          role: 'assistant',
+          content: [
+            ...(message.content === '' ? [] : [{ type: 'text' as const, text: message.content }]),
+            ...calls.map((call) => ({ type: 'tool-call' as const, toolCallId: call.id, toolName: call.name, input: call.arguments })),
+          ],
+        })
+        return
+      }
+      case 'tool':
+        result.push({
+          role: 'tool',
+          content: [
+            {
+              type: 'tool-result',
+              toolCallId: message.toolCallId,
+              toolName: message.name,
+              output: message.isError === true ? { type: 'error-text', value: message.content } : { type: 'text', value: message.content },
+            },
+          ],
+        })
+        return
+    }
+  })
+  return result
+}
+
+export interface ModelMessagesProjection {
+  /**
+   * The leading system messages (system prompt, memory, summary): pass them as `instructions`, since
+   * `streamText`/`generateText` refuse system messages in `messages` unless `allowSystemInMessages`.
+   */
+  readonly instructions: SystemModelMessage[] | undefined
+  /** The rest, in order: what to pass as `messages`. */
+  readonly messages: ModelMessage[]
+  /** The projection they came from: tokens per segment, included and dropped entries, and why. */
+  readonly projection: ProjectionResult
+}
+
+/** Splits the leading system messages off (for `instructions`); any later ones stay in place. */
+export function splitInstructions(messages: readonly ModelMessage[]): { instructions: SystemModelMessage[] | undefined; messages: ModelMessage[] } {
+  let split = 0
+  while (messages[split]?.role === 'system') split += 1
+  return { instructions: split === 0 ? undefined : (messages.slice(0, split) as SystemModelMessage[]), messages: messages.slice(split) }
+}
+
+/**
+ * Projects a thread under a policy (core's `project`) and returns it as AI SDK input:
+ * `streamText({ model, instructions, messages })`.
+ */
+export function projectModelMessages(input: ProjectInput): ModelMessagesProjection {
+  const projection = project(input)
+  return { ...splitInstructions(toModelMessages(projection, input.thread)), projection }
+}

@@ -1,0 +1,84 @@
+import type { ContextPolicy, Memory, TokenCounter, ToolSchema } from '@threadlens/core'
+import { generateId, type ModelMessage, type PrepareSendMessagesRequest, type SystemModelMessage, type UIMessage } from 'ai'
+import { buildCallRecord } from './call-records'
+import type { ChatPersistence } from './chat-persistence'
+import { projectModelMessages } from './model-messages'
+import type { ProjectedCall } from './projected-chat-transport'
+import { stepsIn } from './projected-chat-transport'
+import { stepCallId } from './ui-message-entries'
+
+/** The JSON body a server route receives from `projectedSendMessagesRequest`. */
+export interface ProjectedRequestBody {
+  /** The chat's id (`useChat`'s `id`). */
+  readonly id: string
+  readonly trigger: 'submit-message' | 'regenerate-message'
+  /** Pass as `streamText({ instructions })`. */
+  readonly instructions: SystemModelMessage[] | undefined
+  /** Pass as `streamText({ messages })` (validate them with `modelMessageSchema` first: the body is client input). */
+  readonly messages: ModelMessage[]
+  /** Pass as `toUIMessageStreamResponse({ generateMessageId: () => responseMessageId })` so the call's record finds its reply. */
+  readonly responseMessageId: string
+}
+
+export interface ProjectedRequestOptions {
+  readonly persistence: ChatPersistence
+  readonly policy: ContextPolicy
+  readonly counter: TokenCounter
+  /** The model's name as recorded for the devtools (the server picks the model). Default: `'server'`. */
+  readonly model?: string
+  /** Default: `'server'`. */
+  readonly provider?: string
+  /** Schemas of the tools the server route gives `streamText`, so they count against the budget. Default: none. */
+  readonly tools?: readonly ToolSchema[]
+  /** The memory segment. Default: none. */
+  readonly memory?: string | Memory
+  /** Called with each call's projection before it is sent. Default: none. */
+  readonly onCall?: (call: ProjectedCall) => void
+}
+
+/**
+ * For apps whose model runs in a server route (`DefaultChatTransport`): a `prepareSendMessagesRequest`
+ * that saves the chat, projects it under `policy` and sends the server the projection (as
+ * `ModelMessage`s) instead of the whole history. The call is recorded on the reply's entries when
+ * the reply is saved (`useChat({ onFinish: ({ messages }) => chat.save(messages) })`); the browser
+ * does not see the provider's usage, so the record has none.
+ */
+export function projectedSendMessagesRequest(options: ProjectedRequestOptions): PrepareSendMessagesRequest<UIMessage> {
+  const { persistence, policy, counter } = options
+  return async ({ id, messages, body, trigger }) => {
+    await persistence.save(messages)
+    const thread = await persistence.thread()
+    const threadId = persistence.currentThreadId()
+    const tools = options.tools ?? []
+    const { instructions, messages: modelMessages, projection } = projectModelMessages({
+      thread,
+      policy,
+      counter,
+      ...(tools.length === 0 ? {} : { tools }),
+      ...(options.memory === undefined ? {} : { memory: options.memory }),
+    })
+    const last = messages.at(-1)
+    const continuing = last?.role === 'assistant' ? last : undefined
+    const responseMessageId = continuing?.id ?? generateId()
+    const callId = stepCallId(responseMessageId, continuing === undefined ? 0 : stepsIn(continuing))
+    options.onCall?.({ threadId, callId, instructions, messages: modelMessages, projection })
+    persistence.recordCall(
+      callId,
+      buildCallRecord({
+        model: options.model ?? 'server',
+        provider: options.provider ?? 'server',
+        counter,
+        policy,
+        tools,
+        memory: typeof options.memory === 'string' ? options.memory : undefined,
+        projection,
+        basisSeq: thread.nextSeq,
+        entries: thread.entries,
+        stopReason: 'unknown',
+        usage: undefined,
+      }),
+    )
+    const request: ProjectedRequestBody = { id, trigger, instructions, messages: modelMessages, responseMessageId }
+    return { body: { ...body, ...request } }
+  }
+}

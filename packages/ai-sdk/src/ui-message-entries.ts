@@ -1,0 +1,251 @@
+import type { CallRecord, Entry, EntryInput, EntryMeta, EntryRefs, JsonObject, JsonValue } from '@threadlens/core'
+import type { UIMessage } from 'ai'
+import { UnstorableMessageError } from './errors'
+
+/**
+ * Where a UI message lives in its entries' `meta.app` (a field the entry schema already allows):
+ * the message's first entry (its anchor) holds the whole message as the UI had it, every other
+ * entry of the message names it. The entries' payloads hold what the model sees.
+ */
+export const UI_MESSAGE_KEY = 'aiSdk'
+
+/** Format version of what is stored under `meta.app.aiSdk`. */
+const recordVersion = 1
+
+export interface UIMessageEntriesOptions {
+  /**
+   * Largest `data:` URL of a file part kept inline (characters). A file part's `url` is always
+   * stored as given: a `data:` URL keeps the bytes in the thread (as data), an `https:` or `blob:`
+   * URL keeps only the reference (the application keeps the bytes). Default: 4,000,000.
+   */
+  readonly maxInlineFileChars?: number
+  /**
+   * The record of the model call that wrote step `callId` (`<messageId>:<step>`), stored on that
+   * step's first entry (`meta.call`) where the devtools find it. Default: none recorded.
+   */
+  readonly callRecordFor?: (callId: string) => CallRecord | undefined
+}
+
+const forbiddenKeys = new Set(['__proto__', 'constructor', 'prototype'])
+
+/** JSON copy without `undefined` members; refuses what the entry schema would refuse. */
+function toJson(messageId: string, value: unknown, path: string): JsonValue {
+  if (value === null || typeof value === 'string' || typeof value === 'boolean') return value
+  if (typeof value === 'number') {
+    if (!Number.isFinite(value)) throw new UnstorableMessageError(messageId, `${path} is ${value}; only finite numbers can be stored`)
+    return value
+  }
+  if (Array.isArray(value)) return value.map((item, index) => (item === undefined ? null : toJson(messageId, item, `${path}[${index}]`)))
+  if (typeof value === 'object') {
+    const prototype = Object.getPrototypeOf(value)
+    if (prototype !== Object.prototype && prototype !== null) {
+      throw new UnstorableMessageError(messageId, `${path} is a ${prototype?.constructor?.name ?? 'non-plain object'}; store plain JSON objects (convert dates to strings)`)
+    }
+    const result: Record<string, JsonValue> = {}
+    for (const [key, item] of Object.entries(value)) {
+      if (forbiddenKeys.has(key)) throw new UnstorableMessageError(messageId, `${path} has the key "${key}", which the store refuses; rename it`)
+      if (item === undefined) continue
+      result[key] = toJson(messageId, item, `${path}.${key}`)
+    }
+    return result
+  }
+  throw new UnstorableMessageError(messageId, `${path} is a ${typeof value}; only JSON can be stored`)
+}
+
+function isToolPart(part: { type: string }): part is ToolPartLike {
+  return part.type === 'dynamic-tool' || part.type.startsWith('tool-')
+}
+
+interface ToolPartLike {
+  readonly type: string
+  readonly toolName?: string
+  readonly toolCallId: string
+  readonly state: string
+  readonly input?: unknown
+  readonly output?: unknown
+  readonly errorText?: string
+  readonly approval?: { readonly approved?: boolean; readonly reason?: string }
+}
+
+function toolName(part: ToolPartLike): string {
+  return part.type === 'dynamic-tool' ? (part.toolName ?? 'tool') : part.type.slice('tool-'.length)
+}
+
+/** What the model is told a denied call returned. */
+export function deniedResultText(reason: string | undefined): string {
+  return reason === undefined || reason === '' ? 'The user denied this tool call.' : `The user denied this tool call: ${reason}`
+}
+
+function toolArguments(messageId: string, input: unknown, path: string): JsonObject {
+  if (input === undefined) return {}
+  const json = toJson(messageId, input, path)
+  if (json !== null && typeof json === 'object' && !Array.isArray(json)) return json as JsonObject
+  return { input: json }
+}
+
+/** The call id of step `step` of message `messageId`: entries of one model call share it. */
+export function stepCallId(messageId: string, step: number): string {
+  return `${messageId}:${step}`
+}
+
+/**
+ * Entries for one UI message, in order:
+ * - user and system messages: one `message` entry whose content is the text parts joined by a newline;
+ * - assistant messages: per step (parts between `step-start` parts), a `message` entry with the
+ *   step's text, then a `tool_call` per tool part whose input is complete, then a `tool_result` per
+ *   finished tool part (`output-available` → result, `output-error` → error, `output-denied` → an
+ *   error saying the user denied it). Calls awaiting approval or execution stay unanswered.
+ * Reasoning, sources, files, data parts and everything else are kept, exactly, in the anchor's
+ * `meta.app.aiSdk.message`; they are not sent to the model as text.
+ */
+export function uiMessageToEntryInputs(message: UIMessage, options: UIMessageEntriesOptions = {}): EntryInput[] {
+  const maxInline = options.maxInlineFileChars ?? 4_000_000
+  if (typeof message.id !== 'string' || message.id === '') throw new UnstorableMessageError(String(message.id), 'it has no id; give every message an id')
+  if (message.role !== 'user' && message.role !== 'assistant' && message.role !== 'system') {
+    throw new UnstorableMessageError(message.id, `its role is ${JSON.stringify(message.role)}; expected user, assistant or system`)
+  }
+  if (!Array.isArray(message.parts)) throw new UnstorableMessageError(message.id, 'its parts are not an array')
+  for (const part of message.parts) {
+    if (part.type === 'file' && part.url.startsWith('data:') && part.url.length > maxInline) {
+      throw new UnstorableMessageError(
+        message.id,
+        `a file part holds ${part.url.length} characters of data, over maxInlineFileChars (${maxInline}); upload it and keep an https: URL, or raise the limit`,
+      )
+    }
+  }
+  const stored = toJson(message.id, message, 'message') as JsonObject
+  const anchorApp: JsonObject = { [UI_MESSAGE_KEY]: { v: recordVersion, message: stored } }
+  const memberApp: JsonObject = { [UI_MESSAGE_KEY]: { v: recordVersion, messageId: message.id } }
+  const inputs: EntryInput[] = []
+  const recorded = new Set<string>()
+  const push = (input: EntryInput): void => {
+    const meta: { app: JsonObject; call?: CallRecord } = { app: inputs.length === 0 ? anchorApp : memberApp }
+    const callId = input.refs?.callId
+    if (message.role === 'assistant' && callId !== undefined && !recorded.has(callId)) {
+      recorded.add(callId)
+      const call = options.callRecordFor?.(callId)
+      if (call !== undefined) meta.call = call
+    }
+    inputs.push({ ...input, meta: meta as EntryMeta } as EntryInput)
+  }
+
+  if (message.role !== 'assistant') {
+    const text = message.parts.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('\n')
+    push({ kind: 'message', payload: { role: message.role, content: text }, refs: { requestId: message.id } })
+    return inputs
+  }
+
+  const steps: (typeof message.parts)[] = [[]]
+  for (const part of message.parts) {
+    if (part.type === 'step-start') {
+      if ((steps[steps.length - 1] ?? []).length > 0) steps.push([])
+      continue
+    }
+    steps[steps.length - 1]?.push(part)
+  }
+  steps.forEach((parts, step) => {
+    const refs: EntryRefs = { callId: stepCallId(message.id, step), iteration: step }
+    const text = parts.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('')
+    const tools = parts.filter((part) => isToolPart(part)) as unknown as ToolPartLike[]
+    const called = tools.filter((part) => part.state !== 'input-streaming')
+    if (text !== '') push({ kind: 'message', payload: { role: 'assistant', content: text }, refs })
+    for (const part of called) {
+      push({
+        kind: 'tool_call',
+        payload: { name: toolName(part), arguments: toolArguments(message.id, part.input, `tool ${part.toolCallId} input`) },
+        refs: { ...refs, toolCallId: part.toolCallId },
+      })
+    }
+    for (const part of called) {
+      const name = toolName(part)
+      const callRefs = { ...refs, toolCallId: part.toolCallId }
+      if (part.state === 'output-available') {
+        push({ kind: 'tool_result', payload: { name, result: toJson(message.id, part.output ?? null, `tool ${part.toolCallId} output`) }, refs: callRefs })
+      } else if (part.state === 'output-error') {
+        push({ kind: 'tool_result', payload: { name, error: part.errorText ?? 'error' }, refs: callRefs })
+      } else if (part.state === 'output-denied') {
+        push({ kind: 'tool_result', payload: { name, error: deniedResultText(part.approval?.reason) }, refs: callRefs })
+      }
+    }
+  })
+  if (inputs.length === 0) push({ kind: 'message', payload: { role: 'assistant', content: '' }, refs: { callId: stepCallId(message.id, 0), iteration: 0 } })
+  return inputs
+}
+
+/** What an entry holds under `meta.app.aiSdk`, if anything this package wrote. */
+export function uiRecordOf(entry: Entry): { readonly message?: UIMessage; readonly messageId?: string } | undefined {
+  const record = entry.meta?.app?.[UI_MESSAGE_KEY]
+  if (record === null || typeof record !== 'object' || Array.isArray(record)) return undefined
+  const value = record as { readonly v?: unknown; readonly message?: unknown; readonly messageId?: unknown }
+  if (value.v !== recordVersion) return undefined
+  const message = value.message
+  if (message !== null && typeof message === 'object' && !Array.isArray(message)) {
+    const candidate = message as { id?: unknown; role?: unknown; parts?: unknown }
+    if (typeof candidate.id === 'string' && typeof candidate.role === 'string' && Array.isArray(candidate.parts)) return { message: message as unknown as UIMessage }
+  }
+  if (typeof value.messageId === 'string') return { messageId: value.messageId }
+  return undefined
+}
+
+/** The UI message id an entry belongs to (written by this package), or `undefined`. */
+export function uiMessageIdOf(entry: Entry): string | undefined {
+  const record = uiRecordOf(entry)
+  return record?.message?.id ?? record?.messageId
+}
+
+/**
+ * The thread as UI messages. Entries written from UI messages give those messages back exactly
+ * (JSON equal: `undefined` members are not kept). Entries written by other code (a threadlens
+ * session, an import) become plain messages: text, and `dynamic-tool` parts for tool calls with
+ * their results. Summaries and context ops are not chat messages and are left out.
+ */
+export function entriesToUIMessages(entries: readonly Entry[]): UIMessage[] {
+  const messages: UIMessage[] = []
+  const positions = new Map<string, number>()
+  const foreignCalls = new Map<string, { message: UIMessage; index: number }>()
+  let foreignAssistant: { message: UIMessage; callId: string | undefined } | undefined
+  for (const entry of entries) {
+    const record = uiRecordOf(entry)
+    if (record !== undefined) {
+      foreignAssistant = undefined
+      if (record.message !== undefined) {
+        // A message that grew later (a tool result after an approval, a continued step) is appended
+        // again with its new entries; the newest copy replaces the older one in place.
+        const message = structuredClone(record.message)
+        const at = positions.get(message.id)
+        if (at === undefined) {
+          positions.set(message.id, messages.length)
+          messages.push(message)
+        } else {
+          messages[at] = message
+        }
+      }
+      continue
+    }
+    if (entry.kind === 'message') {
+      const parts: UIMessage['parts'] = entry.payload.content === '' ? [] : [{ type: 'text', text: entry.payload.content }]
+      const message: UIMessage = { id: entry.id, role: entry.payload.role, parts }
+      messages.push(message)
+      foreignAssistant = entry.payload.role === 'assistant' ? { message, callId: entry.refs.callId } : undefined
+    } else if (entry.kind === 'tool_call') {
+      const callId = entry.refs.callId
+      if (foreignAssistant === undefined || (callId !== undefined && foreignAssistant.callId !== undefined && callId !== foreignAssistant.callId)) {
+        const message: UIMessage = { id: entry.id, role: 'assistant', parts: [] }
+        messages.push(message)
+        foreignAssistant = { message, callId }
+      }
+      const toolCallId = entry.refs.toolCallId ?? entry.id
+      foreignAssistant.message.parts.push({ type: 'dynamic-tool', toolName: entry.payload.name, toolCallId, state: 'input-available', input: entry.payload.arguments })
+      foreignCalls.set(toolCallId, { message: foreignAssistant.message, index: foreignAssistant.message.parts.length - 1 })
+    } else if (entry.kind === 'tool_result') {
+      const call = foreignCalls.get(entry.refs.toolCallId ?? '')
+      const part = call?.message.parts[call.index]
+      if (call === undefined || part === undefined || part.type !== 'dynamic-tool') continue
+      call.message.parts[call.index] =
+        entry.payload.error !== undefined
+          ? { type: 'dynamic-tool', toolName: part.toolName, toolCallId: part.toolCallId, state: 'output-error', input: part.input, errorText: entry.payload.error }
+          : { type: 'dynamic-tool', toolName: part.toolName, toolCallId: part.toolCallId, state: 'output-available', input: part.input, output: entry.payload.result }
+    }
+  }
+  return messages
+}
