@@ -146,6 +146,8 @@ export const policyOptionsArbitrary: fc.Arbitrary<PolicyOptions> = fc
           ttl: fc.constantFrom('5m', '1h') as fc.Arbitrary<'5m' | '1h'>,
           openAIKey: fc.oneof(fc.constant(false as const), fc.string({ minLength: 1, maxLength: 40 })),
           reduceEveryTurns: fc.integer({ min: 1, max: 4 }),
+          memoryHoldTurns: fc.integer({ min: 1, max: 6 }),
+          memoryRefreshTokens: fc.integer({ min: 0, max: 400 }),
         },
         { requiredKeys: [] },
       ),
