@@ -48,4 +48,19 @@ describe('planCompaction: a previous summary that ends inside a tool unit', () =
     expect(plan.toSeq).toBe(8)
     expect(plan.entries.map((entry) => entry.seq)).toEqual([1, 2, 3, 4, 6, 7, 8])
   })
+
+  it('continues a summary that already holds an unresolved call whole, without giving that call to the summarizer', () => {
+    // The smallest shape fast-check found for the other side of the rule: the call is hidden by the
+    // existing summary (the projector shows none of it), so continuing that summary hides nothing new.
+    const thread = createThread({ id: 'covered' })
+    thread.append({ kind: 'message', payload: { role: 'assistant', content: 'Checking.' }, refs: { callId: 'c' } })
+    thread.append({ kind: 'tool_call', payload: { name: 'weather', arguments: { city: 'Oslo' } }, refs: { callId: 'c', toolCallId: 'a' } })
+    thread.append({ kind: 'message', payload: { role: 'user', content: 'Oslo' } })
+    thread.append({ kind: 'summary', payload: { fromSeq: 0, toSeq: 1, content: 'Asked for the weather.' } })
+    thread.append({ kind: 'message', payload: { role: 'assistant', content: 'Sunny.' } })
+    thread.append({ kind: 'message', payload: { role: 'user', content: 'Thanks.' } })
+    const plan = planCompaction(thread, policy)
+    expect(plan).toMatchObject({ fromSeq: 0, toSeq: 4 })
+    expect(plan?.entries.map((entry) => entry.seq)).toEqual([2, 4])
+  })
 })

@@ -62,7 +62,9 @@ const FRAMING_PREFIX = "The user's first message, verbatim:\n"
 /**
  * The range the next summary may cover: from the start of visible history (or the previous
  * summary's start) up to just before the last `keepLastTurns` turns, ending before the first
- * unresolved tool call and never splitting a tool call from its results.
+ * unresolved tool call and never splitting a tool call from its results. A tool unit the previous
+ * summary covers only in part is still raw history (the projector shows it whole): the range takes it
+ * in whole or stops before it.
  */
 export function planCompaction(thread: ThreadSource | readonly Entry[], policy: ContextPolicy): CompactionPlan | undefined {
   const entries: readonly Entry[] = Array.isArray(thread) ? (thread as readonly Entry[]) : (thread as ThreadSource).entries
