@@ -158,6 +158,8 @@ export { builtinSpaceNames, memoryIdSchema, memorySchema, spaceNameSchema, space
 export type { SpaceData, WriteOptions } from './memory/memory-operations'
 export type { RenderedMemory } from './memory/render-memory'
 export { renderMemory } from './memory/render-memory'
+export type { HeldMemory, MemoryChoice, MemoryRefreshReason } from './memory/memory-hold'
+export { changedTokens, chooseMemoryText, memoryWindowKey, visibleTurns } from './memory/memory-hold'
 export type { MemoryProjector } from './memory/memory-projector'
 export { applyMemoryProjectors, summaryToWorld, toolResultToWorld } from './memory/memory-projector'
 export {

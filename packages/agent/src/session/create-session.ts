@@ -8,12 +8,15 @@ import {
   extractiveSummarizer,
   readJsonData,
   renderMemory,
+  chooseMemoryText,
+  memoryWindowKey,
   project,
   Subscribable,
   toolResultInput,
   type ContextPolicy,
   type Entry,
   type EntryInput,
+  type HeldMemory,
   type JsonValue,
   type Memory,
   type ProjectionResult,
@@ -98,6 +101,8 @@ export class Session extends Subscribable<(snapshot: SessionSnapshot) => void> {
   readonly #createId: () => string
   readonly #tools: ReadonlyMap<string, Tool<unknown>>
   readonly #stored = new StoredHashes()
+  /** The memory text last sent and where the prompt stood then (memory hysteresis). */
+  #heldMemory: HeldMemory | undefined
   readonly #executed = new Set<string>()
   readonly #deferred: (() => Promise<void>)[] = []
   #thread: Thread | undefined
@@ -500,12 +505,23 @@ export class Session extends Subscribable<(snapshot: SessionSnapshot) => void> {
     onEvent: (event: ThreadlensEvent) => void,
   ): Promise<{ projection: ProjectionResult; memory: string | undefined; basisSeq: number }> {
     const source = (await this.#options.memory?.()) ?? undefined
-    // The call record keeps the text that was sent, so a replay needs no memory store.
-    const memory = typeof source === 'object' ? renderMemory(source, { spaces: state.policy.memorySpaces, maxTokens: state.policy.memoryMaxTokens, counter }).text || undefined : source
-    const attempt = async (): Promise<{ projection: ProjectionResult; basisSeq: number }> => {
+    const fresh = typeof source === 'object' ? renderMemory(source, { spaces: state.policy.memorySpaces, maxTokens: state.policy.memoryMaxTokens, counter }).text : (source ?? '')
+    // Memory moves in step with the cache window (policy.cache.memoryHoldTurns): the held text is sent
+    // again until the window moves, the change grows large or the turns run out. The call record keeps
+    // the text that was sent, so a replay needs no memory store.
+    const attempt = async (): Promise<{ projection: ProjectionResult; basisSeq: number; memory: string | undefined }> => {
       const thread = await this.thread()
       const basisSeq = thread.nextSeq
-      return { projection: project({ thread, policy: state.policy, counter, tools, ...(memory === undefined ? {} : { memory }) }), basisSeq }
+      const run = (text: string): ProjectionResult => project({ thread, policy: state.policy, counter, tools, ...(text === '' ? {} : { memory: text }) })
+      const held = this.#heldMemory
+      const choice = chooseMemoryText({ fresh, held, thread, policy: state.policy, counter })
+      let projection = run(choice.text)
+      let text = choice.text
+      if (!choice.held || memoryWindowKey(projection.meta) !== held?.windowKey) {
+        if (choice.held) projection = run((text = fresh))
+        this.#heldMemory = { text, turn: choice.turn, windowKey: memoryWindowKey(projection.meta) }
+      }
+      return { projection, basisSeq, memory: text === '' ? undefined : text }
     }
     let result = await attempt()
     if (decideCompaction(result.projection, state.policy).action === 'compact') {
@@ -513,7 +529,7 @@ export class Session extends Subscribable<(snapshot: SessionSnapshot) => void> {
       if (compacted) result = await attempt()
     }
     assertFits(result.projection)
-    return { ...result, memory }
+    return result
   }
 
   async #compact(policy: ContextPolicy, counter: TokenCounter, onEvent: (event: ThreadlensEvent) => void): Promise<boolean> {

@@ -92,8 +92,12 @@ function checkPlan(entries: readonly Entry[], pinned: ReadonlySet<number>, keepL
     expect(entry.kind === 'context_op' || entry.kind === 'summary').toBe(false)
     expect(pinned.has(entry.seq)).toBe(false)
   }
+  const raw = rawBefore(entries, resetSeq)
+  for (const entry of given) expect(raw.has(entry.seq)).toBe(true)
   // Every tool unit is inside the range whole, or outside it whole; unresolved calls are outside.
+  // Entries a summary already hid before this compaction are not summarized by it, so they are skipped.
   for (let seq = fromSeq; seq <= toSeq; seq++) {
+    if (!raw.has(seq)) continue
     const entry = bySeq(seq)
     if (entry.kind === 'tool_call') {
       const result = entries.find((candidate) => candidate.kind === 'tool_result' && candidate.refs.toolCallId === entry.refs.toolCallId)
@@ -112,6 +116,37 @@ function checkPlan(entries: readonly Entry[], pinned: ReadonlySet<number>, keepL
       if (call.seq > resetSeq) expect(call.seq).toBeGreaterThanOrEqual(fromSeq)
     }
   }
+}
+
+/**
+ * Seqs the projector showed raw before this compaction (budget aside): all history outside the newest
+ * summary, and every member of a tool unit that summary covers only in part (such a unit stays raw and whole).
+ * Worked out from the entries alone, not from the planner, so the two can disagree.
+ */
+function rawBefore(entries: readonly Entry[] , resetSeq: number): Set<number> {
+  const history = entries.filter((entry) => entry.seq > resetSeq && entry.kind !== 'summary' && entry.kind !== 'context_op')
+  const summary = entries.findLast((entry) => entry.seq > resetSeq && entry.kind === 'summary' && entry.payload.toSeq > resetSeq)
+  const coveredFrom = summary?.kind === 'summary' ? Math.max(resetSeq + 1, summary.payload.fromSeq) : 0
+  const coveredTo = summary?.kind === 'summary' ? summary.payload.toSeq : -1
+  const callIdOf = new Map<string, string>()
+  for (const entry of history) if (entry.kind === 'tool_call') callIdOf.set(entry.refs.toolCallId as string, entry.refs.callId ?? `tool:${entry.refs.toolCallId}`)
+  const unitKey = (entry: Entry): string | undefined => {
+    if (entry.kind === 'tool_result') return callIdOf.get(entry.refs.toolCallId as string)
+    if (entry.kind === 'tool_call') return callIdOf.get(entry.refs.toolCallId as string)
+    const callId = entry.refs.callId
+    return callId !== undefined && [...callIdOf.values()].includes(callId) ? callId : `m:${entry.seq}`
+  }
+  const members = new Map<string, number[]>()
+  for (const entry of history) {
+    const key = unitKey(entry)
+    if (key !== undefined) members.set(key, [...(members.get(key) ?? []), entry.seq])
+  }
+  const raw = new Set<number>()
+  for (const seqs of members.values()) {
+    if (seqs.every((seq) => seq >= coveredFrom && seq <= coveredTo)) continue
+    for (const seq of seqs) raw.add(seq)
+  }
+  return raw
 }
 
 /** The first user message after the last reset is quoted by any summary covering it, or pinned. */

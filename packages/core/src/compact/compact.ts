@@ -5,6 +5,7 @@ import type { CompactionFailure, ThreadlensEvent } from '../events'
 import type { ContextPolicy } from '../policy/policy'
 import { project } from '../project/project'
 import { turnWindowFloor } from '../project/turns'
+import { unitOf, unitSeqs, type Unit, type UnitContext } from '../project/units'
 import type { TokenCounter } from '../tokens/token-counter'
 import type { Summarizer } from './summarizer'
 
@@ -61,7 +62,9 @@ const FRAMING_PREFIX = "The user's first message, verbatim:\n"
 /**
  * The range the next summary may cover: from the start of visible history (or the previous
  * summary's start) up to just before the last `keepLastTurns` turns, ending before the first
- * unresolved tool call and never splitting a tool call from its results.
+ * unresolved tool call and never splitting a tool call from its results. A tool unit the previous
+ * summary covers only in part is still raw history (the projector shows it whole): the range takes it
+ * in whole or stops before it.
  */
 export function planCompaction(thread: ThreadSource | readonly Entry[], policy: ContextPolicy): CompactionPlan | undefined {
   const entries: readonly Entry[] = Array.isArray(thread) ? (thread as readonly Entry[]) : (thread as ThreadSource).entries
@@ -76,8 +79,33 @@ export function planCompaction(thread: ThreadSource | readonly Entry[], policy: 
     const candidate = at(index.summarySeqs[position] as number)
     if (candidate?.kind === 'summary' && candidate.seq >= visibleFrom && candidate.payload.toSeq >= visibleFrom) previous = candidate
   }
-  const newFrom = previous === undefined ? visibleFrom : previous.payload.toSeq + 1
-  const fromSeq = previous === undefined ? visibleFrom : Math.max(previous.payload.fromSeq, visibleFrom)
+  let fromSeq = previous === undefined ? visibleFrom : Math.max(previous.payload.fromSeq, visibleFrom)
+  let newFrom = previous === undefined ? visibleFrom : previous.payload.toSeq + 1
+  // A summary written by hand, imported or made by older code can start or end inside a tool unit.
+  // The projector keeps such a unit raw and whole, so it has not been summarized: the new summary
+  // takes it in whole, from its first member, and its calls are checked like any other raw history.
+  const straddling = new Set<number>()
+  if (previous !== undefined) {
+    const coveredTo = previous.payload.toSeq
+    const covered = (seq: number): boolean => seq >= fromSeq && seq <= coveredTo
+    const context: UnitContext = { entries, index, firstSeq, visibleFrom, toolsIncluded: true }
+    const units = new Map<string, Unit>()
+    const checked = new Set<string>()
+    for (let seq = visibleFrom; seq <= lastSeq; seq++) {
+      const entry = at(seq)
+      const unit = entry === undefined ? undefined : unitOf(context, entry, units)
+      if (unit === undefined || checked.has(unit.key)) continue
+      checked.add(unit.key)
+      const members = unitSeqs(unit).filter((member) => member >= visibleFrom)
+      if (!members.some(covered) || members.every(covered)) continue
+      newFrom = Math.min(newFrom, members[0] as number)
+      for (const member of members) straddling.add(member)
+    }
+    fromSeq = Math.min(fromSeq, newFrom)
+  }
+  // Entries the previous summary already holds are not given to the summarizer again.
+  const alreadySummarized = (seq: number): boolean =>
+    previous !== undefined && seq >= fromSeq && seq <= previous.payload.toSeq && seq >= previous.payload.fromSeq && !straddling.has(seq)
 
   const turnStarts = index.userSeqs.filter((seq) => seq >= visibleFrom)
   // The projector's own rule for the protected zone, so the two can never disagree.
@@ -90,7 +118,7 @@ export function planCompaction(thread: ThreadSource | readonly Entry[], policy: 
   // Unresolved calls stay raw until they are answered.
   for (const toolCallId of index.unresolvedToolCallIds) {
     const callSeq = index.callSeqByToolCallId.get(toolCallId) as number
-    if (callSeq < newFrom) continue
+    if (callSeq < newFrom || alreadySummarized(callSeq)) continue
     end = Math.min(end, unitStart(at(callSeq)?.refs.callId, callSeq) - 1)
   }
   // A tool call and its results are summarized together or not at all.
@@ -114,7 +142,9 @@ export function planCompaction(thread: ThreadSource | readonly Entry[], policy: 
   const toSummarize: Entry[] = []
   for (let seq = newFrom; seq <= end; seq++) {
     const entry = at(seq)
-    if (entry === undefined || entry.kind === 'context_op' || entry.kind === 'summary' || pinned.has(seq)) continue
+    if (entry === undefined || entry.kind === 'context_op' || entry.kind === 'summary' || pinned.has(seq) || alreadySummarized(seq)) continue
+    // A late result of a call from before the last reset is never projected: it is not history to summarize.
+    if (entry.kind === 'tool_result' && (index.callSeqByToolCallId.get(entry.refs.toolCallId as string) ?? -1) < visibleFrom) continue
     toSummarize.push(entry)
   }
   if (toSummarize.length === 0) return undefined

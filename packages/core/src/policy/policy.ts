@@ -41,6 +41,19 @@ export const cachePolicySchema = z.strictObject({
    * Default 1.
    */
   reduceEveryTurns: z.number().int().positive().default(1),
+  /**
+   * With `cacheFriendly`, the memory segment (sent before the summary and history) is re-rendered in
+   * step with the cache window instead of on every memory revision: a session keeps the text it last
+   * sent and sends it again until the window or the summary checkpoint moves, the memory changes by
+   * more than `memoryRefreshTokens`, or this many turns have passed — so a stale memory is never sent
+   * in more than this many consecutive turns. 1 renders it fresh on every call. Default 4.
+   */
+  memoryHoldTurns: z.number().int().positive().default(4),
+  /**
+   * A memory change larger than this many tokens (what the new text adds or removes) is sent at once,
+   * even between window moves. Default 200.
+   */
+  memoryRefreshTokens: z.number().int().nonnegative().default(200),
 })
 
 /** The zod schema of every policy option, with its default. */

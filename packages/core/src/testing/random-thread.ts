@@ -140,6 +140,17 @@ export const policyOptionsArbitrary: fc.Arbitrary<PolicyOptions> = fc
       pruneKeepBytes: fc.integer({ min: 1, max: 80 }),
       cacheFriendly: fc.boolean(),
       cacheLowWaterRatio: fc.double({ min: 0.05, max: 0.95, noNaN: true }),
+      cache: fc.record(
+        {
+          anthropic: fc.constantFrom('explicit', 'auto', 'off') as fc.Arbitrary<'explicit' | 'auto' | 'off'>,
+          ttl: fc.constantFrom('5m', '1h') as fc.Arbitrary<'5m' | '1h'>,
+          openAIKey: fc.oneof(fc.constant(false as const), fc.string({ minLength: 1, maxLength: 40 })),
+          reduceEveryTurns: fc.integer({ min: 1, max: 4 }),
+          memoryHoldTurns: fc.integer({ min: 1, max: 6 }),
+          memoryRefreshTokens: fc.integer({ min: 0, max: 400 }),
+        },
+        { requiredKeys: [] },
+      ),
       includeKinds: fc.option(
         fc.subarray(['message', 'tool_call', 'tool_result', 'summary'] as const, { minLength: 1 }),
         { nil: undefined, freq: 4 },

@@ -1,0 +1,56 @@
+import { beforeAll, describe, expect, it } from 'vitest'
+import { createThread, type Thread } from '../entries/thread'
+import { definePolicy } from '../policy/policy'
+import { createTokenCounter, type TokenCounter } from '../tokens/token-counter'
+import { changedTokens, chooseMemoryText, visibleTurns, type HeldMemory } from './memory-hold'
+
+let counter: TokenCounter
+beforeAll(async () => {
+  counter = await createTokenCounter('heuristic')
+})
+
+function threadWithTurns(turns: number): Thread {
+  const thread = createThread({ id: 'memory-hold' })
+  for (let turn = 0; turn < turns; turn++) {
+    thread.append({ kind: 'message', payload: { role: 'user', content: `question ${turn}` } })
+    thread.append({ kind: 'message', payload: { role: 'assistant', content: `answer ${turn}` } })
+  }
+  return thread
+}
+
+const policy = definePolicy({ cacheFriendly: true, cache: { memoryHoldTurns: 3, memoryRefreshTokens: 20 } })
+const held: HeldMemory = { text: 'Memory (rev 1)\n\n[world]\nturn: 1', turn: 1, windowKey: '-/-' }
+
+describe('chooseMemoryText', () => {
+  it('sends the held text again while it is younger than memoryHoldTurns and the change is small', () => {
+    const choice = chooseMemoryText({ fresh: 'Memory (rev 2)\n\n[world]\nturn: 2', held, thread: threadWithTurns(3), policy, counter })
+    expect(choice).toEqual({ text: held.text, held: true, reason: 'held', turn: 3 })
+  })
+
+  it('renders fresh once memoryHoldTurns turns have passed, after a reset, or after a large change', () => {
+    const fresh = 'Memory (rev 2)\n\n[world]\nturn: 2'
+    expect(chooseMemoryText({ fresh, held, thread: threadWithTurns(4), policy, counter }).reason).toBe('turns')
+    const reset = threadWithTurns(3)
+    reset.append({ kind: 'context_op', payload: { op: 'reset', reason: 'new topic' } })
+    expect(visibleTurns(reset)).toBe(0)
+    expect(chooseMemoryText({ fresh, held, thread: reset, policy, counter }).reason).toBe('turns')
+    const large = `${held.text}\nnotes: ${'a long new note '.repeat(20)}`
+    expect(changedTokens(held.text, large, counter)).toBeGreaterThan(20)
+    expect(chooseMemoryText({ fresh: large, held, thread: threadWithTurns(2), policy, counter })).toMatchObject({ text: large, held: false, reason: 'changed' })
+  })
+
+  it('never holds without cacheFriendly or with memoryHoldTurns 1, and has nothing to hold on the first call', () => {
+    const fresh = 'Memory (rev 2)\n\n[world]\nturn: 2'
+    const thread = threadWithTurns(2)
+    expect(chooseMemoryText({ fresh, held, thread, policy: definePolicy({}), counter }).reason).toBe('no-hold')
+    expect(chooseMemoryText({ fresh, held, thread, policy: definePolicy({ cacheFriendly: true, cache: { memoryHoldTurns: 1 } }), counter }).reason).toBe('no-hold')
+    expect(chooseMemoryText({ fresh, held: undefined, thread, policy, counter })).toMatchObject({ text: fresh, held: false, reason: 'first' })
+  })
+
+  it('measures a change by what it adds or removes, not by the whole text', () => {
+    expect(changedTokens('same', 'same', counter)).toBe(0)
+    const base = 'x '.repeat(500)
+    expect(changedTokens(`${base}turn: 1`, `${base}turn: 2`, counter)).toBeLessThanOrEqual(2)
+    expect(changedTokens('abc', '', counter)).toBeGreaterThan(0)
+  })
+})
