@@ -46,9 +46,10 @@ export const cachePolicySchema = z.strictObject({
    * step with the cache window instead of on every memory revision: a session keeps the text it last
    * sent and sends it again until the window or the summary checkpoint moves, the memory changes by
    * more than `memoryRefreshTokens`, or this many turns have passed — so a stale memory is never sent
-   * in more than this many consecutive turns. 1 renders it fresh on every call. Default 4.
+   * in more than this many consecutive turns. 1 renders it fresh on every call. Default 1: an agent
+   * that just saved a note sees it on its next call; 3–4 trades that for fewer cache rewrites.
    */
-  memoryHoldTurns: z.number().int().positive().default(4),
+  memoryHoldTurns: z.number().int().positive().default(1),
   /**
    * A memory change larger than this many tokens (what the new text adds or removes) is sent at once,
    * even between window moves. Default 200.
