@@ -1,5 +1,5 @@
 import { toOpenAIChat, type Thread } from '@threadlens/core'
-import { compareProjections, replayCall, threadCalls, useSession, useThread, useTokenCounter, createSessionSource, type ThreadCall } from '@threadlens/react'
+import { compareProjections, replayThreadCall, threadCalls, useSession, useThread, useTokenCounter, createSessionSource, type ThreadCall } from '@threadlens/react'
 import { useMemo, useState } from 'react'
 import { CopyButton } from '../components/copy-button'
 import { VirtualList } from '../components/virtual-list'
@@ -73,8 +73,8 @@ function CallDetail({ thread, call, previous }: { readonly thread: Thread; reado
     if (counter === undefined) return undefined
     const options = { fallbackPolicy: panel.policy, counter }
     try {
-      const current = replayCall(thread, call, options)
-      const before = previous === undefined ? undefined : replayCall(thread, previous, options)
+      const current = replayThreadCall(thread, call, options)
+      const before = previous === undefined ? undefined : replayThreadCall(thread, previous, options)
       return { current, before, diff: before === undefined ? undefined : compareProjections(before.result, current.result), error: undefined }
     } catch (error) {
       return { current: undefined, before: undefined, diff: undefined, error }

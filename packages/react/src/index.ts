@@ -23,7 +23,7 @@ export { useSession } from './session/use-session'
 export type { RecordedCall, CallUsage, ThreadCall } from './calls/thread-calls'
 export { deriveCalls, recordedCalls, threadCalls } from './calls/thread-calls'
 export type { CallReplay, ReplayOptions } from './calls/replay-call'
-export { replayCall } from './calls/replay-call'
+export { replayThreadCall } from './calls/replay-call'
 export type { ProjectionDiff } from './calls/compare-projections'
 export { compareProjections } from './calls/compare-projections'
 

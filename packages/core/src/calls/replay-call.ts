@@ -21,6 +21,10 @@ export interface ReplayCallOptions {
   readonly basisSeq?: number
   /** Messages the call sent that were not in the thread yet. Default: none. */
   readonly pending?: readonly PendingMessage[]
+  /** For a call with no record: the tool schemas it sent. Default: none. */
+  readonly tools?: readonly ToolSchema[]
+  /** For a call with no record: the memory text it sent. Default: none. */
+  readonly memory?: string
 }
 
 export interface ReplayedCall {
@@ -40,12 +44,14 @@ export interface ReplayedCall {
  * The exact messages a past model call (or one failed attempt of it) sent, rebuilt from the thread:
  * the entries before the call, projected again with the recorded policy, tool schemas and memory
  * text (projection is deterministic), and checked against the recorded messages hash.
- * `call` is a call id (its record is found on the thread) or a record (e.g. a `CallAttempt`'s).
+ * `call` is a call id (its record is found on the thread), a record (e.g. a `CallAttempt`'s), or
+ * `undefined` for a call made without a record: the thread before `options.basisSeq`, projected with
+ * `options.fallbackPolicy`, tools, memory and pending messages.
  */
-export function replayCall(thread: ThreadSource | readonly Entry[], call: string | CallRecord, options: ReplayCallOptions): ReplayedCall {
+export function replayCall(thread: ThreadSource | readonly Entry[], call: string | CallRecord | undefined, options: ReplayCallOptions): ReplayedCall {
   const entries: readonly Entry[] = Array.isArray(thread) ? (thread as readonly Entry[]) : (thread as ThreadSource).entries
   const callId = typeof call === 'string' ? call : undefined
-  const record = typeof call === 'string' ? entries.find((entry) => entry.refs.callId === call && entry.meta?.call !== undefined)?.meta?.call : call
+  const record = call === undefined ? undefined : typeof call === 'string' ? entries.find((entry) => entry.refs.callId === call && entry.meta?.call !== undefined)?.meta?.call : call
   if (record === undefined && options.fallbackPolicy === undefined) throw new ReplayError(`No model call "${callId}" is recorded in this thread.`)
   if (record !== undefined && record.counter !== options.counter.id) {
     throw new ReplayError(`Call "${callId ?? record.messagesHash}" was counted with "${record.counter}"; pass that counter (createTokenCounter('${record.counter}')).`)
@@ -55,8 +61,8 @@ export function replayCall(thread: ThreadSource | readonly Entry[], call: string
   parts.addFrom(entries)
   const recordedPolicy = record === undefined ? undefined : parts.policy(record)
   const policy = recordedPolicy ?? options.fallbackPolicy
-  const tools = record === undefined ? [] : parts.tools(record)
-  const memory = record === undefined ? undefined : parts.memory(record)
+  const tools = record === undefined ? (options.tools ?? []) : parts.tools(record)
+  const memory = record === undefined ? options.memory : parts.memory(record)
   if (policy === undefined || tools === undefined || memory === null) {
     throw new ReplayError(`Call "${callId ?? record?.messagesHash}" refers to a policy, tool list or memory that is not stored in the loaded part of the thread: load the whole thread.`)
   }

@@ -3,7 +3,7 @@
 // another tab of the app, and runs truly in parallel with the page.
 import type { EntryInput } from '@threadlens/core'
 import { Dexie } from 'dexie'
-import { schemaV2 } from '../database/schema'
+import { schemaV3 } from '../database/schema'
 import { openThreadlensDB, type ThreadlensDB } from '../database/threadlens-db'
 import { createMemoryStore } from '../memory/create-memory-store'
 import type { MemoryStore } from '../memory/memory-store'
@@ -71,7 +71,7 @@ async function run(command: TabCommand): Promise<unknown> {
     case 'upgrade': {
       // What a newer deploy of the app does when it opens the database in another tab.
       const newer = new Dexie(command.name)
-      newer.version(command.version).stores({ ...schemaV2, threads: 'id, updatedAt, title' })
+      newer.version(command.version).stores({ ...schemaV3, threads: 'id, updatedAt, title' })
       await newer.open()
       upgraded.push(newer)
       return newer.verno

@@ -10,6 +10,7 @@ import {
   type TokenCounter,
 } from '@threadlens/core'
 import { z } from 'zod'
+import { Dexie } from 'dexie'
 import { threadRowSchema, toThreadRecord, type ThreadRecord, type ThreadRow } from '../database/rows'
 import type { ThreadlensDB } from '../database/threadlens-db'
 import { StorageError, storageErrorCode, ThreadNotFoundError, type UnreadableEntryError } from '../errors'
@@ -289,9 +290,11 @@ export function createThreadStore(db: ThreadlensDB, options: ThreadStoreOptions 
 
     async delete(threadId) {
       await db.run('delete', () =>
-        db.transaction('rw', [db.threads, db.entries, db.meta], async () => {
+        db.transaction('rw', [db.threads, db.entries, db.attempts, db.meta], async () => {
           await db.checkSentinel('delete')
           await db.entries.where('[threadId+seq]').between([threadId, 0], [threadId, Number.MAX_SAFE_INTEGER], true, true).delete()
+          // A thread's failed attempts are part of its history: erasing the thread erases them.
+          await db.attempts.where('[threadId+id]').between([threadId, Dexie.minKey], [threadId, Dexie.maxKey], true, true).delete()
           await db.threads.delete(threadId)
         }),
       )
