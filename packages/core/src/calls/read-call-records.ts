@@ -112,10 +112,19 @@ export function callTrace(entries: readonly Entry[], attempts: readonly CallAtte
     error: attempt.error,
     seq: undefined,
   }))
+  const logged = new Set(attempts.map((attempt) => attempt.id))
   for (const read of readCallRecords(entries)) {
     const attempt = read.record.attempts ?? 1
+    // A reply cut short by an error is on the thread and in the log: one attempt, shown with its error.
+    if (logged.has(`${read.callId}#${attempt}`)) continue
     rows.push({ id: `${read.callId}#${attempt}`, callId: read.callId, requestId: read.requestId, attempt, status: read.status, record: read.record, error: undefined, seq: read.seq })
   }
-  const order = (row: CallTraceRow): number => row.record.startedAt ?? row.record.basisSeq
-  return rows.sort((a, b) => order(a) - order(b) || a.record.basisSeq - b.record.basisSeq || a.attempt - b.attempt)
+  // A call's rows stay together, in attempt order; calls in the order they started (records without a clock: by basis).
+  const callStart = new Map<string, number>()
+  for (const row of rows) {
+    const start = row.record.startedAt ?? row.record.basisSeq
+    callStart.set(row.callId, Math.min(callStart.get(row.callId) ?? Number.POSITIVE_INFINITY, start))
+  }
+  const order = (row: CallTraceRow): number => callStart.get(row.callId) ?? 0
+  return rows.sort((a, b) => order(a) - order(b) || a.record.basisSeq - b.record.basisSeq || a.callId.localeCompare(b.callId) || a.attempt - b.attempt)
 }
