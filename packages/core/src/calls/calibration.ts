@@ -49,7 +49,7 @@ export const calibrationDefaults = {
   /** Calls needed before a calibration replaces the model's default margin. */
   minimumSamples: 5,
   /** Standard deviations of the ratio added above its mean: the margin covers nearly all recent calls. */
-  deviations: 2,
+  deviations: 3,
   /** Never plan closer to the edge than this share of the window, however steady the ratio. */
   floor: 0.005,
   /**
