@@ -203,6 +203,7 @@ export type {
 } from './calls/index'
 export {
   addCalibrationSample,
+  calibrationSampleOf,
   calibratedPromptBudget,
   calibrationDefaults,
   calibrationSampleSchema,

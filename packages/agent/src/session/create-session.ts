@@ -666,13 +666,15 @@ export class Session extends Subscribable<(snapshot: SessionSnapshot) => void> {
     }
   }
 
-  /** Adds this call's local and reported counts to the model's calibration; says so, and whether an exact counter is off. */
+  /** The model's calibration after this call's counts were added (by the store, with the reply); says whether an exact counter is off. */
   async #calibrate(counter: TokenCounter, projection: ProjectionResult, usage: ModelUsage): Promise<SessionEvent | undefined> {
     const log = this.#options.callLog
     const local = projection.meta.tokens.total
     if (log === undefined || local <= 0 || usage.inputTokens <= 0) return undefined
     try {
-      const calibration = await log.addCalibrationSample(this.#options.model.id, counter.id, { local, reported: usage.inputTokens, messages: projection.messages.length })
+      // The thread store added this call's sample in the reply's own transaction; read what it made.
+      const calibration = await log.calibration(this.#options.model.id, counter.id)
+      if (calibration === undefined) return undefined
       const verdict = calibrationVerdict(calibration, { exact: counter.exact, defaultMargin: 0 })
       return { type: 'calibration-update', model: calibration.model, counter: calibration.counter, calibration, mismatch: verdict.mismatch }
     } catch (error) {

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import type { CallRecord } from './call-record'
 
 /** One call's counts: what the local counter said was sent, and what the provider reported. */
 export interface CalibrationSample {
@@ -80,6 +81,17 @@ export function addCalibrationSample(
     calls: (previous?.calls ?? 0) + 1,
     updatedAt: context.now,
   }
+}
+
+/**
+ * The calibration sample an answered call's record holds (local count, provider count, messages),
+ * or `undefined` when the provider reported no usage or the call did not finish.
+ */
+export function calibrationSampleOf(record: CallRecord): { readonly model: string; readonly counter: string; readonly sample: CalibrationSample } | undefined {
+  const { inputTokens, localInputTokens, sentMessages } = record
+  if (inputTokens === undefined || localInputTokens === undefined || inputTokens <= 0 || localInputTokens <= 0) return undefined
+  if (record.stopReason === 'error' || record.stopReason === 'abort') return undefined
+  return { model: record.model, counter: record.counter, sample: { local: localInputTokens, reported: inputTokens, messages: sentMessages ?? 0 } }
 }
 
 /** What a calibration says about planning: how much of the window to use, and whether the counter is off. */

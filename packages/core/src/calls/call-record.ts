@@ -31,6 +31,8 @@ export interface CallRecord {
   readonly cacheWriteInputTokens?: number
   /** The local count of what was sent (`projection.meta.tokens.total`), beside the provider's `inputTokens`. */
   readonly localInputTokens?: number
+  /** Messages sent: with `localInputTokens` and `inputTokens`, one calibration sample. */
+  readonly sentMessages?: number
   /** The provider's stop reason, normalised (`stop`, `tool-calls`, `length`, `error`, `abort`, …). */
   readonly stopReason: string
   /** When the request was sent, in ms since the epoch (the first attempt's). */

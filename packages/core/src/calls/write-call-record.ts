@@ -103,6 +103,7 @@ export function callRecord(options: CallRecordOptions): CallRecord {
           ...(usage.cacheWriteInputTokens === undefined ? {} : { cacheWriteInputTokens: usage.cacheWriteInputTokens }),
         }),
     localInputTokens: options.projection.meta.tokens.total,
+    sentMessages: options.projection.messages.length,
     stopReason: options.stopReason,
     ...(timing === undefined
       ? {}

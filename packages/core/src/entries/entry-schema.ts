@@ -67,6 +67,7 @@ export const callRecordSchema: z.ZodType<CallRecord> = z.strictObject({
   cachedInputTokens: tokenCountSchema.exactOptional(),
   cacheWriteInputTokens: tokenCountSchema.exactOptional(),
   localInputTokens: tokenCountSchema.exactOptional(),
+  sentMessages: tokenCountSchema.exactOptional(),
   stopReason: z.string().min(1).max(64),
   startedAt: z.number().nonnegative().exactOptional(),
   firstTokenMs: z.number().nonnegative().exactOptional(),

@@ -135,6 +135,24 @@ describe('the call log in IndexedDB', () => {
   })
 })
 
+describe('calibration folded into the reply’s write', () => {
+  it('an appended reply with reported usage calibrates its model in the same transaction; an aborted one does not', async () => {
+    const { db, threads } = openTestStores('call-log-fold')
+    const log = createCallLog(db)
+    const { id } = await threads.create()
+    const answered = { ...record(1), stopReason: 'stop', inputTokens: 44, sentMessages: 3 }
+    await threads.appendMany(id, [
+      { kind: 'message', payload: { role: 'user', content: 'q' } },
+      { kind: 'message', payload: { role: 'assistant', content: 'a' }, refs: { callId: 'c1' }, meta: { call: answered } },
+      { kind: 'message', payload: { role: 'assistant', content: '' }, refs: { callId: 'c2' }, meta: { call: { ...answered, stopReason: 'abort' }, interrupted: true } },
+    ])
+    const calibration = await log.calibration('gpt-4o', 'heuristic')
+    expect(calibration?.calls).toBe(1)
+    expect(calibration?.samples).toEqual([{ local: 40, reported: 44, messages: 3 }])
+    db.close()
+  })
+})
+
 describe('the in-memory call log of the fallback stores', () => {
   it('behaves the same: ordered, validated, deleted with the thread, calibrated', async () => {
     const stores = createMemoryBackedStores()

@@ -1,4 +1,4 @@
-import { addCalibrationSample, callAttemptSchema, tokenCalibrationSchema, type CallAttempt, type CalibrationSample, type TokenCalibration } from '@threadlens/core'
+import { addCalibrationSample, calibrationSampleOf, callAttemptSchema, tokenCalibrationSchema, type CallAttempt, type CalibrationSample, type Entry, type TokenCalibration } from '@threadlens/core'
 import { Dexie, liveQuery } from 'dexie'
 import type { ThreadlensDB } from '../database/threadlens-db'
 import { InvalidCallAttemptError } from '../errors'
@@ -27,6 +27,20 @@ function readAttempts(rows: readonly unknown[]): CallAttempt[] {
 function readCalibration(row: unknown): TokenCalibration | undefined {
   const parsed = tokenCalibrationSchema.safeParse(row)
   return parsed.success ? parsed.data : undefined
+}
+
+/**
+ * Adds the calibration samples of the call records among `entries`, inside the caller's transaction
+ * (which must include `calibrations`): an append that writes a reply also calibrates its model.
+ */
+export async function addCalibrationSamples(db: ThreadlensDB, entries: readonly Entry[], now: number): Promise<void> {
+  for (const entry of entries) {
+    const record = entry.meta?.call
+    const found = record === undefined ? undefined : calibrationSampleOf(record)
+    if (found === undefined) continue
+    const previous = readCalibration(await db.calibrations.get([found.model, found.counter]))
+    await db.calibrations.put(addCalibrationSample(previous, found.sample, { model: found.model, counter: found.counter, now }))
+  }
 }
 
 /**

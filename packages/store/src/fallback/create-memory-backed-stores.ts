@@ -120,6 +120,7 @@ export function createMemoryBackedStores(options: ThreadStoreOptions = {}): Memo
     checkThreadLimits(next, importLimits)
     push(thread, entries)
     thread.row = next
+    calls.addFromEntries(entries)
     notifyThread(threadId, { type: 'entry-append', threadId, entries })
     notifyList()
     return entries

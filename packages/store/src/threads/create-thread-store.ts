@@ -13,6 +13,7 @@ import { z } from 'zod'
 import { Dexie } from 'dexie'
 import { threadRowSchema, toThreadRecord, type ThreadRecord, type ThreadRow } from '../database/rows'
 import type { ThreadlensDB } from '../database/threadlens-db'
+import { addCalibrationSamples } from '../calls/create-call-log'
 import { StorageError, storageErrorCode, ThreadNotFoundError, type UnreadableEntryError } from '../errors'
 import { parseOptions } from '../parse-options'
 import { resolveImportLimits } from '../transfer/import-limits'
@@ -148,7 +149,7 @@ export function createThreadStore(db: ThreadlensDB, options: ThreadStoreOptions 
     const time = now()
     const ids = toolCallIdsOf(prepared)
     return db.run(operation, () =>
-      db.transaction('rw', [db.threads, db.entries, db.meta], async () => {
+      db.transaction('rw', [db.threads, db.entries, db.calibrations, db.meta], async () => {
         await db.checkSentinel(operation)
         const row = await readRow(threadId, operation)
         const stored = await storedToolIds(threadId, row, ids)
@@ -158,6 +159,8 @@ export function createThreadStore(db: ThreadlensDB, options: ThreadStoreOptions 
         checkThreadLimits(next, importLimits)
         await db.entries.bulkAdd(entries)
         await db.threads.put(next)
+        // An answered call's usage calibrates its model in the same write: one transaction per model call.
+        await addCalibrationSamples(db, entries, time)
         return entries
       }),
     )
