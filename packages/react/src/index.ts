@@ -24,6 +24,8 @@ export type { RecordedCall, CallUsage, ThreadCall } from './calls/thread-calls'
 export { deriveCalls, recordedCalls, threadCalls } from './calls/thread-calls'
 export type { CallReplay, ReplayOptions } from './calls/replay-call'
 export { replayThreadCall } from './calls/replay-call'
+export type { CallLogSnapshot } from './calls/use-call-log'
+export { useCallAttempts, useCalibrations } from './calls/use-call-log'
 export type { ProjectionDiff } from './calls/compare-projections'
 export { compareProjections } from './calls/compare-projections'
 
