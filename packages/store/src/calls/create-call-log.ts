@@ -1,4 +1,4 @@
-import { addCalibrationSample, calibrationSampleOf, callAttemptSchema, tokenCalibrationSchema, type CallAttempt, type CalibrationSample, type Entry, type TokenCalibration } from '@threadlens/core'
+import { addCalibrationSample, calibrationSampleOf, callAttemptSchema, tokenCalibrationSchema, type CallAttempt, type CalibrationSample, type EntryMeta, type TokenCalibration } from '@threadlens/core'
 import { Dexie, liveQuery } from 'dexie'
 import type { ThreadlensDB } from '../database/threadlens-db'
 import { InvalidCallAttemptError } from '../errors'
@@ -29,18 +29,32 @@ function readCalibration(row: unknown): TokenCalibration | undefined {
   return parsed.success ? parsed.data : undefined
 }
 
-/**
- * Adds the calibration samples of the call records among `entries`, inside the caller's transaction
- * (which must include `calibrations`): an append that writes a reply also calibrates its model.
- */
-export async function addCalibrationSamples(db: ThreadlensDB, entries: readonly Entry[], now: number): Promise<void> {
-  for (const entry of entries) {
-    const record = entry.meta?.call
-    const found = record === undefined ? undefined : calibrationSampleOf(record)
-    if (found === undefined) continue
-    const previous = readCalibration(await db.calibrations.get([found.model, found.counter]))
-    await db.calibrations.put(addCalibrationSample(previous, found.sample, { model: found.model, counter: found.counter, now }))
+type SampleOf = NonNullable<ReturnType<typeof calibrationSampleOf>>
+
+/** The calibration samples the call records among `metas` hold (an append's replies with reported usage). */
+export function calibrationSamplesOf(metas: readonly (EntryMeta | undefined)[]): SampleOf[] {
+  const samples: SampleOf[] = []
+  for (const meta of metas) {
+    const found = meta?.call === undefined ? undefined : calibrationSampleOf(meta.call)
+    if (found !== undefined) samples.push(found)
   }
+  return samples
+}
+
+/**
+ * Reads the calibrations `samples` will update, inside the caller's transaction (which must include
+ * `calibrations`), and returns the rows to put: an append that writes a reply also calibrates its model.
+ */
+export async function calibrationUpdates(db: ThreadlensDB, samples: readonly SampleOf[], now: number): Promise<TokenCalibration[]> {
+  if (samples.length === 0) return []
+  const keys = [...new Set(samples.map((each) => `${each.model}\u0000${each.counter}`))]
+  const rows = await Promise.all(keys.map((key) => db.calibrations.get(key.split('\u0000') as [string, string])))
+  const current = new Map(keys.map((key, index) => [key, readCalibration(rows[index])]))
+  for (const each of samples) {
+    const key = `${each.model}\u0000${each.counter}`
+    current.set(key, addCalibrationSample(current.get(key), each.sample, { model: each.model, counter: each.counter, now }))
+  }
+  return [...current.values()].filter((each): each is TokenCalibration => each !== undefined)
 }
 
 /**

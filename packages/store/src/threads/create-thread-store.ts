@@ -13,7 +13,7 @@ import { z } from 'zod'
 import { Dexie } from 'dexie'
 import { threadRowSchema, toThreadRecord, type ThreadRecord, type ThreadRow } from '../database/rows'
 import type { ThreadlensDB } from '../database/threadlens-db'
-import { addCalibrationSamples } from '../calls/create-call-log'
+import { calibrationSamplesOf, calibrationUpdates } from '../calls/create-call-log'
 import { StorageError, storageErrorCode, ThreadNotFoundError, type UnreadableEntryError } from '../errors'
 import { parseOptions } from '../parse-options'
 import { resolveImportLimits } from '../transfer/import-limits'
@@ -131,10 +131,10 @@ export function createThreadStore(db: ThreadlensDB, options: ThreadStoreOptions 
     return checkRow(raw, threadId, operation)
   }
 
-  const storedToolIds = async (threadId: ThreadId, row: ThreadRow, ids: readonly string[]): Promise<StoredToolIds> => {
+  const storedToolIds = async (threadId: ThreadId, ids: readonly string[]): Promise<StoredToolIds> => {
     const calls = new Set<string>()
     const results = new Set<string>()
-    if (ids.length === 0 || row.lastSeq < 0) return { calls, results }
+    if (ids.length === 0) return { calls, results }
     const keys = ids.flatMap((id) => [
       [threadId, 'tool_call', id],
       [threadId, 'tool_result', id],
@@ -148,19 +148,23 @@ export function createThreadStore(db: ThreadlensDB, options: ThreadStoreOptions 
     const threadId = toThreadId(rawThreadId)
     const time = now()
     const ids = toolCallIdsOf(prepared)
+    const samples = calibrationSamplesOf(prepared.map((each) => each.meta))
     return db.run(operation, () =>
       db.transaction('rw', [db.threads, db.entries, db.calibrations, db.meta], async () => {
-        await db.checkSentinel(operation)
-        const row = await readRow(threadId, operation)
-        const stored = await storedToolIds(threadId, row, ids)
+        // Every read at once and every write at once: IndexedDB runs them in order, and each await
+        // would add a round trip to the browser's storage process to every append.
+        const [, row, stored, calibrations] = await Promise.all([
+          db.checkSentinel(operation),
+          readRow(threadId, operation),
+          storedToolIds(threadId, ids),
+          // An answered call's usage calibrates its model in the same write: one transaction per model call.
+          calibrationUpdates(db, samples, time),
+        ])
         const entries = assignSeqs(threadId, prepared, row.lastSeq + 1, stored)
         if (entries.length === 0) return entries
         const next = appendedRow(row, entries, time)
         checkThreadLimits(next, importLimits)
-        await db.entries.bulkAdd(entries)
-        await db.threads.put(next)
-        // An answered call's usage calibrates its model in the same write: one transaction per model call.
-        await addCalibrationSamples(db, entries, time)
+        await Promise.all([db.entries.bulkAdd(entries), db.threads.put(next), ...calibrations.map((calibration) => db.calibrations.put(calibration))])
         return entries
       }),
     )
