@@ -673,7 +673,7 @@ export class Session extends Subscribable<(snapshot: SessionSnapshot) => void> {
     if (log === undefined || local <= 0 || usage.inputTokens <= 0) return undefined
     try {
       // The thread store added this call's sample in the reply's own transaction; read what it made.
-      const calibration = await log.calibration(this.#options.model.id, counter.id)
+      const calibration = log.recentCalibration?.(this.#options.model.id, counter.id) ?? (await log.calibration(this.#options.model.id, counter.id))
       if (calibration === undefined) return undefined
       const verdict = calibrationVerdict(calibration, { exact: counter.exact, defaultMargin: 0 })
       return { type: 'calibration-update', model: calibration.model, counter: calibration.counter, calibration, mismatch: verdict.mismatch }

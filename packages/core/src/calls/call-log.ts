@@ -13,6 +13,11 @@ export interface CallLog {
   attempts(threadId: string): Promise<readonly CallAttempt[]>
   /** The calibration of a model against a counter, when any call has reported usage. */
   calibration(model: string, counter: string): Promise<TokenCalibration | undefined>
+  /**
+   * The calibration this tab wrote last (with a reply) or read, without a read: what the session
+   * reports after each call. Optional; without it the session reads `calibration`.
+   */
+  recentCalibration?(model: string, counter: string): TokenCalibration | undefined
   /** Adds one call's counts, reading and writing in one transaction so samples of several tabs all count. */
   addCalibrationSample(model: string, counter: string, sample: CalibrationSample): Promise<TokenCalibration>
 }

@@ -149,6 +149,8 @@ describe('calibration folded into the reply’s write', () => {
     const calibration = await log.calibration('gpt-4o', 'heuristic')
     expect(calibration?.calls).toBe(1)
     expect(calibration?.samples).toEqual([{ local: 40, reported: 44, messages: 3 }])
+    // What this tab wrote is known without another read.
+    expect(log.recentCalibration?.('gpt-4o', 'heuristic')).toEqual(calibration)
     db.close()
   })
 })

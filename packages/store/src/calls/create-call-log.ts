@@ -112,7 +112,14 @@ export function createCallLog(db: ThreadlensDB, options: CallLogOptions = {}): C
 
     attempts: (threadId) => db.run('attempts', () => attempts(threadId)),
 
-    calibration: (model, counter) => db.run('calibration', async () => readCalibration(await db.calibrations.get([model, counter]))),
+    calibration: (model, counter) =>
+      db.run('calibration', async () => {
+        const calibration = readCalibration(await db.calibrations.get([model, counter]))
+        if (calibration !== undefined) db.recentCalibrations.set(`${model}\u0000${counter}`, calibration)
+        return calibration
+      }),
+
+    recentCalibration: (model, counter) => db.recentCalibrations.get(`${model}\u0000${counter}`),
 
     calibrations: () =>
       db.run('calibrations', async () => {
@@ -127,6 +134,7 @@ export function createCallLog(db: ThreadlensDB, options: CallLogOptions = {}): C
           const previous = readCalibration(await db.calibrations.get([model, counter]))
           const next = addCalibrationSample(previous, sample, { model, counter, now: now() })
           await db.calibrations.put(next)
+          db.recentCalibrations.set(`${model}\u0000${counter}`, next)
           return next
         }),
       )

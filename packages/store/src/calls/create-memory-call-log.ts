@@ -36,6 +36,7 @@ export function createMemoryCallLog(options: { readonly now?: () => number } = {
     },
     attempts: async (threadId) => listOf(threadId),
     calibration: async (model, counter) => calibrations.get(`${model}\u0000${counter}`),
+    recentCalibration: (model, counter) => calibrations.get(`${model}\u0000${counter}`),
     calibrations: async () => allCalibrations(),
     addCalibrationSample: async (model, counter, sample) => add(model, counter, sample),
     /** What the memory thread store calls on every append (as the IndexedDB store does inside its transaction). */

@@ -50,6 +50,9 @@ export class ThreadlensDB extends Dexie {
   declare readonly attempts: Table<CallAttempt, [string, string]>
   declare readonly calibrations: Table<TokenCalibration, [string, string]>
 
+  /** Calibrations this connection wrote or read last, by `model\u0000counter`: the call log answers "after this call" from it. */
+  readonly recentCalibrations = new Map<string, TokenCalibration>()
+
   /** The schema version this code knows. */
   readonly schemaVersion = schemaVersion
 

@@ -10,6 +10,7 @@ import {
   type TokenCounter,
 } from '@threadlens/core'
 import { z } from 'zod'
+import type { TokenCalibration } from '@threadlens/core'
 import { Dexie } from 'dexie'
 import { threadRowSchema, toThreadRecord, type ThreadRecord, type ThreadRow } from '../database/rows'
 import type { ThreadlensDB } from '../database/threadlens-db'
@@ -149,7 +150,8 @@ export function createThreadStore(db: ThreadlensDB, options: ThreadStoreOptions 
     const time = now()
     const ids = toolCallIdsOf(prepared)
     const samples = calibrationSamplesOf(prepared.map((each) => each.meta))
-    return db.run(operation, () =>
+    let written: readonly TokenCalibration[] = []
+    const appended = await db.run(operation, () =>
       db.transaction('rw', [db.threads, db.entries, db.calibrations, db.meta], async () => {
         // Every read at once and every write at once: IndexedDB runs them in order, and each await
         // would add a round trip to the browser's storage process to every append.
@@ -165,9 +167,13 @@ export function createThreadStore(db: ThreadlensDB, options: ThreadStoreOptions 
         const next = appendedRow(row, entries, time)
         checkThreadLimits(next, importLimits)
         await Promise.all([db.entries.bulkAdd(entries), db.threads.put(next), ...calibrations.map((calibration) => db.calibrations.put(calibration))])
+        written = calibrations
         return entries
       }),
     )
+    // Only once committed: an aborted transaction wrote nothing.
+    for (const calibration of written) db.recentCalibrations.set(`${calibration.model}\u0000${calibration.counter}`, calibration)
+    return appended
   }
 
   const store: ThreadStore = {
