@@ -1,7 +1,8 @@
 /// <reference lib="webworker" />
 // A "tab" for real-browser tests: a Web Worker has its own IndexedDB connection, exactly like
 // another tab of the app, and runs truly in parallel with the page.
-import type { EntryInput } from '@threadlens/core'
+import type { CallAttempt, EntryInput } from '@threadlens/core'
+import { createCallLog } from '../calls/create-call-log'
 import { Dexie } from 'dexie'
 import { schemaV3 } from '../database/schema'
 import { openThreadlensDB, type ThreadlensDB } from '../database/threadlens-db'
@@ -37,6 +38,9 @@ async function run(command: TabCommand): Promise<unknown> {
       }
       return seqs
     }
+    case 'record-attempt':
+      await createCallLog(stores().db).recordAttempt(command.attempt as CallAttempt)
+      return true
     case 'append-many':
       return (await stores().threads.appendMany(command.threadId, command.inputs as EntryInput[])).map((entry) => entry.seq)
     case 'aborted-append': {
