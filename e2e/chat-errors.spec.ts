@@ -97,6 +97,8 @@ test('a real model over an OpenAI-compatible URL: its failure is shown, it answe
     return everything.join('\n')
   }, threadId)
   expect(stored).toContain('hi again')
+  // The failed attempt is on record in the call log (not in the thread), and the key is not in it either.
+  expect(stored).toContain('ProviderAuthError')
   expect(stored).not.toContain('NEVER-STORED')
 
   // A reload forgets the key: the offline model answers again.

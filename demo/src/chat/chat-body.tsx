@@ -26,7 +26,7 @@ export function ChatBody(props: ActiveChatProps & { readonly snapshot: ThreadSna
   const schemas = useMemo(() => tools.map((tool) => tool.schema), [tools])
   const memoryText = useMemoryText(props.memory, policy)
   const projection = useProjection(threadId, policy, { tools: schemas, ...(memoryText === undefined ? {} : { memory: memoryText }) })
-  const session = useChatSession({ threads: stores.threads, threadId, setup: props.setup, tools, memory: props.readMemory })
+  const session = useChatSession({ threads: stores.threads, callLog: stores.calls, threadId, setup: props.setup, tools, memory: props.readMemory })
   const status = useSession(session ?? noSession, (state) => state.status)
   const streamingText = useSession(session ?? noSession, (state) => (state.status === 'awaiting-model' ? (state.streamingText ?? '') : ''))
   const inFlight = useSession(session ?? noSession, (state) => state.lastProjection)

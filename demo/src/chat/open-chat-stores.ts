@@ -18,7 +18,7 @@ let opening: Promise<ChatStores> | undefined
 export function openChatStores(): Promise<ChatStores> {
   opening ??= openThreadlensStores({ name: CHAT_DATABASE_NAME }).then((stores) => {
     ;(globalThis as { __threadlensChat?: ChatHandle }).__threadlensChat = { stores }
-    return { stores, client: createThreadlensClient({ threads: stores.threads, memory: stores.memory }) }
+    return { stores, client: createThreadlensClient({ threads: stores.threads, memory: stores.memory, calls: stores.calls }) }
   })
   // A failed open may succeed on retry (e.g. after the user closes a tab that blocked an upgrade).
   opening.catch(() => {

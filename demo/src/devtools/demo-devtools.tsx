@@ -44,7 +44,7 @@ async function setUp(): Promise<Ready> {
     },
   }
   ;(globalThis as { __threadlensDemo?: DemoHandle }).__threadlensDemo = handle
-  return { client: createThreadlensClient({ threads: stores.threads, memory: stores.memory }), threadId }
+  return { client: createThreadlensClient({ threads: stores.threads, memory: stores.memory, calls: stores.calls }), threadId }
 }
 
 // Once per page, even when StrictMode runs the effect twice.

@@ -68,6 +68,16 @@ export const panelCss = `
 .tl-error { color: #ff938c; }
 .tl-call-row { display: grid; grid-template-columns: 40px 1fr 110px 90px; gap: 8px; padding: 0 6px; align-items: center; height: 100%; cursor: pointer; border-bottom: 1px solid #1d232b; white-space: nowrap; }
 .tl-call-row[aria-selected="true"] { background: #22324a; }
+.tl-calls { flex-wrap: wrap; overflow: auto; }
+.tl-calls > * { flex: 1 1 340px; }
+.tl-calls-list { container-type: inline-size; gap: 6px; min-height: 220px; }
+.tl-trace-row { grid-template-columns: 62px 58px minmax(60px, 1fr) 100px 150px 150px; font-size: 11px; }
+.tl-trace-list { min-height: min(136px, 100%); flex: 1 0 136px; }
+.tl-ellipsis { overflow: hidden; text-overflow: ellipsis; }
+@container (max-width: 560px) {
+  .tl-trace-row { grid-template-columns: 58px minmax(50px, 1fr) 150px; }
+  .tl-trace-row > :nth-child(1), .tl-trace-row > :nth-child(4), .tl-trace-row > :nth-child(6) { display: none; }
+}
 .tl-view-item { padding: 5px 8px; border-bottom: 1px solid #1d232b; }
 .tl-h { margin: 0 0 6px; font-size: 12px; font-weight: 600; }
 `

@@ -1,5 +1,5 @@
 import type { Thread } from '@threadlens/core'
-import { replayCall, useTokenCounter, type ThreadCall } from '@threadlens/react'
+import { replayThreadCall, useTokenCounter, type ThreadCall } from '@threadlens/react'
 import { useMemo } from 'react'
 import { CACHE_PREDICTION_CALLS } from '../constants'
 import { predictCalls, type CachePrediction } from '../model/cache-predictions'
@@ -23,7 +23,7 @@ export function CachePredictions({ thread, calls }: { readonly thread: Thread; r
     try {
       return predictCalls(
         recent.map((call) => {
-          const replay = replayCall(thread, call, { fallbackPolicy: panel.policy, counter })
+          const replay = replayThreadCall(thread, call, { fallbackPolicy: panel.policy, counter })
           const first = thread.bySeq(call.firstSeq)
           return {
             callId: call.callId,

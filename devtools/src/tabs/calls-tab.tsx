@@ -1,8 +1,10 @@
 import { toOpenAIChat, type Thread } from '@threadlens/core'
-import { compareProjections, replayCall, threadCalls, useSession, useThread, useTokenCounter, createSessionSource, type ThreadCall } from '@threadlens/react'
+import { compareProjections, replayThreadCall, threadCalls, useCallAttempts, useSession, useThread, useTokenCounter, createSessionSource, type ThreadCall } from '@threadlens/react'
 import { useMemo, useState } from 'react'
 import { CopyButton } from '../components/copy-button'
-import { VirtualList } from '../components/virtual-list'
+import { traceRows, clockTime, countDifference, duration, type TraceRow } from '../model/call-trace-rows'
+import { AttemptDetail } from './attempt-detail'
+import { CalibrationList, TraceList } from './calls-trace'
 import { formatNumber } from '../model/meter-parts'
 import { usePanel } from '../panel/panel-context'
 import { CachePredictions } from './cache-predictions'
@@ -11,53 +13,43 @@ import { ProjectedMessages } from './projected-messages'
 
 const noSession = createSessionSource({ status: 'idle', threadId: '' })
 
-/** Every past model call of the thread, replayed, with the diff from the call before. */
+/**
+ * Every attempt of every model call of the thread, answered or not (the thread's records and the
+ * call log's failed, retried and aborted attempts), each replayed; answered calls diffed with the
+ * call before; per model, the token calibration in use.
+ */
 export function CallsTab() {
   const panel = usePanel()
   const thread = useThread(panel.threadId, (snapshot) => snapshot.thread)
   const records = useSession(panel.session ?? noSession, (snapshot) => snapshot.calls)
+  const attempts = useCallAttempts(panel.threadId).value
   const calls = useMemo(() => (thread === undefined ? [] : threadCalls(thread, records)), [thread, records])
+  const rows = useMemo(() => traceRows(calls, attempts), [calls, attempts])
   const [selected, setSelected] = useState<string | undefined>(undefined)
   if (thread === undefined) return <p className="tl-muted">loading the thread…</p>
-  if (calls.length === 0) {
+  if (rows.length === 0) {
     return (
-      <p className="tl-muted" data-testid="calls-empty">
-        No model calls recorded: calls are entries that share refs.callId (the agent writes them).
-      </p>
+      <div>
+        <p className="tl-muted" data-testid="calls-empty">
+          No model calls recorded: calls are entries that share refs.callId (the agent writes them); failed attempts come from the call log.
+        </p>
+        <CalibrationList />
+      </div>
     )
   }
-  const call = calls.find((item) => item.callId === selected) ?? (calls[calls.length - 1] as ThreadCall)
+  const row = rows.find((item) => item.key === selected) ?? (rows[rows.length - 1] as TraceRow)
+  const failures = rows.filter((item) => item.status !== 'ok').length
   return (
-    <div className="tl-split">
-      <div style={{ maxWidth: 420 }}>
+    <div className="tl-split tl-calls">
+      <div className="tl-calls-list">
         <p className="tl-muted" data-testid="calls-count">
-          {calls.length} calls
+          {calls.length} calls{attempts.length === 0 ? '' : ` · ${rows.length} attempts, ${failures} not answered`}
         </p>
-        <VirtualList
-          count={calls.length}
-          rowHeight={26}
-          label="model calls"
-          testId="calls-list"
-          followEnd
-          rowKey={(index) => calls[index]?.callId ?? index}
-          renderRow={(index) => {
-            const item = calls[index] as ThreadCall
-            return (
-              <div className="tl-call-row" data-testid="call-row" data-call-id={item.callId} aria-selected={item === call} onClick={() => setSelected(item.callId)}>
-                <span className="tl-mono">{item.ordinal + 1}</span>
-                <span className="tl-mono">{item.callId}</span>
-                <span className="tl-muted">
-                  #{item.firstSeq}
-                  {item.lastSeq === item.firstSeq ? '' : `–#${item.lastSeq}`}
-                </span>
-                <span className="tl-muted">{item.toolCallCount > 0 ? `${item.toolCallCount} tool calls` : (item.record?.stopReason ?? '')}</span>
-              </div>
-            )
-          }}
-        />
+        <TraceList rows={rows} selected={row} onSelect={setSelected} />
+        <CalibrationList />
         <CachePredictions thread={thread} calls={calls} />
       </div>
-      <CallDetail thread={thread} call={call} previous={calls[call.ordinal - 1]} />
+      {row.kind === 'call' ? <CallDetail thread={thread} call={row.call} previous={calls[row.call.ordinal - 1]} /> : <AttemptDetail thread={thread} attempt={row.attempt} />}
     </div>
   )
 }
@@ -73,8 +65,8 @@ function CallDetail({ thread, call, previous }: { readonly thread: Thread; reado
     if (counter === undefined) return undefined
     const options = { fallbackPolicy: panel.policy, counter }
     try {
-      const current = replayCall(thread, call, options)
-      const before = previous === undefined ? undefined : replayCall(thread, previous, options)
+      const current = replayThreadCall(thread, call, options)
+      const before = previous === undefined ? undefined : replayThreadCall(thread, previous, options)
       return { current, before, diff: before === undefined ? undefined : compareProjections(before.result, current.result), error: undefined }
     } catch (error) {
       return { current: undefined, before: undefined, diff: undefined, error }
@@ -84,6 +76,7 @@ function CallDetail({ thread, call, previous }: { readonly thread: Thread; reado
   if (replays.current === undefined) return <p className="tl-error">Replay failed: {String(replays.error)}</p>
   const { current, diff } = replays
   const usage = call.record?.usage
+  const stored = call.record?.stored
   return (
     <section style={{ overflow: 'auto' }} data-testid="call-detail" data-call-id={call.callId} aria-label={`call ${call.callId}`}>
       <div className="tl-row">
@@ -105,6 +98,15 @@ function CallDetail({ thread, call, previous }: { readonly thread: Thread; reado
         {call.record?.stopReason === undefined ? '' : ` · stop: ${call.record.stopReason}`}
         {call.record?.model === undefined ? '' : ` · model ${call.record.model}`}
       </p>
+      {stored === undefined ? null : (
+        <p className="tl-muted" data-testid="call-timing">
+          sent {clockTime(stored.startedAt)} UTC · first token {duration(stored.firstTokenMs)} · took {duration(stored.durationMs)} · {stored.attempts ?? 1} attempt
+          {(stored.attempts ?? 1) === 1 ? '' : 's'}
+          {stored.localInputTokens === undefined ? '' : ` · local ${formatNumber(stored.localInputTokens)} vs reported ${stored.inputTokens === undefined ? '—' : formatNumber(stored.inputTokens)}`}
+          {countDifference(stored) === undefined ? '' : ` (${countDifference(stored)})`}
+          {stored.cacheWriteInputTokens === undefined ? '' : ` · ${formatNumber(stored.cacheWriteInputTokens)} written to cache`}
+        </p>
+      )}
       {diff === undefined ? (
         <p className="tl-muted">The thread&apos;s first call: nothing to compare with.</p>
       ) : (

@@ -37,6 +37,8 @@ export interface HarnessOptions {
   readonly memory?: string
   readonly stores?: MemoryBackedStores
   readonly height?: number
+  /** Width of the panel's container in px. Default: the page's. */
+  readonly width?: number
 }
 
 /** Renders `<ThreadlensDevtoolsPanel>` over an in-memory store with the given entries. */
@@ -49,9 +51,10 @@ export async function renderPanel(options: HarnessOptions = {}): Promise<Harness
   devtoolsUiStore(storageKey).getState().setTab(options.tab ?? 'projection')
   const container = document.createElement('div')
   container.style.height = `${options.height ?? 600}px`
+  if (options.width !== undefined) container.style.width = `${options.width}px`
   document.body.append(container)
   const reactRoot = createRoot(container)
-  const client = createThreadlensClient({ threads: stores.threads, memory: stores.memory })
+  const client = createThreadlensClient({ threads: stores.threads, memory: stores.memory, calls: stores.calls })
   flushSync(() =>
     reactRoot.render(
       <ThreadlensDevtoolsPanel

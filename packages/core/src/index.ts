@@ -11,6 +11,7 @@ export {
   InvalidMemoryOperationError,
   UnknownModelError,
   TokenizerLoadError,
+  ReplayError,
 } from './errors/threadlens-error'
 
 export type {
@@ -67,7 +68,7 @@ export {
 export type { ContextPolicy, PolicyOptions, CachePolicy } from './policy/policy'
 export { definePolicy, withPolicy, inputBudget, policySchema, cachePolicySchema, DEFAULT_SUMMARY_PREFIX, DEFAULT_INTERRUPTED_RESULT } from './policy/policy'
 export type { PresetName } from './policy/presets'
-export type { ModelInfo, ModelPricing, ModelProvider } from './policy/models'
+export type { ModelInfo, ModelPricing, ModelProvider, PolicyForModelOptions } from './policy/models'
 export { modelInfo, listModels, registerModel, policyForModel, estimateCost, modelInfoSchema, APPROXIMATE_TOKENIZER_SAFETY_MARGIN } from './policy/models'
 export { presets } from './policy/presets'
 
@@ -183,3 +184,40 @@ export {
 
 export { Subscribable } from './utils/subscribable'
 export { hashString, hashJson, HashBuilder } from './utils/hash'
+
+// Call records: type, writer, reader and replay of every model call and attempt.
+export type {
+  CallAttempt,
+  CallLog,
+  CallAttemptError,
+  CallAttemptStatus,
+  CallHashes,
+  CallRecordOptions,
+  CallTiming,
+  CallTraceRow,
+  CalibrationSample,
+  CalibrationVerdict,
+  ReadCallRecord,
+  ReplayCallOptions,
+  ReplayedCall,
+  ReportedUsage,
+  TokenCalibration,
+} from './calls/index'
+export {
+  addCalibrationSample,
+  calibrationSampleOf,
+  calibratedPromptBudget,
+  calibrationDefaults,
+  calibrationSampleSchema,
+  calibrationVerdict,
+  callAttemptSchema,
+  callHashes,
+  callRecord,
+  callTrace,
+  CallParts,
+  maxAttemptErrorLength,
+  readCallRecords,
+  replayCall,
+  StoredHashes,
+  tokenCalibrationSchema,
+} from './calls/index'

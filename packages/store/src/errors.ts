@@ -326,3 +326,14 @@ function describe(error: unknown): string {
   }
   return String(error)
 }
+
+/** `recordAttempt` was given an attempt that does not match core's `callAttemptSchema`. Nothing was written. */
+export class InvalidCallAttemptError extends ThreadlensError {
+  override readonly name = 'InvalidCallAttemptError'
+  /** Dotted path of the offending field. */
+  readonly field: string
+  constructor(field: string, rule: string) {
+    super(`Invalid call attempt: ${field || 'attempt'}: ${rule}. Build attempts with the session (or core's callRecord) rather than by hand.`)
+    this.field = field
+  }
+}

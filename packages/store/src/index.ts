@@ -17,6 +17,11 @@ export type {
   ThreadStoreOptions,
 } from './threads/thread-store'
 export { createThreadStore } from './threads/create-thread-store'
+export type { CallLogEvent, CallLogStore } from './calls/call-log-store'
+export { maxAttemptsPerThread } from './calls/call-log-store'
+export type { CallLogOptions } from './calls/create-call-log'
+export { createCallLog } from './calls/create-call-log'
+export { createMemoryCallLog } from './calls/create-memory-call-log'
 export type { ThreadFacts, SummaryFact } from './threads/thread-facts'
 
 // Memory's data and pure operations live in core; re-exported here for convenience.
@@ -57,6 +62,7 @@ export { openThreadlensStores } from './open-stores'
 export type { SchemaUpgradeReason, StorageErrorCode, StorageErrorContext, StorageResetReason } from './errors'
 export {
   ImportValidationError,
+  InvalidCallAttemptError,
   InvalidStoreOptionsError,
   SchemaUpgradeError,
   StorageError,

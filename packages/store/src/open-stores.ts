@@ -4,17 +4,20 @@ import { createMemoryBackedStores } from './fallback/create-memory-backed-stores
 import { createMemoryStore } from './memory/create-memory-store'
 import type { MemoryStore } from './memory/memory-store'
 import { createThreadStore } from './threads/create-thread-store'
+import type { CallLogStore } from './calls/call-log-store'
+import { createCallLog } from './calls/create-call-log'
 import type { ThreadStore, ThreadStoreOptions } from './threads/thread-store'
 
 export type OpenThreadlensStoresOptions = OpenThreadlensDBOptions & ThreadStoreOptions
 
 export type ThreadlensStores =
-  | { readonly persistent: true; readonly db: ThreadlensDB; readonly threads: ThreadStore; readonly memory: MemoryStore; readonly unavailable: undefined }
+  | { readonly persistent: true; readonly db: ThreadlensDB; readonly threads: ThreadStore; readonly memory: MemoryStore; readonly calls: CallLogStore; readonly unavailable: undefined }
   | {
       readonly persistent: false
       readonly db: undefined
       readonly threads: ThreadStore
       readonly memory: MemoryStore
+      readonly calls: CallLogStore
       /** Why IndexedDB could not be used: show the user that history will not survive a reload. */
       readonly unavailable: StorageUnavailableError
     }
@@ -49,8 +52,8 @@ export async function openThreadlensStores(options: OpenThreadlensStoresOptions)
     if (!unusable || storageErrorCode(error) === 'upgrade' || storageErrorCode(error) === 'quota') throw db.toError(error, 'open')
     const unavailable = error instanceof StorageUnavailableError ? error : new StorageUnavailableError('open', names.join(' / ') || 'open failed', { cause: error })
     const fallback = createMemoryBackedStores(storeOptions)
-    return { persistent: false, db: undefined, threads: fallback.threads, memory: fallback.memory, unavailable }
+    return { persistent: false, db: undefined, threads: fallback.threads, memory: fallback.memory, calls: fallback.calls, unavailable }
   }
   const memoryOptions = { ...(storeOptions.now === undefined ? {} : { now: storeOptions.now }), ...(storeOptions.createId === undefined ? {} : { createId: storeOptions.createId }) }
-  return { persistent: true, db, threads: createThreadStore(db, storeOptions), memory: createMemoryStore(db, memoryOptions), unavailable: undefined }
+  return { persistent: true, db, threads: createThreadStore(db, storeOptions), memory: createMemoryStore(db, memoryOptions), calls: createCallLog(db, storeOptions.now === undefined ? {} : { now: storeOptions.now }), unavailable: undefined }
 }

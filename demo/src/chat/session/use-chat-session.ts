@@ -1,11 +1,13 @@
 import { createSession, type Session, type Tool } from '@threadlens/agent'
 import type { Memory } from '@threadlens/core'
-import type { ThreadStore } from '@threadlens/store'
+import type { CallLogStore, ThreadStore } from '@threadlens/store'
 import { useEffect, useMemo } from 'react'
 import type { ModelSetup } from '../model/model-settings'
 
 export interface ChatSessionOptions {
   readonly threads: ThreadStore
+  /** Where failed attempts and token calibrations are kept (the stores' `calls`). */
+  readonly callLog: CallLogStore
   readonly threadId: string | undefined
   readonly setup: ModelSetup
   readonly tools: readonly Tool<unknown>[]
@@ -14,10 +16,10 @@ export interface ChatSessionOptions {
 }
 
 /** One session per open thread and model; the policy is given per request, so switching presets keeps it. */
-export function useChatSession({ threads, threadId, setup, tools, memory }: ChatSessionOptions): Session | undefined {
+export function useChatSession({ threads, callLog, threadId, setup, tools, memory }: ChatSessionOptions): Session | undefined {
   const session = useMemo(
-    () => (threadId === undefined ? undefined : createSession({ threads, threadId, model: setup.client, summarizer: setup.summarizer, tools, memory })),
-    [threads, threadId, setup, tools, memory],
+    () => (threadId === undefined ? undefined : createSession({ threads, callLog, threadId, model: setup.client, summarizer: setup.summarizer, tools, memory })),
+    [threads, callLog, threadId, setup, tools, memory],
   )
   // A request still running keeps going when the user opens another thread; only the mirror stops.
   useEffect(() => () => session?.close(), [session])

@@ -8,7 +8,7 @@ import { openAICompatible } from '../model/openai-compatible'
 import { scriptedModel, type ScriptStep } from '../model/scripted-model'
 import { startFakeProviderServer, type FakeProviderServer } from '../testing/fake-provider-server'
 import { defineTool } from '../tools/define-tool'
-import { replayCall } from './call-record'
+import { replayCall } from '@threadlens/core'
 import { createSession, type SessionOptions } from './create-session'
 import { SessionBusyError } from './errors'
 import type { SessionEvent } from './session-events'
@@ -64,7 +64,7 @@ describe('session loop', () => {
     const call = entries[1]?.meta?.call
     expect(call).toMatchObject({ model: 'scripted', counter: 'o200k_base', basisSeq: 1, stopReason: 'stop' })
     expect(call?.policy).toBeDefined()
-    const replayed = replayCall(entries, entries[1]?.refs.callId as string, counter)
+    const replayed = replayCall(entries, entries[1]?.refs.callId as string, { counter })
     expect(replayed.verified).toBe(true)
     expect(replayed.projection.messages).toEqual([{ role: 'user', content: 'Hi!' }])
     expect(session.status).toBe('idle')
@@ -103,7 +103,7 @@ describe('session loop', () => {
     // The second call saw the calls and both results; both calls replay exactly.
     expect(model.requests[1]?.projection.messages.filter((message) => message.role === 'tool')).toHaveLength(2)
     for (const entry of entries.filter((candidate) => candidate.meta?.call !== undefined)) {
-      expect(replayCall(entries, entry.refs.callId as string, counter).verified).toBe(true)
+      expect(replayCall(entries, entry.refs.callId as string, { counter }).verified).toBe(true)
     }
   })
 
@@ -356,7 +356,7 @@ describe('against the providers\' wire formats', () => {
     for (const request of server.requests) expect(request.problems).toEqual([])
     const entries = (await threads.load(record.id)).entries
     for (const entry of entries.filter((candidate) => candidate.meta?.call !== undefined)) {
-      expect(replayCall(entries, entry.refs.callId as string, counter).verified).toBe(true)
+      expect(replayCall(entries, entry.refs.callId as string, { counter }).verified).toBe(true)
     }
     // The stored thread holds no key anywhere.
     expect(JSON.stringify(entries)).not.toContain('test-key')
@@ -380,7 +380,7 @@ describe('memory in the session', () => {
     await collect(session.send('Where to?'))
     expect(model.requests[0]?.projection.messages[0]).toEqual({ role: 'system', content: expect.stringContaining('destination: "Oslo"') })
     const entries = (await threads.load(record.id)).entries
-    const replayed = replayCall(entries, entries[1]?.refs.callId as string, counter)
+    const replayed = replayCall(entries, entries[1]?.refs.callId as string, { counter })
     expect(replayed.verified).toBe(true)
   })
 })

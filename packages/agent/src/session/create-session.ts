@@ -1,6 +1,16 @@
 import {
   assertFits,
   BudgetOverflowError,
+  callHashes,
+  callRecord,
+  calibrationVerdict,
+  maxAttemptErrorLength,
+  StoredHashes,
+  type CallAttempt,
+  type CallHashes,
+  type CallLog,
+  type CallTiming,
+  type TokenCalibration,
   compact,
   createTokenCounter,
   decideCompaction,
@@ -31,7 +41,6 @@ import { ContextTooLongError } from '../model/errors'
 import type { ModelClient, ModelStreamEvent, ModelUsage, StopReason, ToolCallEvent } from '../model/model-client'
 import type { RetryNotice } from '../model/stream-with-retries'
 import type { Tool } from '../tools/define-tool'
-import { callRecord, StoredHashes } from './call-record'
 import { MAX_CONTEXT_RECOVERIES, ModelCallBudget, maxModelCalls, policyWithin, serverLimitOf } from './context-recovery'
 import { uniqueToolCallIds } from './unique-tool-call-ids'
 import { withNotices } from './with-notices'
@@ -66,6 +75,20 @@ export interface SessionOptions {
   readonly maxOutputTokens?: number
   /** Ids for requests and calls. Default: `crypto.randomUUID`. */
   readonly createId?: () => string
+  /**
+   * Where failed, retried and aborted attempts and each model's token calibration are kept (the
+   * store's `createCallLog`). Answered calls are recorded on the thread either way. Default: none,
+   * so only answered calls are on record and nothing is calibrated.
+   */
+  readonly callLog?: CallLog
+  /**
+   * Builds the session's policy from the model's calibration (read fresh for each request, so every
+   * tab's calls count), e.g. `(calibration) => policyForModel(id, {}, { calibration })`. Used where
+   * `policy` would be; a thread's or a request's policy still wins. Default: none, `policy` as given.
+   */
+  readonly calibratedPolicy?: (calibration: TokenCalibration | undefined) => ContextPolicy
+  /** Clock for call records (start, latency). Default: `Date.now`. */
+  readonly now?: () => number
 }
 
 export interface SendOptions {
@@ -195,6 +218,11 @@ export class Session extends Subscribable<(snapshot: SessionSnapshot) => void> {
     const record = known ?? (await this.#options.threads.get(this.threadId))
     const threadPolicy = record?.metadata['policy']
     if (threadPolicy !== undefined && threadPolicy !== null && typeof threadPolicy === 'object') return definePolicy(threadPolicy as never)
+    const calibrated = this.#options.calibratedPolicy
+    if (calibrated !== undefined) {
+      const counterId = this.#options.counter?.id ?? calibrated(undefined).tokenizer
+      return calibrated(await this.#options.callLog?.calibration(this.#options.model.id, counterId))
+    }
     return this.#options.policy ?? definePolicy()
   }
 
@@ -394,6 +422,12 @@ export class Session extends Subscribable<(snapshot: SessionSnapshot) => void> {
       let usage: ModelUsage | undefined
       let stopReason: StopReason = 'stop'
       budget.take()
+      const now = this.#options.now ?? Date.now
+      const hashes = callHashes({ policy, tools, memory, projection })
+      const attempt = { number: 1, startedAt: now(), firstTokenMs: undefined as number | undefined }
+      const startedAt = attempt.startedAt
+      const logAttempt = (status: CallAttempt['status'], error: unknown): Promise<void> =>
+        this.#logAttempt({ state, callId, status, error, attempt: attempt.number, hashes, policy, counter, tools, memory, projection, basisSeq, usage, startedAt: attempt.startedAt, firstTokenMs: attempt.firstTokenMs, durationMs: now() - attempt.startedAt })
       try {
         const stream = withNotices<ModelStreamEvent, RetryNotice>((onRetry) =>
           this.#options.model.stream({
@@ -406,13 +440,16 @@ export class Session extends Subscribable<(snapshot: SessionSnapshot) => void> {
         )
         for await (const item of stream) {
           if (item.kind === 'notice') {
-            const { error, attempt, maxAttempts, delayMs, retryAt } = item.value
-            const retry = { error, attempt, maxAttempts, delayMs, retryAt }
+            const { error, attempt: next, maxAttempts, delayMs, retryAt } = item.value
+            await logAttempt('retried', error)
+            Object.assign(attempt, { number: next, startedAt: retryAt, firstTokenMs: undefined })
+            const retry = { error, attempt: next, maxAttempts, delayMs, retryAt }
             this.#update({ status: 'retrying', retry })
             yield { type: 'retry-wait', requestId: state.requestId, callId, ...retry }
             continue
           }
           const event = item.value
+          attempt.firstTokenMs ??= Math.max(0, now() - attempt.startedAt)
           if (this.#snapshot.status === 'retrying') this.#update({ status: 'awaiting-model', retry: undefined })
           if (event.type === 'text-delta') {
             text += event.text
@@ -429,6 +466,7 @@ export class Session extends Subscribable<(snapshot: SessionSnapshot) => void> {
         }
       } catch (error) {
         this.#update({ status: 'awaiting-model', retry: undefined })
+        await logAttempt(state.controller.signal.aborted ? 'aborted' : 'failed', error)
         if (error instanceof ContextTooLongError && text === '' && toolCalls.length === 0 && recoveries < MAX_CONTEXT_RECOVERIES) {
           recoveries += 1
           contextError = error
@@ -439,14 +477,20 @@ export class Session extends Subscribable<(snapshot: SessionSnapshot) => void> {
           }
           yield* recovered
         }
-        if (text !== '') await this.#appendReply(state, callId, text, [], { policy, counter, tools, memory, projection, basisSeq, usage, stopReason: 'error', interrupted: true })
+        const timing: CallTiming = { startedAt, firstTokenMs: attempt.firstTokenMs, durationMs: now() - startedAt, attempts: attempt.number }
+        if (text !== '') await this.#appendReply(state, callId, text, [], { policy, counter, tools, memory, projection, basisSeq, usage, stopReason: 'error', interrupted: true, hashes, timing })
         throw error
       }
 
       const aborted = stopReason === 'abort' || state.controller.signal.aborted
       const mirror = await this.thread()
       const calls = aborted ? [] : uniqueToolCallIds(toolCalls, (toolCallId) => mirror.index.callSeqByToolCallId.has(toolCallId))
-      await this.#appendReply(state, callId, text, calls, { policy, counter, tools, memory, projection, basisSeq, usage, stopReason, interrupted: aborted })
+      const timing: CallTiming = { startedAt, firstTokenMs: attempt.firstTokenMs, durationMs: now() - startedAt, attempts: attempt.number }
+      await this.#appendReply(state, callId, text, calls, { policy, counter, tools, memory, projection, basisSeq, usage, stopReason, interrupted: aborted, hashes, timing })
+      if (usage !== undefined && !aborted) {
+        const calibration = await this.#calibrate(counter, projection, usage)
+        if (calibration !== undefined) yield calibration
+      }
       if (aborted) {
         yield { type: 'error', requestId: state.requestId, error: state.controller.signal.reason ?? new DOMException('The request was aborted.', 'AbortError') }
         return
@@ -555,6 +599,8 @@ export class Session extends Subscribable<(snapshot: SessionSnapshot) => void> {
       usage: ModelUsage | undefined
       stopReason: string
       interrupted: boolean
+      hashes: CallHashes
+      timing: CallTiming
     },
   ): Promise<void> {
     const refs = { requestId: state.requestId, callId, iteration: state.iteration }
@@ -570,11 +616,87 @@ export class Session extends Subscribable<(snapshot: SessionSnapshot) => void> {
       stored: this.#stored,
       stopReason: call.stopReason,
       usage: call.usage,
+      hashes: call.hashes,
+      timing: call.timing,
     })
     await this.#append([
       { kind: 'message', payload: { role: 'assistant', content: text }, refs, meta: { call: record, ...(call.interrupted ? { interrupted: true } : {}) } },
       ...calls.map((toolCall): EntryInput => ({ kind: 'tool_call', payload: { name: toolCall.name, arguments: toolCall.arguments }, refs: { ...refs, toolCallId: toolCall.toolCallId } })),
     ])
+  }
+
+  /**
+   * Keeps an attempt that did not end in a reply on the thread (failed, retried, aborted) in the call
+   * log, never in the thread. Its record carries what the thread does not hold, so it replays alone.
+   * A log that fails to write must not fail the call: it is reported and the call goes on.
+   */
+  async #logAttempt(attempt: {
+    state: RequestState
+    callId: string
+    status: CallAttempt['status']
+    error: unknown
+    attempt: number
+    hashes: CallHashes
+    policy: ContextPolicy
+    counter: TokenCounter
+    tools: readonly ToolSchema[]
+    memory: string | undefined
+    projection: ProjectionResult
+    basisSeq: number
+    usage: ModelUsage | undefined
+    startedAt: number
+    firstTokenMs: number | undefined
+    durationMs: number
+  }): Promise<void> {
+    const log = this.#options.callLog
+    if (log === undefined) return
+    const record = callRecord({
+      model: this.#options.model.id,
+      provider: this.#options.model.provider,
+      counter: attempt.counter,
+      policy: attempt.policy,
+      tools: attempt.tools,
+      memory: attempt.memory,
+      projection: attempt.projection,
+      basisSeq: attempt.basisSeq,
+      stored: this.#stored,
+      stopReason: attempt.status === 'aborted' ? 'abort' : 'error',
+      usage: attempt.usage,
+      hashes: attempt.hashes,
+      timing: { startedAt: attempt.startedAt, firstTokenMs: attempt.firstTokenMs, durationMs: Math.max(0, attempt.durationMs), attempts: attempt.attempt },
+    })
+    const entry: CallAttempt = {
+      id: `${attempt.callId}#${attempt.attempt}`,
+      threadId: this.threadId,
+      callId: attempt.callId,
+      requestId: attempt.state.requestId,
+      attempt: attempt.attempt,
+      status: attempt.status,
+      record,
+      ...(attempt.error === undefined ? {} : { error: attemptErrorOf(attempt.error) }),
+    }
+    try {
+      await log.recordAttempt(entry)
+    } catch (error) {
+      console.warn('[threadlens] a failed model call could not be written to the call log; the session goes on:', error)
+    }
+  }
+
+  /** The model's calibration after this call's counts were added (by the store, with the reply); says whether an exact counter is off. */
+  async #calibrate(counter: TokenCounter, projection: ProjectionResult, usage: ModelUsage): Promise<SessionEvent | undefined> {
+    const log = this.#options.callLog
+    const local = projection.meta.tokens.total
+    if (log === undefined || local <= 0 || usage.inputTokens <= 0) return undefined
+    try {
+      // The thread store added this call's sample in the reply's own transaction; read what it made.
+      const calibration = log.recentCalibration?.(this.#options.model.id, counter.id) ?? (await log.calibration(this.#options.model.id, counter.id))
+      if (calibration === undefined) return undefined
+      const verdict = calibrationVerdict(calibration, { exact: counter.exact, defaultMargin: 0 })
+      return { type: 'calibration-update', model: calibration.model, counter: calibration.counter, calibration, mismatch: verdict.mismatch }
+    } catch (error) {
+      console.warn('[threadlens] the token calibration could not be saved; the session goes on:', error)
+      return undefined
+    }
   }
 
   /** Runs tool calls in parallel; each result is written as soon as it is ready. */
@@ -633,4 +755,16 @@ export class Session extends Subscribable<(snapshot: SessionSnapshot) => void> {
 
 export function createSession(options: SessionOptions): Session {
   return new Session(options)
+}
+
+/** The error of an attempt as the record keeps it: class, status, and the message (providers' are scrubbed of keys already), clipped. */
+function attemptErrorOf(error: unknown): NonNullable<CallAttempt['error']> {
+  const name = error instanceof Error ? error.name || 'Error' : typeof error
+  const message = error instanceof Error ? error.message : String(error)
+  const status = (error as { status?: unknown } | null)?.status
+  return {
+    name: name.slice(0, 128),
+    message: message.slice(0, maxAttemptErrorLength),
+    ...(typeof status === 'number' && Number.isInteger(status) && status >= 100 && status <= 599 ? { status } : {}),
+  }
 }

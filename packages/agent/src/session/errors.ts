@@ -18,10 +18,5 @@ export class ThreadBusyError extends ThreadlensError {
   }
 }
 
-/** `replayCall` could not find what it needs. */
-export class ReplayError extends ThreadlensError {
-  override readonly name = 'ReplayError'
-  constructor(message: string) {
-    super(message)
-  }
-}
+// `replayCall` lives with the call record in core; its error is re-exported for older imports.
+export { ReplayError } from '@threadlens/core'

@@ -1,4 +1,4 @@
-import type { ProjectionResult, ThreadlensEvent } from '@threadlens/core'
+import type { ProjectionResult, ThreadlensEvent, TokenCalibration } from '@threadlens/core'
 import type { StopReason } from '../model/model-client'
 
 /** A failed attempt the client will make again after `delayMs`: for "retrying in 4 s (2/3)". */
@@ -43,6 +43,17 @@ export type SessionEvent =
   | ({ readonly type: 'retry-wait'; readonly requestId: string; readonly callId: string } & RetryWait)
   /** The server's context-too-long error named its real window: later calls project within it. */
   | ({ readonly type: 'server-limit-learn'; readonly requestId: string } & ServerLimit)
+  /**
+   * A call's reported prompt tokens were added to the model's calibration. `mismatch` is set when an
+   * exact counter differs from the provider by more than the per-message overhead: counts are off.
+   */
+  | {
+      readonly type: 'calibration-update'
+      readonly model: string
+      readonly counter: string
+      readonly calibration: TokenCalibration
+      readonly mismatch: { readonly tokensPerMessage: number; readonly ratio: number } | undefined
+    }
   /** The loop hit `maxIterations` model calls in one request and stopped. */
   | { readonly type: 'max-iterations'; readonly requestId: string; readonly iterations: number }
   | { readonly type: 'done'; readonly requestId: string; readonly text: string; readonly stopReason: StopReason }

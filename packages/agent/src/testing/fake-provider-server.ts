@@ -19,6 +19,13 @@ export interface FakeProviderServerOptions {
    * (e.g. `{ fail: 'context-too-long' }`). Default: none (a 400 saying the script is empty).
    */
   readonly whenEmpty?: FakeStep
+  /**
+   * The provider's own prompt count, from the request body as it arrived (e.g. cl100k over the
+   * messages plus a per-message overhead): reported as usage and checked against `maxContextTokens`,
+   * so tests can calibrate a local counter against a server that counts differently.
+   * Default: a character heuristic over the JSON of the prompt parts.
+   */
+  readonly countPromptTokens?: (route: 'openai-chat' | 'anthropic-messages', body: { readonly [key: string]: unknown }) => number
 }
 
 export interface FakeProviderServer {
@@ -119,7 +126,7 @@ export async function startFakeProviderServer(options: FakeProviderServerOptions
       return answer(route.invalid(problems))
     }
     const valid = body as { readonly [key: string]: unknown }
-    const promptTokens = route.promptTokens(valid)
+    const promptTokens = options.countPromptTokens?.(route.name as 'openai-chat' | 'anthropic-messages', valid) ?? route.promptTokens(valid)
     if (options.maxContextTokens !== undefined && promptTokens > options.maxContextTokens) {
       return answer(route.contextTooLong(promptTokens, options.maxContextTokens))
     }

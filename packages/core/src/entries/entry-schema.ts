@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import type { CallRecord } from '../calls/call-record'
 import type { Entry, EntryInput, EntryMeta, EntryRefs, JsonObject, JsonValue } from './entry'
 import { idPatternSource } from './ids'
 import { InvalidEntryError } from '../errors/threadlens-error'
@@ -48,7 +49,8 @@ export const entryRefsSchema: z.ZodType<EntryRefs> = z.strictObject({
 const hashSchema = z.string().min(1).max(64)
 const tokenCountSchema = z.number().int().nonnegative()
 
-export const callRecordSchema = z.strictObject({
+/** Validates `meta.call` (see `CallRecord` in `calls/`); it lives here because entries are validated here. */
+export const callRecordSchema: z.ZodType<CallRecord> = z.strictObject({
   model: z.string().min(1).max(256),
   provider: z.string().min(1).max(64),
   counter: z.string().min(1).max(64),
@@ -63,7 +65,14 @@ export const callRecordSchema = z.strictObject({
   inputTokens: tokenCountSchema.exactOptional(),
   outputTokens: tokenCountSchema.exactOptional(),
   cachedInputTokens: tokenCountSchema.exactOptional(),
+  cacheWriteInputTokens: tokenCountSchema.exactOptional(),
+  localInputTokens: tokenCountSchema.exactOptional(),
+  sentMessages: tokenCountSchema.exactOptional(),
   stopReason: z.string().min(1).max(64),
+  startedAt: z.number().nonnegative().exactOptional(),
+  firstTokenMs: z.number().nonnegative().exactOptional(),
+  durationMs: z.number().nonnegative().exactOptional(),
+  attempts: z.number().int().positive().max(1_000).exactOptional(),
 })
 
 export const entryMetaSchema: z.ZodType<EntryMeta> = z.strictObject({

@@ -1,3 +1,4 @@
+import type { CallRecord } from '../calls/call-record'
 import type { EntryId, ThreadId } from './ids'
 
 export type JsonPrimitive = string | number | boolean | null
@@ -86,31 +87,7 @@ export interface EntryMeta {
   readonly unreadable?: { readonly field: string; readonly rule: string }
 }
 
-/**
- * One model call, recorded on its assistant message. Policies, tool schemas and memory text are
- * stored once per thread (on the first call that used them) and referenced by hash after that.
- */
-export interface CallRecord {
-  readonly model: string
-  readonly provider: string
-  /** The counter the projection used (its `id`). */
-  readonly counter: string
-  readonly policyHash: string
-  /** The policy itself, on the first call that used it. */
-  readonly policy?: JsonObject
-  readonly toolsHash: string
-  readonly tools?: readonly JsonObject[]
-  readonly memoryHash?: string
-  readonly memory?: string
-  /** The call projected entries with seq below this (the thread as it was when the call was made). */
-  readonly basisSeq: number
-  /** Hash of the exact messages sent, to verify a replay. */
-  readonly messagesHash: string
-  readonly inputTokens?: number
-  readonly outputTokens?: number
-  readonly cachedInputTokens?: number
-  readonly stopReason: string
-}
+export type { CallRecord }
 
 export interface EntryOf<K extends EntryKind> {
   readonly id: EntryId

@@ -171,3 +171,11 @@ export class InvalidCacheSimulationError extends ThreadlensError {
     this.requestIndex = requestIndex
   }
 }
+
+/** `replayCall` could not find what it needs (the record, its policy, tools or memory, or the counter it used). */
+export class ReplayError extends ThreadlensError {
+  override readonly name = 'ReplayError'
+  constructor(message: string) {
+    super(message)
+  }
+}

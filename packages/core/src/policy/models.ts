@@ -4,6 +4,7 @@ import * as openAIModelSpecs from 'gpt-tokenizer/models'
 import { modelToEncodingMap } from 'gpt-tokenizer/mapping'
 import { InvalidModelInfoError, UnknownModelError } from '../errors/threadlens-error'
 import { definePolicy, type ContextPolicy, type PolicyOptions } from './policy'
+import { calibratedPromptBudget, calibrationVerdict, type TokenCalibration } from '../calls/calibration'
 
 export type ModelProvider = 'openai' | 'anthropic' | 'google' | 'meta' | 'mistral' | (string & {})
 
@@ -400,8 +401,16 @@ function defaultReserveOutputTokens(maxOutputTokens: number, window: number): nu
  * input budget equals that cap. `overrides` win over all of it; a smaller `maxInputTokens`
  * override also scales the default reserve. Throws `UnknownModelError` for an unknown id.
  */
-export function policyForModel(id: string, overrides: PolicyOptions = {}): ContextPolicy {
+export function policyForModel(id: string, overrides: PolicyOptions = {}, options: PolicyForModelOptions = {}): ContextPolicy {
   const info = modelInfo(id)
+  const verdict = calibrationVerdict(options.calibration, { exact: info.exactTokenizer, defaultMargin: info.safetyMargin })
+  if (verdict.source === 'calibrated') {
+    // Plan in local tokens so that the provider's count of the prompt stays within its limit.
+    const reserveOutputTokens = overrides.reserveOutputTokens ?? defaultReserveOutputTokens(info.maxOutputTokens, overrides.maxInputTokens ?? info.contextWindow)
+    const providerPrompt = Math.min(info.contextWindow - reserveOutputTokens, info.maxInputTokens ?? Number.POSITIVE_INFINITY)
+    const maxInputTokens = calibratedPromptBudget(providerPrompt, verdict) + reserveOutputTokens
+    return definePolicy({ name: id, model: id, maxInputTokens, reserveOutputTokens, tokenizer: info.tokenizer, ...overrides })
+  }
   const usableWindow = Math.floor(info.contextWindow * (1 - info.safetyMargin))
   const reserveOutputTokens =
     overrides.reserveOutputTokens ?? defaultReserveOutputTokens(info.maxOutputTokens, overrides.maxInputTokens ?? usableWindow)
@@ -410,6 +419,16 @@ export function policyForModel(id: string, overrides: PolicyOptions = {}): Conte
       ? usableWindow
       : Math.min(usableWindow, Math.floor(info.maxInputTokens * (1 - info.safetyMargin)) + reserveOutputTokens)
   return definePolicy({ name: id, model: id, maxInputTokens, reserveOutputTokens, tokenizer: info.tokenizer, ...overrides })
+}
+
+export interface PolicyForModelOptions {
+  /**
+   * How the provider has counted against the local counter on recent calls (the store keeps one per
+   * model). With at least `calibrationDefaults.minimumSamples` calls it replaces the model's fixed
+   * `safetyMargin`: the margin shrinks to what the data supports and grows back as the error grows.
+   * Default: none, the fixed margin.
+   */
+  readonly calibration?: TokenCalibration | undefined
 }
 
 /**

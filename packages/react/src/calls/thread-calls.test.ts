@@ -1,7 +1,7 @@
 import { createThread, createTokenCounter, definePolicy, hashJson, project, type Entry, type ProjectionResult } from '@threadlens/core'
 import { describe, expect, it } from 'vitest'
 import { compareProjections } from './compare-projections'
-import { replayCall } from './replay-call'
+import { replayThreadCall } from './replay-call'
 import { deriveCalls, threadCalls } from './thread-calls'
 
 function agentThread() {
@@ -15,7 +15,7 @@ function agentThread() {
   return thread
 }
 
-describe('threadCalls and replayCall', () => {
+describe('threadCalls and replayThreadCall', () => {
   it('groups entries by callId, in order, merging recorded details', () => {
     const thread = agentThread()
     const policy = definePolicy({ name: 'recorded', tokenizer: 'heuristic' })
@@ -35,7 +35,7 @@ describe('threadCalls and replayCall', () => {
     const counter = await createTokenCounter('heuristic')
     const fallbackPolicy = definePolicy({ tokenizer: 'heuristic', systemPrompt: 'Be brief.' })
     const calls = threadCalls(thread)
-    const replays = calls.map((call) => replayCall(thread, call, { fallbackPolicy, counter }))
+    const replays = calls.map((call) => replayThreadCall(thread, call, { fallbackPolicy, counter }))
     expect(replays.map((replay) => replay.result.meta.includedSeqs)).toEqual([[0], [0, 1, 2], [0, 1, 2, 3, 4]])
     // Byte-identical to projecting the prefix directly: the replay is exact.
     expect(JSON.stringify(replays[1]?.result)).toBe(JSON.stringify(project({ thread: thread.slice(0, 2), policy: fallbackPolicy, counter })))
@@ -99,10 +99,10 @@ describe('replay verification', () => {
     const sent = project({ thread: thread.slice(0, 4), policy, counter }) // c3's input: entries 0..4
     const messagesHash = hashJson(sent.messages)
     const [, , c3] = threadCalls(thread, [{ callId: 'c3', policy, basisSeq: 5, messagesHash }])
-    const replay = replayCall(thread, c3 as NonNullable<typeof c3>, { fallbackPolicy: policy, counter })
+    const replay = replayThreadCall(thread, c3 as NonNullable<typeof c3>, { fallbackPolicy: policy, counter })
     expect(replay.verified).toBe(true)
     expect(replay.result.meta.includedSeqs).toEqual([0, 1, 2, 3, 4])
     const [, , tampered] = threadCalls(thread, [{ callId: 'c3', policy, basisSeq: 4, messagesHash }])
-    expect(replayCall(thread, tampered as NonNullable<typeof tampered>, { fallbackPolicy: policy, counter }).verified).toBe(false)
+    expect(replayThreadCall(thread, tampered as NonNullable<typeof tampered>, { fallbackPolicy: policy, counter }).verified).toBe(false)
   })
 })

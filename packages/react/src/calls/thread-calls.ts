@@ -1,4 +1,4 @@
-import { definePolicy, type ContextPolicy, type Entry, type PendingMessage, type Thread, type ToolSchema } from '@threadlens/core'
+import { readCallRecords, type CallRecord, type ContextPolicy, type Entry, type PendingMessage, type ReadCallRecord, type Thread, type ToolSchema } from '@threadlens/core'
 
 /** Tokens a provider reported for one call. */
 export interface CallUsage {
@@ -6,21 +6,28 @@ export interface CallUsage {
   readonly outputTokens: number
   /** Input tokens the provider served from its prompt cache, when it says. */
   readonly cachedInputTokens?: number
+  /** Input tokens the provider wrote to its prompt cache, when it says. */
+  readonly cacheWriteInputTokens?: number
 }
 
 /**
- * What a session recorded about one model call, beyond the entries it wrote. Every field but
- * `callId` is optional: a replay uses what is there and falls back to the inspector's policy.
+ * What is known about one model call beyond the entries it wrote: read from the thread's call
+ * record (core's `readCallRecords`), or given by an application for calls it made itself. Every
+ * field but `callId` is optional: a replay uses what is there and falls back to the inspector's policy.
  */
 export interface RecordedCall {
   readonly callId: string
+  /** The record as stored on the thread (core's `CallRecord`), when the call has one. */
+  readonly stored?: CallRecord
   /** The token counter the call was projected with (e.g. `o200k_base`). */
   readonly counter?: string
   /** The policy the call was projected with; replaying with it gives the exact messages sent. */
   readonly policy?: ContextPolicy
   readonly model?: string
   readonly usage?: CallUsage
-  /** The provider's stop reason (`stop`, `tool_calls`, `end_turn`, `max_tokens`, …). */
+  /** Prompt tokens as the local counter counted them, beside `usage.inputTokens`. */
+  readonly localInputTokens?: number
+  /** The provider's stop reason (`stop`, `tool-calls`, `length`, …). */
   readonly stopReason?: string
   /** Tool schemas the request carried. */
   readonly tools?: readonly ToolSchema[]
@@ -71,92 +78,43 @@ export function threadCalls(thread: Thread, records?: readonly RecordedCall[]): 
   return calls
 }
 
-/**
- * What the agent stores on a call's assistant message (`entry.meta.call`): policy, tools and memory
- * once per thread, referenced by hash after that. Read structurally, field by field, so a thread
- * written by any version of the agent (or none) still lists its calls.
- */
-interface StoredCall {
-  readonly model?: unknown
-  readonly counter?: unknown
-  readonly policyHash?: unknown
-  readonly policy?: unknown
-  readonly toolsHash?: unknown
-  readonly tools?: unknown
-  readonly memoryHash?: unknown
-  readonly memory?: unknown
-  readonly inputTokens?: unknown
-  readonly outputTokens?: unknown
-  readonly cachedInputTokens?: unknown
-  readonly stopReason?: unknown
-  readonly basisSeq?: unknown
-  readonly messagesHash?: unknown
-}
-
-function storedCallOf(entry: Entry): StoredCall | undefined {
-  const call = (entry.meta as { readonly call?: unknown } | undefined)?.call
-  return typeof call === 'object' && call !== null && !Array.isArray(call) ? (call as StoredCall) : undefined
-}
-
-const text = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined)
-const count = (value: unknown): number | undefined => (typeof value === 'number' && Number.isFinite(value) ? value : undefined)
-
-/** The calls' records as stored on the thread, with hash references resolved. */
-export function recordedCalls(entries: readonly Entry[]): RecordedCall[] {
-  const policies = new Map<string, ContextPolicy | undefined>()
-  const tools = new Map<string, readonly ToolSchema[]>()
-  const memories = new Map<string, string>()
-  const records: RecordedCall[] = []
-  for (const entry of entries) {
-    const stored = storedCallOf(entry)
-    const callId = entry.refs.callId
-    if (stored === undefined || callId === undefined) continue
-    const policyHash = text(stored.policyHash)
-    if (policyHash !== undefined && stored.policy !== undefined && !policies.has(policyHash)) {
-      let policy: ContextPolicy | undefined
-      try {
-        policy = definePolicy(stored.policy as Parameters<typeof definePolicy>[0])
-      } catch {
-        policy = undefined // a policy this version cannot read: replay falls back, and says so
-      }
-      policies.set(policyHash, policy)
-    }
-    const toolsHash = text(stored.toolsHash)
-    if (toolsHash !== undefined && Array.isArray(stored.tools)) tools.set(toolsHash, stored.tools as readonly ToolSchema[])
-    const memoryHash = text(stored.memoryHash)
-    if (memoryHash !== undefined && typeof stored.memory === 'string') memories.set(memoryHash, stored.memory)
-    const policy = policyHash === undefined ? undefined : policies.get(policyHash)
-    const callTools = toolsHash === undefined ? undefined : tools.get(toolsHash)
-    const memory = memoryHash === undefined ? undefined : memories.get(memoryHash)
-    const inputTokens = count(stored.inputTokens)
-    const outputTokens = count(stored.outputTokens)
-    const cachedInputTokens = count(stored.cachedInputTokens)
-    const model = text(stored.model)
-    const counter = text(stored.counter)
-    const stopReason = text(stored.stopReason)
-    const basisSeq = count(stored.basisSeq)
-    const messagesHash = text(stored.messagesHash)
-    records.push({
-      ...(basisSeq === undefined ? {} : { basisSeq }),
-      ...(messagesHash === undefined ? {} : { messagesHash }),
-      callId,
-      ...(policy === undefined ? {} : { policy }),
-      ...(model === undefined ? {} : { model }),
-      ...(counter === undefined ? {} : { counter }),
-      ...(stopReason === undefined ? {} : { stopReason }),
-      ...(callTools === undefined || callTools.length === 0 ? {} : { tools: callTools }),
-      ...(memory === undefined ? {} : { memory }),
-      ...(inputTokens === undefined || outputTokens === undefined
-        ? {}
-        : { usage: { inputTokens, outputTokens, ...(cachedInputTokens === undefined ? {} : { cachedInputTokens }) } }),
-    })
+/** A record core read from the thread, in the shape the panel shows. */
+function recordedCallOf(read: ReadCallRecord): RecordedCall {
+  const record = read.record
+  return {
+    callId: read.callId,
+    stored: record,
+    counter: record.counter,
+    model: record.model,
+    stopReason: record.stopReason,
+    basisSeq: record.basisSeq,
+    messagesHash: record.messagesHash,
+    ...(read.policy === undefined ? {} : { policy: read.policy }),
+    ...(read.tools === undefined || read.tools.length === 0 ? {} : { tools: read.tools }),
+    ...(read.memory === undefined ? {} : { memory: read.memory }),
+    ...(record.startedAt === undefined ? {} : { startedAt: record.startedAt }),
+    ...(record.localInputTokens === undefined ? {} : { localInputTokens: record.localInputTokens }),
+    ...(record.inputTokens === undefined || record.outputTokens === undefined
+      ? {}
+      : {
+          usage: {
+            inputTokens: record.inputTokens,
+            outputTokens: record.outputTokens,
+            ...(record.cachedInputTokens === undefined ? {} : { cachedInputTokens: record.cachedInputTokens }),
+            ...(record.cacheWriteInputTokens === undefined ? {} : { cacheWriteInputTokens: record.cacheWriteInputTokens }),
+          },
+        }),
   }
-  return records
+}
+
+/** The calls' records as stored on the thread, with hash references resolved (core's reader). */
+export function recordedCalls(entries: readonly Entry[]): RecordedCall[] {
+  return readCallRecords(entries).map(recordedCallOf)
 }
 
 /** `threadCalls` over a plain entry array (not memoised). */
 export function deriveCalls(entries: readonly Entry[], records?: readonly RecordedCall[]): ThreadCall[] {
-  // Records on the thread first; a session's records (fresher, maybe fuller) are merged over them.
+  // Records on the thread first; an application's records (fresher, maybe fuller) are merged over them.
   const recordById = new Map<string, RecordedCall>()
   for (const record of recordedCalls(entries)) recordById.set(record.callId, record)
   for (const record of records ?? []) recordById.set(record.callId, { ...recordById.get(record.callId), ...record })

@@ -1,4 +1,4 @@
-import type { MemoryStore, ThreadStore } from '@threadlens/store'
+import type { CallLogStore, MemoryStore, ThreadStore } from '@threadlens/store'
 import { LiveMemory } from './live-memory'
 import { LiveThread } from './live-thread'
 
@@ -7,6 +7,8 @@ export interface ThreadlensClientOptions {
   readonly threads: ThreadStore
   /** The memory store, for `useMemory`. Default: none (`useMemory` then reports an error). */
   readonly memory?: MemoryStore
+  /** The call log (failed attempts, token calibrations), for `useCallAttempts` and `useCalibrations`. Default: none (they report `available: false`). */
+  readonly calls?: CallLogStore
 }
 
 /**
@@ -17,12 +19,14 @@ export interface ThreadlensClientOptions {
 export class ThreadlensClient {
   readonly threads: ThreadStore
   readonly memory: MemoryStore | undefined
+  readonly calls: CallLogStore | undefined
   readonly #liveThreads = new Map<string, LiveThread>()
   readonly #liveMemories = new Map<string, LiveMemory>()
 
   constructor(options: ThreadlensClientOptions) {
     this.threads = options.threads
     this.memory = options.memory
+    this.calls = options.calls
   }
 
   /** The live view of one thread (created on first use, then shared). */

@@ -3,7 +3,7 @@ import type { Dexie, Transaction } from 'dexie'
 import { emptyThreadFacts, foldThreadFacts } from '../threads/thread-facts'
 
 /** The schema version this code writes. Bump it with a new `version(n)` below, never by editing an old one. */
-export const schemaVersion = 2
+export const schemaVersion = 3
 
 /**
  * Version 1: entries keyed `[threadId+seq]` (gapless per thread), tool calls and results found by
@@ -25,6 +25,17 @@ export const schemaV2 = {
   entries: '[threadId+seq], [threadId+kind+refs.toolCallId], [threadId+refs.callId]',
 } as const
 
+/**
+ * Version 3: the call log. `attempts` holds the failed, retried and aborted attempts of model calls
+ * (keyed `[threadId+id]`, deleted with their thread); `calibrations` one row per model and counter.
+ * Both are new tables: nothing stored before needs rewriting.
+ */
+export const schemaV3 = {
+  ...schemaV2,
+  attempts: '[threadId+id]',
+  calibrations: '[model+counter]',
+} as const
+
 /** Computes `facts` for every thread written by version 1 (one thread's entries at a time). */
 async function upgradeToV2(transaction: Transaction): Promise<void> {
   const threads = transaction.table('threads')
@@ -41,4 +52,5 @@ async function upgradeToV2(transaction: Transaction): Promise<void> {
 export function defineSchema(db: Dexie): void {
   db.version(1).stores(schemaV1)
   db.version(2).stores(schemaV2).upgrade(upgradeToV2)
+  db.version(3).stores(schemaV3)
 }

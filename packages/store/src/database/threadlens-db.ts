@@ -2,7 +2,7 @@ import type { Entry } from '@threadlens/core'
 import { Dexie, type Table } from 'dexie'
 import { z } from 'zod'
 import { SchemaUpgradeError, StorageResetError, toStorageError, type StorageError } from '../errors'
-import type { Memory } from '@threadlens/core'
+import type { CallAttempt, Memory, TokenCalibration } from '@threadlens/core'
 import { sentinelKey, sentinelRowSchema, type MetaRow, type ThreadRow } from './rows'
 import { defineSchema, schemaVersion } from './schema'
 import { parseOptions } from '../parse-options'
@@ -47,6 +47,11 @@ export class ThreadlensDB extends Dexie {
   declare readonly entries: Table<Entry, [string, number]>
   declare readonly memory: Table<Memory, string>
   declare readonly meta: Table<MetaRow, string>
+  declare readonly attempts: Table<CallAttempt, [string, string]>
+  declare readonly calibrations: Table<TokenCalibration, [string, string]>
+
+  /** Calibrations this connection wrote or read last, by `model\u0000counter`: the call log answers "after this call" from it. */
+  readonly recentCalibrations = new Map<string, TokenCalibration>()
 
   /** The schema version this code knows. */
   readonly schemaVersion = schemaVersion

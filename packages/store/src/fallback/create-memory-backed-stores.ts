@@ -5,6 +5,8 @@ import { memoryStoreOver } from '../memory/memory-store-over'
 import { createMemory } from '@threadlens/core'
 import type { Memory } from '@threadlens/core'
 import type { MemoryStore, MemoryStoreListener } from '../memory/memory-store'
+import type { CallLogStore } from '../calls/call-log-store'
+import { createMemoryCallLog } from '../calls/create-memory-call-log'
 import {
   appendedRow,
   parseCreateOptions,
@@ -30,6 +32,8 @@ interface StoredThread {
 export interface MemoryBackedStores {
   readonly threads: ThreadStore
   readonly memory: MemoryStore
+  /** Failed attempts and token calibrations, in memory. */
+  readonly calls: CallLogStore
   /** Always `false`: nothing survives a reload. Show it in the UI. */
   readonly persistent: false
 }
@@ -48,6 +52,7 @@ function deepFreeze<T>(value: T): T {
  * rules, events and import/export; a windowed `load` returns the whole thread (it is in memory anyway).
  */
 export function createMemoryBackedStores(options: ThreadStoreOptions = {}): MemoryBackedStores {
+  const calls = createMemoryCallLog(options.now === undefined ? {} : { now: options.now })
   const { counters, now, createId } = resolveThreadStoreOptions(options)
   const importLimits = resolveImportLimits(options.importLimits)
   const threads = new Map<string, StoredThread>()
@@ -115,6 +120,7 @@ export function createMemoryBackedStores(options: ThreadStoreOptions = {}): Memo
     checkThreadLimits(next, importLimits)
     push(thread, entries)
     thread.row = next
+    calls.addFromEntries(entries)
     notifyThread(threadId, { type: 'entry-append', threadId, entries })
     notifyList()
     return entries
@@ -188,6 +194,7 @@ export function createMemoryBackedStores(options: ThreadStoreOptions = {}): Memo
     async delete(rawThreadId) {
       const threadId = toThreadId(rawThreadId)
       if (threads.delete(threadId)) {
+        calls.deleteThread(threadId)
         notifyThread(threadId, { type: 'thread-delete', threadId })
         notifyList()
       }
@@ -196,6 +203,7 @@ export function createMemoryBackedStores(options: ThreadStoreOptions = {}): Memo
       const ids = [...threads.keys()]
       threads.clear()
       memories.clear()
+      for (const id of ids) calls.deleteThread(id)
       for (const id of ids) notifyThread(toThreadId(id), { type: 'thread-delete', threadId: toThreadId(id) })
       notifyList()
     },
@@ -267,5 +275,5 @@ export function createMemoryBackedStores(options: ThreadStoreOptions = {}): Memo
     },
   })
 
-  return { threads: threadStore, memory: memoryStore, persistent: false }
+  return { threads: threadStore, memory: memoryStore, calls, persistent: false }
 }

@@ -12,6 +12,7 @@ export type TabCommand =
   | { readonly type: 'upgrade'; readonly name: string; readonly version: number }
   | { readonly type: 'thread-create'; readonly title: string }
   | { readonly type: 'thread-rename'; readonly threadId: string; readonly title: string; readonly expectedRev?: number }
+  | { readonly type: 'record-attempt'; readonly attempt: unknown }
 
 /** An error as it crosses from the worker: its name, message and structured fields. */
 export interface TabError {

@@ -1,9 +1,10 @@
 /// <reference lib="webworker" />
 // A "tab" for real-browser tests: a Web Worker has its own IndexedDB connection, exactly like
 // another tab of the app, and runs truly in parallel with the page.
-import type { EntryInput } from '@threadlens/core'
+import type { CallAttempt, EntryInput } from '@threadlens/core'
+import { createCallLog } from '../calls/create-call-log'
 import { Dexie } from 'dexie'
-import { schemaV2 } from '../database/schema'
+import { schemaV3 } from '../database/schema'
 import { openThreadlensDB, type ThreadlensDB } from '../database/threadlens-db'
 import { createMemoryStore } from '../memory/create-memory-store'
 import type { MemoryStore } from '../memory/memory-store'
@@ -37,6 +38,9 @@ async function run(command: TabCommand): Promise<unknown> {
       }
       return seqs
     }
+    case 'record-attempt':
+      await createCallLog(stores().db).recordAttempt(command.attempt as CallAttempt)
+      return true
     case 'append-many':
       return (await stores().threads.appendMany(command.threadId, command.inputs as EntryInput[])).map((entry) => entry.seq)
     case 'aborted-append': {
@@ -71,7 +75,7 @@ async function run(command: TabCommand): Promise<unknown> {
     case 'upgrade': {
       // What a newer deploy of the app does when it opens the database in another tab.
       const newer = new Dexie(command.name)
-      newer.version(command.version).stores({ ...schemaV2, threads: 'id, updatedAt, title' })
+      newer.version(command.version).stores({ ...schemaV3, threads: 'id, updatedAt, title' })
       await newer.open()
       upgraded.push(newer)
       return newer.verno

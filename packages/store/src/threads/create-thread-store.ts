@@ -10,8 +10,11 @@ import {
   type TokenCounter,
 } from '@threadlens/core'
 import { z } from 'zod'
+import type { TokenCalibration } from '@threadlens/core'
+import { Dexie } from 'dexie'
 import { threadRowSchema, toThreadRecord, type ThreadRecord, type ThreadRow } from '../database/rows'
 import type { ThreadlensDB } from '../database/threadlens-db'
+import { calibrationSamplesOf, calibrationUpdates } from '../calls/create-call-log'
 import { StorageError, storageErrorCode, ThreadNotFoundError, type UnreadableEntryError } from '../errors'
 import { parseOptions } from '../parse-options'
 import { resolveImportLimits } from '../transfer/import-limits'
@@ -129,10 +132,10 @@ export function createThreadStore(db: ThreadlensDB, options: ThreadStoreOptions 
     return checkRow(raw, threadId, operation)
   }
 
-  const storedToolIds = async (threadId: ThreadId, row: ThreadRow, ids: readonly string[]): Promise<StoredToolIds> => {
+  const storedToolIds = async (threadId: ThreadId, ids: readonly string[]): Promise<StoredToolIds> => {
     const calls = new Set<string>()
     const results = new Set<string>()
-    if (ids.length === 0 || row.lastSeq < 0) return { calls, results }
+    if (ids.length === 0) return { calls, results }
     const keys = ids.flatMap((id) => [
       [threadId, 'tool_call', id],
       [threadId, 'tool_result', id],
@@ -146,20 +149,31 @@ export function createThreadStore(db: ThreadlensDB, options: ThreadStoreOptions 
     const threadId = toThreadId(rawThreadId)
     const time = now()
     const ids = toolCallIdsOf(prepared)
-    return db.run(operation, () =>
-      db.transaction('rw', [db.threads, db.entries, db.meta], async () => {
-        await db.checkSentinel(operation)
-        const row = await readRow(threadId, operation)
-        const stored = await storedToolIds(threadId, row, ids)
+    const samples = calibrationSamplesOf(prepared.map((each) => each.meta))
+    let written: readonly TokenCalibration[] = []
+    const appended = await db.run(operation, () =>
+      db.transaction('rw', [db.threads, db.entries, db.calibrations, db.meta], async () => {
+        // Every read at once and every write at once: IndexedDB runs them in order, and each await
+        // would add a round trip to the browser's storage process to every append.
+        const [, row, stored, calibrations] = await Promise.all([
+          db.checkSentinel(operation),
+          readRow(threadId, operation),
+          storedToolIds(threadId, ids),
+          // An answered call's usage calibrates its model in the same write: one transaction per model call.
+          calibrationUpdates(db, samples, time),
+        ])
         const entries = assignSeqs(threadId, prepared, row.lastSeq + 1, stored)
         if (entries.length === 0) return entries
         const next = appendedRow(row, entries, time)
         checkThreadLimits(next, importLimits)
-        await db.entries.bulkAdd(entries)
-        await db.threads.put(next)
+        await Promise.all([db.entries.bulkAdd(entries), db.threads.put(next), ...calibrations.map((calibration) => db.calibrations.put(calibration))])
+        written = calibrations
         return entries
       }),
     )
+    // Only once committed: an aborted transaction wrote nothing.
+    for (const calibration of written) db.recentCalibrations.set(`${calibration.model}\u0000${calibration.counter}`, calibration)
+    return appended
   }
 
   const store: ThreadStore = {
@@ -289,9 +303,11 @@ export function createThreadStore(db: ThreadlensDB, options: ThreadStoreOptions 
 
     async delete(threadId) {
       await db.run('delete', () =>
-        db.transaction('rw', [db.threads, db.entries, db.meta], async () => {
+        db.transaction('rw', [db.threads, db.entries, db.attempts, db.meta], async () => {
           await db.checkSentinel('delete')
           await db.entries.where('[threadId+seq]').between([threadId, 0], [threadId, Number.MAX_SAFE_INTEGER], true, true).delete()
+          // A thread's failed attempts are part of its history: erasing the thread erases them.
+          await db.attempts.where('[threadId+id]').between([threadId, Dexie.minKey], [threadId, Dexie.maxKey], true, true).delete()
           await db.threads.delete(threadId)
         }),
       )

@@ -14,7 +14,7 @@ import {
   type Summarizer,
   type TokenCounter,
 } from '@threadlens/core'
-import { createThreadStore, openThreadlensDB, type ThreadStore } from '@threadlens/store'
+import { createCallLog, createThreadStore, openThreadlensDB, type ThreadStore } from '@threadlens/store'
 import { z } from 'zod'
 import type { ModelClient, ModelStreamEvent } from '../../model/model-client'
 import { scriptedModel, type ScriptedReply } from '../../model/scripted-model'
@@ -196,6 +196,8 @@ async function benchOne(counter: TokenCounter, entries: number, policyName: Benc
   const appendSamples: number[] = []
   const session = createSession({
     threads: timedStore(threads, clocks.writes, appendSamples),
+    // As an app opens it (openThreadlensStores): failed attempts and calibration on record.
+    callLog: createCallLog(db),
     threadId: record.id,
     model,
     tools,

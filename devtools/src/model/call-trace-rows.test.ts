@@ -1,0 +1,57 @@
+import type { CallAttempt, CallRecord } from '@threadlens/core'
+import type { ThreadCall } from '@threadlens/react'
+import { describe, expect, it } from 'vitest'
+import { countDifference, traceRows } from './call-trace-rows'
+
+const record = (startedAt: number, extra: Partial<CallRecord> = {}): CallRecord => ({
+  model: 'm',
+  provider: 'p',
+  counter: 'heuristic',
+  policyHash: 'p',
+  toolsHash: 't',
+  basisSeq: 0,
+  messagesHash: 'h',
+  stopReason: 'stop',
+  startedAt,
+  ...extra,
+})
+const call = (callId: string, stored: CallRecord | undefined): ThreadCall => ({
+  callId,
+  ordinal: 0,
+  requestId: undefined,
+  iteration: undefined,
+  parentCallId: undefined,
+  firstSeq: 0,
+  lastSeq: 0,
+  seqs: [0],
+  toolCallCount: 0,
+  record: stored === undefined ? undefined : { callId, stored },
+})
+const attempt = (callId: string, number: number, startedAt: number, status: CallAttempt['status'] = 'retried'): CallAttempt => ({
+  id: `${callId}#${number}`,
+  threadId: 't',
+  callId,
+  attempt: number,
+  status,
+  record: record(startedAt, { stopReason: 'error', attempts: number }),
+})
+
+describe('the Calls tab trace', () => {
+  it('puts each call after its own attempts, and calls that never answered where they started', () => {
+    const rows = traceRows(
+      [call('c1', record(100, { attempts: 2 })), call('c3', record(300))],
+      [attempt('c1', 1, 100), attempt('c2', 1, 200, 'failed'), attempt('c9', 1, 900, 'failed')],
+    )
+    expect(rows.map((row) => row.key)).toEqual(['a:c1#1', 'c:c1', 'a:c2#1', 'c:c3', 'a:c9#1'])
+  })
+
+  it('shows a reply cut short by an error once, from the log that has its error', () => {
+    const rows = traceRows([call('c1', record(100, { stopReason: 'error', attempts: 1 }))], [attempt('c1', 1, 100, 'failed')])
+    expect(rows.map((row) => [row.key, row.status])).toEqual([['a:c1#1', 'failed']])
+  })
+
+  it('says how far the provider counted from the local count', () => {
+    expect(countDifference(record(1, { localInputTokens: 1_000, inputTokens: 1_031 }))).toBe('+3.1%')
+    expect(countDifference(record(1, { localInputTokens: 1_000 }))).toBeUndefined()
+  })
+})

@@ -1,0 +1,62 @@
+import type { CallAttempt, CallAttemptStatus, CallRecord } from '@threadlens/core'
+import type { ThreadCall } from '@threadlens/react'
+
+/** One row of the Calls tab's trace: an answered (or cut short) call on the thread, or an attempt from the call log. */
+export type TraceRow =
+  | { readonly kind: 'call'; readonly key: string; readonly status: CallAttemptStatus; readonly call: ThreadCall; readonly record: CallRecord | undefined }
+  | { readonly kind: 'attempt'; readonly key: string; readonly status: CallAttemptStatus; readonly attempt: CallAttempt; readonly record: CallRecord }
+
+const startOf = (call: ThreadCall): number | undefined => call.record?.stored?.startedAt ?? call.record?.startedAt
+
+/**
+ * Every attempt in the order sent: each call's failed and retried attempts just before it, attempts
+ * of calls that never reached the thread where their start time puts them (at the end without one).
+ */
+export function traceRows(calls: readonly ThreadCall[], attempts: readonly CallAttempt[]): TraceRow[] {
+  const callIds = new Set(calls.map((call) => call.callId))
+  const byCall = new Map<string, CallAttempt[]>()
+  const orphans: CallAttempt[] = []
+  for (const attempt of attempts) {
+    if (!callIds.has(attempt.callId)) orphans.push(attempt)
+    else {
+      let list = byCall.get(attempt.callId)
+      if (list === undefined) byCall.set(attempt.callId, (list = []))
+      list.push(attempt)
+    }
+  }
+  const rows: TraceRow[] = []
+  const attemptRow = (attempt: CallAttempt): TraceRow => ({ kind: 'attempt', key: `a:${attempt.id}`, status: attempt.status, attempt, record: attempt.record })
+  let orphan = 0
+  for (const call of calls) {
+    const start = startOf(call)
+    while (start !== undefined && orphan < orphans.length && ((orphans[orphan] as CallAttempt).record.startedAt ?? Number.POSITIVE_INFINITY) < start) rows.push(attemptRow(orphans[orphan++] as CallAttempt))
+    const own = byCall.get(call.callId) ?? []
+    const stored = call.record?.stored
+    const logged = new Set(own.map((attempt) => attempt.attempt))
+    for (const attempt of own) rows.push(attemptRow(attempt))
+    // A reply cut short by an error is also in the log, with its error: show it once, from the log.
+    if (stored !== undefined && logged.has(stored.attempts ?? 1)) continue
+    const status: CallAttemptStatus = stored?.stopReason === 'abort' || stored?.stopReason === 'error' ? 'aborted' : 'ok'
+    rows.push({ kind: 'call', key: `c:${call.callId}`, status, call, record: stored })
+  }
+  while (orphan < orphans.length) rows.push(attemptRow(orphans[orphan++] as CallAttempt))
+  return rows
+}
+
+/** `+3.1%`: how far the provider's count is from the local one. */
+export function countDifference(record: CallRecord | undefined): string | undefined {
+  if (record?.inputTokens === undefined || record.localInputTokens === undefined || record.localInputTokens === 0) return undefined
+  const difference = (record.inputTokens - record.localInputTokens) / record.localInputTokens
+  return `${difference >= 0 ? '+' : ''}${(difference * 100).toFixed(1)}%`
+}
+
+/** `12:04:05` (UTC) from ms since the epoch. */
+export function clockTime(at: number | undefined): string {
+  return at === undefined ? '—' : new Date(at).toISOString().slice(11, 19)
+}
+
+/** `180 ms` / `2.4 s`. */
+export function duration(ms: number | undefined): string {
+  if (ms === undefined) return '—'
+  return ms < 1_000 ? `${Math.round(ms)} ms` : `${(ms / 1_000).toFixed(1)} s`
+}

@@ -1,0 +1,100 @@
+import { callRecord, createTokenCounter, project, StoredHashes, type CallAttempt, type EntryInput } from '@threadlens/core'
+import { page } from 'vitest/browser'
+import { describe, expect, it } from 'vitest'
+import { eventually, renderPanel, testPolicy } from '../testing/panel-harness'
+
+// A thread as the agent leaves it after a call retried twice and a call that failed for good:
+// answered calls on the thread (meta.call), the rest in the call log, a calibration per model.
+async function seeded() {
+  const counter = await createTokenCounter('heuristic')
+  const policy = testPolicy({ systemPrompt: 'Be brief.' })
+  const harness = await renderPanel({ tab: 'calls', policy, entries: [], width: 1440, height: 700 })
+  const { stores, threadId } = harness
+  const stored = new StoredHashes()
+  const attempts: CallAttempt[] = []
+  const start = Date.UTC(2026, 10, 23, 8, 0, 0)
+  for (let turn = 0; turn < 3; turn++) {
+    const [question] = await stores.threads.appendMany(threadId, [{ kind: 'message', payload: { role: 'user', content: `question ${turn} ${'about the harbour '.repeat(8)}` } }])
+    const thread = await stores.threads.load(threadId)
+    const projection = project({ thread, policy, counter, tools: [] })
+    const base = { model: 'claude-sonnet-4-5', provider: 'anthropic', counter, policy, tools: [], memory: undefined, projection, basisSeq: thread.nextSeq, stored }
+    const startedAt = start + turn * 60_000
+    const callId = `call-${turn}`
+    if (turn === 1) {
+      for (const attempt of [1, 2]) {
+        const record = callRecord({ ...base, stopReason: 'error', usage: undefined, timing: { startedAt: startedAt + (attempt - 1) * 2_000, durationMs: 300, attempts: attempt } })
+        attempts.push({ id: `${callId}#${attempt}`, threadId, callId, requestId: `r${turn}`, attempt, status: 'retried', record, error: { name: attempt === 1 ? 'RateLimitError' : 'ProviderServerError', message: attempt === 1 ? 'rate limited: retry after 2 s' : 'overloaded', status: attempt === 1 ? 429 : 529 } })
+      }
+    }
+    if (turn === 2) {
+      const record = callRecord({ ...base, stopReason: 'error', usage: undefined, timing: { startedAt, durationMs: 120, attempts: 1 } })
+      attempts.push({ id: `${callId}#1`, threadId, callId, requestId: `r${turn}`, attempt: 1, status: 'failed', record, error: { name: 'ProviderAuthError', message: 'invalid x-api-key', status: 401 } })
+      continue
+    }
+    const local = projection.meta.tokens.total
+    const record = callRecord({
+      ...base,
+      stopReason: 'stop',
+      usage: { inputTokens: Math.round(local * 1.12), outputTokens: 20, cachedInputTokens: turn === 0 ? 0 : 40, cacheWriteInputTokens: turn === 0 ? 50 : 0 },
+      timing: { startedAt, firstTokenMs: 420, durationMs: turn === 1 ? 4_900 : 1_300, attempts: turn === 1 ? 3 : 1 },
+    })
+    const reply: EntryInput = { kind: 'message', payload: { role: 'assistant', content: `answer ${turn}` }, refs: { callId, requestId: `r${turn}` }, meta: { call: record } }
+    stored.addFrom(await stores.threads.appendMany(threadId, [reply]))
+    void question
+  }
+  for (const attempt of attempts) await stores.calls.recordAttempt(attempt)
+  for (let call = 0; call < 8; call++) await stores.calls.addCalibrationSample('claude-sonnet-4-5', 'heuristic', { local: 1_000, reported: 1_110 + (call % 3) * 10, messages: 6 })
+  return harness
+}
+
+describe('Calls tab: every attempt on record', () => {
+  it('lists answered, retried and failed attempts with latency and local vs reported tokens; replays an attempt; shows the calibration in use', async () => {
+    await page.viewport(1440, 900)
+    const panel = await seeded()
+    await eventually(() => expect(panel.queryAll('[data-testid="attempt-row"]')).toHaveLength(3))
+    expect(panel.queryAll('.tl-trace-row').map((row) => `${row.dataset['callId']}:${row.dataset['status']}`)).toEqual([
+      'call-0:ok',
+      'call-1:retried',
+      'call-1:retried',
+      'call-1:ok',
+      'call-2:failed',
+    ])
+    expect((await panel.find('calls-count')).textContent).toBe('2 calls · 5 attempts, 3 not answered')
+    const answered = panel.query('[data-testid="call-row"][data-call-id="call-1"]') as HTMLElement
+    expect(answered.textContent).toContain('420 ms / 4.9 s')
+    expect(answered.textContent).toMatch(/→ [\d,]+ \(\+1[12]\.\d%\)/)
+    expect(answered.textContent).toContain('40 cached')
+    // The newest row is selected: the failed call, with its error and a verified replay from its record.
+    const detail = await panel.find('attempt-detail')
+    expect(detail.dataset['attemptId']).toBe('call-2#1')
+    expect((await panel.find('attempt-error')).textContent).toBe('ProviderAuthError (HTTP 401): invalid x-api-key')
+    await eventually(() => expect(panel.query('[data-testid="attempt-detail"] [data-testid="replay-verified"]')?.dataset['verified']).toBe('true'))
+    const calibration = await panel.find('calibration')
+    expect(calibration.dataset['source']).toBe('calibrated')
+    expect(calibration.textContent).toMatch(/×1\.1[12]\d ± 0\.00\d/)
+    // 8 samples given, and the 2 answered replies' own, added by the store as they were written.
+    expect(calibration.textContent).toContain('over 10 calls · plans at ×1.1')
+
+    ;(panel.query('[data-testid="call-row"][data-call-id="call-1"]') as HTMLElement).click()
+    const call = await panel.find('call-detail')
+    await eventually(() => expect(panel.query('[data-testid="call-timing"]')?.textContent).toContain('3 attempts'))
+    expect(call.dataset['callId']).toBe('call-1')
+    await page.screenshot({ path: '../../../test-results/devtools-calls-1440.png', element: panel.root.host as HTMLElement })
+    panel.unmount()
+  })
+
+  it('stays readable in a 390 px wide panel', async () => {
+    await page.viewport(390, 844)
+    const panel = await seeded()
+    const host = panel.root.host as HTMLElement
+    host.parentElement?.style.setProperty('width', '390px')
+    await eventually(() => expect(panel.queryAll('.tl-trace-row')).toHaveLength(5))
+    const row = panel.query('[data-testid="call-row"][data-call-id="call-1"]') as HTMLElement
+    // Status, call and tokens stay; the clock, latency and cache columns fold away (they are in the detail).
+    expect(row.scrollWidth).toBeLessThanOrEqual(row.clientWidth + 1)
+    expect(getComputedStyle(row.children[0] as Element).display).toBe('none')
+    expect(getComputedStyle(row.children[4] as Element).display).not.toBe('none')
+    await page.screenshot({ path: '../../../test-results/devtools-calls-390.png', element: host })
+    panel.unmount()
+  })
+})

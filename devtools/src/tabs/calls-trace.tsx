@@ -1,0 +1,101 @@
+import { calibrationDefaults, calibrationVerdict, modelInfo, type TokenCalibration } from '@threadlens/core'
+import { useCalibrations } from '@threadlens/react'
+import { VirtualList } from '../components/virtual-list'
+import { clockTime, countDifference, duration, type TraceRow } from '../model/call-trace-rows'
+import { formatNumber } from '../model/meter-parts'
+
+const statusClass: Readonly<Record<TraceRow['status'], string>> = { ok: 'tl-ok', retried: 'tl-warn', failed: 'tl-danger', aborted: 'tl-warn' }
+
+/** Every attempt, answered or not: time, status, latency, local vs reported prompt tokens, cached tokens. */
+export function TraceList({ rows, selected, onSelect }: { readonly rows: readonly TraceRow[]; readonly selected: TraceRow; readonly onSelect: (key: string) => void }) {
+  return (
+    <VirtualList
+      count={rows.length}
+      rowHeight={26}
+      label="model call attempts"
+      testId="calls-list"
+      className="tl-trace-list"
+      followEnd
+      rowKey={(index) => rows[index]?.key ?? index}
+      renderRow={(index) => {
+        const row = rows[index] as TraceRow
+        const record = row.record
+        const name = row.kind === 'call' ? row.call.callId : row.attempt.callId
+        const attempt = row.kind === 'attempt' ? row.attempt.attempt : (record?.attempts ?? 1)
+        const difference = countDifference(record)
+        return (
+          <div
+            className="tl-call-row tl-trace-row"
+            data-testid={row.kind === 'call' ? 'call-row' : 'attempt-row'}
+            data-call-id={name}
+            data-status={row.status}
+            aria-selected={row === selected}
+            onClick={() => onSelect(row.key)}
+            title={row.kind === 'attempt' && row.attempt.error !== undefined ? `${row.attempt.error.name}: ${row.attempt.error.message}` : name}
+          >
+            <span className="tl-mono tl-muted">{clockTime(record?.startedAt)}</span>
+            <span className={`tl-badge ${statusClass[row.status]}`}>{row.status}</span>
+            <span className="tl-mono tl-ellipsis">
+              {name}
+              {attempt > 1 || row.kind === 'attempt' ? ` #${attempt}` : ''}
+            </span>
+            <span className="tl-mono tl-muted" title="first token / total">
+              {duration(record?.firstTokenMs)} / {duration(record?.durationMs)}
+            </span>
+            <span className="tl-mono" title="prompt tokens: local count → provider-reported (difference)">
+              {record?.localInputTokens === undefined ? '—' : formatNumber(record.localInputTokens)} → {record?.inputTokens === undefined ? '—' : formatNumber(record.inputTokens)}
+              {difference === undefined ? '' : ` (${difference})`}
+            </span>
+            <span className="tl-mono tl-muted" title="cached (read) / cache write tokens">
+              {record?.cachedInputTokens === undefined ? '' : `${formatNumber(record.cachedInputTokens)} cached`}
+              {record?.cacheWriteInputTokens === undefined || record.cacheWriteInputTokens === 0 ? '' : ` +${formatNumber(record.cacheWriteInputTokens)} written`}
+            </span>
+          </div>
+        )
+      }}
+    />
+  )
+}
+
+function exactnessOf(calibration: TokenCalibration): { exact: boolean; defaultMargin: number } {
+  try {
+    const info = modelInfo(calibration.model)
+    return { exact: info.exactTokenizer && info.tokenizer === calibration.counter, defaultMargin: info.safetyMargin }
+  } catch {
+    return { exact: calibration.counter !== 'heuristic', defaultMargin: calibration.counter === 'heuristic' ? 0.15 : 0 }
+  }
+}
+
+/** Per model: how the provider counts against the local counter, and what `policyForModel` plans with. */
+export function CalibrationList() {
+  const calibrations = useCalibrations()
+  if (!calibrations.available) {
+    return (
+      <p className="tl-muted" data-testid="calibrations-unavailable">
+        Calibration: give the client a call log (createThreadlensClient(&#123; threads, calls &#125;)) to see it.
+      </p>
+    )
+  }
+  if (calibrations.value.length === 0) return <p className="tl-muted" data-testid="calibrations-empty">Calibration: no call has reported usage yet.</p>
+  return (
+    <div className="tl-card" data-testid="calibrations">
+      <p className="tl-h">Token calibration (provider ÷ local, recent calls)</p>
+      {calibrations.value.map((calibration) => {
+        const verdict = calibrationVerdict(calibration, exactnessOf(calibration))
+        return (
+          <p key={`${calibration.model}/${calibration.counter}`} data-testid="calibration" data-model={calibration.model} data-source={verdict.source}>
+            <span className="tl-mono">{calibration.model}</span> <span className="tl-muted">({calibration.counter})</span> ×{calibration.ratio.toFixed(3)} ±{' '}
+            {calibration.spread.toFixed(3)} over {calibration.samples.length} calls ·{' '}
+            {verdict.source === 'calibrated' ? `plans at ×${verdict.upperRatio.toFixed(3)}` : `default margin until ${calibrationDefaults.minimumSamples} calls (×${verdict.upperRatio.toFixed(3)})`}
+            {verdict.mismatch === undefined ? null : (
+              <span className="tl-badge tl-danger" data-testid="count-mismatch">
+                {' '}
+                counts off by {verdict.mismatch.tokensPerMessage.toFixed(1)} tokens/message: not this model&apos;s tokenizer?
+              </span>
+            )}
+          </p>
+        )
+      })}
+    </div>
+  )
+}

@@ -1,0 +1,117 @@
+import type { Entry, JsonObject } from '../entries/entry'
+import type { ContextPolicy } from '../policy/policy'
+import type { ProjectionResult } from '../project/types'
+import type { TokenCounter, ToolSchema } from '../tokens/token-counter'
+import { hashJson } from '../utils/hash'
+import type { CallRecord } from './call-record'
+
+/** Hashes already stored in a thread's call records (so each policy, tool list and memory text is stored once). */
+export class StoredHashes {
+  readonly #seen = new Set<string>()
+
+  addFrom(entries: readonly Entry[]): void {
+    for (const entry of entries) {
+      const call = entry.meta?.call
+      if (call === undefined) continue
+      if (call.policy !== undefined) this.#seen.add(`p:${call.policyHash}`)
+      if (call.tools !== undefined) this.#seen.add(`t:${call.toolsHash}`)
+      if (call.memory !== undefined && call.memoryHash !== undefined) this.#seen.add(`m:${call.memoryHash}`)
+    }
+  }
+
+  has(kind: 'p' | 't' | 'm', hash: string): boolean {
+    return this.#seen.has(`${kind}:${hash}`)
+  }
+}
+
+/** Tokens a provider reported for one call. */
+export interface ReportedUsage {
+  readonly inputTokens: number
+  readonly outputTokens: number
+  readonly cachedInputTokens?: number
+  readonly cacheWriteInputTokens?: number
+}
+
+/** Timing of a call, in ms (see `CallRecord`). */
+export interface CallTiming {
+  readonly startedAt: number
+  readonly firstTokenMs?: number | undefined
+  readonly durationMs: number
+  readonly attempts?: number
+}
+
+export interface CallRecordOptions {
+  readonly model: string
+  readonly provider: string
+  readonly counter: TokenCounter
+  readonly policy: ContextPolicy
+  readonly tools: readonly ToolSchema[]
+  readonly memory: string | undefined
+  readonly projection: ProjectionResult
+  readonly basisSeq: number
+  /** What the thread already holds: those parts are referenced by hash only. */
+  readonly stored: StoredHashes
+  readonly stopReason: string
+  readonly usage: ReportedUsage | undefined
+  readonly timing?: CallTiming
+  /** Hashes of `policy`, `tools`, `memory` and the messages, when the caller has them already (one call, several attempts). */
+  readonly hashes?: CallHashes
+}
+
+export interface CallHashes {
+  readonly policyHash: string
+  readonly toolsHash: string
+  readonly memoryHash: string | undefined
+  readonly messagesHash: string
+}
+
+/** Hashes one request's parts once, for all the records of its attempts. */
+export function callHashes(options: Pick<CallRecordOptions, 'policy' | 'tools' | 'memory' | 'projection'>): CallHashes {
+  return {
+    policyHash: hashJson(options.policy),
+    toolsHash: hashJson(options.tools),
+    memoryHash: options.memory === undefined ? undefined : hashJson(options.memory),
+    messagesHash: hashJson(options.projection.messages),
+  }
+}
+
+const copyJson = <T>(value: unknown): T => JSON.parse(JSON.stringify(value)) as T
+
+/** The record for one call (or attempt): what is new is stored inline, what the thread already holds by hash. */
+export function callRecord(options: CallRecordOptions): CallRecord {
+  const { policyHash, toolsHash, memoryHash, messagesHash } = options.hashes ?? callHashes(options)
+  const usage = options.usage
+  const timing = options.timing
+  return {
+    model: options.model,
+    provider: options.provider,
+    counter: options.counter.id,
+    policyHash,
+    ...(options.stored.has('p', policyHash) ? {} : { policy: copyJson<JsonObject>(options.policy) }),
+    toolsHash,
+    ...(options.stored.has('t', toolsHash) ? {} : { tools: copyJson<JsonObject[]>(options.tools) }),
+    ...(memoryHash === undefined ? {} : { memoryHash }),
+    ...(memoryHash === undefined || options.stored.has('m', memoryHash) ? {} : { memory: options.memory as string }),
+    basisSeq: options.basisSeq,
+    messagesHash,
+    ...(usage === undefined
+      ? {}
+      : {
+          inputTokens: usage.inputTokens,
+          outputTokens: usage.outputTokens,
+          ...(usage.cachedInputTokens === undefined ? {} : { cachedInputTokens: usage.cachedInputTokens }),
+          ...(usage.cacheWriteInputTokens === undefined ? {} : { cacheWriteInputTokens: usage.cacheWriteInputTokens }),
+        }),
+    localInputTokens: options.projection.meta.tokens.total,
+    sentMessages: options.projection.messages.length,
+    stopReason: options.stopReason,
+    ...(timing === undefined
+      ? {}
+      : {
+          startedAt: timing.startedAt,
+          ...(timing.firstTokenMs === undefined ? {} : { firstTokenMs: timing.firstTokenMs }),
+          durationMs: timing.durationMs,
+          ...(timing.attempts === undefined ? {} : { attempts: timing.attempts }),
+        }),
+  }
+}
