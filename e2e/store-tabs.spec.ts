@@ -1,5 +1,6 @@
 import { expect, test, type BrowserContext, type Page } from '@playwright/test'
 import type { Outcome, StoreHarness } from '../packages/store/src/testing/harness/harness-page'
+import { schemaVersion } from '../packages/store/src/database/schema'
 import { serveHarness } from '../packages/store/src/testing/serve-harness'
 
 // @threadlens/store in real tabs: pages of one browser context share IndexedDB exactly as tabs of a
@@ -158,15 +159,17 @@ test('a schema upgrade from another tab → the old tab stops writing with a cle
   const newTab = await context.newPage()
   await newTab.goto(harnessUrl)
   await newTab.waitForFunction(() => (window as unknown as { storeHarness?: unknown }).storeHarness !== undefined)
-  expect(value(await call(newTab, (harness, databaseNameToUpgrade: string) => harness.upgrade(databaseNameToUpgrade, 3), name))).toBe(3)
+  // One version past the store's own, whatever that is now.
+  const newer = schemaVersion + 1
+  expect(value(await call(newTab, (harness, upgrade: { name: string; version: number }) => harness.upgrade(upgrade.name, upgrade.version), { name, version: newer }))).toBe(newer)
 
   const append = await call(oldTab, (harness, id: string) => harness.appendSequential(id, 1, 'stale'), threadId)
   expect(append.ok).toBe(false)
   if (!append.ok) {
     expect(append.error).toMatchObject({ name: 'SchemaUpgradeError', reason: 'upgraded-elsewhere', code: 'upgrade' })
-    expect(append.error.message).toMatch(/Another tab upgraded the threadlens database to version 3.*Reload this tab/)
+    expect(append.error.message).toMatch(new RegExp(`Another tab upgraded the threadlens database to version ${newer}.*Reload this tab`))
   }
-  expect(await call(oldTab, (harness) => harness.status(), undefined)).toMatchObject({ state: 'stopped', reason: 'upgraded-elsewhere', otherVersion: 3 })
+  expect(await call(oldTab, (harness) => harness.status(), undefined)).toMatchObject({ state: 'stopped', reason: 'upgraded-elsewhere', otherVersion: newer })
 })
 
 test('eraseAll with another tab open deletes everything; the other tab stops instead of writing', async ({ context }) => {
