@@ -1,4 +1,4 @@
-import { hashJson, type CallRecord, type ContextPolicy, type Entry, type JsonObject, type ProjectionResult, type TokenCounter, type ToolSchema } from '@threadlens/core'
+import { callRecord, StoredHashes, type CallRecord, type ContextPolicy, type Entry, type ProjectionResult, type ReportedUsage, type TokenCounter, type ToolSchema } from '@threadlens/core'
 
 export interface CallUsage {
   readonly inputTokens?: number | undefined
@@ -26,38 +26,26 @@ export function buildCallRecord(options: {
   readonly stopReason: string
   readonly usage: CallUsage | undefined
 }): CallRecord {
-  const policyHash = hashJson(options.policy)
-  const toolsHash = hashJson(options.tools)
-  const memoryHash = options.memory === undefined ? undefined : hashJson(options.memory)
-  let policyStored = false
-  let toolsStored = false
-  let memoryStored = false
-  for (const entry of options.entries) {
-    const call = entry.meta?.call
-    if (call === undefined) continue
-    policyStored ||= call.policyHash === policyHash && call.policy !== undefined
-    toolsStored ||= call.toolsHash === toolsHash && call.tools !== undefined
-    memoryStored ||= call.memoryHash === memoryHash && call.memory !== undefined
-  }
+  // Core writes the record; this only fits what the AI SDK reports (possibly partial) to it.
+  const stored = new StoredHashes()
+  stored.addFrom(options.entries)
   const count = (value: number | undefined): number | undefined => (value === undefined || !Number.isFinite(value) || value < 0 ? undefined : Math.round(value))
   const inputTokens = count(options.usage?.inputTokens)
   const outputTokens = count(options.usage?.outputTokens)
   const cachedInputTokens = count(options.usage?.cachedInputTokens)
-  return {
+  const usage: ReportedUsage | undefined =
+    inputTokens === undefined || outputTokens === undefined ? undefined : { inputTokens, outputTokens, ...(cachedInputTokens === undefined ? {} : { cachedInputTokens }) }
+  return callRecord({
     model: options.model.slice(0, 256) || 'unknown',
     provider: options.provider.slice(0, 64) || 'unknown',
-    counter: options.counter.id,
-    policyHash,
-    ...(policyStored ? {} : { policy: JSON.parse(JSON.stringify(options.policy)) as JsonObject }),
-    toolsHash,
-    ...(toolsStored ? {} : { tools: JSON.parse(JSON.stringify(options.tools)) as JsonObject[] }),
-    ...(memoryHash === undefined ? {} : { memoryHash }),
-    ...(memoryHash === undefined || memoryStored ? {} : { memory: options.memory as string }),
+    counter: options.counter,
+    policy: options.policy,
+    tools: options.tools,
+    memory: options.memory,
+    projection: options.projection,
     basisSeq: options.basisSeq,
-    messagesHash: hashJson(options.projection.messages),
-    ...(inputTokens === undefined ? {} : { inputTokens }),
-    ...(outputTokens === undefined ? {} : { outputTokens }),
-    ...(cachedInputTokens === undefined ? {} : { cachedInputTokens }),
+    stored,
     stopReason: options.stopReason.slice(0, 64) || 'unknown',
-  }
+    usage,
+  })
 }

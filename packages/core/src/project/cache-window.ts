@@ -37,12 +37,9 @@ export function cacheWindowStart(options: {
   readonly lowWaterRatio: number
 }): number | undefined {
   const { sums, firstSeq, regionStart, lastSeq } = options
-  const origin = sums[regionStart - firstSeq] as number
-  const end = sums[lastSeq - firstSeq + 1] as number
-  const excess = end - origin + options.pendingTokens - options.budget
-  if (excess <= 0) return undefined
-  const chunk = Math.max(1, Math.floor(options.budget * (1 - options.lowWaterRatio)))
-  const target = origin + Math.ceil(excess / chunk) * chunk
+  const level = windowLevel(options)
+  if (level === undefined) return undefined
+  const target = level.origin + level.level * level.chunk
   // First position whose running total reaches the target: binary search.
   let low = regionStart - firstSeq
   let high = lastSeq - firstSeq + 1
@@ -63,12 +60,9 @@ export function cacheWindowStart(options: {
  */
 export function cacheWindowMovedAt(options: Parameters<typeof cacheWindowStart>[0]): number | undefined {
   const { sums, firstSeq, regionStart, lastSeq } = options
-  const origin = sums[regionStart - firstSeq] as number
-  const end = sums[lastSeq - firstSeq + 1] as number
-  const excess = end - origin + options.pendingTokens - options.budget
-  if (excess <= 0) return undefined
-  const chunk = Math.max(1, Math.floor(options.budget * (1 - options.lowWaterRatio)))
-  const level = Math.ceil(excess / chunk)
+  const found = windowLevel(options)
+  if (found === undefined) return undefined
+  const { origin, chunk, level } = found
   // The thread end at which this level began: the budget plus (level - 1) chunks past the origin.
   const target = origin + options.budget + (level - 1) * chunk
   let low = regionStart - firstSeq + 1
@@ -79,4 +73,19 @@ export function cacheWindowMovedAt(options: Parameters<typeof cacheWindowStart>[
     else low = middle + 1
   }
   return Math.min(lastSeq, low - 1 + firstSeq)
+}
+
+/**
+ * How many whole chunks the history (with pending tokens) has outgrown the budget by, from the
+ * region's origin: the level both the window start and the moment it moved are measured from.
+ * `undefined` when the whole region fits.
+ */
+function windowLevel(options: Parameters<typeof cacheWindowStart>[0]): { readonly origin: number; readonly chunk: number; readonly level: number } | undefined {
+  const { sums, firstSeq, regionStart, lastSeq } = options
+  const origin = sums[regionStart - firstSeq] as number
+  const end = sums[lastSeq - firstSeq + 1] as number
+  const excess = end - origin + options.pendingTokens - options.budget
+  if (excess <= 0) return undefined
+  const chunk = Math.max(1, Math.floor(options.budget * (1 - options.lowWaterRatio)))
+  return { origin, chunk, level: Math.ceil(excess / chunk) }
 }
