@@ -322,6 +322,12 @@ describe.each<Provider>(['openai', 'anthropic'])('%s client against a misbehavin
     })
     expect(outcome.events.filter((event) => event.type === 'tool-result')).toHaveLength(3)
     expect(outcome.events.at(-1)).toMatchObject({ type: 'done', text: 'Done.' })
+    // What streamed is what was written: each call's events and its result share one unique id.
+    const idsOf = (type: 'tool-call-start' | 'tool-call' | 'tool-result'): string[] =>
+      outcome.events.flatMap((event) => (event.type === type ? [event.toolCallId] : []))
+    expect(idsOf('tool-call')).toEqual(['call_0', 'call_0_2', 'call_0_3'])
+    expect(idsOf('tool-call-start')).toEqual(idsOf('tool-call'))
+    expect([...idsOf('tool-result')].sort()).toEqual(idsOf('tool-call'))
     expectSettled(outcome, 3)
   })
 

@@ -42,7 +42,7 @@ import type { ModelClient, ModelStreamEvent, ModelUsage, StopReason, ToolCallEve
 import type { RetryNotice } from '../model/stream-with-retries'
 import type { Tool } from '../tools/define-tool'
 import { MAX_CONTEXT_RECOVERIES, ModelCallBudget, maxModelCalls, policyWithin, serverLimitOf } from './context-recovery'
-import { uniqueToolCallIds } from './unique-tool-call-ids'
+import { ToolCallIds } from './unique-tool-call-ids'
 import { withNotices } from './with-notices'
 import { SessionBusyError, ThreadBusyError } from './errors'
 import type { SessionEvent, SessionSnapshot, SessionStatus } from './session-events'
@@ -428,6 +428,8 @@ export class Session extends Subscribable<(snapshot: SessionSnapshot) => void> {
       const startedAt = attempt.startedAt
       const logAttempt = (status: CallAttempt['status'], error: unknown): Promise<void> =>
         this.#logAttempt({ state, callId, status, error, attempt: attempt.number, hashes, policy, counter, tools, memory, projection, basisSeq, usage, startedAt: attempt.startedAt, firstTokenMs: attempt.firstTokenMs, durationMs: now() - attempt.startedAt })
+      const mirror = await this.thread()
+      const toolCallIds = new ToolCallIds((toolCallId) => mirror.index.callSeqByToolCallId.has(toolCallId))
       try {
         const stream = withNotices<ModelStreamEvent, RetryNotice>((onRetry) =>
           this.#options.model.stream({
@@ -455,10 +457,11 @@ export class Session extends Subscribable<(snapshot: SessionSnapshot) => void> {
             text += event.text
             this.#update({ streamingText: text })
             yield { type: 'text-delta', callId, text: event.text }
-          } else if (event.type === 'tool-call-start') yield { type: 'tool-call-start', callId, toolCallId: event.toolCallId, name: event.name }
+          } else if (event.type === 'tool-call-start') yield { type: 'tool-call-start', callId, toolCallId: toolCallIds.start(event.toolCallId), name: event.name }
           else if (event.type === 'tool-call') {
-            toolCalls.push(event)
-            yield { type: 'tool-call', callId, toolCallId: event.toolCallId, name: event.name, arguments: event.arguments }
+            const call = { ...event, toolCallId: toolCallIds.complete(event.toolCallId) }
+            toolCalls.push(call)
+            yield { type: 'tool-call', callId, toolCallId: call.toolCallId, name: call.name, arguments: call.arguments }
           } else if (event.type === 'usage') {
             usage = event
             yield { type: 'usage', callId, inputTokens: event.inputTokens, outputTokens: event.outputTokens, cachedInputTokens: event.cachedInputTokens }
@@ -483,8 +486,7 @@ export class Session extends Subscribable<(snapshot: SessionSnapshot) => void> {
       }
 
       const aborted = stopReason === 'abort' || state.controller.signal.aborted
-      const mirror = await this.thread()
-      const calls = aborted ? [] : uniqueToolCallIds(toolCalls, (toolCallId) => mirror.index.callSeqByToolCallId.has(toolCallId))
+      const calls = aborted ? [] : toolCalls
       const timing: CallTiming = { startedAt, firstTokenMs: attempt.firstTokenMs, durationMs: now() - startedAt, attempts: attempt.number }
       await this.#appendReply(state, callId, text, calls, { policy, counter, tools, memory, projection, basisSeq, usage, stopReason, interrupted: aborted, hashes, timing })
       if (usage !== undefined && !aborted) {
