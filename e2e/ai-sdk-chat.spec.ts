@@ -1,18 +1,10 @@
 import { expect, test, type Page } from '@playwright/test'
+import { collectErrors } from './chat-page'
 
 // The demo's "AI SDK chat" route (`?view=ai-sdk`): the adoption example of @threadlens/ai-sdk, a
 // `useChat` app with its history in IndexedDB, run offline with the AI SDK's mock model.
 
 test.use({ viewport: { width: 1280, height: 900 } })
-
-function collectErrors(page: Page): string[] {
-  const errors: string[] = []
-  page.on('pageerror', (error) => errors.push(error.message))
-  page.on('console', (message) => {
-    if (message.type() === 'error') errors.push(message.text())
-  })
-  return errors
-}
 
 async function send(page: Page, text: string): Promise<void> {
   const input = page.getByLabel('Message')

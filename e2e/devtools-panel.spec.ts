@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises'
 import { expect, test, type Locator, type Page } from '@playwright/test'
+import { collectErrors } from './chat-page'
 
 // The sample thread's hostile entries (demo/src/sample-thread.ts), repeated on purpose: the test
 // checks what a user sees, not what the code exports.
@@ -7,15 +8,6 @@ const hostileMessage = '<img src=x onerror="window.__xss=1"><script>window.__xss
 const hostileLink = '<a href="javascript:window.__xss=3">x</a>'
 
 test.use({ viewport: { width: 1280, height: 900 } })
-
-function collectErrors(page: Page): string[] {
-  const errors: string[] = []
-  page.on('pageerror', (error) => errors.push(error.message))
-  page.on('console', (message) => {
-    if (message.type() === 'error') errors.push(message.text())
-  })
-  return errors
-}
 
 /** Opens the devtools and waits for the first projection (the o200k counter is a lazy ~1 MB chunk). */
 async function openPanel(page: Page): Promise<Locator> {

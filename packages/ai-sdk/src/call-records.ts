@@ -1,4 +1,4 @@
-import { callRecord, StoredHashes, type CallRecord, type ContextPolicy, type Entry, type ProjectionResult, type ReportedUsage, type TokenCounter, type ToolSchema } from '@threadlens/core'
+import { callRecord, StoredHashes, type CallRecord, type CallRecordOptions, type Entry, type ReportedUsage } from '@threadlens/core'
 
 export interface CallUsage {
   readonly inputTokens?: number | undefined
@@ -11,21 +11,13 @@ export interface CallUsage {
  * first time the thread sees them, by hash after that; the hash of the projected messages, so a
  * replay of the call from the thread can be verified.
  */
-export function buildCallRecord(options: {
-  readonly model: string
-  readonly provider: string
-  readonly counter: TokenCounter
-  readonly policy: ContextPolicy
-  readonly tools: readonly ToolSchema[]
-  readonly memory: string | undefined
-  readonly projection: ProjectionResult
-  /** The call projected the thread's entries with seq below this. */
-  readonly basisSeq: number
-  /** The thread's entries, to store each policy and tool list once. */
-  readonly entries: readonly Entry[]
-  readonly stopReason: string
-  readonly usage: CallUsage | undefined
-}): CallRecord {
+export function buildCallRecord(
+  options: Pick<CallRecordOptions, 'model' | 'provider' | 'counter' | 'policy' | 'tools' | 'memory' | 'projection' | 'basisSeq' | 'stopReason'> & {
+    /** The thread's entries, to store each policy and tool list once. */
+    readonly entries: readonly Entry[]
+    readonly usage: CallUsage | undefined
+  },
+): CallRecord {
   // Core writes the record; this only fits what the AI SDK reports (possibly partial) to it.
   const stored = new StoredHashes()
   stored.addFrom(options.entries)

@@ -1,6 +1,6 @@
 import { createTokenCounter, definePolicy, type EntryInput, type TokenCounter } from '@threadlens/core'
 import { createMemoryBackedStores } from '@threadlens/store'
-import { afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { anthropic } from '../model/anthropic'
 import { ContextTooLongError, ProviderAuthError, ProviderNetworkError, ProviderRequestError, ProviderServerError, RateLimitError } from '../model/errors'
@@ -12,6 +12,7 @@ import { type FakeProviderServer, type FakeProviderServerOptions, startFakeProvi
 import type { FakeStep } from '../testing/fake-script'
 import { defineTool } from '../tools/define-tool'
 import { maxModelCalls } from './context-recovery'
+import { useFakeServers } from '../testing/use-fake-servers'
 import { createSession } from './create-session'
 import type { SessionEvent } from './session-events'
 
@@ -31,11 +32,7 @@ beforeAll(async () => {
   counter = await createTokenCounter('o200k_base')
 })
 
-let servers: FakeProviderServer[] = []
-afterEach(async () => {
-  await Promise.all(servers.map((server) => server.close()))
-  servers = []
-})
+const track = useFakeServers()
 
 const lookup = defineTool({
   name: 'lookup',
@@ -70,6 +67,7 @@ interface Outcome {
   readonly session: ReturnType<typeof createSession>
   readonly unresolved: number
   readonly threadLoads: boolean
+  readonly server: FakeProviderServer
 }
 
 async function run(
@@ -78,7 +76,7 @@ async function run(
   options: { turns?: number; apiKey?: string; fetch?: (server: FakeProviderServer) => FetchFunction; countFetches?: () => number } = {},
 ): Promise<Outcome> {
   const server = await startFakeProviderServer({ apiKey, ...serverOptions })
-  servers.push(server)
+  track(server)
   const { threads } = createMemoryBackedStores({ counters: [counter] })
   const record = await threads.create({ title: 'adversarial' })
   if ((options.turns ?? 0) > 0) await threads.appendMany(record.id, history(options.turns ?? 0))
@@ -98,6 +96,7 @@ async function run(
     session,
     unresolved: thread.index.unresolvedToolCallIds.size,
     threadLoads: thread.entries.length > 0,
+    server,
   }
 }
 
@@ -167,11 +166,11 @@ describe.each<Provider>(['openai', 'anthropic'])('%s client against a misbehavin
     expect(outcome.events.at(-1)).toMatchObject({ type: 'done', text: 'Fits now.' })
     expectSettled(outcome, 3)
     // Remembered for the session: the next request projects within it from the start.
-    const before = servers[0]?.requests.length ?? 0
+    const before = outcome.server.requests.length
     const next: SessionEvent[] = []
     for await (const event of outcome.session.send('And the boats?')) next.push(event)
     expect(next.at(-1)).toMatchObject({ type: 'done' })
-    expect((servers[0]?.requests.length ?? 0) - before).toBe(1)
+    expect(outcome.server.requests.length - before).toBe(1)
   })
 
   it('400 invalid request: 1 request, ProviderRequestError', async () => {
@@ -236,7 +235,7 @@ describe.each<Provider>(['openai', 'anthropic'])('%s client against a misbehavin
   it('a total retry cap: a wait that would end past maxRetryTotalMs is not made', async () => {
     // retry-after 0.3 s twice would need 600 ms of waiting; the cap below allows one.
     const server = await startFakeProviderServer({ apiKey, whenEmpty: { fail: 'rate-limit', headers: { 'retry-after': '0.3' } } })
-    servers.push(server)
+    track(server)
     const capped = provider === 'openai'
       ? openAICompatible({ baseURL: server.baseURL, apiKey, model: 'gpt-4o-mini', ...retry, maxRetries: 5, maxRetryDelayMs: 1_000, maxRetryTotalMs: 500 })
       : anthropic({ baseURL: server.baseURL, apiKey, model: 'claude-sonnet-4-5', ...retry, maxRetries: 5, maxRetryDelayMs: 1_000, maxRetryTotalMs: 500 })

@@ -1,12 +1,13 @@
 import { callTrace, createTokenCounter, definePolicy, replayCall, type TokenCounter } from '@threadlens/core'
 import { createMemoryBackedStores } from '@threadlens/store'
-import { afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { anthropic } from '../model/anthropic'
 import type { ModelClient } from '../model/model-client'
 import { openAICompatible } from '../model/openai-compatible'
 import type { RetryOptions } from '../model/retry'
 import { type FakeProviderServer, startFakeProviderServer } from '../testing/fake-provider-server'
 import type { FakeStep } from '../testing/fake-script'
+import { useFakeServers } from '../testing/use-fake-servers'
 import { createSession } from './create-session'
 import type { SessionEvent } from './session-events'
 
@@ -20,11 +21,7 @@ beforeAll(async () => {
   counter = await createTokenCounter('o200k_base')
 })
 
-let servers: FakeProviderServer[] = []
-afterEach(async () => {
-  await Promise.all(servers.map((server) => server.close()))
-  servers = []
-})
+const track = useFakeServers()
 
 function clientFor(provider: Provider, server: FakeProviderServer, key = apiKey): ModelClient {
   const shared = { baseURL: server.baseURL, apiKey: key, ...retry }
@@ -33,7 +30,7 @@ function clientFor(provider: Provider, server: FakeProviderServer, key = apiKey)
 
 async function run(provider: Provider, script: readonly FakeStep[], options: { key?: string; abortAfterMs?: number } = {}) {
   const server = await startFakeProviderServer({ apiKey, script })
-  servers.push(server)
+  track(server)
   const stores = createMemoryBackedStores()
   const { id } = await stores.threads.create()
   let clock = 1_000

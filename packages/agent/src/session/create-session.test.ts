@@ -1,14 +1,15 @@
 import { BudgetOverflowError, createTokenCounter, definePolicy, type Entry, type TokenCounter } from '@threadlens/core'
 import { createMemoryBackedStores, type ThreadStore } from '@threadlens/store'
-import { afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { anthropic } from '../model/anthropic'
 import { ContextTooLongError } from '../model/errors'
 import { openAICompatible } from '../model/openai-compatible'
 import { scriptedModel, type ScriptStep } from '../model/scripted-model'
-import { startFakeProviderServer, type FakeProviderServer } from '../testing/fake-provider-server'
+import { startFakeProviderServer } from '../testing/fake-provider-server'
 import { defineTool } from '../tools/define-tool'
 import { replayCall } from '@threadlens/core'
+import { useFakeServers } from '../testing/use-fake-servers'
 import { createSession, type SessionOptions } from './create-session'
 import { SessionBusyError } from './errors'
 import type { SessionEvent } from './session-events'
@@ -18,11 +19,7 @@ beforeAll(async () => {
   counter = await createTokenCounter('o200k_base')
 })
 
-let servers: FakeProviderServer[] = []
-afterEach(async () => {
-  await Promise.all(servers.map((server) => server.close()))
-  servers = []
-})
+const track = useFakeServers()
 
 const weather = defineTool({
   name: 'weather',
@@ -342,7 +339,7 @@ describe('against the providers\' wire formats', () => {
         { text: 'Bergen is warmer.' },
       ],
     })
-    servers.push(server)
+    track(server)
     const model =
       provider === 'openai'
         ? openAICompatible({ baseURL: server.baseURL, apiKey: 'test-key', model: 'gpt-4o-mini' })

@@ -8,6 +8,7 @@ import {
   StoredHashes,
   type CallAttempt,
   type CallHashes,
+  type CallRecord,
   type CallLog,
   type CallTiming,
   type TokenCalibration,
@@ -102,6 +103,17 @@ export interface SendOptions {
    * at once with `ThreadBusyError` (also what a timeout gives).
    */
   readonly waitForThread?: boolean | WaitForThreadOptions
+}
+
+/** What one model call sent: enough to write its record and replay it. */
+interface SentCall {
+  readonly policy: ContextPolicy
+  readonly counter: TokenCounter
+  readonly tools: readonly ToolSchema[]
+  readonly memory: string | undefined
+  readonly projection: ProjectionResult
+  readonly basisSeq: number
+  readonly hashes: CallHashes
 }
 
 interface RequestState {
@@ -585,42 +597,35 @@ export class Session extends Subscribable<(snapshot: SessionSnapshot) => void> {
     return result.status === 'summarized'
   }
 
+  /** The record of what one model call sent and what came back: written with the reply, or to the call log. */
+  #recordOf(sent: SentCall & { usage: ModelUsage | undefined }, stopReason: string, timing: CallTiming): CallRecord {
+    return callRecord({
+      model: this.#options.model.id,
+      provider: this.#options.model.provider,
+      counter: sent.counter,
+      policy: sent.policy,
+      tools: sent.tools,
+      memory: sent.memory,
+      projection: sent.projection,
+      basisSeq: sent.basisSeq,
+      stored: this.#stored,
+      stopReason,
+      usage: sent.usage,
+      hashes: sent.hashes,
+      timing,
+    })
+  }
+
   /** One model call's reply, written at once: its assistant message (with the call record) and its tool calls. */
   async #appendReply(
     state: RequestState,
     callId: string,
     text: string,
     calls: readonly ToolCallEvent[],
-    call: {
-      policy: ContextPolicy
-      counter: TokenCounter
-      tools: readonly ToolSchema[]
-      memory: string | undefined
-      projection: ProjectionResult
-      basisSeq: number
-      usage: ModelUsage | undefined
-      stopReason: string
-      interrupted: boolean
-      hashes: CallHashes
-      timing: CallTiming
-    },
+    call: SentCall & { usage: ModelUsage | undefined; stopReason: string; interrupted: boolean; timing: CallTiming },
   ): Promise<void> {
     const refs = { requestId: state.requestId, callId, iteration: state.iteration }
-    const record = callRecord({
-      model: this.#options.model.id,
-      provider: this.#options.model.provider,
-      counter: call.counter,
-      policy: call.policy,
-      tools: call.tools,
-      memory: call.memory,
-      projection: call.projection,
-      basisSeq: call.basisSeq,
-      stored: this.#stored,
-      stopReason: call.stopReason,
-      usage: call.usage,
-      hashes: call.hashes,
-      timing: call.timing,
-    })
+    const record = this.#recordOf(call, call.stopReason, call.timing)
     await this.#append([
       { kind: 'message', payload: { role: 'assistant', content: text }, refs, meta: { call: record, ...(call.interrupted ? { interrupted: true } : {}) } },
       ...calls.map((toolCall): EntryInput => ({ kind: 'tool_call', payload: { name: toolCall.name, arguments: toolCall.arguments }, refs: { ...refs, toolCallId: toolCall.toolCallId } })),
@@ -632,40 +637,26 @@ export class Session extends Subscribable<(snapshot: SessionSnapshot) => void> {
    * log, never in the thread. Its record carries what the thread does not hold, so it replays alone.
    * A log that fails to write must not fail the call: it is reported and the call goes on.
    */
-  async #logAttempt(attempt: {
-    state: RequestState
-    callId: string
-    status: CallAttempt['status']
-    error: unknown
-    attempt: number
-    hashes: CallHashes
-    policy: ContextPolicy
-    counter: TokenCounter
-    tools: readonly ToolSchema[]
-    memory: string | undefined
-    projection: ProjectionResult
-    basisSeq: number
-    usage: ModelUsage | undefined
-    startedAt: number
-    firstTokenMs: number | undefined
-    durationMs: number
-  }): Promise<void> {
+  async #logAttempt(
+    attempt: SentCall & {
+      state: RequestState
+      callId: string
+      status: CallAttempt['status']
+      error: unknown
+      attempt: number
+      usage: ModelUsage | undefined
+      startedAt: number
+      firstTokenMs: number | undefined
+      durationMs: number
+    },
+  ): Promise<void> {
     const log = this.#options.callLog
     if (log === undefined) return
-    const record = callRecord({
-      model: this.#options.model.id,
-      provider: this.#options.model.provider,
-      counter: attempt.counter,
-      policy: attempt.policy,
-      tools: attempt.tools,
-      memory: attempt.memory,
-      projection: attempt.projection,
-      basisSeq: attempt.basisSeq,
-      stored: this.#stored,
-      stopReason: attempt.status === 'aborted' ? 'abort' : 'error',
-      usage: attempt.usage,
-      hashes: attempt.hashes,
-      timing: { startedAt: attempt.startedAt, firstTokenMs: attempt.firstTokenMs, durationMs: Math.max(0, attempt.durationMs), attempts: attempt.attempt },
+    const record = this.#recordOf(attempt, attempt.status === 'aborted' ? 'abort' : 'error', {
+      startedAt: attempt.startedAt,
+      firstTokenMs: attempt.firstTokenMs,
+      durationMs: Math.max(0, attempt.durationMs),
+      attempts: attempt.attempt,
     })
     const entry: CallAttempt = {
       id: `${attempt.callId}#${attempt.attempt}`,
