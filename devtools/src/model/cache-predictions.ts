@@ -7,6 +7,7 @@ import {
   openAICacheBlocks,
   toAnthropicMessages,
   toOpenAIChat,
+  openAITakesCacheBreakpoints,
   type CacheComparison,
   type ModelInfo,
   type ProjectionResult,
@@ -73,7 +74,7 @@ export function predictCalls(calls: readonly CallToPredict[], count: (text: stri
             },
             count,
           )
-        : openAICacheBlocks({ messages: toOpenAIChat(call.result), tools: call.tools.map((tool) => ({ type: 'function', function: { name: tool.name, description: tool.description, parameters: tool.parameters } })) }, count)
+        : openAICacheBlocks({ messages: toOpenAIChat(call.result, { cacheBreakpoints: openAITakesCacheBreakpoints(info.id) }), tools: call.tools.map((tool) => ({ type: 'function', function: { name: tool.name, description: tool.description, parameters: tool.parameters } })) }, count)
     const predicted = simulator.next({ at: latest, ...blocks })
     const [comparison] = compareCacheUsage([predicted], [call.reported])
     return { callId: call.callId, provider, predicted, comparison: comparison as CacheComparison }

@@ -7,7 +7,7 @@ import { buildThread, continuationInputs, SYSTEM_PROMPT } from './generate-threa
 import { formatMs } from './measure'
 import { coldCounter } from './o200k'
 import { shareStats, type ShareStats } from './prefix-reuse'
-import { createBilling, ANTHROPIC_MODEL, CALL_INTERVAL_MS, OPENAI_MODEL, type BillingTotals } from './provider-billing'
+import { createBilling, ANTHROPIC_MODEL, CALL_INTERVAL_MS, OPENAI_BREAKPOINTS_MODEL, OPENAI_MODEL, type BillingTotals } from './provider-billing'
 import { machine, table } from './report'
 import { scriptedSession, SESSION_SYSTEM_PROMPT, SESSION_TOOLS } from './scripted-session'
 
@@ -102,6 +102,7 @@ interface BilledStrategy {
   readonly preset: boolean
   readonly anthropic: BillingTotals
   readonly openai: BillingTotals
+  readonly openaiBreakpoints: BillingTotals
 }
 
 /** The scripted session once more, each strategy's requests billed by each provider's cache rules. */
@@ -126,6 +127,7 @@ async function runBilling(budget: (typeof BILLING_BUDGETS)[number]): Promise<Bil
     { label: 'what-if: shortContext, reductions every 8 turns', preset: false, policy: presets.shortContext({ ...sizes, cache: { reduceEveryTurns: 8 } }) },
     { label: 'what-if: shortContext, reductions only with the window', preset: false, policy: presets.shortContext({ ...sizes, cache: { reduceEveryTurns: 1_000_000 } }) },
     { label: 'what-if: shortContext, no cache_control', preset: false, policy: presets.shortContext({ ...sizes, cache: { anthropic: 'off' } }) },
+    { label: 'what-if: shortContext, no OpenAI breakpoints', preset: false, policy: presets.shortContext({ ...sizes, cache: { openAI: 'off' } }) },
     { label: 'sliding window (threadlens, cacheFriendly off)', preset: false, policy: definePolicy({ ...base, cacheFriendly: false }) },
     { label: 'LangChain trimMessages (last)', preset: false },
   ]
@@ -139,7 +141,7 @@ async function runBilling(budget: (typeof BILLING_BUDGETS)[number]): Promise<Bil
   await playSession(thread, cacheFriendlyFor(sizes), strategies, `billing ${budget.label}`)
   return strategies.map((strategy, position) => {
     const billing = strategy.billing as NonNullable<typeof strategy.billing>
-    return { label: (entries[position] as (typeof entries)[number]).label, preset: (entries[position] as (typeof entries)[number]).preset, anthropic: billing.anthropic, openai: billing.openai }
+    return { label: (entries[position] as (typeof entries)[number]).label, preset: (entries[position] as (typeof entries)[number]).preset, anthropic: billing.anthropic, openai: billing.openai, openaiBreakpoints: billing.openaiBreakpoints }
   })
 }
 
@@ -300,8 +302,8 @@ async function main(): Promise<void> {
     const sliding = billed.find((entry) => entry.label.startsWith('sliding window')) as BilledStrategy
     console.log(
       table(
-        `What the providers would bill, ${budget} budget: ${billed[0]?.anthropic.calls ?? 0} calls, one every ${CALL_INTERVAL_MS / 1000} s (input tokens only; Anthropic ${ANTHROPIC_MODEL} with 5-minute TTL, OpenAI ${OPENAI_MODEL})`,
-        ['strategy', 'mean input tokens', 'Anthropic read', 'written', 'uncached', 'cached share', 'cost', '× sliding', 'OpenAI cached share', 'cost', '× sliding'],
+        `What the providers would bill, ${budget} budget: ${billed[0]?.anthropic.calls ?? 0} calls, one every ${CALL_INTERVAL_MS / 1000} s (input tokens only; Anthropic ${ANTHROPIC_MODEL} with 5-minute TTL, OpenAI ${OPENAI_MODEL} and ${OPENAI_BREAKPOINTS_MODEL})`,
+        ['strategy', 'mean input tokens', 'Anthropic read', 'written', 'uncached', 'cached share', 'cost', '× sliding', 'OpenAI cached share', 'cost', '× sliding', 'GPT-5.6 cached share', 'written', 'cost', '× sliding'],
         billed.map((entry) => [
           entry.label,
           integer(entry.anthropic.inputTokens / entry.anthropic.calls),
@@ -314,11 +316,15 @@ async function main(): Promise<void> {
           percent(share(entry.openai)),
           money(entry.openai.cost),
           (entry.openai.cost / sliding.openai.cost).toFixed(2),
+          percent(share(entry.openaiBreakpoints)),
+          integer(entry.openaiBreakpoints.writeTokens),
+          money(entry.openaiBreakpoints.cost),
+          (entry.openaiBreakpoints.cost / sliding.openaiBreakpoints.cost).toFixed(2),
         ]),
       ),
     )
   }
-  console.log('cached share: tokens read from the cache over all prompt tokens, as the provider bills them. Costs at list prices from the model table (Anthropic: input $3/M, writes 1.25×, reads 0.1×; OpenAI gpt-4.1: input $2/M, cached $0.50/M).')
+  console.log('cached share: tokens read from the cache over all prompt tokens, as the provider bills them. Costs at list prices from the model table (Anthropic: input $3/M, writes 1.25×, reads 0.1×; OpenAI gpt-4.1: input $2/M, cached $0.50/M; GPT-5.6 Terra: input $2/M, cached $0.20/M, writes $2.50/M).')
   console.log('trimMessages gets the breakpoints a LangChain app would set by hand (system prompt and last message); the sliding window gets threadlens\'s default breakpoints.')
 
   const billingGoals = billing.flatMap(({ budget, strategies: billed }) => {

@@ -110,8 +110,10 @@ export type {
   OpenAIChatAssistantMessage,
   OpenAIChatToolMessage,
   OpenAIChatToolCall,
+  OpenAIChatTextPart,
+  ToOpenAIChatOptions,
 } from './formats/openai-chat'
-export { toOpenAIChat, openAIChatCacheFields } from './formats/openai-chat'
+export { toOpenAIChat, openAIChatCacheFields, openAITakesCacheBreakpoints } from './formats/openai-chat'
 export type {
   AnthropicMessagesRequest,
   AnthropicMessage,

@@ -81,6 +81,23 @@ describe('openAICompatible: streaming', () => {
     expect(third).not.toHaveProperty('max_tokens')
   })
 
+  it('marks cache breakpoints for GPT-5.6 and later only, and reports the cache writes they bill', async () => {
+    server.enqueue({ text: 'a', cachedInputTokens: 0, cacheWriteInputTokens: 40 }, { text: 'b' }, { text: 'c' }, { text: 'd' })
+    const projection = askProjection()
+    const events = await eventsOf(client({ model: 'gpt-5.6-terra' }).stream({ projection, tools: [] }))
+    await eventsOf(client().stream({ projection, tools: [] }))
+    await eventsOf(client({ model: 'gpt-5.6-luna', cacheBreakpoints: false }).stream({ projection, tools: [] }))
+    await eventsOf(client({ model: 'llama3.2', cacheBreakpoints: true }).stream({ projection, tools: [] }))
+    const [terra, mini, optedOut, forced] = server.requests.map((request) => request.body as Record<string, unknown>)
+    const marked = [{ role: 'system', content: [{ type: 'text', text: 'Be brief.', prompt_cache_breakpoint: { mode: 'explicit' } }] }, { role: 'user', content: 'What is the weather in Oslo?' }]
+    expect(terra?.['messages']).toEqual(marked)
+    expect(server.requests.every((request) => request.problems.length === 0)).toBe(true)
+    expect(mini?.['messages']).toEqual(toOpenAIChat(projection))
+    expect(optedOut?.['messages']).toEqual(toOpenAIChat(projection))
+    expect(forced?.['messages']).toEqual(marked)
+    expect(events.find((event) => event.type === 'usage')).toMatchObject({ cachedInputTokens: 0, cacheWriteInputTokens: 40 })
+  })
+
   it('sends a history holding parallel tool calls and results in the order the API requires', async () => {
     server.enqueue({ text: 'Sunny.' })
     const reply = await collectModelReply(client().stream({ projection: afterToolRoundProjection(), tools: [weatherTool] }))

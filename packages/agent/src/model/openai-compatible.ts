@@ -1,4 +1,4 @@
-import { openAIChatCacheFields, type OpenAIChatMessage, toOpenAIChat, type ToolSchema } from '@threadlens/core'
+import { openAIChatCacheFields, type OpenAIChatMessage, openAITakesCacheBreakpoints, toOpenAIChat, type ToolSchema } from '@threadlens/core'
 import { z } from 'zod'
 import { fetchSchema, headersSchema, httpURLSchema, onRetrySchema, parseClientOptions, secretsOf } from './client-options'
 import { eventsOf, type FetchFunction, globalFetch, joinURL, originOf, parseEventData, postForStream } from './http-stream'
@@ -33,6 +33,13 @@ export interface OpenAICompatibleOptions extends RetryOptions {
   readonly maxOutputTokensField?: 'max_tokens' | 'max_completion_tokens'
   /** Sends `stream_options: { include_usage: true }` so the server reports usage; turn off for a server that rejects it. Default: `true`. */
   readonly includeUsage?: boolean
+  /**
+   * Marks the projection's `meta.cache.openAIBreakpoints` with `prompt_cache_breakpoint` so the
+   * provider caches those prefixes (GPT-5.6 and later match cache entries only at breakpoints).
+   * `auto`: when `openAITakesCacheBreakpoints(model)` says the model accepts them. Turn off for a
+   * server that rejects content parts or unknown fields. Default `auto`.
+   */
+  readonly cacheBreakpoints?: 'auto' | boolean
   /** Called before each retry. Default: none. */
   readonly onRetry?: (notice: RetryNotice) => void
 }
@@ -46,6 +53,7 @@ export const openAICompatibleOptionsSchema: z.ZodType<OpenAICompatibleOptions> =
   maxOutputTokens: z.number().int().positive().exactOptional(),
   maxOutputTokensField: z.enum(['max_tokens', 'max_completion_tokens']).exactOptional(),
   includeUsage: z.boolean().exactOptional(),
+  cacheBreakpoints: z.union([z.literal('auto'), z.boolean()]).exactOptional(),
   onRetry: onRetrySchema.exactOptional(),
   ...retryOptionsShape,
 })
@@ -65,12 +73,19 @@ export interface OpenAIChatRequestBody {
 
 export function openAIChatRequestBody(
   request: Pick<ModelRequest, 'projection' | 'tools' | 'maxOutputTokens'>,
-  settings: { model: string; maxOutputTokens: number | undefined; maxOutputTokensField: 'max_tokens' | 'max_completion_tokens'; includeUsage: boolean },
+  settings: {
+    model: string
+    maxOutputTokens: number | undefined
+    maxOutputTokensField: 'max_tokens' | 'max_completion_tokens'
+    includeUsage: boolean
+    /** Send `prompt_cache_breakpoint` markers. Default false. */
+    cacheBreakpoints?: boolean
+  },
 ): OpenAIChatRequestBody {
   const maxOutputTokens = request.maxOutputTokens ?? settings.maxOutputTokens
   return {
     model: settings.model,
-    messages: toOpenAIChat(request.projection),
+    messages: toOpenAIChat(request.projection, { cacheBreakpoints: settings.cacheBreakpoints === true }),
     // OpenAI rejects an empty `tools` array, so none is sent when there are no tools.
     ...(request.tools.length === 0
       ? {}
@@ -114,6 +129,7 @@ export function openAICompatible(options: OpenAICompatibleOptions): ModelClient 
     maxOutputTokens: parsed.maxOutputTokens,
     maxOutputTokensField: parsed.maxOutputTokensField ?? 'max_tokens',
     includeUsage: parsed.includeUsage ?? true,
+    cacheBreakpoints: parsed.cacheBreakpoints === undefined || parsed.cacheBreakpoints === 'auto' ? openAITakesCacheBreakpoints(parsed.model) : parsed.cacheBreakpoints,
   }
   const retry = retrySettings(parsed)
 
@@ -245,7 +261,14 @@ function usageOf(value: unknown): ModelUsage | undefined {
   if (typeof input !== 'number' || typeof output !== 'number') return undefined
   const details = value['prompt_tokens_details']
   const cached = isRecord(details) ? details['cached_tokens'] : undefined
-  return { inputTokens: input, outputTokens: output, ...(typeof cached === 'number' ? { cachedInputTokens: cached } : {}) }
+  // GPT-5.6 and later bill cache writes and report them beside the reads.
+  const written = isRecord(details) ? details['cache_write_tokens'] : undefined
+  return {
+    inputTokens: input,
+    outputTokens: output,
+    ...(typeof cached === 'number' ? { cachedInputTokens: cached } : {}),
+    ...(typeof written === 'number' ? { cacheWriteInputTokens: written } : {}),
+  }
 }
 
 // Some servers stream tool calls without ids; the thread needs one to pair the call with its result.

@@ -134,6 +134,7 @@ export const anthropicMessagesRoute: FakeRoute = {
     const frame = (data: { readonly type: string; readonly [key: string]: unknown }): string => `event: ${data.type}\ndata: ${JSON.stringify(data)}\n\n`
     const inputTokens = reply.inputTokens ?? call.promptTokens
     const cached = reply.cachedInputTokens ?? 0
+    const written = reply.cacheWriteInputTokens ?? 0
     const frames: string[] = [
       frame({
         type: 'message_start',
@@ -146,7 +147,7 @@ export const anthropicMessagesRoute: FakeRoute = {
           stop_reason: null,
           stop_sequence: null,
           // Anthropic's input_tokens leaves out cache reads.
-          usage: { input_tokens: inputTokens - cached, cache_creation_input_tokens: 0, cache_read_input_tokens: cached, output_tokens: 1 },
+          usage: { input_tokens: inputTokens - cached - written, cache_creation_input_tokens: written, cache_read_input_tokens: cached, output_tokens: 1 },
         },
       }),
       frame({ type: 'ping' }),

@@ -180,7 +180,11 @@ export const openAIChatRoute: FakeRoute = {
         prompt_tokens: inputTokens,
         completion_tokens: outputTokens,
         total_tokens: inputTokens + outputTokens,
-        prompt_tokens_details: { cached_tokens: reply.cachedInputTokens ?? 0, audio_tokens: 0 },
+        prompt_tokens_details: {
+          cached_tokens: reply.cachedInputTokens ?? 0,
+          ...(reply.cacheWriteInputTokens === undefined ? {} : { cache_write_tokens: reply.cacheWriteInputTokens }),
+          audio_tokens: 0,
+        },
         completion_tokens_details: { reasoning_tokens: 0, audio_tokens: 0, accepted_prediction_tokens: 0, rejected_prediction_tokens: 0 },
       }
       frames.push(`data: ${JSON.stringify({ ...base, choices: [], usage })}\n\n`)

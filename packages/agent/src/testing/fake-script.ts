@@ -21,6 +21,8 @@ export interface FakeReply {
   readonly outputTokens?: number
   /** Prompt tokens reported as cache reads. Default: `0`. */
   readonly cachedInputTokens?: number
+  /** Prompt tokens reported as cache writes (Anthropic `cache_creation_input_tokens`, OpenAI `cache_write_tokens`). Default: none for OpenAI, `0` for Anthropic. */
+  readonly cacheWriteInputTokens?: number
   /** Stream the fragments of parallel tool calls interleaved, not one call after another. Default: `false`. */
   readonly interleaveToolCalls?: boolean
   /**

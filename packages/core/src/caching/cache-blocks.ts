@@ -1,5 +1,5 @@
 import type { AnthropicCacheControl, AnthropicMessagesRequest } from '../formats/anthropic-messages'
-import type { OpenAIChatMessage } from '../formats/openai-chat'
+import type { OpenAIChatMessage, OpenAIChatTextPart } from '../formats/openai-chat'
 import { MESSAGE_OVERHEAD_TOKENS } from '../tokens/token-counter'
 import { hashString } from '../utils/hash'
 import type { CacheBlock, CacheSimulationRequest } from './simulate-prompt-cache'
@@ -59,9 +59,20 @@ export function anthropicCacheBlocks(
 
 /**
  * A Chat Completions request as the simulator's blocks: the tools (one block: they are sent before
- * the messages), then one block per message. OpenAI caches without breakpoints.
+ * the messages), then one block per message. A message whose content carries a
+ * `prompt_cache_breakpoint` gets a breakpoint (the simulator uses it for models that match at
+ * breakpoints); its id is the message with the marker removed and single text parts flattened, so a
+ * marker moving does not change the prefix. `prompt_cache_options.mode: 'explicit'` turns off the
+ * implicit breakpoint on the latest message.
  */
-export function openAICacheBlocks(request: { readonly messages: readonly OpenAIChatMessage[]; readonly tools?: readonly RequestTool[] }, count: CountText): Pick<CacheSimulationRequest, 'blocks'> {
+export function openAICacheBlocks(
+  request: {
+    readonly messages: readonly OpenAIChatMessage[]
+    readonly tools?: readonly RequestTool[]
+    readonly prompt_cache_options?: { readonly mode?: 'implicit' | 'explicit' }
+  },
+  count: CountText,
+): Pick<CacheSimulationRequest, 'blocks' | 'openAIMode'> {
   const blocks: CacheBlock[] = []
   if (request.tools !== undefined && request.tools.length > 0) {
     const text = JSON.stringify(request.tools)
@@ -69,9 +80,14 @@ export function openAICacheBlocks(request: { readonly messages: readonly OpenAIC
   }
   for (const message of request.messages) {
     const calls = message.role === 'assistant' ? (message.tool_calls ?? []) : []
-    let text = message.content ?? ''
+    const content = message.content
+    const parts = typeof content === 'string' || content === null ? undefined : content
+    let text = typeof content === 'string' ? content : content === null ? '' : content.map((part) => part.text).join('')
     for (const call of calls) text += call.function.name + call.function.arguments
-    blocks.push({ id: idOf('message', JSON.stringify(message)), tokens: count(text) + MESSAGE_OVERHEAD_TOKENS })
+    const marked = parts !== undefined && parts.some((part) => part.prompt_cache_breakpoint !== undefined)
+    const unmarked = parts === undefined ? message : { ...message, content: parts.length === 1 ? (parts[0] as OpenAIChatTextPart).text : parts.map(({ prompt_cache_breakpoint: _marker, ...part }) => part) }
+    const block: CacheBlock = { id: idOf('message', JSON.stringify(unmarked)), tokens: count(text) + MESSAGE_OVERHEAD_TOKENS }
+    blocks.push(marked ? { ...block, breakpoint: '30m' } : block)
   }
-  return { blocks }
+  return request.prompt_cache_options?.mode === 'explicit' ? { blocks, openAIMode: 'explicit' } : { blocks }
 }

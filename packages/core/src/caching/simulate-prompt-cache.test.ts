@@ -166,6 +166,86 @@ describe('simulatePromptCache: OpenAI (hand-worked from the prompt caching guide
   })
 })
 
+describe('simulatePromptCache: OpenAI at breakpoints (GPT-5.6 Terra at $2, cached $0.20, writes $2.50)', () => {
+  const marked = (id: string, tokens: number): CacheBlock => ({ id, tokens, breakpoint: '30m' })
+  const options = { provider: 'openai', model: 'gpt-5.6-terra' } as const
+
+  it('writes at the marked system prompt and the implicit latest-message breakpoint, then reads the previous request whole', () => {
+    const system = marked('system', 5_000)
+    const usages = simulatePromptCache(
+      [
+        { at: 0, blocks: [system, block('user 1', 100)] },
+        { at: 10 * MINUTE, blocks: [system, block('user 1', 100), block('assistant 1', 50), block('user 2', 80)] },
+      ],
+      options,
+    )
+    // Request 1 writes both prefixes: 5,000 at the marker, 100 more at the implicit breakpoint.
+    expect(usages[0]).toMatchObject({ inputTokens: 5_100, readTokens: 0, writeTokens: 5_100, uncachedTokens: 0 })
+    expect(usages[0]?.cost).toBeCloseTo((5_100 * 2.5) / 1e6, 12)
+    // Request 2 reads the 5,100-token entry whole (no 128-token steps) and writes the 130 new tokens.
+    expect(usages[1]).toMatchObject({ readTokens: 5_100, writeTokens: 130, uncachedTokens: 0 })
+    expect(usages[1]?.cost).toBeCloseTo((5_100 * 0.2 + 130 * 2.5) / 1e6, 12)
+  })
+
+  it('matches only where an earlier breakpoint wrote: a shared prefix that ends between entries reads the shorter entry', () => {
+    const system = marked('system', 3_000)
+    const usages = simulatePromptCache(
+      [
+        { at: 0, blocks: [system, block('long document', 4_000), block('question a', 20)] },
+        // Same system and document, another question: the 7,000-token shared prefix has no entry of its own.
+        { at: MINUTE, blocks: [system, block('long document', 4_000), block('question b', 20)] },
+      ],
+      options,
+    )
+    expect(usages[1]).toMatchObject({ readTokens: 3_000, writeTokens: 4_020, uncachedTokens: 0 })
+    // The same two requests on a model that caches by prefix read 1,024 + 46 × 128 = 6,912 tokens.
+    const prefix = simulatePromptCache(
+      [
+        { at: 0, blocks: [block('system', 3_000), block('long document', 4_000), block('question a', 20)] },
+        { at: MINUTE, blocks: [block('system', 3_000), block('long document', 4_000), block('question b', 20)] },
+      ],
+      { provider: 'openai', model: 'gpt-5.1' },
+    )
+    expect(prefix[1]).toMatchObject({ readTokens: 6_912, writeTokens: 0 })
+  })
+
+  it('explicit mode writes only at markers; entries live 30 minutes; only the 50 newest are read', () => {
+    const explicit = simulatePromptCache(
+      [
+        { at: 0, blocks: [marked('system', 2_000), block('user 1', 500)], openAIMode: 'explicit' },
+        { at: MINUTE, blocks: [marked('system', 2_000), block('user 1', 500), block('user 2', 10)], openAIMode: 'explicit' },
+      ],
+      options,
+    )
+    expect(explicit.map(({ readTokens, writeTokens, uncachedTokens }) => [readTokens, writeTokens, uncachedTokens])).toEqual([
+      [0, 2_000, 500],
+      [2_000, 0, 510],
+    ])
+    const expired = simulatePromptCache(
+      [
+        { at: 0, blocks: [marked('system', 2_000), block('user', 10)] },
+        { at: 29 * MINUTE, blocks: [marked('system', 2_000), block('user', 10)] },
+        { at: 29 * MINUTE + 30 * MINUTE + 1, blocks: [marked('system', 2_000), block('user', 10)] },
+      ],
+      options,
+    )
+    expect(expired.map((usage) => usage.readTokens)).toEqual([0, 2_010, 0])
+    // 51 requests with distinct 1,500-token prefixes: the first one's entries are pushed out of the newest 50.
+    const distinct = Array.from({ length: 51 }, (_, index) => ({ at: index, blocks: [marked(`doc ${index}`, 1_500)], openAIMode: 'explicit' as const }))
+    const evicted = simulatePromptCache([...distinct, { at: 100, blocks: [marked('doc 0', 1_500)], openAIMode: 'explicit' }], options)
+    expect(evicted.at(-1)?.readTokens).toBe(0)
+    const kept = simulatePromptCache([...distinct.slice(0, 50), { at: 100, blocks: [marked('doc 0', 1_500)], openAIMode: 'explicit' }], options)
+    expect(kept.at(-1)?.readTokens).toBe(1_500)
+  })
+
+  it('rejects more than 4 cache writes in one request, and an OpenAI breakpoint in an Anthropic request', () => {
+    const four = [marked('a', 10), marked('b', 10), marked('c', 10), marked('d', 10), block('tail', 10)]
+    expect(() => simulatePromptCache([{ at: 0, blocks: four }], options)).toThrow(/5 cache breakpoints \(the implicit one on the latest message included\); OpenAI writes at most 4/)
+    expect(simulatePromptCache([{ at: 0, blocks: four, openAIMode: 'explicit' }], options)).toHaveLength(1)
+    expect(() => simulatePromptCache([{ at: 0, blocks: [marked('a', 10)] }], { provider: 'anthropic', model: 'claude-sonnet-4-5' })).toThrow(InvalidCacheSimulationError)
+  })
+})
+
 describe('cache blocks from formatted requests', () => {
   it('a growing thread formatted for Anthropic reads the previous request and writes only what is new', () => {
     const counter = customTokenCounter('heuristic', heuristicCount, false)

@@ -1,6 +1,7 @@
 import { InvalidCacheSimulationError } from '../errors/threadlens-error'
 import { modelInfo, type ModelInfo, type ModelPricing } from '../policy/models'
-import { CACHE_LOOKBACK_BLOCKS, MAX_CACHE_BREAKPOINTS } from '../project/cache-breakpoints'
+import { openAITakesCacheBreakpoints } from '../formats/openai-chat'
+import { CACHE_LOOKBACK_BLOCKS, MAX_CACHE_BREAKPOINTS, MAX_OPENAI_CACHE_WRITES } from '../project/cache-breakpoints'
 import { HashBuilder } from '../utils/hash'
 
 /**
@@ -11,8 +12,11 @@ import { HashBuilder } from '../utils/hash'
 export interface CacheBlock {
   readonly id: string
   readonly tokens: number
-  /** An Anthropic `cache_control` breakpoint on this block, by TTL. */
-  readonly breakpoint?: '5m' | '1h'
+  /**
+   * A breakpoint on this block: an Anthropic `cache_control` by its TTL, or `30m` for an OpenAI
+   * `prompt_cache_breakpoint` (its only TTL).
+   */
+  readonly breakpoint?: '5m' | '1h' | '30m'
 }
 
 /** One model request as the simulator sees it. */
@@ -22,6 +26,11 @@ export interface CacheSimulationRequest {
   readonly blocks: readonly CacheBlock[]
   /** Anthropic's automatic mode (a top-level `cache_control`): a breakpoint on the last block, with this TTL. */
   readonly automatic?: '5m' | '1h'
+  /**
+   * OpenAI `prompt_cache_options.mode`: `implicit` keeps OpenAI's own breakpoint on the latest message
+   * (one of the request's 4 writes), `explicit` caches only at marked blocks. Default `implicit`.
+   */
+  readonly openAIMode?: 'implicit' | 'explicit'
   /** Output tokens, priced when given. Default 0. */
   readonly outputTokens?: number
 }
@@ -32,7 +41,10 @@ export interface SimulatedCacheUsage {
   readonly inputTokens: number
   /** Served from the cache (Anthropic `cache_read_input_tokens`, OpenAI `cached_tokens`). */
   readonly readTokens: number
-  /** Written to the cache at a surcharge (Anthropic `cache_creation_input_tokens`; always 0 for OpenAI). */
+  /**
+   * Written to the cache at a surcharge (Anthropic `cache_creation_input_tokens`, OpenAI
+   * `cache_write_tokens`; always 0 for OpenAI models that cache by prefix).
+   */
   readonly writeTokens: number
   /** Billed at the plain input price. */
   readonly uncachedTokens: number
@@ -52,9 +64,20 @@ export interface SimulatePromptCacheOptions {
    * Default 300,000 (5 minutes). Anthropic entries live exactly their breakpoint's TTL.
    */
   readonly openAIRetentionMs?: number
+  /**
+   * How the OpenAI model caches. `prefix` (models before GPT-5.6): every request of 1,024 tokens or
+   * more is cached at every block boundary, read in 128-token steps, with no write surcharge.
+   * `breakpoints` (GPT-5.6 and later): entries are written only at breakpoints (the marked blocks and,
+   * in implicit mode, the last block), at most 4 per request and billed as writes; a request reads the
+   * longest live entry that is a prefix of it, whole, among the 50 most recently used; entries live 30
+   * minutes. Default: `breakpoints` for models `openAITakesCacheBreakpoints` accepts, else `prefix`.
+   */
+  readonly openAICaching?: 'prefix' | 'breakpoints'
 }
 
-const TTL_MS = { '5m': 5 * 60_000, '1h': 60 * 60_000 } as const
+const TTL_MS = { '5m': 5 * 60_000, '30m': 30 * 60_000, '1h': 60 * 60_000 } as const
+/** OpenAI reads consider only this many most recent breakpoint entries. */
+export const OPENAI_BREAKPOINT_ENTRIES_READ = 50
 /** OpenAI serves cached prefixes in steps of this many tokens past the 1,024 minimum. */
 export const OPENAI_CACHE_INCREMENT_TOKENS = 128
 const DEFAULT_MINIMUM_CACHEABLE_TOKENS = 1_024
@@ -69,8 +92,9 @@ const DEFAULT_MINIMUM_CACHEABLE_TOKENS = 1_024
  * or up to `CACHE_LOOKBACK_BLOCKS` blocks before it and has a live entry; the request writes every
  * breakpoint's prefix past what it read (billed at that breakpoint's TTL rate); prefixes shorter than
  * the model's minimum are neither read nor written; a read refreshes the entry's TTL.
- * OpenAI: every request of at least 1,024 tokens is cached at every block boundary; a request reads
- * the longest live prefix, rounded down to 1,024 + a multiple of 128 tokens; no write surcharge.
+ * OpenAI, by prefix (before GPT-5.6): every request of at least 1,024 tokens is cached at every
+ * block boundary; a request reads the longest live prefix, rounded down to 1,024 + a multiple of 128
+ * tokens; no write surcharge. OpenAI at breakpoints (GPT-5.6 and later): see `openAICaching`.
  *
  * Throws `InvalidCacheSimulationError` for requests out of time order, negative token counts or more
  * than 4 Anthropic breakpoints in one request.
@@ -90,6 +114,9 @@ export function createPromptCacheSimulator(options: SimulatePromptCacheOptions):
   const info = typeof options.model === 'string' ? modelInfo(options.model) : options.model
   const pricing = info.pricing
   const minimum = pricing?.minimumCacheableTokens ?? DEFAULT_MINIMUM_CACHEABLE_TOKENS
+  const openAICaching = options.openAICaching ?? (openAITakesCacheBreakpoints(info.id) ? 'breakpoints' : 'prefix')
+  // OpenAI breakpoint entries, least recently used first: only the newest 50 are read.
+  const recentEntries = new Map<string, number>()
   // Live entries: prefix key → expiry time (ms) and TTL, per the provider's rules.
   const entries = new Map<string, { expiresAt: number; ttlMs: number }>()
   const live = (key: string, at: number): boolean => {
@@ -100,7 +127,7 @@ export function createPromptCacheSimulator(options: SimulatePromptCacheOptions):
   let index = 0
 
   const next = (request: CacheSimulationRequest): SimulatedCacheUsage => {
-    validate(request, index++, previousAt, options.provider)
+    validate(request, index++, previousAt, options.provider, openAICaching)
     previousAt = request.at
     // Entries that expired can never be read again: dropping them keeps memory bounded on long sessions.
     if (entries.size > 4_096) for (const [key, entry] of entries) if (entry.expiresAt < request.at) entries.delete(key)
@@ -139,6 +166,33 @@ export function createPromptCacheSimulator(options: SimulatePromptCacheOptions):
         const tokens = (sums[position] as number) - (sums[writtenTo] as number)
         if (ttl === '1h') writeLongTokens += tokens
         else writeTokens += tokens
+        writtenTo = position
+      }
+    } else if (openAICaching === 'breakpoints') {
+      const retention = options.openAIRetentionMs ?? TTL_MS['30m']
+      // Read: the longest entry written by an earlier breakpoint that this request starts with.
+      let readEnd = 0
+      for (let end = keys.length - 1; end >= 1 && (sums[end] as number) >= minimum; end--) {
+        const expiresAt = recentEntries.get(keys[end] as string)
+        if (expiresAt !== undefined && expiresAt >= request.at) {
+          readEnd = end
+          break
+        }
+      }
+      readTokens = sums[readEnd] as number
+      const touch = (key: string): void => {
+        recentEntries.delete(key)
+        recentEntries.set(key, request.at + retention)
+        if (recentEntries.size > OPENAI_BREAKPOINT_ENTRIES_READ) recentEntries.delete(recentEntries.keys().next().value as string)
+      }
+      if (readEnd > 0) touch(keys[readEnd] as string)
+      // Write: each breakpoint's prefix past what was read, billed as a cache write.
+      let writtenTo = readEnd
+      for (const position of openAIBreakpointPositions(request)) {
+        if ((sums[position] as number) < minimum) continue
+        touch(keys[position] as string)
+        if (position <= writtenTo) continue
+        writeTokens += (sums[position] as number) - (sums[writtenTo] as number)
         writtenTo = position
       }
     } else {
@@ -202,11 +256,21 @@ function prefixesOf(blocks: readonly CacheBlock[]): { keys: string[]; sums: numb
   return { keys, sums }
 }
 
+/** OpenAI breakpoint positions (1-based), ascending: the marked blocks, and the last one in implicit mode. */
+function openAIBreakpointPositions(request: CacheSimulationRequest): number[] {
+  const positions = new Set<number>()
+  request.blocks.forEach((block, index) => {
+    if (block.breakpoint !== undefined) positions.add(index + 1)
+  })
+  if ((request.openAIMode ?? 'implicit') === 'implicit' && request.blocks.length > 0) positions.add(request.blocks.length)
+  return [...positions].sort((first, second) => first - second)
+}
+
 /** Breakpoint positions (1-based: the prefix ending after that block) in request order. */
 function anthropicBreakpoints(request: CacheSimulationRequest): { position: number; ttl: '5m' | '1h' }[] {
   const breakpoints: { position: number; ttl: '5m' | '1h' }[] = []
   request.blocks.forEach((block, index) => {
-    if (block.breakpoint !== undefined) breakpoints.push({ position: index + 1, ttl: block.breakpoint })
+    if (block.breakpoint !== undefined && block.breakpoint !== '30m') breakpoints.push({ position: index + 1, ttl: block.breakpoint })
   })
   if (request.automatic !== undefined && request.blocks.length > 0) {
     const last = breakpoints[breakpoints.length - 1]
@@ -216,7 +280,7 @@ function anthropicBreakpoints(request: CacheSimulationRequest): { position: numb
   return breakpoints
 }
 
-function validate(request: CacheSimulationRequest, index: number, previousAt: number, provider: 'anthropic' | 'openai'): void {
+function validate(request: CacheSimulationRequest, index: number, previousAt: number, provider: 'anthropic' | 'openai', openAICaching: 'prefix' | 'breakpoints'): void {
   if (!Number.isFinite(request.at) || request.at < previousAt) {
     throw new InvalidCacheSimulationError(index, `at ${request.at} comes before the previous request's ${previousAt}; pass requests in the order they were sent`)
   }
@@ -226,5 +290,9 @@ function validate(request: CacheSimulationRequest, index: number, previousAt: nu
   if (provider === 'anthropic') {
     const count = request.blocks.filter((block) => block.breakpoint !== undefined).length + (request.automatic === undefined ? 0 : 1)
     if (count > MAX_CACHE_BREAKPOINTS) throw new InvalidCacheSimulationError(index, `${count} cache breakpoints; Anthropic rejects more than ${MAX_CACHE_BREAKPOINTS}`)
+    if (request.blocks.some((block) => block.breakpoint === '30m')) throw new InvalidCacheSimulationError(index, 'a block carries an OpenAI breakpoint (30m); Anthropic breakpoints are 5m or 1h')
+  } else if (openAICaching === 'breakpoints') {
+    const writes = openAIBreakpointPositions(request).length
+    if (writes > MAX_OPENAI_CACHE_WRITES) throw new InvalidCacheSimulationError(index, `${writes} cache breakpoints (the implicit one on the latest message included); OpenAI writes at most ${MAX_OPENAI_CACHE_WRITES} per request`)
   }
 }

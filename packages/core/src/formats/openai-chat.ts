@@ -12,14 +12,25 @@ export interface OpenAIChatToolCall {
   }
 }
 
+/**
+ * A text content part. The projection sends plain strings, except where it marks an explicit cache
+ * breakpoint: that message's content becomes one text part carrying `prompt_cache_breakpoint`.
+ */
+export interface OpenAIChatTextPart {
+  type: 'text'
+  text: string
+  /** Caches the prompt up to and including this part (GPT-5.6 and later). */
+  prompt_cache_breakpoint?: { mode: 'explicit' }
+}
+
 export interface OpenAIChatSystemMessage {
   role: 'system'
-  content: string
+  content: string | OpenAIChatTextPart[]
 }
 
 export interface OpenAIChatUserMessage {
   role: 'user'
-  content: string
+  content: string | OpenAIChatTextPart[]
 }
 
 export interface OpenAIChatAssistantMessage {
@@ -33,7 +44,7 @@ export interface OpenAIChatAssistantMessage {
 export interface OpenAIChatToolMessage {
   role: 'tool'
   tool_call_id: string
-  content: string
+  content: string | OpenAIChatTextPart[]
 }
 
 /**
@@ -46,13 +57,42 @@ export type OpenAIChatMessage =
   | OpenAIChatAssistantMessage
   | OpenAIChatToolMessage
 
+export interface ToOpenAIChatOptions {
+  /**
+   * Mark `meta.cache.openAIBreakpoints` with `prompt_cache_breakpoint` (content parts instead of
+   * strings on those messages). Only GPT-5.6 and later accept the field (`openAITakesCacheBreakpoints`);
+   * other models and most OpenAI-compatible servers reject or ignore it. Default false.
+   */
+  readonly cacheBreakpoints?: boolean
+}
+
 /**
  * The projection as a Chat Completions `messages` array, one message per projected message.
  * Fresh objects with a fixed key order, so the same projection gives byte-identical JSON
  * (which keeps the provider's prompt cache warm).
  */
-export function toOpenAIChat(result: ProjectionResult): OpenAIChatMessage[] {
-  return result.messages.map(toOpenAIChatMessage)
+export function toOpenAIChat(result: ProjectionResult, options: ToOpenAIChatOptions = {}): OpenAIChatMessage[] {
+  const messages = result.messages.map(toOpenAIChatMessage)
+  if (options.cacheBreakpoints !== true) return messages
+  for (const breakpoint of result.meta.cache.openAIBreakpoints) {
+    const message = messages[breakpoint.at as number]
+    if (message === undefined || message.role === 'assistant' || typeof message.content !== 'string') continue
+    message.content = [{ type: 'text', text: message.content, prompt_cache_breakpoint: { mode: 'explicit' } }]
+  }
+  return messages
+}
+
+/**
+ * Whether an OpenAI model accepts explicit cache breakpoints: the GPT-5.6 family and later (an
+ * `openai/` routing prefix, as OpenRouter spells it, is allowed). Earlier models cache on their own
+ * and reject the field.
+ */
+export function openAITakesCacheBreakpoints(model: string): boolean {
+  const match = /^(?:openai\/)?gpt-(\d+)(?:\.(\d+))?(?:[-.]|$)/i.exec(model.trim())
+  if (match === null) return false
+  const major = Number(match[1])
+  const minor = match[2] === undefined ? 0 : Number(match[2])
+  return major > 5 || (major === 5 && minor >= 6)
 }
 
 function toOpenAIChatMessage(message: ProjectedMessage): OpenAIChatMessage {

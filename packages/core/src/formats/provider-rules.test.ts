@@ -42,7 +42,18 @@ describe('openAIChatProblems', () => {
   })
 
   it.each<[string, unknown[], string]>([
-    ['a system message with parts', [{ role: 'system', content: [text('x')] }], 'messages[0]: system content must be a string'],
+    ['a system message with an empty parts array', [{ role: 'system', content: [] }], 'messages[0]: system content must be a string or a non-empty array of text parts'],
+    ['a user part that is not text', [{ role: 'user', content: [{ type: 'input_audio', input_audio: {} }] }], "messages[0].content[0]: must be { type: 'text', text }"],
+    [
+      'a cache breakpoint with another mode',
+      [{ role: 'system', content: [{ type: 'text', text: 'x', prompt_cache_breakpoint: { mode: 'implicit' } }] }],
+      "messages[0].content[0]: prompt_cache_breakpoint must be { mode: 'explicit' }",
+    ],
+    [
+      'five cache breakpoints',
+      Array.from({ length: 5 }, () => ({ role: 'user', content: [{ type: 'text', text: 'x', prompt_cache_breakpoint: { mode: 'explicit' } }] })),
+      'messages: 5 prompt_cache_breakpoint markers; OpenAI writes at most 4 cache entries per request',
+    ],
     ['an unknown role', [{ role: 'function', content: 'x' }], 'messages[0]: unknown role "function"'],
     [
       'a tool message with no assistant call before it',

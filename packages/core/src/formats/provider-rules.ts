@@ -1,6 +1,7 @@
 import { anthropicToolIdPattern } from './anthropic-messages'
 import type { AnthropicMessagesRequest } from './anthropic-messages'
 import type { OpenAIChatMessage } from './openai-chat'
+import { MAX_OPENAI_CACHE_WRITES } from '../project/cache-breakpoints'
 
 // The checkers read their input as untyped data: they exist to catch what the types cannot promise.
 type UntypedObject = { readonly [key: string]: unknown }
@@ -22,10 +23,33 @@ function isPlainObjectJson(text: string): boolean {
  * sentence each, prefixed by `messages[i]`; an empty array means the request is valid.
  * Tool messages must directly follow the assistant message whose call they answer (only other
  * tool messages in between), answer each call once, and every call must be answered before
- * the next non-tool message.
+ * the next non-tool message. System, user and tool content is a string or a non-empty array of text
+ * parts; `prompt_cache_breakpoint` is `{ mode: 'explicit' }`, only on those parts (never on assistant
+ * content), at most `MAX_OPENAI_CACHE_WRITES` in the request.
  */
 export function openAIChatProblems(messages: readonly OpenAIChatMessage[]): string[] {
   const problems: string[] = []
+  let cacheBreakpoints = 0
+  const checkInputContent = (at: string, role: string, content: unknown): void => {
+    if (typeof content === 'string') return
+    if (!Array.isArray(content) || content.length === 0) {
+      problems.push(`${at}: ${role} content must be a string or a non-empty array of text parts`)
+      return
+    }
+    content.forEach((part: unknown, partIndex) => {
+      const partAt = `${at}.content[${partIndex}]`
+      if (!isRecord(part) || part['type'] !== 'text' || typeof part['text'] !== 'string') {
+        problems.push(`${partAt}: must be { type: 'text', text }`)
+        return
+      }
+      const marker = part['prompt_cache_breakpoint']
+      if (marker === undefined) return
+      cacheBreakpoints++
+      if (!isRecord(marker) || marker['mode'] !== 'explicit' || Object.keys(marker).length !== 1) {
+        problems.push(`${partAt}: prompt_cache_breakpoint must be { mode: 'explicit' }`)
+      }
+    })
+  }
   // Calls of the nearest assistant-with-tool_calls message while only tool messages have followed it.
   let openCalls: { index: number; unanswered: Set<string>; answered: Set<string> } | undefined
   const closeOpenCalls = (before: string): void => {
@@ -45,7 +69,7 @@ export function openAIChatProblems(messages: readonly OpenAIChatMessage[]): stri
     switch (role) {
       case 'system':
       case 'user':
-        if (typeof content !== 'string') problems.push(`${at}: ${role} content must be a string`)
+        checkInputContent(at, role, content)
         return
       case 'assistant': {
         const toolCalls = raw['tool_calls']
@@ -85,7 +109,7 @@ export function openAIChatProblems(messages: readonly OpenAIChatMessage[]): stri
       }
       case 'tool': {
         const id = raw['tool_call_id']
-        if (typeof content !== 'string') problems.push(`${at}: tool content must be a string`)
+        checkInputContent(at, 'tool', content)
         if (typeof id !== 'string') {
           problems.push(`${at}: tool_call_id must be a string`)
         } else if (openCalls === undefined) {
@@ -105,6 +129,7 @@ export function openAIChatProblems(messages: readonly OpenAIChatMessage[]): stri
     }
   })
   closeOpenCalls('before the end of the request')
+  if (cacheBreakpoints > MAX_OPENAI_CACHE_WRITES) problems.push(`messages: ${cacheBreakpoints} prompt_cache_breakpoint markers; OpenAI writes at most ${MAX_OPENAI_CACHE_WRITES} cache entries per request`)
   return problems
 }
 

@@ -125,6 +125,11 @@ const openAIPricing: Readonly<Record<string, ModelPricing>> = {
   'gpt-5-mini': openAIPrices(0.25, 2, 0.025),
   'gpt-5-nano': openAIPrices(0.05, 0.4, 0.005),
   'gpt-5.1': openAIPrices(1.25, 10, 0.125),
+  // GPT-5.6 caches at breakpoints and bills writes at 1.25× input. Requests over 272k input tokens are
+  // billed at double rates; these are the standard ones.
+  'gpt-5.6-sol': openAIPrices(5, 30, 0.5, 6.25),
+  'gpt-5.6-terra': openAIPrices(2, 12, 0.2, 2.5),
+  'gpt-5.6-luna': openAIPrices(0.2, 1.2, 0.02, 0.25),
   o1: openAIPrices(15, 60, 7.5),
   'o3-mini': openAIPrices(1.1, 4.4, 0.55),
   o3: openAIPrices(2, 8, 0.5),
@@ -132,12 +137,18 @@ const openAIPricing: Readonly<Record<string, ModelPricing>> = {
 }
 
 /**
- * OpenAI caches prompts of 1,024 tokens or more on its own and bills no write surcharge; cached
- * tokens cost the model's "cached input" price (pricing page, as of November 2026). Models before
- * gpt-4o have no prompt caching: no cache price.
+ * OpenAI caches prompts of 1,024 tokens or more; cached tokens cost the model's "cached input" price
+ * (pricing page, as of November 2026). Models before GPT-5.6 bill no write surcharge; GPT-5.6 and
+ * later bill cache writes (`cacheWrite`). Models before gpt-4o have no prompt caching: no cache price.
  */
-function openAIPrices(input: number, output: number, cachedInput: number): ModelPricing {
-  return { inputPerMillion: input, outputPerMillion: output, cacheReadPerMillion: cachedInput, minimumCacheableTokens: 1_024 }
+function openAIPrices(input: number, output: number, cachedInput: number, cacheWrite?: number): ModelPricing {
+  return {
+    inputPerMillion: input,
+    outputPerMillion: output,
+    cacheReadPerMillion: cachedInput,
+    ...(cacheWrite === undefined ? {} : { cacheWritePerMillion: cacheWrite }),
+    minimumCacheableTokens: 1_024,
+  }
 }
 
 function openAIModels(): ModelInfo[] {

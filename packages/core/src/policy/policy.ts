@@ -33,6 +33,14 @@ export const cachePolicySchema = z.strictObject({
    */
   openAIKey: z.union([z.string().min(1).max(1024), z.literal(false)]).optional(),
   /**
+   * OpenAI's explicit cache breakpoints (`prompt_cache_breakpoint` on a content part; GPT-5.6 and
+   * later only match a cache entry at a breakpoint). `auto`: the projection lists where they go in
+   * `meta.cache.openAIBreakpoints` (the end of the system prompt, the window's stable base, the
+   * newest stable message — up to 3, beside the implicit one OpenAI keeps on the latest message) and
+   * `toOpenAIChat` sends them when the client's model accepts them. `off`: none. Default `auto`.
+   */
+  openAI: z.enum(['auto', 'off']).default('auto'),
+  /**
    * With `cacheFriendly`, reductions of tool results that left the last `keepLastTurns` turns
    * (masking, pruning, dedupe, isolation) can come in batches — once every this many turns, and
    * whenever the cache window moves — so fewer calls rewrite an already cached message. 1 reduces every

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest'
 import { createThread, type Thread } from '../entries/thread'
 import { toAnthropicMessages } from '../formats/anthropic-messages'
-import { openAIChatCacheFields } from '../formats/openai-chat'
-import { anthropicMessagesProblems } from '../formats/provider-rules'
+import { openAIChatCacheFields, openAITakesCacheBreakpoints, toOpenAIChat } from '../formats/openai-chat'
+import { anthropicMessagesProblems, openAIChatProblems } from '../formats/provider-rules'
 import { definePolicy, type PolicyOptions } from '../policy/policy'
 import { customTokenCounter, heuristicCount } from '../tokens/token-counter'
-import { anthropicCacheBlocks } from '../caching/cache-blocks'
+import { anthropicCacheBlocks, openAICacheBlocks } from '../caching/cache-blocks'
 import { simulatePromptCache } from '../caching/simulate-prompt-cache'
 import { project } from './project'
 
@@ -139,5 +139,68 @@ describe('cache breakpoints', () => {
     expect(moves.batch).toBeGreaterThan(2)
     expect(moves.window).toBeGreaterThan(0)
     expect(reducedCalls).toBeGreaterThan(0)
+  })
+})
+
+describe('OpenAI explicit cache breakpoints (GPT-5.6 and later)', () => {
+  const marker = { mode: 'explicit' }
+
+  it('marks the system prompt as one text part when asked, and leaves the implicit breakpoint to OpenAI', () => {
+    const result = projectWith(toolThread(2), {})
+    expect(result.meta.cache.openAIBreakpoints).toEqual([{ at: 0, reason: 'tools-and-system', ttl: '5m' }])
+    const marked = toOpenAIChat(result, { cacheBreakpoints: true })
+    expect(marked[0]).toEqual({ role: 'system', content: [{ type: 'text', text: 'You plan trips.', prompt_cache_breakpoint: marker }] })
+    expect(JSON.stringify(marked).split('prompt_cache_breakpoint').length - 1).toBe(1)
+    expect(openAIChatProblems(marked)).toEqual([])
+    // Without the option (older models, other servers) the bytes are the plain strings.
+    expect(toOpenAIChat(result)[0]).toEqual({ role: 'system', content: 'You plan trips.' })
+    expect(JSON.stringify(toOpenAIChat(result))).not.toContain('prompt_cache_breakpoint')
+  })
+
+  it('moves a breakpoint that falls on assistant content back to the nearest input message, at most 3', () => {
+    const thread = toolThread(6)
+    thread.append({ kind: 'summary', payload: { fromSeq: 0, toSeq: 3, content: 'Day 0: rain.' } })
+    const result = projectWith(thread, { toolTrace: 'masked', keepLastTurns: 2 })
+    const anthropic = result.meta.cache.breakpoints.map((breakpoint) => breakpoint.reason)
+    expect(anthropic).toEqual(['tools-and-system', 'stable-base', 'newest-stable', 'request-end'])
+    const openAI = result.meta.cache.openAIBreakpoints
+    expect(openAI.map((breakpoint) => breakpoint.reason)).toEqual(['tools-and-system', 'stable-base', 'newest-stable'])
+    // The stable Anthropic breakpoint sits on the assistant's answer of turn 3; OpenAI's on the tool result before it.
+    const stable = result.meta.cache.breakpoints[2]?.at as number
+    expect(result.messages[stable]?.role).toBe('assistant')
+    expect(openAI[2]?.at).toBe(stable - 1)
+    expect(result.messages[stable - 1]?.role).toBe('tool')
+    const marked = toOpenAIChat(result, { cacheBreakpoints: true })
+    expect(openAIChatProblems(marked)).toEqual([])
+    expect(marked[stable - 1]).toMatchObject({ role: 'tool', content: [{ type: 'text', prompt_cache_breakpoint: marker }] })
+  })
+
+  it('policy.cache.openAI off places none; Anthropic off leaves OpenAI on', () => {
+    const thread = toolThread(2)
+    expect(projectWith(thread, { cache: { openAI: 'off' } }).meta.cache.openAIBreakpoints).toEqual([])
+    const anthropicOff = projectWith(thread, { cache: { anthropic: 'off' } })
+    expect(anthropicOff.meta.cache.breakpoints).toEqual([])
+    expect(anthropicOff.meta.cache.openAIBreakpoints.map((breakpoint) => breakpoint.reason)).toEqual(['tools-and-system'])
+  })
+
+  it('a growing thread on GPT-5.6 reads the previous request at every turn, as the simulator bills it', () => {
+    const policy = definePolicy({ systemPrompt: 'You plan trips. '.repeat(400) })
+    const thread = createThread({ id: 'growing', now: () => 0 })
+    const count = (text: string): number => counter.countCached(text)
+    const requests = []
+    for (let turn = 0; turn < 4; turn++) {
+      thread.append({ kind: 'message', payload: { role: 'user', content: `Question ${turn}: ${'details '.repeat(30)}` } })
+      requests.push({ at: turn * 60_000, ...openAICacheBlocks({ messages: toOpenAIChat(project({ thread, policy, counter }), { cacheBreakpoints: true }) }, count) })
+      thread.append({ kind: 'message', payload: { role: 'assistant', content: `Answer ${turn}.` } })
+    }
+    const usages = simulatePromptCache(requests, { provider: 'openai', model: 'gpt-5.6-terra' })
+    // Each call reads everything the previous call sent and writes only its own new turn.
+    for (let call = 1; call < usages.length; call++) expect(usages[call]?.readTokens).toBe(usages[call - 1]?.inputTokens)
+    expect(usages.every((usage) => usage.uncachedTokens === 0)).toBe(true)
+  })
+
+  it('knows which models take explicit breakpoints', () => {
+    for (const model of ['gpt-5.6', 'gpt-5.6-terra', 'GPT-5.6-luna', 'openai/gpt-5.6-sol', 'gpt-5.10-mini', 'gpt-6', 'gpt-6.1-terra']) expect(openAITakesCacheBreakpoints(model), model).toBe(true)
+    for (const model of ['gpt-5.5', 'gpt-5', 'gpt-5.1-codex', 'gpt-4o-mini', 'o3', 'llama3.2', 'gpt-oss-20b', 'my-gpt-6']) expect(openAITakesCacheBreakpoints(model), model).toBe(false)
   })
 })

@@ -4,6 +4,15 @@ import type { CacheBreakpoint, MessageInfo, ProjectedMessage } from './types'
 /** Anthropic accepts at most this many `cache_control` markers per request, the automatic one included. */
 export const MAX_CACHE_BREAKPOINTS = 4
 
+/** OpenAI (GPT-5.6 and later) writes at most this many cache entries per request. */
+export const MAX_OPENAI_CACHE_WRITES = 4
+
+/**
+ * OpenAI's implicit breakpoint on the latest message takes one of the request's cache writes:
+ * explicit `prompt_cache_breakpoint` markers beyond this many would be writes it refuses.
+ */
+export const MAX_OPENAI_EXPLICIT_BREAKPOINTS = MAX_OPENAI_CACHE_WRITES - 1
+
 /**
  * How many content blocks before a breakpoint Anthropic looks for an earlier cache entry. A breakpoint
  * more blocks than this after every entry written by earlier calls reads nothing.
@@ -127,4 +136,32 @@ export function placeCacheBreakpoints(options: {
   }
   // Request order: tools, then messages by position.
   return breakpoints.sort((first, second) => (first.at === 'tools' ? -1 : first.at) - (second.at === 'tools' ? -1 : second.at))
+}
+
+/**
+ * Where an OpenAI request carries explicit `prompt_cache_breakpoint` markers, from the explicit
+ * Anthropic placement of the same projection. OpenAI (GPT-5.6 and later) matches a cache entry only
+ * where a breakpoint wrote one, keeps an implicit breakpoint on the latest message (so `request-end`
+ * is not needed) and reads entries written by earlier requests wherever they lie in this one (so the
+ * `lookback-bridge` is not needed), and takes markers on input content only: a breakpoint on an
+ * assistant message moves back to the nearest system, user or tool message before it. Tool schemas
+ * cannot carry one; they sit before every message, so the system prompt's breakpoint covers them.
+ * Keeps the oldest markers when there are more than `MAX_OPENAI_EXPLICIT_BREAKPOINTS`: they cover
+ * the longest-lived prefixes.
+ */
+export function placeOpenAICacheBreakpoints(explicit: readonly CacheBreakpoint[], messages: readonly ProjectedMessage[]): CacheBreakpoint[] {
+  const placed: CacheBreakpoint[] = []
+  for (const breakpoint of explicit) {
+    if (breakpoint.at === 'tools' || breakpoint.reason === 'request-end' || breakpoint.reason === 'lookback-bridge') continue
+    let at = breakpoint.at
+    while (at >= 0 && !takesOpenAIBreakpoint(messages[at] as ProjectedMessage)) at--
+    if (at < 0 || placed.some((existing) => existing.at === at)) continue
+    placed.push({ at, reason: breakpoint.reason, ttl: breakpoint.ttl })
+  }
+  return placed.sort((first, second) => (first.at as number) - (second.at as number)).slice(0, MAX_OPENAI_EXPLICIT_BREAKPOINTS)
+}
+
+/** OpenAI accepts a cache breakpoint on input content: system, user and tool messages with text. */
+function takesOpenAIBreakpoint(message: ProjectedMessage): boolean {
+  return message.role !== 'assistant' && message.content !== ''
 }

@@ -242,6 +242,26 @@ describe('project: invariants over random threads', () => {
     expect(openAIChatCacheFields(result)).toEqual(key === undefined ? {} : { prompt_cache_key: key })
   })
 
+  check('places at most 3 OpenAI breakpoints, only on input messages with text, and marking them changes nothing but the markers', ({ input }, result) => {
+    const { openAIBreakpoints } = result.meta.cache
+    if (input.policy.cache.openAI === 'off') expect(openAIBreakpoints).toEqual([])
+    expect(openAIBreakpoints.length).toBeLessThanOrEqual(3)
+    const positions = openAIBreakpoints.map((breakpoint) => breakpoint.at as number)
+    expect(positions).toEqual([...new Set(positions)].sort((a, b) => a - b))
+    for (const position of positions) {
+      const message = result.messages[position] as ProjectedMessage
+      expect(message.role).not.toBe('assistant')
+      expect(message.content).not.toBe('')
+    }
+    const marked = toOpenAIChat(result, { cacheBreakpoints: true })
+    expect(openAIChatProblems(marked)).toEqual([])
+    expect(JSON.stringify(marked).split('"prompt_cache_breakpoint"').length - 1).toBe(positions.length)
+    const unmarked = marked.map((message) =>
+      message.role !== 'assistant' && Array.isArray(message.content) ? { ...message, content: (message.content[0] as { text: string }).text } : message,
+    )
+    expect(JSON.stringify(unmarked)).toBe(JSON.stringify(toOpenAIChat(result)))
+  })
+
   check('reductions never reach past the protected zone, and wait for the cache window when told to', ({ thread, input }, result) => {
     const { policy } = input
     const floor = result.meta.cache.reductionFloor

@@ -7,7 +7,7 @@ import { MESSAGE_OVERHEAD_TOKENS, REPLY_PRIMING_TOKENS, type TokenCounter } from
 import { renderMemory } from '../memory/render-memory'
 import { HashBuilder } from '../utils/hash'
 import { cacheWindowMovedAt, cacheWindowStart, cumulativeTokens } from './cache-window'
-import { placeCacheBreakpoints } from './cache-breakpoints'
+import { placeCacheBreakpoints, placeOpenAICacheBreakpoints } from './cache-breakpoints'
 import { droppedRanges } from './dropped-ranges'
 import { turnWindowFloor } from './turns'
 import { planUnit, reducedResultTokens, type ReductionContext, type UnitPlan } from './reductions'
@@ -370,6 +370,16 @@ export function project(input: ProjectInput): ProjectionResult {
         ? 'over-threshold'
         : undefined
 
+  const placement = { messages, infos, hasTools: toolTokens > 0, reductionFloor, previousReductionFloor }
+  const breakpoints = placeCacheBreakpoints({ ...placement, policy })
+  const openAIBreakpoints =
+    policy.cache.openAI === 'off'
+      ? []
+      : placeOpenAICacheBreakpoints(
+          policy.cache.anthropic === 'explicit' ? breakpoints : placeCacheBreakpoints({ ...placement, policy: { ...policy, cache: { ...policy.cache, anthropic: 'explicit' } } }),
+          messages,
+        )
+
   return {
     messages,
     meta: {
@@ -399,7 +409,8 @@ export function project(input: ProjectInput): ProjectionResult {
       prefixKey: prefixKeyOf(messages, infos, anchorSeq, policy),
       cache: {
         anthropic: policy.cache.anthropic,
-        breakpoints: placeCacheBreakpoints({ messages, infos, policy, hasTools: toolTokens > 0, reductionFloor, previousReductionFloor }),
+        breakpoints,
+        openAIBreakpoints,
         ttl: policy.cache.ttl,
         key: policy.cache.openAIKey === false ? undefined : (policy.cache.openAIKey ?? entries[0]?.threadId),
         reductionFloor,

@@ -143,6 +143,12 @@ export interface ProjectionCache {
   readonly breakpoints: readonly CacheBreakpoint[]
   /** TTL of the automatic breakpoint under `auto`. */
   readonly ttl: '5m' | '1h'
+  /**
+   * Where an OpenAI request may carry explicit `prompt_cache_breakpoint` markers (`policy.cache.openAI`),
+   * in request order: on system, user or tool messages only (OpenAI accepts no marker on assistant
+   * content), at most `MAX_OPENAI_EXPLICIT_BREAKPOINTS`. Empty when `openAI` is `off`.
+   */
+  readonly openAIBreakpoints: readonly CacheBreakpoint[]
   /** OpenAI's `prompt_cache_key`: `policy.cache.openAIKey`, else the thread id; `undefined` sends none. */
   readonly key: string | undefined
   /**

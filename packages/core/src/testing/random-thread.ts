@@ -145,6 +145,7 @@ export const policyOptionsArbitrary: fc.Arbitrary<PolicyOptions> = fc
           anthropic: fc.constantFrom('explicit', 'auto', 'off') as fc.Arbitrary<'explicit' | 'auto' | 'off'>,
           ttl: fc.constantFrom('5m', '1h') as fc.Arbitrary<'5m' | '1h'>,
           openAIKey: fc.oneof(fc.constant(false as const), fc.string({ minLength: 1, maxLength: 40 })),
+          openAI: fc.constantFrom('auto', 'off') as fc.Arbitrary<'auto' | 'off'>,
           reduceEveryTurns: fc.integer({ min: 1, max: 4 }),
           memoryHoldTurns: fc.integer({ min: 1, max: 6 }),
           memoryRefreshTokens: fc.integer({ min: 0, max: 400 }),
