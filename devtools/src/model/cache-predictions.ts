@@ -29,7 +29,8 @@ export interface CallToPredict {
 
 export interface CachePrediction {
   readonly callId: string
-  readonly provider: 'anthropic' | 'openai'
+  /** Whose cache rules the prediction follows; Gemini is sent through its OpenAI-compatible endpoint. */
+  readonly provider: 'anthropic' | 'openai' | 'gemini'
   readonly predicted: SimulatedCacheUsage
   readonly comparison: CacheComparison
 }
@@ -54,7 +55,7 @@ export function predictCalls(calls: readonly CallToPredict[], count: (text: stri
   let latest = Number.NEGATIVE_INFINITY
   return calls.map((call) => {
     const info = infoFor(call.model)
-    const provider = info.provider === 'anthropic' ? 'anthropic' : 'openai'
+    const provider = info.provider === 'anthropic' ? 'anthropic' : info.provider === 'google' ? 'gemini' : 'openai'
     let simulator = simulators.get(info.id)
     if (simulator === undefined) simulators.set(info.id, (simulator = createPromptCacheSimulator({ provider, model: info })))
     // Clocks of two tabs may disagree by a little: never let a call go back in time.

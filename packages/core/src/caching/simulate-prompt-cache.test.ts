@@ -246,6 +246,36 @@ describe('simulatePromptCache: OpenAI at breakpoints (GPT-5.6 Terra at $2, cache
   })
 })
 
+describe('simulatePromptCache: Gemini implicit caching (Gemini 2.5 Flash at $0.30, cached $0.03, minimum 2,048)', () => {
+  it('reads the longest recent prefix whole, from 2,048 tokens, with no write surcharge; nothing below the minimum', () => {
+    const usages = simulatePromptCache(
+      [
+        { at: 0, blocks: [block('system', 3_000), block('user 1', 100)] },
+        { at: MINUTE, blocks: [block('system', 3_000), block('user 1', 100), block('model 1', 200), block('user 2', 50)] },
+        { at: 2 * MINUTE, blocks: [block('short system', 1_500), block('user', 100)] },
+        { at: 3 * MINUTE, blocks: [block('short system', 1_500), block('user', 100), block('user 2', 10)] },
+      ],
+      { provider: 'gemini', model: 'gemini-2.5-flash' },
+    )
+    expect(usages.map(({ readTokens, writeTokens, uncachedTokens }) => [readTokens, writeTokens, uncachedTokens])).toEqual([
+      [0, 0, 3_100],
+      [3_100, 0, 250],
+      [0, 0, 1_600],
+      [0, 0, 1_610],
+    ])
+    expect(usages[1]?.cost).toBeCloseTo((3_100 * 0.03 + 250 * 0.3) / 1e6, 12)
+    // Gemini 3 Pro's minimum is 4,096: the same 3,100-token prefix is never read.
+    const pro = simulatePromptCache(
+      [
+        { at: 0, blocks: [block('system', 3_000), block('user 1', 100)] },
+        { at: MINUTE, blocks: [block('system', 3_000), block('user 1', 100), block('user 2', 50)] },
+      ],
+      { provider: 'gemini', model: 'gemini-3-pro-preview' },
+    )
+    expect(pro[1]?.readTokens).toBe(0)
+  })
+})
+
 describe('cache blocks from formatted requests', () => {
   it('a growing thread formatted for Anthropic reads the previous request and writes only what is new', () => {
     const counter = customTokenCounter('heuristic', heuristicCount, false)

@@ -39,7 +39,7 @@ export interface CacheSimulationRequest {
 export interface SimulatedCacheUsage {
   /** Every prompt token: `readTokens + writeTokens + uncachedTokens`. */
   readonly inputTokens: number
-  /** Served from the cache (Anthropic `cache_read_input_tokens`, OpenAI `cached_tokens`). */
+  /** Served from the cache (Anthropic `cache_read_input_tokens`, OpenAI `cached_tokens`, Gemini `cachedContentTokenCount`). */
   readonly readTokens: number
   /**
    * Written to the cache at a surcharge (Anthropic `cache_creation_input_tokens`, OpenAI
@@ -55,7 +55,7 @@ export interface SimulatedCacheUsage {
 }
 
 export interface SimulatePromptCacheOptions {
-  readonly provider: 'anthropic' | 'openai'
+  readonly provider: 'anthropic' | 'openai' | 'gemini'
   /** A model id known to `modelInfo` (its pricing and minimum cacheable length are used), or the info itself. */
   readonly model: string | ModelInfo
   /**
@@ -73,6 +73,12 @@ export interface SimulatePromptCacheOptions {
    * minutes. Default: `breakpoints` for models `openAITakesCacheBreakpoints` accepts, else `prefix`.
    */
   readonly openAICaching?: 'prefix' | 'breakpoints'
+  /**
+   * How long a Gemini implicit cache entry lives without use. Google documents no figure ("send
+   * requests with a similar prefix in a short amount of time"); the default assumes the short end
+   * of the other providers'. Default 300,000 (5 minutes).
+   */
+  readonly geminiRetentionMs?: number
 }
 
 const TTL_MS = { '5m': 5 * 60_000, '30m': 30 * 60_000, '1h': 60 * 60_000 } as const
@@ -95,6 +101,9 @@ const DEFAULT_MINIMUM_CACHEABLE_TOKENS = 1_024
  * OpenAI, by prefix (before GPT-5.6): every request of at least 1,024 tokens is cached at every
  * block boundary; a request reads the longest live prefix, rounded down to 1,024 + a multiple of 128
  * tokens; no write surcharge. OpenAI at breakpoints (GPT-5.6 and later): see `openAICaching`.
+ * Gemini (implicit caching, 2.5 and later): a request of at least the model's minimum reads the
+ * longest live prefix at a block boundary, whole, and is cached at every boundary; no write
+ * surcharge; entries live `geminiRetentionMs`. Google calls it best effort: treat hits as an upper bound.
  *
  * Throws `InvalidCacheSimulationError` for requests out of time order, negative token counts or more
  * than 4 Anthropic breakpoints in one request.
@@ -168,6 +177,16 @@ export function createPromptCacheSimulator(options: SimulatePromptCacheOptions):
         else writeTokens += tokens
         writtenTo = position
       }
+    } else if (options.provider === 'gemini') {
+      // Implicit caching: the longest recent prefix at a block boundary, whole; nothing billed for writes.
+      const retention = options.geminiRetentionMs ?? TTL_MS['5m']
+      for (let end = keys.length - 1; end >= 1 && (sums[end] as number) >= minimum; end--) {
+        if (live(keys[end] as string, request.at)) {
+          readTokens = sums[end] as number
+          break
+        }
+      }
+      if (total >= minimum) for (let end = 1; end < keys.length; end++) entries.set(keys[end] as string, { expiresAt: request.at + retention, ttlMs: retention })
     } else if (openAICaching === 'breakpoints') {
       const retention = options.openAIRetentionMs ?? TTL_MS['30m']
       // Read: the longest entry written by an earlier breakpoint that this request starts with.
@@ -280,7 +299,7 @@ function anthropicBreakpoints(request: CacheSimulationRequest): { position: numb
   return breakpoints
 }
 
-function validate(request: CacheSimulationRequest, index: number, previousAt: number, provider: 'anthropic' | 'openai', openAICaching: 'prefix' | 'breakpoints'): void {
+function validate(request: CacheSimulationRequest, index: number, previousAt: number, provider: 'anthropic' | 'openai' | 'gemini', openAICaching: 'prefix' | 'breakpoints'): void {
   if (!Number.isFinite(request.at) || request.at < previousAt) {
     throw new InvalidCacheSimulationError(index, `at ${request.at} comes before the previous request's ${previousAt}; pass requests in the order they were sent`)
   }
@@ -291,7 +310,7 @@ function validate(request: CacheSimulationRequest, index: number, previousAt: nu
     const count = request.blocks.filter((block) => block.breakpoint !== undefined).length + (request.automatic === undefined ? 0 : 1)
     if (count > MAX_CACHE_BREAKPOINTS) throw new InvalidCacheSimulationError(index, `${count} cache breakpoints; Anthropic rejects more than ${MAX_CACHE_BREAKPOINTS}`)
     if (request.blocks.some((block) => block.breakpoint === '30m')) throw new InvalidCacheSimulationError(index, 'a block carries an OpenAI breakpoint (30m); Anthropic breakpoints are 5m or 1h')
-  } else if (openAICaching === 'breakpoints') {
+  } else if (provider === 'openai' && openAICaching === 'breakpoints') {
     const writes = openAIBreakpointPositions(request).length
     if (writes > MAX_OPENAI_CACHE_WRITES) throw new InvalidCacheSimulationError(index, `${writes} cache breakpoints (the implicit one on the latest message included); OpenAI writes at most ${MAX_OPENAI_CACHE_WRITES} per request`)
   }

@@ -202,6 +202,15 @@ function openAIModels(): ModelInfo[] {
  */
 export const APPROXIMATE_TOKENIZER_SAFETY_MARGIN = 0.15
 
+/**
+ * Gemini 2.5 and later cache implicitly: a prompt prefix seen recently is billed at the cached price
+ * (90% off), with no write surcharge, from a minimum prompt length per model (Gemini API "Context
+ * caching", as of November 2026; prices for prompts up to 200k tokens).
+ */
+function geminiPrices(input: number, output: number, cachedInput: number, minimumCacheableTokens: number): ModelPricing {
+  return { inputPerMillion: input, outputPerMillion: output, cacheReadPerMillion: cachedInput, minimumCacheableTokens }
+}
+
 function approximate(provider: ModelProvider, id: string, contextWindow: number, maxOutputTokens: number, prices?: readonly [number, number] | ModelPricing): ModelInfo {
   const pricing = prices === undefined || !Array.isArray(prices) ? prices : { inputPerMillion: prices[0], outputPerMillion: prices[1] }
   return {
@@ -251,10 +260,10 @@ const handWrittenModels: readonly ModelInfo[] = [
   approximate('anthropic', 'claude-3-5-haiku', 200_000, 8_192, anthropicPrices(0.8, 4, 2_048)),
   approximate('anthropic', 'claude-3-haiku', 200_000, 4_096, anthropicPrices(0.25, 1.25, 2_048)),
   // Google: the window is the input limit; replies have their own. Prices for prompts up to 200k.
-  approximate('google', 'gemini-3-pro-preview', 1_048_576, 65_536, [2, 12]),
-  approximate('google', 'gemini-2.5-pro', 1_048_576, 65_536, [1.25, 10]),
-  approximate('google', 'gemini-2.5-flash', 1_048_576, 65_536, [0.3, 2.5]),
-  approximate('google', 'gemini-2.5-flash-lite', 1_048_576, 65_536, [0.1, 0.4]),
+  approximate('google', 'gemini-3-pro-preview', 1_048_576, 65_536, geminiPrices(2, 12, 0.2, 4_096)),
+  approximate('google', 'gemini-2.5-pro', 1_048_576, 65_536, geminiPrices(1.25, 10, 0.125, 2_048)),
+  approximate('google', 'gemini-2.5-flash', 1_048_576, 65_536, geminiPrices(0.3, 2.5, 0.03, 2_048)),
+  approximate('google', 'gemini-2.5-flash-lite', 1_048_576, 65_536, geminiPrices(0.1, 0.4, 0.01, 2_048)),
   approximate('google', 'gemini-2.0-flash', 1_048_576, 8_192, [0.1, 0.4]),
   approximate('google', 'gemini-2.0-flash-lite', 1_048_576, 8_192, [0.075, 0.3]),
   // Meta: model-card windows; the reply shares the window. Hosts often serve less (and price
