@@ -28,6 +28,13 @@ export function CacheBreakpoints({ result }: { readonly result: ProjectionResult
           {' · '}reductions stop at #{cache.reductionFloor}
         </span>
       </p>
+      <p className="tl-muted" data-testid="openai-breakpoints" data-count={cache.openAIBreakpoints.length}>
+        OpenAI GPT-5.6 and later:{' '}
+        {cache.openAIBreakpoints.length === 0
+          ? 'no explicit markers'
+          : cache.openAIBreakpoints.map((breakpoint) => `message ${(breakpoint.at as number) + 1} (${breakpoint.reason})`).join(', ')}
+        {' '}+ OpenAI's implicit breakpoint on the latest message
+      </p>
       {cache.breakpoints.length === 0 ? null : (
         <table className="tl-table">
           <thead>

@@ -36,6 +36,11 @@ describe('Projection tab', () => {
     expect(card.textContent).toContain('end of tools + system prompt')
     expect(card.textContent).toContain('1h')
     expect(panel.queryAll('[data-testid="message-breakpoint"]').length).toBe(3)
+    // OpenAI (GPT-5.6+) gets the system and stable-base markers; its implicit breakpoint covers the end.
+    const openAI = await panel.find('openai-breakpoints')
+    expect(openAI.dataset['count']).toBe('2')
+    expect(openAI.textContent).toContain('(tools-and-system)')
+    expect(openAI.textContent).toContain('(stable-base)')
     noActiveMarkup(panel.root)
     panel.unmount()
   })
