@@ -65,4 +65,5 @@ export const insightCss = `
   .tl-root .tl-timeline-row { grid-template-columns: 44px minmax(60px, 110px) minmax(0, 1fr) 48px; }
   .tl-timeline-row > .tl-kind { display: none; }
 }
+.tl-break-text { max-height: 8em; overflow: auto; background: #11151a; border: 1px solid var(--tl-border); border-radius: 4px; padding: 4px 6px; }
 `
