@@ -66,4 +66,5 @@ export const insightCss = `
   .tl-timeline-row > .tl-kind { display: none; }
 }
 .tl-break-text { max-height: 8em; overflow: auto; background: #11151a; border: 1px solid var(--tl-border); border-radius: 4px; padding: 4px 6px; }
+.tl-root .tl-select { max-width: 100%; min-width: 0; }
 `
