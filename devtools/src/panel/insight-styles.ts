@@ -67,4 +67,6 @@ export const insightCss = `
 }
 .tl-break-text { max-height: 8em; overflow: auto; background: #11151a; border: 1px solid var(--tl-border); border-radius: 4px; padding: 4px 6px; }
 .tl-root .tl-select { max-width: 100%; min-width: 0; }
+.tl-call-row[aria-current="true"] { background: #22324a; }
+.tl-call-row:focus-visible { outline: 2px solid var(--tl-accent); outline-offset: -2px; }
 `

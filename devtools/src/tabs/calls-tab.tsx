@@ -27,6 +27,7 @@ export function CallsTab() {
   const calls = useMemo(() => (thread === undefined ? [] : threadCalls(thread, records)), [thread, records])
   const rows = useMemo(() => traceRows(calls, attempts), [calls, attempts])
   const [selected, setSelected] = useState<string | undefined>(undefined)
+  const entryAt = useMemo(() => (seq: number) => thread?.bySeq(seq), [thread])
   if (thread === undefined) return <p className="tl-muted">loading the thread…</p>
   if (rows.length === 0) {
     return (
@@ -46,7 +47,7 @@ export function CallsTab() {
         <p className="tl-muted" data-testid="calls-count">
           {calls.length} calls{attempts.length === 0 ? '' : ` · ${rows.length} attempts, ${failures} not answered`}
         </p>
-        <TraceList rows={rows} selected={row} onSelect={setSelected} />
+        <TraceList rows={rows} selected={row} onSelect={setSelected} entryAt={entryAt} />
         <CalibrationList />
         <CachePredictions thread={thread} calls={calls} />
       </div>
