@@ -15,27 +15,45 @@ export interface VirtualListProps {
   readonly className?: string
   /** Start at the end and stay there while new rows arrive, unless the user scrolled up. Default false. */
   readonly followEnd?: boolean
+  /** A row to bring into view (e.g. the one opened from another tab); scrolls when it changes. Default none. */
+  readonly scrollToRow?: number
 }
 
 /**
  * Only the rows in view (plus a few) are in the DOM, so 10k-entry threads stay smooth.
  * Virtualization by @tanstack/react-virtual.
  */
-export function VirtualList({ count, rowHeight, measure = false, renderRow, rowKey, label, testId, className, followEnd = false }: VirtualListProps) {
+export function VirtualList({ count, rowHeight, measure = false, renderRow, rowKey, label, testId, className, followEnd = false, scrollToRow }: VirtualListProps) {
   const scrollRef = useRef<HTMLDivElement>(null)
-  const atEnd = useRef(true)
+  // A list opened on a given row does not jump to its end.
+  const atEnd = useRef(scrollToRow === undefined)
   const virtualizer = useVirtualizer({
     count,
     getScrollElement: () => scrollRef.current,
     estimateSize: () => rowHeight,
     overscan: LIST_OVERSCAN,
     // Following lists open at their end; the layout effect below keeps them there.
-    ...(followEnd ? { initialOffset: () => Math.max(0, count * rowHeight) } : {}),
+    ...(scrollToRow !== undefined && scrollToRow >= 0 && scrollToRow < count
+      ? { initialOffset: () => Math.max(0, scrollToRow * rowHeight - 2 * rowHeight) }
+      : followEnd
+        ? { initialOffset: () => Math.max(0, count * rowHeight) }
+        : {}),
     ...(rowKey === undefined ? {} : { getItemKey: rowKey }),
   })
   useLayoutEffect(() => {
     if (followEnd && atEnd.current && count > 0) virtualizer.scrollToIndex(count - 1, { align: 'end' })
   }, [followEnd, count, virtualizer])
+  useLayoutEffect(() => {
+    if (scrollToRow === undefined || scrollToRow < 0 || scrollToRow >= count) return
+    // A row asked for by the user wins over following the end.
+    atEnd.current = false
+    const element = scrollRef.current
+    if (!measure && element !== null) {
+      const top = scrollToRow * rowHeight
+      if (top < element.scrollTop || top + rowHeight > element.scrollTop + element.clientHeight) element.scrollTop = Math.max(0, top - element.clientHeight / 2)
+    } else virtualizer.scrollToIndex(scrollToRow, { align: 'auto' })
+    // Only when the row asked for changes, not on every append.
+  }, [scrollToRow, virtualizer])
   const onScroll = () => {
     const element = scrollRef.current
     if (element !== null) atEnd.current = element.scrollTop + element.clientHeight >= element.scrollHeight - rowHeight

@@ -1,7 +1,7 @@
-import type { CallAttempt, CallRecord } from '@threadlens/core'
+import { createThread, type CallAttempt, type CallRecord, type Entry } from '@threadlens/core'
 import type { ThreadCall } from '@threadlens/react'
 import { describe, expect, it } from 'vitest'
-import { countDifference, traceRows } from './call-trace-rows'
+import { countDifference, traceLabel, traceRows, type TraceRow } from './call-trace-rows'
 
 const record = (startedAt: number, extra: Partial<CallRecord> = {}): CallRecord => ({
   model: 'm',
@@ -48,6 +48,19 @@ describe('the Calls tab trace', () => {
   it('shows a reply cut short by an error once, from the log that has its error', () => {
     const rows = traceRows([call('c1', record(100, { stopReason: 'error', attempts: 1 }))], [attempt('c1', 1, 100, 'failed')])
     expect(rows.map((row) => [row.key, row.status])).toEqual([['a:c1#1', 'failed']])
+  })
+
+  it('labels rows with what they said, not their ids', () => {
+    const thread = createThread({ id: 't', now: () => 1 })
+    thread.append({ kind: 'message', payload: { role: 'user', content: 'What is   the weather\nin Oslo?' } })
+    thread.append({ kind: 'tool_call', payload: { name: 'weather', arguments: { city: 'Oslo' } }, refs: { callId: 'c1', toolCallId: 't1' } })
+    const entries: readonly Entry[] = thread.entries
+    const entryAt = (seq: number) => entries[seq]
+    const [answered] = traceRows([{ ...call('c1', record(100)), seqs: [1] }], [])
+    expect(traceLabel(answered as TraceRow, entryAt)).toBe('weather({"city":"Oslo"})')
+    const failed = { ...attempt('c2', 1, 200, 'failed'), record: record(200, { basisSeq: 1 }), error: { name: 'ProviderAuthError', message: 'invalid x-api-key', status: 401 } }
+    const [row] = traceRows([], [failed])
+    expect(traceLabel(row as TraceRow, entryAt)).toBe('HTTP 401: invalid x-api-key · for “What is the weather in Oslo?”')
   })
 
   it('says how far the provider counted from the local count', () => {

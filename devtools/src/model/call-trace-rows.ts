@@ -1,4 +1,6 @@
-import type { CallAttempt, CallAttemptStatus, CallRecord } from '@threadlens/core'
+import type { CallAttempt, CallAttemptStatus, CallRecord, Entry } from '@threadlens/core'
+import { entryPreview } from './entry-preview'
+import { oneLine } from './message-preview'
 import type { ThreadCall } from '@threadlens/react'
 
 /** One row of the Calls tab's trace: an answered (or cut short) call on the thread, or an attempt from the call log. */
@@ -59,4 +61,32 @@ export function clockTime(at: number | undefined): string {
 export function duration(ms: number | undefined): string {
   if (ms === undefined) return '—'
   return ms < 1_000 ? `${Math.round(ms)} ms` : `${(ms / 1_000).toFixed(1)} s`
+}
+
+/** How far back from a request's basis the label looks for the user message it answers. */
+const QUESTION_LOOKBACK = 64
+
+function askedBefore(basisSeq: number, entryAt: (seq: number) => Entry | undefined): string | undefined {
+  for (let seq = basisSeq - 1; seq >= Math.max(0, basisSeq - QUESTION_LOOKBACK); seq--) {
+    const entry = entryAt(seq)
+    if (entry?.kind === 'message' && entry.payload.role === 'user') return entry.payload.content
+  }
+  return undefined
+}
+
+/**
+ * A row's words instead of its call id: what an answered call wrote (its reply or tool calls), or,
+ * for an attempt that did not answer, its error and the question it was sent for. Plain text.
+ */
+export function traceLabel(row: TraceRow, entryAt: (seq: number) => Entry | undefined): string {
+  if (row.kind === 'call') {
+    const written = row.call.seqs.map(entryAt).filter((entry): entry is Entry => entry !== undefined)
+    const reply = written.find((entry) => entry.kind === 'message')
+    const calls = written.filter((entry) => entry.kind === 'tool_call')
+    const text = reply !== undefined ? entryPreview(reply) : calls.length > 0 ? calls.map(entryPreview).join(', ') : written[0] === undefined ? '' : entryPreview(written[0])
+    return oneLine(text === '' ? `call ${row.call.callId}` : text, 120)
+  }
+  const question = askedBefore(row.attempt.record.basisSeq, entryAt)
+  const error = row.attempt.error === undefined ? row.status : `${row.attempt.error.status === undefined ? row.attempt.error.name : `HTTP ${row.attempt.error.status}`}: ${row.attempt.error.message}`
+  return oneLine(question === undefined ? error : `${error} · for “${question}”`, 120)
 }

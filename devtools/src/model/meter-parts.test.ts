@@ -10,13 +10,16 @@ function meta(total: number, window = 1000, reserve = 200): ProjectionMeta {
 }
 
 describe('meterModel', () => {
-  it('stacks the parts to the whole window, with free net of the reserve', () => {
+  it('gives every share of the input budget, with free net of the reserve and the reserve beside it', () => {
     const model = meterModel(meta(400))
     expect(model.parts.map((part) => part.key)).toEqual(['system', 'memory', 'summary', 'history', 'pending', 'tools', 'reserved', 'free'])
     expect(model.parts.reduce((sum, part) => sum + part.tokens, 0)).toBe(1000)
     expect(model.parts.find((part) => part.key === 'free')?.tokens).toBe(400)
-    expect(model.parts.find((part) => part.key === 'reserved')?.share).toBe(0.2)
+    // Input parts and free fill the input budget; the header's fill is the same share.
+    expect(model.parts.filter((part) => part.key !== 'reserved').reduce((sum, part) => sum + part.share, 0)).toBeCloseTo(1)
+    expect(model.parts.find((part) => part.key === 'reserved')?.share).toBe(0.25)
     expect(model.fill).toBe(0.5)
+    expect(model.parts.find((part) => part.key === 'history')?.share).toBeCloseTo(390 / 800)
   })
 
   it('is ok up to 75% of the input budget, amber above, red above 90%', () => {
@@ -29,7 +32,7 @@ describe('meterModel', () => {
   it('on overflow free is 0 and the bar is scaled to what is used', () => {
     const model = meterModel(meta(900))
     expect(model.parts.find((part) => part.key === 'free')?.tokens).toBe(0)
-    expect(model.parts.reduce((sum, part) => sum + part.share, 0)).toBeCloseTo(1)
+    expect(model.parts.filter((part) => part.key !== 'reserved').reduce((sum, part) => sum + part.share, 0)).toBeCloseTo(1)
     expect(model.level).toBe('red')
   })
 

@@ -7,7 +7,10 @@ export interface MeterPart {
   readonly key: MeterPartKey
   readonly label: string
   readonly tokens: number
-  /** Share of the model's window (`maxInputTokens`), 0..1. */
+  /**
+   * Share of the input budget (window minus reserved output), the one denominator of the panel.
+   * Input parts and free add up to 1 (to the request on overflow); reserved output lies outside it.
+   */
   readonly share: number
 }
 
@@ -25,9 +28,10 @@ export interface MeterModel {
 }
 
 /**
- * The stacked meter: system / memory / summary / history / pending / tool schemas / reserved output
- * / free. "Free" is what is left after the reserve, so it is really free. Parts add up to the window
- * (more only on overflow, when free is 0 and used exceeds the budget).
+ * The stacked meter: system / memory / summary / history / pending / tool schemas / free, as shares
+ * of the input budget, plus reserved output beside it (not part of the budget). "Free" is what is
+ * left after the reserve, so it is really free. Input parts and free add up to the input budget (to
+ * the request on overflow, when free is 0).
  */
 export function meterModel(meta: ProjectionMeta): MeterModel {
   const { tokens, budget } = meta
@@ -43,10 +47,10 @@ export function meterModel(meta: ProjectionMeta): MeterModel {
     ['reserved', 'reserved output', budget.reserveOutputTokens],
     ['free', 'free', Math.max(0, budget.free)],
   ]
-  const scale = Math.max(window, tokens.total + budget.reserveOutputTokens)
+  const scale = Math.max(budget.input, tokens.total)
   const fill = budget.input <= 0 ? 1 : tokens.total / budget.input
   return {
-    parts: raw.map(([key, label, count]) => ({ key, label, tokens: count, share: scale === 0 ? 0 : count / scale })),
+    parts: raw.map(([key, label, count]) => ({ key, label, tokens: count, share: scale <= 0 ? 0 : count / scale })),
     used: tokens.total,
     window,
     budget: budget.input,

@@ -8,6 +8,7 @@ import { devtoolsUiStore, type DevtoolsUiStore } from '../model/ui-state'
 import { PanelContext, type PanelContextValue } from './panel-context'
 import { PanelHeader } from './panel-header'
 import type { DevtoolsPanelProps, PolicyChoice } from './panel-props'
+import { insightCss } from './insight-styles'
 import { panelCss } from './panel-styles'
 import { TabContent } from './tab-content'
 
@@ -28,6 +29,7 @@ export default function Panel(props: PanelBodyProps) {
   return (
     <>
       <style>{panelCss}</style>
+      <style>{insightCss}</style>
       <div className="tl-root" data-testid="threadlens-panel">
         {client === undefined ? (
           <p className="tl-error" role="alert" style={{ padding: 10 }}>

@@ -22,8 +22,16 @@ describe('Calls tab', () => {
     expect(detail.textContent).toContain('exact replay (recorded policy)')
     // c2 was sent with one turn only: the window moved, the cached prefix broke.
     expect((await panel.find('prefix-stable')).dataset['stable']).toBe('false')
-    expect(panel.query('[data-testid="call-left"]')?.textContent).toContain('#0, #1, #2, #3, #4')
-    expect(panel.query('[data-testid="call-entered"]')?.textContent).toContain('#6')
+    const changes = (change: string) => panel.queryAll(`[data-testid="call-diff"] [data-change="${change}"]`).map((item) => Number(item.dataset['seq']))
+    expect(changes('leaving')).toEqual([0, 1, 2, 3, 4])
+    expect(changes('entering')).toContain(6)
+    // Each change says why, in words, and shows the entry's text.
+    const left = panel.query('[data-testid="call-diff"] [data-change="leaving"]') as HTMLElement
+    expect(left.textContent).toContain('window: outside maxTurns / maxMessages')
+    expect(left.textContent).toContain('user: question 0')
+    const broke = await panel.find('prefix-break')
+    expect(Number(broke.dataset['byte'])).toBeGreaterThan(0)
+    expect(broke.textContent).toMatch(/the cached prefix breaks at byte [\d,]+, in message 1/)
 
     ;(panel.query('[data-call-id="c1"][data-testid="call-row"]') as HTMLElement).click()
     await eventually(() => expect(panel.query('[data-testid="call-detail"]')?.dataset['callId']).toBe('c1'))
@@ -33,7 +41,9 @@ describe('Calls tab', () => {
     expect(c1.textContent).toContain('stop: stop')
     // c1 only added to what c0 sent: the whole earlier request is a cacheable prefix.
     expect(c1.querySelector('[data-testid="prefix-stable"]')?.getAttribute('data-stable')).toBe('true')
-    expect(c1.querySelector('[data-testid="call-entered"]')?.textContent).toContain('#3, #4')
+    expect([...c1.querySelectorAll('[data-change="entering"]')].map((item) => (item as HTMLElement).dataset['seq'])).toEqual(['3', '4'])
+    expect(c1.querySelector('[data-testid="breakpoint-reuse"]')?.textContent).toContain('read back')
+    expect(c1.querySelector('[data-testid="cache-figures"]')?.textContent).toMatch(/simulator predicts [\d,]+ · provider reported 64/)
     panel.unmount()
   })
 

@@ -1,5 +1,5 @@
-import { toOpenAIChat, type Thread } from '@threadlens/core'
-import { compareProjections, replayThreadCall, threadCalls, useCallAttempts, useSession, useThread, useTokenCounter, createSessionSource, type ThreadCall } from '@threadlens/react'
+import { toOpenAIChat, type ProjectionResult, type Thread, type TokenCounter } from '@threadlens/core'
+import { replayThreadCall, threadCalls, useCallAttempts, useSession, useThread, useTokenCounter, createSessionSource, type ThreadCall } from '@threadlens/react'
 import { useMemo, useState } from 'react'
 import { CopyButton } from '../components/copy-button'
 import { traceRows, clockTime, countDifference, duration, type TraceRow } from '../model/call-trace-rows'
@@ -8,7 +8,8 @@ import { CalibrationList, TraceList } from './calls-trace'
 import { formatNumber } from '../model/meter-parts'
 import { usePanel } from '../panel/panel-context'
 import { CachePredictions } from './cache-predictions'
-import { SeqList } from './policy-lab-tab'
+import { TurnDiffView } from './turn-diff-view'
+import { predictCalls } from '../model/cache-predictions'
 import { ProjectedMessages } from './projected-messages'
 
 const noSession = createSessionSource({ status: 'idle', threadId: '' })
@@ -26,6 +27,7 @@ export function CallsTab() {
   const calls = useMemo(() => (thread === undefined ? [] : threadCalls(thread, records)), [thread, records])
   const rows = useMemo(() => traceRows(calls, attempts), [calls, attempts])
   const [selected, setSelected] = useState<string | undefined>(undefined)
+  const entryAt = useMemo(() => (seq: number) => thread?.bySeq(seq), [thread])
   if (thread === undefined) return <p className="tl-muted">loading the thread…</p>
   if (rows.length === 0) {
     return (
@@ -45,13 +47,20 @@ export function CallsTab() {
         <p className="tl-muted" data-testid="calls-count">
           {calls.length} calls{attempts.length === 0 ? '' : ` · ${rows.length} attempts, ${failures} not answered`}
         </p>
-        <TraceList rows={rows} selected={row} onSelect={setSelected} />
+        <TraceList rows={rows} selected={row} onSelect={setSelected} entryAt={entryAt} />
         <CalibrationList />
         <CachePredictions thread={thread} calls={calls} />
       </div>
       {row.kind === 'call' ? <CallDetail thread={thread} call={row.call} previous={calls[row.call.ordinal - 1]} /> : <AttemptDetail thread={thread} attempt={row.attempt} />}
     </div>
   )
+}
+
+/** What the prompt-cache simulator predicts this call reads after the call before (provider rules by model). */
+function predictedRead(thread: Thread, previous: ThreadCall, before: ProjectionResult, call: ThreadCall, after: ProjectionResult, counter: TokenCounter): number | undefined {
+  const at = (item: ThreadCall) => item.record?.startedAt ?? thread.bySeq(item.firstSeq)?.createdAt ?? 0
+  const input = (item: ThreadCall, result: ProjectionResult) => ({ callId: item.callId, result, tools: item.record?.tools ?? [], at: at(item), model: item.record?.model, reported: item.record?.usage })
+  return predictCalls([input(previous, before), input(call, after)], (text) => counter.countCached(text))[1]?.predicted.readTokens
 }
 
 function CallDetail({ thread, call, previous }: { readonly thread: Thread; readonly call: ThreadCall; readonly previous: ThreadCall | undefined }) {
@@ -67,16 +76,18 @@ function CallDetail({ thread, call, previous }: { readonly thread: Thread; reado
     try {
       const current = replayThreadCall(thread, call, options)
       const before = previous === undefined ? undefined : replayThreadCall(thread, previous, options)
-      return { current, before, diff: before === undefined ? undefined : compareProjections(before.result, current.result), error: undefined }
+      return { current, before, predictedReadTokens: before === undefined || previous === undefined ? undefined : predictedRead(thread, previous, before.result, call, current.result, counter), error: undefined }
     } catch (error) {
-      return { current: undefined, before: undefined, diff: undefined, error }
+      return { current: undefined, before: undefined, predictedReadTokens: undefined, error }
     }
   }, [thread, call, previous, counter, panel.policy])
+  const entryAt = useMemo(() => (seq: number) => thread.bySeq(seq), [thread])
   if (replays === undefined) return <p className="tl-muted">loading the token counter…</p>
   if (replays.current === undefined) return <p className="tl-error">Replay failed: {String(replays.error)}</p>
-  const { current, diff } = replays
+  const { current, before } = replays
   const usage = call.record?.usage
   const stored = call.record?.stored
+  const reportedCached = usage?.cachedInputTokens ?? stored?.cachedInputTokens
   return (
     <section style={{ overflow: 'auto' }} data-testid="call-detail" data-call-id={call.callId} aria-label={`call ${call.callId}`}>
       <div className="tl-row">
@@ -107,23 +118,20 @@ function CallDetail({ thread, call, previous }: { readonly thread: Thread; reado
           {stored.cacheWriteInputTokens === undefined ? '' : ` · ${formatNumber(stored.cacheWriteInputTokens)} written to cache`}
         </p>
       )}
-      {diff === undefined ? (
+      {before === undefined ? (
         <p className="tl-muted">The thread&apos;s first call: nothing to compare with.</p>
       ) : (
-        <div className="tl-card" data-testid="call-diff">
-          <p>
-            vs the call before: tokens {diff.tokenDelta > 0 ? '+' : ''}
-            {formatNumber(diff.tokenDelta)} ·{' '}
-            <span className={`tl-badge ${diff.prefixStable ? 'tl-ok' : 'tl-warn'}`} data-testid="prefix-stable" data-stable={diff.prefixStable}>
-              {diff.prefixStable ? 'prefix cache-stable' : 'prefix changed'}
-            </span>{' '}
-            <span className="tl-muted">
-              shared leading messages {diff.sharedPrefixMessages} ({formatNumber(diff.sharedPrefixTokens)} tokens) · prefixKey {diff.samePrefixKey ? 'same' : 'changed'}
-            </span>
-          </p>
-          <SeqList label="entered" testId="call-entered" seqs={diff.entered} />
-          <SeqList label="left" testId="call-left" seqs={diff.left} />
-        </div>
+        <TurnDiffView
+          before={before.result}
+          after={current.result}
+          entryAt={entryAt}
+          beforeLabel="the call before"
+          testId="call-diff"
+          cache={{
+            ...(replays.predictedReadTokens === undefined ? {} : { predictedReadTokens: replays.predictedReadTokens }),
+            ...(reportedCached === undefined ? {} : { reportedReadTokens: reportedCached }),
+          }}
+        />
       )}
       <ProjectedMessages result={current.result} />
     </section>

@@ -62,6 +62,10 @@ describe('Calls tab: every attempt on record', () => {
     expect((await panel.find('calls-count')).textContent).toBe('2 calls · 5 attempts, 3 not answered')
     const answered = panel.query('[data-testid="call-row"][data-call-id="call-1"]') as HTMLElement
     expect(answered.textContent).toContain('420 ms / 4.9 s')
+    // Rows say what the call wrote or why it failed, not its id (that is in the tooltip).
+    expect(answered.querySelector('[data-testid="trace-label"]')?.textContent).toBe('try 3 · assistant: answer 1')
+    expect(answered.title).toContain('call call-1')
+    expect(panel.query('[data-testid="attempt-row"][data-call-id="call-2"] [data-testid="trace-label"]')?.textContent).toMatch(/^try 1 · HTTP 401: invalid x-api-key/)
     expect(answered.textContent).toMatch(/→ [\d,]+ \(\+1[12]\.\d%\)/)
     expect(answered.textContent).toContain('40 cached')
     // The newest row is selected: the failed call, with its error and a verified replay from its record.

@@ -1,13 +1,24 @@
-import { calibrationDefaults, calibrationVerdict, modelInfo, type TokenCalibration } from '@threadlens/core'
+import { calibrationDefaults, calibrationVerdict, modelInfo, type Entry, type TokenCalibration } from '@threadlens/core'
 import { useCalibrations } from '@threadlens/react'
 import { VirtualList } from '../components/virtual-list'
-import { clockTime, countDifference, duration, type TraceRow } from '../model/call-trace-rows'
+import { clockTime, countDifference, duration, traceLabel, type TraceRow } from '../model/call-trace-rows'
 import { formatNumber } from '../model/meter-parts'
 
 const statusClass: Readonly<Record<TraceRow['status'], string>> = { ok: 'tl-ok', retried: 'tl-warn', failed: 'tl-danger', aborted: 'tl-warn' }
 
 /** Every attempt, answered or not: time, status, latency, local vs reported prompt tokens, cached tokens. */
-export function TraceList({ rows, selected, onSelect }: { readonly rows: readonly TraceRow[]; readonly selected: TraceRow; readonly onSelect: (key: string) => void }) {
+export function TraceList({
+  rows,
+  selected,
+  onSelect,
+  entryAt,
+}: {
+  readonly rows: readonly TraceRow[]
+  readonly selected: TraceRow
+  readonly onSelect: (key: string) => void
+  /** The thread's entries, for each row's words. */
+  readonly entryAt: (seq: number) => Entry | undefined
+}) {
   return (
     <VirtualList
       count={rows.length}
@@ -29,15 +40,23 @@ export function TraceList({ rows, selected, onSelect }: { readonly rows: readonl
             data-testid={row.kind === 'call' ? 'call-row' : 'attempt-row'}
             data-call-id={name}
             data-status={row.status}
-            aria-selected={row === selected}
+            role="button"
+            tabIndex={0}
+            aria-current={row === selected ? 'true' : undefined}
             onClick={() => onSelect(row.key)}
-            title={row.kind === 'attempt' && row.attempt.error !== undefined ? `${row.attempt.error.name}: ${row.attempt.error.message}` : name}
+            onKeyDown={(event) => {
+              if (event.key === 'Enter' || event.key === ' ') {
+                event.preventDefault()
+                onSelect(row.key)
+              }
+            }}
+            title={`call ${name}${row.kind === 'attempt' && row.attempt.error !== undefined ? `\n${row.attempt.error.name}: ${row.attempt.error.message}` : ''}`}
           >
             <span className="tl-mono tl-muted">{clockTime(record?.startedAt)}</span>
             <span className={`tl-badge ${statusClass[row.status]}`}>{row.status}</span>
-            <span className="tl-mono tl-ellipsis">
-              {name}
-              {attempt > 1 || row.kind === 'attempt' ? ` #${attempt}` : ''}
+            <span className="tl-ellipsis" data-testid="trace-label">
+              {attempt > 1 || row.kind === 'attempt' ? <span className="tl-muted">try {attempt} · </span> : null}
+              {traceLabel(row, entryAt)}
             </span>
             <span className="tl-mono tl-muted" title="first token / total">
               {duration(record?.firstTokenMs)} / {duration(record?.durationMs)}

@@ -43,6 +43,31 @@ describe('Policy lab', () => {
     panel.unmount()
   })
 
+  it('sets the two requests side by side: leaving, entering and changing form, with text and token changes', async () => {
+    const whole = testPolicy({ name: 'whole', maxInputTokens: 100_000, toolTrace: 'transparent', maxTurns: 8 })
+    const panel = await renderPanel({ entries: conversation(16), tab: 'lab', width: 900, policy: testPolicy({ maxInputTokens: 100_000, toolTrace: 'masked' }), policies: [{ id: 'whole', label: 'whole', policy: whole }] })
+    await panel.find('lab-columns')
+    await panel.click('lab-whole')
+    await eventually(() => expect(Number(panel.query('[data-testid="lab-reshaped"]')?.dataset['count'])).toBeGreaterThan(0))
+    const before = await panel.find('lab-before')
+    const after = await panel.find('lab-after')
+    const leaving = before.querySelector('[data-change="leaving"]') as HTMLElement
+    expect(leaving.textContent).toContain('window: outside maxTurns / maxMessages')
+    expect(leaving.textContent).toContain('question 0 lorem')
+    expect(leaving.textContent).toMatch(/\(−[\d,]+\)/)
+    const changed = after.querySelector('[data-change="changed"]') as HTMLElement
+    expect(changed.textContent).toContain('masked → sent whole')
+    expect(changed.textContent).toContain('"rows":[1,2,3]')
+    // The placeholder may be longer than a tiny result: the change has a sign either way.
+    expect(changed.textContent).toMatch(/\([+−±][\d,]+\)/)
+    expect(after.querySelector('[data-change="leaving"]')).toBeNull()
+    // Side by side when there is room, and the options never cover the lists.
+    expect(before.getBoundingClientRect().top).toBeCloseTo(after.getBoundingClientRect().top, 0)
+    const form = (await panel.find('lab-form')).getBoundingClientRect()
+    expect(form.bottom).toBeLessThanOrEqual((await panel.find('lab-diff')).getBoundingClientRect().top)
+    panel.unmount()
+  })
+
   it('offers a policy per model', async () => {
     const panel = await renderPanel({ entries: conversation(2), tab: 'lab' })
     const select = (await panel.find('lab-model')) as HTMLSelectElement

@@ -1,9 +1,11 @@
 import { listModels, policyForModel, withPolicy, type ContextPolicy } from '@threadlens/core'
-import { compareProjections, useProjection } from '@threadlens/react'
+import { useProjection } from '@threadlens/react'
 import { useMemo, useState } from 'react'
 import { formatNumber } from '../model/meter-parts'
 import { changedOptions, fieldChange, policyFields, type PolicyField } from '../model/policy-fields'
 import { usePanel } from '../panel/panel-context'
+import { turnDiff } from '../model/turn-diff'
+import { LabColumns } from './lab-columns'
 import { ProjectionStatus } from './projection-status'
 
 /** Try presets, models and single options; see what enters and leaves. Never writes. */
@@ -15,7 +17,7 @@ export function PolicyLabTab() {
   const models = useMemo(() => listModels(), [])
   const base = useProjection(panel.threadId, panel.basePolicy, panel.projectOptions)
   const lab = useProjection(panel.threadId, current, panel.projectOptions)
-  const diff = useMemo(() => (base.result === undefined || lab.result === undefined ? undefined : compareProjections(base.result, lab.result)), [base.result, lab.result])
+  const diff = useMemo(() => (base.result === undefined || lab.result === undefined ? undefined : turnDiff(base.result, lab.result)), [base.result, lab.result])
 
   const choose = (id: string, policy: ContextPolicy | undefined) => {
     setError(undefined)
@@ -58,57 +60,57 @@ export function PolicyLabTab() {
         </select>
       </div>
       <p className="tl-muted">Previewing only: the thread is never written. Projection, meter and timeline follow this policy until you pick “app policy”.</p>
-      <div className="tl-split" style={{ flex: 'none' }}>
-        <form className="tl-card" aria-label="policy options" data-testid="lab-form" onSubmit={(event) => event.preventDefault()}>
+      <details className="tl-card" open data-testid="lab-options">
+        <summary className="tl-h">Options</summary>
+        <form className="tl-lab-form" aria-label="policy options" data-testid="lab-form" onSubmit={(event) => event.preventDefault()}>
           {policyFields.map((field) => (
             <FieldInput key={`${field.name}-${edits}-${panel.labChoice.replace(' (edited)', '')}`} field={field} value={(current as Record<string, unknown>)[field.name]} onChange={(raw) => edit(field, raw)} />
           ))}
-          {error === undefined ? null : (
-            <p className="tl-error" role="alert" data-testid="lab-error">
-              {error}
-            </p>
-          )}
         </form>
-        <section className="tl-card" aria-label="difference" data-testid="lab-diff">
-          <h3 className="tl-h">App policy → this policy</h3>
-          {diff === undefined ? (
-            <ProjectionStatus snapshot={lab.result === undefined ? lab : base} />
-          ) : (
-            <>
-              <p>
-                tokens{' '}
-                <strong data-testid="lab-token-delta">
-                  {diff.tokenDelta > 0 ? '+' : ''}
-                  {formatNumber(diff.tokenDelta)}
-                </strong>{' '}
-                ({formatNumber(base.result?.meta.tokens.total ?? 0)} → {formatNumber(lab.result?.meta.tokens.total ?? 0)}) · messages {diff.messageDelta > 0 ? '+' : ''}
-                {diff.messageDelta}
-              </p>
-              <SeqList label="entering" testId="lab-entered" seqs={diff.entered} />
-              <SeqList label="leaving" testId="lab-left" seqs={diff.left} />
-              <h3 className="tl-h">Changed options</h3>
-              <ul className="tl-mono" data-testid="lab-changed">
-                {changedOptions(panel.basePolicy, current).map((line) => (
-                  <li key={line}>{line}</li>
-                ))}
-              </ul>
-            </>
-          )}
-        </section>
-      </div>
+        {error === undefined ? null : (
+          <p className="tl-error" role="alert" data-testid="lab-error">
+            {error}
+          </p>
+        )}
+      </details>
+      <section className="tl-card" aria-label="difference" data-testid="lab-diff">
+        <h3 className="tl-h">App policy → this policy</h3>
+        {diff === undefined || base.result === undefined || lab.result === undefined ? (
+          <ProjectionStatus snapshot={lab.result === undefined ? lab : base} />
+        ) : (
+          <>
+            <p>
+              tokens{' '}
+              <strong data-testid="lab-token-delta">
+                {diff.tokenDelta > 0 ? '+' : ''}
+                {formatNumber(diff.tokenDelta)}
+              </strong>{' '}
+              ({formatNumber(diff.tokensBefore)} → {formatNumber(diff.tokensAfter)}) · messages {lab.result.messages.length - base.result.messages.length > 0 ? '+' : ''}
+              {lab.result.messages.length - base.result.messages.length} ·{' '}
+              <span className="tl-change-entering" data-testid="lab-entered" data-count={diff.entered}>
+                {diff.entered} entering
+              </span>{' '}
+              ·{' '}
+              <span className="tl-change-leaving" data-testid="lab-left" data-count={diff.left}>
+                {diff.left} leaving
+              </span>{' '}
+              ·{' '}
+              <span className="tl-change-changed" data-testid="lab-reshaped" data-count={diff.changed}>
+                {diff.changed} changing form
+              </span>
+            </p>
+            <h4 className="tl-h">Changed options</h4>
+            <ul className="tl-mono" data-testid="lab-changed">
+              {changedOptions(panel.basePolicy, current).map((line) => (
+                <li key={line}>{line}</li>
+              ))}
+              {changedOptions(panel.basePolicy, current).length === 0 ? <li className="tl-muted">none: the app policy</li> : null}
+            </ul>
+            <LabColumns base={base.result} lab={lab.result} />
+          </>
+        )}
+      </section>
     </>
-  )
-}
-
-export function SeqList({ label, seqs, testId }: { readonly label: string; readonly seqs: readonly number[]; readonly testId: string }) {
-  const shown = seqs.slice(0, 200)
-  return (
-    <p data-testid={testId} data-count={seqs.length}>
-      <span className="tl-muted">
-        {label} ({seqs.length}):
-      </span>{' '}
-      <span className="tl-mono">{seqs.length === 0 ? 'none' : `#${shown.join(', #')}${seqs.length > shown.length ? ` … and ${seqs.length - shown.length} more` : ''}`}</span>
-    </p>
   )
 }
 

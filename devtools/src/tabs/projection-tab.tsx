@@ -7,6 +7,7 @@ import { formatNumber } from '../model/meter-parts'
 import { usePanel } from '../panel/panel-context'
 import { usePanelProjection } from '../panel/use-panel-projection'
 import { CacheBreakpoints } from './cache-breakpoints'
+import { LeftOutList } from './left-out-list'
 import { ProjectedMessages } from './projected-messages'
 import { ProjectionStatus } from './projection-status'
 
@@ -23,13 +24,16 @@ export function ProjectionTab() {
   const next = usePanelProjection()
   const [format, setFormat] = useState<Format>('neutral')
   const [source, setSource] = useState<'next' | 'session'>('next')
+  const thread = next.thread
+  // Bound once per thread version, so the left-out groups are counted once.
+  const entryAt = useMemo(() => (thread === undefined ? undefined : (seq: number) => thread.bySeq(seq)), [thread])
   const result = source === 'session' && panel.sessionProjection !== undefined ? panel.sessionProjection : next.result
   return (
     <>
       <div className="tl-row">
         <div className="tl-row" role="radiogroup" aria-label="format">
           {formats.map((item) => (
-            <button key={item.id} type="button" className="tl-button" role="radio" aria-checked={format === item.id} aria-pressed={format === item.id} data-testid={`format-${item.id}`} onClick={() => setFormat(item.id)}>
+            <button key={item.id} type="button" className="tl-button" role="radio" aria-checked={format === item.id} data-testid={`format-${item.id}`} onClick={() => setFormat(item.id)}>
               {item.label}
             </button>
           ))}
@@ -46,6 +50,7 @@ export function ProjectionTab() {
           </span>
         )}
       </div>
+      {result === undefined ? null : <LeftOutList result={result} entryAt={entryAt} counter={next.counter} />}
       {result === undefined ? null : <CacheBreakpoints result={result} />}
       {result === undefined ? <ProjectionStatus snapshot={next} /> : <FormattedProjection result={result} format={format} />}
     </>

@@ -14,19 +14,31 @@ describe('Timeline tab', () => {
     // Budget cut the middle: dropped rows exist and are greyed; the pinned first question is included.
     const dropped = rows.filter((row) => row.dataset['state'] === 'dropped')
     expect(dropped.length).toBeGreaterThan(0)
-    expect(getComputedStyle(dropped[0] as HTMLElement).opacity).toBe('0.45')
+    const included = rows.find((row) => row.dataset['state'] === 'included') as HTMLElement
+    expect(getComputedStyle(dropped[0] as HTMLElement).color).not.toBe(getComputedStyle(included).color)
     expect(dropped[0]?.title).toMatch(/budget|applied/)
     expect(states.get(0)).toBe('included')
     expect(panel.query('[data-seq="0"] .tl-badge.tl-info')?.textContent).toBe('pinned')
     expect(panel.query(`[data-seq="${opSeq}"]`)?.dataset['fate']).toBe('applied')
 
-    // Refs are shown on each row; a row opens with the keyboard too.
-    expect(panel.query('[data-seq="1"] [data-testid="entry-refs"]')?.textContent).toBe('r0 · c0a · t0')
+    // Each row shows its text, not its ids (refs are in the tooltip and the detail); a row opens with the keyboard too.
+    expect(panel.query('[data-seq="1"] [data-testid="entry-preview"]')?.textContent).toBe('lookup({"turn":0})')
+    expect(panel.query('[data-seq="1"]')?.title).toContain('requestId=r0 callId=c0a toolCallId=t0')
     ;(panel.query(`[data-seq="${opSeq}"]`) as HTMLElement).dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter', bubbles: true }))
     const detail = await panel.find('entry-detail')
     expect(detail.dataset['seq']).toBe(String(opSeq))
     expect(detail.textContent).toContain('"op": "pin"')
     expect(detail.textContent).toContain('a context op: applied to the projection, never sent')
+    // The detail pane never hides a row's fate or tokens.
+    const row = panel.query(`[data-seq="${opSeq}"]`) as HTMLElement
+    expect(row.getAttribute('aria-current')).toBe('true')
+    for (const cell of [row.querySelector('[data-testid="fate-badge"]'), row.querySelector('[data-testid="entry-tokens"]')] as HTMLElement[]) {
+      const box = cell.getBoundingClientRect()
+      const rowBox = row.getBoundingClientRect()
+      expect(box.width).toBeGreaterThan(0)
+      expect(box.right).toBeLessThanOrEqual(rowBox.right + 0.5)
+      expect(cell.scrollWidth).toBeLessThanOrEqual(cell.clientWidth + 1)
+    }
     panel.unmount()
   })
 
@@ -45,6 +57,26 @@ describe('Timeline tab', () => {
     setValue.call(search, 'question 7')
     search.dispatchEvent(new Event('input', { bubbles: true }))
     await eventually(() => expect(count.textContent).toMatch(/^1 of 24 entries/))
+    panel.unmount()
+  })
+
+  it('filters by fate, and a row opened from elsewhere is scrolled into view', async () => {
+    const panel = await renderPanel({ entries: conversation(40), tab: 'timeline', height: 500, policy: testPolicy({ maxInputTokens: 1200, reserveOutputTokens: 100 }) })
+    await panel.find('timeline-row')
+    const fate = (await panel.find('timeline-fate')) as HTMLSelectElement
+    expect([...fate.options].map((option) => option.value)).toContain('dropped:budget')
+    fate.value = 'dropped:budget'
+    fate.dispatchEvent(new Event('change', { bubbles: true }))
+    const count = await panel.find('timeline-count')
+    await eventually(() => expect(count.textContent).not.toMatch(/^(\d+) of \1 entries/))
+    expect(panel.queryAll('[data-testid="timeline-row"]').every((row) => row.dataset['fate'] === 'budget')).toBe(true)
+    fate.value = 'all'
+    fate.dispatchEvent(new Event('change', { bubbles: true }))
+    // The first entry, far above the end the list opens at, is brought into view when opened.
+    await panel.click('tab-projection')
+    const leftOut = await panel.find('left-out')
+    ;(leftOut.querySelector('button') as HTMLButtonElement).click()
+    await eventually(() => expect(panel.query('[data-testid="timeline-row"][data-seq="0"]')).not.toBeNull())
     panel.unmount()
   })
 

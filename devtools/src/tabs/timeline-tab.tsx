@@ -2,8 +2,9 @@ import { entryKinds, type Entry, type EntryKind, type TokenCounter } from '@thre
 import { useDeferredValue, useMemo, useState } from 'react'
 import { VirtualList } from '../components/virtual-list'
 import { TIMELINE_ROW_HEIGHT } from '../constants'
-import { entryPreview, refsText, refsValues } from '../model/entry-preview'
+import { entryPreview, refsText } from '../model/entry-preview'
 import { describeFate, fateIndex, type FateIndex } from '../model/entry-fates'
+import { fateFilterOptions, seqMatches, type FateFilter } from '../model/fate-filter'
 import { formatNumber } from '../model/meter-parts'
 import { usePanel } from '../panel/panel-context'
 import { usePanelProjection } from '../panel/use-panel-projection'
@@ -16,23 +17,29 @@ export function TimelineTab() {
   const projection = usePanelProjection()
   const [kinds, setKinds] = useState<ReadonlySet<EntryKind>>(() => new Set(entryKinds))
   const [text, setText] = useState('')
+  const [fate, setFate] = useState<FateFilter>('all')
   const query = useDeferredValue(text.trim().toLowerCase())
   const { thread, result, counter } = projection
   const entries = thread?.entries
+  const meta = result?.meta
   const visible = useMemo(() => {
     if (entries === undefined) return undefined
-    if (query === '' && kinds.size === entryKinds.length) return undefined // all rows: no index array needed
+    if (query === '' && kinds.size === entryKinds.length && (fate === 'all' || meta === undefined)) return undefined // all rows: no index array needed
     const matches: number[] = []
     entries.forEach((entry, position) => {
-      if (kinds.has(entry.kind) && (query === '' || entryPreview(entry).toLowerCase().includes(query) || refsText(entry).toLowerCase().includes(query))) matches.push(position)
+      if (!kinds.has(entry.kind)) return
+      if (meta !== undefined && !seqMatches(meta, entry.seq, fate)) return
+      if (query === '' || entryPreview(entry).toLowerCase().includes(query) || refsText(entry).toLowerCase().includes(query)) matches.push(position)
     })
     return matches
-  }, [entries, kinds, query])
+  }, [entries, kinds, query, fate, meta])
   if (entries === undefined || result === undefined || counter === undefined) return <ProjectionStatus snapshot={projection} />
   const fates = fateIndex(result.meta)
   const count = visible === undefined ? entries.length : visible.length
   const entryAt = (row: number) => entries[visible === undefined ? row : (visible[row] as number)] as Entry
   const selected = panel.selectedSeq === undefined ? undefined : thread?.bySeq(panel.selectedSeq)
+  const selectedRow = selected === undefined ? undefined : visible === undefined ? selected.seq - (entries[0]?.seq ?? 0) : visible.indexOf(entries.indexOf(selected))
+  const options = fateFilterOptions(result.meta)
   const toggleKind = (kind: EntryKind) => {
     const next = new Set(kinds)
     if (next.has(kind)) next.delete(kind)
@@ -47,22 +54,36 @@ export function TimelineTab() {
             {kind}
           </button>
         ))}
+        <label className="tl-row" style={{ gap: 4 }}>
+          <span className="tl-muted">fate</span>
+          <select className="tl-select" data-testid="timeline-fate" value={fate} onChange={(event) => setFate(event.target.value as FateFilter)}>
+            {options.map((option) => (
+              <option key={option.value} value={option.value}>
+                {option.label}
+              </option>
+            ))}
+            {options.some((option) => option.value === fate) ? null : <option value={fate}>{fate}</option>}
+          </select>
+        </label>
         <input className="tl-input" type="search" placeholder="filter text or refs" aria-label="filter text" data-testid="timeline-search" value={text} onChange={(event) => setText(event.target.value)} />
         <span className="tl-muted" data-testid="timeline-count">
           {count} of {entries.length} entries · {result.meta.includedSeqs.length} included
         </span>
       </div>
-      <div className="tl-split">
+      <div className="tl-timeline-host">
+        <div className="tl-split">
         <VirtualList
           count={count}
           rowHeight={TIMELINE_ROW_HEIGHT}
           label="thread timeline"
           testId="timeline"
           followEnd
+          {...(selectedRow === undefined || selectedRow < 0 ? {} : { scrollToRow: selectedRow })}
           rowKey={(row) => entryAt(row).seq}
           renderRow={(row) => <TimelineRow entry={entryAt(row)} fates={fates} counter={counter} selected={entryAt(row).seq === panel.selectedSeq} onSelect={panel.selectSeq} />}
         />
         {selected === undefined ? null : <EntryDetail entry={selected} fates={fates} counter={counter} onClose={() => panel.selectSeq(undefined)} />}
+        </div>
       </div>
     </>
   )
@@ -88,8 +109,10 @@ function TimelineRow({ entry, fates, counter, selected, onSelect }: TimelineRowP
       data-seq={entry.seq}
       data-state={state}
       data-fate={label}
-      aria-selected={selected}
-      title={rule}
+      role="button"
+      aria-current={selected ? 'true' : undefined}
+      aria-label={`#${entry.seq} ${entry.kind}, ${label}`}
+      title={`${label}: ${rule}${refsText(entry) === '' ? '' : `\n${refsText(entry)}`}`}
       tabIndex={0}
       onClick={() => onSelect(entry.seq)}
       onKeyDown={(event) => {
@@ -100,19 +123,20 @@ function TimelineRow({ entry, fates, counter, selected, onSelect }: TimelineRowP
       }}
     >
       <span className="tl-mono">#{entry.seq}</span>
-      <span className="tl-kind">{entry.kind}</span>
-      <span className="tl-muted tl-mono" title={refsText(entry)} data-testid="entry-refs">
-        {refsValues(entry)}
-      </span>
-      <span>{entryPreview(entry)}</span>
-      <span>
+      <span className="tl-fate-cell">
         <span className={`tl-badge ${badgeClass}`} data-testid="fate-badge">
           {label}
-        </span>{' '}
+        </span>
         {fates.pinned.has(entry.seq) ? <span className="tl-badge tl-info">pinned</span> : null}
         {fates.unresolved.has(entry.seq) ? <span className="tl-badge tl-warn">unresolved</span> : null}
       </span>
-      <span className="tl-tokens">{formatNumber(counter.countEntry(entry))}</span>
+      <span className="tl-kind">{entry.kind}</span>
+      <span className="tl-one-line" data-testid="entry-preview">
+        {entryPreview(entry)}
+      </span>
+      <span className="tl-tokens" data-testid="entry-tokens">
+        {formatNumber(counter.countEntry(entry))}
+      </span>
     </div>
   )
 }

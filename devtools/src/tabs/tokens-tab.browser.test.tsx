@@ -2,7 +2,7 @@ import { describe, expect, it, vi } from 'vitest'
 import { conversation, renderPanel, testPolicy } from '../testing/panel-harness'
 
 describe('Tokens tab', () => {
-  it('stacks every part with numbers and shares of the window, and says the counts are estimated', async () => {
+  it('stacks every part with numbers and shares of the input budget, and says the counts are estimated', async () => {
     const panel = await renderPanel({ entries: conversation(3), tab: 'tokens', policy: testPolicy({ maxInputTokens: 4000, reserveOutputTokens: 1000, systemPrompt: 'Hi.' }) })
     const meter = await panel.find('token-meter')
     expect(meter.dataset['level']).toBe('ok')
@@ -10,7 +10,8 @@ describe('Tokens tab', () => {
     const legend = await panel.find('meter-legend')
     const parts = panel.queryAll('[data-testid^="meter-"][style*="contents"]').map((part) => part.dataset['testid'])
     expect(parts).toEqual(['meter-system', 'meter-memory', 'meter-summary', 'meter-history', 'meter-pending', 'meter-tools', 'meter-reserved', 'meter-free'])
-    expect(legend.textContent).toContain('reserved output1,00025%')
+    expect(legend.textContent).toContain('reserved output1,000beside the budget')
+    expect(legend.textContent).toContain('free')
     expect((await panel.find('meter-counter')).textContent).toBe('estimated · heuristic')
     expect((await panel.find('meter-cost')).textContent).toContain('set policy.model')
     panel.unmount()

@@ -3,12 +3,13 @@ import { METER_AMBER_RATIO, METER_RED_RATIO } from '../constants'
 import { formatNumber, formatPercent, meterModel } from '../model/meter-parts'
 import { usePanel } from '../panel/panel-context'
 import { usePanelProjection } from '../panel/use-panel-projection'
+import { ContextMap } from './context-map'
 import { MeterBar } from './meter-bar'
 import { ProjectionStatus } from './projection-status'
 
 const dollars = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', maximumFractionDigits: 5 })
 
-/** The token meter in full: every part with its tokens and share of the window, counter, flags, cost. */
+/** The token meter in full: what takes the room (a treemap), every part with its tokens and share of the input budget, counter, flags, cost. */
 export function TokensTab() {
   const panel = usePanel()
   const projection = usePanelProjection()
@@ -27,7 +28,7 @@ export function TokensTab() {
           {meta.counter.exact ? `exact · ${meta.counter.id}` : `estimated · ${meta.counter.id}`}
         </span>
         <span className="tl-muted">
-          window {formatNumber(model.window)} · input budget {formatNumber(model.budget)} (window − reserved output) · amber over {formatPercent(METER_AMBER_RATIO)}, red over{' '}
+          shares of the input budget {formatNumber(model.budget)} (window {formatNumber(model.window)} − reserved output) · amber over {formatPercent(METER_AMBER_RATIO)}, red over{' '}
           {formatPercent(METER_RED_RATIO)} of the input budget
         </span>
         {meta.overflow ? <span className="tl-badge tl-danger">overflow: the mandatory part alone does not fit</span> : null}
@@ -40,10 +41,11 @@ export function TokensTab() {
             <span className={`tl-swatch tl-part-${part.key}`} aria-hidden="true" />
             <span>{part.label}</span>
             <span className="tl-num">{formatNumber(part.tokens)}</span>
-            <span className="tl-num tl-muted">{formatPercent(part.share)}</span>
+            <span className="tl-num tl-muted">{part.key === 'reserved' ? 'beside the budget' : formatPercent(part.share)}</span>
           </div>
         ))}
       </div>
+      <ContextMap result={result} />
       <p className="tl-muted" data-testid="meter-cost">
         {modelId === undefined
           ? 'Cost: set policy.model (or pick a model in the Policy lab) for a list-price estimate.'

@@ -1,0 +1,49 @@
+import type { DropReason, ProjectionMeta } from '@threadlens/core'
+import { fateIndex, type EntryFate } from './entry-fates'
+
+/** What the timeline can show: every entry, a broad fate, or one drop reason (`dropped:budget`). */
+export type FateFilter = 'all' | 'sent' | 'as-written' | 'shortened' | 'left-out' | 'summarized' | `dropped:${DropReason}`
+
+export interface FateFilterOption {
+  readonly value: FateFilter
+  readonly label: string
+}
+
+/** The filters worth offering for one projection: the broad ones, then each drop reason it has. */
+export function fateFilterOptions(meta: ProjectionMeta): FateFilterOption[] {
+  const options: FateFilterOption[] = [
+    { value: 'all', label: 'every fate' },
+    { value: 'sent', label: 'sent (whole or shortened)' },
+    { value: 'as-written', label: 'sent as written' },
+    { value: 'shortened', label: 'sent shortened (masked, pruned, deduped)' },
+    { value: 'left-out', label: 'left out (any reason)' },
+    { value: 'summarized', label: 'summarized' },
+  ]
+  const reasons = [...new Set(meta.dropped.map((range) => range.reason))]
+  for (const reason of reasons) options.push({ value: `dropped:${reason}`, label: `left out: ${reason}` })
+  return options
+}
+
+export function fateMatches(fate: EntryFate, filter: FateFilter): boolean {
+  switch (filter) {
+    case 'all':
+      return true
+    case 'sent':
+      return fate.state === 'included' || fate.state === 'summary'
+    case 'as-written':
+      return (fate.state === 'included' && fate.reduced === undefined) || fate.state === 'summary'
+    case 'shortened':
+      return fate.state === 'included' && fate.reduced !== undefined
+    case 'left-out':
+      return fate.state === 'dropped' || fate.state === 'summarized'
+    case 'summarized':
+      return fate.state === 'summarized'
+    default:
+      return fate.state === 'dropped' && `dropped:${fate.reason}` === filter
+  }
+}
+
+/** Whether an entry of this projection passes the filter. */
+export function seqMatches(meta: ProjectionMeta, seq: number, filter: FateFilter): boolean {
+  return filter === 'all' || fateMatches(fateIndex(meta).fateOf(seq), filter)
+}

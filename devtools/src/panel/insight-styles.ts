@@ -1,0 +1,72 @@
+// Styles of the content views (context map, left-out list, diffs, token colouring). Width-agnostic:
+// everything wraps or stacks; the panel frame adds its own container-query layout around them.
+export const insightCss = `
+.tl-context { display: flex; flex-direction: column; gap: 6px; flex: none; }
+.tl-tile-label:first-child { padding-top: 2px; }
+.tl-map { position: relative; width: 100%; aspect-ratio: 2 / 1; max-height: 280px; min-height: 120px; border-radius: 4px; overflow: hidden; background: var(--part-free); }
+.tl-tile { position: absolute; margin: 0; padding: 0; border: 0; box-shadow: inset 0 0 0 1px #161a20; border-radius: 0; min-width: 0; min-height: 0; overflow: hidden; cursor: pointer;
+  display: flex; flex-direction: column; align-items: flex-start; justify-content: flex-start; text-align: left; color: #0b0f14; font-size: 11px; line-height: 1.25; }
+.tl-tile:focus-visible, .tl-link:focus-visible, .tl-fate-chip:focus-visible, .tl-lab-item:focus-visible { outline: 2px solid #fff; outline-offset: -2px; z-index: 1; }
+.tl-tile[aria-pressed="true"] { outline: 2px solid #fff; outline-offset: -3px; z-index: 1; }
+.tl-tile-label { padding: 0 4px; max-width: 100%; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
+.tl-tile-tools { background: var(--part-tools); } .tl-tile-system { background: var(--part-system); } .tl-tile-memory { background: var(--part-memory); }
+.tl-tile-summary { background: var(--part-summary); } .tl-tile-history { background: var(--part-history); } .tl-tile-pending { background: var(--part-pending); }
+.tl-tile-free { background: var(--part-free); color: #c5ced9; }
+.tl-meter-reserved { display: inline-flex; align-items: center; gap: 4px; color: var(--tl-muted); font-size: 11px; white-space: nowrap; }
+.tl-reserved { display: flex; align-items: center; gap: 6px; color: var(--tl-muted); }
+.tl-inline-swatch { display: inline-block; vertical-align: -2px; }
+.tl-nowrap { white-space: nowrap; }
+.tl-largest, .tl-block-list, .tl-left-out-list { margin: 0; padding-left: 20px; display: flex; flex-direction: column; gap: 3px; }
+.tl-block-list, .tl-left-out-list { padding-left: 0; list-style: none; }
+.tl-link { background: none; border: 0; padding: 0 2px; color: #9cc3ff; cursor: pointer; text-align: left; font: inherit; }
+.tl-link:hover { text-decoration: underline; }
+.tl-largest-item { display: flex; gap: 6px; align-items: baseline; max-width: 100%; white-space: nowrap; }
+.tl-largest-item > * { flex: none; }
+.tl-largest-item > .tl-one-line { flex: 1 1 auto; }
+.tl-preview { color: #c5ced9; overflow-wrap: anywhere; }
+.tl-one-line { overflow: hidden; text-overflow: ellipsis; white-space: nowrap; min-width: 0; }
+.tl-left-out-group { border-top: 1px solid #20262e; padding: 4px 0; }
+.tl-left-out-group:first-of-type { border-top: 0; }
+.tl-fate-chip { background: #222831; border: 1px solid var(--tl-border); border-radius: 10px; padding: 1px 8px; cursor: pointer; font-size: 11px; }
+.tl-fate-chip[aria-checked="true"] { background: #24406b; border-color: var(--tl-accent); color: #fff; }
+.tl-diff-columns { display: flex; flex-wrap: wrap; gap: 10px; }
+.tl-diff-columns > * { flex: 1 1 260px; min-width: 0; }
+.tl-lab-item { display: grid; grid-template-columns: auto 1fr auto; gap: 2px 8px; padding: 3px 6px; border-left: 3px solid transparent; border-bottom: 1px solid #1d232b; }
+.tl-lab-item[data-change="entering"] { border-left-color: var(--tl-green); background: #14261f; }
+.tl-lab-item[data-change="leaving"] { border-left-color: var(--tl-red); background: #2a1718; }
+.tl-lab-item[data-change="changed"] { border-left-color: var(--tl-amber); background: #2a2415; }
+.tl-change { font-size: 11px; font-weight: 600; white-space: nowrap; }
+.tl-change-entering { color: #7fdcaf; } .tl-change-leaving { color: #ff938c; } .tl-change-changed { color: #f3c566; }
+.tl-lab-item > .tl-largest-item { display: flex; gap: 6px; align-items: baseline; max-width: 100%; white-space: nowrap; }
+.tl-largest-item > * { flex: none; }
+.tl-largest-item > .tl-one-line { flex: 1 1 auto; }
+.tl-preview { grid-column: 1 / -1; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
+.tl-lab-form { display: flex; flex-wrap: wrap; gap: 4px 14px; }
+.tl-lab-form .tl-field { grid-template-columns: minmax(120px, 180px) minmax(80px, 160px); flex: 1 1 300px; }
+.tl-lab-form .tl-field .tl-input, .tl-lab-form .tl-field .tl-select { width: 100%; max-width: none; }
+.tl-token { border-radius: 2px; }
+.tl-token-0 { background: #27406a; } .tl-token-1 { background: #4a3a17; } .tl-token-2 { background: #163a2b; } .tl-token-3 { background: #4d1f3b; } .tl-token-4 { background: #33305a; }
+.tl-view-explain { margin: 0 0 4px; color: var(--tl-muted); }
+.tl-view-conversation .tl-view-item { border-left: 3px solid var(--tl-accent); }
+.tl-view-reasoning .tl-view-item { border-left: 3px solid var(--part-tools); font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; font-size: 11.5px; }
+.tl-bubble-user { background: #1b2a40; border-radius: 8px; padding: 4px 8px; }
+.tl-bubble-assistant { background: #20262e; border-radius: 8px; padding: 4px 8px; }
+.tl-root .tl-timeline-row { grid-template-columns: 52px minmax(64px, 120px) 70px minmax(0, 1fr) 52px; }
+/* Greyed by colour, not opacity: left-out rows stay readable (contrast) and their badges keep their colours. */
+.tl-root .tl-timeline-row[data-state="dropped"], .tl-root .tl-timeline-row[data-state="summarized"] { opacity: 1; color: #9aa4b2; }
+.tl-root .tl-timeline-row[data-state="dropped"] .tl-kind, .tl-root .tl-timeline-row[data-state="summarized"] .tl-kind { color: #9aa4b2; }
+.tl-timeline-row[aria-current="true"] { background: #22324a; }
+.tl-timeline-row:focus-visible { outline: 2px solid var(--tl-accent); outline-offset: -2px; }
+.tl-fate-cell { display: flex; gap: 3px; overflow: hidden; }
+.tl-timeline-host { container-type: inline-size; flex: 1; min-height: 0; display: flex; flex-direction: column; }
+@container (max-width: 640px) {
+  .tl-timeline-host .tl-split { flex-direction: column; }
+  .tl-timeline-host .tl-detail { max-width: none; max-height: 50%; border-left: 0; border-top: 1px solid var(--tl-border); padding: 6px 0 0; }
+  .tl-root .tl-timeline-row { grid-template-columns: 44px minmax(60px, 110px) minmax(0, 1fr) 48px; }
+  .tl-timeline-row > .tl-kind { display: none; }
+}
+.tl-break-text { max-height: 8em; overflow: auto; background: #11151a; border: 1px solid var(--tl-border); border-radius: 4px; padding: 4px 6px; }
+.tl-root .tl-select { max-width: 100%; min-width: 0; }
+.tl-call-row[aria-current="true"] { background: #22324a; }
+.tl-call-row:focus-visible { outline: 2px solid var(--tl-accent); outline-offset: -2px; }
+`
