@@ -103,7 +103,7 @@ export function appendedRow(row: ThreadRow, entries: readonly Entry[], now: numb
 
 /** A clearer error for the one constraint a caller can hit: an id that is taken. */
 export function alreadyExists(error: unknown, threadId: string, operation: string): unknown {
-  if (storageErrorCode(error) !== 'constraint' && !(error instanceof StorageError && error.code === 'constraint')) return error
+  if (storageErrorCode(error) !== 'constraint' && !(StorageError.isInstance(error) && error.code === 'constraint')) return error
   return new StorageError('constraint', operation, `A thread "${threadId}" already exists; pick another id (or leave it out for a random one).`, { cause: error })
 }
 
