@@ -202,6 +202,8 @@ export type {
   ReplayedCall,
   ReportedUsage,
   TokenCalibration,
+  CallUsage,
+  RecordedCall,
 } from './calls/index'
 export {
   addCalibrationSample,
@@ -221,3 +223,5 @@ export {
   StoredHashes,
   tokenCalibrationSchema,
 } from './calls/index'
+
+export type { SessionRetry, SessionServerLimit, SessionSnapshot, SessionSource, SessionStatus } from './session/session-snapshot'
