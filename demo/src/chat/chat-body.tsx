@@ -124,7 +124,6 @@ export function ChatBody(props: ActiveChatProps & { readonly snapshot: ThreadSna
               threadId={threadId}
               policy={policy}
               policies={modelPolicies}
-              tools={schemas}
               {...(memoryText === undefined ? {} : { memory: memoryText })}
               agentId={ASSISTANT_MEMORY_ID}
               storageKey={DEVTOOLS_STORAGE_KEY}

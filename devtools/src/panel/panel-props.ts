@@ -1,5 +1,5 @@
-import type { ContextPolicy, Memory, ToolSchema } from '@threadlens/core'
-import type { ThreadlensClient, SessionSource } from '@threadlens/react'
+import type { ContextPolicy, Memory, SessionSource, ToolSchema } from '@threadlens/core'
+import type { ThreadlensClient } from '@threadlens/react'
 
 /** A named policy offered in the panel's policy menu. */
 export interface PolicyChoice {
@@ -12,17 +12,18 @@ export interface PolicyChoice {
 export interface DevtoolsPanelProps {
   /** The thread to inspect. Default: the session's `threadId`. */
   readonly threadId?: string
-  /** A live session (see `SessionSource` in @threadlens/react): shows its status and the request in progress. Default: none. */
+  /** A live session (`@threadlens/agent`'s `Session`, or any `SessionSource`): shows its status and the request in progress. Default: none. */
   readonly session?: SessionSource
   /** The policy the app projects with. Default: the session's policy, else `presets.shortContext()`. */
   readonly policy?: ContextPolicy
   /** More policies for the policy menu, beside the built-in presets. Default: none. */
   readonly policies?: readonly PolicyChoice[]
-  /** Tool schemas the app's requests carry (their tokens come out of the budget). Default: none. */
+  /** Tool schemas the app's requests carry (their tokens come out of the budget). Default: the session's tools, else none. */
   readonly tools?: readonly ToolSchema[]
   /**
    * The memory segment the app's requests carry (text, or a `Memory` rendered by the policy's
-   * `memorySpaces`), so the meter and projection match what is sent. Default: none.
+   * `memorySpaces`), so the meter and projection match what is sent. Default: the memory the
+   * session's latest call carried, else none.
    */
   readonly memory?: string | Memory
   /** Memory id (agent id) shown in the Memory tab. Default: none (the tab says how to set it). */

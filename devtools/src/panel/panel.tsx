@@ -63,7 +63,14 @@ function PanelInner(props: PanelBodyProps) {
   // Only what the panel needs: a streaming reply must not re-render every tab.
   const session = useSession(
     props.session ?? noSession,
-    useShallow((snapshot) => ({ threadId: snapshot.threadId, policy: snapshot.policy, pendingMessage: snapshot.pendingMessage, lastProjection: snapshot.lastProjection })),
+    useShallow((snapshot) => ({
+      threadId: snapshot.threadId,
+      policy: snapshot.policy,
+      pendingMessage: snapshot.pendingMessage,
+      tools: snapshot.tools,
+      memory: snapshot.memory,
+      lastProjection: snapshot.lastProjection,
+    })),
   )
   const ui = props.ui ?? devtoolsUiStore(props.storageKey ?? DEFAULT_STORAGE_KEY)
   const threadId = props.threadId ?? (session.threadId === '' ? undefined : session.threadId)
@@ -72,8 +79,9 @@ function PanelInner(props: PanelBodyProps) {
   const [lab, setLabState] = useState<{ choice: string; policy: ContextPolicy | undefined }>({ choice: 'app', policy: undefined })
   const [selectedSeq, selectSeq] = useState<number | undefined>(undefined)
   const pendingMessage = session.pendingMessage
-  const tools = props.tools
-  const memory = props.memory
+  // A real session knows its tools and the memory it sent; the app's props win (e.g. for the next call).
+  const tools = props.tools ?? (session.tools.length === 0 ? undefined : session.tools)
+  const memory = props.memory ?? session.memory
   const projectOptions = useMemo(() => {
     const pending: PendingMessage[] | undefined = pendingMessage === undefined ? undefined : [{ role: 'user', content: pendingMessage }]
     return { ...(pending === undefined ? {} : { pending }), ...(tools === undefined ? {} : { tools }), ...(memory === undefined ? {} : { memory }) }

@@ -1,4 +1,5 @@
-import { useRetryCountdown, useSession, type SessionSource } from '@threadlens/react'
+import type { SessionSource } from '@threadlens/core'
+import { useRetryCountdown, useSession } from '@threadlens/react'
 import { useShallow } from 'zustand/react/shallow'
 
 /** The request in progress of a live session: status, request id, running tools, streamed text. */

@@ -47,7 +47,7 @@ export type { DefineToolOptions, Tool, ToolContext } from './tools/define-tool'
 export { defineTool } from './tools/define-tool'
 export type { SendOptions, SessionOptions } from './session/create-session'
 export { Session, createSession } from './session/create-session'
-export type { SessionEvent, SessionEventType, SessionSnapshot, SessionStatus } from './session/session-events'
+export type { SessionEvent, SessionEventType } from './session/session-events'
 // The call record's one owner is core: re-exported here for the agent's users.
 export type { ReplayedCall } from '@threadlens/core'
 export { replayCall } from '@threadlens/core'

@@ -168,7 +168,7 @@ export function createChatPersistence(options: ChatPersistenceOptions): ChatPers
       try {
         await (await storeOf()).create({ id: chatId, title: options.title ?? '' })
       } catch (error) {
-        if (!(error instanceof StorageError && error.code === 'constraint')) throw error
+        if (!(StorageError.isInstance(error) && error.code === 'constraint')) throw error
       }
       best = { id: chatId, generation: 0 }
     }
@@ -184,7 +184,7 @@ export function createChatPersistence(options: ChatPersistenceOptions): ChatPers
         else await (await storeOf()).fork(head.id, { atSeq: seq - 1, id })
         return id
       } catch (error) {
-        if (!(error instanceof StorageError && error.code === 'constraint')) throw error
+        if (!(StorageError.isInstance(error) && error.code === 'constraint')) throw error
       }
     }
     throw new InvalidAdapterOptionsError(`could not create a branch of chat "${chatId}" after ${MAX_BRANCH_ATTEMPTS} attempts: other tabs keep taking the ids`)

@@ -6,7 +6,7 @@ import { ThreadlensError } from '@threadlens/core'
  * has a file too large to keep inline. Nothing was written.
  */
 export class UnstorableMessageError extends ThreadlensError {
-  override readonly name = 'UnstorableMessageError'
+  static override readonly errorName: string = 'UnstorableMessageError'
   /** The id of the message that could not be stored. */
   readonly messageId: string
   constructor(messageId: string, problem: string, options?: { cause?: unknown }) {
@@ -17,5 +17,5 @@ export class UnstorableMessageError extends ThreadlensError {
 
 /** Options given to an adapter function are missing or wrong; the message says which and how to fix it. */
 export class InvalidAdapterOptionsError extends ThreadlensError {
-  override readonly name = 'InvalidAdapterOptionsError'
+  static override readonly errorName: string = 'InvalidAdapterOptionsError'
 }

@@ -204,6 +204,8 @@ export type {
   ReplayedCall,
   ReportedUsage,
   TokenCalibration,
+  CallUsage,
+  RecordedCall,
 } from './calls/index'
 export {
   addCalibrationSample,
@@ -223,3 +225,5 @@ export {
   StoredHashes,
   tokenCalibrationSchema,
 } from './calls/index'
+
+export type { SessionRetry, SessionServerLimit, SessionSnapshot, SessionSource, SessionStatus } from './session/session-snapshot'

@@ -28,7 +28,7 @@ export type StorageErrorCode =
 
 /** The base of every storage failure; `code` says which kind, `operation` what the store was doing. */
 export class StorageError extends ThreadlensError {
-  override readonly name: string = 'StorageError'
+  static override readonly errorName: string = 'StorageError'
   readonly code: StorageErrorCode
   /** The store call that failed, e.g. `appendMany`. */
   readonly operation: string
@@ -41,7 +41,7 @@ export class StorageError extends ThreadlensError {
 
 /** The site's storage quota is full. Nothing of the failed write was saved. */
 export class StorageFullError extends StorageError {
-  override readonly name = 'StorageFullError'
+  static override readonly errorName: string = 'StorageFullError'
   constructor(operation: string, options?: { cause?: unknown }) {
     super(
       'quota',
@@ -65,7 +65,7 @@ export type StorageResetReason =
  * threads at seq 0; reload the page (or call `db.acknowledgeReset()` and rebuild the UI's state).
  */
 export class StorageResetError extends StorageError {
-  override readonly name = 'StorageResetError'
+  static override readonly errorName: string = 'StorageResetError'
   readonly reason: StorageResetReason
   constructor(reason: StorageResetReason, operation: string, options?: { cause?: unknown }) {
     super(
@@ -93,7 +93,7 @@ export type SchemaUpgradeReason =
 
 /** The schema changed under this tab (or cannot change yet): this tab stops writing and says so. */
 export class SchemaUpgradeError extends StorageError {
-  override readonly name = 'SchemaUpgradeError'
+  static override readonly errorName: string = 'SchemaUpgradeError'
   readonly reason: SchemaUpgradeReason
   /** The schema version this code knows. */
   readonly knownVersion: number
@@ -122,7 +122,7 @@ export class SchemaUpgradeError extends StorageError {
 
 /** No usable IndexedDB. `openThreadlensStores()` falls back to in-memory stores when this happens. */
 export class StorageUnavailableError extends StorageError {
-  override readonly name = 'StorageUnavailableError'
+  static override readonly errorName: string = 'StorageUnavailableError'
   constructor(operation: string, detail: string, options?: { cause?: unknown }) {
     super(
       'unavailable',
@@ -137,7 +137,7 @@ export class StorageUnavailableError extends StorageError {
 
 /** No thread with this id is stored. */
 export class ThreadNotFoundError extends ThreadlensError {
-  override readonly name = 'ThreadNotFoundError'
+  static override readonly errorName: string = 'ThreadNotFoundError'
   readonly threadId: string
   constructor(threadId: string, operation: string) {
     super(`No thread "${threadId}" is stored, so ${operation} could not run. Create it first with threads.create(), or check the id (threads.list()).`)
@@ -150,7 +150,7 @@ export class ThreadNotFoundError extends ThreadlensError {
  * Reported, not thrown: the thread loads with a placeholder at this seq (`entry.meta.unreadable`).
  */
 export class UnreadableEntryError extends StorageError {
-  override readonly name = 'UnreadableEntryError'
+  static override readonly errorName: string = 'UnreadableEntryError'
   readonly threadId: string
   readonly seq: number
   /** Dotted path of the broken field inside the entry, `''` for the entry as a whole. */
@@ -173,7 +173,7 @@ export class UnreadableEntryError extends StorageError {
 
 /** A thread record update named a revision that is no longer current; nothing was written. */
 export class ThreadRevisionConflictError extends ThreadlensError {
-  override readonly name = 'ThreadRevisionConflictError'
+  static override readonly errorName: string = 'ThreadRevisionConflictError'
   readonly threadId: string
   /** The revision the update expected. */
   readonly expected: number
@@ -198,7 +198,7 @@ export class ThreadRevisionConflictError extends ThreadlensError {
  * its export could not be restored; nothing was written.
  */
 export class ThreadFullError extends ThreadlensError {
-  override readonly name = 'ThreadFullError'
+  static override readonly errorName: string = 'ThreadFullError'
   readonly threadId: string
   /** Which limit: the number of entries, or the bytes of the export. */
   readonly limit: 'entries' | 'bytes'
@@ -217,7 +217,7 @@ export class ThreadFullError extends ThreadlensError {
 
 /** An import was rejected before anything was written. */
 export class ImportValidationError extends ThreadlensError {
-  override readonly name = 'ImportValidationError'
+  static override readonly errorName: string = 'ImportValidationError'
   /** 1-based line of the offending JSONL line (1 is the header); `undefined` for the input as a whole. */
   readonly line: number | undefined
   /** Dotted path of the offending field inside that line (or message), `''` for the line as a whole. */
@@ -232,7 +232,7 @@ export class ImportValidationError extends ThreadlensError {
 
 /** Options given to a store function failed validation. */
 export class InvalidStoreOptionsError extends ThreadlensError {
-  override readonly name = 'InvalidStoreOptionsError'
+  static override readonly errorName: string = 'InvalidStoreOptionsError'
   readonly issues: readonly { readonly path: string; readonly message: string }[]
   constructor(what: string, issues: readonly { readonly path: string; readonly message: string }[], options?: { cause?: unknown }) {
     super(`Invalid ${what}: ${issues.map((issue) => (issue.path === '' ? issue.message : `${issue.path}: ${issue.message}`)).join('; ')}`, options)
@@ -329,7 +329,7 @@ function describe(error: unknown): string {
 
 /** `recordAttempt` was given an attempt that does not match core's `callAttemptSchema`. Nothing was written. */
 export class InvalidCallAttemptError extends ThreadlensError {
-  override readonly name = 'InvalidCallAttemptError'
+  static override readonly errorName: string = 'InvalidCallAttemptError'
   /** Dotted path of the offending field. */
   readonly field: string
   constructor(field: string, rule: string) {

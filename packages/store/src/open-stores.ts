@@ -48,9 +48,9 @@ export async function openThreadlensStores(options: OpenThreadlensStoresOptions)
     db.assertWorking('open')
   } catch (error) {
     const names = errorChainNames(error)
-    const unusable = error instanceof StorageUnavailableError || storageErrorCode(error) === 'unavailable' || names.some((errorName) => unavailableNames.has(errorName))
+    const unusable = StorageUnavailableError.isInstance(error) || storageErrorCode(error) === 'unavailable' || names.some((errorName) => unavailableNames.has(errorName))
     if (!unusable || storageErrorCode(error) === 'upgrade' || storageErrorCode(error) === 'quota') throw db.toError(error, 'open')
-    const unavailable = error instanceof StorageUnavailableError ? error : new StorageUnavailableError('open', names.join(' / ') || 'open failed', { cause: error })
+    const unavailable = StorageUnavailableError.isInstance(error) ? error : new StorageUnavailableError('open', names.join(' / ') || 'open failed', { cause: error })
     const fallback = createMemoryBackedStores(storeOptions)
     return { persistent: false, db: undefined, threads: fallback.threads, memory: fallback.memory, calls: fallback.calls, unavailable }
   }

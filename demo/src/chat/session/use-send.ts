@@ -71,7 +71,7 @@ export function useSend(session: Session | undefined, options: SendOptions) {
           else if (event.type === 'max-iterations') update((previous) => ({ ...previous, notice: `Stopped after ${event.iterations} model calls in one request.` }))
           else if (event.type === 'error') {
             if (abort.signal.aborted) update((previous) => ({ ...previous, notice: 'Stopped. What was streamed so far is kept in the thread.' }))
-            else if (event.error instanceof SessionBusyError) update((previous) => ({ ...previous, notice: 'A request is already running in this tab.' }))
+            else if (SessionBusyError.isInstance(event.error)) update((previous) => ({ ...previous, notice: 'A request is already running in this tab.' }))
             else update((previous) => ({ ...previous, error: describeError(event.error) }))
           }
         }

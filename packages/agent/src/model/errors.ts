@@ -21,7 +21,7 @@ export interface ProviderErrorDetails {
  * sent again; clients already retried it (up to `maxRetries`) before throwing.
  */
 export class ProviderError extends ThreadlensError implements ProviderErrorDetails {
-  override readonly name: string = 'ProviderError'
+  static override readonly errorName: string = 'ProviderError'
   readonly provider: ModelClientProvider
   readonly model: string
   readonly status: number | undefined
@@ -51,7 +51,7 @@ function said(details: ProviderErrorDetails): string {
 
 /** 401 or 403: the key is missing, wrong, revoked, or may not use this model. Never retried. */
 export class ProviderAuthError extends ProviderError {
-  override readonly name = 'ProviderAuthError'
+  static override readonly errorName: string = 'ProviderAuthError'
   constructor(details: ProviderErrorDetails) {
     super(
       `The ${details.provider} server refused the credentials for model "${details.model}"${said(details)}. ` +
@@ -64,7 +64,7 @@ export class ProviderAuthError extends ProviderError {
 
 /** 429: too many requests or tokens per minute, or (with `quotaExceeded`) no credit left. */
 export class RateLimitError extends ProviderError {
-  override readonly name = 'RateLimitError'
+  static override readonly errorName: string = 'RateLimitError'
   /** How long the provider asked to wait (`retry-after-ms`, `retry-after` or rate limit reset headers); `undefined` when it did not say. */
   readonly retryAfterMs: number | undefined
   /** The account's quota or credit is used up (OpenAI `insufficient_quota`): waiting will not help. */
@@ -85,7 +85,7 @@ export class RateLimitError extends ProviderError {
 
 /** The request does not fit the model's context window. Never retried as is: compact the thread first. */
 export class ContextTooLongError extends ProviderError {
-  override readonly name = 'ContextTooLongError'
+  static override readonly errorName: string = 'ContextTooLongError'
   /** Tokens the provider counted in the request, when its message said. */
   readonly requestedTokens: number | undefined
   /** The model's limit, when the provider's message said. */
@@ -108,7 +108,7 @@ export class ContextTooLongError extends ProviderError {
 
 /** 5xx, Anthropic's 529 `overloaded_error`, an error event inside the stream, or a malformed stream. Retried. */
 export class ProviderServerError extends ProviderError {
-  override readonly name = 'ProviderServerError'
+  static override readonly errorName: string = 'ProviderServerError'
   constructor(details: ProviderErrorDetails, options?: { cause?: unknown; retryable?: boolean; what?: string }) {
     super(
       `The ${details.provider} server failed${options?.what === undefined ? '' : ` (${options.what})`} for model "${details.model}"${said(details)}. ` +
@@ -122,7 +122,7 @@ export class ProviderServerError extends ProviderError {
 
 /** Any other 4xx: the provider rejected the request (unknown model, bad parameter). Retried only for 408 and 409. */
 export class ProviderRequestError extends ProviderError {
-  override readonly name = 'ProviderRequestError'
+  static override readonly errorName: string = 'ProviderRequestError'
   constructor(details: ProviderErrorDetails, retryable: boolean) {
     super(
       `The ${details.provider} server rejected the request for model "${details.model}"${said(details)}. ` +
@@ -135,7 +135,7 @@ export class ProviderRequestError extends ProviderError {
 
 /** No response, or the connection broke before the reply finished. Retried when no event was streamed yet. */
 export class ProviderNetworkError extends ProviderError {
-  override readonly name = 'ProviderNetworkError'
+  static override readonly errorName: string = 'ProviderNetworkError'
   /** Scheme, host and port the client tried to reach. */
   readonly origin: string
   constructor(details: ProviderErrorDetails, origin: string, problem: string, options?: { cause?: unknown }) {
@@ -152,7 +152,7 @@ export class ProviderNetworkError extends ProviderError {
 
 /** `scriptedModel` was called more times than its script has replies. */
 export class ScriptExhaustedError extends ThreadlensError {
-  override readonly name = 'ScriptExhaustedError'
+  static override readonly errorName: string = 'ScriptExhaustedError'
   readonly replies: number
   constructor(replies: number) {
     super(
@@ -165,7 +165,7 @@ export class ScriptExhaustedError extends ThreadlensError {
 
 /** Options given to a model client failed validation. Names the option, never its value. */
 export class InvalidModelClientOptionsError extends ThreadlensError {
-  override readonly name = 'InvalidModelClientOptionsError'
+  static override readonly errorName: string = 'InvalidModelClientOptionsError'
   readonly issues: readonly { path: string; message: string }[]
   constructor(client: string, issues: readonly { path: string; message: string }[]) {
     super(

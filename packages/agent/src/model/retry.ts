@@ -79,7 +79,7 @@ export function maxAttemptsOf(settings: Pick<RetrySettings, 'maxRetries'>): numb
  */
 export function retryDelay(error: ProviderError, retryIndex: number, settings: RetrySettings, random: () => number): number | undefined {
   if (!error.retryable || retryIndex >= settings.maxRetries) return undefined
-  if (error instanceof RateLimitError && error.retryAfterMs !== undefined) {
+  if (RateLimitError.isInstance(error) && error.retryAfterMs !== undefined) {
     return error.retryAfterMs <= settings.maxRetryDelayMs ? error.retryAfterMs : undefined
   }
   const ceiling = Math.min(settings.maxRetryDelayMs, settings.retryDelayMs * 2 ** retryIndex)

@@ -95,7 +95,7 @@ export async function* streamWithRetries(attempt: StreamAttempt, options: Stream
         return
       }
       const error = watchdog.timedOut === undefined ? caught : options.timeoutError(watchdog.timedOut)
-      if (!(error instanceof ProviderError)) throw error
+      if (!ProviderError.isInstance(error)) throw error
       const delayMs = retryDelay(error, retryIndex, retry, random)
       // A wait that would end past the total cap is not made: the caller hears now, not later.
       if (delayMs === undefined || now() + delayMs - started > retry.maxRetryTotalMs) throw error

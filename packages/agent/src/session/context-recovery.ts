@@ -1,7 +1,6 @@
-import { type ContextPolicy, definePolicy } from '@threadlens/core'
+import { type ContextPolicy, definePolicy, type SessionServerLimit } from '@threadlens/core'
 import { ThreadlensError } from '@threadlens/core'
 import type { ContextTooLongError } from '../model/errors'
-import type { ServerLimit } from './session-events'
 
 /**
  * Times one request may recover from a provider's "context too long": once by compacting, once
@@ -23,7 +22,7 @@ export function maxModelCalls(maxIterations: number): number {
 
 /** The loop asked for more model calls than its bound allows: a bug in the loop, never the provider's doing. */
 export class ModelCallLimitError extends ThreadlensError {
-  override readonly name = 'ModelCallLimitError'
+  static override readonly errorName: string = 'ModelCallLimitError'
   readonly limit: number
   constructor(limit: number) {
     super(`This request already made its ${limit} model calls (maxIterations + ${MAX_CONTEXT_RECOVERIES} context recoveries); it stops here.`)
@@ -52,7 +51,7 @@ export class ModelCallBudget {
  * scaled by how the server's count of this request compares to ours (when it said), with a margin.
  * `undefined` when the error names no limit, or the limit is no smaller than what the policy uses.
  */
-export function serverLimitOf(error: ContextTooLongError, model: string, policy: ContextPolicy, localTokens: number): ServerLimit | undefined {
+export function serverLimitOf(error: ContextTooLongError, model: string, policy: ContextPolicy, localTokens: number): SessionServerLimit | undefined {
   const limitTokens = error.limitTokens
   if (limitTokens === undefined) return undefined
   const requestedTokens = error.requestedTokens
@@ -64,7 +63,7 @@ export function serverLimitOf(error: ContextTooLongError, model: string, policy:
 }
 
 /** `policy` within a server's limit: a smaller window, with the reply's reserve scaled down to fit it. */
-export function policyWithin(policy: ContextPolicy, limit: ServerLimit | undefined): ContextPolicy {
+export function policyWithin(policy: ContextPolicy, limit: SessionServerLimit | undefined): ContextPolicy {
   if (limit === undefined || limit.maxInputTokens >= policy.maxInputTokens) return policy
   const reserve = Math.min(policy.reserveOutputTokens, Math.floor(limit.maxInputTokens / 4))
   return definePolicy({ ...policy, maxInputTokens: limit.maxInputTokens, reserveOutputTokens: reserve } as never)

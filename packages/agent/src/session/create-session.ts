@@ -31,6 +31,10 @@ import {
   type JsonValue,
   type Memory,
   type ProjectionResult,
+  type RecordedCall,
+  type SessionSnapshot,
+  type SessionSource,
+  type SessionStatus,
   type Summarizer,
   type Thread,
   type ThreadlensEvent,
@@ -46,7 +50,7 @@ import { MAX_CONTEXT_RECOVERIES, ModelCallBudget, maxModelCalls, policyWithin, s
 import { ToolCallIds } from './unique-tool-call-ids'
 import { withNotices } from './with-notices'
 import { SessionBusyError, ThreadBusyError } from './errors'
-import type { SessionEvent, SessionSnapshot, SessionStatus } from './session-events'
+import type { SessionEvent } from './session-events'
 import { acquireThreadLock, type WaitForThreadOptions } from './thread-lock'
 
 export interface SessionOptions {
@@ -123,6 +127,13 @@ interface RequestState {
   iteration: number
 }
 
+/** The most calls a snapshot lists: older ones are on the thread's own records. */
+const MAX_SNAPSHOT_CALLS = 50
+
+function recentCalls(calls: readonly RecordedCall[], call: RecordedCall): readonly RecordedCall[] {
+  return [...calls.slice(-(MAX_SNAPSHOT_CALLS - 1)), call]
+}
+
 const INTERRUPTED = 'interrupted: the request was aborted before this tool returned'
 const NOT_RERUN = 'interrupted: the page closed while this tool ran; it is not idempotent, so it was not run again'
 
@@ -130,7 +141,7 @@ const NOT_RERUN = 'interrupted: the page closed while this tool ran; it is not i
  * The chat session loop. The thread is written first and context is projected fresh for every
  * model call; nothing about the conversation lives only in memory.
  */
-export class Session extends Subscribable<(snapshot: SessionSnapshot) => void> {
+export class Session extends Subscribable<(snapshot: SessionSnapshot) => void> implements SessionSource {
   readonly threadId: string
   readonly #options: SessionOptions
   readonly #createId: () => string
@@ -156,9 +167,14 @@ export class Session extends Subscribable<(snapshot: SessionSnapshot) => void> {
       threadId: options.threadId,
       status: 'idle',
       requestId: undefined,
+      pendingMessage: undefined,
       streamingText: '',
       runningTools: [],
+      policy: options.policy,
+      tools: (options.tools ?? []).map((tool) => tool.schema),
+      memory: undefined,
       lastProjection: undefined,
+      calls: [],
       lastError: undefined,
       deferredOperations: 0,
       retry: undefined,
@@ -259,8 +275,9 @@ export class Session extends Subscribable<(snapshot: SessionSnapshot) => void> {
   send(text: string, options: SendOptions = {}): AsyncIterable<SessionEvent> {
     return this.#run(options, async (state) => {
       await this.#append([{ kind: 'message', payload: { role: 'user', content: text }, refs: { requestId: state.requestId } }])
+      this.#update({ pendingMessage: undefined })
       return []
-    })
+    }, text)
   }
 
   /**
@@ -333,7 +350,7 @@ export class Session extends Subscribable<(snapshot: SessionSnapshot) => void> {
     }
   }
 
-  #run(options: SendOptions, start: (state: RequestState) => Promise<readonly SessionEvent[] | false>): AsyncIterable<SessionEvent> {
+  #run(options: SendOptions, start: (state: RequestState) => Promise<readonly SessionEvent[] | false>, pendingMessage?: string): AsyncIterable<SessionEvent> {
     const session = this
     return {
       async *[Symbol.asyncIterator]() {
@@ -345,6 +362,7 @@ export class Session extends Subscribable<(snapshot: SessionSnapshot) => void> {
         const controller = new AbortController()
         const state: RequestState = { requestId: session.#createId(), policy: definePolicy(), controller, iteration: 0 }
         session.#request = state
+        if (pendingMessage !== undefined) session.#update({ pendingMessage })
         const onAbort = (): void => controller.abort(options.signal?.reason)
         options.signal?.addEventListener('abort', onAbort, { once: true })
         if (options.signal?.aborted === true) onAbort()
@@ -361,12 +379,14 @@ export class Session extends Subscribable<(snapshot: SessionSnapshot) => void> {
             if (!waited) {
               options.signal?.removeEventListener('abort', onAbort)
               session.#request = undefined
+              session.#update({ pendingMessage: undefined })
             }
           }
         }
         if (lock.status !== 'held') {
           options.signal?.removeEventListener('abort', onAbort)
           session.#request = undefined
+          session.#update({ pendingMessage: undefined })
           yield { type: 'error', requestId: state.requestId, error: lock.status === 'busy' ? new ThreadBusyError(session.threadId) : lock.reason }
           return
         }
@@ -380,6 +400,7 @@ export class Session extends Subscribable<(snapshot: SessionSnapshot) => void> {
           if (mirror !== undefined && (record?.lastSeq ?? -1) >= mirror.nextSeq) session.close()
           session.#pauseFollowing()
           Object.assign(state, { policy: await session.#policyFor(options.policy, record) })
+          session.#update({ policy: state.policy })
           yield { type: 'request-start', requestId: state.requestId }
           const started = await start(state)
           if (started === false) {
@@ -395,7 +416,7 @@ export class Session extends Subscribable<(snapshot: SessionSnapshot) => void> {
           options.signal?.removeEventListener('abort', onAbort)
           session.#request = undefined
           if (session.#thread !== undefined) session.#follow(session.#thread)
-          session.#update({ status: 'idle', requestId: undefined, streamingText: '', runningTools: [], retry: undefined })
+          session.#update({ status: 'idle', requestId: undefined, pendingMessage: undefined, streamingText: '', runningTools: [], retry: undefined })
           release()
           await session.#flushDeferred()
         }
@@ -422,12 +443,27 @@ export class Session extends Subscribable<(snapshot: SessionSnapshot) => void> {
       const events: ThreadlensEvent[] = []
       const fitted = await this.#projectFitting({ ...state, policy }, counter, tools, (event) => events.push(event)).catch((error: unknown) => {
         // What must be sent does not fit the window the server named: its own error says it best.
-        throw contextError !== undefined && error instanceof BudgetOverflowError ? contextError : error
+        throw contextError !== undefined && BudgetOverflowError.isInstance(error) ? contextError : error
       })
       const { projection, memory, basisSeq } = fitted
       yield* events
       yield { type: 'projection-end', requestId: state.requestId, callId, iteration: state.iteration, projection }
-      this.#update({ status: 'awaiting-model', lastProjection: projection, streamingText: '' })
+      this.#update({
+        status: 'awaiting-model',
+        lastProjection: projection,
+        streamingText: '',
+        memory,
+        calls: recentCalls(this.#snapshot.calls, {
+          callId,
+          policy,
+          counter: counter.id,
+          model: this.#options.model.id,
+          tools,
+          ...(memory === undefined ? {} : { memory }),
+          basisSeq,
+          startedAt: (this.#options.now ?? Date.now)(),
+        }),
+      })
 
       let text = ''
       const toolCalls: ToolCallEvent[] = []
@@ -482,7 +518,7 @@ export class Session extends Subscribable<(snapshot: SessionSnapshot) => void> {
       } catch (error) {
         this.#update({ status: 'awaiting-model', retry: undefined })
         await logAttempt(state.controller.signal.aborted ? 'aborted' : 'failed', error)
-        if (error instanceof ContextTooLongError && text === '' && toolCalls.length === 0 && recoveries < MAX_CONTEXT_RECOVERIES) {
+        if (ContextTooLongError.isInstance(error) && text === '' && toolCalls.length === 0 && recoveries < MAX_CONTEXT_RECOVERIES) {
           recoveries += 1
           contextError = error
           const recovered: SessionEvent[] = []

@@ -1,25 +1,57 @@
-const marker = Symbol.for('threadlens.error')
+/** The `Symbol.for` key of one error class's marker: the same in every copy of a package. */
+function markerOf(errorName: string): symbol {
+  return Symbol.for(`threadlens.error.${errorName}`)
+}
+
+type ErrorClass = abstract new (...args: never[]) => unknown
+
+/** The `errorName` a class declares itself (not one it inherits), if any. */
+function ownErrorName(errorClass: unknown): string | undefined {
+  if (typeof errorClass !== 'function' || !Object.hasOwn(errorClass, 'errorName')) return undefined
+  const errorName = (errorClass as { errorName?: unknown }).errorName
+  return typeof errorName === 'string' ? errorName : undefined
+}
 
 /**
- * The base of every error threadlens throws. `ThreadlensError.isInstance(value)` works across
- * bundles and realms (a `Symbol.for` marker), where `instanceof` may not.
+ * The base of every error threadlens throws. Each class declares its own `static errorName`;
+ * a new error carries a `Symbol.for` marker for its class and every threadlens class above it, so
+ * `SomeError.isInstance(value)` is true for that class and its subclasses even when the value was
+ * thrown by another copy of the package (two bundles, two versions, another realm), where
+ * `instanceof` is false.
  */
 export class ThreadlensError extends Error {
-  private readonly [marker] = true
-  override readonly name: string = 'ThreadlensError'
+  /** The class's name as a string that minifiers keep; every subclass declares its own. */
+  static readonly errorName: string = 'ThreadlensError'
+  override readonly name: string
 
   constructor(message: string, options?: { cause?: unknown }) {
     super(message, options?.cause === undefined ? undefined : { cause: options.cause })
+    // Walk the class chain: an instance of a subclass is also an instance of each class above it.
+    let errorClass: unknown = new.target
+    while (typeof errorClass === 'function' && errorClass !== Error) {
+      const errorName = ownErrorName(errorClass)
+      if (errorName !== undefined) Object.defineProperty(this, markerOf(errorName), { value: true })
+      errorClass = Object.getPrototypeOf(errorClass)
+    }
+    // An app's own subclass that declares no errorName still gets a useful name.
+    this.name = ownErrorName(new.target) ?? new.target.name
   }
 
-  static isInstance(value: unknown): value is ThreadlensError {
-    return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[marker] === true
+  /**
+   * Whether `value` is an error of this class (or a subclass), from any copy of threadlens.
+   * `InvalidEntryError.isInstance(error)` narrows `error` to `InvalidEntryError`.
+   */
+  static isInstance<T>(this: ErrorClass & { readonly prototype: T }, value: unknown): value is T {
+    const errorName = ownErrorName(this)
+    // A subclass declared outside threadlens without its own errorName: only instanceof can tell.
+    if (errorName === undefined) return value instanceof this
+    return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[markerOf(errorName)] === true
   }
 }
 
 /** An entry given to `append` does not match its kind's schema, or breaks a thread rule. */
 export class InvalidEntryError extends ThreadlensError {
-  override readonly name = 'InvalidEntryError'
+  static override readonly errorName: string = 'InvalidEntryError'
   /** Dotted path of the offending field, e.g. `payload.role`; `''` for the entry as a whole. */
   readonly field: string
   /** The rule that was broken, without the field (e.g. `circular reference: the value contains itself`). */
@@ -33,7 +65,7 @@ export class InvalidEntryError extends ThreadlensError {
 
 /** A thread or entry id that is not 1-128 characters of A-Z a-z 0-9 _ . : - (or not a string at all). */
 export class InvalidIdError extends ThreadlensError {
-  override readonly name = 'InvalidIdError'
+  static override readonly errorName: string = 'InvalidIdError'
   /** `thread` or `entry`. */
   readonly kind: 'thread' | 'entry'
   constructor(kind: 'thread' | 'entry', value: unknown) {
@@ -45,7 +77,7 @@ export class InvalidIdError extends ThreadlensError {
 
 /** Policy options failed validation. */
 export class InvalidPolicyError extends ThreadlensError {
-  override readonly name = 'InvalidPolicyError'
+  static override readonly errorName: string = 'InvalidPolicyError'
   readonly issues: readonly { path: string; message: string }[]
   constructor(issues: readonly { path: string; message: string }[], options?: { cause?: unknown }) {
     super(
@@ -58,7 +90,7 @@ export class InvalidPolicyError extends ThreadlensError {
 
 /** A provider-format message array could not be imported. */
 export class InvalidMessagesError extends ThreadlensError {
-  override readonly name = 'InvalidMessagesError'
+  static override readonly errorName: string = 'InvalidMessagesError'
   /** Index of the offending message in the input array; `undefined` when the input as a whole is wrong. */
   readonly index: number | undefined
   readonly field: string
@@ -76,7 +108,7 @@ export class InvalidMessagesError extends ThreadlensError {
 
 /** A model description given to `registerModel` failed validation. */
 export class InvalidModelInfoError extends ThreadlensError {
-  override readonly name = 'InvalidModelInfoError'
+  static override readonly errorName: string = 'InvalidModelInfoError'
   readonly issues: readonly { path: string; message: string }[]
   constructor(issues: readonly { path: string; message: string }[], options?: { cause?: unknown }) {
     super(
@@ -89,7 +121,7 @@ export class InvalidModelInfoError extends ThreadlensError {
 
 /** No model with this id is known to `policyForModel`/`modelInfo`. */
 export class UnknownModelError extends ThreadlensError {
-  override readonly name = 'UnknownModelError'
+  static override readonly errorName: string = 'UnknownModelError'
   readonly modelId: string
   constructor(modelId: string) {
     super(
@@ -102,7 +134,7 @@ export class UnknownModelError extends ThreadlensError {
 
 /** A tokenizer encoding could not be loaded (e.g. the chunk failed to download). */
 export class TokenizerLoadError extends ThreadlensError {
-  override readonly name = 'TokenizerLoadError'
+  static override readonly errorName: string = 'TokenizerLoadError'
   readonly encoding: string
   constructor(encoding: string, options?: { cause?: unknown }) {
     super(`Could not load the "${encoding}" tokenizer; check the network or use createTokenCounter('heuristic').`, options)
@@ -112,7 +144,7 @@ export class TokenizerLoadError extends ThreadlensError {
 
 /** The mandatory part of a request (system, tools, pending, latest user message) does not fit, even after compaction. */
 export class BudgetOverflowError extends ThreadlensError {
-  override readonly name = 'BudgetOverflowError'
+  static override readonly errorName: string = 'BudgetOverflowError'
   /** Tokens the request needs. */
   readonly required: number
   /** Tokens the policy allows for input. */
@@ -129,7 +161,7 @@ export class BudgetOverflowError extends ThreadlensError {
 
 /** A memory write named a revision that is no longer current; nothing was written. */
 export class RevisionConflictError extends ThreadlensError {
-  override readonly name = 'RevisionConflictError'
+  static override readonly errorName: string = 'RevisionConflictError'
   readonly memoryId: string
   readonly space: string
   /** The revision the write expected. */
@@ -153,7 +185,7 @@ export class RevisionConflictError extends ThreadlensError {
 
 /** A memory space operation that is never allowed (deleting a built-in, a wrong data kind). */
 export class InvalidMemoryOperationError extends ThreadlensError {
-  override readonly name = 'InvalidMemoryOperationError'
+  static override readonly errorName: string = 'InvalidMemoryOperationError'
   readonly space: string
   constructor(space: string, message: string, options?: { cause?: unknown }) {
     super(`Memory space "${space}": ${message}`, options)
@@ -163,7 +195,7 @@ export class InvalidMemoryOperationError extends ThreadlensError {
 
 /** `simulatePromptCache` was given requests it cannot replay (out of time order, negative counts, too many breakpoints). */
 export class InvalidCacheSimulationError extends ThreadlensError {
-  override readonly name = 'InvalidCacheSimulationError'
+  static override readonly errorName: string = 'InvalidCacheSimulationError'
   /** Index of the offending request. */
   readonly requestIndex: number
   constructor(requestIndex: number, message: string) {
@@ -174,7 +206,7 @@ export class InvalidCacheSimulationError extends ThreadlensError {
 
 /** `replayCall` could not find what it needs (the record, its policy, tools or memory, or the counter it used). */
 export class ReplayError extends ThreadlensError {
-  override readonly name = 'ReplayError'
+  static override readonly errorName: string = 'ReplayError'
   constructor(message: string) {
     super(message)
   }

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react'
-import type { SessionRetry, SessionSource } from './session-source'
+import type { SessionRetry, SessionSource } from '@threadlens/core'
 import { useSession } from './use-session'
 
 /** A retry in progress, with the whole seconds left before the next attempt. */

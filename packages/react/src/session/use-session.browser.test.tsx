@@ -26,7 +26,8 @@ describe('useSession', () => {
   })
 
   it('works with any object that has subscribe and getSnapshot (a fake agent session)', () => {
-    let snapshot = { status: 'idle', threadId: 't2' } as const
+    // Only the pair matters: the snapshot comes from elsewhere, as an agent session's would.
+    let snapshot = createSessionSource({ status: 'idle', threadId: 't2' }).getSnapshot()
     const listeners = new Set<() => void>()
     const fake = {
       subscribe(listener: () => void) {
@@ -43,7 +44,7 @@ describe('useSession', () => {
     const view = render(<Thread />)
     expect(view.container.textContent).toBe('t2')
     flushSync(() => {
-      snapshot = { ...snapshot, threadId: 't3' } as unknown as typeof snapshot
+      snapshot = { ...snapshot, threadId: 't3' }
       for (const listener of listeners) listener()
     })
     expect(view.container.textContent).toBe('t3')

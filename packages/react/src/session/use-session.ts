@@ -1,5 +1,5 @@
 import { useCallback, useSyncExternalStore } from 'react'
-import type { SessionSnapshot, SessionSource } from './session-source'
+import type { SessionSnapshot, SessionSource } from '@threadlens/core'
 
 const identity = <T>(value: T): T => value
 

@@ -1,110 +1,22 @@
-import {
-  createThread,
-  entryId,
-  InvalidEntryError,
-  jsonObjectSchema,
-  threadId as toThreadId,
-  type Entry,
-  type Thread,
-  type ThreadId,
-  type TokenCounter,
-} from '@threadlens/core'
-import { z } from 'zod'
 import type { TokenCalibration } from '@threadlens/core'
 import { Dexie } from 'dexie'
-import { threadRowSchema, toThreadRecord, type ThreadRecord, type ThreadRow } from '../database/rows'
+import { threadRowSchema, toThreadRecord, type ThreadRow } from '../database/rows'
 import type { ThreadlensDB } from '../database/threadlens-db'
 import { calibrationSamplesOf, calibrationUpdates } from '../calls/create-call-log'
-import { StorageError, storageErrorCode, ThreadNotFoundError, type UnreadableEntryError } from '../errors'
-import { parseOptions } from '../parse-options'
-import { resolveImportLimits } from '../transfer/import-limits'
-import { importEntryError, parseImportInput, serializeThread } from '../transfer/thread-jsonl'
+import { StorageError, storageErrorCode, ThreadNotFoundError } from '../errors'
 import { readEntries } from './entry-reads'
-import { checkThreadLimits, exportedBytes } from './thread-limits'
-import { assignSeqs, prepareEntries, toolCallIdsOf, type PreparedEntry, type StoredToolIds } from './prepare-entries'
+import { toolCallIdsOf, type StoredToolIds } from './prepare-entries'
 import { subscribeThread } from './subscribe-thread'
-import { reportUnreadable, warnUnreadable } from './unreadable-entry'
-import { emptyThreadFacts, foldThreadFacts } from './thread-facts'
-import type { CreateThreadRecordOptions, ForkThreadOptions, ImportInput, ImportThreadOptions, LoadThreadOptions, ThreadStore, ThreadStoreOptions } from './thread-store'
-import { loadWindowEntries } from './windowed-load'
-import { newThreadRow, parseRecordChanges, parseUpdateOptions, recordFieldsOf, recordFieldsShape, updatedRow } from './thread-record'
 import { subscribeThreadList } from './subscribe-thread-list'
+import type { ThreadBackend } from './thread-backend'
+import { threadIdTaken, threadStoreOver } from './thread-store-over'
+import type { ThreadStore, ThreadStoreOptions } from './thread-store'
+import { loadWindowEntries } from './windowed-load'
 
-const counterSchema = z.custom<TokenCounter>(
-  (value) => typeof value === 'object' && value !== null && typeof (value as TokenCounter).id === 'string' && typeof (value as TokenCounter).countEntry === 'function',
-  'a counter is a TokenCounter from createTokenCounter() or customTokenCounter()',
-)
-
-export const threadStoreOptionsSchema = z.strictObject({
-  counters: z.array(counterSchema).exactOptional(),
-  now: z.custom<() => number>((value) => typeof value === 'function').exactOptional(),
-  createId: z.custom<() => string>((value) => typeof value === 'function').exactOptional(),
-  importLimits: z.record(z.string(), z.unknown()).exactOptional(),
-  onUnreadableEntry: z.custom<(error: UnreadableEntryError) => void>((value) => typeof value === 'function').exactOptional(),
-})
-
-const createOptionsSchema = z.strictObject({
-  id: z.string().exactOptional(),
-  ...recordFieldsShape,
-})
-
-const forkOptionsSchema = z.strictObject({
-  atSeq: z.number().int().nonnegative(),
-  id: z.string().exactOptional(),
-  title: z.string().max(10_000).exactOptional(),
-})
-
-const importOptionsSchema = z.strictObject({
-  title: recordFieldsShape.title,
-  metadata: recordFieldsShape.metadata,
-})
-
-/** The resolved options both store implementations work from. */
-export interface ResolvedThreadStoreOptions {
-  readonly counters: readonly TokenCounter[]
-  readonly now: () => number
-  readonly createId: () => string
-  readonly onUnreadableEntry: (error: UnreadableEntryError) => void
-}
-
-export function resolveThreadStoreOptions(options: ThreadStoreOptions): ResolvedThreadStoreOptions {
-  const parsed = parseOptions(threadStoreOptionsSchema, options, 'thread store options')
-  return {
-    counters: parsed.counters ?? [],
-    now: parsed.now ?? Date.now,
-    createId: parsed.createId ?? (() => globalThis.crypto.randomUUID()),
-    onUnreadableEntry: parsed.onUnreadableEntry ?? warnUnreadable,
-  }
-}
-
-export function parseCreateOptions(options: CreateThreadRecordOptions | undefined): z.infer<typeof createOptionsSchema> {
-  return parseOptions(createOptionsSchema, options ?? {}, 'create options')
-}
-export function parseForkOptions(options: ForkThreadOptions): z.infer<typeof forkOptionsSchema> {
-  return parseOptions(forkOptionsSchema, options, 'fork options')
-}
-export function parseImportOptions(options: ImportThreadOptions | undefined): z.infer<typeof importOptionsSchema> {
-  return parseOptions(importOptionsSchema, options ?? {}, 'import options')
-}
-
-/** The row after entries were appended to it. */
-export function appendedRow(row: ThreadRow, entries: readonly Entry[], now: number): ThreadRow {
-  if (entries.length === 0) return row
-  const lastSeq = row.lastSeq + entries.length
-  return {
-    ...row,
-    lastSeq,
-    entryCount: lastSeq + 1,
-    updatedAt: Math.max(row.updatedAt, now),
-    facts: foldThreadFacts(row.facts, entries),
-    bytes: row.bytes + exportedBytes(entries),
-  }
-}
-
-/** A clearer error for the one constraint a caller can hit: an id that is taken. */
-export function alreadyExists(error: unknown, threadId: string, operation: string): unknown {
-  if (storageErrorCode(error) !== 'constraint' && !(error instanceof StorageError && error.code === 'constraint')) return error
-  return new StorageError('constraint', operation, `A thread "${threadId}" already exists; pick another id (or leave it out for a random one).`, { cause: error })
+/** The clearer error for a taken id; any other failure as it is. */
+function alreadyExists(error: unknown, threadId: string, operation: string): unknown {
+  if (storageErrorCode(error) !== 'constraint' && !(StorageError.isInstance(error) && error.code === 'constraint')) return error
+  return threadIdTaken(threadId, operation, error)
 }
 
 function checkRow(raw: unknown, threadId: string, operation: string): ThreadRow {
@@ -118,21 +30,18 @@ function checkRow(raw: unknown, threadId: string, operation: string): ThreadRow 
 }
 
 /**
- * The thread store over a threadlens database. Every write is one IndexedDB transaction that
- * awaits nothing but IndexedDB: an append reads the thread's row (its last seq) and adds the
- * entries at seq + 1, so seq stays gapless and unique with any number of tabs appending at once.
+ * Threads in a threadlens database. Every write is one IndexedDB transaction that awaits nothing
+ * but IndexedDB: an append reads the thread's row (its last seq) and adds the entries at seq + 1,
+ * so seq stays gapless and unique with any number of tabs appending at once.
  */
-export function createThreadStore(db: ThreadlensDB, options: ThreadStoreOptions = {}): ThreadStore {
-  const { counters, now, createId, onUnreadableEntry } = resolveThreadStoreOptions(options)
-  const importLimits = resolveImportLimits(options.importLimits)
-
+export function indexedDbThreadBackend(db: ThreadlensDB): ThreadBackend {
   const readRow = async (threadId: string, operation: string): Promise<ThreadRow> => {
     const raw = await db.threads.get(threadId)
     if (raw === undefined) throw new ThreadNotFoundError(threadId, operation)
     return checkRow(raw, threadId, operation)
   }
 
-  const storedToolIds = async (threadId: ThreadId, ids: readonly string[]): Promise<StoredToolIds> => {
+  const storedToolIds = async (threadId: string, ids: readonly string[]): Promise<StoredToolIds> => {
     const calls = new Set<string>()
     const results = new Set<string>()
     if (ids.length === 0) return { calls, results }
@@ -145,159 +54,106 @@ export function createThreadStore(db: ThreadlensDB, options: ThreadStoreOptions 
     return { calls, results }
   }
 
-  const appendPrepared = async (rawThreadId: string, prepared: readonly PreparedEntry[], operation: string): Promise<Entry[]> => {
-    const threadId = toThreadId(rawThreadId)
-    const time = now()
-    const ids = toolCallIdsOf(prepared)
-    const samples = calibrationSamplesOf(prepared.map((each) => each.meta))
-    let written: readonly TokenCalibration[] = []
-    const appended = await db.run(operation, () =>
-      db.transaction('rw', [db.threads, db.entries, db.calibrations, db.meta], async () => {
-        // Every read at once and every write at once: IndexedDB runs them in order, and each await
-        // would add a round trip to the browser's storage process to every append.
-        const [, row, stored, calibrations] = await Promise.all([
-          db.checkSentinel(operation),
-          readRow(threadId, operation),
-          storedToolIds(threadId, ids),
-          // An answered call's usage calibrates its model in the same write: one transaction per model call.
-          calibrationUpdates(db, samples, time),
-        ])
-        const entries = assignSeqs(threadId, prepared, row.lastSeq + 1, stored)
-        if (entries.length === 0) return entries
-        const next = appendedRow(row, entries, time)
-        checkThreadLimits(next, importLimits)
-        await Promise.all([db.entries.bulkAdd(entries), db.threads.put(next), ...calibrations.map((calibration) => db.calibrations.put(calibration))])
-        written = calibrations
-        return entries
-      }),
-    )
-    // Only once committed: an aborted transaction wrote nothing.
-    for (const calibration of written) db.recentCalibrations.set(`${calibration.model}\u0000${calibration.counter}`, calibration)
-    return appended
-  }
-
-  const store: ThreadStore = {
+  return {
     persistent: true,
-    importLimits,
+    assertWorking: (operation) => db.assertWorking(operation),
 
-    async create(createOptions) {
-      const parsed = parseCreateOptions(createOptions)
-      const { id: givenId, ...fields } = parsed
-      const row = newThreadRow(toThreadId(givenId ?? createId()), fields, now())
-      await db
-        .run('create', () =>
-          db.transaction('rw', [db.threads, db.meta], async () => {
-            await db.checkSentinel('create')
-            await db.threads.add(row)
-          }),
-        )
-        .catch((error: unknown) => {
-          throw alreadyExists(error, row.id, 'create')
-        })
-      return toThreadRecord(row)
-    },
-
-    async get(threadId) {
-      return db.run('get', () =>
+    getRow: (threadId, operation) =>
+      db.run(operation, () =>
         db.transaction('r', [db.threads, db.meta], async () => {
-          await db.checkSentinel('get')
+          await db.checkSentinel(operation)
           const raw = await db.threads.get(threadId)
-          return raw === undefined ? undefined : toThreadRecord(checkRow(raw, threadId, 'get'))
+          return raw === undefined ? undefined : checkRow(raw, threadId, operation)
         }),
-      )
-    },
+      ),
 
-    async append(threadId, input) {
-      db.assertWorking('append')
-      const prepared = prepareEntries([input], { counters, now: now(), createId })
-      const [entry] = await appendPrepared(threadId, prepared, 'append')
-      return entry as Entry
-    },
-
-    async appendMany(threadId, inputs) {
-      db.assertWorking('appendMany')
-      const prepared = prepareEntries(inputs, { counters, now: now(), createId })
-      return appendPrepared(threadId, prepared, 'appendMany')
-    },
-
-    async load(rawThreadId, loadOptions: LoadThreadOptions = {}) {
-      const threadId = toThreadId(rawThreadId)
-      const { row, entries } = await db.run('load', () =>
-        db.transaction('r', [db.threads, db.entries, db.meta], async () => {
-          await db.checkSentinel('load')
-          const found = await readRow(threadId, 'load')
-          const read =
-            loadOptions.window === undefined
-              ? await readEntries(db, threadId, 0, found.lastSeq, 'load')
-              : await loadWindowEntries(db, found, loadOptions.window, 'load')
-          return { row: found, entries: read }
-        }),
-      )
-      reportUnreadable(entries, 'load', onUnreadableEntry)
-      return toThread(row, entries, now, createId)
-    },
-
-    async list() {
-      return db.run('list', () =>
+    listRows: (operation) =>
+      db.run(operation, () =>
         db.transaction('r', [db.threads, db.meta], async () => {
-          await db.checkSentinel('list')
+          await db.checkSentinel(operation)
           const rows = await db.threads.orderBy('updatedAt').reverse().toArray()
-          return rows.map((raw) => toThreadRecord(checkRow(raw, raw.id, 'list')))
+          return rows.map((raw) => checkRow(raw, raw.id, operation))
         }),
-      )
-    },
+      ),
 
-    async update(rawThreadId, changes, updateOptions) {
-      const threadId = toThreadId(rawThreadId)
-      const parsed = parseRecordChanges(changes)
-      const checked = parseUpdateOptions(updateOptions)
-      const time = now()
-      return db.run('update', () =>
-        db.transaction('rw', [db.threads, db.meta], async () => {
-          await db.checkSentinel('update')
-          const next = updatedRow(await readRow(threadId, 'update'), parsed, checked, time)
-          checkThreadLimits(next, importLimits)
-          await db.threads.put(next)
-          return toThreadRecord(next)
-        }),
-      )
-    },
-
-    async rename(threadId, title, updateOptions) {
-      return store.update(threadId, { title }, updateOptions)
-    },
-
-    subscribeList(listener) {
-      return subscribeThreadList(db, listener, (raw) => toThreadRecord(checkRow(raw, raw.id, 'subscribeList')))
-    },
-
-    async fork(rawThreadId, forkOptions) {
-      const parsed = parseForkOptions(forkOptions)
-      const parentId = toThreadId(rawThreadId)
-      const childId = toThreadId(parsed.id ?? createId())
-      const time = now()
-      return db
-        .run('fork', () =>
+    async insert(row, entries, operation) {
+      await db
+        .run(operation, () =>
           db.transaction('rw', [db.threads, db.entries, db.meta], async () => {
-            await db.checkSentinel('fork')
-            const parent = await readRow(parentId, 'fork')
-            if (parsed.atSeq > parent.lastSeq) {
-              throw new InvalidEntryError('atSeq', `atSeq must be an existing seq (0..${parent.lastSeq}), got ${parsed.atSeq}`)
-            }
-            const copies = (await readEntries(db, parentId, 0, parsed.atSeq, 'fork')).map(
-              (entry) => ({ ...entry, id: entryId(createId()), threadId: childId }) as Entry,
-            )
-            const child: ThreadRow = {
-              ...appendedRow(newThreadRow(childId, { ...recordFieldsOf(parent), title: parsed.title ?? parent.title }, time), copies, time),
-              parent: { threadId: parentId, atSeq: parsed.atSeq },
-            }
-            await db.threads.add(child)
-            await db.entries.bulkAdd(copies)
-            return toThreadRecord(child)
+            await db.checkSentinel(operation)
+            await db.threads.add(row)
+            if (entries.length > 0) await db.entries.bulkAdd([...entries])
           }),
         )
         .catch((error: unknown) => {
-          throw alreadyExists(error, childId, 'fork')
+          throw alreadyExists(error, row.id, operation)
+        })
+    },
+
+    async append(threadId, prepared, operation, time, plan) {
+      const ids = toolCallIdsOf(prepared)
+      const samples = calibrationSamplesOf(prepared.map((each) => each.meta))
+      let written: readonly TokenCalibration[] = []
+      const appended = await db.run(operation, () =>
+        db.transaction('rw', [db.threads, db.entries, db.calibrations, db.meta], async () => {
+          // Every read at once and every write at once: IndexedDB runs them in order, and each await
+          // would add a round trip to the browser's storage process to every append.
+          const [, row, stored, calibrations] = await Promise.all([
+            db.checkSentinel(operation),
+            readRow(threadId, operation),
+            storedToolIds(threadId, ids),
+            // An answered call's usage calibrates its model in the same write: one transaction per model call.
+            calibrationUpdates(db, samples, time),
+          ])
+          const { entries, row: next } = plan(row, stored)
+          if (entries.length === 0) return entries
+          await Promise.all([db.entries.bulkAdd([...entries]), db.threads.put(next), ...calibrations.map((calibration) => db.calibrations.put(calibration))])
+          written = calibrations
+          return entries
+        }),
+      )
+      // Only once committed: an aborted transaction wrote nothing.
+      for (const calibration of written) db.recentCalibrations.set(`${calibration.model}\u0000${calibration.counter}`, calibration)
+      return appended
+    },
+
+    updateRow: (threadId, operation, change) =>
+      db.run(operation, () =>
+        db.transaction('rw', [db.threads, db.meta], async () => {
+          await db.checkSentinel(operation)
+          const next = change(await readRow(threadId, operation))
+          await db.threads.put(next)
+          return next
+        }),
+      ),
+
+    read: (threadId, operation, window) =>
+      db.run(operation, () =>
+        db.transaction('r', [db.threads, db.entries, db.meta], async () => {
+          await db.checkSentinel(operation)
+          const row = await readRow(threadId, operation)
+          const entries = window === undefined ? await readEntries(db, threadId, 0, row.lastSeq, operation) : await loadWindowEntries(db, row, window, operation)
+          return { row, entries }
+        }),
+      ),
+
+    async insertFrom(sourceId, operation, upTo, build) {
+      let newId = ''
+      return db
+        .run(operation, () =>
+          db.transaction('rw', [db.threads, db.entries, db.meta], async () => {
+            await db.checkSentinel(operation)
+            const source = await readRow(sourceId, operation)
+            const lastSeq = upTo(source)
+            const { row, entries } = build(source, await readEntries(db, sourceId, 0, lastSeq, operation))
+            newId = row.id
+            await db.threads.add(row)
+            await db.entries.bulkAdd([...entries])
+            return row
+          }),
+        )
+        .catch((error: unknown) => {
+          throw alreadyExists(error, newId, operation)
         })
     },
 
@@ -313,63 +169,16 @@ export function createThreadStore(db: ThreadlensDB, options: ThreadStoreOptions 
       )
     },
 
-    async eraseAll() {
-      await db.eraseDatabase()
-    },
+    eraseAll: () => db.eraseDatabase(),
 
-    subscribe(threadId, listener, subscribeOptions) {
-      return subscribeThread(db, threadId, listener, subscribeOptions, (entries) => reportUnreadable(entries, 'subscribe', onUnreadableEntry))
-    },
+    subscribe: (threadId, listener, options, onRead) => subscribeThread(db, threadId, listener, options, onRead),
 
-    async export(rawThreadId) {
-      const threadId = toThreadId(rawThreadId)
-      const { row, entries } = await db.run('export', () =>
-        db.transaction('r', [db.threads, db.entries, db.meta], async () => {
-          await db.checkSentinel('export')
-          const found = await readRow(threadId, 'export')
-          return { row: found, entries: await readEntries(db, threadId, 0, found.lastSeq, 'export') }
-        }),
-      )
-      reportUnreadable(entries, 'export', onUnreadableEntry)
-      return serializeThread(toThreadRecord(row), entries)
-    },
-
-    async import(input: ImportInput, importOptions?: ImportThreadOptions) {
-      db.assertWorking('import')
-      const parsedOptions = parseImportOptions(importOptions)
-      // Everything is validated and counted before the one write transaction.
-      const parsed = await parseImportInput(input, importLimits)
-      const threadId = toThreadId(createId())
-      const time = now()
-      const describeError = (error: unknown, offset: number): unknown => importEntryError(error, parsed, offset)
-      const prepared = prepareEntries(parsed.inputs, { counters, now: time, createId, dropGivenTokens: true, describeError })
-      const entries = assignSeqs(threadId, prepared, 0, { calls: new Set(), results: new Set() }, describeError)
-      const row = appendedRow(
-        newThreadRow(threadId, { ...parsed.fields, title: parsedOptions.title ?? parsed.fields.title, metadata: { ...parsed.fields.metadata, ...parsedOptions.metadata } }, time),
-        entries,
-        time,
-      )
-      await db.run('import', () =>
-        db.transaction('rw', [db.threads, db.entries, db.meta], async () => {
-          await db.checkSentinel('import')
-          await db.threads.add(row)
-          await db.entries.bulkAdd(entries)
-        }),
-      )
-      return threadId
-    },
+    subscribeList: (listener) => subscribeThreadList(db, listener, (raw) => toThreadRecord(checkRow(raw, raw.id, 'subscribeList'))),
   }
-  return store
 }
 
-/** A core `Thread` over stored entries (whole, or a window starting past seq 0). */
-export function toThread(row: ThreadRow, entries: readonly Entry[], now: () => number, createId: () => string): Thread {
-  return createThread({
-    id: row.id,
-    entries,
-    now,
-    createId,
-    ...(row.parent === null ? {} : { parent: row.parent }),
-  })
+/** The thread store over a threadlens database. */
+export function createThreadStore(db: ThreadlensDB, options: ThreadStoreOptions = {}): ThreadStore {
+  return threadStoreOver(indexedDbThreadBackend(db), options)
 }
 

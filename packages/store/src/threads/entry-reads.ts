@@ -17,7 +17,7 @@ export function checkStoredEntry(raw: unknown, threadId: string, seq: number, op
   try {
     entry = parseEntry(raw)
   } catch (error) {
-    const problem = error instanceof InvalidEntryError ? { field: error.field, rule: error.rule } : { field: '', rule: String(error) }
+    const problem = InvalidEntryError.isInstance(error) ? { field: error.field, rule: error.rule } : { field: '', rule: String(error) }
     return unreadablePlaceholder(raw, threadId, seq, problem)
   }
   if (entry.threadId !== threadId || entry.seq !== seq) {

@@ -32,7 +32,7 @@ export interface PrepareOptions {
 
 function batchError(error: unknown, offset: number, total: number, describe: PrepareOptions['describeError']): unknown {
   if (describe !== undefined) return describe(error, offset)
-  if (total > 1 && error instanceof InvalidEntryError) {
+  if (total > 1 && InvalidEntryError.isInstance(error)) {
     return new InvalidEntryError(error.field, `${error.rule} (input ${offset} of ${total}; nothing was appended)`, { cause: error })
   }
   return error

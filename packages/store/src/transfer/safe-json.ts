@@ -17,7 +17,7 @@ export function parseJsonSafely(text: string, line: number | undefined): unknown
       return value
     })
   } catch (error) {
-    if (error instanceof ImportValidationError) throw error
+    if (ImportValidationError.isInstance(error)) throw error
     throw new ImportValidationError(line, '', `not valid JSON (${error instanceof Error ? error.message : String(error)})`, { cause: error })
   }
 }

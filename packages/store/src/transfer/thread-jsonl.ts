@@ -100,8 +100,8 @@ export interface ParsedImport {
 
 /** An `InvalidEntryError` about `inputs[offset]` as the import error it is, naming the line when there is one. */
 export function importEntryError(error: unknown, parsed: ParsedImport, offset: number): unknown {
-  if (!(error instanceof InvalidEntryError)) return error
-  const cause = error.cause instanceof InvalidEntryError ? error.cause : error
+  if (!InvalidEntryError.isInstance(error)) return error
+  const cause = InvalidEntryError.isInstance(error.cause) ? error.cause : error
   const line = parsed.firstLine === undefined ? undefined : parsed.firstLine + offset
   const where = parsed.firstLine === undefined ? ` (entry ${offset} made from the messages)` : ''
   return new ImportValidationError(line, cause.field, `${cause.rule}${where}`, { cause: error })
@@ -166,7 +166,7 @@ export function parseThreadJsonl(text: string, limits: ImportLimits): ParsedImpo
       // The same rules as every append (plain JSON, depth, size), for the stored form of an entry.
       entry = parseEntry(parseJsonSafely(lineText(position), line))
     } catch (error) {
-      if (error instanceof InvalidEntryError) throw new ImportValidationError(line, error.field, error.rule, { cause: error })
+      if (InvalidEntryError.isInstance(error)) throw new ImportValidationError(line, error.field, error.rule, { cause: error })
       throw error
     }
     const seq = position - 1
@@ -182,7 +182,7 @@ export function parseThreadJsonl(text: string, limits: ImportLimits): ParsedImpo
     try {
       checkAppendRules(input, { seq, hasCall: (id) => calls.has(id), hasResult: (id) => results.has(id) })
     } catch (error) {
-      if (error instanceof InvalidEntryError) throw new ImportValidationError(line, error.field, error.message, { cause: error })
+      if (InvalidEntryError.isInstance(error)) throw new ImportValidationError(line, error.field, error.message, { cause: error })
       throw error
     }
     if (toolCallId !== undefined && entry.kind === 'tool_call') calls.add(toolCallId)
@@ -220,7 +220,7 @@ export function parseOpenAIMessages(messages: unknown, limits: ImportLimits): Pa
       firstLine: undefined,
     }
   } catch (error) {
-    if (error instanceof InvalidMessagesError) {
+    if (InvalidMessagesError.isInstance(error)) {
       const field = error.index === undefined ? error.field : [String(error.index), error.field].filter((part) => part !== '').join('.')
       throw new ImportValidationError(undefined, field, error.message, { cause: error })
     }

@@ -1,0 +1,47 @@
+import type { ContextPolicy } from '../policy/policy'
+import type { PendingMessage } from '../project/types'
+import type { ToolSchema } from '../tokens/token-counter'
+import type { CallRecord } from './call-record'
+
+/** Tokens a provider reported for one call. */
+export interface CallUsage {
+  readonly inputTokens: number
+  readonly outputTokens: number
+  /** Input tokens the provider served from its prompt cache, when it says. */
+  readonly cachedInputTokens?: number
+  /** Input tokens the provider wrote to its prompt cache, when it says. */
+  readonly cacheWriteInputTokens?: number
+}
+
+/**
+ * What is known about one model call beyond the entries it wrote: read from the thread's call
+ * record (core's `readCallRecords`), or given by an application for calls it made itself. Every
+ * field but `callId` is optional: a replay uses what is there and falls back to the inspector's policy.
+ */
+export interface RecordedCall {
+  readonly callId: string
+  /** The record as stored on the thread (core's `CallRecord`), when the call has one. */
+  readonly stored?: CallRecord
+  /** The token counter the call was projected with (e.g. `o200k_base`). */
+  readonly counter?: string
+  /** The policy the call was projected with; replaying with it gives the exact messages sent. */
+  readonly policy?: ContextPolicy
+  readonly model?: string
+  readonly usage?: CallUsage
+  /** Prompt tokens as the local counter counted them, beside `usage.inputTokens`. */
+  readonly localInputTokens?: number
+  /** The provider's stop reason (`stop`, `tool-calls`, `length`, …). */
+  readonly stopReason?: string
+  /** Tool schemas the request carried. */
+  readonly tools?: readonly ToolSchema[]
+  /** Rendered memory text the request carried. */
+  readonly memory?: string
+  /** Messages sent that were not in the thread yet. */
+  readonly pending?: readonly PendingMessage[]
+  /** Milliseconds since the epoch. */
+  readonly startedAt?: number
+  /** The call's input is the thread before this seq (default: the call's first entry). */
+  readonly basisSeq?: number
+  /** Hash of the messages the call sent, to verify a replay (core's `hashJson(messages)`). */
+  readonly messagesHash?: string
+}

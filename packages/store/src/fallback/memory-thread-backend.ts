@@ -1,0 +1,173 @@
+import { threadId as toThreadId, type Entry, type ThreadId } from '@threadlens/core'
+import { toThreadRecord, type ThreadRow } from '../database/rows'
+import { ThreadNotFoundError } from '../errors'
+import type { ThreadBackend } from '../threads/thread-backend'
+import { threadIdTaken } from '../threads/thread-store-over'
+import type { ThreadListListener, ThreadStoreEvent, ThreadStoreListener } from '../threads/thread-store'
+
+interface StoredThread {
+  row: ThreadRow
+  readonly entries: Entry[]
+  readonly calls: Set<string>
+  readonly results: Set<string>
+}
+
+/** What the in-memory threads tell the stores beside them. */
+export interface MemoryThreadHooks {
+  /** Entries were appended (the call log calibrates from them). */
+  readonly onAppend: (entries: readonly Entry[]) => void
+  /** A thread was deleted (the call log drops its attempts). */
+  readonly onDelete: (threadId: string) => void
+  /** Everything was erased (memories too). */
+  readonly onEraseAll: () => void
+}
+
+export function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value)
+    for (const key of Object.keys(value)) deepFreeze((value as Record<string, unknown>)[key])
+  }
+  return value
+}
+
+/**
+ * Threads in memory, for the fallback stores and tests: nothing survives a reload. Every step is
+ * synchronous between its reads and its writes, so it is atomic; events are delivered on a
+ * microtask, as with IndexedDB a listener never runs inside the caller's write. A windowed load
+ * gives the whole thread (it is in memory anyway).
+ */
+export function memoryThreadBackend(hooks: MemoryThreadHooks): ThreadBackend {
+  const threads = new Map<string, StoredThread>()
+  const threadListeners = new Map<string, Set<ThreadStoreListener>>()
+  const listListeners = new Set<ThreadListListener>()
+  let listPending = false
+
+  const rows = (): ThreadRow[] =>
+    [...threads.values()].map((thread) => thread.row).sort((a, b) => b.updatedAt - a.updatedAt || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0))
+
+  // One list event per burst of writes, after them, as liveQuery gives.
+  const notifyList = (): void => {
+    if (listListeners.size === 0 || listPending) return
+    listPending = true
+    queueMicrotask(() => {
+      listPending = false
+      const event = { type: 'list-update' as const, threads: rows().map(toThreadRecord) }
+      for (const listener of [...listListeners]) listener(event)
+    })
+  }
+
+  const notifyThread = (threadId: ThreadId, event: ThreadStoreEvent): void => {
+    const listeners = threadListeners.get(threadId)
+    if (listeners === undefined || listeners.size === 0) return
+    queueMicrotask(() => {
+      for (const listener of [...listeners]) listener(event)
+    })
+  }
+
+  const stored = (threadId: string, operation: string): StoredThread => {
+    const thread = threads.get(threadId)
+    if (thread === undefined) throw new ThreadNotFoundError(threadId, operation)
+    return thread
+  }
+
+  const push = (thread: StoredThread, entries: readonly Entry[]): void => {
+    for (const entry of entries) {
+      thread.entries.push(deepFreeze(entry))
+      const toolCallId = entry.refs.toolCallId
+      if (toolCallId !== undefined && entry.kind === 'tool_call') thread.calls.add(toolCallId)
+      if (toolCallId !== undefined && entry.kind === 'tool_result') thread.results.add(toolCallId)
+    }
+  }
+
+  const insert = (row: ThreadRow, entries: readonly Entry[], operation: string): void => {
+    if (threads.has(row.id)) throw threadIdTaken(row.id, operation)
+    const thread: StoredThread = { row, entries: [], calls: new Set(), results: new Set() }
+    push(thread, entries)
+    threads.set(row.id, thread)
+    notifyList()
+  }
+
+  return {
+    persistent: false,
+    assertWorking: () => undefined,
+    getRow: async (threadId) => threads.get(threadId)?.row,
+    listRows: async () => rows(),
+    insert: async (row, entries, operation) => insert(row, entries, operation),
+
+    async append(threadId, _prepared, operation, _time, plan) {
+      const thread = stored(threadId, operation)
+      const { entries, row } = plan(thread.row, { calls: thread.calls, results: thread.results })
+      if (entries.length === 0) return entries
+      push(thread, entries)
+      thread.row = row
+      hooks.onAppend(entries)
+      notifyThread(threadId, { type: 'entry-append', threadId, entries })
+      notifyList()
+      return entries
+    },
+
+    async updateRow(threadId, operation, change) {
+      const thread = stored(threadId, operation)
+      thread.row = change(thread.row)
+      notifyList()
+      return thread.row
+    },
+
+    async read(threadId, operation) {
+      const thread = stored(threadId, operation)
+      return { row: thread.row, entries: [...thread.entries] }
+    },
+
+    async insertFrom(sourceId, operation, upTo, build) {
+      const source = stored(sourceId, operation)
+      const lastSeq = upTo(source.row)
+      const { row, entries } = build(source.row, source.entries.slice(0, lastSeq + 1))
+      insert(row, entries, operation)
+      return row
+    },
+
+    async delete(threadId) {
+      if (!threads.delete(threadId)) return
+      hooks.onDelete(threadId)
+      notifyThread(threadId, { type: 'thread-delete', threadId })
+      notifyList()
+    },
+
+    async eraseAll() {
+      const ids = [...threads.keys()].map((id) => toThreadId(id))
+      threads.clear()
+      hooks.onEraseAll()
+      for (const id of ids) hooks.onDelete(id)
+      for (const id of ids) notifyThread(id, { type: 'thread-delete', threadId: id })
+      notifyList()
+    },
+
+    subscribe(rawThreadId, listener, options = {}) {
+      const threadId = toThreadId(rawThreadId)
+      let listeners = threadListeners.get(threadId)
+      if (listeners === undefined) threadListeners.set(threadId, (listeners = new Set()))
+      listeners.add(listener)
+      const afterSeq = options.afterSeq
+      const thread = threads.get(threadId)
+      if (afterSeq !== undefined && thread !== undefined && thread.row.lastSeq > afterSeq) {
+        const entries = thread.entries.slice(afterSeq + 1)
+        queueMicrotask(() => {
+          if (listeners.has(listener)) listener({ type: 'entry-append', threadId, entries })
+        })
+      }
+      return () => {
+        listeners.delete(listener)
+      }
+    },
+
+    subscribeList(listener) {
+      listListeners.add(listener)
+      queueMicrotask(() => {
+        if (listListeners.has(listener)) listener({ type: 'list-update', threads: rows().map(toThreadRecord) })
+      })
+      return () => {
+        listListeners.delete(listener)
+      }
+    },
+  }
+}

@@ -1,0 +1,53 @@
+import type { Entry, ThreadId } from '@threadlens/core'
+import type { ThreadRow } from '../database/rows'
+import type { PreparedEntry, StoredToolIds } from './prepare-entries'
+import type { LoadWindowOptions, SubscribeOptions, ThreadListListener, ThreadStoreListener } from './thread-store'
+
+/** What an append writes: the entries with their seqs, and the thread's row after them. */
+export interface AppendPlan {
+  readonly entries: readonly Entry[]
+  readonly row: ThreadRow
+}
+
+/**
+ * Where threads are kept: IndexedDB (`createThreadStore`) or memory (`createMemoryBackedStores`).
+ * A backend only stores and reads; `threadStoreOver` builds the store's rules on top of it
+ * (validation, seqs, limits, records, fork and import). Each method is atomic: a step that
+ * throws writes nothing. Methods that need a thread throw `ThreadNotFoundError` when it is missing.
+ */
+export interface ThreadBackend {
+  readonly persistent: boolean
+  /** Throws when the backend takes no writes now (a database stopped after a reset or an upgrade elsewhere). */
+  assertWorking(operation: string): void
+  getRow(threadId: string, operation: string): Promise<ThreadRow | undefined>
+  /** Every thread's row, most recently updated first. */
+  listRows(operation: string): Promise<ThreadRow[]>
+  /** Adds a new thread with its entries; a `constraint` `StorageError` when the id is taken. */
+  insert(row: ThreadRow, entries: readonly Entry[], operation: string): Promise<void>
+  /**
+   * Reads the thread's row and which of `prepared`'s tool call ids are stored, lets `plan` build the
+   * entries and the next row, and writes them; nothing when `plan` gives no entries. `time` is the
+   * store's clock for the write (calibrations updated with it).
+   */
+  append(threadId: ThreadId, prepared: readonly PreparedEntry[], operation: string, time: number, plan: (row: ThreadRow, stored: StoredToolIds) => AppendPlan): Promise<readonly Entry[]>
+  /** Reads the thread's row and stores what `change` makes of it. */
+  updateRow(threadId: ThreadId, operation: string, change: (row: ThreadRow) => ThreadRow): Promise<ThreadRow>
+  /** The thread's row and its entries: all of them, or those a windowed load needs (a backend may give all). */
+  read(threadId: ThreadId, operation: string, window?: LoadWindowOptions): Promise<{ readonly row: ThreadRow; readonly entries: readonly Entry[] }>
+  /**
+   * Reads a thread's row, then its entries up to the seq `upTo` picks, and inserts the thread
+   * `build` makes of them (a fork); a `constraint` `StorageError` when the new id is taken.
+   */
+  insertFrom(
+    sourceId: ThreadId,
+    operation: string,
+    upTo: (source: ThreadRow) => number,
+    build: (source: ThreadRow, entries: readonly Entry[]) => { readonly row: ThreadRow; readonly entries: readonly Entry[] },
+  ): Promise<ThreadRow>
+  /** Deletes the thread, its entries and its failed attempts; nothing if it is not stored. */
+  delete(threadId: ThreadId): Promise<void>
+  eraseAll(): Promise<void>
+  /** Live events; `onRead` sees every batch of entries read for the listener (to report unreadable ones). */
+  subscribe(threadId: string, listener: ThreadStoreListener, options: SubscribeOptions | undefined, onRead: (entries: readonly Entry[]) => void): () => void
+  subscribeList(listener: ThreadListListener): () => void
+}
