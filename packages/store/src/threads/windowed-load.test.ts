@@ -45,6 +45,21 @@ describe('windowed load', () => {
     expect(shape(window)).toEqual(shape(whole))
   })
 
+  it('counts tool units at nothing when a reducing policy may shorten or leave them out', async () => {
+    // Old turns with long tool results: boundary isolation leaves their calls and results out, so the
+    // projection reaches much further back than a count of the full results would suggest.
+    const inputs: EntryInput[] = []
+    for (let turn = 0; turn < 12; turn++) {
+      inputs.push(user(words(4, `q${turn}`)))
+      inputs.push({ kind: 'tool_call', payload: { name: 'search', arguments: { turn } }, refs: { callId: `c${turn}`, toolCallId: `t${turn}` } })
+      inputs.push({ kind: 'tool_result', payload: { name: 'search', result: words(80) }, refs: { callId: `c${turn}`, toolCallId: `t${turn}` } })
+      inputs.push(assistant(words(4, `a${turn}`)))
+    }
+    const { whole, window } = await compare(inputs, { maxInputTokens: 400, reserveOutputTokens: 0, toolTrace: 'boundary', keepLastTurns: 1 })
+    expect(whole.meta.includedSeqs.length).toBeGreaterThan(20)
+    expect(shape(window)).toEqual(shape(whole))
+  })
+
   it('reads into the summarized range when the summary itself cannot fit', async () => {
     const inputs: EntryInput[] = [
       ...Array.from({ length: 40 }, (_, turn) => (turn % 2 === 0 ? user(`q${turn}`) : assistant(`a${turn}`))),

@@ -32,6 +32,9 @@ export async function loadWindowEntries(db: ThreadlensDB, row: ThreadRow, option
   const budget = inputBudget(policy)
   const include = new Set(policy.includeKinds)
   const toolsIncluded = include.has('tool_call') && include.has('tool_result')
+  // Outside the last turns a reducing policy may send a tool unit shortened, or (boundary
+  // isolation) not at all: no tool entry can be counted at more than nothing.
+  const toolsMayShrink = policy.toolTrace !== 'transparent' || policy.dedupeToolResults || policy.pruneToolOutputsOverTokens !== undefined
   const summary = include.has('summary') && facts.summary !== null && facts.summary.toSeq >= floor ? facts.summary : null
 
   let summaryCost = 0
@@ -56,10 +59,10 @@ export async function loadWindowEntries(db: ThreadlensDB, row: ThreadRow, option
         return include.has('message') ? counter.countEntry(entry) : 0
       case 'tool_result':
         // Counted with its call: a result whose call is hidden is an orphan and costs nothing.
-        if (toolsIncluded) pendingResultTokens.set(entry.refs.toolCallId as string, counter.countEntry(entry))
+        if (toolsIncluded && !toolsMayShrink) pendingResultTokens.set(entry.refs.toolCallId as string, counter.countEntry(entry))
         return 0
       case 'tool_call': {
-        if (!toolsIncluded) return 0
+        if (!toolsIncluded || toolsMayShrink) return 0
         const toolCallId = entry.refs.toolCallId as string
         const result = pendingResultTokens.get(toolCallId)
         if (result !== undefined) {
