@@ -1,6 +1,7 @@
 export {
   ThreadlensError,
   InvalidEntryError,
+  InvalidToolNameError,
   InvalidIdError,
   InvalidPolicyError,
   InvalidMessagesError,
@@ -47,6 +48,9 @@ export { utf8Length } from './utils/utf8-length'
 export { toolResultText, toolArgumentsText } from './entries/entry-text'
 export type { AppendContext } from './entries/append-rules'
 export { checkAppendRules } from './entries/append-rules'
+export { toolNamePattern, isValidToolName, assertToolName } from './entries/tool-name'
+export type { ProviderToolNames } from './formats/provider-tool-names'
+export { providerToolNames, toolNameMapping } from './formats/provider-tool-names'
 export type { ThreadId, EntryId } from './entries/ids'
 export { threadId, entryId } from './entries/ids'
 export type { ThreadIndex } from './entries/thread-index'
@@ -111,6 +115,7 @@ export type {
   OpenAIChatToolMessage,
   OpenAIChatToolCall,
 } from './formats/openai-chat'
+export type { FormatOptions } from './formats/openai-chat'
 export { toOpenAIChat, openAIChatCacheFields } from './formats/openai-chat'
 export type {
   AnthropicMessagesRequest,

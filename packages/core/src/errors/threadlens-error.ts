@@ -19,7 +19,7 @@ export class ThreadlensError extends Error {
 
 /** An entry given to `append` does not match its kind's schema, or breaks a thread rule. */
 export class InvalidEntryError extends ThreadlensError {
-  override readonly name = 'InvalidEntryError'
+  override readonly name: string = 'InvalidEntryError'
   /** Dotted path of the offending field, e.g. `payload.role`; `''` for the entry as a whole. */
   readonly field: string
   /** The rule that was broken, without the field (e.g. `circular reference: the value contains itself`). */
@@ -29,6 +29,31 @@ export class InvalidEntryError extends ThreadlensError {
     this.field = field
     this.rule = message
   }
+}
+
+/**
+ * A tool name providers would refuse: it must match `^[a-zA-Z0-9_-]{1,64}$` (letters, digits, `_`
+ * and `-`, 1 to 64 of them), the rule of both OpenAI and Anthropic.
+ */
+export class InvalidToolNameError extends InvalidEntryError {
+  override readonly name = 'InvalidToolNameError'
+  /** The name that was refused. */
+  readonly toolName: string
+  /** The rule's pattern source. */
+  readonly pattern = '^[a-zA-Z0-9_-]{1,64}$'
+  constructor(toolName: string, field = 'payload.name') {
+    const shown = JSON.stringify(toolName.length > 80 ? `${toolName.slice(0, 80)}…` : toolName)
+    super(
+      field,
+      `tool name ${shown} breaks the rule ^[a-zA-Z0-9_-]{1,64}$ (${toolName.length} characters; only letters, digits, _ and - , at most 64): rename the tool, e.g. "${suggestToolName(toolName)}"`,
+    )
+    this.toolName = toolName
+  }
+}
+
+function suggestToolName(name: string): string {
+  const replaced = name.replace(/[^a-zA-Z0-9_-]/g, '_').slice(0, 64)
+  return replaced === '' ? 'tool' : replaced
 }
 
 /** A thread or entry id that is not 1-128 characters of A-Z a-z 0-9 _ . : - (or not a string at all). */

@@ -1,5 +1,7 @@
 import type { JsonObject } from '../entries/entry'
 import type { ProjectedMessage, ProjectionResult } from '../project/types'
+import type { FormatOptions } from './openai-chat'
+import { providerToolNames, type ProviderToolNames } from './provider-tool-names'
 
 /** A prompt-cache breakpoint: the prefix up to and including this block is cached. No `ttl` means 5 minutes. */
 export interface AnthropicCacheControl {
@@ -105,9 +107,11 @@ function hasText(text: string): boolean {
  * `tool_result` blocks at the front of the user message after the `tool_use`, empty text is
  * dropped, tool ids are mapped by `anthropicToolId`, a later system message becomes a user text
  * block prefixed by `anthropicSystemNotePrefix`, and a final assistant message loses trailing
- * whitespace. Deterministic: the same projection gives byte-identical JSON.
+ * whitespace; tool names that break `toolNamePattern` (stored before the rule) go out as
+ * `options.toolNames` maps them. Deterministic: the same projection gives byte-identical JSON.
  */
-export function toAnthropicMessages(result: ProjectionResult): AnthropicMessagesRequest {
+export function toAnthropicMessages(result: ProjectionResult, options: FormatOptions = {}): AnthropicMessagesRequest {
+  const toolNames = options.toolNames ?? providerToolNames(result)
   const cache = result.meta.cache
   const marks = new Map<number, AnthropicCacheControl>()
   for (const breakpoint of cache.breakpoints) if (breakpoint.at !== 'tools') marks.set(breakpoint.at, cacheControl(breakpoint.ttl))
@@ -132,7 +136,7 @@ export function toAnthropicMessages(result: ProjectionResult): AnthropicMessages
   const messages: AnthropicMessage[] = []
   result.messages.forEach((message, position) => {
     if (position < historyStart) return
-    const last = appendProjected(messages, message)
+    const last = appendProjected(messages, message, toolNames)
     const mark = marks.get(position)
     // Placement puts breakpoints only on messages that make a block; the check keeps the request valid regardless.
     if (mark !== undefined && last !== undefined) last.cache_control = mark
@@ -164,7 +168,7 @@ function cacheControl(ttl: '5m' | '1h'): AnthropicCacheControl {
 }
 
 /** Appends a projected message's blocks; returns the last block it made, if any. */
-function appendProjected(messages: AnthropicMessage[], message: ProjectedMessage): AnthropicContentBlock | undefined {
+function appendProjected(messages: AnthropicMessage[], message: ProjectedMessage, toolNames: ProviderToolNames): AnthropicContentBlock | undefined {
   switch (message.role) {
     case 'system':
       return hasText(message.content) ? appendText(messages, 'user', anthropicSystemNotePrefix + message.content) : undefined
@@ -173,7 +177,7 @@ function appendProjected(messages: AnthropicMessage[], message: ProjectedMessage
     case 'assistant': {
       let last = appendText(messages, 'assistant', message.content)
       for (const call of message.toolCalls ?? []) {
-        last = append(messages, 'assistant', { type: 'tool_use', id: anthropicToolId(call.id), name: call.name, input: call.arguments })
+        last = append(messages, 'assistant', { type: 'tool_use', id: anthropicToolId(call.id), name: toolNames.toProvider(call.name), input: call.arguments })
       }
       return last
     }

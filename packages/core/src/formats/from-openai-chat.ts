@@ -2,7 +2,8 @@ import { z } from 'zod'
 import type { EntryInput, JsonObject, JsonValue } from '../entries/entry'
 import { parseEntryInput } from '../entries/entry-schema'
 import { entryLimits, jsonTextNestingExceeds } from '../entries/json-data'
-import { InvalidEntryError, InvalidMessagesError } from '../errors/threadlens-error'
+import { InvalidEntryError, InvalidMessagesError, InvalidToolNameError } from '../errors/threadlens-error'
+import { isValidToolName } from '../entries/tool-name'
 
 export interface FromOpenAIChatResult {
   /** The leading system (or developer) messages joined by a blank line; `undefined` when there are none. */
@@ -139,6 +140,10 @@ function assistantEntries(
         `tool_calls.${callIndex}.id`,
         `tool call id "${call.id}" is already used by the message at index ${earlier.index}; give each call its own id`,
       )
+    }
+    if (!isValidToolName(call.function.name)) {
+      const rule = new InvalidToolNameError(call.function.name).rule
+      throw new InvalidMessagesError(index, `tool_calls.${callIndex}.function.name`, rule)
     }
     calls.set(call.id, { name: call.function.name, index, answered: false })
     const argumentsField = `tool_calls.${callIndex}.function.arguments`

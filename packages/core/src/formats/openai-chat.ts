@@ -1,5 +1,6 @@
 import { toolArgumentsText } from '../entries/entry-text'
 import type { ProjectedMessage, ProjectionResult } from '../project/types'
+import { providerToolNames, type ProviderToolNames } from './provider-tool-names'
 
 /** One function call inside an assistant message, as the Chat Completions API exchanges it. */
 export interface OpenAIChatToolCall {
@@ -46,16 +47,27 @@ export type OpenAIChatMessage =
   | OpenAIChatAssistantMessage
   | OpenAIChatToolMessage
 
+/** Options of `toOpenAIChat` and `toAnthropicMessages`. */
+export interface FormatOptions {
+  /**
+   * How tool names go on the wire; use the same mapping for the request's tool schemas and to read
+   * the reply's tool calls back. Default: `providerToolNames(result)` (valid names unchanged).
+   */
+  readonly toolNames?: ProviderToolNames
+}
+
 /**
  * The projection as a Chat Completions `messages` array, one message per projected message.
  * Fresh objects with a fixed key order, so the same projection gives byte-identical JSON
- * (which keeps the provider's prompt cache warm).
+ * (which keeps the provider's prompt cache warm). Tool names that break `toolNamePattern` (stored
+ * before the rule) go out as `options.toolNames` maps them.
  */
-export function toOpenAIChat(result: ProjectionResult): OpenAIChatMessage[] {
-  return result.messages.map(toOpenAIChatMessage)
+export function toOpenAIChat(result: ProjectionResult, options: FormatOptions = {}): OpenAIChatMessage[] {
+  const toolNames = options.toolNames ?? providerToolNames(result)
+  return result.messages.map((message) => toOpenAIChatMessage(message, toolNames))
 }
 
-function toOpenAIChatMessage(message: ProjectedMessage): OpenAIChatMessage {
+function toOpenAIChatMessage(message: ProjectedMessage, toolNames: ProviderToolNames): OpenAIChatMessage {
   switch (message.role) {
     case 'system':
       return { role: 'system', content: message.content }
@@ -70,7 +82,7 @@ function toOpenAIChatMessage(message: ProjectedMessage): OpenAIChatMessage {
         tool_calls: toolCalls.map((call) => ({
           id: call.id,
           type: 'function',
-          function: { name: call.name, arguments: toolArgumentsText(call) },
+          function: { name: toolNames.toProvider(call.name), arguments: toolArgumentsText(call) },
         })),
       }
     }

@@ -9,6 +9,7 @@ import { fromOpenAIChat } from './from-openai-chat'
 import type { OpenAIChatMessage } from './openai-chat'
 import { toOpenAIChat } from './openai-chat'
 import { anthropicMessagesProblems, openAIChatProblems } from './provider-rules'
+import { providerToolNames, type ProviderToolNames } from './provider-tool-names'
 
 
 // Broken requests do not type-check; the checkers exist for exactly that data.
@@ -110,7 +111,12 @@ describe('openAIChatProblems', () => {
     [
       'a call without a name',
       [{ role: 'assistant', content: null, tool_calls: [call('a', '')] }, { role: 'tool', tool_call_id: 'a', content: '' }],
-      'messages[0].tool_calls[0]: function.name must be a non-empty string',
+      'messages[0].tool_calls[0]: function.name "" must match ^[a-zA-Z0-9_-]{1,64}$',
+    ],
+    [
+      'a call whose name providers refuse',
+      [{ role: 'assistant', content: null, tool_calls: [call('a', 'web.search')] }, { role: 'tool', tool_call_id: 'a', content: '' }],
+      'messages[0].tool_calls[0]: function.name "web.search" must match ^[a-zA-Z0-9_-]{1,64}$',
     ],
     [
       'a duplicate call id in one message',
@@ -379,7 +385,8 @@ const projectedArbitrary: fc.Arbitrary<ProjectedMessage[]> = fc
   })
 
 // What an import must give back for a history: entries without the ids and refs the thread assigns.
-function expectedEntries(history: readonly ProjectedMessage[]): unknown[] {
+// Tool names the providers refuse come back under the stand-in the request carried.
+function expectedEntries(history: readonly ProjectedMessage[], toolNames: ProviderToolNames): unknown[] {
   return history.flatMap((message): unknown[] => {
     switch (message.role) {
       case 'system':
@@ -392,13 +399,13 @@ function expectedEntries(history: readonly ProjectedMessage[]): unknown[] {
         const calls = toolCalls.map((toolCall) => ({
           kind: 'tool_call',
           toolCallId: toolCall.id,
-          name: toolCall.name,
+          name: toolNames.toProvider(toolCall.name),
           arguments: JSON.stringify(toolCall.arguments),
         }))
         return message.content === '' ? calls : [text, ...calls]
       }
       case 'tool':
-        return [{ kind: 'tool_result', toolCallId: message.toolCallId, name: message.name, result: message.content }]
+        return [{ kind: 'tool_result', toolCallId: message.toolCallId, name: toolNames.toProvider(message.name), result: message.content }]
     }
   })
 }
@@ -437,7 +444,7 @@ describe('formats on random projections', () => {
         const prefix = messages.slice(0, prefixLength)
         const imported = fromOpenAIChat(JSON.parse(JSON.stringify(openAIRequest)))
         expect(imported.systemPrompt).toBe(prefix.length === 0 ? undefined : prefix.map((message) => message.content).join('\n\n'))
-        expect(comparableEntries(imported.entries)).toEqual(expectedEntries(messages.slice(prefixLength)))
+        expect(comparableEntries(imported.entries)).toEqual(expectedEntries(messages.slice(prefixLength), providerToolNames(result)))
 
         // One model call per assistant message: its text and tool calls share a callId.
         for (const entry of imported.entries) {

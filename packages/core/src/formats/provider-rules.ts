@@ -1,3 +1,4 @@
+import { toolNamePattern } from '../entries/tool-name'
 import { anthropicToolIdPattern } from './anthropic-messages'
 import type { AnthropicMessagesRequest } from './anthropic-messages'
 import type { OpenAIChatMessage } from './openai-chat'
@@ -69,7 +70,9 @@ export function openAIChatProblems(messages: readonly OpenAIChatMessage[]): stri
           const { id, type } = call
           const { name, arguments: argumentsText } = call['function']
           if (type !== 'function') problems.push(`${callAt}: type must be "function"`)
-          if (typeof name !== 'string' || name === '') problems.push(`${callAt}: function.name must be a non-empty string`)
+          if (typeof name !== 'string' || !toolNamePattern.test(name)) {
+            problems.push(`${callAt}: function.name ${JSON.stringify(name)} must match ${toolNamePattern.source}`)
+          }
           if (typeof argumentsText !== 'string' || !isPlainObjectJson(argumentsText)) {
             problems.push(`${callAt}: function.arguments must be JSON text of an object`)
           }
@@ -112,7 +115,8 @@ export function openAIChatProblems(messages: readonly OpenAIChatMessage[]): stri
  * Ways a Messages API request breaks the rules the API answers with a 400, one sentence each,
  * prefixed by `messages[i]`; an empty array means the request is valid. Checks: at least one
  * message, the first from the user, roles alternate, no empty content, no empty or whitespace-only
- * text blocks, `tool_use` only from the assistant with unique ids matching `anthropicToolIdPattern`
+ * text blocks, `tool_use` only from the assistant with unique ids matching `anthropicToolIdPattern`,
+ * names matching `toolNamePattern`
  * and an object `input`, each `tool_use` answered by a `tool_result` in the very next (user)
  * message, `tool_result` blocks only there, once each and before any other block, an error result
  * with content, and a final assistant message not ending in whitespace. Prompt caching: `system` is a
@@ -206,8 +210,8 @@ export function anthropicMessagesProblems(request: AnthropicMessagesRequest): st
           sawOtherBlock = true
           const id = block['id']
           if (role !== 'assistant') problems.push(`${blockAt}: tool_use only in assistant messages`)
-          if (typeof block['name'] !== 'string' || block['name'] === '') {
-            problems.push(`${blockAt}: tool_use name must be a non-empty string`)
+          if (typeof block['name'] !== 'string' || !toolNamePattern.test(block['name'])) {
+            problems.push(`${blockAt}: tool_use name ${JSON.stringify(block['name'])} must match ${toolNamePattern.source}`)
           }
           if (!isRecord(block['input'])) problems.push(`${blockAt}: tool_use input must be an object`)
           if (typeof id !== 'string' || !anthropicToolIdPattern.test(id)) {

@@ -238,7 +238,7 @@ export function createMemoryBackedStores(options: ThreadStoreOptions = {}): Memo
       const time = now()
       const describeError = (error: unknown, offset: number): unknown => importEntryError(error, parsed, offset)
       const prepared = prepareEntries(parsed.inputs, { counters, now: time, createId, dropGivenTokens: true, describeError })
-      const entries = assignSeqs(threadId, prepared, 0, { calls: new Set(), results: new Set() }, describeError)
+      const entries = assignSeqs(threadId, prepared, 0, { calls: new Set(), results: new Set() }, describeError, true)
       const fields = { ...parsed.fields, title: parsedOptions.title ?? parsed.fields.title, metadata: { ...parsed.fields.metadata, ...parsedOptions.metadata } }
       const row = appendedRow(newThreadRow(threadId, fields, time), entries, time)
       insert(row, entries, 'import')

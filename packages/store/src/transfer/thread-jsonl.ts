@@ -180,7 +180,7 @@ export function parseThreadJsonl(text: string, limits: ImportLimits): ParsedImpo
       throw new ImportValidationError(line, 'refs.toolCallId', `a ${entry.kind} needs refs.toolCallId`)
     }
     try {
-      checkAppendRules(input, { seq, hasCall: (id) => calls.has(id), hasResult: (id) => results.has(id) })
+      checkAppendRules(input, { seq, hasCall: (id) => calls.has(id), hasResult: (id) => results.has(id), storedToolNames: true })
     } catch (error) {
       if (error instanceof InvalidEntryError) throw new ImportValidationError(line, error.field, error.message, { cause: error })
       throw error
