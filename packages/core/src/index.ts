@@ -2,6 +2,7 @@ export {
   ThreadlensError,
   InvalidEntryError,
   InvalidToolNameError,
+  AttachmentUnavailableError,
   InvalidIdError,
   InvalidPolicyError,
   InvalidMessagesError,
@@ -49,6 +50,22 @@ export { toolResultText, toolArgumentsText } from './entries/entry-text'
 export type { AppendContext } from './entries/append-rules'
 export { checkAppendRules } from './entries/append-rules'
 export { toolNamePattern, isValidToolName, assertToolName } from './entries/tool-name'
+export type { ContentPart, TextPart, ImagePart, FilePart, MediaSource } from './entries/content-parts'
+export { contentPartSchema, mediaSourceSchema, partsText, parseDataUrl, mediaTypeOf, byteSizeOf, attachmentIdPattern, PART_TEXT_SEPARATOR } from './entries/content-parts'
+export type { AttachmentTokenRule } from './tokens/attachment-tokens'
+export {
+  attachmentTokens,
+  imageTokens,
+  fileTokens,
+  openAIImageTokens,
+  anthropicImageTokens,
+  OPENAI_LOW_DETAIL_IMAGE_TOKENS,
+  OPENAI_IMAGE_TILE_TOKENS,
+  ANTHROPIC_IMAGE_MAX_EDGE,
+  ANTHROPIC_IMAGE_MAX_TOKENS,
+  PDF_PAGE_TOKENS,
+  PDF_BYTES_PER_ASSUMED_PAGE,
+} from './tokens/attachment-tokens'
 export type { ProviderToolNames } from './formats/provider-tool-names'
 export { providerToolNames, toolNameMapping } from './formats/provider-tool-names'
 export type { ThreadId, EntryId } from './entries/ids'
@@ -64,6 +81,7 @@ export {
   loadedTokenCounter,
   customTokenCounter,
   heuristicCount,
+  messageTokens,
   MESSAGE_OVERHEAD_TOKENS,
   REPLY_PRIMING_TOKENS,
   TOOL_CALL_OVERHEAD_TOKENS,
@@ -90,6 +108,7 @@ export type {
   NeedsSummaryReason,
   PendingMessage,
   ProjectedMessage,
+  ProjectedMessageExtras,
   ProjectedToolCall,
   ProjectInput,
   ProjectionMeta,
@@ -114,6 +133,10 @@ export type {
   OpenAIChatAssistantMessage,
   OpenAIChatToolMessage,
   OpenAIChatToolCall,
+  OpenAIChatTextPart,
+  OpenAIChatImagePart,
+  OpenAIChatFilePart,
+  OpenAIChatUserPart,
 } from './formats/openai-chat'
 export type { FormatOptions } from './formats/openai-chat'
 export { toOpenAIChat, openAIChatCacheFields } from './formats/openai-chat'
@@ -124,6 +147,8 @@ export type {
   AnthropicTextBlock,
   AnthropicToolUseBlock,
   AnthropicToolResultBlock,
+  AnthropicImageBlock,
+  AnthropicDocumentBlock,
   AnthropicCacheControl,
 } from './formats/anthropic-messages'
 export { toAnthropicMessages, anthropicToolId, anthropicToolsCacheControl } from './formats/anthropic-messages'

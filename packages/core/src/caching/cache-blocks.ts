@@ -1,6 +1,7 @@
 import type { AnthropicCacheControl, AnthropicMessagesRequest } from '../formats/anthropic-messages'
 import type { OpenAIChatMessage } from '../formats/openai-chat'
 import { MESSAGE_OVERHEAD_TOKENS } from '../tokens/token-counter'
+import { ANTHROPIC_IMAGE_MAX_TOKENS, openAIImageTokens } from '../tokens/attachment-tokens'
 import { hashString } from '../utils/hash'
 import type { CacheBlock, CacheSimulationRequest } from './simulate-prompt-cache'
 
@@ -48,9 +49,12 @@ export function anthropicCacheBlocks(
   for (const message of request.messages) {
     message.content.forEach((block, position) => {
       const bytes = JSON.stringify(withoutCacheControl(block as unknown as Record<string, unknown>))
-      const text = block.type === 'text' ? block.text : block.type === 'tool_use' ? `${block.name}${JSON.stringify(block.input)}` : (block.content ?? '')
+      const text =
+        block.type === 'text' ? block.text : block.type === 'tool_use' ? `${block.name}${JSON.stringify(block.input)}` : block.type === 'tool_result' ? (block.content ?? '') : ''
+      // Images count as the largest Anthropic bills; documents by their text, else as an image per block.
+      const media = block.type === 'image' ? ANTHROPIC_IMAGE_MAX_TOKENS : block.type === 'document' ? (block.source.type === 'text' ? count(block.source.data) : ANTHROPIC_IMAGE_MAX_TOKENS) : 0
       const opens = position === 0
-      push(idOf(`${message.role}${opens ? '+' : ''}`, bytes), count(text) + (opens ? MESSAGE_OVERHEAD_TOKENS : 0), block.cache_control)
+      push(idOf(`${message.role}${opens ? '+' : ''}`, bytes), count(text) + media + (opens ? MESSAGE_OVERHEAD_TOKENS : 0), block.cache_control)
     })
   }
   const automatic = ttlOf(request.cache_control)
@@ -69,9 +73,18 @@ export function openAICacheBlocks(request: { readonly messages: readonly OpenAIC
   }
   for (const message of request.messages) {
     const calls = message.role === 'assistant' ? (message.tool_calls ?? []) : []
-    let text = message.content ?? ''
+    const content = message.content ?? ''
+    let text = typeof content === 'string' ? content : ''
+    // Images and files are not text: counted by size where known, else as the largest image (see attachment-tokens).
+    let mediaTokens = 0
+    if (typeof content !== 'string') {
+      for (const part of content) {
+        if (part.type === 'text') text += part.text
+        else mediaTokens += openAIImageTokens(undefined, undefined, part.type === 'image_url' ? part.image_url.detail : undefined)
+      }
+    }
     for (const call of calls) text += call.function.name + call.function.arguments
-    blocks.push({ id: idOf('message', JSON.stringify(message)), tokens: count(text) + MESSAGE_OVERHEAD_TOKENS })
+    blocks.push({ id: idOf('message', JSON.stringify(message)), tokens: count(text) + mediaTokens + MESSAGE_OVERHEAD_TOKENS })
   }
   return { blocks }
 }

@@ -56,6 +56,18 @@ function suggestToolName(name: string): string {
   return replaced === '' ? 'tool' : replaced
 }
 
+/** A request holds an image or file whose bytes the store keeps, and they were not given to the format. */
+export class AttachmentUnavailableError extends ThreadlensError {
+  override readonly name = 'AttachmentUnavailableError'
+  readonly attachmentId: string
+  constructor(attachmentId: string) {
+    super(
+      `The bytes of attachment ${attachmentId} were not given: load them from the store (attachments.base64) and pass attachmentData to the format, or leave the image out with policy.keepImagesTurns.`,
+    )
+    this.attachmentId = attachmentId
+  }
+}
+
 /** A thread or entry id that is not 1-128 characters of A-Z a-z 0-9 _ . : - (or not a string at all). */
 export class InvalidIdError extends ThreadlensError {
   override readonly name = 'InvalidIdError'

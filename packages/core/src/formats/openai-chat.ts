@@ -1,6 +1,8 @@
 import { toolArgumentsText } from '../entries/entry-text'
 import type { ProjectedMessage, ProjectionResult } from '../project/types'
 import { providerToolNames, type ProviderToolNames } from './provider-tool-names'
+import type { ContentPart, MediaSource } from '../entries/content-parts'
+import { AttachmentUnavailableError } from '../errors/threadlens-error'
 
 /** One function call inside an assistant message, as the Chat Completions API exchanges it. */
 export interface OpenAIChatToolCall {
@@ -13,20 +15,44 @@ export interface OpenAIChatToolCall {
   }
 }
 
+export interface OpenAIChatTextPart {
+  type: 'text'
+  text: string
+}
+
+export interface OpenAIChatImagePart {
+  type: 'image_url'
+  image_url: { url: string; detail?: 'auto' | 'low' | 'high' }
+}
+
+export interface OpenAIChatFilePart {
+  type: 'file'
+  /** `file_data` is a `data:` URL (base64); `file_id` an uploaded file. */
+  file: { file_data?: string; file_id?: string; filename?: string }
+}
+
+export type OpenAIChatUserPart = OpenAIChatTextPart | OpenAIChatImagePart | OpenAIChatFilePart
+
 export interface OpenAIChatSystemMessage {
   role: 'system'
-  content: string
+  content: string | OpenAIChatTextPart[]
+  /** The speaker's name. */
+  name?: string
 }
 
 export interface OpenAIChatUserMessage {
   role: 'user'
-  content: string
+  content: string | OpenAIChatUserPart[]
+  name?: string
 }
 
 export interface OpenAIChatAssistantMessage {
   role: 'assistant'
-  /** `null` only when the message carries tool calls and no text. */
-  content: string | null
+  /** `null` only when the message carries tool calls or a refusal and no text. */
+  content: string | OpenAIChatTextPart[] | null
+  name?: string
+  /** The model's refusal, apart from its text. */
+  refusal?: string
   /** Absent when the model called no tool: the API rejects an empty array. */
   tool_calls?: OpenAIChatToolCall[]
 }
@@ -54,6 +80,12 @@ export interface FormatOptions {
    * the reply's tool calls back. Default: `providerToolNames(result)` (valid names unchanged).
    */
   readonly toolNames?: ProviderToolNames
+  /**
+   * The base64 bytes of a store-held attachment (`{ type: 'attachment' }` sources), by id; the
+   * agent loads them before it formats a request. Default: none, and a projection holding such a
+   * part throws `AttachmentUnavailableError`.
+   */
+  readonly attachmentData?: (id: string) => string | undefined
 }
 
 /**
@@ -64,21 +96,23 @@ export interface FormatOptions {
  */
 export function toOpenAIChat(result: ProjectionResult, options: FormatOptions = {}): OpenAIChatMessage[] {
   const toolNames = options.toolNames ?? providerToolNames(result)
-  return result.messages.map((message) => toOpenAIChatMessage(message, toolNames))
+  return result.messages.map((message) => toOpenAIChatMessage(message, toolNames, options))
 }
 
-function toOpenAIChatMessage(message: ProjectedMessage, toolNames: ProviderToolNames): OpenAIChatMessage {
+function toOpenAIChatMessage(message: ProjectedMessage, toolNames: ProviderToolNames, options: FormatOptions): OpenAIChatMessage {
   switch (message.role) {
     case 'system':
-      return { role: 'system', content: message.content }
+      return withName({ role: 'system', content: message.parts === undefined ? message.content : textParts(message.parts) }, message.name)
     case 'user':
-      return { role: 'user', content: message.content }
+      return withName({ role: 'user', content: message.parts === undefined ? message.content : userParts(message.parts, options) }, message.name)
     case 'assistant': {
       const toolCalls = message.toolCalls ?? []
-      if (toolCalls.length === 0) return { role: 'assistant', content: message.content }
+      const content = message.parts !== undefined ? textParts(message.parts) : message.content === '' && (toolCalls.length > 0 || message.refusal !== undefined) ? null : message.content
+      const assistant: OpenAIChatAssistantMessage = withName({ role: 'assistant', content }, message.name)
+      if (message.refusal !== undefined) assistant.refusal = message.refusal
+      if (toolCalls.length === 0) return assistant
       return {
-        role: 'assistant',
-        content: message.content === '' ? null : message.content,
+        ...assistant,
         tool_calls: toolCalls.map((call) => ({
           id: call.id,
           type: 'function',
@@ -100,4 +134,55 @@ function toOpenAIChatMessage(message: ProjectedMessage, toolNames: ProviderToolN
 export function openAIChatCacheFields(result: ProjectionResult): { prompt_cache_key?: string } {
   const key = result.meta.cache.key
   return key === undefined ? {} : { prompt_cache_key: key }
+}
+
+// Key order role, content, name: fixed, so the same projection gives the same bytes.
+function withName<TMessage extends { role: string; content: unknown; name?: string }>(message: TMessage, name: string | undefined): TMessage {
+  if (name !== undefined) message.name = name
+  return message
+}
+
+function textParts(parts: readonly ContentPart[]): OpenAIChatTextPart[] {
+  // Only user messages may hold images and files (the entry schema sees to it).
+  return parts.filter((part) => part.type === 'text').map((part) => ({ type: 'text', text: part.text }))
+}
+
+function userParts(parts: readonly ContentPart[], options: FormatOptions): OpenAIChatUserPart[] {
+  return parts.map((part): OpenAIChatUserPart => {
+    switch (part.type) {
+      case 'text':
+        return { type: 'text', text: part.text }
+      case 'image': {
+        const url = part.source.type === 'provider-file' ? undefined : sourceUrl(part.source, options)
+        // The Chat Completions API takes images only as URLs: an uploaded file id goes as a file part.
+        if (url === undefined) return { type: 'file', file: { file_id: (part.source as { fileId: string }).fileId } }
+        return { type: 'image_url', image_url: part.detail === undefined ? { url } : { url, detail: part.detail } }
+      }
+      case 'file': {
+        const file: OpenAIChatFilePart['file'] = {}
+        if (part.source.type === 'provider-file') file.file_id = part.source.fileId
+        else {
+          const url = sourceUrl(part.source, options)
+          // The API takes file bytes only inline: a web address is passed on as text.
+          if (!url.startsWith('data:')) return { type: 'text', text: `${part.filename ?? 'File'}: ${url}` }
+          file.file_data = url
+        }
+        if (part.filename !== undefined) file.filename = part.filename
+        return { type: 'file', file }
+      }
+    }
+  })
+}
+
+/** A URL for a source: as stored, or a `data:` URL built from the attachment's bytes. */
+export function sourceUrl(source: Exclude<MediaSource, { type: 'provider-file' }>, options: FormatOptions): string {
+  if (source.type === 'url') return source.url
+  return `data:${source.mediaType};base64,${attachmentBase64(source, options)}`
+}
+
+/** The base64 bytes of a store-held attachment, from `options.attachmentData`; throws `AttachmentUnavailableError`. */
+export function attachmentBase64(source: Extract<MediaSource, { type: 'attachment' }>, options: FormatOptions): string {
+  const data = options.attachmentData?.(source.id)
+  if (data === undefined) throw new AttachmentUnavailableError(source.id)
+  return data
 }

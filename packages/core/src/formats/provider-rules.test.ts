@@ -43,7 +43,11 @@ describe('openAIChatProblems', () => {
   })
 
   it.each<[string, unknown[], string]>([
-    ['a system message with parts', [{ role: 'system', content: [text('x')] }], 'messages[0]: system content must be a string'],
+    ['a system message with an image part', [{ role: 'system', content: [{ type: 'image_url', image_url: { url: 'https://x/a.png' } }] }], 'messages[0].content[0]: must be a part of type "text"'],
+    ['a user message with empty parts', [{ role: 'user', content: [] }], 'messages[0]: content must be a string or a non-empty array of parts'],
+    ['an image that is not a URL', [{ role: 'user', content: [{ type: 'image_url', image_url: { url: 'x' } }] }], 'messages[0].content[0]: image_url.url must be an http(s) URL or a data:image/ URL'],
+    ['a file without bytes or id', [{ role: 'user', content: [{ type: 'file', file: { filename: 'a.pdf' } }] }], 'messages[0].content[0]: file needs file_data or file_id'],
+    ['a speaker name providers refuse', [{ role: 'user', content: 'x', name: 'Ada Lovelace' }], 'messages[0]: name "Ada Lovelace" must match ^[a-zA-Z0-9_-]{1,64}$'],
     ['an unknown role', [{ role: 'function', content: 'x' }], 'messages[0]: unknown role "function"'],
     [
       'a tool message with no assistant call before it',
@@ -101,7 +105,7 @@ describe('openAIChatProblems', () => {
     [
       'null content without tool calls',
       [{ role: 'assistant', content: null }],
-      'messages[0]: assistant content must be a string when there are no tool_calls',
+      'messages[0]: assistant content must be a string when there are no tool_calls or refusal',
     ],
     [
       'arguments that are not an object',
@@ -275,7 +279,18 @@ describe('anthropicMessagesProblems', () => {
       { messages: [{ role: 'user', content: [text('a')] }, { role: 'assistant', content: [text('b ')] }] },
       'messages[1].content[0]: the final assistant message must not end with whitespace',
     ],
-    ['an unknown block type', { messages: [{ role: 'user', content: [{ type: 'image' }] }] }, 'messages[0].content[0]: unknown block type "image"'],
+    ['an unknown block type', { messages: [{ role: 'user', content: [{ type: 'video' }] }] }, 'messages[0].content[0]: unknown block type "video"'],
+    ['an image without a source', { messages: [{ role: 'user', content: [{ type: 'image' }] }] }, 'messages[0].content[0]: image needs a source'],
+    [
+      'an image of a type the API refuses',
+      { messages: [{ role: 'user', content: [{ type: 'image', source: { type: 'base64', media_type: 'image/svg+xml', data: 'PHN2Zz4=' } }] }] },
+      'messages[0].content[0]: source.media_type must be one of image/jpeg, image/png, image/gif, image/webp',
+    ],
+    [
+      'an image from the assistant',
+      { messages: [{ role: 'user', content: [text('a')] }, { role: 'assistant', content: [{ type: 'image', source: { type: 'url', url: 'https://x/a.png' } }] }] },
+      'messages[1].content[0]: image blocks only in user messages',
+    ],
   ])('reports %s', (_case, request, problem) => {
     expect(anthropicMessagesProblems(anthropic(request))).toContain(problem)
   })

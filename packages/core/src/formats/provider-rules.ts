@@ -18,6 +18,39 @@ function isPlainObjectJson(text: string): boolean {
   }
 }
 
+const speakerNamePattern = /^[a-zA-Z0-9_-]{1,64}$/
+
+// Content given as parts: a non-empty array of the part types the role accepts, each well formed.
+function checkOpenAIParts(problems: string[], at: string, content: unknown, allowed: readonly string[]): void {
+  if (!Array.isArray(content) || content.length === 0) {
+    problems.push(`${at}: content must be a string or a non-empty array of parts`)
+    return
+  }
+  content.forEach((part: unknown, partIndex) => {
+    const partAt = `${at}.content[${partIndex}]`
+    if (!isRecord(part) || typeof part['type'] !== 'string' || !allowed.includes(part['type'])) {
+      problems.push(`${partAt}: must be a part of type ${allowed.map((type) => `"${type}"`).join(' or ')}`)
+      return
+    }
+    if (part['type'] === 'text' && typeof part['text'] !== 'string') problems.push(`${partAt}: text must be a string`)
+    if (part['type'] === 'image_url') {
+      const image = part['image_url']
+      if (!isRecord(image) || typeof image['url'] !== 'string' || !/^(https?:|data:image\/)/i.test(image['url'])) {
+        problems.push(`${partAt}: image_url.url must be an http(s) URL or a data:image/ URL`)
+      } else if (image['detail'] !== undefined && image['detail'] !== 'auto' && image['detail'] !== 'low' && image['detail'] !== 'high') {
+        problems.push(`${partAt}: image_url.detail must be "auto", "low" or "high"`)
+      }
+    }
+    if (part['type'] === 'file') {
+      const file = part['file']
+      const data = isRecord(file) ? file['file_data'] : undefined
+      const id = isRecord(file) ? file['file_id'] : undefined
+      if (!isRecord(file) || (typeof data !== 'string' && typeof id !== 'string')) problems.push(`${partAt}: file needs file_data or file_id`)
+      else if (typeof data === 'string' && !data.startsWith('data:')) problems.push(`${partAt}: file.file_data must be a data: URL (base64)`)
+    }
+  })
+}
+
 /**
  * Ways a Chat Completions `messages` array breaks the API's ordering and shape rules, one
  * sentence each, prefixed by `messages[i]`; an empty array means the request is valid.
@@ -43,18 +76,31 @@ export function openAIChatProblems(messages: readonly OpenAIChatMessage[]): stri
     }
     const { role, content } = raw
     if (role !== 'tool') closeOpenCalls(`before the next non-tool message (index ${index})`)
+    const name = raw['name']
+    if (name !== undefined && (role === 'system' || role === 'user' || role === 'assistant') && (typeof name !== 'string' || !speakerNamePattern.test(name))) {
+      problems.push(`${at}: name ${JSON.stringify(name)} must match ${speakerNamePattern.source}`)
+    }
     switch (role) {
       case 'system':
+        if (typeof content !== 'string') checkOpenAIParts(problems, at, content, ['text'])
+        return
       case 'user':
-        if (typeof content !== 'string') problems.push(`${at}: ${role} content must be a string`)
+        if (typeof content !== 'string') checkOpenAIParts(problems, at, content, ['text', 'image_url', 'file'])
         return
       case 'assistant': {
         const toolCalls = raw['tool_calls']
+        const refusal = raw['refusal']
+        if (refusal !== undefined && refusal !== null && typeof refusal !== 'string') problems.push(`${at}: refusal must be a string`)
+        const hasRefusal = typeof refusal === 'string'
         if (toolCalls === undefined) {
-          if (typeof content !== 'string') problems.push(`${at}: assistant content must be a string when there are no tool_calls`)
+          if (content === null && hasRefusal) return
+          if (typeof content !== 'string' && !Array.isArray(content)) {
+            problems.push(`${at}: assistant content must be a string when there are no tool_calls${hasRefusal ? '' : ' or refusal'}`)
+          } else if (Array.isArray(content)) checkOpenAIParts(problems, at, content, ['text'])
           return
         }
-        if (content !== null && typeof content !== 'string') problems.push(`${at}: assistant content must be a string or null`)
+        if (Array.isArray(content)) checkOpenAIParts(problems, at, content, ['text'])
+        else if (content !== null && typeof content !== 'string') problems.push(`${at}: assistant content must be a string or null`)
         if (!Array.isArray(toolCalls) || toolCalls.length === 0) {
           problems.push(`${at}: tool_calls must be a non-empty array when present`)
           return
@@ -121,7 +167,7 @@ export function openAIChatProblems(messages: readonly OpenAIChatMessage[]): stri
  * message, `tool_result` blocks only there, once each and before any other block, an error result
  * with content, and a final assistant message not ending in whitespace. Prompt caching: `system` is a
  * string or a non-empty array of non-empty text blocks; `cache_control` is `{ type: 'ephemeral' }` with
- * an optional `ttl` of `5m` or `1h`, only on text, tool_use and tool_result blocks (and at the top
+ * an optional `ttl` of `5m` or `1h`, on any content block (and at the top
  * level for the automatic mode), at most 4 in all, and a `1h` one never after a `5m` one.
  */
 export function anthropicMessagesProblems(request: AnthropicMessagesRequest): string[] {
@@ -224,6 +270,28 @@ export function anthropicMessagesProblems(request: AnthropicMessagesRequest): st
           awaitingFrom = index
           return
         }
+        case 'image':
+        case 'document': {
+          sawOtherBlock = true
+          if (role !== 'user') problems.push(`${blockAt}: ${String(block['type'])} blocks only in user messages`)
+          const source = block['source']
+          if (!isRecord(source)) {
+            problems.push(`${blockAt}: ${String(block['type'])} needs a source`)
+            return
+          }
+          if (source['type'] === 'url') {
+            if (typeof source['url'] !== 'string' || !/^https?:/i.test(source['url'])) problems.push(`${blockAt}: source.url must be an http(s) URL`)
+          } else if (source['type'] === 'base64') {
+            const mediaTypes = block['type'] === 'image' ? anthropicImageMediaTypes : ['application/pdf']
+            if (typeof source['media_type'] !== 'string' || !mediaTypes.includes(source['media_type'])) {
+              problems.push(`${blockAt}: source.media_type must be one of ${mediaTypes.join(', ')}`)
+            }
+            if (typeof source['data'] !== 'string' || source['data'] === '') problems.push(`${blockAt}: source.data must be non-empty base64`)
+          } else if (source['type'] === 'text' && block['type'] === 'document') {
+            if (source['media_type'] !== 'text/plain' || typeof source['data'] !== 'string') problems.push(`${blockAt}: a text source is { media_type: 'text/plain', data }`)
+          } else problems.push(`${blockAt}: unknown source type ${JSON.stringify(source['type'])}`)
+          return
+        }
         case 'tool_result': {
           const id = block['tool_use_id']
           const resultContent = block['content']
@@ -266,6 +334,9 @@ export function anthropicMessagesProblems(request: AnthropicMessagesRequest): st
   }
   return problems
 }
+
+/** The image media types the Messages API accepts inline. */
+const anthropicImageMediaTypes = ['image/jpeg', 'image/png', 'image/gif', 'image/webp']
 
 function unansweredToolUse(index: number, id: string): string {
   return `messages[${index}]: tool_use "${id}" is not answered by a tool_result in the next message`
