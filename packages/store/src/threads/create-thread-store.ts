@@ -12,13 +12,15 @@ import {
 import { z } from 'zod'
 import type { TokenCalibration } from '@threadlens/core'
 import { Dexie } from 'dexie'
-import { threadRowSchema, toThreadRecord, type ThreadRecord, type ThreadRow } from '../database/rows'
+import { threadRowSchema, toThreadRecord, type AttachmentRow, type ThreadRecord, type ThreadRow } from '../database/rows'
+import { attachmentIdOf, base64ToBytes, bytesToBase64 } from '../attachments/attachment-store'
+import { deleteThreadAttachments } from '../attachments/create-attachment-store'
 import type { ThreadlensDB } from '../database/threadlens-db'
 import { calibrationSamplesOf, calibrationUpdates } from '../calls/create-call-log'
-import { StorageError, storageErrorCode, ThreadNotFoundError, type UnreadableEntryError } from '../errors'
+import { ImportValidationError, StorageError, storageErrorCode, ThreadNotFoundError, type UnreadableEntryError } from '../errors'
 import { parseOptions } from '../parse-options'
 import { resolveImportLimits } from '../transfer/import-limits'
-import { importEntryError, parseImportInput, serializeThread } from '../transfer/thread-jsonl'
+import { type AttachmentLine, importEntryError, type ParsedImport, parseImportInput, referencedAttachmentIds, serializeThread } from '../transfer/thread-jsonl'
 import { readEntries } from './entry-reads'
 import { checkThreadLimits, exportedBytes } from './thread-limits'
 import { assignSeqs, prepareEntries, toolCallIdsOf, type PreparedEntry, type StoredToolIds } from './prepare-entries'
@@ -278,7 +280,7 @@ export function createThreadStore(db: ThreadlensDB, options: ThreadStoreOptions 
       const time = now()
       return db
         .run('fork', () =>
-          db.transaction('rw', [db.threads, db.entries, db.meta], async () => {
+          db.transaction('rw', [db.threads, db.entries, db.attachmentRefs, db.meta], async () => {
             await db.checkSentinel('fork')
             const parent = await readRow(parentId, 'fork')
             if (parsed.atSeq > parent.lastSeq) {
@@ -293,6 +295,8 @@ export function createThreadStore(db: ThreadlensDB, options: ThreadStoreOptions 
             }
             await db.threads.add(child)
             await db.entries.bulkAdd(copies)
+            // The copies use the parent's attachments: the child holds them too, so deleting the parent keeps them.
+            await db.attachmentRefs.bulkPut([...referencedAttachmentIds(copies)].map((attachmentId) => ({ attachmentId, threadId: childId })))
             return toThreadRecord(child)
           }),
         )
@@ -303,8 +307,10 @@ export function createThreadStore(db: ThreadlensDB, options: ThreadStoreOptions 
 
     async delete(threadId) {
       await db.run('delete', () =>
-        db.transaction('rw', [db.threads, db.entries, db.attempts, db.meta], async () => {
+        db.transaction('rw', [db.threads, db.entries, db.attempts, db.attachments, db.attachmentRefs, db.meta], async () => {
           await db.checkSentinel('delete')
+          // Images and files go with the last thread that uses them.
+          await deleteThreadAttachments(db, threadId)
           await db.entries.where('[threadId+seq]').between([threadId, 0], [threadId, Number.MAX_SAFE_INTEGER], true, true).delete()
           // A thread's failed attempts are part of its history: erasing the thread erases them.
           await db.attempts.where('[threadId+id]').between([threadId, Dexie.minKey], [threadId, Dexie.maxKey], true, true).delete()
@@ -323,15 +329,17 @@ export function createThreadStore(db: ThreadlensDB, options: ThreadStoreOptions 
 
     async export(rawThreadId) {
       const threadId = toThreadId(rawThreadId)
-      const { row, entries } = await db.run('export', () =>
-        db.transaction('r', [db.threads, db.entries, db.meta], async () => {
+      const { row, entries, attachments } = await db.run('export', () =>
+        db.transaction('r', [db.threads, db.entries, db.attachments, db.meta], async () => {
           await db.checkSentinel('export')
           const found = await readRow(threadId, 'export')
-          return { row: found, entries: await readEntries(db, threadId, 0, found.lastSeq, 'export') }
+          const read = await readEntries(db, threadId, 0, found.lastSeq, 'export')
+          const rows = await db.attachments.bulkGet([...referencedAttachmentIds(read)])
+          return { row: found, entries: read, attachments: rows.filter((attachment): attachment is AttachmentRow => attachment !== undefined) }
         }),
       )
       reportUnreadable(entries, 'export', onUnreadableEntry)
-      return serializeThread(toThreadRecord(row), entries)
+      return serializeThread(toThreadRecord(row), entries, await attachmentLines(attachments))
     },
 
     async import(input: ImportInput, importOptions?: ImportThreadOptions) {
@@ -349,17 +357,49 @@ export function createThreadStore(db: ThreadlensDB, options: ThreadStoreOptions 
         entries,
         time,
       )
+      const attachments = await importedAttachmentRows(parsed, time)
       await db.run('import', () =>
-        db.transaction('rw', [db.threads, db.entries, db.meta], async () => {
+        db.transaction('rw', [db.threads, db.entries, db.attachments, db.attachmentRefs, db.meta], async () => {
           await db.checkSentinel('import')
           await db.threads.add(row)
           await db.entries.bulkAdd(entries)
+          for (const attachment of attachments) if ((await db.attachments.get(attachment.id)) === undefined) await db.attachments.add(attachment)
+          await db.attachmentRefs.bulkPut(attachments.map((attachment) => ({ attachmentId: attachment.id, threadId })))
         }),
       )
       return threadId
     },
   }
   return store
+}
+
+/** Attachment rows as export lines (bytes in base64). */
+async function attachmentLines(rows: readonly AttachmentRow[]): Promise<AttachmentLine[]> {
+  const lines: AttachmentLine[] = []
+  for (const row of rows) {
+    const data = bytesToBase64(new Uint8Array(await row.blob.arrayBuffer()))
+    const { id, mediaType, bytes, width, height } = row
+    lines.push({ attachment: { id, mediaType, bytes, ...(width === undefined ? {} : { width }), ...(height === undefined ? {} : { height }), data } })
+  }
+  return lines
+}
+
+/** An import's attachment lines as rows, each checked against its id (the SHA-256 of its bytes) and size. */
+export async function importedAttachmentRows(parsed: ParsedImport, time: number): Promise<AttachmentRow[]> {
+  const rows: AttachmentRow[] = []
+  for (const { line, id, mediaType, bytes, width, height, data } of parsed.attachments ?? []) {
+    let decoded: Uint8Array
+    try {
+      decoded = base64ToBytes(data)
+    } catch (error) {
+      throw new ImportValidationError(line, 'attachment.data', 'data must be base64', { cause: error })
+    }
+    if (decoded.length !== bytes) throw new ImportValidationError(line, 'attachment.bytes', `the data holds ${decoded.length} bytes, not ${bytes}`)
+    const copy = new Uint8Array(decoded)
+    if ((await attachmentIdOf(copy.buffer)) !== id) throw new ImportValidationError(line, 'attachment.id', `the data's SHA-256 is not ${id} (a damaged or edited file)`)
+    rows.push({ id, blob: new Blob([copy], { type: mediaType }), mediaType, bytes, ...(width === undefined ? {} : { width }), ...(height === undefined ? {} : { height }), createdAt: time })
+  }
+  return rows
 }
 
 /** A core `Thread` over stored entries (whole, or a window starting past seq 0). */
