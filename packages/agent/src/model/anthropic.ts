@@ -51,12 +51,12 @@ export interface AnthropicRequestBody {
 }
 
 export function anthropicRequestBody(
-  request: Pick<ModelRequest, 'projection' | 'tools' | 'maxOutputTokens'>,
+  request: Pick<ModelRequest, 'projection' | 'tools' | 'maxOutputTokens' | 'attachmentData'>,
   settings: { model: string; maxOutputTokens: number },
   toolNames: ProviderToolNames = requestToolNames(request),
 ): AnthropicRequestBody {
   // Cache breakpoints come from the projection (`meta.cache`): see docs/caching.md.
-  const { system, messages, cache_control: automatic } = toAnthropicMessages(request.projection, { toolNames })
+  const { system, messages, cache_control: automatic } = toAnthropicMessages(request.projection, { toolNames, ...(request.attachmentData === undefined ? {} : { attachmentData: request.attachmentData }) })
   const toolsMark = anthropicToolsCacheControl(request.projection)
   const lastTool = request.tools.length - 1
   return {

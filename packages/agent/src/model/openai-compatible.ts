@@ -65,14 +65,14 @@ export interface OpenAIChatRequestBody {
 }
 
 export function openAIChatRequestBody(
-  request: Pick<ModelRequest, 'projection' | 'tools' | 'maxOutputTokens'>,
+  request: Pick<ModelRequest, 'projection' | 'tools' | 'maxOutputTokens' | 'attachmentData'>,
   settings: { model: string; maxOutputTokens: number | undefined; maxOutputTokensField: 'max_tokens' | 'max_completion_tokens'; includeUsage: boolean },
   toolNames: ProviderToolNames = requestToolNames(request),
 ): OpenAIChatRequestBody {
   const maxOutputTokens = request.maxOutputTokens ?? settings.maxOutputTokens
   return {
     model: settings.model,
-    messages: toOpenAIChat(request.projection, { toolNames }),
+    messages: toOpenAIChat(request.projection, { toolNames, ...(request.attachmentData === undefined ? {} : { attachmentData: request.attachmentData }) }),
     // OpenAI rejects an empty `tools` array, so none is sent when there are no tools.
     ...(request.tools.length === 0
       ? {}
