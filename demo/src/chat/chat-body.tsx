@@ -1,4 +1,4 @@
-import { ThreadlensDevtoolsPanel } from '@threadlens/devtools/production'
+import { DevtoolsAttachmentLoader, ThreadlensDevtoolsPanel } from '@threadlens/devtools/production'
 import type { Thread } from '@threadlens/core'
 import { createSessionSource, useProjection, useSession, type ThreadSnapshot } from '@threadlens/react'
 import { useCallback, useEffect, useMemo, useState } from 'react'
@@ -144,17 +144,19 @@ export function ChatBody(props: ActiveChatProps & { readonly snapshot: ThreadSna
             <button type="button" className="chat-button chat-button--small chat-only-narrow chat-devtools-close" onClick={layout.toggleDevtools}>
               Close devtools
             </button>
-            <ThreadlensDevtoolsPanel
-              {...(session === undefined ? {} : { session })}
-              threadId={threadId}
-              policy={policy}
-              policies={modelPolicies}
-              tools={schemas}
-              {...(memoryText === undefined ? {} : { memory: memoryText })}
-              agentId={ASSISTANT_MEMORY_ID}
-              storageKey={DEVTOOLS_STORAGE_KEY}
-              style={{ display: 'block', height: '100%' }}
-            />
+            <DevtoolsAttachmentLoader load={loadAttachment}>
+              <ThreadlensDevtoolsPanel
+                {...(session === undefined ? {} : { session })}
+                threadId={threadId}
+                policy={policy}
+                policies={modelPolicies}
+                tools={schemas}
+                {...(memoryText === undefined ? {} : { memory: memoryText })}
+                agentId={ASSISTANT_MEMORY_ID}
+                storageKey={DEVTOOLS_STORAGE_KEY}
+                style={{ display: 'block', height: '100%' }}
+              />
+            </DevtoolsAttachmentLoader>
           </>
         ) : null}
       </aside>

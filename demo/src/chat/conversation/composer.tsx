@@ -71,6 +71,7 @@ export function Composer({ draft, onDraft, onSend, onStop, running, disabled, at
           <input
             type="file"
             className="chat-visually-hidden"
+            aria-label="Attach images or files"
             multiple
             accept="image/*,application/pdf,text/*"
             disabled={disabled}
