@@ -9,7 +9,6 @@ import { createCallLog } from './calls/create-call-log'
 import type { ThreadStore, ThreadStoreOptions } from './threads/thread-store'
 import type { AttachmentStore } from './attachments/attachment-store'
 import { createAttachmentStore } from './attachments/create-attachment-store'
-import { createMemoryAttachmentStore } from './attachments/create-memory-attachment-store'
 
 export type OpenThreadlensStoresOptions = OpenThreadlensDBOptions & ThreadStoreOptions
 
@@ -66,16 +65,7 @@ export async function openThreadlensStores(options: OpenThreadlensStoresOptions)
     if (!unusable || storageErrorCode(error) === 'upgrade' || storageErrorCode(error) === 'quota') throw db.toError(error, 'open')
     const unavailable = error instanceof StorageUnavailableError ? error : new StorageUnavailableError('open', names.join(' / ') || 'open failed', { cause: error })
     const fallback = createMemoryBackedStores(storeOptions)
-    const attachments = createMemoryAttachmentStore(storeOptions.now === undefined ? {} : { now: storeOptions.now })
-    // Deleting a thread forgets the attachments only it used, as the database does.
-    const threads: ThreadStore = {
-      ...fallback.threads,
-      async delete(threadId: string) {
-        await fallback.threads.delete(threadId)
-        attachments.forgetThread(threadId)
-      },
-    }
-    return { persistent: false, db: undefined, threads, memory: fallback.memory, calls: fallback.calls, attachments, unavailable }
+    return { persistent: false, db: undefined, threads: fallback.threads, memory: fallback.memory, calls: fallback.calls, attachments: fallback.attachments, unavailable }
   }
   const memoryOptions = { ...(storeOptions.now === undefined ? {} : { now: storeOptions.now }), ...(storeOptions.createId === undefined ? {} : { createId: storeOptions.createId }) }
   return {

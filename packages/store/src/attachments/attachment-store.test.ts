@@ -8,6 +8,7 @@ import { openThreadlensDB } from '../database/threadlens-db'
 import { schemaV3 } from '../database/schema'
 import { ImportValidationError, InvalidAttachmentError } from '../errors'
 import { uniqueName } from '../testing/test-database'
+import { createMemoryBackedStores } from '../fallback/create-memory-backed-stores'
 import { filePart, imagePart } from './attachment-store'
 import { createAttachmentStore } from './create-attachment-store'
 
@@ -127,6 +128,25 @@ describe('attachment store', () => {
     expect(toAnthropicMessages(result, { attachmentData }).messages[0]?.content[1]).toMatchObject({ type: 'image', source: { type: 'base64', media_type: 'image/png', data: base64 } })
     expect(() => toOpenAIChat(result)).toThrow(/attachmentData/)
     db.close()
+  })
+})
+
+describe('attachments in the in-memory fallback stores', () => {
+  it('are deleted, forked, exported and imported with their threads, as in the database', async () => {
+    const { threads, attachments } = createMemoryBackedStores()
+    const a = await threads.create()
+    const image = await attachments.put(a.id, png(), { width: 1, height: 1 })
+    await threads.append(a.id, userWith([{ type: 'text', text: 'Look' }, imagePart(image)]))
+    const fork = await threads.fork(a.id, { atSeq: 0 })
+    const exported = await threads.export(a.id)
+    expect(JSON.parse(exported.split('\n')[0] as string)).toMatchObject({ attachmentCount: 1 })
+    await threads.delete(a.id)
+    expect(await attachments.get(image.id)).toBeInstanceOf(Blob)
+    await threads.delete(fork.id)
+    expect(await attachments.get(image.id)).toBeUndefined()
+    const copy = await threads.import(exported)
+    expect(new Uint8Array(await ((await attachments.get(image.id)) as Blob).arrayBuffer())).toEqual(pngBytes)
+    expect((await threads.export(copy)).split('\n').slice(2)).toEqual(exported.split('\n').slice(2))
   })
 })
 

@@ -7,7 +7,16 @@ import { attachmentRow, infoOf } from './create-attachment-store'
  * Attachments in memory, for the stores used when IndexedDB is unavailable: same API, lost on
  * reload like everything else there. `forgetThread` is what deleting a thread calls.
  */
-export function createMemoryAttachmentStore(options: { readonly now?: () => number; readonly hasThread?: (threadId: string) => boolean } = {}): AttachmentStore & { forgetThread(threadId: string): void } {
+export interface MemoryAttachmentStore extends AttachmentStore {
+  /** Drops a deleted thread's references, and the bytes no other thread uses. */
+  forgetThread(threadId: string): void
+  /** Lets `threadId` use attachments it got another way (a fork's copies, an import). */
+  share(threadId: string, rows: readonly AttachmentRow[]): void
+  /** The stored rows of these ids (those that exist). */
+  rows(ids: Iterable<string>): AttachmentRow[]
+}
+
+export function createMemoryAttachmentStore(options: { readonly now?: () => number } = {}): MemoryAttachmentStore {
   const now = options.now ?? Date.now
   const rows = new Map<string, AttachmentRow>()
   const threadsOf = new Map<string, Set<string>>()
@@ -38,6 +47,20 @@ export function createMemoryAttachmentStore(options: { readonly now?: () => numb
         if (row !== undefined) data.set(id, bytesToBase64(new Uint8Array(await row.blob.arrayBuffer())))
       }
       return (id) => data.get(id)
+    },
+    share(threadId, shared) {
+      for (const row of shared) {
+        if (!rows.has(row.id)) rows.set(row.id, row)
+        let users = threadsOf.get(row.id)
+        if (users === undefined) threadsOf.set(row.id, (users = new Set()))
+        users.add(threadId)
+      }
+    },
+    rows(ids) {
+      return [...ids].flatMap((id) => {
+        const row = rows.get(id)
+        return row === undefined ? [] : [row]
+      })
     },
     forgetThread(threadId) {
       for (const [id, users] of threadsOf) {

@@ -20,7 +20,10 @@ import { checkThreadLimits } from '../threads/thread-limits'
 import type { ThreadListListener, ThreadStore, ThreadStoreEvent, ThreadStoreListener, ThreadStoreOptions } from '../threads/thread-store'
 import { newThreadRow, parseRecordChanges, parseUpdateOptions, recordFieldsOf, updatedRow } from '../threads/thread-record'
 import { resolveImportLimits } from '../transfer/import-limits'
-import { importEntryError, parseImportInput, serializeThread } from '../transfer/thread-jsonl'
+import { importEntryError, parseImportInput, referencedAttachmentIds, serializeThread } from '../transfer/thread-jsonl'
+import type { AttachmentStore } from '../attachments/attachment-store'
+import { createMemoryAttachmentStore } from '../attachments/create-memory-attachment-store'
+import { attachmentLines, importedAttachmentRows } from '../threads/create-thread-store'
 
 interface StoredThread {
   row: ThreadRow
@@ -34,6 +37,8 @@ export interface MemoryBackedStores {
   readonly memory: MemoryStore
   /** Failed attempts and token calibrations, in memory. */
   readonly calls: CallLogStore
+  /** Images and files, in memory; deleted, forked, exported and imported with their threads. */
+  readonly attachments: AttachmentStore
   /** Always `false`: nothing survives a reload. Show it in the UI. */
   readonly persistent: false
 }
@@ -53,6 +58,7 @@ function deepFreeze<T>(value: T): T {
  */
 export function createMemoryBackedStores(options: ThreadStoreOptions = {}): MemoryBackedStores {
   const calls = createMemoryCallLog(options.now === undefined ? {} : { now: options.now })
+  const attachments = createMemoryAttachmentStore(options.now === undefined ? {} : { now: options.now })
   const { counters, now, createId } = resolveThreadStoreOptions(options)
   const importLimits = resolveImportLimits(options.importLimits)
   const threads = new Map<string, StoredThread>()
@@ -189,12 +195,14 @@ export function createMemoryBackedStores(options: ThreadStoreOptions = {}): Memo
         parent: { threadId: parentId, atSeq: parsed.atSeq },
       }
       insert(row, copies, 'fork')
+      attachments.share(childId, attachments.rows(referencedAttachmentIds(copies)))
       return toThreadRecord(row)
     },
     async delete(rawThreadId) {
       const threadId = toThreadId(rawThreadId)
       if (threads.delete(threadId)) {
         calls.deleteThread(threadId)
+        attachments.forgetThread(threadId)
         notifyThread(threadId, { type: 'thread-delete', threadId })
         notifyList()
       }
@@ -204,6 +212,7 @@ export function createMemoryBackedStores(options: ThreadStoreOptions = {}): Memo
       threads.clear()
       memories.clear()
       for (const id of ids) calls.deleteThread(id)
+      for (const id of ids) attachments.forgetThread(id)
       for (const id of ids) notifyThread(toThreadId(id), { type: 'thread-delete', threadId: toThreadId(id) })
       notifyList()
     },
@@ -229,7 +238,7 @@ export function createMemoryBackedStores(options: ThreadStoreOptions = {}): Memo
     },
     async export(threadId) {
       const thread = stored(threadId, 'export')
-      return serializeThread(toThreadRecord(thread.row), thread.entries)
+      return serializeThread(toThreadRecord(thread.row), thread.entries, await attachmentLines(attachments.rows(referencedAttachmentIds(thread.entries))))
     },
     async import(input, importOptions) {
       const parsedOptions = parseImportOptions(importOptions)
@@ -241,7 +250,9 @@ export function createMemoryBackedStores(options: ThreadStoreOptions = {}): Memo
       const entries = assignSeqs(threadId, prepared, 0, { calls: new Set(), results: new Set() }, describeError, true)
       const fields = { ...parsed.fields, title: parsedOptions.title ?? parsed.fields.title, metadata: { ...parsed.fields.metadata, ...parsedOptions.metadata } }
       const row = appendedRow(newThreadRow(threadId, fields, time), entries, time)
+      const imported = await importedAttachmentRows(parsed, time)
       insert(row, entries, 'import')
+      attachments.share(threadId, imported)
       return threadId
     },
   }
@@ -275,5 +286,5 @@ export function createMemoryBackedStores(options: ThreadStoreOptions = {}): Memo
     },
   })
 
-  return { threads: threadStore, memory: memoryStore, calls, persistent: false }
+  return { threads: threadStore, memory: memoryStore, calls, attachments, persistent: false }
 }

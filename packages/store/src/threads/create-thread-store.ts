@@ -374,7 +374,7 @@ export function createThreadStore(db: ThreadlensDB, options: ThreadStoreOptions 
 }
 
 /** Attachment rows as export lines (bytes in base64). */
-async function attachmentLines(rows: readonly AttachmentRow[]): Promise<AttachmentLine[]> {
+export async function attachmentLines(rows: readonly AttachmentRow[]): Promise<AttachmentLine[]> {
   const lines: AttachmentLine[] = []
   for (const row of rows) {
     const data = bytesToBase64(new Uint8Array(await row.blob.arrayBuffer()))
