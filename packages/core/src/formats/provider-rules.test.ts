@@ -287,6 +287,16 @@ describe('anthropicMessagesProblems', () => {
       'messages[0].content[0]: source.media_type must be one of image/jpeg, image/png, image/gif, image/webp',
     ],
     [
+      'an image over 5 MB',
+      { messages: [{ role: 'user', content: [{ type: 'image', source: { type: 'base64', media_type: 'image/png', data: 'A'.repeat(5 * 1024 * 1024 + 4) } }] }] },
+      `messages[0].content[0]: image data is ${5 * 1024 * 1024 + 4} base64 characters, over the API's ${5 * 1024 * 1024}`,
+    ],
+    [
+      'more than 100 images',
+      { messages: [{ role: 'user', content: Array.from({ length: 101 }, () => ({ type: 'image', source: { type: 'url', url: 'https://x/a.png' } })) }] },
+      "request: 101 images; the API takes at most 100 per request (leave older ones out with policy.keepImagesTurns)",
+    ],
+    [
       'an image from the assistant',
       { messages: [{ role: 'user', content: [text('a')] }, { role: 'assistant', content: [{ type: 'image', source: { type: 'url', url: 'https://x/a.png' } }] }] },
       'messages[1].content[0]: image blocks only in user messages',

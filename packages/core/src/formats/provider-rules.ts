@@ -168,7 +168,9 @@ export function openAIChatProblems(messages: readonly OpenAIChatMessage[]): stri
  * with content, and a final assistant message not ending in whitespace. Prompt caching: `system` is a
  * string or a non-empty array of non-empty text blocks; `cache_control` is `{ type: 'ephemeral' }` with
  * an optional `ttl` of `5m` or `1h`, on any content block (and at the top
- * level for the automatic mode), at most 4 in all, and a `1h` one never after a `5m` one.
+ * level for the automatic mode), at most 4 in all, and a `1h` one never after a `5m` one. Images and
+ * documents: only from the user, with a `url` (http/https), `base64` (JPEG, PNG, GIF or WebP images
+ * up to 5 MB; PDFs up to 32 MB) or, for documents, `text` source; at most 100 images per request.
  */
 export function anthropicMessagesProblems(request: AnthropicMessagesRequest): string[] {
   const problems: string[] = []
@@ -202,6 +204,7 @@ export function anthropicMessagesProblems(request: AnthropicMessagesRequest): st
   if (messages.length === 0) return [...problems, 'messages: must not be empty']
 
   const seenToolUseIds = new Set<string>()
+  let imageCount = 0
   // tool_use ids of the previous assistant message, waiting for their results in this message.
   let awaiting = new Map<string, boolean>()
   let awaitingFrom = -1
@@ -273,6 +276,7 @@ export function anthropicMessagesProblems(request: AnthropicMessagesRequest): st
         case 'image':
         case 'document': {
           sawOtherBlock = true
+          if (block['type'] === 'image') imageCount += 1
           if (role !== 'user') problems.push(`${blockAt}: ${String(block['type'])} blocks only in user messages`)
           const source = block['source']
           if (!isRecord(source)) {
@@ -287,6 +291,10 @@ export function anthropicMessagesProblems(request: AnthropicMessagesRequest): st
               problems.push(`${blockAt}: source.media_type must be one of ${mediaTypes.join(', ')}`)
             }
             if (typeof source['data'] !== 'string' || source['data'] === '') problems.push(`${blockAt}: source.data must be non-empty base64`)
+            else {
+              const limit = block['type'] === 'image' ? anthropicImageMaxBase64 : anthropicDocumentMaxBase64
+              if (source['data'].length > limit) problems.push(`${blockAt}: ${String(block['type'])} data is ${source['data'].length} base64 characters, over the API's ${limit}`)
+            }
           } else if (source['type'] === 'text' && block['type'] === 'document') {
             if (source['media_type'] !== 'text/plain' || typeof source['data'] !== 'string') problems.push(`${blockAt}: a text source is { media_type: 'text/plain', data }`)
           } else problems.push(`${blockAt}: unknown source type ${JSON.stringify(source['type'])}`)
@@ -324,6 +332,7 @@ export function anthropicMessagesProblems(request: AnthropicMessagesRequest): st
     problems.push(unansweredToolUse(awaitingFrom, id))
   }
   noteCacheControl('request', raw)
+  if (imageCount > anthropicMaxImages) problems.push(`request: ${imageCount} images; the API takes at most ${anthropicMaxImages} per request (leave older ones out with policy.keepImagesTurns)`)
   if (breakpoints.length > 4) {
     problems.push(`request: ${breakpoints.length} cache_control breakpoints (${breakpoints.map((breakpoint) => breakpoint.at).join(', ')}); at most 4 are allowed`)
   }
@@ -334,6 +343,11 @@ export function anthropicMessagesProblems(request: AnthropicMessagesRequest): st
   }
   return problems
 }
+
+/** The Messages API's documented limits: 5 MB per image and 32 MB per PDF (base64), 100 images per request. */
+const anthropicImageMaxBase64 = 5 * 1024 * 1024
+const anthropicDocumentMaxBase64 = 32 * 1024 * 1024
+const anthropicMaxImages = 100
 
 /** The image media types the Messages API accepts inline. */
 const anthropicImageMediaTypes = ['image/jpeg', 'image/png', 'image/gif', 'image/webp']
