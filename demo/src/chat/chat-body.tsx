@@ -1,7 +1,7 @@
-import { ThreadlensDevtoolsPanel } from '@threadlens/devtools/production'
+import { DevtoolsAttachmentLoader, ThreadlensDevtoolsPanel } from '@threadlens/devtools/production'
 import type { Thread } from '@threadlens/core'
 import { createSessionSource, useProjection, useSession, type ThreadSnapshot } from '@threadlens/react'
-import { useEffect, useMemo, useState } from 'react'
+import { useCallback, useEffect, useMemo, useState } from 'react'
 import { ASSISTANT_MEMORY_ID, DEFAULT_TITLE, DEVTOOLS_STORAGE_KEY } from './chat-config'
 import { ChatNotices } from './conversation/chat-notices'
 import { ChatView } from './conversation/chat-view'
@@ -12,6 +12,8 @@ import { appendLongSession } from './long-session/append-long-session'
 import { useMemoryText } from './memory/use-memory-text'
 import { useChatSession } from './session/use-chat-session'
 import { useSend } from './session/use-send'
+import { attachmentParts } from './conversation/attachment-parts'
+import { useDraftAttachments } from './conversation/draft-attachments'
 import type { ActiveChatProps } from './active-chat'
 
 const noSession = createSessionSource({ status: 'idle', threadId: '' })
@@ -26,7 +28,9 @@ export function ChatBody(props: ActiveChatProps & { readonly snapshot: ThreadSna
   const schemas = useMemo(() => tools.map((tool) => tool.schema), [tools])
   const memoryText = useMemoryText(props.memory, policy)
   const projection = useProjection(threadId, policy, { tools: schemas, ...(memoryText === undefined ? {} : { memory: memoryText }) })
-  const session = useChatSession({ threads: stores.threads, callLog: stores.calls, threadId, setup: props.setup, tools, memory: props.readMemory })
+  const session = useChatSession({ threads: stores.threads, callLog: stores.calls, threadId, setup: props.setup, tools, memory: props.readMemory, attachments: stores.attachments })
+  const draftAttachments = useDraftAttachments()
+  const loadAttachment = useCallback((id: string) => stores.attachments.get(id), [stores.attachments])
   const status = useSession(session ?? noSession, (state) => state.status)
   const streamingText = useSession(session ?? noSession, (state) => (state.status === 'awaiting-model' ? (state.streamingText ?? '') : ''))
   const inFlight = useSession(session ?? noSession, (state) => state.lastProjection)
@@ -39,9 +43,19 @@ export function ChatBody(props: ActiveChatProps & { readonly snapshot: ThreadSna
   const submit = async (text: string) => {
     setDraft('')
     setNotice(undefined)
+    const files = draftAttachments.attachments.map((attachment) => attachment.file)
+    draftAttachments.clear()
     const firstMessage = !thread.entries.some((entry) => entry.kind === 'message' && entry.payload.role === 'user')
-    if (firstMessage && props.title === DEFAULT_TITLE) void props.actions.rename(threadId, text.replace(/\s+/g, ' ').slice(0, 48)).catch(() => undefined)
-    if ((await send(text)) === 'cancelled') setDraft(text)
+    if (firstMessage && props.title === DEFAULT_TITLE && text !== '') void props.actions.rename(threadId, text.replace(/\s+/g, ' ').slice(0, 48)).catch(() => undefined)
+    const parts = files.length === 0 ? undefined : () => attachmentParts(stores.attachments, threadId, files)
+    if ((await send(text, parts)) === 'cancelled') {
+      setDraft(text)
+      draftAttachments.add(files)
+    }
+  }
+  const attach = (files: readonly File[]) => {
+    const refused = draftAttachments.add(files)
+    if (refused.length > 0) setNotice(`Not attached (only images, PDFs and text files): ${refused.map((file) => file.name || file.type || 'a file').join(', ')}`)
   }
   const run = async (what: string, action: () => Promise<string | undefined>) => {
     setWorking(true)
@@ -110,8 +124,19 @@ export function ChatBody(props: ActiveChatProps & { readonly snapshot: ThreadSna
           busy={busy}
           onFork={fork}
           onSuggest={(text) => void submit(text)}
+          loadAttachment={loadAttachment}
         />
-        <Composer draft={draft} onDraft={setDraft} onSend={(text) => void submit(text)} onStop={stop} running={state.phase !== 'idle'} disabled={session === undefined || working} />
+        <Composer
+          draft={draft}
+          onDraft={setDraft}
+          onSend={(text) => void submit(text)}
+          onStop={stop}
+          running={state.phase !== 'idle'}
+          disabled={session === undefined || working}
+          attachments={draftAttachments.attachments}
+          onAttach={attach}
+          onRemoveAttachment={draftAttachments.remove}
+        />
       </main>
       <aside id="chat-devtools" className="chat-devtools" aria-label="threadlens devtools">
         {layout.devtoolsOpen ? (
@@ -119,16 +144,18 @@ export function ChatBody(props: ActiveChatProps & { readonly snapshot: ThreadSna
             <button type="button" className="chat-button chat-button--small chat-only-narrow chat-devtools-close" onClick={layout.toggleDevtools}>
               Close devtools
             </button>
-            <ThreadlensDevtoolsPanel
-              {...(session === undefined ? {} : { session })}
-              threadId={threadId}
-              policy={policy}
-              policies={modelPolicies}
-              {...(memoryText === undefined ? {} : { memory: memoryText })}
-              agentId={ASSISTANT_MEMORY_ID}
-              storageKey={DEVTOOLS_STORAGE_KEY}
-              style={{ display: 'block', height: '100%' }}
-            />
+            <DevtoolsAttachmentLoader load={loadAttachment}>
+              <ThreadlensDevtoolsPanel
+                {...(session === undefined ? {} : { session })}
+                threadId={threadId}
+                policy={policy}
+                policies={modelPolicies}
+                {...(memoryText === undefined ? {} : { memory: memoryText })}
+                agentId={ASSISTANT_MEMORY_ID}
+                storageKey={DEVTOOLS_STORAGE_KEY}
+                style={{ display: 'block', height: '100%' }}
+              />
+            </DevtoolsAttachmentLoader>
           </>
         ) : null}
       </aside>

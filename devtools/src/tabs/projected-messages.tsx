@@ -1,6 +1,7 @@
 import { segments, type CacheBreakpoint, type MessageInfo, type ProjectedMessage, type ProjectionResult, type Segment } from '@threadlens/core'
 import { useState } from 'react'
 import { CollapsibleText } from '../components/collapsible-text'
+import { MessageAttachments } from '../components/message-attachments'
 import { formatNumber } from '../model/meter-parts'
 
 const pageSize = 200
@@ -64,6 +65,7 @@ function SegmentBlock({ segment, rows, tokens }: { readonly segment: Segment; re
             <div className="tl-muted tl-mono">{row.info === undefined || row.info.seqs.length === 0 ? '' : `#${row.info.seqs.join(', #')}`}</div>
             {row.info?.reduced === undefined ? null : <span className="tl-badge tl-warn">{row.info.reduced}</span>}
             {row.info?.synthetic === undefined ? null : <span className="tl-badge tl-info">synthetic</span>}
+            <MessageAttachments message={row.message} info={row.info} />
             {row.breakpoint === undefined ? null : (
               <span className="tl-badge tl-ok" data-testid="message-breakpoint" title={`prompt-cache breakpoint: ${row.breakpoint.reason}`}>
                 cache {row.breakpoint.ttl}

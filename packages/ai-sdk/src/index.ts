@@ -1,7 +1,7 @@
 export { UnstorableMessageError, InvalidAdapterOptionsError } from './errors'
 export type { UIMessageEntriesOptions } from './ui-message-entries'
 export { UI_MESSAGE_KEY, uiMessageToEntryInputs, entriesToUIMessages, uiMessageIdOf, stepCallId, deniedResultText } from './ui-message-entries'
-export type { ModelMessagesProjection } from './model-messages'
+export type { ModelMessagesOptions, ModelMessagesProjection } from './model-messages'
 export { toModelMessages, projectModelMessages, splitInstructions } from './model-messages'
 export type { ChatPersistence, ChatPersistenceOptions, SaveResult } from './chat-persistence'
 export { createChatPersistence } from './chat-persistence'

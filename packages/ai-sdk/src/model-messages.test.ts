@@ -44,4 +44,38 @@ describe('projectModelMessages', () => {
     ])
     expect(JSON.stringify(model)).not.toContain('secret thoughts')
   })
+
+  it('sends a message’s own images and files (core parts) in order, store-held ones from attachmentData', async () => {
+    const thread = createThread({ id: 't-parts' })
+    const stored = { type: 'attachment' as const, id: `sha256-${'a'.repeat(64)}`, mediaType: 'image/png', bytes: 3 }
+    thread.append({
+      kind: 'message',
+      payload: {
+        role: 'user',
+        content: 'Compare',
+        parts: [
+          { type: 'text', text: 'Compare' },
+          { type: 'image', source: { type: 'url', url: 'https://x.example/a.png' } },
+          { type: 'image', source: stored },
+          { type: 'file', source: { type: 'url', url: 'data:application/pdf;base64,JVBERi0=' }, filename: 'a.pdf' },
+        ],
+      },
+    })
+    const counter = await createTokenCounter('heuristic')
+    const input = { thread, policy: definePolicy({ maxInputTokens: 100_000, reserveOutputTokens: 1_000 }), counter }
+    const { messages } = projectModelMessages(input, { attachmentData: (id) => (id === stored.id ? 'AAEC' : undefined) })
+    for (const message of messages) expect(modelMessageSchema.safeParse(message).success).toBe(true)
+    expect(messages).toEqual([
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: 'Compare' },
+          { type: 'image', image: new URL('https://x.example/a.png') },
+          { type: 'image', image: 'AAEC', mediaType: 'image/png' },
+          { type: 'file', data: new URL('data:application/pdf;base64,JVBERi0='), mediaType: 'application/pdf', filename: 'a.pdf' },
+        ],
+      },
+    ])
+    expect(() => projectModelMessages(input)).toThrow(/attachmentData/)
+  })
 })

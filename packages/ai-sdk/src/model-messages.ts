@@ -1,6 +1,6 @@
-import { project } from '@threadlens/core'
-import type { Entry, ProjectInput, ProjectionResult, ThreadSource } from '@threadlens/core'
-import type { FilePart, ModelMessage, SystemModelMessage, TextPart } from 'ai'
+import { AttachmentUnavailableError, mediaTypeOf, project } from '@threadlens/core'
+import type { ContentPart, Entry, ProjectInput, ProjectionResult, ThreadSource } from '@threadlens/core'
+import type { FilePart, ImagePart, ModelMessage, SystemModelMessage, TextPart } from 'ai'
 import { uiRecordOf } from './ui-message-entries'
 
 function entriesOf(thread: ThreadSource | readonly Entry[]): readonly Entry[] {
@@ -28,15 +28,44 @@ function userFileParts(bySeq: ReadonlyMap<number, Entry>, seqs: readonly number[
   return files
 }
 
+/** Options of `toModelMessages` and `projectModelMessages`. */
+export interface ModelMessagesOptions {
+  /**
+   * The base64 bytes of store-held attachments the projection sends (the store's
+   * `attachments.dataFor(projection)`). Default: none, and such a part throws `AttachmentUnavailableError`.
+   */
+  readonly attachmentData?: (id: string) => string | undefined
+}
+
+/** A user message's own parts (core's text, images and files) as model parts, in order. */
+function coreParts(parts: readonly ContentPart[], options: ModelMessagesOptions): (TextPart | ImagePart | FilePart)[] {
+  return parts.map((part): TextPart | ImagePart | FilePart => {
+    if (part.type === 'text') return { type: 'text', text: part.text }
+    const source = part.source
+    if (source.type === 'provider-file') return { type: 'text', text: `[${part.type} ${source.fileId} is not available to this model]` }
+    const mediaType = mediaTypeOf(source)
+    let data: URL | string
+    if (source.type === 'url') data = new URL(source.url)
+    else {
+      const base64 = options.attachmentData?.(source.id)
+      if (base64 === undefined) throw new AttachmentUnavailableError(source.id)
+      data = base64
+    }
+    if (part.type === 'image') return { type: 'image', image: data, ...(mediaType === undefined ? {} : { mediaType }) }
+    return { type: 'file', data, mediaType: mediaType ?? 'application/octet-stream', ...(part.filename === undefined ? {} : { filename: part.filename }) }
+  })
+}
+
 /**
  * A projection as AI SDK `ModelMessage`s, for `streamText`/`generateText` `messages`. The
  * projection decides what is sent (budget, windows, summaries, tool pairing); this only changes
  * shape: tool calls become `tool-call` parts of their assistant message, each tool message a
- * `tool-result` (`error-text` when the call failed or was denied), and a user message's file parts
- * (kept in the thread by this package) go along as `file` parts. An assistant message with no text
+ * `tool-result` (`error-text` when the call failed or was denied), a user message's own parts
+ * (core's text, images and files) go as `text`, `image` and `file` parts in order, and its file parts
+ * kept in the thread by this package go along as `file` parts. An assistant message with no text
  * and no tool calls (e.g. only reasoning was shown) is not sent.
  */
-export function toModelMessages(projection: ProjectionResult, thread: ThreadSource | readonly Entry[]): ModelMessage[] {
+export function toModelMessages(projection: ProjectionResult, thread: ThreadSource | readonly Entry[], options: ModelMessagesOptions = {}): ModelMessage[] {
   const bySeq = new Map<number, Entry>()
   for (const entry of entriesOf(thread)) bySeq.set(entry.seq, entry)
   const result: ModelMessage[] = []
@@ -48,6 +77,10 @@ export function toModelMessages(projection: ProjectionResult, thread: ThreadSour
         return
       case 'user': {
         const files = userFileParts(bySeq, info?.seqs ?? [])
+        if (message.parts !== undefined) {
+          result.push({ role: 'user', content: [...coreParts(message.parts, options), ...files] })
+          return
+        }
         if (files.length === 0) {
           result.push({ role: 'user', content: message.content })
         } else {
@@ -112,7 +145,7 @@ export function splitInstructions(messages: readonly ModelMessage[]): { instruct
  * Projects a thread under a policy (core's `project`) and returns it as AI SDK input:
  * `streamText({ model, instructions, messages })`.
  */
-export function projectModelMessages(input: ProjectInput): ModelMessagesProjection {
+export function projectModelMessages(input: ProjectInput, options: ModelMessagesOptions = {}): ModelMessagesProjection {
   const projection = project(input)
-  return { ...splitInstructions(toModelMessages(projection, input.thread)), projection }
+  return { ...splitInstructions(toModelMessages(projection, input.thread, options)), projection }
 }

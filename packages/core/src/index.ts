@@ -1,6 +1,8 @@
 export {
   ThreadlensError,
   InvalidEntryError,
+  InvalidToolNameError,
+  AttachmentUnavailableError,
   InvalidIdError,
   InvalidPolicyError,
   InvalidMessagesError,
@@ -47,6 +49,25 @@ export { utf8Length } from './utils/utf8-length'
 export { toolResultText, toolArgumentsText } from './entries/entry-text'
 export type { AppendContext } from './entries/append-rules'
 export { checkAppendRules } from './entries/append-rules'
+export { toolNamePattern, isValidToolName, assertToolName } from './entries/tool-name'
+export type { ContentPart, TextPart, ImagePart, FilePart, MediaSource } from './entries/content-parts'
+export { contentPartSchema, mediaSourceSchema, partsText, parseDataUrl, mediaTypeOf, byteSizeOf, attachmentIdPattern, PART_TEXT_SEPARATOR } from './entries/content-parts'
+export type { AttachmentTokenRule } from './tokens/attachment-tokens'
+export {
+  attachmentTokens,
+  imageTokens,
+  fileTokens,
+  openAIImageTokens,
+  anthropicImageTokens,
+  OPENAI_LOW_DETAIL_IMAGE_TOKENS,
+  OPENAI_IMAGE_TILE_TOKENS,
+  ANTHROPIC_IMAGE_MAX_EDGE,
+  ANTHROPIC_IMAGE_MAX_TOKENS,
+  PDF_PAGE_TOKENS,
+  PDF_BYTES_PER_ASSUMED_PAGE,
+} from './tokens/attachment-tokens'
+export type { ProviderToolNames } from './formats/provider-tool-names'
+export { providerToolNames, toolNameMapping } from './formats/provider-tool-names'
 export type { ThreadId, EntryId } from './entries/ids'
 export { threadId, entryId } from './entries/ids'
 export type { ThreadIndex } from './entries/thread-index'
@@ -60,6 +81,7 @@ export {
   loadedTokenCounter,
   customTokenCounter,
   heuristicCount,
+  messageTokens,
   MESSAGE_OVERHEAD_TOKENS,
   REPLY_PRIMING_TOKENS,
   TOOL_CALL_OVERHEAD_TOKENS,
@@ -86,6 +108,7 @@ export type {
   NeedsSummaryReason,
   PendingMessage,
   ProjectedMessage,
+  ProjectedMessageExtras,
   ProjectedToolCall,
   ProjectInput,
   ProjectionMeta,
@@ -111,8 +134,13 @@ export type {
   OpenAIChatToolMessage,
   OpenAIChatToolCall,
   OpenAIChatTextPart,
+  OpenAIChatImagePart,
+  OpenAIChatFilePart,
+  OpenAIChatUserPart,
+  OpenAIChatCacheBreakpoint,
   ToOpenAIChatOptions,
 } from './formats/openai-chat'
+export type { FormatOptions } from './formats/openai-chat'
 export { toOpenAIChat, openAIChatCacheFields, openAITakesCacheBreakpoints } from './formats/openai-chat'
 export type {
   AnthropicMessagesRequest,
@@ -121,6 +149,8 @@ export type {
   AnthropicTextBlock,
   AnthropicToolUseBlock,
   AnthropicToolResultBlock,
+  AnthropicImageBlock,
+  AnthropicDocumentBlock,
   AnthropicCacheControl,
 } from './formats/anthropic-messages'
 export { toAnthropicMessages, anthropicToolId, anthropicToolsCacheControl } from './formats/anthropic-messages'

@@ -337,3 +337,11 @@ export class InvalidCallAttemptError extends ThreadlensError {
     this.field = field
   }
 }
+
+/** An image or file the store was asked to keep is not acceptable (too big, no media type, not a Blob). */
+export class InvalidAttachmentError extends ThreadlensError {
+  static override readonly errorName: string = 'InvalidAttachmentError'
+  constructor(message: string) {
+    super(`Cannot store the attachment: ${message}`)
+  }
+}

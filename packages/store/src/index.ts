@@ -51,17 +51,22 @@ export { createMemoryStore } from './memory/create-memory-store'
 
 export type { ImportLimits } from './transfer/import-limits'
 export { defaultImportLimits } from './transfer/import-limits'
-export type { ThreadFileHeader } from './transfer/thread-jsonl'
+export type { AttachmentLine, ThreadFileHeader } from './transfer/thread-jsonl'
 export { threadFormatName, threadFormatVersion } from './transfer/thread-jsonl'
 
 export type { MemoryBackedStores } from './fallback/create-memory-backed-stores'
 export { createMemoryBackedStores } from './fallback/create-memory-backed-stores'
+export type { AttachmentInfo, AttachmentStore, PutAttachmentOptions } from './attachments/attachment-store'
+export { filePart, imagePart, maxAttachmentBytes } from './attachments/attachment-store'
+export { createAttachmentStore } from './attachments/create-attachment-store'
+export { createMemoryAttachmentStore } from './attachments/create-memory-attachment-store'
 export type { OpenThreadlensStoresOptions, ThreadlensStores } from './open-stores'
 export { openThreadlensStores } from './open-stores'
 
 export type { SchemaUpgradeReason, StorageErrorCode, StorageErrorContext, StorageResetReason } from './errors'
 export {
   ImportValidationError,
+  InvalidAttachmentError,
   InvalidCallAttemptError,
   InvalidStoreOptionsError,
   SchemaUpgradeError,

@@ -7,17 +7,30 @@ import { createThreadStore } from './threads/create-thread-store'
 import type { CallLogStore } from './calls/call-log-store'
 import { createCallLog } from './calls/create-call-log'
 import type { ThreadStore, ThreadStoreOptions } from './threads/thread-store'
+import type { AttachmentStore } from './attachments/attachment-store'
+import { createAttachmentStore } from './attachments/create-attachment-store'
 
 export type OpenThreadlensStoresOptions = OpenThreadlensDBOptions & ThreadStoreOptions
 
 export type ThreadlensStores =
-  | { readonly persistent: true; readonly db: ThreadlensDB; readonly threads: ThreadStore; readonly memory: MemoryStore; readonly calls: CallLogStore; readonly unavailable: undefined }
+  | {
+      readonly persistent: true
+      readonly db: ThreadlensDB
+      readonly threads: ThreadStore
+      readonly memory: MemoryStore
+      readonly calls: CallLogStore
+      /** Images and files the threads' messages use (bytes kept once, deleted with the last thread using them). */
+      readonly attachments: AttachmentStore
+      readonly unavailable: undefined
+    }
   | {
       readonly persistent: false
       readonly db: undefined
       readonly threads: ThreadStore
       readonly memory: MemoryStore
       readonly calls: CallLogStore
+      /** In memory: lost on reload, like everything else here. */
+      readonly attachments: AttachmentStore
       /** Why IndexedDB could not be used: show the user that history will not survive a reload. */
       readonly unavailable: StorageUnavailableError
     }
@@ -52,8 +65,16 @@ export async function openThreadlensStores(options: OpenThreadlensStoresOptions)
     if (!unusable || storageErrorCode(error) === 'upgrade' || storageErrorCode(error) === 'quota') throw db.toError(error, 'open')
     const unavailable = StorageUnavailableError.isInstance(error) ? error : new StorageUnavailableError('open', names.join(' / ') || 'open failed', { cause: error })
     const fallback = createMemoryBackedStores(storeOptions)
-    return { persistent: false, db: undefined, threads: fallback.threads, memory: fallback.memory, calls: fallback.calls, unavailable }
+    return { persistent: false, db: undefined, threads: fallback.threads, memory: fallback.memory, calls: fallback.calls, attachments: fallback.attachments, unavailable }
   }
   const memoryOptions = { ...(storeOptions.now === undefined ? {} : { now: storeOptions.now }), ...(storeOptions.createId === undefined ? {} : { createId: storeOptions.createId }) }
-  return { persistent: true, db, threads: createThreadStore(db, storeOptions), memory: createMemoryStore(db, memoryOptions), calls: createCallLog(db, storeOptions.now === undefined ? {} : { now: storeOptions.now }), unavailable: undefined }
+  return {
+    persistent: true,
+    db,
+    threads: createThreadStore(db, storeOptions),
+    memory: createMemoryStore(db, memoryOptions),
+    calls: createCallLog(db, storeOptions.now === undefined ? {} : { now: storeOptions.now }),
+    attachments: createAttachmentStore(db, storeOptions.now === undefined ? {} : { now: storeOptions.now }),
+    unavailable: undefined,
+  }
 }

@@ -19,13 +19,29 @@ export interface ChatViewProps {
   readonly busy: boolean
   onFork(seq: number): void
   onSuggest(text: string): void
+  /** Reads a stored image's bytes for its thumbnail (the store's `attachments.get`). */
+  loadAttachment(id: string): Promise<Blob | undefined>
 }
 
 const included: ContextFate = { state: 'included' }
 const suggestions = ['Hello! What can you do?', 'What is 17% of 2,340?', 'Convert 5 km to miles', 'Remember that my flight leaves at 9:40', 'Read the quarterly report']
 
-function ItemView({ item, fate, onFork }: { readonly item: ChatItem; readonly fate: ContextFate; onFork(seq: number): void }) {
-  if (item.kind === 'message') return <MessageBubble seq={item.seq} role={item.role} content={item.content} interrupted={item.interrupted} fate={fate} onFork={onFork} />
+function ItemView({ item, fate, onFork, loadAttachment }: { readonly item: ChatItem; readonly fate: ContextFate; onFork(seq: number): void; loadAttachment(id: string): Promise<Blob | undefined> }) {
+  if (item.kind === 'message') {
+    return (
+      <MessageBubble
+        seq={item.seq}
+        role={item.role}
+        content={item.content}
+        interrupted={item.interrupted}
+        fate={fate}
+        onFork={onFork}
+        {...(item.refusal === undefined ? {} : { refusal: item.refusal })}
+        {...(item.parts === undefined ? {} : { parts: item.parts })}
+        loadAttachment={loadAttachment}
+      />
+    )
+  }
   if (item.kind === 'tool') return <ToolCard item={item} fate={fate} onFork={onFork} />
   if (item.kind === 'summary') return <SummaryCard seq={item.seq} fromSeq={item.fromSeq} toSeq={item.toSeq} content={item.content} fate={fate} />
   return (
@@ -36,7 +52,7 @@ function ItemView({ item, fate, onFork }: { readonly item: ChatItem; readonly fa
 }
 
 /** The conversation: messages, tool cards and summaries, the message being sent and the reply streaming in. */
-export function ChatView({ thread, meta, pending, waitingForTab, streamingText, busy, onFork, onSuggest }: ChatViewProps) {
+export function ChatView({ thread, meta, pending, waitingForTab, streamingText, busy, onFork, onSuggest, loadAttachment }: ChatViewProps) {
   const items = useMemo(() => chatItems(thread), [thread])
   const fateOf = useMemo(() => (meta === undefined ? () => included : contextFates(meta)), [meta])
   const [shown, setShown] = useState(CHAT_PAGE_SIZE)
@@ -102,7 +118,7 @@ export function ChatView({ thread, meta, pending, waitingForTab, streamingText, 
         </button>
       ) : null}
       {visible.map((item) => (
-        <ItemView key={`${item.kind}-${item.seq}`} item={item} fate={fateOf(item.seq)} onFork={onFork} />
+        <ItemView key={`${item.kind}-${item.seq}`} item={item} fate={fateOf(item.seq)} onFork={onFork} loadAttachment={loadAttachment} />
       ))}
       {pendingShown ? (
         <article className="chat-message chat-message--user chat-pending" data-testid="pending-message" aria-label="Your message, being sent">

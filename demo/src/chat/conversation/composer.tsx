@@ -1,4 +1,6 @@
-import { useId, type FormEvent, type KeyboardEvent } from 'react'
+import { useId, type ClipboardEvent, type DragEvent, type FormEvent, type KeyboardEvent } from 'react'
+import { AttachmentTray } from './attachment-tray'
+import type { DraftAttachment } from './draft-attachments'
 
 export interface ComposerProps {
   readonly draft: string
@@ -8,16 +10,33 @@ export interface ComposerProps {
   /** A request of this tab runs (or waits for another tab): Stop instead of Send. */
   readonly running: boolean
   readonly disabled: boolean
+  /** Images and files to send with the message. Default: none (and no attach button). */
+  readonly attachments?: readonly DraftAttachment[]
+  onAttach?(files: readonly File[]): void
+  onRemoveAttachment?(key: number): void
 }
 
 /** The message box: Enter sends, Shift+Enter starts a new line. */
-export function Composer({ draft, onDraft, onSend, onStop, running, disabled }: ComposerProps) {
+export function Composer({ draft, onDraft, onSend, onStop, running, disabled, attachments = [], onAttach, onRemoveAttachment }: ComposerProps) {
   const hintId = useId()
   const submit = (event?: FormEvent) => {
     event?.preventDefault()
     const text = draft.trim()
-    if (text === '' || running || disabled) return
+    if ((text === '' && attachments.length === 0) || running || disabled) return
     onSend(text)
+  }
+  // Pasted screenshots and dropped files join the draft; pasted text stays the browser's business.
+  const onPaste = (event: ClipboardEvent<HTMLTextAreaElement>) => {
+    const files = [...event.clipboardData.files]
+    if (onAttach === undefined || files.length === 0) return
+    event.preventDefault()
+    onAttach(files)
+  }
+  const onDrop = (event: DragEvent<HTMLFormElement>) => {
+    const files = [...event.dataTransfer.files]
+    if (onAttach === undefined || files.length === 0) return
+    event.preventDefault()
+    onAttach(files)
   }
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
     if (event.key === 'Enter' && !event.shiftKey && !event.nativeEvent.isComposing) {
@@ -26,7 +45,8 @@ export function Composer({ draft, onDraft, onSend, onStop, running, disabled }: 
     }
   }
   return (
-    <form className="chat-composer" onSubmit={submit} aria-label="Send a message">
+    <form className="chat-composer" onSubmit={submit} aria-label="Send a message" onDragOver={(event) => onAttach !== undefined && event.preventDefault()} onDrop={onDrop}>
+      <AttachmentTray attachments={attachments} onRemove={(key) => onRemoveAttachment?.(key)} />
       <label className="chat-visually-hidden" htmlFor={`${hintId}-input`}>
         Message
       </label>
@@ -36,20 +56,38 @@ export function Composer({ draft, onDraft, onSend, onStop, running, disabled }: 
         value={draft}
         onChange={(event) => onDraft(event.target.value)}
         onKeyDown={onKeyDown}
+        onPaste={onPaste}
         rows={2}
         placeholder="Ask something, or try /error"
         aria-describedby={hintId}
         disabled={disabled}
       />
       <span id={hintId} className="chat-visually-hidden">
-        Enter sends, Shift+Enter adds a line.
+        Enter sends, Shift+Enter adds a line.{onAttach === undefined ? '' : ' Paste or drop images and files to attach them.'}
       </span>
+      {onAttach === undefined ? null : (
+        <label className="chat-button chat-attach-button">
+          Attach
+          <input
+            type="file"
+            className="chat-visually-hidden"
+            aria-label="Attach images or files"
+            multiple
+            accept="image/*,application/pdf,text/*"
+            disabled={disabled}
+            onChange={(event) => {
+              onAttach([...(event.target.files ?? [])])
+              event.target.value = ''
+            }}
+          />
+        </label>
+      )}
       {running ? (
         <button type="button" className="chat-button chat-button--danger" onClick={onStop}>
           Stop
         </button>
       ) : (
-        <button type="submit" className="chat-button chat-button--primary" disabled={disabled || draft.trim() === ''}>
+        <button type="submit" className="chat-button chat-button--primary" disabled={disabled || (draft.trim() === '' && attachments.length === 0)}>
           Send
         </button>
       )}

@@ -1,5 +1,7 @@
 import { ContextBadge, isOutOfContext } from './context-badge'
 import type { ContextFate } from './context-fates'
+import type { ContentPart } from '@threadlens/core'
+import { MessageAttachments } from './message-attachments'
 
 export interface MessageBubbleProps {
   readonly seq: number
@@ -8,10 +10,13 @@ export interface MessageBubbleProps {
   readonly interrupted: boolean
   readonly fate: ContextFate
   onFork(seq: number): void
+  readonly refusal?: string
+  readonly parts?: readonly ContentPart[]
+  loadAttachment(id: string): Promise<Blob | undefined>
 }
 
 /** One message. Its text is a text node: markup in it stays text. */
-export function MessageBubble({ seq, role, content, interrupted, fate, onFork }: MessageBubbleProps) {
+export function MessageBubble({ seq, role, content, interrupted, fate, onFork, refusal, parts, loadAttachment }: MessageBubbleProps) {
   const who = role === 'user' ? 'You' : 'Assistant'
   return (
     <article
@@ -31,7 +36,9 @@ export function MessageBubble({ seq, role, content, interrupted, fate, onFork }:
           Fork
         </button>
       </header>
-      <p className="chat-message-text">{content}</p>
+      <MessageAttachments parts={parts} loadAttachment={loadAttachment} />
+      {content === '' ? null : <p className="chat-message-text">{content}</p>}
+      {refusal === undefined ? null : <p className="chat-message-text chat-refusal">Refused: {refusal}</p>}
     </article>
   )
 }

@@ -124,3 +124,26 @@ test('long-session inputs are valid, deterministic and of realistic size', async
   await stores.threads.appendMany(record.id, inputs)
   expect((await stores.threads.get(record.id))?.entryCount).toBe(inputs.length)
 })
+
+describe('the offline model and attachments', () => {
+  test('mentions the images and files of the latest message, as its projection holds them', async () => {
+    const { createMemoryAttachmentStore, imagePart, filePart } = await import('@threadlens/store')
+    const { stores, record } = await setUp()
+    const attachments = createMemoryAttachmentStore()
+    const withAttachments = createSession({
+      threads: stores.threads,
+      threadId: record.id,
+      model: modelSetup({ provider: 'offline' }, { delayMs: 0, chunkSize: 16 }).client,
+      policy: short,
+      counter,
+      attachments,
+    })
+    const image = await attachments.put(record.id, new Blob([new Uint8Array([137, 80, 78, 71])], { type: 'image/png' }), { width: 640, height: 480 })
+    const file = await attachments.put(record.id, new Blob(['%PDF-1.4'], { type: 'application/pdf' }))
+    const events: SessionEvent[] = []
+    for await (const event of withAttachments.send('What are these?', { policy: short, parts: [imagePart(image), filePart(file, 'report.pdf')] })) events.push(event)
+    const done = events.find((event) => event.type === 'done')
+    expect(done).toMatchObject({ type: 'done' })
+    expect((done as { text: string }).text).toContain('I received an image of 640×480 pixels and a file named “report.pdf”')
+  })
+})

@@ -2,6 +2,7 @@ import type { ScriptAnswer, ScriptContext } from '@threadlens/agent'
 import { contextFacts } from './context-facts'
 import { answerChat, answerFromResults, answerRecall } from './script-replies'
 import { intentOf } from './script-intents'
+import { attachmentMention } from './attachment-mention'
 
 /** The error `/error` makes the offline model throw, as a real provider's failure would. */
 export class ScriptedFailure extends Error {
@@ -32,6 +33,9 @@ export function demoScript(context: ScriptContext): ScriptAnswer {
     const calls = intent.calls.filter((call) => available.has(call.name))
     if (calls.length > 0) return { text: calls.map((call) => toolPreface[call.name] ?? '').join(' '), toolCalls: calls }
   }
-  if (intent.type === 'recall') return answerRecall(facts)
-  return answerChat(facts)
+  const answer = intent.type === 'recall' ? answerRecall(facts) : answerChat(facts)
+  // Images and files of the latest message are acknowledged before the answer.
+  const mention = attachmentMention(context.projection)
+  if (mention === undefined) return answer
+  return `${mention}\n\n${answer}`
 }

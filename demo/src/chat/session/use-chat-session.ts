@@ -1,6 +1,6 @@
 import { createSession, type Session, type Tool } from '@threadlens/agent'
 import type { Memory } from '@threadlens/core'
-import type { CallLogStore, ThreadStore } from '@threadlens/store'
+import type { AttachmentStore, CallLogStore, ThreadStore } from '@threadlens/store'
 import { useEffect, useMemo } from 'react'
 import type { ModelSetup } from '../model/model-settings'
 
@@ -13,13 +13,15 @@ export interface ChatSessionOptions {
   readonly tools: readonly Tool<unknown>[]
   /** The memory rendered into every model call (its `policy.memorySpaces`), read fresh each call. */
   readonly memory: () => Promise<Memory>
+  /** Where pasted images and files are kept: the session reads their bytes for each call. */
+  readonly attachments: AttachmentStore
 }
 
 /** One session per open thread and model; the policy is given per request, so switching presets keeps it. */
-export function useChatSession({ threads, callLog, threadId, setup, tools, memory }: ChatSessionOptions): Session | undefined {
+export function useChatSession({ threads, callLog, threadId, setup, tools, memory, attachments }: ChatSessionOptions): Session | undefined {
   const session = useMemo(
-    () => (threadId === undefined ? undefined : createSession({ threads, callLog, threadId, model: setup.client, summarizer: setup.summarizer, tools, memory })),
-    [threads, callLog, threadId, setup, tools, memory],
+    () => (threadId === undefined ? undefined : createSession({ threads, callLog, threadId, model: setup.client, summarizer: setup.summarizer, tools, memory, attachments })),
+    [threads, callLog, threadId, setup, tools, memory, attachments],
   )
   // A request still running keeps going when the user opens another thread; only the mirror stops.
   useEffect(() => () => session?.close(), [session])

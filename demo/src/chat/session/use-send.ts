@@ -1,5 +1,5 @@
 import { SessionBusyError, type Session } from '@threadlens/agent'
-import { decideCompaction, type ContextPolicy, type ProjectionResult } from '@threadlens/core'
+import { decideCompaction, type ContentPart, type ContextPolicy, type ProjectionResult } from '@threadlens/core'
 import { useCallback, useEffect, useRef, useState } from 'react'
 
 export interface SendState {
@@ -43,7 +43,7 @@ export function useSend(session: Session | undefined, options: SendOptions) {
   }, [session])
 
   const send = useCallback(
-    async (text: string): Promise<'sent' | 'cancelled'> => {
+    async (text: string, parts?: () => Promise<readonly ContentPart[]>): Promise<'sent' | 'cancelled'> => {
       if (session === undefined) return 'cancelled'
       const abort = new AbortController()
       controller.current = abort
@@ -61,7 +61,9 @@ export function useSend(session: Session | undefined, options: SendOptions) {
         }
         // Another tab driving this thread is waited for (the session queues for its lock), not polled.
         let started = false
-        for await (const event of session.send(text, { policy: latest.current.policy, signal: abort.signal, waitForThread: true })) {
+        // Attachments are stored only now, once the send is on its way.
+        const attached = parts === undefined ? [] : await parts()
+        for await (const event of session.send(text, { policy: latest.current.policy, signal: abort.signal, waitForThread: true, ...(attached.length === 0 ? {} : { parts: attached }) })) {
           if (event.type === 'lock-wait') update((previous) => ({ ...previous, phase: 'waiting' }))
           else if (event.type === 'request-start') {
             started = true

@@ -1,4 +1,4 @@
-import { type AnthropicCacheControl, type AnthropicMessage, type AnthropicTextBlock, anthropicToolsCacheControl, toAnthropicMessages, type ToolSchema } from '@threadlens/core'
+import { type AnthropicCacheControl, type AnthropicMessage, type AnthropicTextBlock, anthropicToolsCacheControl, type ProviderToolNames, toAnthropicMessages, type ToolSchema } from '@threadlens/core'
 import { z } from 'zod'
 import { fetchSchema, headersSchema, httpURLSchema, onRetrySchema, parseClientOptions, secretsOf } from './client-options'
 import { ANTHROPIC_VERSION, DEFAULT_ANTHROPIC_BASE_URL, DEFAULT_ANTHROPIC_MAX_OUTPUT_TOKENS } from './constants'
@@ -8,6 +8,7 @@ import { type CallContext, errorFromStreamPayload, isRecord, malformedStreamErro
 import { type RetryOptions, retryOptionsShape, retrySettings } from './retry'
 import { type RetryNotice, streamWithRetries } from './stream-with-retries'
 import { toolCallEvent } from './tool-arguments'
+import { requestToolNames, withStoredToolNames } from './request-tool-names'
 
 export interface AnthropicOptions extends RetryOptions {
   /** Sent as `x-api-key`. Required. Held only in the client's closure. */
@@ -50,11 +51,12 @@ export interface AnthropicRequestBody {
 }
 
 export function anthropicRequestBody(
-  request: Pick<ModelRequest, 'projection' | 'tools' | 'maxOutputTokens'>,
+  request: Pick<ModelRequest, 'projection' | 'tools' | 'maxOutputTokens' | 'attachmentData'>,
   settings: { model: string; maxOutputTokens: number },
+  toolNames: ProviderToolNames = requestToolNames(request),
 ): AnthropicRequestBody {
   // Cache breakpoints come from the projection (`meta.cache`): see docs/caching.md.
-  const { system, messages, cache_control: automatic } = toAnthropicMessages(request.projection)
+  const { system, messages, cache_control: automatic } = toAnthropicMessages(request.projection, { toolNames, ...(request.attachmentData === undefined ? {} : { attachmentData: request.attachmentData }) })
   const toolsMark = anthropicToolsCacheControl(request.projection)
   const lastTool = request.tools.length - 1
   return {
@@ -66,7 +68,7 @@ export function anthropicRequestBody(
       ? {}
       : {
           tools: request.tools.map((tool, position) => ({
-            name: tool.name,
+            name: toolNames.toProvider(tool.name),
             ...(tool.description === undefined ? {} : { description: tool.description }),
             input_schema: tool.parameters,
             ...(position === lastTool && toolsMark !== undefined ? { cache_control: toolsMark } : {}),
@@ -102,8 +104,9 @@ export function anthropic(options: AnthropicOptions): ModelClient {
   const retry = retrySettings(parsed)
 
   async function* attempt(request: ModelRequest, signal: AbortSignal): AsyncGenerator<ModelStreamEvent, void, undefined> {
-    const body = await postForStream(fetchFunction, url, headers, anthropicRequestBody(request, bodySettings), signal, context)
-    yield* readAnthropicStream(eventsOf(body, signal, context), context)
+    const toolNames = requestToolNames(request)
+    const body = await postForStream(fetchFunction, url, headers, anthropicRequestBody(request, bodySettings, toolNames), signal, context)
+    yield* withStoredToolNames(readAnthropicStream(eventsOf(body, signal, context), context), toolNames)
   }
 
   return Object.freeze({

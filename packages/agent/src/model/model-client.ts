@@ -14,6 +14,11 @@ export interface ModelRequest {
   readonly signal?: AbortSignal
   /** Caps the reply. Default: the client's own setting (the provider's default for OpenAI-compatible servers). */
   readonly maxOutputTokens?: number
+  /**
+   * The base64 bytes of store-held attachments the projection sends, by id (the store's
+   * `attachments.dataFor(projection)`). Default: none.
+   */
+  readonly attachmentData?: (id: string) => string | undefined
   /** Told before each retry of this call (beside the client's own `onRetry`), e.g. for a countdown. Default: none. */
   readonly onRetry?: (notice: RetryNotice) => void
 }

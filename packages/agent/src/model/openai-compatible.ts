@@ -1,4 +1,4 @@
-import { openAIChatCacheFields, type OpenAIChatMessage, openAITakesCacheBreakpoints, toOpenAIChat, type ToolSchema } from '@threadlens/core'
+import { openAIChatCacheFields, type OpenAIChatMessage, openAITakesCacheBreakpoints, type ProviderToolNames, toOpenAIChat, type ToolSchema } from '@threadlens/core'
 import { z } from 'zod'
 import { fetchSchema, headersSchema, httpURLSchema, onRetrySchema, parseClientOptions, secretsOf } from './client-options'
 import { eventsOf, type FetchFunction, globalFetch, joinURL, originOf, parseEventData, postForStream } from './http-stream'
@@ -7,6 +7,7 @@ import { type CallContext, errorFromStreamPayload, isRecord, malformedStreamErro
 import { type RetryOptions, retryOptionsShape, retrySettings } from './retry'
 import { type RetryNotice, streamWithRetries } from './stream-with-retries'
 import { toolCallEvent } from './tool-arguments'
+import { requestToolNames, withStoredToolNames } from './request-tool-names'
 
 export interface OpenAICompatibleOptions extends RetryOptions {
   /**
@@ -72,7 +73,7 @@ export interface OpenAIChatRequestBody {
 }
 
 export function openAIChatRequestBody(
-  request: Pick<ModelRequest, 'projection' | 'tools' | 'maxOutputTokens'>,
+  request: Pick<ModelRequest, 'projection' | 'tools' | 'maxOutputTokens' | 'attachmentData'>,
   settings: {
     model: string
     maxOutputTokens: number | undefined
@@ -81,18 +82,23 @@ export function openAIChatRequestBody(
     /** Send `prompt_cache_breakpoint` markers. Default false. */
     cacheBreakpoints?: boolean
   },
+  toolNames: ProviderToolNames = requestToolNames(request),
 ): OpenAIChatRequestBody {
   const maxOutputTokens = request.maxOutputTokens ?? settings.maxOutputTokens
   return {
     model: settings.model,
-    messages: toOpenAIChat(request.projection, { cacheBreakpoints: settings.cacheBreakpoints === true }),
+    messages: toOpenAIChat(request.projection, {
+      toolNames,
+      cacheBreakpoints: settings.cacheBreakpoints === true,
+      ...(request.attachmentData === undefined ? {} : { attachmentData: request.attachmentData }),
+    }),
     // OpenAI rejects an empty `tools` array, so none is sent when there are no tools.
     ...(request.tools.length === 0
       ? {}
       : {
           tools: request.tools.map((tool) => ({
             type: 'function' as const,
-            function: { name: tool.name, ...(tool.description === undefined ? {} : { description: tool.description }), parameters: tool.parameters },
+            function: { name: toolNames.toProvider(tool.name), ...(tool.description === undefined ? {} : { description: tool.description }), parameters: tool.parameters },
           })),
         }),
     ...(maxOutputTokens === undefined ? {} : { [settings.maxOutputTokensField]: maxOutputTokens }),
@@ -134,8 +140,9 @@ export function openAICompatible(options: OpenAICompatibleOptions): ModelClient 
   const retry = retrySettings(parsed)
 
   async function* attempt(request: ModelRequest, signal: AbortSignal): AsyncGenerator<ModelStreamEvent, void, undefined> {
-    const body = await postForStream(fetchFunction, url, headers, openAIChatRequestBody(request, bodySettings), signal, context)
-    yield* readChatCompletionStream(eventsOf(body, signal, context), context)
+    const toolNames = requestToolNames(request)
+    const body = await postForStream(fetchFunction, url, headers, openAIChatRequestBody(request, bodySettings, toolNames), signal, context)
+    yield* withStoredToolNames(readChatCompletionStream(eventsOf(body, signal, context), context), toolNames)
   }
 
   return Object.freeze({

@@ -40,6 +40,9 @@ import {
   type ThreadlensEvent,
   type TokenCounter,
   type ToolSchema,
+  type ContentPart,
+  type MessagePayload,
+  partsText,
 } from '@threadlens/core'
 import type { ThreadRecord, ThreadStore } from '@threadlens/store'
 import { ContextTooLongError } from '../model/errors'
@@ -94,9 +97,20 @@ export interface SessionOptions {
   readonly calibratedPolicy?: (calibration: TokenCalibration | undefined) => ContextPolicy
   /** Clock for call records (start, latency). Default: `Date.now`. */
   readonly now?: () => number
+  /**
+   * Where the bytes of images and files sent as store-held attachments are (the store's
+   * `attachments`): read for each request the projection holds them in. Default: none, and a
+   * request holding one fails with `AttachmentUnavailableError`.
+   */
+  readonly attachments?: { dataFor(result: ProjectionResult): Promise<(id: string) => string | undefined> }
 }
 
 export interface SendOptions {
+  /**
+   * Images and files sent with the message (e.g. `imagePart(await stores.attachments.put(...))`),
+   * after the text; the user message then holds the text and these as its parts. Default: none.
+   */
+  readonly parts?: readonly ContentPart[]
   /** This request's policy, over the thread's and the session's. */
   readonly policy?: ContextPolicy
   /** Aborts this request, like `session.abort()`. */
@@ -274,7 +288,7 @@ export class Session extends Subscribable<(snapshot: SessionSnapshot) => void> i
   /** Sends a user message and runs the loop until the model answers, streaming what happens. */
   send(text: string, options: SendOptions = {}): AsyncIterable<SessionEvent> {
     return this.#run(options, async (state) => {
-      await this.#append([{ kind: 'message', payload: { role: 'user', content: text }, refs: { requestId: state.requestId } }])
+      await this.#append([{ kind: 'message', payload: userPayload(text, options.parts), refs: { requestId: state.requestId } }])
       this.#update({ pendingMessage: undefined })
       return []
     }, text)
@@ -479,10 +493,12 @@ export class Session extends Subscribable<(snapshot: SessionSnapshot) => void> i
       const mirror = await this.thread()
       const toolCallIds = new ToolCallIds((toolCallId) => mirror.index.callSeqByToolCallId.has(toolCallId))
       try {
+        const attachmentData = this.#options.attachments === undefined ? undefined : await this.#options.attachments.dataFor(projection)
         const stream = withNotices<ModelStreamEvent, RetryNotice>((onRetry) =>
           this.#options.model.stream({
             projection,
             tools,
+            ...(attachmentData === undefined ? {} : { attachmentData }),
             signal: state.controller.signal,
             onRetry,
             ...(this.#options.maxOutputTokens === undefined ? {} : { maxOutputTokens: this.#options.maxOutputTokens }),
@@ -796,4 +812,11 @@ function attemptErrorOf(error: unknown): NonNullable<CallAttempt['error']> {
     message: message.slice(0, maxAttemptErrorLength),
     ...(typeof status === 'number' && Number.isInteger(status) && status >= 100 && status <= 599 ? { status } : {}),
   }
+}
+
+/** The user message of a send: plain text, or the text first and then the given parts. */
+function userPayload(text: string, parts: readonly ContentPart[] | undefined): MessagePayload {
+  if (parts === undefined || parts.length === 0) return { role: 'user', content: text }
+  const all: ContentPart[] = text === '' ? [...parts] : [{ type: 'text', text }, ...parts]
+  return { role: 'user', content: partsText(all), parts: all }
 }

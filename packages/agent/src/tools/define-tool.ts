@@ -1,4 +1,4 @@
-import { InvalidEntryError, type JsonValue, type ToolSchema } from '@threadlens/core'
+import { assertToolName, type JsonValue, type ToolSchema } from '@threadlens/core'
 import { z } from 'zod'
 
 export interface ToolContext {
@@ -30,13 +30,12 @@ export interface DefineToolOptions<TArguments> {
   execute(args: TArguments, context: ToolContext): Promise<JsonValue> | JsonValue
 }
 
-const toolNamePattern = /^[A-Za-z0-9_-]{1,64}$/
-
-/** A tool the session can run: arguments validated with zod, output any JSON value. */
+/**
+ * A tool the session can run: arguments validated with zod, output any JSON value. Throws
+ * `InvalidToolNameError` when the name breaks `toolNamePattern` (`^[a-zA-Z0-9_-]{1,64}$`).
+ */
 export function defineTool<TArguments>(options: DefineToolOptions<TArguments>): Tool<TArguments> {
-  if (!toolNamePattern.test(options.name)) {
-    throw new InvalidEntryError('name', `tool names are 1-64 characters of A-Z a-z 0-9 _ - (providers refuse others), got "${options.name}"`)
-  }
+  assertToolName(options.name)
   const { $schema: _schema, ...parameters } = z.toJSONSchema(options.parameters) as Record<string, unknown>
   return {
     name: options.name,

@@ -1,6 +1,7 @@
 import type { AnthropicCacheControl, AnthropicMessagesRequest } from '../formats/anthropic-messages'
-import type { OpenAIChatMessage, OpenAIChatTextPart } from '../formats/openai-chat'
+import type { OpenAIChatMessage, OpenAIChatTextPart, OpenAIChatUserPart } from '../formats/openai-chat'
 import { MESSAGE_OVERHEAD_TOKENS } from '../tokens/token-counter'
+import { ANTHROPIC_IMAGE_MAX_TOKENS, openAIImageTokens } from '../tokens/attachment-tokens'
 import { hashString } from '../utils/hash'
 import type { CacheBlock, CacheSimulationRequest } from './simulate-prompt-cache'
 
@@ -48,9 +49,12 @@ export function anthropicCacheBlocks(
   for (const message of request.messages) {
     message.content.forEach((block, position) => {
       const bytes = JSON.stringify(withoutCacheControl(block as unknown as Record<string, unknown>))
-      const text = block.type === 'text' ? block.text : block.type === 'tool_use' ? `${block.name}${JSON.stringify(block.input)}` : (block.content ?? '')
+      const text =
+        block.type === 'text' ? block.text : block.type === 'tool_use' ? `${block.name}${JSON.stringify(block.input)}` : block.type === 'tool_result' ? (block.content ?? '') : ''
+      // Images count as the largest Anthropic bills; documents by their text, else as an image per block.
+      const media = block.type === 'image' ? ANTHROPIC_IMAGE_MAX_TOKENS : block.type === 'document' ? (block.source.type === 'text' ? count(block.source.data) : ANTHROPIC_IMAGE_MAX_TOKENS) : 0
       const opens = position === 0
-      push(idOf(`${message.role}${opens ? '+' : ''}`, bytes), count(text) + (opens ? MESSAGE_OVERHEAD_TOKENS : 0), block.cache_control)
+      push(idOf(`${message.role}${opens ? '+' : ''}`, bytes), count(text) + media + (opens ? MESSAGE_OVERHEAD_TOKENS : 0), block.cache_control)
     })
   }
   const automatic = ttlOf(request.cache_control)
@@ -81,12 +85,20 @@ export function openAICacheBlocks(
   for (const message of request.messages) {
     const calls = message.role === 'assistant' ? (message.tool_calls ?? []) : []
     const content = message.content
-    const parts = typeof content === 'string' || content === null ? undefined : content
-    let text = typeof content === 'string' ? content : content === null ? '' : content.map((part) => part.text).join('')
+    const parts = typeof content === 'string' || content === null ? undefined : (content as readonly (OpenAIChatUserPart | OpenAIChatTextPart)[])
+    let text = typeof content === 'string' ? content : ''
+    // Images and files are not text: counted by size where known, else as the largest image (see attachment-tokens).
+    let mediaTokens = 0
+    for (const part of parts ?? []) {
+      if (part.type === 'text') text += part.text
+      else mediaTokens += openAIImageTokens(undefined, undefined, part.type === 'image_url' ? part.image_url.detail : undefined)
+    }
     for (const call of calls) text += call.function.name + call.function.arguments
+    // A marker moving does not change the prefix: the id leaves markers out, and one text part equals its string.
     const marked = parts !== undefined && parts.some((part) => part.prompt_cache_breakpoint !== undefined)
-    const unmarked = parts === undefined ? message : { ...message, content: parts.length === 1 ? (parts[0] as OpenAIChatTextPart).text : parts.map(({ prompt_cache_breakpoint: _marker, ...part }) => part) }
-    const block: CacheBlock = { id: idOf('message', JSON.stringify(unmarked)), tokens: count(text) + MESSAGE_OVERHEAD_TOKENS }
+    const stripped = parts?.map(({ prompt_cache_breakpoint: _marker, ...part }) => part)
+    const unmarked = stripped === undefined ? message : { ...message, content: stripped.length === 1 && stripped[0]?.type === 'text' ? stripped[0].text : stripped }
+    const block: CacheBlock = { id: idOf('message', JSON.stringify(unmarked)), tokens: count(text) + mediaTokens + MESSAGE_OVERHEAD_TOKENS }
     blocks.push(marked ? { ...block, breakpoint: '30m' } : block)
   }
   return request.prompt_cache_options?.mode === 'explicit' ? { blocks, openAIMode: 'explicit' } : { blocks }

@@ -5,6 +5,7 @@ import { idPatternSource } from './ids'
 import { InvalidEntryError } from '../errors/threadlens-error'
 import { utf8Length } from '../utils/utf8-length'
 import { entryLimits, readJsonData } from './json-data'
+import { contentPartSchema, partsText } from './content-parts'
 
 /**
  * Plain JSON data (see `readJsonData` for the rules); the output is a clean copy. Checked by an
@@ -91,10 +92,29 @@ export const entryMetaSchema: z.ZodType<EntryMeta> = z.strictObject({
   unreadable: z.strictObject({ field: z.string().max(10_000), rule: z.string().max(10_000) }).exactOptional(),
 })
 
-export const messagePayloadSchema = z.strictObject({
-  role: z.enum(['user', 'assistant', 'system']),
-  content: z.string(),
-})
+/** OpenAI's rule for a speaker name (letters, digits, `_` and `-`, at most 64). */
+const speakerNameSchema = z.string().regex(/^[a-zA-Z0-9_-]{1,64}$/, 'a speaker name is 1-64 characters of a-z A-Z 0-9 _ -')
+
+export const messagePayloadSchema = z
+  .strictObject({
+    role: z.enum(['user', 'assistant', 'system']),
+    content: z.string(),
+    name: speakerNameSchema.exactOptional(),
+    refusal: z.string().exactOptional(),
+    parts: z.array(contentPartSchema).max(1_000).exactOptional(),
+  })
+  .superRefine((payload, context) => {
+    if (payload.refusal !== undefined && payload.role !== 'assistant') {
+      context.addIssue({ code: 'custom', path: ['refusal'], message: 'only an assistant message carries a refusal' })
+    }
+    if (payload.parts === undefined) return
+    if (payload.content !== partsText(payload.parts)) {
+      context.addIssue({ code: 'custom', path: ['content'], message: 'with parts, content must be partsText(parts): the text parts joined by a newline' })
+    }
+    if (payload.role !== 'user' && payload.parts.some((part) => part.type !== 'text')) {
+      context.addIssue({ code: 'custom', path: ['parts'], message: `images and files are only accepted in user messages (providers refuse them from the ${payload.role})` })
+    }
+  })
 
 export const toolCallPayloadSchema = z.strictObject({
   name: z.string().min(1).max(256),

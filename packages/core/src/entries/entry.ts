@@ -1,4 +1,5 @@
 import type { CallRecord } from '../calls/call-record'
+import type { ContentPart } from './content-parts'
 import type { EntryId, ThreadId } from './ids'
 
 export type JsonPrimitive = string | number | boolean | null
@@ -10,7 +11,14 @@ export type Role = 'user' | 'assistant' | 'system'
 
 export interface MessagePayload {
   readonly role: Role
+  /** The message's text; with `parts`, exactly `partsText(parts)` (the text parts joined by a newline). */
   readonly content: string
+  /** The speaker's name (OpenAI's `name`: who said it in a group chat). */
+  readonly name?: string
+  /** An assistant's refusal, kept apart from its text (OpenAI's `refusal`). */
+  readonly refusal?: string
+  /** The content as an ordered list of parts (text, images, files), when it is more than a string. */
+  readonly parts?: readonly ContentPart[]
 }
 
 export interface ToolCallPayload {
@@ -88,6 +96,7 @@ export interface EntryMeta {
 }
 
 export type { CallRecord }
+export type { ContentPart }
 
 export interface EntryOf<K extends EntryKind> {
   readonly id: EntryId

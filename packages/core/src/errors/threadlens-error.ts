@@ -63,6 +63,43 @@ export class InvalidEntryError extends ThreadlensError {
   }
 }
 
+/**
+ * A tool name providers would refuse: it must match `^[a-zA-Z0-9_-]{1,64}$` (letters, digits, `_`
+ * and `-`, 1 to 64 of them), the rule of both OpenAI and Anthropic.
+ */
+export class InvalidToolNameError extends InvalidEntryError {
+  static override readonly errorName: string = 'InvalidToolNameError'
+  /** The name that was refused. */
+  readonly toolName: string
+  /** The rule's pattern source. */
+  readonly pattern = '^[a-zA-Z0-9_-]{1,64}$'
+  constructor(toolName: string, field = 'payload.name') {
+    const shown = JSON.stringify(toolName.length > 80 ? `${toolName.slice(0, 80)}…` : toolName)
+    super(
+      field,
+      `tool name ${shown} breaks the rule ^[a-zA-Z0-9_-]{1,64}$ (${toolName.length} characters; only letters, digits, _ and - , at most 64): rename the tool, e.g. "${suggestToolName(toolName)}"`,
+    )
+    this.toolName = toolName
+  }
+}
+
+function suggestToolName(name: string): string {
+  const replaced = name.replace(/[^a-zA-Z0-9_-]/g, '_').slice(0, 64)
+  return replaced === '' ? 'tool' : replaced
+}
+
+/** A request holds an image or file whose bytes the store keeps, and they were not given to the format. */
+export class AttachmentUnavailableError extends ThreadlensError {
+  static override readonly errorName: string = 'AttachmentUnavailableError'
+  readonly attachmentId: string
+  constructor(attachmentId: string) {
+    super(
+      `The bytes of attachment ${attachmentId} were not given: load them from the store (attachments.base64) and pass attachmentData to the format, or leave the image out with policy.keepImagesTurns.`,
+    )
+    this.attachmentId = attachmentId
+  }
+}
+
 /** A thread or entry id that is not 1-128 characters of A-Z a-z 0-9 _ . : - (or not a string at all). */
 export class InvalidIdError extends ThreadlensError {
   static override readonly errorName: string = 'InvalidIdError'

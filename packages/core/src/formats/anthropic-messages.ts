@@ -1,5 +1,8 @@
 import type { JsonObject } from '../entries/entry'
 import type { ProjectedMessage, ProjectionResult } from '../project/types'
+import { attachmentBase64, type FormatOptions } from './openai-chat'
+import { type ContentPart, mediaTypeOf, parseDataUrl } from '../entries/content-parts'
+import { providerToolNames, type ProviderToolNames } from './provider-tool-names'
 
 /** A prompt-cache breakpoint: the prefix up to and including this block is cached. No `ttl` means 5 minutes. */
 export interface AnthropicCacheControl {
@@ -33,7 +36,21 @@ export interface AnthropicToolResultBlock {
   cache_control?: AnthropicCacheControl
 }
 
-export type AnthropicContentBlock = AnthropicTextBlock | AnthropicToolUseBlock | AnthropicToolResultBlock
+export interface AnthropicImageBlock {
+  type: 'image'
+  source: { type: 'base64'; media_type: string; data: string } | { type: 'url'; url: string }
+  cache_control?: AnthropicCacheControl
+}
+
+export interface AnthropicDocumentBlock {
+  type: 'document'
+  source: { type: 'base64'; media_type: 'application/pdf'; data: string } | { type: 'text'; media_type: 'text/plain'; data: string } | { type: 'url'; url: string }
+  /** The file's name, when known. */
+  title?: string
+  cache_control?: AnthropicCacheControl
+}
+
+export type AnthropicContentBlock = AnthropicTextBlock | AnthropicToolUseBlock | AnthropicToolResultBlock | AnthropicImageBlock | AnthropicDocumentBlock
 
 export interface AnthropicMessage {
   role: 'user' | 'assistant'
@@ -105,9 +122,11 @@ function hasText(text: string): boolean {
  * `tool_result` blocks at the front of the user message after the `tool_use`, empty text is
  * dropped, tool ids are mapped by `anthropicToolId`, a later system message becomes a user text
  * block prefixed by `anthropicSystemNotePrefix`, and a final assistant message loses trailing
- * whitespace. Deterministic: the same projection gives byte-identical JSON.
+ * whitespace; tool names that break `toolNamePattern` (stored before the rule) go out as
+ * `options.toolNames` maps them. Deterministic: the same projection gives byte-identical JSON.
  */
-export function toAnthropicMessages(result: ProjectionResult): AnthropicMessagesRequest {
+export function toAnthropicMessages(result: ProjectionResult, options: FormatOptions = {}): AnthropicMessagesRequest {
+  const toolNames = options.toolNames ?? providerToolNames(result)
   const cache = result.meta.cache
   const marks = new Map<number, AnthropicCacheControl>()
   for (const breakpoint of cache.breakpoints) if (breakpoint.at !== 'tools') marks.set(breakpoint.at, cacheControl(breakpoint.ttl))
@@ -132,7 +151,7 @@ export function toAnthropicMessages(result: ProjectionResult): AnthropicMessages
   const messages: AnthropicMessage[] = []
   result.messages.forEach((message, position) => {
     if (position < historyStart) return
-    const last = appendProjected(messages, message)
+    const last = appendProjected(messages, message, toolNames, options)
     const mark = marks.get(position)
     // Placement puts breakpoints only on messages that make a block; the check keeps the request valid regardless.
     if (mark !== undefined && last !== undefined) last.cache_control = mark
@@ -164,16 +183,18 @@ function cacheControl(ttl: '5m' | '1h'): AnthropicCacheControl {
 }
 
 /** Appends a projected message's blocks; returns the last block it made, if any. */
-function appendProjected(messages: AnthropicMessage[], message: ProjectedMessage): AnthropicContentBlock | undefined {
+function appendProjected(messages: AnthropicMessage[], message: ProjectedMessage, toolNames: ProviderToolNames, options: FormatOptions): AnthropicContentBlock | undefined {
   switch (message.role) {
     case 'system':
-      return hasText(message.content) ? appendText(messages, 'user', anthropicSystemNotePrefix + message.content) : undefined
+      return hasText(message.content) ? appendText(messages, 'user', anthropicSystemNotePrefix + speakerText(message.name, message.content)) : undefined
     case 'user':
-      return appendText(messages, 'user', message.content)
+      return message.parts === undefined ? appendText(messages, 'user', speakerText(message.name, message.content)) : appendParts(messages, message.parts, message.name, options)
     case 'assistant': {
-      let last = appendText(messages, 'assistant', message.content)
+      let last = appendText(messages, 'assistant', speakerText(message.name, message.content))
+      // The API has no refusal field: the refusal is what the assistant said.
+      if (message.refusal !== undefined) last = appendText(messages, 'assistant', message.refusal) ?? last
       for (const call of message.toolCalls ?? []) {
-        last = append(messages, 'assistant', { type: 'tool_use', id: anthropicToolId(call.id), name: call.name, input: call.arguments })
+        last = append(messages, 'assistant', { type: 'tool_use', id: anthropicToolId(call.id), name: toolNames.toProvider(call.name), input: call.arguments })
       }
       return last
     }
@@ -212,4 +233,78 @@ function trimFinalAssistantText(messages: AnthropicMessage[]): void {
   if (last?.role !== 'assistant') return
   const block = last.content.at(-1)
   if (block?.type === 'text') block.text = block.text.trimEnd()
+}
+
+/**
+ * The Messages API has no speaker names: a named message's text starts with `name: ` (see
+ * docs/formats.md), so the model still tells the speakers of a group chat apart.
+ */
+export function speakerText(name: string | undefined, text: string): string {
+  return name === undefined ? text : `${name}: ${text}`
+}
+
+/** A user message given as parts: each part its own block, in order; the speaker's name on the first text. */
+function appendParts(messages: AnthropicMessage[], parts: readonly ContentPart[], name: string | undefined, options: FormatOptions): AnthropicContentBlock | undefined {
+  let last: AnthropicContentBlock | undefined
+  let named = name === undefined
+  for (const part of parts) {
+    if (part.type === 'text') {
+      last = appendText(messages, 'user', named ? part.text : speakerText(name, part.text)) ?? last
+      if (hasText(part.text)) named = true
+      continue
+    }
+    if (!named) {
+      last = appendText(messages, 'user', `${name as string}:`) ?? last
+      named = true
+    }
+    last = append(messages, 'user', mediaBlock(part, options))
+  }
+  return last
+}
+
+function mediaBlock(part: Exclude<ContentPart, { type: 'text' }>, options: FormatOptions): AnthropicContentBlock {
+  const source = part.source
+  if (source.type === 'provider-file') {
+    // Another provider's upload: Anthropic cannot read it, so the model is told what is missing.
+    return { type: 'text', text: `[${part.type} ${source.fileId} is not available to this model]` }
+  }
+  const url = source.type === 'url' ? source.url : undefined
+  const inline = url === undefined ? { mediaType: mediaTypeOf(source) ?? 'application/octet-stream', data: attachmentBase64(source as Extract<typeof source, { type: 'attachment' }>, options) } : parseDataUrl(url)
+  if (part.type === 'image') {
+    if (inline === undefined) return { type: 'image', source: { type: 'url', url: url as string } }
+    return { type: 'image', source: { type: 'base64', media_type: inline.mediaType, data: inline.data } }
+  }
+  const title = part.filename === undefined ? {} : { title: part.filename }
+  if (inline === undefined) return { type: 'document', source: { type: 'url', url: url as string }, ...title }
+  if (inline.mediaType.startsWith('text/')) return { type: 'document', source: { type: 'text', media_type: 'text/plain', data: base64Utf8(inline.data) }, ...title }
+  return { type: 'document', source: { type: 'base64', media_type: 'application/pdf', data: inline.data }, ...title }
+}
+
+const base64Alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/'
+
+// Core has no atob/TextDecoder guarantee (it runs anywhere): a small decoder for text documents.
+function base64Utf8(data: string): string {
+  const bytes: number[] = []
+  let buffer = 0
+  let bits = 0
+  for (const character of data) {
+    const value = base64Alphabet.indexOf(character === '-' ? '+' : character === '_' ? '/' : character)
+    if (value < 0) continue
+    buffer = (buffer << 6) | value
+    bits += 6
+    if (bits >= 8) {
+      bits -= 8
+      bytes.push((buffer >> bits) & 0xff)
+    }
+  }
+  let text = ''
+  for (let index = 0; index < bytes.length; ) {
+    const first = bytes[index] as number
+    const length = first < 0x80 ? 1 : first >= 0xf0 ? 4 : first >= 0xe0 ? 3 : first >= 0xc0 ? 2 : 1
+    let code = length === 1 ? first : first & (0xff >> (length + 1))
+    for (let next = 1; next < length; next += 1) code = (code << 6) | ((bytes[index + next] ?? 0) & 0x3f)
+    text += String.fromCodePoint(code > 0x10ffff ? 0xfffd : code)
+    index += length
+  }
+  return text
 }

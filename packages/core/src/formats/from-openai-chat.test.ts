@@ -29,7 +29,7 @@ describe('fromOpenAIChat', () => {
     const imported = fromOpenAIChat([
       { role: 'system', content: 'Prompt.' },
       { role: 'developer', content: [{ type: 'text', text: 'Rules.' }] },
-      { role: 'user', content: 'Weather?', name: 'ada' },
+      { role: 'user', content: 'Weather?' },
       {
         role: 'assistant',
         content: 'Checking.',
@@ -43,8 +43,10 @@ describe('fromOpenAIChat', () => {
       { role: 'assistant', content: '' },
     ])
     expect(imported).toEqual({
-      systemPrompt: 'Prompt.\n\nRules.',
+      systemPrompt: 'Prompt.',
       entries: [
+        // Only plain text joins the system prompt: parts stay parts.
+        { kind: 'message', payload: { role: 'system', content: 'Rules.', parts: [{ type: 'text', text: 'Rules.' }] } },
         { kind: 'message', payload: { role: 'user', content: 'Weather?' } },
         { kind: 'message', payload: { role: 'assistant', content: 'Checking.' }, refs: { callId: 'import-3' } },
         {
@@ -54,7 +56,8 @@ describe('fromOpenAIChat', () => {
         },
         { kind: 'tool_call', payload: { name: 'clock', arguments: {} }, refs: { callId: 'import-3', toolCallId: 'call_2' } },
         { kind: 'tool_result', payload: { name: 'clock', result: 'noon' }, refs: { toolCallId: 'call_2' } },
-        { kind: 'tool_result', payload: { name: 'weather', result: '{"temp":3}' }, refs: { toolCallId: 'call_1' } },
+        // A tool message's text parts join by a newline, as message parts do.
+        { kind: 'tool_result', payload: { name: 'weather', result: '{"temp"\n:3}' }, refs: { toolCallId: 'call_1' } },
         { kind: 'message', payload: { role: 'system', content: 'Later note' } },
         {
           kind: 'tool_call',
@@ -89,19 +92,79 @@ describe('fromOpenAIChat', () => {
   })
 
   it('refuses an unknown role, naming the index and the supported roles', () => {
-    const error = importError([{ role: 'user', content: 'Hi' }, { role: 'function', content: 'x' }])
+    const error = importError([{ role: 'user', content: 'Hi' }, { role: 'critic', content: 'x' }])
     expect(error.index).toBe(1)
     expect(error.field).toBe('role')
     expect(error.message).toContain('"system", "developer", "user", "assistant", "tool"')
   })
 
-  it('refuses content parts other than text, saying which are supported', () => {
+  it('refuses content parts a role does not take, saying which it does', () => {
     const error = importError([
-      { role: 'user', content: [{ type: 'text', text: 'Look' }, { type: 'image_url', image_url: { url: 'x' } }] },
+      { role: 'assistant', content: [{ type: 'text', text: 'Look' }, { type: 'image_url', image_url: { url: 'https://x/a.png' } }] },
     ])
     expect(error.index).toBe(0)
-    expect(error.field).toBe('content.1.type')
-    expect(error.message).toContain('"image_url" is not supported; only "text" parts')
+    expect(error.field).toBe('content.1')
+    expect(error.message).toContain('content part type "image_url" is not supported here; this role takes "text" parts')
+  })
+
+  it('refuses audio parts, the audio field, the legacy function_call field and function role, naming them', () => {
+    const audio = importError([{ role: 'user', content: [{ type: 'input_audio', input_audio: { data: 'AAAA', format: 'wav' } }] }])
+    expect([audio.index, audio.field]).toEqual([0, 'content.0'])
+    expect(audio.message).toContain('audio parts (input_audio) are not supported')
+    const reply = importError([{ role: 'user', content: 'x' }, { role: 'assistant', content: 'y', audio: { id: 'audio_1' } }])
+    expect([reply.index, reply.field]).toEqual([1, 'audio'])
+    const legacy = importError([{ role: 'user', content: 'x' }, { role: 'assistant', content: null, function_call: { name: 'f', arguments: '{}' } }])
+    expect([legacy.index, legacy.field]).toEqual([1, 'function_call'])
+    expect(legacy.message).toContain('give the call as tool_calls')
+    const role = importError([{ role: 'user', content: 'x' }, { role: 'function', name: 'f', content: 'y' }])
+    expect([role.index, role.field]).toEqual([1, 'role'])
+    // null is how SDKs spell "absent": accepted.
+    expect(fromOpenAIChat([{ role: 'user', content: 'x' }, { role: 'assistant', content: 'y', function_call: null, audio: null }]).entries).toHaveLength(2)
+  })
+
+  it('keeps speaker names, refusals, text parts as parts, images and files', () => {
+    const imported = fromOpenAIChat([
+      { role: 'user', name: 'ada', content: [{ type: 'text', text: 'line one' }, { type: 'text', text: 'line two' }] },
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: 'What is this?' },
+          { type: 'image_url', image_url: { url: 'https://example.com/cat.png', detail: 'low' } },
+          { type: 'file', file: { file_data: 'data:application/pdf;base64,JVBERi0=', filename: 'a.pdf' } },
+          { type: 'file', file: { file_id: 'file-abc' } },
+        ],
+      },
+      { role: 'assistant', name: 'helper', content: null, refusal: 'I cannot help with that.' },
+    ])
+    expect(imported.entries).toEqual([
+      { kind: 'message', payload: { role: 'user', content: 'line one\nline two', name: 'ada', parts: [{ type: 'text', text: 'line one' }, { type: 'text', text: 'line two' }] } },
+      {
+        kind: 'message',
+        payload: {
+          role: 'user',
+          content: 'What is this?',
+          parts: [
+            { type: 'text', text: 'What is this?' },
+            { type: 'image', source: { type: 'url', url: 'https://example.com/cat.png' }, detail: 'low' },
+            { type: 'file', source: { type: 'url', url: 'data:application/pdf;base64,JVBERi0=' }, filename: 'a.pdf' },
+            { type: 'file', source: { type: 'provider-file', fileId: 'file-abc' } },
+          ],
+        },
+      },
+      { kind: 'message', payload: { role: 'assistant', content: '', name: 'helper', refusal: 'I cannot help with that.' }, refs: { callId: 'import-2' } },
+    ])
+  })
+
+  it('refuses a file part that is not a data: URL or carries both bytes and an id', () => {
+    const raw = importError([{ role: 'user', content: [{ type: 'file', file: { file_data: 'JVBERi0=' } }] }])
+    expect([raw.index, raw.field]).toEqual([0, 'content.0.file.file_data'])
+    const both = importError([{ role: 'user', content: [{ type: 'file', file: { file_data: 'data:application/pdf;base64,JVBERi0=', file_id: 'f' } }] }])
+    expect(both.field).toBe('content.0.file')
+  })
+
+  it('refuses a speaker name providers refuse, naming the field', () => {
+    const error = importError([{ role: 'user', name: 'Ada Lovelace', content: 'x' }])
+    expect([error.index, error.field]).toEqual([0, 'name'])
   })
 
   it('refuses content that is neither a string nor parts', () => {

@@ -1,8 +1,10 @@
 import { z } from 'zod'
-import type { EntryInput, JsonObject, JsonValue } from '../entries/entry'
+import type { ContentPart, EntryInput, JsonObject, JsonValue, MessagePayload, Role } from '../entries/entry'
+import { type MediaSource, PART_TEXT_SEPARATOR, partsText } from '../entries/content-parts'
 import { parseEntryInput } from '../entries/entry-schema'
 import { entryLimits, jsonTextNestingExceeds } from '../entries/json-data'
-import { InvalidEntryError, InvalidMessagesError } from '../errors/threadlens-error'
+import { InvalidEntryError, InvalidMessagesError, InvalidToolNameError } from '../errors/threadlens-error'
+import { isValidToolName } from '../entries/tool-name'
 
 export interface FromOpenAIChatResult {
   /** The leading system (or developer) messages joined by a blank line; `undefined` when there are none. */
@@ -13,17 +15,46 @@ export interface FromOpenAIChatResult {
 
 const supportedRoles = ['system', 'developer', 'user', 'assistant', 'tool'] as const
 
-const textPartSchema = z.object({
-  type: z.literal('text', {
-    error: (issue) =>
-      `content part type ${JSON.stringify(issue.input)} is not supported; only "text" parts can be imported`,
-  }),
-  text: z.string(),
+const textPartSchema = z.object({ type: z.literal('text'), text: z.string() })
+const imagePartSchema = z.object({
+  type: z.literal('image_url'),
+  image_url: z.object({ url: z.string().min(1), detail: z.enum(['auto', 'low', 'high']).optional() }),
+})
+const filePartSchema = z.object({
+  type: z.literal('file'),
+  file: z.object({ file_data: z.string().optional(), file_id: z.string().optional(), filename: z.string().optional() }),
 })
 
-const contentSchema = z.union([z.string(), z.array(textPartSchema)], {
+// What each role's content parts may be; anything else is refused with the part's type named.
+function partsSchema<TPart extends z.ZodType>(part: TPart, allowed: string) {
+  return z.array(
+    z.unknown().transform((value, context): z.output<TPart> => {
+      const type = typeof value === 'object' && value !== null ? (value as { type?: unknown }).type : undefined
+      const parsed = part.safeParse(value)
+      if (parsed.success) return parsed.data as z.output<TPart>
+      const known = typeof type === 'string' && allowed.split(', ').includes(`"${type}"`)
+      context.issues.push({
+        code: 'custom',
+        input: value,
+        message: known
+          ? (parsed.error.issues[0]?.message ?? 'invalid part')
+          : type === 'input_audio'
+            ? 'audio parts (input_audio) are not supported: transcribe the audio to text first'
+            : `content part type ${JSON.stringify(type)} is not supported here; this role takes ${allowed} parts`,
+      })
+      return z.NEVER
+    }),
+  )
+}
+
+const textContentSchema = z.union([z.string(), partsSchema(textPartSchema, '"text"')], {
   error: 'content must be a string or an array of { type: "text", text } parts',
 })
+const userContentSchema = z.union([z.string(), partsSchema(z.union([textPartSchema, imagePartSchema, filePartSchema]), '"text", "image_url", "file"')], {
+  error: 'content must be a string or an array of text, image_url and file parts',
+})
+const contentSchema = textContentSchema
+const speakerSchema = z.string().optional()
 
 const toolCallSchema = z.object({
   id: z.string().min(1),
@@ -33,15 +64,17 @@ const toolCallSchema = z.object({
   function: z.object({ name: z.string().min(1), arguments: z.string() }),
 })
 
-// Unknown fields (`name`, `refusal`, `annotations`, …) are ignored: exports from real apps carry them.
+// Other unknown fields (`annotations`, …) are ignored: exports from real apps carry them.
 const openAIChatMessageSchema = z.discriminatedUnion(
   'role',
   [
-    z.object({ role: z.enum(['system', 'developer']), content: contentSchema }),
-    z.object({ role: z.literal('user'), content: contentSchema }),
+    z.object({ role: z.enum(['system', 'developer']), content: textContentSchema, name: speakerSchema }),
+    z.object({ role: z.literal('user'), content: userContentSchema, name: speakerSchema }),
     z.object({
       role: z.literal('assistant'),
-      content: contentSchema.nullish(),
+      content: textContentSchema.nullish(),
+      name: speakerSchema,
+      refusal: z.string().nullish(),
       tool_calls: z.array(toolCallSchema).nullish(),
     }),
     z.object({ role: z.literal('tool'), tool_call_id: z.string().min(1), content: contentSchema }),
@@ -65,11 +98,15 @@ const forbiddenKeys = new Set(['__proto__', 'constructor', 'prototype'])
  * Leading system or developer messages become `systemPrompt`; later ones become system `message`
  * entries. An assistant message becomes a `message` entry (skipped when it only calls tools) and
  * one `tool_call` entry per call, all sharing `refs.callId` `import-<index>`; a tool message
- * becomes a `tool_result` entry named after the call it answers. Content given as text parts is
- * concatenated. Calls left unanswered are kept (the projector deals with them).
- * Throws `InvalidMessagesError` naming the message index and field. Does not mutate `messages`.
+ * becomes a `tool_result` entry named after the call it answers. Content given as parts stays parts
+ * (text, `image_url` as image parts, `file` as file parts; `content` holds the text parts joined by
+ * a newline); `name` and `refusal` are kept. `audio`, `input_audio` parts, the legacy `function_call`
+ * field and `function` role are refused, named. Calls left unanswered are kept (the projector deals
+ * with them). What does not come back byte for byte through `toOpenAIChat` is listed in
+ * docs/formats.md. Throws `InvalidMessagesError` naming the message index and field. Does not mutate `messages`.
  */
 export function fromOpenAIChat(messages: unknown): FromOpenAIChatResult {
+  refuseUnsupportedFields(messages)
   const parsed = openAIChatMessagesSchema.safeParse(messages)
   if (!parsed.success) throw fromZodError(parsed.error)
 
@@ -80,8 +117,9 @@ export function fromOpenAIChat(messages: unknown): FromOpenAIChatResult {
 
   parsed.data.forEach((message, index) => {
     const isSystem = message.role === 'system' || message.role === 'developer'
-    if (inPrefix && isSystem) {
-      systemParts.push(contentText(message.content))
+    // Only plain system text joins the system prompt: a named or multi-part one stays a message of its own.
+    if (inPrefix && isSystem && typeof message.content === 'string' && message.name === undefined) {
+      systemParts.push(message.content)
       return
     }
     inPrefix = false
@@ -105,7 +143,7 @@ function messageEntries(message: ParsedMessage, index: number, calls: Map<string
     case 'developer':
     case 'user': {
       const role = message.role === 'user' ? 'user' : 'system'
-      return [checked({ kind: 'message', payload: { role, content: contentText(message.content) } }, index, messageField)]
+      return [checked({ kind: 'message', payload: messagePayload(role, message.content, message.name, undefined, index) }, index, messageField)]
     }
     case 'assistant':
       return assistantEntries(message, index, calls)
@@ -121,15 +159,17 @@ function assistantEntries(
 ): EntryInput[] {
   const toolCalls = message.tool_calls ?? []
   const hasContent = message.content !== null && message.content !== undefined
-  if (!hasContent && toolCalls.length === 0) {
-    throw new InvalidMessagesError(index, 'content', 'an assistant message needs content or tool_calls')
+  const refusal = message.refusal ?? undefined
+  if (!hasContent && toolCalls.length === 0 && refusal === undefined) {
+    throw new InvalidMessagesError(index, 'content', 'an assistant message needs content, refusal or tool_calls')
   }
-  const content = message.content === null || message.content === undefined ? '' : contentText(message.content)
+  const payload = messagePayload('assistant', message.content ?? '', message.name, refusal, index)
   // One imported assistant message stands for one model call.
   const callId = `import-${index}`
   const entries: EntryInput[] = []
-  if (toolCalls.length === 0 || content !== '') {
-    entries.push(checked({ kind: 'message', payload: { role: 'assistant', content }, refs: { callId } }, index, messageField))
+  // A message with tool calls and nothing else of its own is carried by the calls alone.
+  if (toolCalls.length === 0 || payload.content !== '' || payload.name !== undefined || payload.refusal !== undefined || payload.parts !== undefined) {
+    entries.push(checked({ kind: 'message', payload, refs: { callId } }, index, messageField))
   }
   toolCalls.forEach((call, callIndex) => {
     const earlier = calls.get(call.id)
@@ -139,6 +179,10 @@ function assistantEntries(
         `tool_calls.${callIndex}.id`,
         `tool call id "${call.id}" is already used by the message at index ${earlier.index}; give each call its own id`,
       )
+    }
+    if (!isValidToolName(call.function.name)) {
+      const rule = new InvalidToolNameError(call.function.name).rule
+      throw new InvalidMessagesError(index, `tool_calls.${callIndex}.function.name`, rule)
     }
     calls.set(call.id, { name: call.function.name, index, answered: false })
     const argumentsField = `tool_calls.${callIndex}.function.arguments`
@@ -178,7 +222,66 @@ function toolResultEntry(
 }
 
 function contentText(content: string | readonly { text: string }[]): string {
-  return typeof content === 'string' ? content : content.map((part) => part.text).join('')
+  // Tool results are text: their parts join by a newline, as message parts do (see docs/formats.md).
+  return typeof content === 'string' ? content : content.map((part) => part.text).join(PART_TEXT_SEPARATOR)
+}
+
+type ImportedPart = z.infer<typeof textPartSchema> | z.infer<typeof imagePartSchema> | z.infer<typeof filePartSchema>
+
+function messagePayload(role: Role, content: string | readonly ImportedPart[], name: string | undefined, refusal: string | undefined, index: number): MessagePayload {
+  const parts = typeof content === 'string' ? undefined : content.map((part, partIndex) => importedPart(part, index, partIndex))
+  const payload: { role: Role; content: string; name?: string; refusal?: string; parts?: ContentPart[] } = {
+    role,
+    content: parts === undefined ? (content as string) : partsText(parts),
+  }
+  if (name !== undefined) payload.name = name
+  if (refusal !== undefined) payload.refusal = refusal
+  if (parts !== undefined) payload.parts = parts
+  return payload
+}
+
+function importedPart(part: ImportedPart, index: number, partIndex: number): ContentPart {
+  switch (part.type) {
+    case 'text':
+      return { type: 'text', text: part.text }
+    case 'image_url': {
+      const image: { type: 'image'; source: MediaSource; detail?: 'auto' | 'low' | 'high' } = { type: 'image', source: { type: 'url', url: part.image_url.url } }
+      if (part.image_url.detail !== undefined) image.detail = part.image_url.detail
+      return image
+    }
+    case 'file': {
+      const { file_data: data, file_id: fileId, filename } = part.file
+      const field = `content.${partIndex}.file`
+      if ((data === undefined) === (fileId === undefined)) throw new InvalidMessagesError(index, field, 'a file part needs exactly one of file_data and file_id')
+      if (data !== undefined && !data.startsWith('data:')) throw new InvalidMessagesError(index, `${field}.file_data`, 'file_data must be a data: URL (data:<media type>;base64,<bytes>)')
+      const file: { type: 'file'; source: MediaSource; filename?: string } = {
+        type: 'file',
+        source: data !== undefined ? { type: 'url', url: data } : { type: 'provider-file', fileId: fileId as string },
+      }
+      if (filename !== undefined) file.filename = filename
+      return file
+    }
+  }
+}
+
+const unsupportedFields: readonly { field: string; rule: string }[] = [
+  { field: 'function_call', rule: 'the legacy function_call field is not supported: give the call as tool_calls (and its answer as a tool message)' },
+  { field: 'audio', rule: 'audio replies are not supported: keep their transcript as content' },
+]
+
+// Fields the import would otherwise drop without a word are refused, named.
+function refuseUnsupportedFields(messages: unknown): void {
+  if (!Array.isArray(messages)) return
+  messages.forEach((message: unknown, index) => {
+    if (typeof message !== 'object' || message === null) return
+    const record = message as Record<string, unknown>
+    if (record['role'] === 'function') {
+      throw new InvalidMessagesError(index, 'role', 'the legacy "function" role is not supported: give results as tool messages answering tool_calls')
+    }
+    for (const { field, rule } of unsupportedFields) {
+      if (Object.hasOwn(record, field) && record[field] !== null && record[field] !== undefined) throw new InvalidMessagesError(index, field, rule)
+    }
+  })
 }
 
 function parseArguments(text: string, index: number, field: string): JsonObject {
@@ -220,7 +323,9 @@ function checked(entry: EntryInput, index: number, fieldOf: (entryField: string)
 }
 
 function messageField(entryField: string): string {
-  return entryField.startsWith('payload.content') ? 'content' : ''
+  if (entryField.startsWith('payload.parts')) return entryField.replace('payload.parts', 'content')
+  for (const field of ['content', 'name', 'refusal']) if (entryField.startsWith(`payload.${field}`)) return field
+  return ''
 }
 
 function toolCallField(entryField: string, callIndex: number): string {

@@ -1,5 +1,8 @@
 import { toolArgumentsText } from '../entries/entry-text'
 import type { ProjectedMessage, ProjectionResult } from '../project/types'
+import { providerToolNames, type ProviderToolNames } from './provider-tool-names'
+import type { ContentPart, MediaSource } from '../entries/content-parts'
+import { AttachmentUnavailableError } from '../errors/threadlens-error'
 
 /** One function call inside an assistant message, as the Chat Completions API exchanges it. */
 export interface OpenAIChatToolCall {
@@ -12,31 +15,52 @@ export interface OpenAIChatToolCall {
   }
 }
 
-/**
- * A text content part. The projection sends plain strings, except where it marks an explicit cache
- * breakpoint: that message's content becomes one text part carrying `prompt_cache_breakpoint`.
- */
+/** Caches the prompt up to and including this part (GPT-5.6 and later); see `ToOpenAIChatOptions.cacheBreakpoints`. */
+export interface OpenAIChatCacheBreakpoint {
+  mode: 'explicit'
+}
+
 export interface OpenAIChatTextPart {
   type: 'text'
   text: string
-  /** Caches the prompt up to and including this part (GPT-5.6 and later). */
-  prompt_cache_breakpoint?: { mode: 'explicit' }
+  prompt_cache_breakpoint?: OpenAIChatCacheBreakpoint
 }
+
+export interface OpenAIChatImagePart {
+  type: 'image_url'
+  image_url: { url: string; detail?: 'auto' | 'low' | 'high' }
+  prompt_cache_breakpoint?: OpenAIChatCacheBreakpoint
+}
+
+export interface OpenAIChatFilePart {
+  type: 'file'
+  /** `file_data` is a `data:` URL (base64); `file_id` an uploaded file. */
+  file: { file_data?: string; file_id?: string; filename?: string }
+  prompt_cache_breakpoint?: OpenAIChatCacheBreakpoint
+}
+
+export type OpenAIChatUserPart = OpenAIChatTextPart | OpenAIChatImagePart | OpenAIChatFilePart
 
 export interface OpenAIChatSystemMessage {
   role: 'system'
   content: string | OpenAIChatTextPart[]
+  /** The speaker's name. */
+  name?: string
 }
 
 export interface OpenAIChatUserMessage {
   role: 'user'
-  content: string | OpenAIChatTextPart[]
+  content: string | OpenAIChatUserPart[]
+  name?: string
 }
 
 export interface OpenAIChatAssistantMessage {
   role: 'assistant'
-  /** `null` only when the message carries tool calls and no text. */
-  content: string | null
+  /** `null` only when the message carries tool calls or a refusal and no text. */
+  content: string | OpenAIChatTextPart[] | null
+  name?: string
+  /** The model's refusal, apart from its text. */
+  refusal?: string
   /** Absent when the model called no tool: the API rejects an empty array. */
   tool_calls?: OpenAIChatToolCall[]
 }
@@ -57,11 +81,27 @@ export type OpenAIChatMessage =
   | OpenAIChatAssistantMessage
   | OpenAIChatToolMessage
 
-export interface ToOpenAIChatOptions {
+/** Options of `toOpenAIChat` and `toAnthropicMessages`. */
+export interface FormatOptions {
   /**
-   * Mark `meta.cache.openAIBreakpoints` with `prompt_cache_breakpoint` (content parts instead of
-   * strings on those messages). Only GPT-5.6 and later accept the field (`openAITakesCacheBreakpoints`);
-   * other models and most OpenAI-compatible servers reject or ignore it. Default false.
+   * How tool names go on the wire; use the same mapping for the request's tool schemas and to read
+   * the reply's tool calls back. Default: `providerToolNames(result)` (valid names unchanged).
+   */
+  readonly toolNames?: ProviderToolNames
+  /**
+   * The base64 bytes of a store-held attachment (`{ type: 'attachment' }` sources), by id; the
+   * agent loads them before it formats a request. Default: none, and a projection holding such a
+   * part throws `AttachmentUnavailableError`.
+   */
+  readonly attachmentData?: (id: string) => string | undefined
+}
+
+export interface ToOpenAIChatOptions extends FormatOptions {
+  /**
+   * Mark `meta.cache.openAIBreakpoints` with `prompt_cache_breakpoint` (on the last content part of
+   * those messages; a string becomes one text part). Only GPT-5.6 and later accept the field
+   * (`openAITakesCacheBreakpoints`); other models and most OpenAI-compatible servers reject or ignore
+   * it. Default false.
    */
   readonly cacheBreakpoints?: boolean
 }
@@ -69,15 +109,22 @@ export interface ToOpenAIChatOptions {
 /**
  * The projection as a Chat Completions `messages` array, one message per projected message.
  * Fresh objects with a fixed key order, so the same projection gives byte-identical JSON
- * (which keeps the provider's prompt cache warm).
+ * (which keeps the provider's prompt cache warm). Tool names that break `toolNamePattern` (stored
+ * before the rule) go out as `options.toolNames` maps them.
  */
 export function toOpenAIChat(result: ProjectionResult, options: ToOpenAIChatOptions = {}): OpenAIChatMessage[] {
-  const messages = result.messages.map(toOpenAIChatMessage)
+  const toolNames = options.toolNames ?? providerToolNames(result)
+  const messages = result.messages.map((message) => toOpenAIChatMessage(message, toolNames, options))
   if (options.cacheBreakpoints !== true) return messages
   for (const breakpoint of result.meta.cache.openAIBreakpoints) {
     const message = messages[breakpoint.at as number]
-    if (message === undefined || message.role === 'assistant' || typeof message.content !== 'string') continue
-    message.content = [{ type: 'text', text: message.content, prompt_cache_breakpoint: { mode: 'explicit' } }]
+    if (message === undefined || message.role === 'assistant') continue
+    if (typeof message.content === 'string') {
+      message.content = [{ type: 'text', text: message.content, prompt_cache_breakpoint: { mode: 'explicit' } }]
+      continue
+    }
+    const last = message.content[message.content.length - 1]
+    if (last !== undefined) last.prompt_cache_breakpoint = { mode: 'explicit' }
   }
   return messages
 }
@@ -95,22 +142,24 @@ export function openAITakesCacheBreakpoints(model: string): boolean {
   return major > 5 || (major === 5 && minor >= 6)
 }
 
-function toOpenAIChatMessage(message: ProjectedMessage): OpenAIChatMessage {
+function toOpenAIChatMessage(message: ProjectedMessage, toolNames: ProviderToolNames, options: FormatOptions): OpenAIChatMessage {
   switch (message.role) {
     case 'system':
-      return { role: 'system', content: message.content }
+      return withName({ role: 'system', content: message.parts === undefined ? message.content : textParts(message.parts) }, message.name)
     case 'user':
-      return { role: 'user', content: message.content }
+      return withName({ role: 'user', content: message.parts === undefined ? message.content : userParts(message.parts, options) }, message.name)
     case 'assistant': {
       const toolCalls = message.toolCalls ?? []
-      if (toolCalls.length === 0) return { role: 'assistant', content: message.content }
+      const content = message.parts !== undefined ? textParts(message.parts) : message.content === '' && (toolCalls.length > 0 || message.refusal !== undefined) ? null : message.content
+      const assistant: OpenAIChatAssistantMessage = withName({ role: 'assistant', content }, message.name)
+      if (message.refusal !== undefined) assistant.refusal = message.refusal
+      if (toolCalls.length === 0) return assistant
       return {
-        role: 'assistant',
-        content: message.content === '' ? null : message.content,
+        ...assistant,
         tool_calls: toolCalls.map((call) => ({
           id: call.id,
           type: 'function',
-          function: { name: call.name, arguments: toolArgumentsText(call) },
+          function: { name: toolNames.toProvider(call.name), arguments: toolArgumentsText(call) },
         })),
       }
     }
@@ -128,4 +177,55 @@ function toOpenAIChatMessage(message: ProjectedMessage): OpenAIChatMessage {
 export function openAIChatCacheFields(result: ProjectionResult): { prompt_cache_key?: string } {
   const key = result.meta.cache.key
   return key === undefined ? {} : { prompt_cache_key: key }
+}
+
+// Key order role, content, name: fixed, so the same projection gives the same bytes.
+function withName<TMessage extends { role: string; content: unknown; name?: string }>(message: TMessage, name: string | undefined): TMessage {
+  if (name !== undefined) message.name = name
+  return message
+}
+
+function textParts(parts: readonly ContentPart[]): OpenAIChatTextPart[] {
+  // Only user messages may hold images and files (the entry schema sees to it).
+  return parts.filter((part) => part.type === 'text').map((part) => ({ type: 'text', text: part.text }))
+}
+
+function userParts(parts: readonly ContentPart[], options: FormatOptions): OpenAIChatUserPart[] {
+  return parts.map((part): OpenAIChatUserPart => {
+    switch (part.type) {
+      case 'text':
+        return { type: 'text', text: part.text }
+      case 'image': {
+        const url = part.source.type === 'provider-file' ? undefined : sourceUrl(part.source, options)
+        // The Chat Completions API takes images only as URLs: an uploaded file id goes as a file part.
+        if (url === undefined) return { type: 'file', file: { file_id: (part.source as { fileId: string }).fileId } }
+        return { type: 'image_url', image_url: part.detail === undefined ? { url } : { url, detail: part.detail } }
+      }
+      case 'file': {
+        const file: OpenAIChatFilePart['file'] = {}
+        if (part.source.type === 'provider-file') file.file_id = part.source.fileId
+        else {
+          const url = sourceUrl(part.source, options)
+          // The API takes file bytes only inline: a web address is passed on as text.
+          if (!url.startsWith('data:')) return { type: 'text', text: `${part.filename ?? 'File'}: ${url}` }
+          file.file_data = url
+        }
+        if (part.filename !== undefined) file.filename = part.filename
+        return { type: 'file', file }
+      }
+    }
+  })
+}
+
+/** A URL for a source: as stored, or a `data:` URL built from the attachment's bytes. */
+export function sourceUrl(source: Exclude<MediaSource, { type: 'provider-file' }>, options: FormatOptions): string {
+  if (source.type === 'url') return source.url
+  return `data:${source.mediaType};base64,${attachmentBase64(source, options)}`
+}
+
+/** The base64 bytes of a store-held attachment, from `options.attachmentData`; throws `AttachmentUnavailableError`. */
+export function attachmentBase64(source: Extract<MediaSource, { type: 'attachment' }>, options: FormatOptions): string {
+  const data = options.attachmentData?.(source.id)
+  if (data === undefined) throw new AttachmentUnavailableError(source.id)
+  return data
 }

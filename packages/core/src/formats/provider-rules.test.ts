@@ -9,6 +9,7 @@ import { fromOpenAIChat } from './from-openai-chat'
 import type { OpenAIChatMessage } from './openai-chat'
 import { toOpenAIChat } from './openai-chat'
 import { anthropicMessagesProblems, openAIChatProblems } from './provider-rules'
+import { providerToolNames, type ProviderToolNames } from './provider-tool-names'
 
 
 // Broken requests do not type-check; the checkers exist for exactly that data.
@@ -42,12 +43,20 @@ describe('openAIChatProblems', () => {
   })
 
   it.each<[string, unknown[], string]>([
-    ['a system message with an empty parts array', [{ role: 'system', content: [] }], 'messages[0]: system content must be a string or a non-empty array of text parts'],
-    ['a user part that is not text', [{ role: 'user', content: [{ type: 'input_audio', input_audio: {} }] }], "messages[0].content[0]: must be { type: 'text', text }"],
+    ['a system message with an image part', [{ role: 'system', content: [{ type: 'image_url', image_url: { url: 'https://x/a.png' } }] }], 'messages[0].content[0]: must be a part of type "text"'],
+    ['a user message with empty parts', [{ role: 'user', content: [] }], 'messages[0]: content must be a string or a non-empty array of parts'],
+    ['an image that is not a URL', [{ role: 'user', content: [{ type: 'image_url', image_url: { url: 'x' } }] }], 'messages[0].content[0]: image_url.url must be an http(s) URL or a data:image/ URL'],
+    ['a file without bytes or id', [{ role: 'user', content: [{ type: 'file', file: { filename: 'a.pdf' } }] }], 'messages[0].content[0]: file needs file_data or file_id'],
+    ['a speaker name providers refuse', [{ role: 'user', content: 'x', name: 'Ada Lovelace' }], 'messages[0]: name "Ada Lovelace" must match ^[a-zA-Z0-9_-]{1,64}$'],
     [
       'a cache breakpoint with another mode',
       [{ role: 'system', content: [{ type: 'text', text: 'x', prompt_cache_breakpoint: { mode: 'implicit' } }] }],
       "messages[0].content[0]: prompt_cache_breakpoint must be { mode: 'explicit' }",
+    ],
+    [
+      'a cache breakpoint on assistant content',
+      [{ role: 'assistant', content: [{ type: 'text', text: 'x', prompt_cache_breakpoint: { mode: 'explicit' } }] }],
+      'messages[0].content[0]: prompt_cache_breakpoint is accepted on input content only (system, user, tool), not here',
     ],
     [
       'five cache breakpoints',
@@ -111,7 +120,7 @@ describe('openAIChatProblems', () => {
     [
       'null content without tool calls',
       [{ role: 'assistant', content: null }],
-      'messages[0]: assistant content must be a string when there are no tool_calls',
+      'messages[0]: assistant content must be a string when there are no tool_calls or refusal',
     ],
     [
       'arguments that are not an object',
@@ -121,7 +130,12 @@ describe('openAIChatProblems', () => {
     [
       'a call without a name',
       [{ role: 'assistant', content: null, tool_calls: [call('a', '')] }, { role: 'tool', tool_call_id: 'a', content: '' }],
-      'messages[0].tool_calls[0]: function.name must be a non-empty string',
+      'messages[0].tool_calls[0]: function.name "" must match ^[a-zA-Z0-9_-]{1,64}$',
+    ],
+    [
+      'a call whose name providers refuse',
+      [{ role: 'assistant', content: null, tool_calls: [call('a', 'web.search')] }, { role: 'tool', tool_call_id: 'a', content: '' }],
+      'messages[0].tool_calls[0]: function.name "web.search" must match ^[a-zA-Z0-9_-]{1,64}$',
     ],
     [
       'a duplicate call id in one message',
@@ -280,7 +294,28 @@ describe('anthropicMessagesProblems', () => {
       { messages: [{ role: 'user', content: [text('a')] }, { role: 'assistant', content: [text('b ')] }] },
       'messages[1].content[0]: the final assistant message must not end with whitespace',
     ],
-    ['an unknown block type', { messages: [{ role: 'user', content: [{ type: 'image' }] }] }, 'messages[0].content[0]: unknown block type "image"'],
+    ['an unknown block type', { messages: [{ role: 'user', content: [{ type: 'video' }] }] }, 'messages[0].content[0]: unknown block type "video"'],
+    ['an image without a source', { messages: [{ role: 'user', content: [{ type: 'image' }] }] }, 'messages[0].content[0]: image needs a source'],
+    [
+      'an image of a type the API refuses',
+      { messages: [{ role: 'user', content: [{ type: 'image', source: { type: 'base64', media_type: 'image/svg+xml', data: 'PHN2Zz4=' } }] }] },
+      'messages[0].content[0]: source.media_type must be one of image/jpeg, image/png, image/gif, image/webp',
+    ],
+    [
+      'an image over 5 MB',
+      { messages: [{ role: 'user', content: [{ type: 'image', source: { type: 'base64', media_type: 'image/png', data: 'A'.repeat(5 * 1024 * 1024 + 4) } }] }] },
+      `messages[0].content[0]: image data is ${5 * 1024 * 1024 + 4} base64 characters, over the API's ${5 * 1024 * 1024}`,
+    ],
+    [
+      'more than 100 images',
+      { messages: [{ role: 'user', content: Array.from({ length: 101 }, () => ({ type: 'image', source: { type: 'url', url: 'https://x/a.png' } })) }] },
+      "request: 101 images; the API takes at most 100 per request (leave older ones out with policy.keepImagesTurns)",
+    ],
+    [
+      'an image from the assistant',
+      { messages: [{ role: 'user', content: [text('a')] }, { role: 'assistant', content: [{ type: 'image', source: { type: 'url', url: 'https://x/a.png' } }] }] },
+      'messages[1].content[0]: image blocks only in user messages',
+    ],
   ])('reports %s', (_case, request, problem) => {
     expect(anthropicMessagesProblems(anthropic(request))).toContain(problem)
   })
@@ -390,7 +425,8 @@ const projectedArbitrary: fc.Arbitrary<ProjectedMessage[]> = fc
   })
 
 // What an import must give back for a history: entries without the ids and refs the thread assigns.
-function expectedEntries(history: readonly ProjectedMessage[]): unknown[] {
+// Tool names the providers refuse come back under the stand-in the request carried.
+function expectedEntries(history: readonly ProjectedMessage[], toolNames: ProviderToolNames): unknown[] {
   return history.flatMap((message): unknown[] => {
     switch (message.role) {
       case 'system':
@@ -403,13 +439,13 @@ function expectedEntries(history: readonly ProjectedMessage[]): unknown[] {
         const calls = toolCalls.map((toolCall) => ({
           kind: 'tool_call',
           toolCallId: toolCall.id,
-          name: toolCall.name,
+          name: toolNames.toProvider(toolCall.name),
           arguments: JSON.stringify(toolCall.arguments),
         }))
         return message.content === '' ? calls : [text, ...calls]
       }
       case 'tool':
-        return [{ kind: 'tool_result', toolCallId: message.toolCallId, name: message.name, result: message.content }]
+        return [{ kind: 'tool_result', toolCallId: message.toolCallId, name: toolNames.toProvider(message.name), result: message.content }]
     }
   })
 }
@@ -448,7 +484,7 @@ describe('formats on random projections', () => {
         const prefix = messages.slice(0, prefixLength)
         const imported = fromOpenAIChat(JSON.parse(JSON.stringify(openAIRequest)))
         expect(imported.systemPrompt).toBe(prefix.length === 0 ? undefined : prefix.map((message) => message.content).join('\n\n'))
-        expect(comparableEntries(imported.entries)).toEqual(expectedEntries(messages.slice(prefixLength)))
+        expect(comparableEntries(imported.entries)).toEqual(expectedEntries(messages.slice(prefixLength), providerToolNames(result)))
 
         // One model call per assistant message: its text and tool calls share a callId.
         for (const entry of imported.entries) {

@@ -1,3 +1,4 @@
+import { toolNamePattern } from '../entries/tool-name'
 import { anthropicToolIdPattern } from './anthropic-messages'
 import type { AnthropicMessagesRequest } from './anthropic-messages'
 import type { OpenAIChatMessage } from './openai-chat'
@@ -18,38 +19,62 @@ function isPlainObjectJson(text: string): boolean {
   }
 }
 
+const speakerNamePattern = /^[a-zA-Z0-9_-]{1,64}$/
+
+// Content given as parts: a non-empty array of the part types the role accepts, each well formed.
+/**
+ * Checks a content parts array. `markers` counts `prompt_cache_breakpoint`s on input content; without
+ * it (assistant content) a marker is a problem.
+ */
+function checkOpenAIParts(problems: string[], at: string, content: unknown, allowed: readonly string[], markers?: { count: number }): void {
+  if (!Array.isArray(content) || content.length === 0) {
+    problems.push(`${at}: content must be a string or a non-empty array of parts`)
+    return
+  }
+  content.forEach((part: unknown, partIndex) => {
+    const partAt = `${at}.content[${partIndex}]`
+    if (!isRecord(part) || typeof part['type'] !== 'string' || !allowed.includes(part['type'])) {
+      problems.push(`${partAt}: must be a part of type ${allowed.map((type) => `"${type}"`).join(' or ')}`)
+      return
+    }
+    if (part['type'] === 'text' && typeof part['text'] !== 'string') problems.push(`${partAt}: text must be a string`)
+    const marker = part['prompt_cache_breakpoint']
+    if (marker !== undefined) {
+      if (markers === undefined) problems.push(`${partAt}: prompt_cache_breakpoint is accepted on input content only (system, user, tool), not here`)
+      else markers.count++
+      if (!isRecord(marker) || marker['mode'] !== 'explicit' || Object.keys(marker).length !== 1) problems.push(`${partAt}: prompt_cache_breakpoint must be { mode: 'explicit' }`)
+    }
+    if (part['type'] === 'image_url') {
+      const image = part['image_url']
+      if (!isRecord(image) || typeof image['url'] !== 'string' || !/^(https?:|data:image\/)/i.test(image['url'])) {
+        problems.push(`${partAt}: image_url.url must be an http(s) URL or a data:image/ URL`)
+      } else if (image['detail'] !== undefined && image['detail'] !== 'auto' && image['detail'] !== 'low' && image['detail'] !== 'high') {
+        problems.push(`${partAt}: image_url.detail must be "auto", "low" or "high"`)
+      }
+    }
+    if (part['type'] === 'file') {
+      const file = part['file']
+      const data = isRecord(file) ? file['file_data'] : undefined
+      const id = isRecord(file) ? file['file_id'] : undefined
+      if (!isRecord(file) || (typeof data !== 'string' && typeof id !== 'string')) problems.push(`${partAt}: file needs file_data or file_id`)
+      else if (typeof data === 'string' && !data.startsWith('data:')) problems.push(`${partAt}: file.file_data must be a data: URL (base64)`)
+    }
+  })
+}
+
 /**
  * Ways a Chat Completions `messages` array breaks the API's ordering and shape rules, one
  * sentence each, prefixed by `messages[i]`; an empty array means the request is valid.
  * Tool messages must directly follow the assistant message whose call they answer (only other
  * tool messages in between), answer each call once, and every call must be answered before
- * the next non-tool message. System, user and tool content is a string or a non-empty array of text
- * parts; `prompt_cache_breakpoint` is `{ mode: 'explicit' }`, only on those parts (never on assistant
- * content), at most `MAX_OPENAI_CACHE_WRITES` in the request.
+ * the next non-tool message. `prompt_cache_breakpoint` is `{ mode: 'explicit' }`, only on system,
+ * user and tool content parts (never on assistant content), at most `MAX_OPENAI_CACHE_WRITES` in the
+ * request.
  */
 export function openAIChatProblems(messages: readonly OpenAIChatMessage[]): string[] {
   const problems: string[] = []
-  let cacheBreakpoints = 0
-  const checkInputContent = (at: string, role: string, content: unknown): void => {
-    if (typeof content === 'string') return
-    if (!Array.isArray(content) || content.length === 0) {
-      problems.push(`${at}: ${role} content must be a string or a non-empty array of text parts`)
-      return
-    }
-    content.forEach((part: unknown, partIndex) => {
-      const partAt = `${at}.content[${partIndex}]`
-      if (!isRecord(part) || part['type'] !== 'text' || typeof part['text'] !== 'string') {
-        problems.push(`${partAt}: must be { type: 'text', text }`)
-        return
-      }
-      const marker = part['prompt_cache_breakpoint']
-      if (marker === undefined) return
-      cacheBreakpoints++
-      if (!isRecord(marker) || marker['mode'] !== 'explicit' || Object.keys(marker).length !== 1) {
-        problems.push(`${partAt}: prompt_cache_breakpoint must be { mode: 'explicit' }`)
-      }
-    })
-  }
+  // `prompt_cache_breakpoint` markers on input content, counted across the request.
+  const markers = { count: 0 }
   // Calls of the nearest assistant-with-tool_calls message while only tool messages have followed it.
   let openCalls: { index: number; unanswered: Set<string>; answered: Set<string> } | undefined
   const closeOpenCalls = (before: string): void => {
@@ -66,18 +91,31 @@ export function openAIChatProblems(messages: readonly OpenAIChatMessage[]): stri
     }
     const { role, content } = raw
     if (role !== 'tool') closeOpenCalls(`before the next non-tool message (index ${index})`)
+    const name = raw['name']
+    if (name !== undefined && (role === 'system' || role === 'user' || role === 'assistant') && (typeof name !== 'string' || !speakerNamePattern.test(name))) {
+      problems.push(`${at}: name ${JSON.stringify(name)} must match ${speakerNamePattern.source}`)
+    }
     switch (role) {
       case 'system':
+        if (typeof content !== 'string') checkOpenAIParts(problems, at, content, ['text'], markers)
+        return
       case 'user':
-        checkInputContent(at, role, content)
+        if (typeof content !== 'string') checkOpenAIParts(problems, at, content, ['text', 'image_url', 'file'], markers)
         return
       case 'assistant': {
         const toolCalls = raw['tool_calls']
+        const refusal = raw['refusal']
+        if (refusal !== undefined && refusal !== null && typeof refusal !== 'string') problems.push(`${at}: refusal must be a string`)
+        const hasRefusal = typeof refusal === 'string'
         if (toolCalls === undefined) {
-          if (typeof content !== 'string') problems.push(`${at}: assistant content must be a string when there are no tool_calls`)
+          if (content === null && hasRefusal) return
+          if (typeof content !== 'string' && !Array.isArray(content)) {
+            problems.push(`${at}: assistant content must be a string when there are no tool_calls${hasRefusal ? '' : ' or refusal'}`)
+          } else if (Array.isArray(content)) checkOpenAIParts(problems, at, content, ['text'])
           return
         }
-        if (content !== null && typeof content !== 'string') problems.push(`${at}: assistant content must be a string or null`)
+        if (Array.isArray(content)) checkOpenAIParts(problems, at, content, ['text'])
+        else if (content !== null && typeof content !== 'string') problems.push(`${at}: assistant content must be a string or null`)
         if (!Array.isArray(toolCalls) || toolCalls.length === 0) {
           problems.push(`${at}: tool_calls must be a non-empty array when present`)
           return
@@ -93,7 +131,9 @@ export function openAIChatProblems(messages: readonly OpenAIChatMessage[]): stri
           const { id, type } = call
           const { name, arguments: argumentsText } = call['function']
           if (type !== 'function') problems.push(`${callAt}: type must be "function"`)
-          if (typeof name !== 'string' || name === '') problems.push(`${callAt}: function.name must be a non-empty string`)
+          if (typeof name !== 'string' || !toolNamePattern.test(name)) {
+            problems.push(`${callAt}: function.name ${JSON.stringify(name)} must match ${toolNamePattern.source}`)
+          }
           if (typeof argumentsText !== 'string' || !isPlainObjectJson(argumentsText)) {
             problems.push(`${callAt}: function.arguments must be JSON text of an object`)
           }
@@ -109,7 +149,7 @@ export function openAIChatProblems(messages: readonly OpenAIChatMessage[]): stri
       }
       case 'tool': {
         const id = raw['tool_call_id']
-        checkInputContent(at, 'tool', content)
+        if (typeof content !== 'string') checkOpenAIParts(problems, at, content, ['text'], markers)
         if (typeof id !== 'string') {
           problems.push(`${at}: tool_call_id must be a string`)
         } else if (openCalls === undefined) {
@@ -129,7 +169,7 @@ export function openAIChatProblems(messages: readonly OpenAIChatMessage[]): stri
     }
   })
   closeOpenCalls('before the end of the request')
-  if (cacheBreakpoints > MAX_OPENAI_CACHE_WRITES) problems.push(`messages: ${cacheBreakpoints} prompt_cache_breakpoint markers; OpenAI writes at most ${MAX_OPENAI_CACHE_WRITES} cache entries per request`)
+  if (markers.count > MAX_OPENAI_CACHE_WRITES) problems.push(`messages: ${markers.count} prompt_cache_breakpoint markers; OpenAI writes at most ${MAX_OPENAI_CACHE_WRITES} cache entries per request`)
   return problems
 }
 
@@ -137,13 +177,16 @@ export function openAIChatProblems(messages: readonly OpenAIChatMessage[]): stri
  * Ways a Messages API request breaks the rules the API answers with a 400, one sentence each,
  * prefixed by `messages[i]`; an empty array means the request is valid. Checks: at least one
  * message, the first from the user, roles alternate, no empty content, no empty or whitespace-only
- * text blocks, `tool_use` only from the assistant with unique ids matching `anthropicToolIdPattern`
+ * text blocks, `tool_use` only from the assistant with unique ids matching `anthropicToolIdPattern`,
+ * names matching `toolNamePattern`
  * and an object `input`, each `tool_use` answered by a `tool_result` in the very next (user)
  * message, `tool_result` blocks only there, once each and before any other block, an error result
  * with content, and a final assistant message not ending in whitespace. Prompt caching: `system` is a
  * string or a non-empty array of non-empty text blocks; `cache_control` is `{ type: 'ephemeral' }` with
- * an optional `ttl` of `5m` or `1h`, only on text, tool_use and tool_result blocks (and at the top
- * level for the automatic mode), at most 4 in all, and a `1h` one never after a `5m` one.
+ * an optional `ttl` of `5m` or `1h`, on any content block (and at the top
+ * level for the automatic mode), at most 4 in all, and a `1h` one never after a `5m` one. Images and
+ * documents: only from the user, with a `url` (http/https), `base64` (JPEG, PNG, GIF or WebP images
+ * up to 5 MB; PDFs up to 32 MB) or, for documents, `text` source; at most 100 images per request.
  */
 export function anthropicMessagesProblems(request: AnthropicMessagesRequest): string[] {
   const problems: string[] = []
@@ -177,6 +220,7 @@ export function anthropicMessagesProblems(request: AnthropicMessagesRequest): st
   if (messages.length === 0) return [...problems, 'messages: must not be empty']
 
   const seenToolUseIds = new Set<string>()
+  let imageCount = 0
   // tool_use ids of the previous assistant message, waiting for their results in this message.
   let awaiting = new Map<string, boolean>()
   let awaitingFrom = -1
@@ -231,8 +275,8 @@ export function anthropicMessagesProblems(request: AnthropicMessagesRequest): st
           sawOtherBlock = true
           const id = block['id']
           if (role !== 'assistant') problems.push(`${blockAt}: tool_use only in assistant messages`)
-          if (typeof block['name'] !== 'string' || block['name'] === '') {
-            problems.push(`${blockAt}: tool_use name must be a non-empty string`)
+          if (typeof block['name'] !== 'string' || !toolNamePattern.test(block['name'])) {
+            problems.push(`${blockAt}: tool_use name ${JSON.stringify(block['name'])} must match ${toolNamePattern.source}`)
           }
           if (!isRecord(block['input'])) problems.push(`${blockAt}: tool_use input must be an object`)
           if (typeof id !== 'string' || !anthropicToolIdPattern.test(id)) {
@@ -243,6 +287,33 @@ export function anthropicMessagesProblems(request: AnthropicMessagesRequest): st
           seenToolUseIds.add(id)
           awaiting.set(id, false)
           awaitingFrom = index
+          return
+        }
+        case 'image':
+        case 'document': {
+          sawOtherBlock = true
+          if (block['type'] === 'image') imageCount += 1
+          if (role !== 'user') problems.push(`${blockAt}: ${String(block['type'])} blocks only in user messages`)
+          const source = block['source']
+          if (!isRecord(source)) {
+            problems.push(`${blockAt}: ${String(block['type'])} needs a source`)
+            return
+          }
+          if (source['type'] === 'url') {
+            if (typeof source['url'] !== 'string' || !/^https?:/i.test(source['url'])) problems.push(`${blockAt}: source.url must be an http(s) URL`)
+          } else if (source['type'] === 'base64') {
+            const mediaTypes = block['type'] === 'image' ? anthropicImageMediaTypes : ['application/pdf']
+            if (typeof source['media_type'] !== 'string' || !mediaTypes.includes(source['media_type'])) {
+              problems.push(`${blockAt}: source.media_type must be one of ${mediaTypes.join(', ')}`)
+            }
+            if (typeof source['data'] !== 'string' || source['data'] === '') problems.push(`${blockAt}: source.data must be non-empty base64`)
+            else {
+              const limit = block['type'] === 'image' ? anthropicImageMaxBase64 : anthropicDocumentMaxBase64
+              if (source['data'].length > limit) problems.push(`${blockAt}: ${String(block['type'])} data is ${source['data'].length} base64 characters, over the API's ${limit}`)
+            }
+          } else if (source['type'] === 'text' && block['type'] === 'document') {
+            if (source['media_type'] !== 'text/plain' || typeof source['data'] !== 'string') problems.push(`${blockAt}: a text source is { media_type: 'text/plain', data }`)
+          } else problems.push(`${blockAt}: unknown source type ${JSON.stringify(source['type'])}`)
           return
         }
         case 'tool_result': {
@@ -277,6 +348,7 @@ export function anthropicMessagesProblems(request: AnthropicMessagesRequest): st
     problems.push(unansweredToolUse(awaitingFrom, id))
   }
   noteCacheControl('request', raw)
+  if (imageCount > anthropicMaxImages) problems.push(`request: ${imageCount} images; the API takes at most ${anthropicMaxImages} per request (leave older ones out with policy.keepImagesTurns)`)
   if (breakpoints.length > 4) {
     problems.push(`request: ${breakpoints.length} cache_control breakpoints (${breakpoints.map((breakpoint) => breakpoint.at).join(', ')}); at most 4 are allowed`)
   }
@@ -287,6 +359,14 @@ export function anthropicMessagesProblems(request: AnthropicMessagesRequest): st
   }
   return problems
 }
+
+/** The Messages API's documented limits: 5 MB per image and 32 MB per PDF (base64), 100 images per request. */
+const anthropicImageMaxBase64 = 5 * 1024 * 1024
+const anthropicDocumentMaxBase64 = 32 * 1024 * 1024
+const anthropicMaxImages = 100
+
+/** The image media types the Messages API accepts inline. */
+const anthropicImageMediaTypes = ['image/jpeg', 'image/png', 'image/gif', 'image/webp']
 
 function unansweredToolUse(index: number, id: string): string {
   return `messages[${index}]: tool_use "${id}" is not answered by a tool_result in the next message`

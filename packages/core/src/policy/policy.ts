@@ -123,6 +123,12 @@ export const policySchema = z
     toolOutputMaxLines: z.number().int().positive().default(1000),
     /** Which part of long tool output to keep. Default `head-tail`. */
     toolOutputKeep: z.enum(['head', 'tail', 'head-tail']).default('head-tail'),
+    /**
+     * Images of messages before the newest this-many turns are left out of projections (kept in the
+     * thread; `meta.messages[i].omittedImages` names them, and the text stays). Pinned messages keep
+     * theirs. Default: every image is sent.
+     */
+    keepImagesTurns: z.number().int().positive().optional(),
     /** Memory spaces rendered into the memory segment, in this order. Default: none. */
     memorySpaces: z.array(z.string().min(1)).default([]),
     /** Token cap of the rendered memory segment; spaces that do not fit are left out whole. Default 1000. */

@@ -1,9 +1,11 @@
-import type { Entry, EntryKind, SummaryEntry, ToolCallEntry, ToolResultEntry } from '../entries/entry'
+import type { Entry, EntryKind, MessageEntry, SummaryEntry, ToolCallEntry, ToolResultEntry } from '../entries/entry'
 import { toolResultText } from '../entries/entry-text'
 import type { ThreadSource } from '../entries/thread'
 import { indexOfEntries, type ThreadIndex } from '../entries/thread-index'
 import type { ContextPolicy } from '../policy/policy'
-import { MESSAGE_OVERHEAD_TOKENS, REPLY_PRIMING_TOKENS, type TokenCounter } from '../tokens/token-counter'
+import { MESSAGE_OVERHEAD_TOKENS, messageTokens, REPLY_PRIMING_TOKENS, type TokenCounter } from '../tokens/token-counter'
+import { attachmentTokens } from '../tokens/attachment-tokens'
+import { messageInfo, projectedMessage, sentParts, type SentParts } from './message-parts'
 import { renderMemory } from '../memory/render-memory'
 import { HashBuilder } from '../utils/hash'
 import { cacheWindowMovedAt, cacheWindowStart, cumulativeTokens } from './cache-window'
@@ -74,14 +76,28 @@ export function project(input: ProjectInput): ProjectionResult {
     REPLY_PRIMING_TOKENS + (policy.systemPrompt === undefined ? 0 : MESSAGE_OVERHEAD_TOKENS + counter.countCached(policy.systemPrompt))
   const toolTokens = input.tools === undefined ? 0 : counter.countTools(input.tools)
   const pending = input.pending ?? []
-  const pendingCosts = pending.map((message) => MESSAGE_OVERHEAD_TOKENS + counter.countCached(message.content))
+  const pendingCosts = pending.map((message) => messageTokens(message, (text) => counter.countCached(text)))
   const pendingTokens = sum(pendingCosts)
 
   // The user's latest message is never dropped: pending if there is one, else the thread's.
   const pendingHasUser = pending.some((message) => message.role === 'user')
   const anchorSeq = pendingHasUser || !include.has('message') ? undefined : latestVisible(index.userSeqs, visibleFrom)
   const anchor = anchorSeq === undefined ? undefined : entryAt(context, anchorSeq)
-  const anchorTokens = anchor === undefined ? 0 : counter.countEntry(anchor)
+
+  // Images of messages before the newest `keepImagesTurns` turns stay in the thread but are not sent (pinned ones are).
+  const imageFloor = policy.keepImagesTurns === undefined ? Number.NEGATIVE_INFINITY : turnWindowFloor(policy.keepImagesTurns, index.userSeqs, visibleFrom, pendingHasUser)
+  const sentBySeq = new Map<number, SentParts>()
+  const sentOf = (message: MessageEntry): SentParts => {
+    let sent = sentBySeq.get(message.seq)
+    if (sent === undefined) {
+      const omitImages = message.seq < imageFloor && !index.pinnedSeqs.has(message.seq)
+      sentBySeq.set(message.seq, (sent = sentParts(message, omitImages, (parts) => attachmentTokens(parts))))
+    }
+    return sent
+  }
+  // A message's cost as sent: its counted tokens less the images left out.
+  const messageCost = (message: MessageEntry): number => counter.countEntry(message) - sentOf(message).omittedTokens
+  const anchorTokens = anchor === undefined ? 0 : messageCost(anchor as MessageEntry)
 
   const mandatoryTokens = systemTokens + toolTokens + pendingTokens + anchorTokens
   const overflow = mandatoryTokens > budget
@@ -190,7 +206,7 @@ export function project(input: ProjectInput): ProjectionResult {
   }
   const costOf = (unit: Unit): UnitCost => {
     let cost = costs.get(unit.key)
-    if (cost === undefined) costs.set(unit.key, (cost = unitCost(unit, planOf(unit), policy, counter)))
+    if (cost === undefined) costs.set(unit.key, (cost = unitCost(unit, planOf(unit), policy, counter, messageCost)))
     return cost
   }
   const decide = (unit: Unit, fate: DropReason | 'included'): void => {
@@ -321,10 +337,16 @@ export function project(input: ProjectInput): ProjectionResult {
   }
   let historyTokens = 0
   const history = [...included.values()].sort((a, b) => a.start - b.start)
-  for (const unit of history) historyTokens += emitUnit(unit, planOf(unit), policy, counter, messages, infos)
+  const emitting: EmitContext = { policy, counter, messageCost, sentOf, messages, infos }
+  for (const unit of history) historyTokens += emitUnit(unit, planOf(unit), emitting)
   pending.forEach((message, position) => {
-    messages.push({ role: message.role, content: message.content })
-    infos.push({ segment: 'pending', tokens: pendingCosts[position] as number, seqs: [] })
+    const projected: { role: typeof message.role; content: string; name?: string; parts?: typeof message.parts } = { role: message.role, content: message.content }
+    if (message.name !== undefined) projected.name = message.name
+    if (message.parts !== undefined) projected.parts = message.parts
+    messages.push(projected as ProjectedMessage)
+    const attachments = attachmentTokens(message.parts)
+    const tokens = pendingCosts[position] as number
+    infos.push(attachments > 0 ? { segment: 'pending', tokens, seqs: [], attachmentTokens: attachments } : { segment: 'pending', tokens, seqs: [] })
   })
 
   const includedSeqs: number[] = []
@@ -359,6 +381,7 @@ export function project(input: ProjectInput): ProjectionResult {
     pending: pendingTokens,
     tools: toolTokens,
     total: systemTokens + memoryTokens + summaryTokens + historyTokens + pendingTokens + toolTokens,
+    attachments: sum(infos.map((info) => info.attachmentTokens ?? 0)),
   }
   const truncated = stopReason !== undefined || pinnedDroppedByBudget
   const historyDropped = dropped.some((range) => range.reason === 'budget' || range.reason === 'window' || range.reason === 'cache-window')
@@ -461,25 +484,36 @@ function resultTokens(result: ToolResultEntry | undefined, text: string | undefi
   return text === undefined ? counter.countEntry(result) : reducedResultTokens(result, text, counter)
 }
 
-function unitCost(unit: Unit, plan: UnitPlan, policy: ContextPolicy, counter: TokenCounter): UnitCost {
-  if (unit.message !== undefined) return { tokens: counter.countEntry(unit.message), messageCount: 1 }
+function unitCost(unit: Unit, plan: UnitPlan, policy: ContextPolicy, counter: TokenCounter, messageCost: (message: MessageEntry) => number): UnitCost {
+  if (unit.message !== undefined) return { tokens: messageCost(unit.message), messageCount: 1 }
   const kept = keptCalls(unit, plan, policy)
   let tokens = 0
   for (const { call, result, text } of kept) tokens += counter.countEntry(call) + resultTokens(result, text, policy, counter)
-  for (const text of unit.texts) tokens += counter.countEntry(text)
+  for (const text of unit.texts) tokens += messageCost(text)
   // Tool calls ride on an assistant message; with no text of its own it still costs the overhead.
   const needsCarrier = kept.length > 0 && unit.texts.length === 0
   if (needsCarrier) tokens += MESSAGE_OVERHEAD_TOKENS
   return { tokens, messageCount: unit.texts.length + (needsCarrier ? 1 : 0) + kept.length }
 }
 
+interface EmitContext {
+  readonly policy: ContextPolicy
+  readonly counter: TokenCounter
+  readonly messageCost: (message: MessageEntry) => number
+  readonly sentOf: (message: MessageEntry) => SentParts
+  readonly messages: ProjectedMessage[]
+  readonly infos: MessageInfo[]
+}
+
 /** Appends a unit's messages; returns their tokens. */
-function emitUnit(unit: Unit, plan: UnitPlan, policy: ContextPolicy, counter: TokenCounter, messages: ProjectedMessage[], infos: MessageInfo[]): number {
+function emitUnit(unit: Unit, plan: UnitPlan, context: EmitContext): number {
+  const { policy, counter, messageCost, sentOf, messages, infos } = context
   const segment: Segment = 'history'
   if (unit.message !== undefined) {
-    const tokens = counter.countEntry(unit.message)
-    messages.push({ role: unit.message.payload.role, content: unit.message.payload.content })
-    infos.push({ segment, tokens, seqs: [unit.message.seq] })
+    const tokens = messageCost(unit.message)
+    const sent = sentOf(unit.message)
+    messages.push(projectedMessage(unit.message, sent))
+    infos.push(messageInfo(segment, tokens, [unit.message.seq], sent))
     return tokens
   }
   const kept = keptCalls(unit, plan, policy)
@@ -487,20 +521,18 @@ function emitUnit(unit: Unit, plan: UnitPlan, policy: ContextPolicy, counter: To
   // Every text but the last goes out as its own assistant message; the last carries the calls.
   unit.texts.forEach((text, position) => {
     const carriesCalls = position === unit.texts.length - 1 && kept.length > 0
-    let tokens = counter.countEntry(text)
+    let tokens = messageCost(text)
     const seqs = [text.seq]
+    const sent = sentOf(text)
     if (carriesCalls) {
       for (const { call } of kept) {
         tokens += counter.countEntry(call)
         seqs.push(call.seq)
       }
     }
-    messages.push(
-      carriesCalls
-        ? { role: 'assistant', content: text.payload.content, toolCalls: kept.map(({ call }) => toolCallOf(call)) }
-        : { role: 'assistant', content: text.payload.content },
-    )
-    infos.push({ segment, tokens, seqs })
+    const message = projectedMessage(text, sent)
+    messages.push(carriesCalls ? { ...message, role: 'assistant', toolCalls: kept.map(({ call }) => toolCallOf(call)) } : message)
+    infos.push(messageInfo(segment, tokens, seqs, sent))
     total += tokens
   })
   if (kept.length === 0) return total

@@ -1,4 +1,4 @@
-import type { Entry, JsonObject } from '../entries/entry'
+import type { ContentPart, Entry, JsonObject } from '../entries/entry'
 import type { Memory } from '../memory/memory'
 import type { ThreadSource } from '../entries/thread'
 import type { ContextPolicy } from '../policy/policy'
@@ -14,17 +14,30 @@ export interface ProjectedToolCall {
   readonly arguments: JsonObject
 }
 
+/**
+ * What a message may carry beside its text: the speaker's `name`, and `parts` when its content is
+ * a list of parts (then `content` is their text, `partsText(parts)`).
+ */
+export interface ProjectedMessageExtras {
+  readonly name?: string
+  readonly parts?: readonly ContentPart[]
+}
+
 /** Provider-neutral messages; `formats` turns them into each provider's request shape. */
 export type ProjectedMessage =
-  | { readonly role: 'system'; readonly content: string }
-  | { readonly role: 'user'; readonly content: string }
-  | { readonly role: 'assistant'; readonly content: string; readonly toolCalls?: readonly ProjectedToolCall[] }
+  | ({ readonly role: 'system'; readonly content: string } & ProjectedMessageExtras)
+  | ({ readonly role: 'user'; readonly content: string } & ProjectedMessageExtras)
+  | ({ readonly role: 'assistant'; readonly content: string; readonly toolCalls?: readonly ProjectedToolCall[]; readonly refusal?: string } & ProjectedMessageExtras)
   | { readonly role: 'tool'; readonly toolCallId: string; readonly name: string; readonly content: string; readonly isError?: true }
 
 /** A message not yet in the thread (e.g. the user's message about to be sent). Always projected. */
 export interface PendingMessage {
   readonly role: 'user' | 'assistant' | 'system'
+  /** Its text; with `parts`, exactly `partsText(parts)`. */
   readonly content: string
+  readonly name?: string
+  /** Text, images and files, in order (images and files only from the user). */
+  readonly parts?: readonly ContentPart[]
 }
 
 export interface ProjectInput {
@@ -90,6 +103,10 @@ export interface MessageInfo {
   readonly synthetic?: 'interrupted'
   /** Set when this tool message carries a shortened result. */
   readonly reduced?: Reduction
+  /** Of `tokens`, what its images and files cost; absent when it has none. */
+  readonly attachmentTokens?: number
+  /** Images left out of this message by `policy.keepImagesTurns` (kept in the thread): their part indexes. */
+  readonly omittedImages?: readonly number[]
 }
 
 export type NeedsSummaryReason =
@@ -108,6 +125,11 @@ export interface ProjectionTokens {
   readonly pending: number
   readonly tools: number
   readonly total: number
+  /**
+   * Images and files, counted by the larger of both providers' documented rules (see
+   * `attachmentTokens`): a part of `history` and `pending` shown on its own, not added to `total` again.
+   */
+  readonly attachments: number
 }
 
 /** Why a prompt-cache breakpoint sits where it does. */

@@ -1,5 +1,5 @@
 import fc from 'fast-check'
-import type { EntryInput } from '../entries/entry'
+import type { ContentPart, EntryInput } from '../entries/entry'
 import { createThread, type Thread } from '../entries/thread'
 import type { PolicyOptions } from '../policy/policy'
 import type { PendingMessage } from '../project/types'
@@ -11,7 +11,8 @@ import type { ToolSchema } from '../tokens/token-counter'
  * summaries, resets, pins and unpins, system notes, unicode, emoji, CJK, empty text.
  */
 export type Action =
-  | { type: 'user'; content: string }
+  /** With `parts`, `content` must be `partsText(parts)`. */
+  | { type: 'user'; content: string; parts?: readonly ContentPart[] }
   | { type: 'assistant'; content: string }
   | { type: 'system'; content: string }
   | { type: 'call'; text: string; repeat: boolean; calls: { name: string; city: string; outcome: 'result' | 'error' | 'unresolved' | 'late'; output: string }[] }
@@ -74,7 +75,7 @@ export function buildThread(actions: readonly Action[], id = 'random'): Thread {
       case 'user':
       case 'assistant':
       case 'system':
-        thread.append({ kind: 'message', payload: { role: action.type, content: action.content } })
+        thread.append({ kind: 'message', payload: action.type === 'user' && action.parts !== undefined ? { role: 'user', content: action.content, parts: action.parts } : { role: action.type, content: action.content } })
         // Results that arrive after a later message (a slow parallel tool) land here.
         if (action.type === 'user' && late.length > 0) thread.appendMany(late.splice(0))
         break

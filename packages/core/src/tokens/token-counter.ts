@@ -1,6 +1,8 @@
 import type { Entry } from '../entries/entry'
 import { toolArgumentsText, toolResultText } from '../entries/entry-text'
 import { TokenizerLoadError } from '../errors/threadlens-error'
+import type { MessagePayload } from '../entries/entry'
+import { attachmentTokens } from './attachment-tokens'
 
 export type EncodingName = 'o200k_base' | 'cl100k_base'
 /** Built-in counters, or any id of your own (see `customTokenCounter`). */
@@ -67,7 +69,7 @@ class CachingCounter implements TokenCounter {
   #measure(entry: Entry): number {
     switch (entry.kind) {
       case 'message':
-        return MESSAGE_OVERHEAD_TOKENS + this.count(entry.payload.content)
+        return messageTokens(entry.payload, this.count)
       case 'tool_call':
         return TOOL_CALL_OVERHEAD_TOKENS + this.count(entry.payload.name) + this.count(toolArgumentsText(entry.payload))
       case 'tool_result':
@@ -163,4 +165,20 @@ export function createTokenCounter(id: BuiltinCounterId = 'o200k_base'): Promise
 /** A counter from your own function (e.g. a provider's tokenizer); it is cached like the others. */
 export function customTokenCounter(id: CounterId, count: (text: string) => number, exact: boolean): TokenCounter {
   return new CachingCounter(id, exact, count)
+}
+
+/**
+ * A message's tokens: the overhead, its text, its speaker name and refusal, and its images and
+ * files by the larger of both providers' documented rules (see `attachmentTokens`), so a budget
+ * holds whichever provider the request goes to.
+ */
+export function messageTokens(message: Pick<MessagePayload, 'content' | 'name' | 'refusal' | 'parts'>, count: (text: string) => number): number {
+  let tokens = MESSAGE_OVERHEAD_TOKENS + count(message.content)
+  if (message.name !== undefined) tokens += 1 + count(message.name)
+  if (message.refusal !== undefined) tokens += count(message.refusal)
+  if (message.parts !== undefined) {
+    // Every part is its own block on the wire: a little framing each.
+    tokens += message.parts.length + attachmentTokens(message.parts)
+  }
+  return tokens
 }

@@ -1,4 +1,4 @@
-import type { Entry, JsonObject } from '../entries/entry'
+import type { ContentPart, Entry, JsonObject } from '../entries/entry'
 import type { ThreadSource } from '../entries/thread'
 import { toolResultText } from '../entries/entry-text'
 
@@ -9,6 +9,12 @@ export type ReasoningItem =
       readonly role: 'user' | 'assistant'
       readonly content: string
       readonly interrupted: boolean
+      /** The speaker's name, when the message has one. */
+      readonly name?: string
+      /** The assistant's refusal, apart from its text. */
+      readonly refusal?: string
+      /** The message's parts (text, images, files) when its content is more than a string. */
+      readonly parts?: readonly ContentPart[]
     }
   | {
       readonly kind: 'tool'
@@ -27,7 +33,7 @@ export type ReasoningItem =
 
 /**
  * The conversation plus the tool trace the model worked with: every user and assistant message
- * with text, and every tool call with its outcome, at the call's place. For chat UIs that show
+ * with text, a refusal, or an image or file, and every tool call with its outcome, at the call's place. For chat UIs that show
  * tool calls as cards, and for reading what an agent did.
  */
 export function reasoningView(thread: ThreadSource | readonly Entry[]): ReasoningItem[] {
@@ -37,8 +43,19 @@ export function reasoningView(thread: ThreadSource | readonly Entry[]): Reasonin
   const items: ReasoningItem[] = []
   for (const entry of entries) {
     if (entry.kind === 'message') {
-      if (entry.payload.role === 'system' || entry.payload.content === '') continue
-      items.push({ kind: 'message', seq: entry.seq, role: entry.payload.role, content: entry.payload.content, interrupted: entry.meta?.interrupted === true })
+      const { role, content, name, refusal, parts } = entry.payload
+      const hasMedia = parts?.some((part) => part.type !== 'text') === true
+      if (role === 'system' || (content === '' && refusal === undefined && !hasMedia)) continue
+      items.push({
+        kind: 'message',
+        seq: entry.seq,
+        role,
+        content,
+        interrupted: entry.meta?.interrupted === true,
+        ...(name === undefined ? {} : { name }),
+        ...(refusal === undefined ? {} : { refusal }),
+        ...(parts === undefined ? {} : { parts }),
+      })
     } else if (entry.kind === 'tool_call') {
       const toolCallId = entry.refs.toolCallId as string
       const result = results.get(toolCallId)

@@ -90,3 +90,22 @@ export function toThreadRecord(row: ThreadRow): ThreadRecord {
   const { facts: _facts, bytes: _bytes, ...record } = row
   return record
 }
+
+/** The `attachments` table row: an image's or file's bytes, stored once. */
+export interface AttachmentRow {
+  /** `sha256-<64 hex digits>` of the bytes. */
+  readonly id: string
+  readonly blob: Blob
+  readonly mediaType: string
+  readonly bytes: number
+  readonly width?: number
+  readonly height?: number
+  /** Milliseconds since the epoch, when first stored. */
+  readonly createdAt: number
+}
+
+/** The `attachmentRefs` table row: a thread uses an attachment. */
+export interface AttachmentRefRow {
+  readonly attachmentId: string
+  readonly threadId: string
+}

@@ -3,7 +3,7 @@ import type { Dexie, Transaction } from 'dexie'
 import { emptyThreadFacts, foldThreadFacts } from '../threads/thread-facts'
 
 /** The schema version this code writes. Bump it with a new `version(n)` below, never by editing an old one. */
-export const schemaVersion = 3
+export const schemaVersion = 4
 
 /**
  * Version 1: entries keyed `[threadId+seq]` (gapless per thread), tool calls and results found by
@@ -36,6 +36,18 @@ export const schemaV3 = {
   calibrations: '[model+counter]',
 } as const
 
+/**
+ * Version 4: images and files. `attachments` holds each one's bytes once (a Blob keyed by
+ * `sha256-<hex>` of the bytes, with media type, size and pixel size); `attachmentRefs` which threads
+ * use it (`[attachmentId+threadId]`, indexed by `threadId`), so deleting a thread deletes the bytes
+ * no other thread uses. New tables only: nothing stored before needs rewriting.
+ */
+export const schemaV4 = {
+  ...schemaV3,
+  attachments: 'id',
+  attachmentRefs: '[attachmentId+threadId], threadId',
+} as const
+
 /** Computes `facts` for every thread written by version 1 (one thread's entries at a time). */
 async function upgradeToV2(transaction: Transaction): Promise<void> {
   const threads = transaction.table('threads')
@@ -53,4 +65,5 @@ export function defineSchema(db: Dexie): void {
   db.version(1).stores(schemaV1)
   db.version(2).stores(schemaV2).upgrade(upgradeToV2)
   db.version(3).stores(schemaV3)
+  db.version(4).stores(schemaV4)
 }

@@ -3,7 +3,7 @@ import { Dexie, type Table } from 'dexie'
 import { z } from 'zod'
 import { SchemaUpgradeError, StorageResetError, toStorageError, type StorageError } from '../errors'
 import type { CallAttempt, Memory, TokenCalibration } from '@threadlens/core'
-import { sentinelKey, sentinelRowSchema, type MetaRow, type ThreadRow } from './rows'
+import { sentinelKey, sentinelRowSchema, type AttachmentRefRow, type AttachmentRow, type MetaRow, type ThreadRow } from './rows'
 import { defineSchema, schemaVersion } from './schema'
 import { parseOptions } from '../parse-options'
 
@@ -49,6 +49,8 @@ export class ThreadlensDB extends Dexie {
   declare readonly meta: Table<MetaRow, string>
   declare readonly attempts: Table<CallAttempt, [string, string]>
   declare readonly calibrations: Table<TokenCalibration, [string, string]>
+  declare readonly attachments: Table<AttachmentRow, string>
+  declare readonly attachmentRefs: Table<AttachmentRefRow, [string, string]>
 
   /** Calibrations this connection wrote or read last, by `model\u0000counter`: the call log answers "after this call" from it. */
   readonly recentCalibrations = new Map<string, TokenCalibration>()

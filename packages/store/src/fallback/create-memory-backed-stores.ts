@@ -1,4 +1,6 @@
 import { createMemory, type Memory } from '@threadlens/core'
+import type { AttachmentStore } from '../attachments/attachment-store'
+import { createMemoryAttachmentStore } from '../attachments/create-memory-attachment-store'
 import type { CallLogStore } from '../calls/call-log-store'
 import { createMemoryCallLog } from '../calls/create-memory-call-log'
 import type { MemoryStore, MemoryStoreListener } from '../memory/memory-store'
@@ -12,6 +14,8 @@ export interface MemoryBackedStores {
   readonly memory: MemoryStore
   /** Failed attempts and token calibrations, in memory. */
   readonly calls: CallLogStore
+  /** Images and files, in memory. */
+  readonly attachments: AttachmentStore
   /** Always `false`: nothing survives a reload. Show it in the UI. */
   readonly persistent: false
 }
@@ -23,6 +27,7 @@ export interface MemoryBackedStores {
  */
 export function createMemoryBackedStores(options: ThreadStoreOptions = {}): MemoryBackedStores {
   const calls = createMemoryCallLog(options.now === undefined ? {} : { now: options.now })
+  const attachments = createMemoryAttachmentStore(options.now === undefined ? {} : { now: options.now })
   const { now, createId } = resolveThreadStoreOptions(options)
   const memories = new Map<string, Memory>()
   const memoryListeners = new Map<string, Set<MemoryStoreListener>>()
@@ -31,6 +36,7 @@ export function createMemoryBackedStores(options: ThreadStoreOptions = {}): Memo
       onAppend: (entries) => calls.addFromEntries(entries),
       onDelete: (threadId) => calls.deleteThread(threadId),
       onEraseAll: () => memories.clear(),
+      attachments,
     }),
     options,
   )
@@ -64,5 +70,5 @@ export function createMemoryBackedStores(options: ThreadStoreOptions = {}): Memo
     },
   })
 
-  return { threads: threadStore, memory: memoryStore, calls, persistent: false }
+  return { threads: threadStore, memory: memoryStore, calls, attachments, persistent: false }
 }

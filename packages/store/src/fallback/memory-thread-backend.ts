@@ -1,7 +1,9 @@
 import { threadId as toThreadId, type Entry, type ThreadId } from '@threadlens/core'
 import { toThreadRecord, type ThreadRow } from '../database/rows'
 import { ThreadNotFoundError } from '../errors'
+import type { MemoryAttachmentStore } from '../attachments/create-memory-attachment-store'
 import type { ThreadBackend } from '../threads/thread-backend'
+import { referencedAttachmentIds } from '../transfer/thread-jsonl'
 import { threadIdTaken } from '../threads/thread-store-over'
 import type { ThreadListListener, ThreadStoreEvent, ThreadStoreListener } from '../threads/thread-store'
 
@@ -20,6 +22,8 @@ export interface MemoryThreadHooks {
   readonly onDelete: (threadId: string) => void
   /** Everything was erased (memories too). */
   readonly onEraseAll: () => void
+  /** Where the images and files of these threads are kept. */
+  readonly attachments: MemoryAttachmentStore
 }
 
 export function deepFreeze<T>(value: T): T {
@@ -92,7 +96,11 @@ export function memoryThreadBackend(hooks: MemoryThreadHooks): ThreadBackend {
     assertWorking: () => undefined,
     getRow: async (threadId) => threads.get(threadId)?.row,
     listRows: async () => rows(),
-    insert: async (row, entries, operation) => insert(row, entries, operation),
+    async insert(row, entries, operation, attachments = []) {
+      insert(row, entries, operation)
+      hooks.attachments.share(row.id, attachments)
+    },
+    readAttachments: async (ids) => hooks.attachments.rows(ids),
 
     async append(threadId, _prepared, operation, _time, plan) {
       const thread = stored(threadId, operation)
@@ -123,11 +131,13 @@ export function memoryThreadBackend(hooks: MemoryThreadHooks): ThreadBackend {
       const lastSeq = upTo(source.row)
       const { row, entries } = build(source.row, source.entries.slice(0, lastSeq + 1))
       insert(row, entries, operation)
+      hooks.attachments.share(row.id, hooks.attachments.rows(referencedAttachmentIds(entries)))
       return row
     },
 
     async delete(threadId) {
       if (!threads.delete(threadId)) return
+      hooks.attachments.forgetThread(threadId)
       hooks.onDelete(threadId)
       notifyThread(threadId, { type: 'thread-delete', threadId })
       notifyList()
@@ -137,6 +147,7 @@ export function memoryThreadBackend(hooks: MemoryThreadHooks): ThreadBackend {
       const ids = [...threads.keys()].map((id) => toThreadId(id))
       threads.clear()
       hooks.onEraseAll()
+      for (const id of ids) hooks.attachments.forgetThread(id)
       for (const id of ids) hooks.onDelete(id)
       for (const id of ids) notifyThread(id, { type: 'thread-delete', threadId: id })
       notifyList()

@@ -4,7 +4,7 @@
 import type { CallAttempt, EntryInput } from '@threadlens/core'
 import { createCallLog } from '../calls/create-call-log'
 import { Dexie } from 'dexie'
-import { schemaV3 } from '../database/schema'
+import { schemaV4 } from '../database/schema'
 import { openThreadlensDB, type ThreadlensDB } from '../database/threadlens-db'
 import { createMemoryStore } from '../memory/create-memory-store'
 import type { MemoryStore } from '../memory/memory-store'
@@ -75,7 +75,7 @@ async function run(command: TabCommand): Promise<unknown> {
     case 'upgrade': {
       // What a newer deploy of the app does when it opens the database in another tab.
       const newer = new Dexie(command.name)
-      newer.version(command.version).stores({ ...schemaV3, threads: 'id, updatedAt, title' })
+      newer.version(command.version).stores({ ...schemaV4, threads: 'id, updatedAt, title' })
       await newer.open()
       upgraded.push(newer)
       return newer.verno

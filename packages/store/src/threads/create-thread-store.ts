@@ -1,6 +1,8 @@
 import type { TokenCalibration } from '@threadlens/core'
 import { Dexie } from 'dexie'
-import { threadRowSchema, toThreadRecord, type ThreadRow } from '../database/rows'
+import { threadRowSchema, toThreadRecord, type AttachmentRow, type ThreadRow } from '../database/rows'
+import { deleteThreadAttachments } from '../attachments/create-attachment-store'
+import { referencedAttachmentIds } from '../transfer/thread-jsonl'
 import type { ThreadlensDB } from '../database/threadlens-db'
 import { calibrationSamplesOf, calibrationUpdates } from '../calls/create-call-log'
 import { StorageError, storageErrorCode, ThreadNotFoundError } from '../errors'
@@ -76,13 +78,18 @@ export function indexedDbThreadBackend(db: ThreadlensDB): ThreadBackend {
         }),
       ),
 
-    async insert(row, entries, operation) {
+    async insert(row, entries, operation, attachments = []) {
       await db
         .run(operation, () =>
-          db.transaction('rw', [db.threads, db.entries, db.meta], async () => {
+          db.transaction('rw', [db.threads, db.entries, db.attachments, db.attachmentRefs, db.meta], async () => {
             await db.checkSentinel(operation)
             await db.threads.add(row)
             if (entries.length > 0) await db.entries.bulkAdd([...entries])
+            // Bytes are kept once, by hash: an attachment another thread already holds is not written again.
+            const present = await db.attachments.bulkGet(attachments.map((attachment) => attachment.id))
+            const missing = attachments.filter((_attachment, position) => present[position] === undefined)
+            if (missing.length > 0) await db.attachments.bulkAdd(missing)
+            if (attachments.length > 0) await db.attachmentRefs.bulkPut(attachments.map((attachment) => ({ attachmentId: attachment.id, threadId: row.id })))
           }),
         )
         .catch((error: unknown) => {
@@ -127,6 +134,15 @@ export function indexedDbThreadBackend(db: ThreadlensDB): ThreadBackend {
         }),
       ),
 
+    readAttachments: (ids, operation) =>
+      db.run(operation, () =>
+        db.transaction('r', [db.attachments, db.meta], async () => {
+          await db.checkSentinel(operation)
+          const rows = await db.attachments.bulkGet([...ids])
+          return rows.filter((attachment): attachment is AttachmentRow => attachment !== undefined)
+        }),
+      ),
+
     read: (threadId, operation, window) =>
       db.run(operation, () =>
         db.transaction('r', [db.threads, db.entries, db.meta], async () => {
@@ -141,7 +157,7 @@ export function indexedDbThreadBackend(db: ThreadlensDB): ThreadBackend {
       let newId = ''
       return db
         .run(operation, () =>
-          db.transaction('rw', [db.threads, db.entries, db.meta], async () => {
+          db.transaction('rw', [db.threads, db.entries, db.attachmentRefs, db.meta], async () => {
             await db.checkSentinel(operation)
             const source = await readRow(sourceId, operation)
             const lastSeq = upTo(source)
@@ -149,6 +165,8 @@ export function indexedDbThreadBackend(db: ThreadlensDB): ThreadBackend {
             newId = row.id
             await db.threads.add(row)
             await db.entries.bulkAdd([...entries])
+            // The copies use the source's attachments: the new thread holds them too, so deleting the source keeps them.
+            await db.attachmentRefs.bulkPut([...referencedAttachmentIds(entries)].map((attachmentId) => ({ attachmentId, threadId: row.id })))
             return row
           }),
         )
@@ -159,8 +177,10 @@ export function indexedDbThreadBackend(db: ThreadlensDB): ThreadBackend {
 
     async delete(threadId) {
       await db.run('delete', () =>
-        db.transaction('rw', [db.threads, db.entries, db.attempts, db.meta], async () => {
+        db.transaction('rw', [db.threads, db.entries, db.attempts, db.attachments, db.attachmentRefs, db.meta], async () => {
           await db.checkSentinel('delete')
+          // Images and files go with the last thread that uses them.
+          await deleteThreadAttachments(db, threadId)
           await db.entries.where('[threadId+seq]').between([threadId, 0], [threadId, Number.MAX_SAFE_INTEGER], true, true).delete()
           // A thread's failed attempts are part of its history: erasing the thread erases them.
           await db.attempts.where('[threadId+id]').between([threadId, Dexie.minKey], [threadId, Dexie.maxKey], true, true).delete()

@@ -97,6 +97,8 @@ export function assignSeqs(
   startSeq: number,
   stored: StoredToolIds,
   describeError?: (error: unknown, offset: number) => unknown,
+  /** Imports of stored threads keep tool names from before the name rule (see `AppendContext.storedToolNames`). */
+  storedToolNames = false,
 ): Entry[] {
   const batchCalls = new Set<string>()
   const batchResults = new Set<string>()
@@ -107,6 +109,7 @@ export function assignSeqs(
         seq,
         hasCall: (toolCallId) => stored.calls.has(toolCallId) || batchCalls.has(toolCallId),
         hasResult: (toolCallId) => stored.results.has(toolCallId) || batchResults.has(toolCallId),
+        storedToolNames,
       })
     } catch (error) {
       throw batchError(error, offset, prepared.length, describeError)

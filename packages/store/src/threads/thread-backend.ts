@@ -1,5 +1,5 @@
 import type { Entry, ThreadId } from '@threadlens/core'
-import type { ThreadRow } from '../database/rows'
+import type { AttachmentRow, ThreadRow } from '../database/rows'
 import type { PreparedEntry, StoredToolIds } from './prepare-entries'
 import type { LoadWindowOptions, SubscribeOptions, ThreadListListener, ThreadStoreListener } from './thread-store'
 
@@ -22,8 +22,13 @@ export interface ThreadBackend {
   getRow(threadId: string, operation: string): Promise<ThreadRow | undefined>
   /** Every thread's row, most recently updated first. */
   listRows(operation: string): Promise<ThreadRow[]>
-  /** Adds a new thread with its entries; a `constraint` `StorageError` when the id is taken. */
-  insert(row: ThreadRow, entries: readonly Entry[], operation: string): Promise<void>
+  /**
+   * Adds a new thread with its entries and the attachments an import brought (kept once: rows
+   * already stored stay); a `constraint` `StorageError` when the id is taken.
+   */
+  insert(row: ThreadRow, entries: readonly Entry[], operation: string, attachments?: readonly AttachmentRow[]): Promise<void>
+  /** The stored attachment rows of these ids (those that exist), for an export. */
+  readAttachments(ids: readonly string[], operation: string): Promise<AttachmentRow[]>
   /**
    * Reads the thread's row and which of `prepared`'s tool call ids are stored, lets `plan` build the
    * entries and the next row, and writes them; nothing when `plan` gives no entries. `time` is the
@@ -36,7 +41,8 @@ export interface ThreadBackend {
   read(threadId: ThreadId, operation: string, window?: LoadWindowOptions): Promise<{ readonly row: ThreadRow; readonly entries: readonly Entry[] }>
   /**
    * Reads a thread's row, then its entries up to the seq `upTo` picks, and inserts the thread
-   * `build` makes of them (a fork); a `constraint` `StorageError` when the new id is taken.
+   * `build` makes of them (a fork), which then holds the attachments its entries use, so deleting
+   * the source keeps them; a `constraint` `StorageError` when the new id is taken.
    */
   insertFrom(
     sourceId: ThreadId,
@@ -44,7 +50,7 @@ export interface ThreadBackend {
     upTo: (source: ThreadRow) => number,
     build: (source: ThreadRow, entries: readonly Entry[]) => { readonly row: ThreadRow; readonly entries: readonly Entry[] },
   ): Promise<ThreadRow>
-  /** Deletes the thread, its entries and its failed attempts; nothing if it is not stored. */
+  /** Deletes the thread, its entries, its failed attempts and the attachments no other thread uses; nothing if it is not stored. */
   delete(threadId: ThreadId): Promise<void>
   eraseAll(): Promise<void>
   /** Live events; `onRead` sees every batch of entries read for the listener (to report unreadable ones). */

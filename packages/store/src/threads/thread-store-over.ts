@@ -4,7 +4,8 @@ import { toThreadRecord, type ThreadRow } from '../database/rows'
 import { StorageError, type UnreadableEntryError } from '../errors'
 import { parseOptions } from '../parse-options'
 import { resolveImportLimits } from '../transfer/import-limits'
-import { importEntryError, parseImportInput, serializeThread } from '../transfer/thread-jsonl'
+import { importEntryError, parseImportInput, referencedAttachmentIds, serializeThread } from '../transfer/thread-jsonl'
+import { attachmentLines, importedAttachmentRows } from '../attachments/attachment-lines'
 import { assignSeqs, prepareEntries, type PreparedEntry } from './prepare-entries'
 import type { ThreadBackend } from './thread-backend'
 import { foldThreadFacts } from './thread-facts'
@@ -212,7 +213,8 @@ export function threadStoreOver(backend: ThreadBackend, options: ThreadStoreOpti
     async export(threadId) {
       const { row, entries } = await backend.read(toThreadId(threadId), 'export')
       reportUnreadable(entries, 'export', onUnreadableEntry)
-      return serializeThread(toThreadRecord(row), entries)
+      const attachments = await backend.readAttachments([...referencedAttachmentIds(entries)], 'export')
+      return serializeThread(toThreadRecord(row), entries, await attachmentLines(attachments))
     },
 
     async import(input, importOptions?: ImportThreadOptions) {
@@ -224,9 +226,10 @@ export function threadStoreOver(backend: ThreadBackend, options: ThreadStoreOpti
       const time = now()
       const describeError = (error: unknown, offset: number): unknown => importEntryError(error, parsed, offset)
       const prepared = prepareEntries(parsed.inputs, { counters, now: time, createId, dropGivenTokens: true, describeError })
-      const entries = assignSeqs(threadId, prepared, 0, { calls: new Set(), results: new Set() }, describeError)
+      const entries = assignSeqs(threadId, prepared, 0, { calls: new Set(), results: new Set() }, describeError, true)
       const fields = { ...parsed.fields, title: parsedOptions.title ?? parsed.fields.title, metadata: { ...parsed.fields.metadata, ...parsedOptions.metadata } }
-      await backend.insert(appendedRow(newThreadRow(threadId, fields, time), entries, time), entries, 'import')
+      const attachments = await importedAttachmentRows(parsed, time)
+      await backend.insert(appendedRow(newThreadRow(threadId, fields, time), entries, time), entries, 'import', attachments)
       return threadId
     },
   }

@@ -51,6 +51,13 @@ describe('JSONL import validation', () => {
     expect(rejection(file(header(1), entry(0, { kind: 'summary', payload: { fromSeq: 0, toSeq: 0, content: '' } })))).toMatchObject({ field: 'payload.toSeq' })
   })
 
+  it('keeps tool names stored before the tool name rule (they are mapped on the way out, not rewritten)', () => {
+    const call = entry(0, { kind: 'tool_call', payload: { name: 'web.search', arguments: {} }, refs: { toolCallId: 'x' } })
+    const result = entry(1, { kind: 'tool_result', payload: { name: 'web.search', result: 'ok' }, refs: { toolCallId: 'x' } })
+    const parsed = parseThreadJsonl(file(header(2), call, result), defaultImportLimits)
+    expect(parsed.inputs.map((input) => input.kind === 'tool_call' || input.kind === 'tool_result' ? input.payload.name : '')).toEqual(['web.search', 'web.search'])
+  })
+
   it('refuses prototype-polluting keys anywhere, and leaves Object.prototype alone', () => {
     for (const key of ['__proto__', 'constructor', 'prototype']) {
       const hostile = `{"id":"e0","threadId":"t","seq":0,"kind":"tool_call","payload":{"name":"w","arguments":{"a":{"${key}":{"polluted":true}}}},"refs":{"toolCallId":"x"},"createdAt":1}`

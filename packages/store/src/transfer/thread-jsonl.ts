@@ -10,6 +10,7 @@ import {
   type Entry,
   type EntryInput,
   type JsonObject,
+  attachmentIdPattern,
 } from '@threadlens/core'
 import { z } from 'zod'
 import { forkInfoSchema, type ThreadRecord } from '../database/rows'
@@ -17,6 +18,7 @@ import { ImportValidationError } from '../errors'
 import type { ImportLimits } from './import-limits'
 import { recordFieldsShape, type ThreadRecordFields } from '../threads/thread-record'
 import { exceedsBytes, nestingExceeds, parseJsonSafely } from './safe-json'
+import { maxAttachmentBytes } from '../attachments/attachment-store'
 
 /** The first line of every export names the format, so a reader can refuse what it does not know. */
 export const threadFormatName = 'threadlens.thread'
@@ -28,7 +30,31 @@ export interface ThreadFileHeader {
   /** `tags`, `model` and `policyName` are written only when set. */
   readonly thread: Pick<ThreadRecord, 'id' | 'title' | 'createdAt' | 'updatedAt' | 'parent' | 'metadata'> & Partial<Pick<ThreadRecord, 'tags' | 'model' | 'policyName'>>
   readonly entryCount: number
+  /** Attachment lines after the entries (images and files the entries use); written only when there are some. */
+  readonly attachmentCount?: number
 }
+
+/**
+ * An attachment line: one image's or file's bytes (base64) with its metadata. They follow the
+ * entries, one per attachment the thread uses, so an export carries everything an import needs.
+ */
+export interface AttachmentLine {
+  readonly attachment: { readonly id: string; readonly mediaType: string; readonly bytes: number; readonly width?: number; readonly height?: number; readonly data: string }
+}
+
+const attachmentLineSchema = z.strictObject({
+  attachment: z.strictObject({
+    id: z.string().regex(attachmentIdPattern, 'an attachment id is sha256-<64 hex digits>'),
+    mediaType: z.string().regex(/^[a-z]+\/[a-z0-9.+-]+$/i, 'a media type such as image/png'),
+    bytes: z.number().int().nonnegative().max(maxAttachmentBytes),
+    width: z.number().int().positive().max(100_000).exactOptional(),
+    height: z.number().int().positive().max(100_000).exactOptional(),
+    data: z.string().regex(/^[A-Za-z0-9+/]*={0,2}$/, 'data must be base64'),
+  }),
+})
+
+/** The longest attachment line: the largest attachment in base64, plus its metadata. */
+const maxAttachmentLineBytes = Math.ceil(maxAttachmentBytes / 3) * 4 + 1024
 
 const headerSchema = z.strictObject({
   format: z.literal(threadFormatName, { error: `not a threadlens export (the first line must say "format": "${threadFormatName}")` }),
@@ -45,6 +71,7 @@ const headerSchema = z.strictObject({
     policyName: recordFieldsShape.policyName,
   }),
   entryCount: z.number().int().nonnegative(),
+  attachmentCount: z.number().int().positive().exactOptional(),
 })
 
 /** A stored entry with its keys in one fixed order (nested objects keep theirs). */
@@ -61,15 +88,29 @@ function canonical(entry: Entry): Entry {
   } as Entry
 }
 
-/** JSONL: the header, then one entry per line in seq order, each line ending in `\n`. */
-export function serializeThread(record: ThreadRecord, entries: readonly Entry[]): string {
-  const lines = [JSON.stringify(threadHeader(record, entries.length))]
+/**
+ * JSONL: the header, then one entry per line in seq order, then one attachment line per image or
+ * file the thread uses (by id), each line ending in `\n`.
+ */
+export function serializeThread(record: ThreadRecord, entries: readonly Entry[], attachments: readonly AttachmentLine[] = []): string {
+  const lines = [JSON.stringify(threadHeader(record, entries.length, attachments.length))]
   for (const entry of entries) lines.push(JSON.stringify(canonical(entry)))
+  for (const attachment of [...attachments].sort((a, b) => (a.attachment.id < b.attachment.id ? -1 : 1))) lines.push(JSON.stringify(attachment))
   return `${lines.join('\n')}\n`
 }
 
+/** The ids of store-held attachments entries reference. */
+export function referencedAttachmentIds(entries: readonly (Entry | EntryInput)[]): Set<string> {
+  const ids = new Set<string>()
+  for (const entry of entries) {
+    if (entry.kind !== 'message') continue
+    for (const part of entry.payload.parts ?? []) if (part.type !== 'text' && part.source.type === 'attachment') ids.add(part.source.id)
+  }
+  return ids
+}
+
 /** The first line of an export. */
-export function threadHeader(record: ThreadRecord, entryCount: number): ThreadFileHeader {
+export function threadHeader(record: ThreadRecord, entryCount: number, attachmentCount = 0): ThreadFileHeader {
   return {
     format: threadFormatName,
     version: threadFormatVersion,
@@ -85,6 +126,7 @@ export function threadHeader(record: ThreadRecord, entryCount: number): ThreadFi
       ...(record.policyName === null ? {} : { policyName: record.policyName }),
     },
     entryCount,
+    ...(attachmentCount === 0 ? {} : { attachmentCount }),
   }
 }
 
@@ -96,6 +138,8 @@ export interface ParsedImport {
   readonly inputs: readonly EntryInput[]
   /** The JSONL line of `inputs[0]` (2: after the header); `undefined` for a messages array. */
   readonly firstLine: number | undefined
+  /** Attachments the file carries (checked against the entries; hashes are checked by the store). */
+  readonly attachments?: readonly (AttachmentLine['attachment'] & { readonly line: number })[]
 }
 
 /** An `InvalidEntryError` about `inputs[offset]` as the import error it is, naming the line when there is one. */
@@ -135,12 +179,11 @@ export function parseThreadJsonl(text: string, limits: ImportLimits): ParsedImpo
   const lines = text.split('\n')
   if (lines[lines.length - 1] === '') lines.pop()
   if (lines.length === 0) throw new ImportValidationError(undefined, '', 'the input is empty')
-  if (lines.length - 1 > limits.maxEntries) throw new ImportValidationError(undefined, '', `more than ${limits.maxEntries} entries`)
 
-  const lineText = (position: number): string => {
+  const lineText = (position: number, maxBytes = limits.maxLineBytes): string => {
     const raw = lines[position] as string
     const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw
-    if (exceedsBytes(line, limits.maxLineBytes)) throw new ImportValidationError(position + 1, '', `the line is longer than the ${limits.maxLineBytes}-byte limit`)
+    if (exceedsBytes(line, maxBytes)) throw new ImportValidationError(position + 1, '', `the line is longer than the ${maxBytes}-byte limit`)
     if (line.trim() === '') throw new ImportValidationError(position + 1, '', 'empty line')
     // Checked on the text, so JSON.parse never builds (nor its reviver recurses into) hostile nesting.
     if (nestingExceeds(line, entryLimits.maxDepth)) {
@@ -155,11 +198,14 @@ export function parseThreadJsonl(text: string, limits: ImportLimits): ParsedImpo
     throw new ImportValidationError(1, field, message, { cause: headerParsed.error })
   }
   const header = headerParsed.data
+  const attachmentCount = header.attachmentCount ?? 0
+  const entryLines = lines.length - 1 - attachmentCount
+  if (entryLines > limits.maxEntries) throw new ImportValidationError(undefined, '', `more than ${limits.maxEntries} entries`)
 
   const calls = new Set<string>()
   const results = new Set<string>()
   const inputs: EntryInput[] = []
-  for (let position = 1; position < lines.length; position++) {
+  for (let position = 1; position <= entryLines; position++) {
     const line = position + 1
     let entry: Entry
     try {
@@ -180,7 +226,7 @@ export function parseThreadJsonl(text: string, limits: ImportLimits): ParsedImpo
       throw new ImportValidationError(line, 'refs.toolCallId', `a ${entry.kind} needs refs.toolCallId`)
     }
     try {
-      checkAppendRules(input, { seq, hasCall: (id) => calls.has(id), hasResult: (id) => results.has(id) })
+      checkAppendRules(input, { seq, hasCall: (id) => calls.has(id), hasResult: (id) => results.has(id), storedToolNames: true })
     } catch (error) {
       if (InvalidEntryError.isInstance(error)) throw new ImportValidationError(line, error.field, error.message, { cause: error })
       throw error
@@ -192,9 +238,34 @@ export function parseThreadJsonl(text: string, limits: ImportLimits): ParsedImpo
   if (header.entryCount !== inputs.length) {
     throw new ImportValidationError(1, 'entryCount', `the header says ${header.entryCount} entries but ${inputs.length} follow (a truncated file?)`)
   }
+  const attachments = parseAttachmentLines(lines.length, entryLines, (position) => lineText(position, maxAttachmentLineBytes))
+  const carried = new Set(attachments.map((attachment) => attachment.id))
+  inputs.forEach((input, offset) => {
+    for (const id of referencedAttachmentIds([input])) {
+      if (!carried.has(id)) throw new ImportValidationError(offset + 2, 'payload.parts', `the entry uses attachment ${id}, which the file does not carry (an export without its attachment lines?)`)
+    }
+  })
   const { thread } = header
   const fields: ThreadRecordFields = { title: thread.title, metadata: thread.metadata, tags: thread.tags ?? [], model: thread.model ?? null, policyName: thread.policyName ?? null }
-  return { fields, inputs, firstLine: 2 }
+  return attachments.length === 0 ? { fields, inputs, firstLine: 2 } : { fields, inputs, firstLine: 2, attachments }
+}
+
+function parseAttachmentLines(lineCount: number, entryLines: number, lineText: (position: number) => string): NonNullable<ParsedImport['attachments']> {
+  const attachments: { -readonly [K in keyof NonNullable<ParsedImport['attachments']>[number]]: NonNullable<ParsedImport['attachments']>[number][K] }[] = []
+  const seen = new Set<string>()
+  for (let position = Math.max(1, entryLines + 1); position < lineCount; position++) {
+    const line = position + 1
+    const parsed = attachmentLineSchema.safeParse(parseJsonSafely(lineText(position), line))
+    if (!parsed.success) {
+      const { field, message } = zodField(parsed.error)
+      throw new ImportValidationError(line, field, message, { cause: parsed.error })
+    }
+    const { attachment } = parsed.data
+    if (seen.has(attachment.id)) throw new ImportValidationError(line, 'attachment.id', `attachment ${attachment.id} is given twice`)
+    seen.add(attachment.id)
+    attachments.push({ ...attachment, line })
+  }
+  return attachments
 }
 
 /** Validates an OpenAI-style messages array through core's `fromOpenAIChat`. */

@@ -2,7 +2,7 @@
 // (errors become { name, message, code, reason }), so Playwright can call it with page.evaluate.
 import type { EntryInput } from '@threadlens/core'
 import { Dexie } from 'dexie'
-import { schemaV3 } from '../../database/schema'
+import { schemaV4 } from '../../database/schema'
 import { openThreadlensDB, type ThreadlensDB } from '../../database/threadlens-db'
 import { createMemoryStore } from '../../memory/create-memory-store'
 import { createThreadStore } from '../../threads/create-thread-store'
@@ -120,7 +120,7 @@ const harness = {
   upgrade: (name: string, version: number) =>
     outcome(async () => {
       const newer = new Dexie(name)
-      newer.version(version).stores({ ...schemaV3, threads: 'id, updatedAt, title' })
+      newer.version(version).stores({ ...schemaV4, threads: 'id, updatedAt, title' })
       await newer.open()
       return newer.verno
     }),
