@@ -1,4 +1,5 @@
-import type { CallAttempt, CallRecord } from '@threadlens/core'
+import type { CallRecord } from '@threadlens/core'
+import type { CallAttempt } from '@threadlens/core/calls'
 import type { ThreadCall } from '@threadlens/react'
 import { describe, expect, it } from 'vitest'
 import { countDifference, traceRows } from './call-trace-rows'

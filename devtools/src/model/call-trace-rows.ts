@@ -1,4 +1,5 @@
-import type { CallAttempt, CallAttemptStatus, CallRecord } from '@threadlens/core'
+import type { CallRecord } from '@threadlens/core'
+import type { CallAttempt, CallAttemptStatus } from '@threadlens/core/calls'
 import type { ThreadCall } from '@threadlens/react'
 
 /** One row of the Calls tab's trace: an answered (or cut short) call on the thread, or an attempt from the call log. */

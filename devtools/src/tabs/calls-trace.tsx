@@ -1,4 +1,5 @@
-import { calibrationDefaults, calibrationVerdict, modelInfo, type TokenCalibration } from '@threadlens/core'
+import { calibrationDefaults, calibrationVerdict, type TokenCalibration } from '@threadlens/core/calls'
+import { modelInfo } from '@threadlens/core/models'
 import { useCalibrations } from '@threadlens/react'
 import { VirtualList } from '../components/virtual-list'
 import { clockTime, countDifference, duration, type TraceRow } from '../model/call-trace-rows'

@@ -1,5 +1,6 @@
 import { project } from '@threadlens/core'
-import type { Entry, ProjectInput, ProjectionResult, ThreadSource } from '@threadlens/core'
+import type { Entry, ProjectionResult, ThreadSource } from '@threadlens/core'
+import type { ProjectInput } from '@threadlens/core/internal'
 import type { FilePart, ModelMessage, SystemModelMessage, TextPart } from 'ai'
 import { uiRecordOf } from './ui-message-entries'
 

@@ -18,33 +18,9 @@ export type {
 } from './threads/thread-store'
 export { createThreadStore } from './threads/create-thread-store'
 export type { CallLogEvent, CallLogStore } from './calls/call-log-store'
-export { maxAttemptsPerThread } from './calls/call-log-store'
 export type { CallLogOptions } from './calls/create-call-log'
 export { createCallLog } from './calls/create-call-log'
-export { createMemoryCallLog } from './calls/create-memory-call-log'
-export type { ThreadFacts, SummaryFact } from './threads/thread-facts'
 
-// Memory's data and pure operations live in core; re-exported here for convenience.
-export type { BuiltinSpaceName, ListSpace, MapSpace, Memory, MemorySpaces, Space, SpaceKind, Task, TaskSpace, TaskStatus, WriteOptions } from '@threadlens/core'
-export { builtinSpaceNames, memorySchema, spaceSchema, taskSchema, RevisionConflictError, InvalidMemoryOperationError } from '@threadlens/core'
-export {
-  createMemory,
-  createSpace,
-  deleteSpace,
-  getSpace,
-  isBuiltinSpace,
-  mapDelete,
-  mapPut,
-  tasksAdd,
-  tasksComplete,
-  tasksInsert,
-  tasksNext,
-  tasksOpen,
-  tasksRemove,
-  tasksReorder,
-  updateSpace,
-  worldGet,
-} from '@threadlens/core'
 export type { AddTaskOptions, MemoryStore, MemoryStoreEvent, MemoryStoreListener, SpaceDataOf } from './memory/memory-store'
 export type { MemoryStoreOptions } from './memory/create-memory-store'
 export { createMemoryStore } from './memory/create-memory-store'
@@ -59,7 +35,7 @@ export { createMemoryBackedStores } from './fallback/create-memory-backed-stores
 export type { OpenThreadlensStoresOptions, ThreadlensStores } from './open-stores'
 export { openThreadlensStores } from './open-stores'
 
-export type { SchemaUpgradeReason, StorageErrorCode, StorageErrorContext, StorageResetReason } from './errors'
+export type { SchemaUpgradeReason, StorageErrorCode, StorageResetReason } from './errors'
 export {
   ImportValidationError,
   InvalidCallAttemptError,
@@ -73,6 +49,4 @@ export {
   ThreadNotFoundError,
   ThreadRevisionConflictError,
   UnreadableEntryError,
-  storageErrorCode,
-  toStorageError,
 } from './errors'

@@ -1,5 +1,6 @@
 import { createSession, type SessionEvent } from '@threadlens/agent'
-import { createTokenCounter, decideCompaction, project, reasoningView, type TokenCounter } from '@threadlens/core'
+import { createTokenCounter, decideCompaction, project, type TokenCounter } from '@threadlens/core'
+import { reasoningView } from '@threadlens/core/views'
 import { createMemoryBackedStores } from '@threadlens/store'
 import { beforeAll, describe, expect, test } from 'vitest'
 import { longSessionInputs } from '../long-session/long-session-inputs'

@@ -1,4 +1,6 @@
-import { type AnthropicCacheControl, type AnthropicMessage, type AnthropicTextBlock, anthropicToolsCacheControl, toAnthropicMessages, type ToolSchema } from '@threadlens/core'
+import { toAnthropicMessages, type ToolSchema } from '@threadlens/core'
+import { anthropicToolsCacheControl } from '@threadlens/core/caching'
+import { type AnthropicCacheControl, type AnthropicMessage, type AnthropicTextBlock } from '@threadlens/core/internal'
 import { z } from 'zod'
 import { fetchSchema, headersSchema, httpURLSchema, onRetrySchema, parseClientOptions, secretsOf } from './client-options'
 import { ANTHROPIC_VERSION, DEFAULT_ANTHROPIC_BASE_URL, DEFAULT_ANTHROPIC_MAX_OUTPUT_TOKENS } from './constants'

@@ -1,4 +1,5 @@
-import { openAIChatCacheFields, type OpenAIChatMessage, toOpenAIChat, type ToolSchema } from '@threadlens/core'
+import { type OpenAIChatMessage, toOpenAIChat, type ToolSchema } from '@threadlens/core'
+import { openAIChatCacheFields } from '@threadlens/core/caching'
 import { z } from 'zod'
 import { fetchSchema, headersSchema, httpURLSchema, onRetrySchema, parseClientOptions, secretsOf } from './client-options'
 import { eventsOf, type FetchFunction, globalFetch, joinURL, originOf, parseEventData, postForStream } from './http-stream'

@@ -1,37 +1,18 @@
 import {
-  assertFits,
   BudgetOverflowError,
-  callHashes,
-  callRecord,
-  calibrationVerdict,
-  maxAttemptErrorLength,
-  StoredHashes,
-  type CallAttempt,
-  type CallHashes,
   type CallRecord,
-  type CallLog,
-  type CallTiming,
-  type TokenCalibration,
   compact,
   createTokenCounter,
   decideCompaction,
   definePolicy,
   extractiveSummarizer,
-  readJsonData,
-  renderMemory,
-  chooseMemoryText,
-  memoryWindowKey,
   project,
-  Subscribable,
-  toolResultInput,
   type ContextPolicy,
   type Entry,
   type EntryInput,
-  type HeldMemory,
   type JsonValue,
   type Memory,
   type ProjectionResult,
-  type RecordedCall,
   type SessionSnapshot,
   type SessionSource,
   type SessionStatus,
@@ -41,6 +22,23 @@ import {
   type TokenCounter,
   type ToolSchema,
 } from '@threadlens/core'
+import { chooseMemoryText, memoryWindowKey, type HeldMemory } from '@threadlens/core/caching'
+import {
+  callHashes,
+  callRecord,
+  calibrationVerdict,
+  maxAttemptErrorLength,
+  StoredHashes,
+  type CallAttempt,
+  type CallHashes,
+  type CallLog,
+  type CallTiming,
+  type TokenCalibration,
+  type RecordedCall,
+} from '@threadlens/core/calls'
+import { assertFits, toolResultInput } from '@threadlens/core/compaction'
+import { readJsonData, Subscribable } from '@threadlens/core/internal'
+import { renderMemory } from '@threadlens/core/memory'
 import type { ThreadRecord, ThreadStore } from '@threadlens/store'
 import { ContextTooLongError } from '../model/errors'
 import type { ModelClient, ModelStreamEvent, ModelUsage, StopReason, ToolCallEvent } from '../model/model-client'

@@ -1,4 +1,13 @@
-import { addCalibrationSample, calibrationSampleOf, callAttemptSchema, tokenCalibrationSchema, type CallAttempt, type CalibrationSample, type EntryMeta, type TokenCalibration } from '@threadlens/core'
+import { type EntryMeta } from '@threadlens/core'
+import {
+  addCalibrationSample,
+  calibrationSampleOf,
+  callAttemptSchema,
+  tokenCalibrationSchema,
+  type CallAttempt,
+  type CalibrationSample,
+  type TokenCalibration,
+} from '@threadlens/core/calls'
 import { Dexie, liveQuery } from 'dexie'
 import type { ThreadlensDB } from '../database/threadlens-db'
 import { InvalidCallAttemptError } from '../errors'

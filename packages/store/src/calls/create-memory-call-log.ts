@@ -1,4 +1,5 @@
-import { addCalibrationSample, calibrationSampleOf, callAttemptSchema, type CallAttempt, type Entry, type TokenCalibration } from '@threadlens/core'
+import { type Entry } from '@threadlens/core'
+import { addCalibrationSample, calibrationSampleOf, callAttemptSchema, type CallAttempt, type TokenCalibration } from '@threadlens/core/calls'
 import { InvalidCallAttemptError } from '../errors'
 import { byStart, maxAttemptsPerThread, type CallLogEvent, type CallLogStore } from './call-log-store'
 

@@ -1,4 +1,5 @@
-import { createMemory, type Memory } from '@threadlens/core'
+import { type Memory } from '@threadlens/core'
+import { createMemory } from '@threadlens/core/memory'
 import type { CallLogStore } from '../calls/call-log-store'
 import { createMemoryCallLog } from '../calls/create-memory-call-log'
 import type { MemoryStore, MemoryStoreListener } from '../memory/memory-store'

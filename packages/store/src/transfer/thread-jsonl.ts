@@ -1,16 +1,6 @@
-import {
-  checkAppendRules,
-  entryLimits,
-  fromOpenAIChat,
-  parseEntry,
-  readJsonData,
-  InvalidEntryError,
-  InvalidMessagesError,
-  jsonObjectSchema,
-  type Entry,
-  type EntryInput,
-  type JsonObject,
-} from '@threadlens/core'
+import { fromOpenAIChat, InvalidEntryError, InvalidMessagesError, type Entry, type EntryInput, type JsonObject } from '@threadlens/core'
+import { checkAppendRules, parseEntry, readJsonData, jsonObjectSchema } from '@threadlens/core/internal'
+import { entryLimits } from '@threadlens/core'
 import { z } from 'zod'
 import { forkInfoSchema, type ThreadRecord } from '../database/rows'
 import { ImportValidationError } from '../errors'
