@@ -33,7 +33,7 @@ export {
 
 export type { DefineToolOptions, Tool, ToolContext } from './tools/define-tool'
 export { defineTool } from './tools/define-tool'
-export type { SendOptions, SessionOptions } from './session/create-session'
+export type { SendOptions, SessionOptions } from './session/session-options'
 export { Session, createSession } from './session/create-session'
 export type { SessionEvent, SessionEventType } from './session/session-events'
 export { SessionBusyError, ThreadBusyError } from './session/errors'
