@@ -1,4 +1,5 @@
-import { createTokenCounter, type EncodingName, type TokenCounter } from '@threadlens/core'
+import { createTokenCounter, type TokenCounter } from '@threadlens/core'
+import { type EncodingName } from '@threadlens/core/internal'
 import { useEffect, useState } from 'react'
 
 export type CounterChoice = EncodingName | 'heuristic'

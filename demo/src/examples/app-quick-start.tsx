@@ -1,6 +1,7 @@
 import { createTokenCounter, presets } from '@threadlens/core'
 import { openThreadlensStores } from '@threadlens/store'
-import { createSession, scriptedModel } from '@threadlens/agent'
+import { createSession } from '@threadlens/agent'
+import { scriptedModel } from '@threadlens/agent/testing'
 import { createThreadlensClient, ThreadlensProvider } from '@threadlens/react'
 import { ThreadlensDevtools } from '@threadlens/devtools'
 import { createRoot } from 'react-dom/client'

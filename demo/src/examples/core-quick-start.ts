@@ -1,4 +1,5 @@
-import { createThread, createTokenCounter, debugView, definePolicy, project, toOpenAIChat } from '@threadlens/core'
+import { createThread, createTokenCounter, definePolicy, project, toOpenAIChat } from '@threadlens/core'
+import { debugView } from '@threadlens/core/views'
 
 const thread = createThread({ id: 'trip' })
 thread.append({ kind: 'message', payload: { role: 'user', content: 'Plan a weekend in Oslo.' } })

@@ -1,4 +1,5 @@
-import { fileTokens, imageTokens, type ContentPart, type MessageInfo, type ProjectedMessage } from '@threadlens/core'
+import { type MessageInfo, type ProjectedMessage } from '@threadlens/core'
+import { fileTokens, imageTokens, type ContentPart } from '@threadlens/core/parts'
 import { createContext, useContext, useEffect, useState, type ReactNode } from 'react'
 import { formatNumber } from '../model/meter-parts'
 

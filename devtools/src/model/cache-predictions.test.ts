@@ -1,4 +1,5 @@
-import { createThread, customTokenCounter, definePolicy, heuristicCount, project } from '@threadlens/core'
+import { createThread, customTokenCounter, definePolicy, project } from '@threadlens/core'
+import { heuristicCount } from '@threadlens/core/internal'
 import { describe, expect, it } from 'vitest'
 import { predictCalls, type CallToPredict } from './cache-predictions'
 

@@ -1,20 +1,16 @@
+import { toAnthropicMessages, toOpenAIChat, type ProjectionResult, type ToolSchema } from '@threadlens/core'
 import {
   anthropicCacheBlocks,
   anthropicToolsCacheControl,
   compareCacheUsage,
   createPromptCacheSimulator,
-  modelInfo,
   openAICacheBlocks,
-  toAnthropicMessages,
-  toOpenAIChat,
   openAITakesCacheBreakpoints,
   type CacheComparison,
-  type ModelInfo,
-  type ProjectionResult,
   type PromptCacheSimulator,
   type SimulatedCacheUsage,
-  type ToolSchema,
-} from '@threadlens/core'
+} from '@threadlens/core/caching'
+import { modelInfo, type ModelInfo } from '@threadlens/core/models'
 
 /** One past call to predict: its replayed projection, when it was sent, and what the provider reported. */
 export interface CallToPredict {

@@ -1,4 +1,5 @@
-import { createThread, type CallAttempt, type CallRecord, type Entry } from '@threadlens/core'
+import { createThread, type CallRecord, type Entry } from '@threadlens/core'
+import type { CallAttempt } from '@threadlens/core/calls'
 import type { ThreadCall } from '@threadlens/react'
 import { describe, expect, it } from 'vitest'
 import { countDifference, traceLabel, traceRows, type TraceRow } from './call-trace-rows'

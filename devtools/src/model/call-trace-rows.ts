@@ -1,4 +1,5 @@
-import type { CallAttempt, CallAttemptStatus, CallRecord, Entry } from '@threadlens/core'
+import type { CallRecord, Entry } from '@threadlens/core'
+import type { CallAttempt, CallAttemptStatus } from '@threadlens/core/calls'
 import { entryPreview } from './entry-preview'
 import { oneLine } from './message-preview'
 import type { ThreadCall } from '@threadlens/react'

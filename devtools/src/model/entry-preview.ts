@@ -1,4 +1,5 @@
-import { toolArgumentsText, toolResultText, type Entry } from '@threadlens/core'
+import { type Entry } from '@threadlens/core'
+import { toolArgumentsText, toolResultText } from '@threadlens/core/internal'
 
 const previews = new WeakMap<Entry, string>()
 

@@ -1,4 +1,5 @@
-import type { CacheBreakpoint, ProjectedMessage, ProjectionResult, Reduction } from '@threadlens/core'
+import type { ProjectedMessage, ProjectionResult, Reduction } from '@threadlens/core'
+import type { CacheBreakpoint } from '@threadlens/core/caching'
 import { describeFate, fateIndex } from './entry-fates'
 
 /** How an entry is present in a request. */

@@ -1,4 +1,5 @@
-import { replayCall, toOpenAIChat, type CallAttempt, type Thread } from '@threadlens/core'
+import { replayCall, toOpenAIChat, type Thread } from '@threadlens/core'
+import { type CallAttempt } from '@threadlens/core/calls'
 import { useTokenCounter } from '@threadlens/react'
 import { useMemo } from 'react'
 import { CopyButton } from '../components/copy-button'

@@ -1,4 +1,5 @@
-import type { CacheBreakpointReason, ProjectionResult } from '@threadlens/core'
+import type { ProjectionResult } from '@threadlens/core'
+import type { CacheBreakpointReason } from '@threadlens/core/caching'
 import { formatNumber } from '../model/meter-parts'
 
 /** Why each breakpoint is where it is, in words. */

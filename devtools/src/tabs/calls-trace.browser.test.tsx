@@ -1,4 +1,5 @@
-import { callRecord, createTokenCounter, project, StoredHashes, type CallAttempt, type EntryInput } from '@threadlens/core'
+import { createTokenCounter, project, type EntryInput } from '@threadlens/core'
+import { callRecord, StoredHashes, type CallAttempt } from '@threadlens/core/calls'
 import { page } from 'vitest/browser'
 import { describe, expect, it } from 'vitest'
 import { eventually, renderPanel, testPolicy } from '../testing/panel-harness'

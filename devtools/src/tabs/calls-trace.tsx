@@ -1,4 +1,6 @@
-import { calibrationDefaults, calibrationVerdict, modelInfo, type Entry, type TokenCalibration } from '@threadlens/core'
+import type { Entry } from '@threadlens/core'
+import { calibrationDefaults, calibrationVerdict, type TokenCalibration } from '@threadlens/core/calls'
+import { modelInfo } from '@threadlens/core/models'
 import { useCalibrations } from '@threadlens/react'
 import { VirtualList } from '../components/virtual-list'
 import { clockTime, countDifference, duration, traceLabel, type TraceRow } from '../model/call-trace-rows'

@@ -1,4 +1,5 @@
-import { listModels, policyForModel, withPolicy, type ContextPolicy } from '@threadlens/core'
+import { withPolicy, type ContextPolicy } from '@threadlens/core'
+import { listModels, policyForModel } from '@threadlens/core/models'
 import { useProjection } from '@threadlens/react'
 import { useMemo, useState } from 'react'
 import { formatNumber } from '../model/meter-parts'

@@ -1,4 +1,5 @@
-import { segments, type CacheBreakpoint, type MessageInfo, type ProjectedMessage, type ProjectionResult, type Segment } from '@threadlens/core'
+import { segments, type MessageInfo, type ProjectedMessage, type ProjectionResult, type Segment } from '@threadlens/core'
+import { type CacheBreakpoint } from '@threadlens/core/caching'
 import { useState } from 'react'
 import { CollapsibleText } from '../components/collapsible-text'
 import { MessageAttachments } from '../components/message-attachments'

@@ -1,4 +1,5 @@
-import { useThreadlensClient, type ThreadRecord } from '@threadlens/react'
+import { useThreadlensClient } from '@threadlens/react'
+import type { ThreadRecord } from '@threadlens/store'
 import { useEffect, useState } from 'react'
 import { downloadText, fileSafe } from '../model/download'
 import { formatNumber, formatPercent } from '../model/meter-parts'

@@ -1,4 +1,5 @@
-import { entryKinds, type Entry, type EntryKind, type TokenCounter } from '@threadlens/core'
+import { type Entry, type EntryKind, type TokenCounter } from '@threadlens/core'
+import { entryKinds } from '@threadlens/core/internal'
 import { useDeferredValue, useMemo, useState } from 'react'
 import { VirtualList } from '../components/virtual-list'
 import { TIMELINE_ROW_HEIGHT } from '../constants'

@@ -1,4 +1,4 @@
-import { estimateCost } from '@threadlens/core'
+import { estimateCost } from '@threadlens/core/models'
 import { METER_AMBER_RATIO, METER_RED_RATIO } from '../constants'
 import { formatNumber, formatPercent, meterModel } from '../model/meter-parts'
 import { usePanel } from '../panel/panel-context'

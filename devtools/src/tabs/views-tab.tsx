@@ -1,4 +1,5 @@
-import { conversationView, reasoningView, type ConversationMessage, type ReasoningItem, type Thread } from '@threadlens/core'
+import { type Thread } from '@threadlens/core'
+import { conversationView, reasoningView, type ConversationMessage, type ReasoningItem } from '@threadlens/core/views'
 import { useThread } from '@threadlens/react'
 import { useState } from 'react'
 import { CollapsibleText } from '../components/collapsible-text'

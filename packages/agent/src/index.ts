@@ -12,17 +12,6 @@ export type { OpenAICompatibleOptions } from './model/openai-compatible'
 export { openAICompatible } from './model/openai-compatible'
 export type { AnthropicOptions } from './model/anthropic'
 export { anthropic } from './model/anthropic'
-export type {
-  ScriptAnswer,
-  ScriptContext,
-  ScriptedModel,
-  ScriptedModelOptions,
-  ScriptedReply,
-  ScriptedRequest,
-  ScriptedToolCall,
-  ScriptStep,
-} from './model/scripted-model'
-export { scriptedModel } from './model/scripted-model'
 export type { ModelSummarizerOptions } from './model/model-summarizer'
 export { modelSummarizer, DEFAULT_SUMMARIZER_INSTRUCTIONS } from './model/model-summarizer'
 export type { ModelReply } from './model/collect-reply'
@@ -39,18 +28,14 @@ export {
   ProviderServerError,
   ProviderRequestError,
   ProviderNetworkError,
-  ScriptExhaustedError,
   InvalidModelClientOptionsError,
 } from './model/errors'
 
 export type { DefineToolOptions, Tool, ToolContext } from './tools/define-tool'
 export { defineTool } from './tools/define-tool'
-export type { SendOptions, SessionOptions } from './session/create-session'
+export type { SendOptions, SessionOptions } from './session/session-options'
 export { Session, createSession } from './session/create-session'
 export type { SessionEvent, SessionEventType } from './session/session-events'
-// The call record's one owner is core: re-exported here for the agent's users.
-export type { ReplayedCall } from '@threadlens/core'
-export { replayCall } from '@threadlens/core'
-export { SessionBusyError, ThreadBusyError, ReplayError } from './session/errors'
+export { SessionBusyError, ThreadBusyError } from './session/errors'
 export type { WaitForThreadOptions } from './session/thread-lock'
 export { threadLockName } from './session/thread-lock'

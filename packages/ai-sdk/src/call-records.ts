@@ -1,4 +1,5 @@
-import { callRecord, StoredHashes, type CallRecord, type CallRecordOptions, type Entry, type ReportedUsage } from '@threadlens/core'
+import { type CallRecord, type Entry } from '@threadlens/core'
+import { callRecord, StoredHashes, type CallRecordOptions, type ReportedUsage } from '@threadlens/core/calls'
 
 export interface CallUsage {
   readonly inputTokens?: number | undefined

@@ -1,5 +1,5 @@
 import type { CallRecord, Entry, EntryInput, Thread } from '@threadlens/core'
-import { threadId as toThreadId } from '@threadlens/core'
+import { threadId as toThreadId } from '@threadlens/core/internal'
 import type { ThreadStore } from '@threadlens/store'
 import { StorageError } from '@threadlens/store'
 import type { UIMessage } from 'ai'

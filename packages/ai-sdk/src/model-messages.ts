@@ -1,5 +1,7 @@
-import { AttachmentUnavailableError, mediaTypeOf, project } from '@threadlens/core'
-import type { ContentPart, Entry, ProjectInput, ProjectionResult, ThreadSource } from '@threadlens/core'
+import { project } from '@threadlens/core'
+import type { Entry, ProjectionResult, ThreadSource } from '@threadlens/core'
+import type { ProjectInput } from '@threadlens/core/internal'
+import { AttachmentUnavailableError, mediaTypeOf, type ContentPart } from '@threadlens/core/parts'
 import type { FilePart, ImagePart, ModelMessage, SystemModelMessage, TextPart } from 'ai'
 import { uiRecordOf } from './ui-message-entries'
 

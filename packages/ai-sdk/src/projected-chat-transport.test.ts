@@ -1,4 +1,5 @@
-import { createTokenCounter, definePolicy, extractiveSummarizer, hashJson, type TokenCounter } from '@threadlens/core'
+import { createTokenCounter, definePolicy, extractiveSummarizer, type TokenCounter } from '@threadlens/core'
+import { hashJson } from '@threadlens/core/internal'
 import { createMemoryBackedStores } from '@threadlens/store'
 import { jsonSchema, readUIMessageStream, tool, type UIMessage } from 'ai'
 import { MockLanguageModelV4 } from 'ai/test'

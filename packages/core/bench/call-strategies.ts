@@ -1,12 +1,5 @@
-import {
-  project,
-  REPLY_PRIMING_TOKENS,
-  toOpenAIChat,
-  type ContextPolicy,
-  type ProjectionResult,
-  type Thread,
-  type TokenCounter,
-} from '../src/index'
+import { project, toOpenAIChat, type ContextPolicy, type ProjectionResult, type Thread, type TokenCounter } from '../src/index'
+import { REPLY_PRIMING_TOKENS } from '../src/exports/internal'
 import { langChainRequestJson, trimCandidates } from './langchain-session'
 import { createMessageCounter, langchainPairing, trim, trimOptions } from './langchain-trim'
 import { countO200k } from './o200k'

@@ -1,4 +1,5 @@
-import { compact, extractiveSummarizer, planCompaction, project, type CompactionResult, type ContextPolicy, type Thread, type TokenCounter } from '../src/index'
+import { compact, extractiveSummarizer, project, type ContextPolicy, type Thread, type TokenCounter } from '../src/index'
+import { planCompaction, type CompactionResult } from '../src/exports/compaction'
 import { summarize, type Timing } from './measure'
 import { coldCounter } from './o200k'
 

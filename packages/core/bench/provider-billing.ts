@@ -1,18 +1,15 @@
 import type { BaseMessage } from '@langchain/core/messages'
+import { toAnthropicMessages, toOpenAIChat, type ProjectionResult, type ToolSchema } from '../src/index'
 import {
   anthropicCacheBlocks,
   anthropicToolsCacheControl,
   createPromptCacheSimulator,
   openAICacheBlocks,
-  toAnthropicMessages,
-  toOpenAIChat,
   type CacheBlock,
   type CacheSimulationRequest,
-  type ProjectionResult,
   type PromptCacheSimulator,
   type SimulatedCacheUsage,
-  type ToolSchema,
-} from '../src/index'
+} from '../src/exports/caching'
 import { langChainRequestJson } from './langchain-session'
 
 // What a session's requests would be billed by each provider, replayed through core's prompt-cache

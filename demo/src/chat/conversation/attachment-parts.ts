@@ -1,5 +1,5 @@
-import type { ContentPart } from '@threadlens/core'
-import { type AttachmentStore, filePart, imagePart } from '@threadlens/store'
+import type { ContentPart } from '@threadlens/core/parts'
+import { type AttachmentStore, filePart, imagePart } from '@threadlens/store/attachments'
 
 /** An image's pixel size, read by the browser's decoder; `undefined` when it cannot decode it. */
 async function imageSize(file: File): Promise<{ width: number; height: number } | undefined> {

@@ -1,4 +1,5 @@
-import { reasoningView, type ReasoningItem, type Thread } from '@threadlens/core'
+import { type Thread } from '@threadlens/core'
+import { reasoningView, type ReasoningItem } from '@threadlens/core/views'
 
 /** One row of the chat: a message, a tool call card, a summary, or a context operation worth seeing. */
 export type ChatItem =

@@ -1,4 +1,4 @@
-import type { ContentPart } from '@threadlens/core'
+import type { ContentPart } from '@threadlens/core/parts'
 import { useEffect, useState } from 'react'
 
 export interface MessageAttachmentsProps {

@@ -1,6 +1,6 @@
 import { ContextBadge, isOutOfContext } from './context-badge'
 import type { ContextFate } from './context-fates'
-import type { ContentPart } from '@threadlens/core'
+import type { ContentPart } from '@threadlens/core/parts'
 import { MessageAttachments } from './message-attachments'
 
 export interface MessageBubbleProps {

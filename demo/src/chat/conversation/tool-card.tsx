@@ -1,4 +1,4 @@
-import type { ReasoningItem } from '@threadlens/core'
+import type { ReasoningItem } from '@threadlens/core/views'
 import { ContextBadge, isOutOfContext } from './context-badge'
 import type { ContextFate } from './context-fates'
 

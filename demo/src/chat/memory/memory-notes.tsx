@@ -1,4 +1,4 @@
-import type { Memory } from '@threadlens/store'
+import type { Memory } from '@threadlens/core'
 
 /** The assistant's notes (memory `world`), as every call's memory segment shows them to the model. */
 export function MemoryNotes({ memory }: { readonly memory: Memory | undefined }) {

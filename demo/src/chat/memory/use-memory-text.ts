@@ -1,4 +1,5 @@
-import { renderMemory, type ContextPolicy, type Memory } from '@threadlens/core'
+import { type ContextPolicy, type Memory } from '@threadlens/core'
+import { renderMemory } from '@threadlens/core/memory'
 import { useTokenCounter } from '@threadlens/react'
 import { useMemo } from 'react'
 

@@ -1,4 +1,5 @@
-import type { ContentPart, ProjectionResult } from '@threadlens/core'
+import type { ProjectionResult } from '@threadlens/core'
+import type { ContentPart } from '@threadlens/core/parts'
 
 /**
  * What the offline model says about the images and files of the user's latest message, from what

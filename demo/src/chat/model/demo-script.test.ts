@@ -1,5 +1,6 @@
 import { createSession, type SessionEvent } from '@threadlens/agent'
-import { createTokenCounter, decideCompaction, project, reasoningView, type TokenCounter } from '@threadlens/core'
+import { createTokenCounter, decideCompaction, project, type TokenCounter } from '@threadlens/core'
+import { reasoningView } from '@threadlens/core/views'
 import { createMemoryBackedStores } from '@threadlens/store'
 import { beforeAll, describe, expect, test } from 'vitest'
 import { longSessionInputs } from '../long-session/long-session-inputs'
@@ -127,7 +128,7 @@ test('long-session inputs are valid, deterministic and of realistic size', async
 
 describe('the offline model and attachments', () => {
   test('mentions the images and files of the latest message, as its projection holds them', async () => {
-    const { createMemoryAttachmentStore, imagePart, filePart } = await import('@threadlens/store')
+    const { createMemoryAttachmentStore, imagePart, filePart } = await import('@threadlens/store/attachments')
     const { stores, record } = await setUp()
     const attachments = createMemoryAttachmentStore()
     const withAttachments = createSession({

@@ -1,4 +1,4 @@
-import type { ScriptAnswer, ScriptContext } from '@threadlens/agent'
+import type { ScriptAnswer, ScriptContext } from '@threadlens/agent/testing'
 import { contextFacts } from './context-facts'
 import { answerChat, answerFromResults, answerRecall } from './script-replies'
 import { intentOf } from './script-intents'

@@ -1,4 +1,5 @@
-import { anthropic, modelSummarizer, openAICompatible, scriptedModel, type ModelClient } from '@threadlens/agent'
+import { anthropic, modelSummarizer, openAICompatible, type ModelClient } from '@threadlens/agent'
+import { scriptedModel } from '@threadlens/agent/testing'
 import { extractiveSummarizer, type Summarizer } from '@threadlens/core'
 import type { ScriptedSpeed } from '../chat-config'
 import { demoScript } from './demo-script'

@@ -1,4 +1,5 @@
-import { modelInfo, policyForModel, presets, type ContextPolicy, type PolicyOptions } from '@threadlens/core'
+import { presets, type ContextPolicy, type PolicyOptions } from '@threadlens/core'
+import { modelInfo, policyForModel } from '@threadlens/core/models'
 import { SYSTEM_PROMPT } from '../chat-config'
 
 export interface ChatPolicyChoice {

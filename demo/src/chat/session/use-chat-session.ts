@@ -1,6 +1,7 @@
 import { createSession, type Session, type Tool } from '@threadlens/agent'
 import type { Memory } from '@threadlens/core'
-import type { AttachmentStore, CallLogStore, ThreadStore } from '@threadlens/store'
+import type { CallLogStore, ThreadStore } from '@threadlens/store'
+import type { AttachmentStore } from '@threadlens/store/attachments'
 import { useEffect, useMemo } from 'react'
 import type { ModelSetup } from '../model/model-settings'
 

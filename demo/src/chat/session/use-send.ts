@@ -1,5 +1,6 @@
 import { SessionBusyError, type Session } from '@threadlens/agent'
-import { decideCompaction, type ContentPart, type ContextPolicy, type ProjectionResult } from '@threadlens/core'
+import { decideCompaction, type ContextPolicy, type ProjectionResult } from '@threadlens/core'
+import { type ContentPart } from '@threadlens/core/parts'
 import { useCallback, useEffect, useRef, useState } from 'react'
 
 export interface SendState {

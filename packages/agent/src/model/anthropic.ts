@@ -1,4 +1,7 @@
-import { type AnthropicCacheControl, type AnthropicMessage, type AnthropicTextBlock, anthropicToolsCacheControl, type ProviderToolNames, toAnthropicMessages, type ToolSchema } from '@threadlens/core'
+import { toAnthropicMessages, type ToolSchema } from '@threadlens/core'
+import { anthropicToolsCacheControl } from '@threadlens/core/caching'
+import { type AnthropicCacheControl, type AnthropicMessage, type AnthropicTextBlock } from '@threadlens/core/internal'
+import type { ProviderToolNames } from '@threadlens/core/parts'
 import { z } from 'zod'
 import { fetchSchema, headersSchema, httpURLSchema, onRetrySchema, parseClientOptions, secretsOf } from './client-options'
 import { ANTHROPIC_VERSION, DEFAULT_ANTHROPIC_BASE_URL, DEFAULT_ANTHROPIC_MAX_OUTPUT_TOKENS } from './constants'

@@ -1,4 +1,5 @@
-import { compact, createThread, definePolicy, heuristicCount } from '@threadlens/core'
+import { compact, createThread, definePolicy } from '@threadlens/core'
+import { heuristicCount } from '@threadlens/core/internal'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { type FakeProviderServer, startFakeProviderServer } from '../testing/fake-provider-server'
 import { testCounter } from '../testing/test-projections'

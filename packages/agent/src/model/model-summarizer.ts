@@ -1,13 +1,6 @@
-import {
-  customTokenCounter,
-  definePolicy,
-  type Entry,
-  project,
-  type SummarizeInput,
-  type Summarizer,
-  toolArgumentsText,
-  toolResultText,
-} from '@threadlens/core'
+import { customTokenCounter, definePolicy, type Entry, project, type Summarizer } from '@threadlens/core'
+import { type SummarizeInput } from '@threadlens/core/compaction'
+import { toolArgumentsText, toolResultText } from '@threadlens/core/internal'
 import { collectModelReply } from './collect-reply'
 import type { ModelClient } from './model-client'
 

@@ -1,4 +1,6 @@
-import { openAIChatCacheFields, type OpenAIChatMessage, openAITakesCacheBreakpoints, type ProviderToolNames, toOpenAIChat, type ToolSchema } from '@threadlens/core'
+import { type OpenAIChatMessage, toOpenAIChat, type ToolSchema } from '@threadlens/core'
+import { openAIChatCacheFields, openAITakesCacheBreakpoints } from '@threadlens/core/caching'
+import type { ProviderToolNames } from '@threadlens/core/parts'
 import { z } from 'zod'
 import { fetchSchema, headersSchema, httpURLSchema, onRetrySchema, parseClientOptions, secretsOf } from './client-options'
 import { eventsOf, type FetchFunction, globalFetch, joinURL, originOf, parseEventData, postForStream } from './http-stream'

@@ -1,4 +1,7 @@
-import { anthropicMessagesProblems, definePolicy, type Entry, entryId, InvalidToolNameError, openAIChatProblems, project, threadId, type ToolSchema } from '@threadlens/core'
+import { definePolicy, type Entry, project, type ToolSchema } from '@threadlens/core'
+import { anthropicMessagesProblems, openAIChatProblems } from '@threadlens/core/caching'
+import { InvalidToolNameError } from '@threadlens/core/parts'
+import { entryId, threadId } from '@threadlens/core/internal'
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { defineTool } from '../tools/define-tool'

@@ -1,4 +1,4 @@
-import { isValidToolName, providerToolNames, type ProviderToolNames } from '@threadlens/core'
+import { isValidToolName, providerToolNames, type ProviderToolNames } from '@threadlens/core/parts'
 import type { ModelRequest, ModelStreamEvent } from './model-client'
 
 /** The wire names of one request: its projection's tool names and its tool schemas', mapped alike. */

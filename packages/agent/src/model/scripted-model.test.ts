@@ -1,4 +1,4 @@
-import { heuristicCount } from '@threadlens/core'
+import { heuristicCount } from '@threadlens/core/internal'
 import { describe, expect, it } from 'vitest'
 import { afterToolRoundProjection, askProjection, weatherTool } from '../testing/test-projections'
 import { collectModelReply } from './collect-reply'

@@ -1,4 +1,5 @@
-import { heuristicCount, type JsonObject, type ProjectionResult, TOOL_CALL_OVERHEAD_TOKENS, type ToolSchema } from '@threadlens/core'
+import { type JsonObject, type ProjectionResult, type ToolSchema } from '@threadlens/core'
+import { heuristicCount, TOOL_CALL_OVERHEAD_TOKENS } from '@threadlens/core/internal'
 import { z } from 'zod'
 import { parseClientOptions } from './client-options'
 import { DEFAULT_SCRIPTED_CHUNK_SIZE, DEFAULT_SCRIPTED_MODEL_ID } from './constants'

@@ -1,13 +1,6 @@
-import {
-  calibrationVerdict,
-  createTokenCounter,
-  modelInfo,
-  policyForModel,
-  registerModel,
-  type EntryInput,
-  type TokenCalibration,
-  type TokenCounter,
-} from '@threadlens/core'
+import { createTokenCounter, type EntryInput, type TokenCounter } from '@threadlens/core'
+import { calibrationVerdict, type TokenCalibration } from '@threadlens/core/calls'
+import { modelInfo, policyForModel, registerModel } from '@threadlens/core/models'
 import { createMemoryBackedStores } from '@threadlens/store'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { openAICompatible } from '../model/openai-compatible'

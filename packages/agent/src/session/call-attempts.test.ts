@@ -1,4 +1,5 @@
-import { callTrace, createTokenCounter, definePolicy, replayCall, type TokenCounter } from '@threadlens/core'
+import { createTokenCounter, definePolicy, replayCall, type TokenCounter } from '@threadlens/core'
+import { callTrace } from '@threadlens/core/calls'
 import { createMemoryBackedStores } from '@threadlens/store'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { anthropic } from '../model/anthropic'

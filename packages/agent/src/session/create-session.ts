@@ -1,127 +1,53 @@
 import {
-  assertFits,
   BudgetOverflowError,
-  callHashes,
-  callRecord,
-  calibrationVerdict,
-  maxAttemptErrorLength,
-  StoredHashes,
-  type CallAttempt,
-  type CallHashes,
   type CallRecord,
-  type CallLog,
-  type CallTiming,
-  type TokenCalibration,
   compact,
   createTokenCounter,
   decideCompaction,
   definePolicy,
   extractiveSummarizer,
-  readJsonData,
-  renderMemory,
-  chooseMemoryText,
-  memoryWindowKey,
   project,
-  Subscribable,
-  toolResultInput,
   type ContextPolicy,
   type Entry,
   type EntryInput,
-  type HeldMemory,
-  type JsonValue,
-  type Memory,
   type ProjectionResult,
-  type RecordedCall,
   type SessionSnapshot,
   type SessionSource,
   type SessionStatus,
-  type Summarizer,
   type Thread,
   type ThreadlensEvent,
   type TokenCounter,
   type ToolSchema,
-  type ContentPart,
-  type MessagePayload,
-  partsText,
 } from '@threadlens/core'
-import type { ThreadRecord, ThreadStore } from '@threadlens/store'
+import type { MessagePayload } from '@threadlens/core/internal'
+import { partsText, type ContentPart } from '@threadlens/core/parts'
+import { chooseMemoryText, memoryWindowKey, type HeldMemory } from '@threadlens/core/caching'
+import {
+  callHashes,
+  callRecord,
+  StoredHashes,
+  type CallAttempt,
+  type CallHashes,
+  type CallTiming,
+  type RecordedCall,
+} from '@threadlens/core/calls'
+import { assertFits, toolResultInput } from '@threadlens/core/compaction'
+import { Subscribable } from '@threadlens/core/internal'
+import { renderMemory } from '@threadlens/core/memory'
+import type { ThreadRecord } from '@threadlens/store'
 import { ContextTooLongError } from '../model/errors'
-import type { ModelClient, ModelStreamEvent, ModelUsage, StopReason, ToolCallEvent } from '../model/model-client'
+import type { ModelStreamEvent, ModelUsage, StopReason, ToolCallEvent } from '../model/model-client'
 import type { RetryNotice } from '../model/stream-with-retries'
 import type { Tool } from '../tools/define-tool'
 import { MAX_CONTEXT_RECOVERIES, ModelCallBudget, maxModelCalls, policyWithin, serverLimitOf } from './context-recovery'
 import { ToolCallIds } from './unique-tool-call-ids'
 import { withNotices } from './with-notices'
+import { attemptErrorOf, calibrationEvent } from './call-attempt-log'
+import { executeTool } from './execute-tool'
+import type { SendOptions, SessionOptions } from './session-options'
 import { SessionBusyError, ThreadBusyError } from './errors'
 import type { SessionEvent } from './session-events'
-import { acquireThreadLock, type WaitForThreadOptions } from './thread-lock'
-
-export interface SessionOptions {
-  readonly threads: ThreadStore
-  readonly threadId: string
-  readonly model: ModelClient
-  /** Default: none. */
-  readonly tools?: readonly Tool<unknown>[]
-  /** The session's policy; a thread's own (`metadata.policy`) and a request's override it. Default: `definePolicy()`. */
-  readonly policy?: ContextPolicy
-  /** Default: `createTokenCounter(policy.tokenizer)`. */
-  readonly counter?: TokenCounter
-  /** Used when a projection needs a summary. Default: `extractiveSummarizer()`. */
-  readonly summarizer?: Summarizer
-  /**
-   * The memory segment for each call, read fresh every call: text, or a `Memory` whose
-   * `policy.memorySpaces` are rendered (e.g. `() => memoryStore.get(agentId)`). Default: none.
-   */
-  readonly memory?: () => Promise<string | Memory | undefined> | string | Memory | undefined
-  /**
-   * Model calls per request before the loop stops with `max-iterations`. Default 8. With the calls
-   * sent again after a "context too long" (at most 2), one request makes at most `maxIterations + 2`
-   * model calls, each at most `maxRetries + 1` HTTP requests under the client's retry policy.
-   */
-  readonly maxIterations?: number
-  /** Default: the model client's own setting. */
-  readonly maxOutputTokens?: number
-  /** Ids for requests and calls. Default: `crypto.randomUUID`. */
-  readonly createId?: () => string
-  /**
-   * Where failed, retried and aborted attempts and each model's token calibration are kept (the
-   * store's `createCallLog`). Answered calls are recorded on the thread either way. Default: none,
-   * so only answered calls are on record and nothing is calibrated.
-   */
-  readonly callLog?: CallLog
-  /**
-   * Builds the session's policy from the model's calibration (read fresh for each request, so every
-   * tab's calls count), e.g. `(calibration) => policyForModel(id, {}, { calibration })`. Used where
-   * `policy` would be; a thread's or a request's policy still wins. Default: none, `policy` as given.
-   */
-  readonly calibratedPolicy?: (calibration: TokenCalibration | undefined) => ContextPolicy
-  /** Clock for call records (start, latency). Default: `Date.now`. */
-  readonly now?: () => number
-  /**
-   * Where the bytes of images and files sent as store-held attachments are (the store's
-   * `attachments`): read for each request the projection holds them in. Default: none, and a
-   * request holding one fails with `AttachmentUnavailableError`.
-   */
-  readonly attachments?: { dataFor(result: ProjectionResult): Promise<(id: string) => string | undefined> }
-}
-
-export interface SendOptions {
-  /**
-   * Images and files sent with the message (e.g. `imagePart(await stores.attachments.put(...))`),
-   * after the text; the user message then holds the text and these as its parts. Default: none.
-   */
-  readonly parts?: readonly ContentPart[]
-  /** This request's policy, over the thread's and the session's. */
-  readonly policy?: ContextPolicy
-  /** Aborts this request, like `session.abort()`. */
-  readonly signal?: AbortSignal
-  /**
-   * When another tab is driving this thread: `true` or `{ timeoutMs }` waits for it (a `lock-wait`
-   * event says so) and then runs; `signal` or `session.abort()` stop the wait. Default: `false`, fail
-   * at once with `ThreadBusyError` (also what a timeout gives).
-   */
-  readonly waitForThread?: boolean | WaitForThreadOptions
-}
+import { acquireThreadLock } from './thread-lock'
 
 /** What one model call sent: enough to write its record and replay it. */
 interface SentCall {
@@ -148,7 +74,6 @@ function recentCalls(calls: readonly RecordedCall[], call: RecordedCall): readon
   return [...calls.slice(-(MAX_SNAPSHOT_CALLS - 1)), call]
 }
 
-const INTERRUPTED = 'interrupted: the request was aborted before this tool returned'
 const NOT_RERUN = 'interrupted: the page closed while this tool ran; it is not idempotent, so it was not run again'
 
 /**
@@ -727,21 +652,9 @@ export class Session extends Subscribable<(snapshot: SessionSnapshot) => void> i
     }
   }
 
-  /** The model's calibration after this call's counts were added (by the store, with the reply); says whether an exact counter is off. */
-  async #calibrate(counter: TokenCounter, projection: ProjectionResult, usage: ModelUsage): Promise<SessionEvent | undefined> {
-    const log = this.#options.callLog
-    const local = projection.meta.tokens.total
-    if (log === undefined || local <= 0 || usage.inputTokens <= 0) return undefined
-    try {
-      // The thread store added this call's sample in the reply's own transaction; read what it made.
-      const calibration = log.recentCalibration?.(this.#options.model.id, counter.id) ?? (await log.calibration(this.#options.model.id, counter.id))
-      if (calibration === undefined) return undefined
-      const verdict = calibrationVerdict(calibration, { exact: counter.exact, defaultMargin: 0 })
-      return { type: 'calibration-update', model: calibration.model, counter: calibration.counter, calibration, mismatch: verdict.mismatch }
-    } catch (error) {
-      console.warn('[threadlens] the token calibration could not be saved; the session goes on:', error)
-      return undefined
-    }
+  /** The model's calibration after this call's counts were added (by the store, with the reply). */
+  #calibrate(counter: TokenCounter, projection: ProjectionResult, usage: ModelUsage): Promise<SessionEvent | undefined> {
+    return calibrationEvent(this.#options.callLog, this.#options.model.id, counter, projection, usage)
   }
 
   /** Runs tool calls in parallel; each result is written as soon as it is ready. */
@@ -753,7 +666,7 @@ export class Session extends Subscribable<(snapshot: SessionSnapshot) => void> i
         if (this.#executed.has(call.toolCallId) || thread.index.resultSeqByToolCallId.has(call.toolCallId)) return
         this.#executed.add(call.toolCallId)
         const refs = { requestId: state.requestId, callId, iteration: state.iteration }
-        const outcome = await this.#execute(call, state)
+        const outcome = await executeTool(this.#tools, call, { signal: state.controller.signal, threadId: this.threadId })
         const input =
           'error' in outcome
             ? toolResultInput({ name: call.name, toolCallId: call.toolCallId, error: outcome.error, policy: state.policy, refs, onEvent })
@@ -772,46 +685,10 @@ export class Session extends Subscribable<(snapshot: SessionSnapshot) => void> i
     )
   }
 
-  async #execute(call: ToolCallEvent, state: RequestState): Promise<{ output: JsonValue; interrupted?: false } | { error: string; interrupted: boolean }> {
-    const tool = this.#tools.get(call.name)
-    if (tool === undefined) return { error: `unknown tool "${call.name}"; available: ${[...this.#tools.keys()].join(', ') || 'none'}`, interrupted: false }
-    if (call.argumentsError !== undefined) return { error: `invalid arguments: ${call.argumentsError}`, interrupted: false }
-    const parsed = tool.parameters.safeParse(call.arguments)
-    if (!parsed.success) {
-      const problems = parsed.error.issues.map((issue) => `${issue.path.join('.') || 'arguments'}: ${issue.message}`).join('; ')
-      return { error: `invalid arguments: ${problems}`, interrupted: false }
-    }
-    try {
-      const output = await tool.execute(parsed.data, { signal: state.controller.signal, toolCallId: call.toolCallId, threadId: this.threadId })
-      if (state.controller.signal.aborted) return { error: INTERRUPTED, interrupted: true }
-      // The same rules as every entry (core's readJsonData): a tool's bad output becomes an error result, never a broken thread.
-      const checked = readJsonData(output)
-      if (!checked.ok) {
-        const at = checked.problem.path.length === 0 ? '' : ` at ${checked.problem.path.join('.')}`
-        return { error: `the tool returned something that is not JSON${at}: ${checked.problem.rule}`, interrupted: false }
-      }
-      return { output: checked.value }
-    } catch (error) {
-      if (state.controller.signal.aborted) return { error: INTERRUPTED, interrupted: true }
-      return { error: error instanceof Error ? error.message : String(error), interrupted: false }
-    }
-  }
 }
 
 export function createSession(options: SessionOptions): Session {
   return new Session(options)
-}
-
-/** The error of an attempt as the record keeps it: class, status, and the message (providers' are scrubbed of keys already), clipped. */
-function attemptErrorOf(error: unknown): NonNullable<CallAttempt['error']> {
-  const name = error instanceof Error ? error.name || 'Error' : typeof error
-  const message = error instanceof Error ? error.message : String(error)
-  const status = (error as { status?: unknown } | null)?.status
-  return {
-    name: name.slice(0, 128),
-    message: message.slice(0, maxAttemptErrorLength),
-    ...(typeof status === 'number' && Number.isInteger(status) && status >= 100 && status <= 599 ? { status } : {}),
-  }
 }
 
 /** The user message of a send: plain text, or the text first and then the given parts. */

@@ -17,6 +17,3 @@ export class ThreadBusyError extends ThreadlensError {
     this.threadId = threadId
   }
 }
-
-// `replayCall` lives with the call record in core; its error is re-exported for older imports.
-export { ReplayError } from '@threadlens/core'

@@ -1,4 +1,5 @@
-import { createTokenCounter, definePolicy, memoryWindowKey, type PolicyOptions, type ProjectionResult, type TokenCounter } from '@threadlens/core'
+import { createTokenCounter, definePolicy, type PolicyOptions, type ProjectionResult, type TokenCounter } from '@threadlens/core'
+import { memoryWindowKey } from '@threadlens/core/caching'
 import { createMemoryBackedStores } from '@threadlens/store'
 import fc from 'fast-check'
 import { beforeAll, describe, expect, it } from 'vitest'

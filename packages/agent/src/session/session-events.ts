@@ -1,4 +1,5 @@
-import type { ProjectionResult, SessionRetry, SessionServerLimit, ThreadlensEvent, TokenCalibration } from '@threadlens/core'
+import type { ProjectionResult, SessionRetry, SessionServerLimit, ThreadlensEvent } from '@threadlens/core'
+import type { TokenCalibration } from '@threadlens/core/calls'
 import type { StopReason } from '../model/model-client'
 
 /** What `send` and `resume` stream, as one discriminated union. */

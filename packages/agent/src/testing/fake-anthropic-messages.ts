@@ -1,5 +1,6 @@
 // Node-only test helper: the Anthropic Messages wire format for the fake provider server.
-import { type AnthropicMessagesRequest, anthropicMessagesProblems } from '@threadlens/core'
+import { type AnthropicMessagesRequest } from '@threadlens/core'
+import { anthropicMessagesProblems } from '@threadlens/core/caching'
 import {
   argumentFragments,
   argumentsText,

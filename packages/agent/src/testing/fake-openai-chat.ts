@@ -1,5 +1,6 @@
 // Node-only test helper: the OpenAI Chat Completions wire format for the fake provider server.
-import { type OpenAIChatMessage, openAIChatProblems } from '@threadlens/core'
+import { type OpenAIChatMessage } from '@threadlens/core'
+import { openAIChatProblems } from '@threadlens/core/caching'
 import {
   argumentFragments,
   estimateReplyTokens,

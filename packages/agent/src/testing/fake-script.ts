@@ -1,5 +1,6 @@
 // Node-only test helpers: imported by `*.test.ts` files, never by the package's entry point.
-import { heuristicCount, type JsonObject } from '@threadlens/core'
+import { type JsonObject } from '@threadlens/core'
+import { heuristicCount } from '@threadlens/core/internal'
 
 export interface FakeToolCall {
   /** Default: `call_fake_<request>_<position>` (OpenAI) or `toolu_fake_<request>_<position>` (Anthropic). */

@@ -4,12 +4,12 @@ import {
   customTokenCounter,
   definePolicy,
   type EntryInput,
-  heuristicCount,
   type PendingMessage,
   project,
   type ProjectionResult,
   type ToolSchema,
 } from '@threadlens/core'
+import { heuristicCount } from '@threadlens/core/internal'
 
 export const testCounter = customTokenCounter('heuristic', heuristicCount, false)
 

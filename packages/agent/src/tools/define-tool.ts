@@ -1,4 +1,5 @@
-import { assertToolName, type JsonValue, type ToolSchema } from '@threadlens/core'
+import { type JsonValue, type ToolSchema } from '@threadlens/core'
+import { assertToolName } from '@threadlens/core/parts'
 import { z } from 'zod'
 
 export interface ToolContext {

@@ -1,4 +1,5 @@
-import { hashJson, replayCall, type ContextPolicy, type ProjectionResult, type Thread, type TokenCounter } from '@threadlens/core'
+import { replayCall, type ContextPolicy, type ProjectionResult, type Thread, type TokenCounter } from '@threadlens/core'
+import { hashJson } from '@threadlens/core/internal'
 import type { ThreadCall } from './thread-calls'
 
 export interface ReplayOptions {

@@ -1,4 +1,5 @@
-import { createThread, createTokenCounter, definePolicy, hashJson, project, type Entry, type ProjectionResult } from '@threadlens/core'
+import { createThread, createTokenCounter, definePolicy, project, type Entry, type ProjectionResult } from '@threadlens/core'
+import { hashJson } from '@threadlens/core/internal'
 import { describe, expect, it } from 'vitest'
 import { compareProjections } from './compare-projections'
 import { replayThreadCall } from './replay-call'

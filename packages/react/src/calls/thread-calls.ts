@@ -1,4 +1,5 @@
-import { readCallRecords, type Entry, type ReadCallRecord, type RecordedCall, type Thread } from '@threadlens/core'
+import { type Entry, type Thread } from '@threadlens/core'
+import { readCallRecords, type ReadCallRecord, type RecordedCall } from '@threadlens/core/calls'
 
 /** One past model call of a thread, derived from the entries that share its `refs.callId`. */
 export interface ThreadCall {

@@ -1,4 +1,4 @@
-import type { CallAttempt, TokenCalibration } from '@threadlens/core'
+import type { CallAttempt, TokenCalibration } from '@threadlens/core/calls'
 import type { CallLogEvent, CallLogStore } from '@threadlens/store'
 import { useSyncExternalStore } from 'react'
 import { useOptionalThreadlensClient } from '../client/threadlens-context'

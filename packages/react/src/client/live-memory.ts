@@ -1,4 +1,6 @@
-import type { Memory, MemoryStore, Space } from '@threadlens/store'
+import type { MemoryStore } from '@threadlens/store'
+import type { Memory } from '@threadlens/core'
+import type { Space } from '@threadlens/core/memory'
 import { RefcountedStore } from './refcounted-store'
 
 export interface MemorySnapshot {

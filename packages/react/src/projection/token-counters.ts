@@ -1,4 +1,5 @@
-import { createTokenCounter, loadedTokenCounter, type BuiltinCounterId, type TokenCounter } from '@threadlens/core'
+import { createTokenCounter, type TokenCounter } from '@threadlens/core'
+import { loadedTokenCounter, type BuiltinCounterId } from '@threadlens/core/internal'
 import { useSyncExternalStore } from 'react'
 
 export type CounterSnapshot =

@@ -1,5 +1,7 @@
 import 'fake-indexeddb/auto'
-import { partsText, project, definePolicy, customTokenCounter, heuristicCount, toAnthropicMessages, toOpenAIChat, type ContentPart, type Entry } from '@threadlens/core'
+import { project, definePolicy, customTokenCounter, toAnthropicMessages, toOpenAIChat, type Entry } from '@threadlens/core'
+import { partsText, type ContentPart } from '@threadlens/core/parts'
+import { heuristicCount } from '@threadlens/core/internal'
 import { Dexie } from 'dexie'
 import { describe, expect, it } from 'vitest'
 import { emptyThreadFacts, foldThreadFacts } from '../threads/thread-facts'

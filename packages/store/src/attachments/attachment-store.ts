@@ -1,4 +1,5 @@
-import type { ImagePart, FilePart, MediaSource, ProjectionResult } from '@threadlens/core'
+import type { ProjectionResult } from '@threadlens/core'
+import type { ImagePart, FilePart, MediaSource } from '@threadlens/core/parts'
 
 /** An attachment as stored: its reference (what entries hold) and its metadata. */
 export interface AttachmentInfo {

@@ -1,4 +1,4 @@
-import { threadId as toThreadId } from '@threadlens/core'
+import { threadId as toThreadId } from '@threadlens/core/internal'
 import { InvalidAttachmentError, ThreadNotFoundError } from '../errors'
 import type { AttachmentRow } from '../database/rows'
 import type { ThreadlensDB } from '../database/threadlens-db'

@@ -1,4 +1,4 @@
-import { threadId as toThreadId } from '@threadlens/core'
+import { threadId as toThreadId } from '@threadlens/core/internal'
 import type { AttachmentRow } from '../database/rows'
 import { attachmentIdsOf, type AttachmentStore, bytesToBase64 } from './attachment-store'
 import { attachmentRow, infoOf } from './create-attachment-store'

@@ -1,4 +1,4 @@
-import type { CallAttempt, CallLog, TokenCalibration } from '@threadlens/core'
+import type { CallAttempt, CallLog, TokenCalibration } from '@threadlens/core/calls'
 
 export type CallLogEvent =
   | { readonly type: 'attempts-update'; readonly threadId: string; readonly attempts: readonly CallAttempt[] }

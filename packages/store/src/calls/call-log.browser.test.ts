@@ -1,4 +1,5 @@
-import type { CallAttempt, CallRecord, EntryInput } from '@threadlens/core'
+import type { CallRecord, EntryInput } from '@threadlens/core'
+import type { CallAttempt } from '@threadlens/core/calls'
 import { describe, expect, it } from 'vitest'
 import { openThreadlensDB } from '../database/threadlens-db'
 import { openTab } from '../testing/tab-protocol'

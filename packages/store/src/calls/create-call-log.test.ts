@@ -1,5 +1,6 @@
 import 'fake-indexeddb/auto'
-import type { CallAttempt, CallRecord, Entry } from '@threadlens/core'
+import type { CallRecord, Entry } from '@threadlens/core'
+import type { CallAttempt } from '@threadlens/core/calls'
 import { Dexie } from 'dexie'
 import { describe, expect, it } from 'vitest'
 import { schemaV2 } from '../database/schema'

@@ -1,8 +1,16 @@
-import { addCalibrationSample, calibrationSampleOf, callAttemptSchema, tokenCalibrationSchema, type CallAttempt, type CalibrationSample, type EntryMeta, type TokenCalibration } from '@threadlens/core'
+import { type EntryMeta } from '@threadlens/core'
+import {
+  addCalibrationSample,
+  calibrationSampleOf,
+  callAttemptSchema,
+  tokenCalibrationSchema,
+  type CallAttempt,
+  type TokenCalibration,
+} from '@threadlens/core/calls'
 import { Dexie, liveQuery } from 'dexie'
 import type { ThreadlensDB } from '../database/threadlens-db'
-import { InvalidCallAttemptError } from '../errors'
 import { byStart, maxAttemptsPerThread, type CallLogEvent, type CallLogStore } from './call-log-store'
+import { callLogOver, type CallLogBackend } from './call-log-over'
 
 export interface CallLogOptions {
   /** Clock for calibrations' `updatedAt`. Default: `Date.now`. */
@@ -61,13 +69,13 @@ export async function calibrationUpdates(db: ThreadlensDB, samples: readonly Sam
  * The call log in IndexedDB: failed, retried and aborted attempts beside their thread (deleted with
  * it, not exported with it) and one token calibration per model and counter, shared by all tabs.
  */
-export function createCallLog(db: ThreadlensDB, options: CallLogOptions = {}): CallLogStore {
-  const now = options.now ?? Date.now
-
+export function indexedDbCallLogBackend(db: ThreadlensDB): CallLogBackend {
   async function attempts(threadId: string): Promise<readonly CallAttempt[]> {
     const [lower, upper] = threadRange(threadId)
     return readAttempts(await db.attempts.where('[threadId+id]').between(lower, upper, true, true).toArray())
   }
+  const allCalibrations = async (): Promise<readonly TokenCalibration[]> =>
+    (await db.calibrations.toArray()).flatMap((row) => readCalibration(row) ?? []).sort((a, b) => b.updatedAt - a.updatedAt)
 
   function live<T>(operation: string, query: () => Promise<T>, next: (value: T) => CallLogEvent, listener: (event: CallLogEvent) => void): () => void {
     let stopped = false
@@ -92,23 +100,17 @@ export function createCallLog(db: ThreadlensDB, options: CallLogOptions = {}): C
   }
 
   return {
-    async recordAttempt(attempt) {
-      const parsed = callAttemptSchema.safeParse(attempt)
-      if (!parsed.success) {
-        const issue = parsed.error.issues[0]
-        throw new InvalidCallAttemptError(issue?.path.join('.') ?? '', issue?.message ?? 'does not match callAttemptSchema')
-      }
-      await db.run('recordAttempt', () =>
+    putAttempt: (attempt, trim) =>
+      db.run('recordAttempt', () =>
         db.transaction('rw', [db.attempts], async () => {
-          await db.attempts.put(parsed.data)
+          await db.attempts.put(attempt)
           const [lower, upper] = threadRange(attempt.threadId)
           const count = await db.attempts.where('[threadId+id]').between(lower, upper, true, true).count()
           if (count <= maxAttemptsPerThread) return
-          const rows = readAttempts(await db.attempts.where('[threadId+id]').between(lower, upper, true, true).toArray())
-          await db.attempts.bulkDelete(rows.slice(0, count - maxAttemptsPerThread).map((row): [string, string] => [row.threadId, row.id]))
+          const old = trim(await attempts(attempt.threadId))
+          await db.attempts.bulkDelete(old.map((row): [string, string] => [row.threadId, row.id]))
         }),
-      )
-    },
+      ),
 
     attempts: (threadId) => db.run('attempts', () => attempts(threadId)),
 
@@ -121,33 +123,26 @@ export function createCallLog(db: ThreadlensDB, options: CallLogOptions = {}): C
 
     recentCalibration: (model, counter) => db.recentCalibrations.get(`${model}\u0000${counter}`),
 
-    calibrations: () =>
-      db.run('calibrations', async () => {
-        const rows = await db.calibrations.toArray()
-        return rows.flatMap((row) => readCalibration(row) ?? []).sort((a, b) => b.updatedAt - a.updatedAt)
-      }),
+    calibrations: () => db.run('calibrations', allCalibrations),
 
-    async addCalibrationSample(model: string, counter: string, sample: CalibrationSample) {
-      // Read and write in one transaction: two tabs adding at once both count.
-      return db.run('addCalibrationSample', () =>
+    // Read and write in one transaction: two tabs adding at once both count.
+    changeCalibration: (model, counter, change) =>
+      db.run('addCalibrationSample', () =>
         db.transaction('rw', [db.calibrations], async () => {
-          const previous = readCalibration(await db.calibrations.get([model, counter]))
-          const next = addCalibrationSample(previous, sample, { model, counter, now: now() })
+          const next = change(readCalibration(await db.calibrations.get([model, counter])))
           await db.calibrations.put(next)
           db.recentCalibrations.set(`${model}\u0000${counter}`, next)
           return next
         }),
-      )
-    },
+      ),
 
     subscribeAttempts: (threadId, listener) => live('subscribeAttempts', () => attempts(threadId), (list) => ({ type: 'attempts-update', threadId, attempts: list }), listener),
 
-    subscribeCalibrations: (listener) =>
-      live(
-        'subscribeCalibrations',
-        async () => (await db.calibrations.toArray()).flatMap((row) => readCalibration(row) ?? []).sort((a, b) => b.updatedAt - a.updatedAt),
-        (calibrations) => ({ type: 'calibrations-update', calibrations }),
-        listener,
-      ),
+    subscribeCalibrations: (listener) => live('subscribeCalibrations', allCalibrations, (calibrations) => ({ type: 'calibrations-update', calibrations }), listener),
   }
+}
+
+/** The call log in IndexedDB (see `indexedDbCallLogBackend`). */
+export function createCallLog(db: ThreadlensDB, options: CallLogOptions = {}): CallLogStore {
+  return callLogOver(indexedDbCallLogBackend(db), options)
 }

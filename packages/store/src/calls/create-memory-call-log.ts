@@ -1,10 +1,10 @@
-import { addCalibrationSample, calibrationSampleOf, callAttemptSchema, type CallAttempt, type Entry, type TokenCalibration } from '@threadlens/core'
-import { InvalidCallAttemptError } from '../errors'
-import { byStart, maxAttemptsPerThread, type CallLogEvent, type CallLogStore } from './call-log-store'
+import { type Entry } from '@threadlens/core'
+import { calibrationSampleOf, type CallAttempt, type TokenCalibration } from '@threadlens/core/calls'
+import { callLogOver } from './call-log-over'
+import { byStart, type CallLogEvent, type CallLogStore } from './call-log-store'
 
 /** The call log in memory, for the fallback stores and tests: the same API, nothing survives a reload. */
 export function createMemoryCallLog(options: { readonly now?: () => number } = {}): CallLogStore & { deleteThread(threadId: string): void; addFromEntries(entries: readonly Entry[]): void } {
-  const now = options.now ?? Date.now
   const attemptsByThread = new Map<string, Map<string, CallAttempt>>()
   const calibrations = new Map<string, TokenCalibration>()
   const attemptListeners = new Set<{ readonly threadId: string; readonly listener: (event: CallLogEvent) => void }>()
@@ -14,48 +14,49 @@ export function createMemoryCallLog(options: { readonly now?: () => number } = {
   const notifyAttempts = (threadId: string): void => {
     for (const each of attemptListeners) if (each.threadId === threadId) each.listener({ type: 'attempts-update', threadId, attempts: listOf(threadId) })
   }
-  const add = (model: string, counter: string, sample: Parameters<CallLogStore['addCalibrationSample']>[2]): TokenCalibration => {
+  const change = (model: string, counter: string, apply: (previous: TokenCalibration | undefined) => TokenCalibration): TokenCalibration => {
     const key = `${model}\u0000${counter}`
-    const next = addCalibrationSample(calibrations.get(key), sample, { model, counter, now: now() })
+    const next = apply(calibrations.get(key))
     calibrations.set(key, next)
     for (const listener of calibrationListeners) listener({ type: 'calibrations-update', calibrations: allCalibrations() })
     return next
   }
-  return {
-    async recordAttempt(attempt) {
-      const parsed = callAttemptSchema.safeParse(attempt)
-      if (!parsed.success) {
-        const issue = parsed.error.issues[0]
-        throw new InvalidCallAttemptError(issue?.path.join('.') ?? '', issue?.message ?? 'does not match callAttemptSchema')
-      }
-      let rows = attemptsByThread.get(attempt.threadId)
-      if (rows === undefined) attemptsByThread.set(attempt.threadId, (rows = new Map()))
-      rows.set(attempt.id, parsed.data)
-      for (const old of listOf(attempt.threadId).slice(0, Math.max(0, rows.size - maxAttemptsPerThread))) rows.delete(old.id)
-      notifyAttempts(attempt.threadId)
+  const log = callLogOver(
+    {
+      async putAttempt(attempt, trim) {
+        let rows = attemptsByThread.get(attempt.threadId)
+        if (rows === undefined) attemptsByThread.set(attempt.threadId, (rows = new Map()))
+        rows.set(attempt.id, attempt)
+        for (const old of trim(listOf(attempt.threadId))) rows.delete(old.id)
+        notifyAttempts(attempt.threadId)
+      },
+      attempts: async (threadId) => listOf(threadId),
+      calibration: async (model, counter) => calibrations.get(`${model}\u0000${counter}`),
+      recentCalibration: (model, counter) => calibrations.get(`${model}\u0000${counter}`),
+      calibrations: async () => allCalibrations(),
+      changeCalibration: async (model, counter, apply) => change(model, counter, apply),
+      subscribeAttempts(threadId, listener) {
+        const entry = { threadId, listener }
+        attemptListeners.add(entry)
+        listener({ type: 'attempts-update', threadId, attempts: listOf(threadId) })
+        return () => attemptListeners.delete(entry)
+      },
+      subscribeCalibrations(listener) {
+        calibrationListeners.add(listener)
+        listener({ type: 'calibrations-update', calibrations: allCalibrations() })
+        return () => calibrationListeners.delete(listener)
+      },
     },
-    attempts: async (threadId) => listOf(threadId),
-    calibration: async (model, counter) => calibrations.get(`${model}\u0000${counter}`),
-    recentCalibration: (model, counter) => calibrations.get(`${model}\u0000${counter}`),
-    calibrations: async () => allCalibrations(),
-    addCalibrationSample: async (model, counter, sample) => add(model, counter, sample),
+    options,
+  )
+  return {
+    ...log,
     /** What the memory thread store calls on every append (as the IndexedDB store does inside its transaction). */
     addFromEntries(entries) {
       for (const entry of entries) {
         const found = entry.meta?.call === undefined ? undefined : calibrationSampleOf(entry.meta.call)
-        if (found !== undefined) add(found.model, found.counter, found.sample)
+        if (found !== undefined) void log.addCalibrationSample(found.model, found.counter, found.sample)
       }
-    },
-    subscribeAttempts(threadId, listener) {
-      const entry = { threadId, listener }
-      attemptListeners.add(entry)
-      listener({ type: 'attempts-update', threadId, attempts: listOf(threadId) })
-      return () => attemptListeners.delete(entry)
-    },
-    subscribeCalibrations(listener) {
-      calibrationListeners.add(listener)
-      listener({ type: 'calibrations-update', calibrations: allCalibrations() })
-      return () => calibrationListeners.delete(listener)
     },
     deleteThread(threadId) {
       if (attemptsByThread.delete(threadId)) notifyAttempts(threadId)

@@ -1,4 +1,5 @@
-import { jsonObjectSchema, threadId as toThreadId, type ForkInfo, type JsonObject, type ThreadId } from '@threadlens/core'
+import { type JsonObject } from '@threadlens/core'
+import { jsonObjectSchema, threadId as toThreadId, type ForkInfo, type ThreadId } from '@threadlens/core/internal'
 import { z } from 'zod'
 import { threadFactsSchema, type ThreadFacts } from '../threads/thread-facts'
 

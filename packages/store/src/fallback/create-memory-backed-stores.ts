@@ -1,4 +1,5 @@
-import { createMemory, type Memory } from '@threadlens/core'
+import { type Memory } from '@threadlens/core'
+import { createMemory } from '@threadlens/core/memory'
 import type { AttachmentStore } from '../attachments/attachment-store'
 import { createMemoryAttachmentStore } from '../attachments/create-memory-attachment-store'
 import type { CallLogStore } from '../calls/call-log-store'

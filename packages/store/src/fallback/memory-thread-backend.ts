@@ -1,4 +1,5 @@
-import { threadId as toThreadId, type Entry, type ThreadId } from '@threadlens/core'
+import { type Entry } from '@threadlens/core'
+import { threadId as toThreadId, type ThreadId } from '@threadlens/core/internal'
 import { toThreadRecord, type ThreadRow } from '../database/rows'
 import { ThreadNotFoundError } from '../errors'
 import type { MemoryAttachmentStore } from '../attachments/create-memory-attachment-store'

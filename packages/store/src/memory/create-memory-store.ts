@@ -1,8 +1,9 @@
 import { liveQuery } from 'dexie'
 import type { ThreadlensDB } from '../database/threadlens-db'
 import { StorageError } from '../errors'
-import { memorySchema, type Memory } from '@threadlens/core'
-import { createMemory } from '@threadlens/core'
+import { type Memory } from '@threadlens/core'
+import { memorySchema } from '@threadlens/core/memory'
+import { createMemory } from '@threadlens/core/memory'
 import type { MemoryStore } from './memory-store'
 import { memoryStoreOver } from './memory-store-over'
 

@@ -1,5 +1,5 @@
 import { InvalidMemoryOperationError } from '@threadlens/core'
-import { memoryIdSchema, type Task } from '@threadlens/core'
+import { memoryIdSchema, type Task } from '@threadlens/core/memory'
 import {
   createSpace,
   deleteSpace,
@@ -15,7 +15,7 @@ import {
   updateSpace,
   worldGet,
   type WriteOptions,
-} from '@threadlens/core'
+} from '@threadlens/core/memory'
 import type { AddTaskOptions, MemoryBackend, MemoryStore } from './memory-store'
 
 function checkId(memoryId: string): void {

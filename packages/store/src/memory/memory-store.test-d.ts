@@ -1,6 +1,7 @@
 import type { JsonObject, JsonValue } from '@threadlens/core'
 import { expectTypeOf } from 'vitest'
-import type { Memory, Task } from '@threadlens/core'
+import type { Memory } from '@threadlens/core'
+import type { Task } from '@threadlens/core/memory'
 import type { MemoryStore, SpaceDataOf } from './memory-store'
 
 declare const memory: MemoryStore

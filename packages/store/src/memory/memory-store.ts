@@ -1,6 +1,7 @@
 import type { JsonObject, JsonValue } from '@threadlens/core'
-import type { Memory, SpaceKind, Task } from '@threadlens/core'
-import type { WriteOptions } from '@threadlens/core'
+import type { Memory } from '@threadlens/core'
+import type { SpaceKind, Task } from '@threadlens/core/memory'
+import type { WriteOptions } from '@threadlens/core/memory'
 
 /** The data `update` hands to (and expects back from) the update function of a space. */
 export type SpaceDataOf<K extends string> = K extends 'tasks' ? readonly Task[] : K extends 'world' ? JsonObject : JsonObject | readonly JsonValue[]

@@ -1,7 +1,8 @@
 /// <reference lib="webworker" />
 // A "tab" for real-browser tests: a Web Worker has its own IndexedDB connection, exactly like
 // another tab of the app, and runs truly in parallel with the page.
-import type { CallAttempt, EntryInput } from '@threadlens/core'
+import type { EntryInput } from '@threadlens/core'
+import type { CallAttempt } from '@threadlens/core/calls'
 import { createCallLog } from '../calls/create-call-log'
 import { Dexie } from 'dexie'
 import { schemaV4 } from '../database/schema'

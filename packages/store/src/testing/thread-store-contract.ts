@@ -1,4 +1,5 @@
-import { customTokenCounter, heuristicCount, InvalidEntryError, InvalidIdError, Thread, type EntryInput } from '@threadlens/core'
+import { customTokenCounter, InvalidEntryError, InvalidIdError, Thread, type EntryInput } from '@threadlens/core'
+import { heuristicCount } from '@threadlens/core/internal'
 import { describe, expect, it } from 'vitest'
 import { InvalidMemoryOperationError, RevisionConflictError } from '@threadlens/core'
 import { ImportValidationError, InvalidStoreOptionsError, ThreadFullError, ThreadNotFoundError, ThreadRevisionConflictError } from '../errors'

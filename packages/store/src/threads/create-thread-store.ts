@@ -1,4 +1,4 @@
-import type { TokenCalibration } from '@threadlens/core'
+import type { TokenCalibration } from '@threadlens/core/calls'
 import { Dexie } from 'dexie'
 import { threadRowSchema, toThreadRecord, type AttachmentRow, type ThreadRow } from '../database/rows'
 import { deleteThreadAttachments } from '../attachments/create-attachment-store'

@@ -1,4 +1,5 @@
-import { InvalidEntryError, parseEntry, type Entry } from '@threadlens/core'
+import { InvalidEntryError, type Entry } from '@threadlens/core'
+import { parseEntry } from '@threadlens/core/internal'
 import { unreadablePlaceholder } from './unreadable-entry'
 import { StorageError } from '../errors'
 import type { ThreadlensDB } from '../database/threadlens-db'

@@ -1,16 +1,5 @@
-import {
-  checkAppendRules,
-  entryId,
-  InvalidEntryError,
-  parseEntryInput,
-  threadId as toThreadId,
-  type Entry,
-  type EntryId,
-  type EntryInput,
-  type EntryMeta,
-  type ThreadId,
-  type TokenCounter,
-} from '@threadlens/core'
+import { InvalidEntryError, type Entry, type EntryInput, type EntryMeta, type TokenCounter } from '@threadlens/core'
+import { checkAppendRules, entryId, parseEntryInput, threadId as toThreadId, type EntryId, type ThreadId } from '@threadlens/core/internal'
 
 /** An input validated and made ready outside the transaction: id, time and token counts fixed. */
 export interface PreparedEntry {

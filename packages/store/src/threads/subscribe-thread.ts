@@ -1,4 +1,5 @@
-import { threadId as toThreadId, type Entry } from '@threadlens/core'
+import { type Entry } from '@threadlens/core'
+import { threadId as toThreadId } from '@threadlens/core/internal'
 import { liveQuery } from 'dexie'
 import type { ThreadRow } from '../database/rows'
 import type { ThreadlensDB } from '../database/threadlens-db'

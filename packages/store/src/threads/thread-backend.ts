@@ -1,4 +1,5 @@
-import type { Entry, ThreadId } from '@threadlens/core'
+import type { Entry } from '@threadlens/core'
+import type { ThreadId } from '@threadlens/core/internal'
 import type { AttachmentRow, ThreadRow } from '../database/rows'
 import type { PreparedEntry, StoredToolIds } from './prepare-entries'
 import type { LoadWindowOptions, SubscribeOptions, ThreadListListener, ThreadStoreListener } from './thread-store'

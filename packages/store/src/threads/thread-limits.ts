@@ -1,4 +1,5 @@
-import { utf8Length, type Entry } from '@threadlens/core'
+import { type Entry } from '@threadlens/core'
+import { utf8Length } from '@threadlens/core/internal'
 import { toThreadRecord, type ThreadRow } from '../database/rows'
 import { ThreadFullError } from '../errors'
 import type { ImportLimits } from '../transfer/import-limits'

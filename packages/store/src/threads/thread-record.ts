@@ -1,4 +1,5 @@
-import { jsonObjectSchema, utf8Length, type JsonObject, type ThreadId } from '@threadlens/core'
+import { type JsonObject } from '@threadlens/core'
+import { jsonObjectSchema, utf8Length, type ThreadId } from '@threadlens/core/internal'
 import { z } from 'zod'
 import { toThreadRecord, type ThreadRecord, type ThreadRow } from '../database/rows'
 import { ThreadRevisionConflictError } from '../errors'

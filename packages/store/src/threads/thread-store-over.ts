@@ -1,4 +1,5 @@
-import { createThread, entryId, InvalidEntryError, threadId as toThreadId, type Entry, type Thread, type TokenCounter } from '@threadlens/core'
+import { createThread, InvalidEntryError, type Entry, type Thread, type TokenCounter } from '@threadlens/core'
+import { entryId, threadId as toThreadId } from '@threadlens/core/internal'
 import { z } from 'zod'
 import { toThreadRecord, type ThreadRow } from '../database/rows'
 import { StorageError, type UnreadableEntryError } from '../errors'

@@ -1,4 +1,5 @@
-import type { ContextPolicy, Entry, EntryInput, JsonObject, Thread, ThreadId, TokenCounter } from '@threadlens/core'
+import type { ContextPolicy, Entry, EntryInput, JsonObject, Thread, TokenCounter } from '@threadlens/core'
+import type { ThreadId } from '@threadlens/core/internal'
 import type { ThreadRecord } from '../database/rows'
 import type { UnreadableEntryError } from '../errors'
 import type { ImportLimits } from '../transfer/import-limits'

@@ -1,5 +1,6 @@
 import { UnreadableEntryError } from '../errors'
-import { entryId, entryRefsSchema, threadId as toThreadId, type Entry, type EntryRefs } from '@threadlens/core'
+import { type Entry, type EntryRefs } from '@threadlens/core'
+import { entryId, entryRefsSchema, threadId as toThreadId } from '@threadlens/core/internal'
 
 const idPattern = /^[A-Za-z0-9_.:-]{1,128}$/
 

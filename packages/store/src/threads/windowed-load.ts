@@ -1,4 +1,5 @@
-import { inputBudget, MESSAGE_OVERHEAD_TOKENS, REPLY_PRIMING_TOKENS, type Entry } from '@threadlens/core'
+import { type Entry } from '@threadlens/core'
+import { inputBudget, MESSAGE_OVERHEAD_TOKENS, REPLY_PRIMING_TOKENS } from '@threadlens/core/internal'
 import type { ThreadRow } from '../database/rows'
 import type { ThreadlensDB } from '../database/threadlens-db'
 import { checkStoredEntry, readEntries, readEntriesNewestFirst } from './entry-reads'

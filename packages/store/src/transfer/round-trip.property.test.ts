@@ -1,4 +1,6 @@
-import { entryLimits, utf8Length, type Entry, type EntryInput, type JsonObject, type JsonValue } from '@threadlens/core'
+import { type Entry, type EntryInput, type JsonObject, type JsonValue } from '@threadlens/core'
+import { utf8Length } from '@threadlens/core/internal'
+import { entryLimits } from '@threadlens/core'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { awkwardJsonArbitrary, nested } from '../../../core/src/testing/hostile-values'

@@ -1,4 +1,4 @@
-import { jsonTextNestingExceeds, utf8Length } from '@threadlens/core'
+import { jsonTextNestingExceeds, utf8Length } from '@threadlens/core/internal'
 import { ImportValidationError } from '../errors'
 
 export { jsonTextNestingExceeds as nestingExceeds, utf8Length }

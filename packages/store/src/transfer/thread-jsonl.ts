@@ -1,17 +1,6 @@
-import {
-  checkAppendRules,
-  entryLimits,
-  fromOpenAIChat,
-  parseEntry,
-  readJsonData,
-  InvalidEntryError,
-  InvalidMessagesError,
-  jsonObjectSchema,
-  type Entry,
-  type EntryInput,
-  type JsonObject,
-  attachmentIdPattern,
-} from '@threadlens/core'
+import { entryLimits, fromOpenAIChat, InvalidEntryError, InvalidMessagesError, type Entry, type EntryInput, type JsonObject } from '@threadlens/core'
+import { checkAppendRules, parseEntry, readJsonData, jsonObjectSchema } from '@threadlens/core/internal'
+import { attachmentIdPattern } from '@threadlens/core/parts'
 import { z } from 'zod'
 import { forkInfoSchema, type ThreadRecord } from '../database/rows'
 import { ImportValidationError } from '../errors'

@@ -6,7 +6,6 @@ import {
   createTokenCounter,
   definePolicy,
   extractiveSummarizer,
-  hashJson,
   presets,
   project,
   type ContextPolicy,
@@ -14,6 +13,7 @@ import {
   type Summarizer,
   type TokenCounter,
 } from '@threadlens/core'
+import { hashJson } from '@threadlens/core/internal'
 import { createCallLog, createThreadStore, openThreadlensDB, type ThreadStore } from '@threadlens/store'
 import { z } from 'zod'
 import type { ModelClient, ModelStreamEvent } from '../../model/model-client'

@@ -1,0 +1,38 @@
+/** @threadlens/core/calls: the record of every model call and attempt (writer, reader, trace) and token calibration. */
+
+export { callRecordSchema } from '../entries/entry-schema'
+export type {
+  CallAttempt,
+  CallLog,
+  CallAttemptError,
+  CallAttemptStatus,
+  CallHashes,
+  CallRecordOptions,
+  CallTiming,
+  CallTraceRow,
+  CalibrationSample,
+  CalibrationVerdict,
+  ReadCallRecord,
+  ReplayCallOptions,
+  ReportedUsage,
+  TokenCalibration,
+  CallUsage,
+  RecordedCall,
+} from '../calls/index'
+export {
+  addCalibrationSample,
+  calibrationSampleOf,
+  calibratedPromptBudget,
+  calibrationDefaults,
+  calibrationSampleSchema,
+  calibrationVerdict,
+  callAttemptSchema,
+  callHashes,
+  callRecord,
+  callTrace,
+  CallParts,
+  maxAttemptErrorLength,
+  readCallRecords,
+  StoredHashes,
+  tokenCalibrationSchema,
+} from '../calls/index'

@@ -1,0 +1,69 @@
+/**
+ * @threadlens/core/internal: what the other threadlens packages share (entry schemas, hashing,
+ * append rules, token constants). Not part of the public API: it changes without notice.
+ */
+
+export type {
+  EntryInputOf,
+  EntryOf,
+  MessageEntry,
+  MessagePayload,
+  PayloadByKind,
+  Role,
+  SummaryEntry,
+  SummaryPayload,
+  ToolCallEntry,
+  ToolCallPayload,
+  ToolResultEntry,
+  ToolResultPayload,
+  ContextOpEntry,
+  ContextOpName,
+  ContextOpPayload,
+} from '../entries/entry'
+export { entryKinds } from '../entries/entry'
+export {
+  entrySchema,
+  entryInputSchema,
+  entryMetaSchema,
+  entryRefsSchema,
+  jsonValueSchema,
+  jsonObjectSchema,
+  parseEntry,
+  parseEntryInput,
+  readEntryData,
+} from '../entries/entry-schema'
+export type { JsonDataProblem, JsonDataResult, ReadJsonDataOptions } from '../entries/json-data'
+export { jsonTextNestingExceeds, readJsonData } from '../entries/json-data'
+export { utf8Length } from '../utils/utf8-length'
+export { toolResultText, toolArgumentsText } from '../entries/entry-text'
+export type { AppendContext } from '../entries/append-rules'
+export { checkAppendRules } from '../entries/append-rules'
+export type { ThreadId, EntryId } from '../entries/ids'
+export { threadId, entryId } from '../entries/ids'
+export type { ThreadIndex } from '../entries/thread-index'
+export { indexOfEntries } from '../entries/thread-index'
+export type { ForkInfo, ThreadEvent } from '../entries/thread'
+export type { BuiltinCounterId, CounterId, EncodingName } from '../tokens/token-counter'
+export { loadedTokenCounter, heuristicCount, messageTokens, MESSAGE_OVERHEAD_TOKENS, REPLY_PRIMING_TOKENS, TOOL_CALL_OVERHEAD_TOKENS } from '../tokens/token-counter'
+export { inputBudget, policySchema, cachePolicySchema, DEFAULT_SUMMARY_PREFIX, DEFAULT_INTERRUPTED_RESULT } from '../policy/policy'
+export type { PresetName } from '../policy/presets'
+export type { DroppedRange, NeedsSummaryReason, ProjectedToolCall, ProjectInput, ProjectionTokens, ProjectionCache } from '../project/types'
+export type {
+  OpenAIChatSystemMessage,
+  OpenAIChatUserMessage,
+  OpenAIChatAssistantMessage,
+  OpenAIChatToolMessage,
+  OpenAIChatToolCall,
+} from '../formats/openai-chat'
+export type {
+  AnthropicMessage,
+  AnthropicContentBlock,
+  AnthropicTextBlock,
+  AnthropicToolUseBlock,
+  AnthropicToolResultBlock,
+  AnthropicCacheControl,
+} from '../formats/anthropic-messages'
+export type { FromOpenAIChatResult } from '../formats/from-openai-chat'
+export type { ThreadlensEventType } from '../events'
+export { Subscribable } from '../utils/subscribable'
+export { hashString, hashJson, HashBuilder } from '../utils/hash'

@@ -1,0 +1,8 @@
+/** @threadlens/core/views: a thread as a reader sees it (conversation, reasoning) and a text debug view of a projection. */
+
+export type { DebugViewOptions } from '../project/debug-view'
+export { debugView } from '../project/debug-view'
+export type { ConversationMessage } from '../views/conversation-view'
+export { conversationView } from '../views/conversation-view'
+export type { ReasoningItem } from '../views/reasoning-view'
+export { reasoningView } from '../views/reasoning-view'

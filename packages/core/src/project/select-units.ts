@@ -1,0 +1,217 @@
+import type { Entry, EntryKind, SummaryEntry } from '../entries/entry'
+import type { CheckpointSegments } from './checkpoint-segments'
+import type { FixedSegments } from './fixed-segments'
+import type { ProjectionContext } from './projection-context'
+import { planUnit, type ReductionContext, type UnitPlan } from './reductions'
+import { turnWindowFloor } from './turns'
+import type { DropReason } from './types'
+import { unitCost, type UnitCost } from './unit-messages'
+import { entryAt, unitOf, unitSeqs, type Unit, type UnitContext } from './units'
+import type { WindowPlan } from './window-plan'
+
+/** Which units of history are sent, and the fate of every entry the walk looked at. */
+export interface UnitSelection {
+  /** The units sent, oldest first. */
+  readonly history: readonly Unit[]
+  /** The plan (reductions, omitted tools) of each unit. */
+  readonly planOf: (unit: Unit) => UnitPlan
+  readonly explicit: ReadonlyMap<number, DropReason | 'included'>
+  /** Why the walk stopped, and at which seq; `undefined` when it reached the start of the window. */
+  readonly stopReason: DropReason | undefined
+  readonly lowWater: number
+  readonly pinnedDroppedByBudget: boolean
+}
+
+/**
+ * Decides unit by unit: the latest user message, then pinned units (newest first while they
+ * fit), then the rest newest to oldest, stopping at the first that the windows or the budget refuse.
+ */
+export function selectUnits(context: ProjectionContext, fixed: FixedSegments, checkpoints: CheckpointSegments, windows: WindowPlan): UnitSelection {
+  const selector = new Selector(context, fixed, checkpoints, windows)
+  if (fixed.anchor !== undefined) selector.decide(unitOf(context.units, fixed.anchor, selector.units) as Unit, 'included')
+  // The summary entry in use is present (as the summary segment) even if the walk stops short of it.
+  if (checkpoints.summaryUsed) selector.explicit.set((checkpoints.summaryEntry as SummaryEntry).seq, 'included')
+  selector.admitPinned()
+  selector.walkNewestFirst()
+  return {
+    history: [...selector.included.values()].sort((a, b) => a.start - b.start),
+    planOf: (unit) => selector.planOf(unit),
+    explicit: selector.explicit,
+    stopReason: selector.stopReason,
+    lowWater: selector.lowWater,
+    pinnedDroppedByBudget: selector.pinnedDroppedByBudget,
+  }
+}
+
+class Selector {
+  readonly units = new Map<string, Unit>()
+  readonly included = new Map<string, Unit>()
+  readonly explicit = new Map<number, DropReason | 'included'>()
+  stopReason: DropReason | undefined
+  lowWater: number
+  pinnedDroppedByBudget = false
+  readonly #context: ProjectionContext
+  readonly #checkpoints: CheckpointSegments
+  readonly #cacheStart: number | undefined
+  readonly #reductions: ReductionContext
+  readonly #costs = new Map<string, UnitCost>()
+  readonly #plans = new Map<string, UnitPlan>()
+  readonly #turnFloor: number
+  readonly #maxMessages: number
+  #remaining: number
+  #messageCount: number
+  readonly #straddlers: Unit[] = []
+
+  constructor(context: ProjectionContext, fixed: FixedSegments, checkpoints: CheckpointSegments, windows: WindowPlan) {
+    const { policy, counter } = context.input
+    this.#context = context
+    this.#checkpoints = checkpoints
+    this.#cacheStart = windows.cacheStart
+    this.#reductions = { unitContext: context.units, index: context.index, policy, counter, protectedFrom: windows.reductionFloor, pinnedSeqs: context.index.pinnedSeqs }
+    this.#remaining = checkpoints.remaining
+    // Windows: the oldest seq a turn window allows, and the message count cap.
+    this.#turnFloor = turnWindowFloor(policy.maxTurns, context.index.userSeqs, context.visibleFrom, fixed.pendingHasUser)
+    this.#messageCount = fixed.anchor === undefined ? 0 : 1
+    this.#maxMessages = policy.maxMessages ?? Number.POSITIVE_INFINITY
+    this.lowWater = context.visibleFrom
+  }
+
+  planOf(unit: Unit): UnitPlan {
+    let plan = this.#plans.get(unit.key)
+    if (plan === undefined) this.#plans.set(unit.key, (plan = planUnit(unit, this.#reductions)))
+    return plan
+  }
+
+  #costOf(unit: Unit): UnitCost {
+    let cost = this.#costs.get(unit.key)
+    if (cost === undefined) this.#costs.set(unit.key, (cost = unitCost(unit, this.planOf(unit), this.#context.input.policy, this.#context.input.counter, this.#context.messageCost)))
+    return cost
+  }
+
+  decide(unit: Unit, fate: DropReason | 'included'): void {
+    for (const seq of unitSeqs(unit)) this.explicit.set(seq, fate)
+    if (fate !== 'included') return
+    this.included.set(unit.key, unit)
+    const plan = this.planOf(unit)
+    if (plan.omitTools) {
+      for (const call of unit.calls) this.explicit.set(call.seq, 'isolated')
+      for (const result of unit.results) if (result !== undefined) this.explicit.set(result.seq, 'isolated')
+    } else if (this.#context.input.policy.unresolvedToolCalls === 'drop') {
+      unit.calls.forEach((call, position) => {
+        if (unit.results[position] === undefined) this.explicit.set(call.seq, 'unresolved')
+      })
+    }
+  }
+
+  /** Pinned units are always candidates, whatever the windows say; newest first while they fit. */
+  admitPinned(): void {
+    const { index, visibleFrom, lastSeq, include, units } = this.#context
+    const pinnedUnits: Unit[] = []
+    for (const seq of index.pinnedSeqs) {
+      if (seq < visibleFrom || seq > lastSeq) continue
+      const entry = entryAt(units, seq)
+      if (entry === undefined || !include.has(entry.kind)) continue
+      if ((entry.kind === 'tool_call' || entry.kind === 'tool_result') && !units.toolsIncluded) continue
+      const unit = unitOf(units, entry, this.units)
+      if (unit !== undefined && !this.included.has(unit.key) && !pinnedUnits.includes(unit)) pinnedUnits.push(unit)
+    }
+    pinnedUnits.sort((a, b) => b.start - a.start)
+    for (const unit of pinnedUnits) {
+      const cost = this.#costOf(unit)
+      if (cost.messageCount === 0) {
+        this.decide(unit, emptyReason(unit, this.planOf(unit)))
+      } else if (cost.tokens <= this.#remaining) {
+        this.#remaining -= cost.tokens
+        this.decide(unit, 'included')
+      } else {
+        this.pinnedDroppedByBudget = true
+        this.decide(unit, 'budget')
+      }
+    }
+  }
+
+  /** Decides one unit at its start; `false` stops the walk. */
+  #consider(unit: Unit): boolean {
+    if (this.explicit.has(unit.start)) return true
+    const cost = this.#costOf(unit)
+    let reason: DropReason | undefined
+    if (unit.start < this.#turnFloor || this.#messageCount + cost.messageCount > this.#maxMessages) reason = 'window'
+    else if (cost.tokens > this.#remaining) reason = 'budget'
+    else if (this.#cacheStart !== undefined && unit.start < this.#cacheStart) reason = 'cache-window'
+    if (reason !== undefined) {
+      this.stopReason = reason
+      this.lowWater = unit.start
+      this.decide(unit, reason)
+      return false
+    }
+    if (cost.messageCount === 0) {
+      this.decide(unit, emptyReason(unit, this.planOf(unit)))
+      return true
+    }
+    this.#remaining -= cost.tokens
+    this.#messageCount += cost.messageCount
+    this.decide(unit, 'included')
+    return true
+  }
+
+  /** Units that start inside the summary's range but reach past it, decided when the walk jumps over the range. */
+  #flushStraddlers(): boolean {
+    this.#straddlers.sort((a, b) => b.start - a.start)
+    for (const unit of this.#straddlers) if (!this.#consider(unit)) return false
+    this.#straddlers.length = 0
+    return true
+  }
+
+  /** Walks newest to oldest; decides each unit at its start; stops at the first that does not fit. */
+  walkNewestFirst(): void {
+    const { visibleFrom, lastSeq, include, units } = this.#context
+    const { summaryEntry, summaryUsed, coveredFrom, coveredTo } = this.#checkpoints
+    let seq = lastSeq
+    while (seq >= visibleFrom) {
+      if (seq <= coveredTo && seq >= coveredFrom) {
+        if (!this.#flushStraddlers()) break
+        seq = coveredFrom - 1
+        continue
+      }
+      const entry = entryAt(units, seq) as Entry
+      if (!this.explicit.has(seq)) {
+        const fate = classify(entry, summaryEntry, summaryUsed, include, units)
+        if (fate !== undefined) {
+          this.explicit.set(seq, fate)
+        } else {
+          const unit = unitOf(units, entry, this.units)
+          if (unit === undefined) this.explicit.set(seq, 'orphan')
+          else if (unit.start === seq) {
+            if (!this.#consider(unit)) break
+          } else if (summaryUsed && unit.start >= coveredFrom && unit.start <= coveredTo && !this.#straddlers.includes(unit)) {
+            this.#straddlers.push(unit)
+          }
+        }
+      }
+      seq--
+    }
+    if (this.stopReason === undefined && this.#straddlers.length > 0) this.#flushStraddlers()
+  }
+}
+
+/** The fate of entries that never form a unit, or `undefined` for entries that do. */
+function classify(
+  entry: Entry,
+  summaryEntry: SummaryEntry | undefined,
+  summaryUsed: boolean,
+  include: ReadonlySet<EntryKind>,
+  context: UnitContext,
+): DropReason | 'included' | undefined {
+  if (entry.kind === 'context_op') return 'applied'
+  if (entry.kind === 'summary') {
+    if (entry === summaryEntry) return summaryUsed ? 'included' : 'budget'
+    return include.has('summary') ? 'superseded' : 'kind'
+  }
+  if (!include.has(entry.kind)) return 'kind'
+  if ((entry.kind === 'tool_call' || entry.kind === 'tool_result') && !context.toolsIncluded) return 'kind'
+  return undefined
+}
+
+function emptyReason(unit: Unit, plan: UnitPlan): DropReason {
+  return plan.omitTools && unit.results.every((result) => result !== undefined) ? 'isolated' : 'unresolved'
+}

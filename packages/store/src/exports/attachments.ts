@@ -1,0 +1,11 @@
+/**
+ * @threadlens/store/attachments: images and files kept once (by SHA-256) beside the threads that
+ * use them: stored, read back for a request, exported and imported with their threads.
+ */
+
+export type { AttachmentInfo, AttachmentStore, PutAttachmentOptions } from '../attachments/attachment-store'
+export { filePart, imagePart, maxAttachmentBytes } from '../attachments/attachment-store'
+export { createAttachmentStore } from '../attachments/create-attachment-store'
+export { createMemoryAttachmentStore } from '../attachments/create-memory-attachment-store'
+export type { AttachmentLine } from '../transfer/thread-jsonl'
+export { InvalidAttachmentError } from '../errors'
