@@ -69,4 +69,7 @@ export const insightCss = `
 .tl-root .tl-select { max-width: 100%; min-width: 0; }
 .tl-call-row[aria-current="true"] { background: #22324a; }
 .tl-call-row:focus-visible { outline: 2px solid var(--tl-accent); outline-offset: -2px; }
+.tl-button[role="radio"][aria-checked="true"] { background: #24406b; border-color: var(--tl-accent); color: #fff; }
+.tl-button:focus-visible, .tl-more:focus-visible { outline: 2px solid var(--tl-accent); outline-offset: 1px; }
+.tl-token-text { line-height: 1.7; }
 `

@@ -55,6 +55,7 @@ export type { CreateThreadOptions, ForkInfo, ThreadEvent, ThreadSource } from '.
 export { Thread, createThread } from './entries/thread'
 
 export type { BuiltinCounterId, CounterId, EncodingName, TokenCounter, ToolSchema } from './tokens/token-counter'
+export { tokenSegments } from './tokens/token-segments'
 export {
   createTokenCounter,
   loadedTokenCounter,
