@@ -1,6 +1,7 @@
-import { segments, type CacheBreakpoint, type MessageInfo, type ProjectedMessage, type ProjectionResult, type Segment } from '@threadlens/core'
+import { segments, type CacheBreakpoint, type EncodingName, type MessageInfo, type ProjectedMessage, type ProjectionResult, type Segment } from '@threadlens/core'
 import { useState } from 'react'
 import { CollapsibleText } from '../components/collapsible-text'
+import { TokenToggle } from '../components/token-text'
 import { formatNumber } from '../model/meter-parts'
 
 const pageSize = 200
@@ -40,13 +41,14 @@ export function ProjectedMessages({ result }: { readonly result: ProjectionResul
         const rows = bySegment.get(segment)
         if (rows === undefined) return null
         const tokens = rows.reduce((total, row) => total + (row.info?.tokens ?? 0), 0)
-        return <SegmentBlock key={segment} segment={segment} rows={rows} tokens={tokens} />
+        return <SegmentBlock key={segment} segment={segment} rows={rows} tokens={tokens} encoding={result.meta.counter.id === 'cl100k_base' ? 'cl100k_base' : 'o200k_base'} />
       })}
     </div>
   )
 }
 
-function SegmentBlock({ segment, rows, tokens }: { readonly segment: Segment; readonly rows: readonly Row[]; readonly tokens: number }) {
+// Token boundaries come from the projection's encoding; a heuristic count has none, so o200k_base shows them.
+function SegmentBlock({ segment, rows, tokens, encoding }: { readonly segment: Segment; readonly rows: readonly Row[]; readonly tokens: number; readonly encoding: EncodingName }) {
   const [shown, setShown] = useState(pageSize)
   return (
     <section className="tl-segment" data-testid={`segment-${segment}`} aria-label={`${segment} segment`}>
@@ -70,7 +72,10 @@ function SegmentBlock({ segment, rows, tokens }: { readonly segment: Segment; re
               </span>
             )}
           </div>
-          <CollapsibleText text={messageBody(row.message)} />
+          <div>
+            <CollapsibleText text={messageBody(row.message)} />
+            <TokenToggle text={messageBody(row.message)} encoding={encoding} />
+          </div>
           <div className="tl-tokens" title="tokens, overhead included">
             {formatNumber(row.info?.tokens ?? 0)} tok
           </div>
