@@ -39,7 +39,7 @@ test('long session: history leaves the window (greyed), the next send summarizes
   await panel.getByTestId('tab-timeline').click()
   // The timeline follows the newest entries: scroll it to the oldest.
   await panel.getByTestId('timeline').evaluate((element) => element.scrollTo({ top: 0 }))
-  await expect(panel.locator('[data-testid="timeline-row"][data-state="dropped"]').first()).toHaveCSS('opacity', '0.45')
+  await expect(panel.locator('[data-testid="timeline-row"][data-state="dropped"]').first()).toHaveCSS('color', 'rgb(154, 164, 178)')
   const windowed = await meterNumbers(page)
   expect(windowed.total).toBeLessThanOrEqual(windowed.budget)
 
@@ -52,7 +52,7 @@ test('long session: history leaves the window (greyed), the next send summarizes
   await expect(assistantMessages(page).last()).toContainText('a summary of entries #0–#')
   await expect(page.locator('[data-testid="chat-message"][data-context="summarized"]').first()).toHaveCSS('opacity', '0.5')
   await panel.getByTestId('timeline').evaluate((element) => element.scrollTo({ top: 0 }))
-  await expect(panel.locator('[data-testid="timeline-row"][data-state="summarized"]').first()).toHaveCSS('opacity', '0.45')
+  await expect(panel.locator('[data-testid="timeline-row"][data-state="summarized"]').first()).toHaveCSS('color', 'rgb(154, 164, 178)')
   const stored = await storedEntries(page, threadId)
   expect(stored.filter((entry) => entry.kind === 'summary')).toHaveLength(1)
   // Nothing was rewritten: the summary was appended after what it covers.
