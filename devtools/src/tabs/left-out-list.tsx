@@ -1,5 +1,5 @@
 import type { Entry, ProjectionResult, TokenCounter } from '@threadlens/core'
-import { useMemo } from 'react'
+import { useDeferredValue, useMemo } from 'react'
 import { leftOut, rangeText, type LeftOutReason } from '../model/left-out'
 import { formatNumber } from '../model/meter-parts'
 import { usePanel } from '../panel/panel-context'
@@ -23,9 +23,12 @@ export interface LeftOutListProps {
 /** What the request leaves out or shortens, grouped by why, with seq ranges, counts and tokens. */
 export function LeftOutList({ result, entryAt, counter }: LeftOutListProps) {
   const panel = usePanel()
+  // Counting every left-out entry of a 10k-entry thread can take a while cold: ranges and counts
+  // paint at once, the tokens in a deferred render right after.
+  const withTokens = useDeferredValue(true, false)
   const groups = useMemo(
-    () => leftOut(result.meta, { ...(entryAt === undefined ? {} : { entryAt }), ...(counter === undefined ? {} : { counter }) }),
-    [result.meta, entryAt, counter],
+    () => leftOut(result.meta, withTokens ? { ...(entryAt === undefined ? {} : { entryAt }), ...(counter === undefined ? {} : { counter }) } : {}),
+    [result.meta, entryAt, counter, withTokens],
   )
   const absent = groups.filter((group) => group.sent === 'no')
   const count = absent.reduce((sum, group) => sum + group.count, 0)
