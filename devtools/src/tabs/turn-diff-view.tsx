@@ -77,10 +77,10 @@ function PrefixLine({ diff, after }: { readonly diff: TurnDiff; readonly after: 
       </p>
       {stable ? null : (
         <div className="tl-diff-columns">
-          <pre className="tl-pre tl-break-text" aria-label="before, around the break">
+          <pre className="tl-pre tl-break-text" aria-label="before, around the break" tabIndex={0}>
             before: …{prefix.beforeText}…
           </pre>
-          <pre className="tl-pre tl-break-text" aria-label="after, around the break">
+          <pre className="tl-pre tl-break-text" aria-label="after, around the break" tabIndex={0}>
             after: …{prefix.afterText}…
           </pre>
         </div>
