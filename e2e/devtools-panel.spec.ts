@@ -143,3 +143,62 @@ test('keyboard shortcut, docking and remembered state; live appends reach the op
   await page.keyboard.press('Alt+Shift+KeyD')
   await expect(devtools.getByTestId('devtools-toggle')).toBeVisible()
 })
+
+test('what was sent, what took the room, what fell out and why, what changed', async ({ page }, testInfo) => {
+  const errors = collectErrors(page)
+  await page.goto('/?view=lab')
+  const devtools = await openPanel(page)
+  const shoot = async (name: string) => {
+    const path = testInfo.outputPath(`${name}.png`)
+    await page.screenshot({ path })
+    await testInfo.attach(name, { path, contentType: 'image/png' })
+  }
+
+  // What fell out and why: the Projection tab groups what is not sent by reason.
+  const leftOut = devtools.getByTestId('left-out')
+  await expect(leftOut).toBeVisible()
+  await expect(leftOut.getByTestId('left-out-group').first()).toBeVisible()
+  await expect(leftOut.locator('[data-reason="summarized"]')).toContainText(/summarized by #\d+/)
+  await shoot('insight-projection')
+
+  // What took the room: the treemap, its largest consumer, and its entries one click away.
+  await devtools.getByTestId('tab-tokens').click()
+  const map = devtools.getByTestId('context-map')
+  await expect(map.getByTestId('context-tile').first()).toBeVisible()
+  await map.getByTestId('context-largest').getByRole('button').first().click()
+  const block = devtools.getByTestId('context-block')
+  await expect(block.getByTestId('context-block-message').first()).toBeVisible()
+  await shoot('insight-tokens')
+  const seqLink = block.getByRole('button', { name: /^#\d+$/ }).first()
+  const seq = ((await seqLink.textContent()) ?? '').slice(1)
+  await seqLink.click()
+  await expect(devtools.getByTestId('entry-detail')).toHaveAttribute('data-seq', seq)
+  await expect(devtools.locator(`[data-testid="timeline-row"][data-seq="${seq}"] [data-testid="fate-badge"]`)).toBeVisible()
+
+  // The timeline narrowed to what was left out.
+  await devtools.getByTestId('timeline-fate').selectOption('left-out')
+  await expect(devtools.getByTestId('timeline-row').first()).toBeVisible()
+  const states = await devtools.getByTestId('timeline-row').evaluateAll((rows) => rows.map((row) => row.getAttribute('data-state')))
+  expect(states.every((state) => state === 'dropped' || state === 'summarized')).toBe(true)
+  await shoot('insight-timeline')
+
+  // What changed: the lab sets both requests side by side with the entries' text.
+  await devtools.getByTestId('tab-lab').click()
+  await devtools.getByTestId('lab-preset:long').click()
+  const after = devtools.getByTestId('lab-after')
+  await expect(after.locator('[data-change]').first()).toBeVisible()
+  expect(Number(await devtools.getByTestId('lab-entered').getAttribute('data-count')) + Number(await devtools.getByTestId('lab-reshaped').getAttribute('data-count'))).toBeGreaterThan(0)
+  await shoot('insight-lab')
+  await devtools.getByTestId('lab-app').click()
+
+  // Views: each explained; any message's tokens on demand.
+  await devtools.getByTestId('tab-views').click()
+  await expect(devtools.getByTestId('conversation-explain')).toBeVisible()
+  await expect(devtools.getByTestId('reasoning-explain')).toBeVisible()
+  await devtools.getByTestId('conversation-view').getByTestId('token-toggle').last().click()
+  const tokens = devtools.getByTestId('token-text')
+  await expect(tokens).toBeVisible({ timeout: 30_000 })
+  expect(Number(await tokens.getAttribute('data-tokens'))).toBeGreaterThan(0)
+  await shoot('insight-views')
+  expect(errors).toEqual([])
+})

@@ -60,13 +60,21 @@ export interface ContextMapOptions {
   readonly largest?: number
 }
 
+// Segments whose messages all share a role say what they are instead (a summary is a system message).
+function blockLabel(message: ProjectedMessage, part: ContextPart, seqs: readonly number[]): string {
+  if (part === 'summary') return seqs.length === 0 ? 'summary' : `summary #${seqs.join(', #')}`
+  if (part === 'memory') return 'memory'
+  if (part === 'system' && message.role === 'system') return 'system prompt'
+  return messageRole(message)
+}
+
 function messageBlock(message: ProjectedMessage, position: number, result: ProjectionResult): ContextBlock {
   const info = result.meta.messages[position]
   const part = info?.segment ?? 'history'
   return {
     key: `m${position}`,
     part,
-    label: messageRole(message),
+    label: blockLabel(message, part, info?.seqs ?? []),
     preview: messagePreview(message),
     tokens: info?.tokens ?? 0,
     positions: [position],

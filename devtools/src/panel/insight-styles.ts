@@ -12,6 +12,8 @@ export const insightCss = `
 .tl-tile-tools { background: var(--part-tools); } .tl-tile-system { background: var(--part-system); } .tl-tile-memory { background: var(--part-memory); }
 .tl-tile-summary { background: var(--part-summary); } .tl-tile-history { background: var(--part-history); } .tl-tile-pending { background: var(--part-pending); }
 .tl-tile-free { background: var(--part-free); color: #c5ced9; }
+/* Over '.tl-root button { color: inherit }': dark text on the coloured tiles, light on the free one. */
+.tl-root .tl-tile { color: #0b0f14; } .tl-root .tl-tile-free { color: #c5ced9; }
 .tl-meter-reserved { display: inline-flex; align-items: center; gap: 4px; color: var(--tl-muted); font-size: 11px; white-space: nowrap; }
 .tl-reserved { display: flex; align-items: center; gap: 6px; color: var(--tl-muted); }
 .tl-inline-swatch { display: inline-block; vertical-align: -2px; }
@@ -69,4 +71,9 @@ export const insightCss = `
 .tl-root .tl-select { max-width: 100%; min-width: 0; }
 .tl-call-row[aria-current="true"] { background: #22324a; }
 .tl-call-row:focus-visible { outline: 2px solid var(--tl-accent); outline-offset: -2px; }
+.tl-button[role="radio"][aria-checked="true"] { background: #24406b; border-color: var(--tl-accent); color: #fff; }
+.tl-button:focus-visible, .tl-more:focus-visible { outline: 2px solid var(--tl-accent); outline-offset: 1px; }
+.tl-token-text { line-height: 1.7; }
+/* Muted text on a selected row's blue stays above 4.5:1. */
+.tl-timeline-row[aria-current="true"] .tl-tokens, .tl-timeline-row[aria-current="true"] .tl-muted, .tl-call-row[aria-current="true"] .tl-muted { color: #b6c0cc; }
 `

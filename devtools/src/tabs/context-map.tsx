@@ -9,6 +9,8 @@ import { usePanel } from '../panel/panel-context'
 // Tiles are laid out in a 2:1 box and drawn in percentages of it, so any width works.
 const BOX: Box = { x: 0, y: 0, width: 200, height: 100 }
 const MESSAGES_LISTED = 50
+// In box units (the box is 200 × 100): about two short words on two lines at the panel's usual widths.
+const LABEL_MIN = { width: 16, height: 12 }
 
 interface Tile {
   readonly block: ContextBlock
@@ -70,8 +72,13 @@ export function ContextMap({ result }: { readonly result: ProjectionResult }) {
             title={`${describe(tile.block)}\n${tile.block.preview}`}
             onClick={() => setSelectedKey(selectedKey === tile.block.key ? undefined : tile.block.key)}
           >
-            <span className="tl-tile-label">{tile.block.label}</span>
-            <span className="tl-tile-label">{formatNumber(tile.block.tokens)}</span>
+            {/* Tiles too small to read carry their words in the label and tooltip only. */}
+            {tile.box.width >= LABEL_MIN.width && tile.box.height >= LABEL_MIN.height ? (
+              <>
+                <span className="tl-tile-label">{tile.block.label}</span>
+                <span className="tl-tile-label">{formatNumber(tile.block.tokens)}</span>
+              </>
+            ) : null}
           </button>
         ))}
       </div>

@@ -1,10 +1,17 @@
 import type { Entry, ProjectionResult, TokenCounter } from '@threadlens/core'
-import { useMemo } from 'react'
-import { leftOut, rangeText } from '../model/left-out'
+import { useDeferredValue, useMemo } from 'react'
+import { leftOut, rangeText, type LeftOutReason } from '../model/left-out'
 import { formatNumber } from '../model/meter-parts'
 import { usePanel } from '../panel/panel-context'
 
 const RANGES_SHOWN = 12
+
+// Red for history the model lost; amber for history it gets in another form; plain for bookkeeping.
+function badgeClass(reason: LeftOutReason): string {
+  if (reason === 'applied' || reason === 'reset' || reason === 'kind' || reason === 'superseded') return ''
+  if (reason === 'summarized' || reason === 'masked' || reason === 'pruned' || reason === 'deduped') return 'tl-warn'
+  return 'tl-danger'
+}
 
 export interface LeftOutListProps {
   readonly result: ProjectionResult
@@ -16,9 +23,12 @@ export interface LeftOutListProps {
 /** What the request leaves out or shortens, grouped by why, with seq ranges, counts and tokens. */
 export function LeftOutList({ result, entryAt, counter }: LeftOutListProps) {
   const panel = usePanel()
+  // Counting every left-out entry of a 10k-entry thread can take a while cold: ranges and counts
+  // paint at once, the tokens in a deferred render right after.
+  const withTokens = useDeferredValue(true, false)
   const groups = useMemo(
-    () => leftOut(result.meta, { ...(entryAt === undefined ? {} : { entryAt }), ...(counter === undefined ? {} : { counter }) }),
-    [result.meta, entryAt, counter],
+    () => leftOut(result.meta, withTokens ? { ...(entryAt === undefined ? {} : { entryAt }), ...(counter === undefined ? {} : { counter }) } : {}),
+    [result.meta, entryAt, counter, withTokens],
   )
   const absent = groups.filter((group) => group.sent === 'no')
   const count = absent.reduce((sum, group) => sum + group.count, 0)
@@ -38,7 +48,7 @@ export function LeftOutList({ result, entryAt, counter }: LeftOutListProps) {
         {groups.map((group) => (
           <li key={group.reason} className="tl-left-out-group" data-testid="left-out-group" data-reason={group.reason} data-count={group.count}>
             <div className="tl-row">
-              <span className={`tl-badge ${group.sent === 'no' ? 'tl-danger' : 'tl-warn'}`}>{group.label}</span>
+              <span className={`tl-badge ${badgeClass(group.reason)}`}>{group.label}</span>
               <strong className="tl-num">
                 {formatNumber(group.count)} {group.count === 1 ? 'entry' : 'entries'}
               </strong>

@@ -1,8 +1,10 @@
 import { segments, type MessageInfo, type ProjectedMessage, type ProjectionResult, type Segment } from '@threadlens/core'
 import { type CacheBreakpoint } from '@threadlens/core/caching'
+import type { EncodingName } from '@threadlens/core/views'
 import { useState } from 'react'
 import { CollapsibleText } from '../components/collapsible-text'
 import { MessageAttachments } from '../components/message-attachments'
+import { TokenToggle } from '../components/token-text'
 import { formatNumber } from '../model/meter-parts'
 
 const pageSize = 200
@@ -42,13 +44,14 @@ export function ProjectedMessages({ result }: { readonly result: ProjectionResul
         const rows = bySegment.get(segment)
         if (rows === undefined) return null
         const tokens = rows.reduce((total, row) => total + (row.info?.tokens ?? 0), 0)
-        return <SegmentBlock key={segment} segment={segment} rows={rows} tokens={tokens} />
+        return <SegmentBlock key={segment} segment={segment} rows={rows} tokens={tokens} encoding={result.meta.counter.id === 'cl100k_base' ? 'cl100k_base' : 'o200k_base'} />
       })}
     </div>
   )
 }
 
-function SegmentBlock({ segment, rows, tokens }: { readonly segment: Segment; readonly rows: readonly Row[]; readonly tokens: number }) {
+// Token boundaries come from the projection's encoding; a heuristic count has none, so o200k_base shows them.
+function SegmentBlock({ segment, rows, tokens, encoding }: { readonly segment: Segment; readonly rows: readonly Row[]; readonly tokens: number; readonly encoding: EncodingName }) {
   const [shown, setShown] = useState(pageSize)
   return (
     <section className="tl-segment" data-testid={`segment-${segment}`} aria-label={`${segment} segment`}>
@@ -73,7 +76,10 @@ function SegmentBlock({ segment, rows, tokens }: { readonly segment: Segment; re
               </span>
             )}
           </div>
-          <CollapsibleText text={messageBody(row.message)} />
+          <div>
+            <CollapsibleText text={messageBody(row.message)} />
+            <TokenToggle text={messageBody(row.message)} encoding={encoding} />
+          </div>
           <div className="tl-tokens" title="tokens, overhead included">
             {formatNumber(row.info?.tokens ?? 0)} tok
           </div>

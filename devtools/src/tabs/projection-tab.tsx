@@ -8,6 +8,7 @@ import { usePanel } from '../panel/panel-context'
 import { usePanelProjection } from '../panel/use-panel-projection'
 import { CacheBreakpoints } from './cache-breakpoints'
 import { LeftOutList } from './left-out-list'
+import { NextVsLastCall } from './next-vs-last-call'
 import { ProjectedMessages } from './projected-messages'
 import { ProjectionStatus } from './projection-status'
 
@@ -51,6 +52,7 @@ export function ProjectionTab() {
         )}
       </div>
       {result === undefined ? null : <LeftOutList result={result} entryAt={entryAt} counter={next.counter} />}
+      {result === undefined || next.counter === undefined || result !== next.result ? null : <NextVsLastCall next={result} counter={next.counter} />}
       {result === undefined ? null : <CacheBreakpoints result={result} />}
       {result === undefined ? <ProjectionStatus snapshot={next} /> : <FormattedProjection result={result} format={format} />}
     </>

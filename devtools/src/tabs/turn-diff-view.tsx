@@ -24,6 +24,8 @@ export interface TurnDiffViewProps {
   readonly beforeLabel: string
   readonly cache?: CacheFigures
   readonly testId: string
+  /** `turnDiff(before, after)` when the caller has it already. */
+  readonly diff?: TurnDiff
 }
 
 export const signed = (value: number) => `${value > 0 ? '+' : value < 0 ? '−' : '±'}${formatNumber(Math.abs(value))}`
@@ -31,8 +33,9 @@ export const signed = (value: number) => `${value > 0 ? '+' : value < 0 ? '−' 
 const changeWords: Readonly<Record<EntryChange['change'], string>> = { entered: 'entered', left: 'left', changed: 'changed form' }
 
 /** What this request sent compared with an earlier one: entries in, out and reshaped, and where the cached prefix broke. */
-export function TurnDiffView({ before, after, entryAt, beforeLabel, cache, testId }: TurnDiffViewProps) {
-  const diff = useMemo(() => turnDiff(before, after), [before, after])
+export function TurnDiffView({ before, after, entryAt, beforeLabel, cache, testId, diff: given }: TurnDiffViewProps) {
+  const computed = useMemo(() => (given === undefined ? turnDiff(before, after) : undefined), [before, after, given])
+  const diff = given ?? (computed as TurnDiff)
   const sum = (kind: EntryChange['change']) => diff.changes.filter((item) => item.change === kind).reduce((total, item) => total + item.delta, 0)
   return (
     <div className="tl-card" data-testid={testId} data-entered={diff.entered} data-left={diff.left} data-changed={diff.changed}>
@@ -77,10 +80,10 @@ function PrefixLine({ diff, after }: { readonly diff: TurnDiff; readonly after: 
       </p>
       {stable ? null : (
         <div className="tl-diff-columns">
-          <pre className="tl-pre tl-break-text" aria-label="before, around the break">
+          <pre className="tl-pre tl-break-text" aria-label="before, around the break" tabIndex={0}>
             before: …{prefix.beforeText}…
           </pre>
-          <pre className="tl-pre tl-break-text" aria-label="after, around the break">
+          <pre className="tl-pre tl-break-text" aria-label="after, around the break" tabIndex={0}>
             after: …{prefix.afterText}…
           </pre>
         </div>

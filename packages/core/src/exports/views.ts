@@ -1,4 +1,4 @@
-/** @threadlens/core/views: a thread as a reader sees it (conversation, reasoning) and a text debug view of a projection. */
+/** @threadlens/core/views: a thread as a reader sees it (conversation, reasoning), a text debug view of a projection, and a text split into its tokens. */
 
 export type { DebugViewOptions } from '../project/debug-view'
 export { debugView } from '../project/debug-view'
@@ -6,3 +6,5 @@ export type { ConversationMessage } from '../views/conversation-view'
 export { conversationView } from '../views/conversation-view'
 export type { ReasoningItem } from '../views/reasoning-view'
 export { reasoningView } from '../views/reasoning-view'
+export type { EncodingName } from '../tokens/token-counter'
+export { tokenSegments } from '../tokens/token-segments'
