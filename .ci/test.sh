@@ -10,6 +10,10 @@ rm -f .test-reports/vitest.json .test-reports/e2e.json
 
 echo "== typecheck"
 node_modules/.bin/tsc -p tsconfig.json
+echo "== packages: tsdown build, pnpm pack, publint --strict, Are the Types Wrong"
+PACK_DIR="$(mktemp -d "${TMPDIR:-/tmp}/threadlens-packs.XXXXXX")"
+trap 'rm -rf "$PACK_DIR"' EXIT
+bash .ci/packages.sh "$PACK_DIR"
 echo "== unit, property and real-browser tests (vitest: node + chromium projects)"
 node_modules/.bin/vitest run --reporter=default --reporter=json --outputFile.json=.test-reports/vitest.json
 echo "== end-to-end tests (playwright, chromium, against the built demo)"
