@@ -27,6 +27,7 @@ function pkg(dir: string, entry: Record<string, string>, options: UserConfig = {
     sourcemap: false,
     // `process.env.NODE_ENV` (devtools' production guard) is left for the app's bundler.
     report: false,
+    unbundle: true,
     // Rolldown's plugin timing notes are about the dts step's tsgo process: noise in every build.
     inputOptions: { checks: { pluginTimings: false } },
     ...options,

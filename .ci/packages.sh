@@ -27,7 +27,13 @@ npm run --silent build 2>&1 | grep -E 'ERROR|error|✔' || true
 for dir in "${PUBLIC_PACKAGES[@]}"; do
   [ -f "$dir/dist/index.js" ] && [ -f "$dir/dist/index.d.ts" ] || { echo "[threadlens] build did not produce $dir/dist/index.{js,d.ts}" >&2; exit 1; }
 done
-echo "built ${#PUBLIC_PACKAGES[@]} packages in $(took "$start")"
+# The tokenizer ranks (~1 MB gzip) must stay behind a dynamic import() in the built core.
+if grep -rqE '(from|import) *"gpt-tokenizer/encoding' packages/core/dist --include=*.js; then
+  echo "[threadlens] packages/core/dist imports a gpt-tokenizer encoding statically: it must stay lazy" >&2; exit 1
+fi
+grep -rqE 'import\("gpt-tokenizer/encoding/o200k_base"\)' packages/core/dist --include=*.js || {
+  echo "[threadlens] packages/core/dist has no dynamic import() of the o200k_base encoding" >&2; exit 1; }
+echo "built ${#PUBLIC_PACKAGES[@]} packages in $(took "$start"); the tokenizer stays a dynamic import()"
 
 start=$(seconds)
 rm -f "$PACK_DIR"/*.tgz

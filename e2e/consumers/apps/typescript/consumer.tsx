@@ -1,0 +1,46 @@
+// Type-checked by the consumer test with moduleResolution `bundler` and `node16`, skipLibCheck off:
+// every public entry point resolves to its declarations, and the declarations are not `any`.
+import { createThread, createTokenCounter, definePolicy, project, type ContextPolicy, type ProjectionResult } from '@threadlens/core'
+import { openThreadlensStores, type ThreadStore } from '@threadlens/store'
+import { createSession, scriptedModel } from '@threadlens/agent'
+import { createThreadlensClient, ThreadlensProvider, useProjection } from '@threadlens/react'
+import { ThreadlensDevtools } from '@threadlens/devtools'
+import { ThreadlensDevtools as ShippedDevtools } from '@threadlens/devtools/production'
+import { createChatPersistence, createProjectedChatTransport } from '@threadlens/ai-sdk'
+import { scriptedChatModel } from '@threadlens/ai-sdk/testing'
+
+const policy: ContextPolicy = definePolicy({ maxInputTokens: 4000, reserveOutputTokens: 500 })
+// @ts-expect-error maxInputTokens is a number: an `any` declaration would let this through.
+definePolicy({ maxInputTokens: 'many' })
+
+export async function run(): Promise<number> {
+  const thread = createThread({ id: 'typed' })
+  thread.append({ kind: 'message', payload: { role: 'user', content: 'Hi' } })
+  const counter = await createTokenCounter('o200k_base')
+  const result: ProjectionResult = project({ thread, policy, counter })
+  const { threads, memory } = await openThreadlensStores({ name: 'typed' })
+  const store: ThreadStore = threads
+  const session = createSession({ threads: store, threadId: 'typed', policy, model: scriptedModel({ script: () => 'ok' }) })
+  const persistence = createChatPersistence({ chatId: 'typed', store })
+  const transport = createProjectedChatTransport({ persistence, model: scriptedChatModel(), policy, counter })
+  void session
+  void transport
+  void createThreadlensClient({ threads, memory })
+  return result.meta.tokens.total
+}
+
+export function Count({ threadId }: { threadId: string }) {
+  const { result } = useProjection(threadId, policy)
+  // @ts-expect-error result may be undefined while loading.
+  const total: number = result.meta.tokens.total
+  return <p>{total}</p>
+}
+
+export function Panel({ client }: { client: ReturnType<typeof createThreadlensClient> }) {
+  return (
+    <ThreadlensProvider client={client}>
+      <ThreadlensDevtools threadId="typed" initialIsOpen />
+      <ShippedDevtools threadId="typed" />
+    </ThreadlensProvider>
+  )
+}
