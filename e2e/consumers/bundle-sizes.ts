@@ -33,11 +33,13 @@ interface Measured {
 /** Each line keeps what it imports alive with a side effect, so tree-shaking keeps exactly that. */
 const entries: { readonly name: string; readonly target?: number; readonly code: string }[] = [
   { name: 'core: project + createThread + definePolicy', target: 15, code: `import { project, createThread, definePolicy } from '@threadlens/core'\nconsole.log(project, createThread, definePolicy)` },
+  { name: 'core: + policyForModel (model metadata)', code: `import { project, createThread, definePolicy, policyForModel } from '@threadlens/core'\nconsole.log(project, createThread, definePolicy, policyForModel)` },
   { name: 'core: everything', target: 25, code: `import * as core from '@threadlens/core'\nconsole.log(core)` },
   { name: 'core + store: everything', target: 60, code: `import * as core from '@threadlens/core'\nimport * as store from '@threadlens/store'\nconsole.log(core, store)` },
   { name: 'core + store + agent: everything', code: `import * as core from '@threadlens/core'\nimport * as store from '@threadlens/store'\nimport * as agent from '@threadlens/agent'\nconsole.log(core, store, agent)` },
   { name: '+ react: everything', code: `import * as core from '@threadlens/core'\nimport * as store from '@threadlens/store'\nimport * as agent from '@threadlens/agent'\nimport * as react from '@threadlens/react'\nconsole.log(core, store, agent, react)` },
-  { name: 'devtools (root; development build)', code: `import * as devtools from '@threadlens/devtools'\nconsole.log(devtools)` },
+  { name: 'devtools (root), development build', code: `import * as devtools from '@threadlens/devtools'\nconsole.log(devtools)` },
+  { name: 'devtools (root), production build: renders nothing', code: `import * as devtools from '@threadlens/devtools'\nconsole.log(devtools)` },
   { name: 'devtools/production', code: `import * as devtools from '@threadlens/devtools/production'\nconsole.log(devtools)` },
   { name: 'ai-sdk: everything (ai excluded)', code: `import * as adapter from '@threadlens/ai-sdk'\nconsole.log(adapter)` },
 ]

@@ -117,6 +117,21 @@ async function serve(command: string, args: (port: number) => string[], cwd: str
   }
 }
 
+/**
+ * On a machine shared by several people, `THREADLENS_CHROMIUM_LOCK=<file>` holds that flock(1) lock
+ * only while Chromium and the servers run, not through the installs and builds before them.
+ */
+async function chromiumLock(): Promise<() => void> {
+  const lockFile = process.env['THREADLENS_CHROMIUM_LOCK']
+  if (lockFile === undefined) return () => {}
+  const holder = spawn('flock', [lockFile, 'sh', '-c', 'echo locked; exec cat >/dev/null'], { stdio: ['pipe', 'pipe', 'inherit'] })
+  await new Promise<void>((resolvePromise, reject) => {
+    holder.stdout.once('data', () => resolvePromise())
+    holder.once('exit', (code) => reject(new Error(`flock ${lockFile} exited with ${code}`)))
+  })
+  return () => holder.stdin.end()
+}
+
 async function tarballs(packDir: string): Promise<Record<string, string>> {
   const files = (await readdir(packDir)).filter((file) => file.endsWith('.tgz'))
   const byName: Record<string, string> = {}
@@ -203,6 +218,7 @@ async function main(): Promise<void> {
   const react18 = join(work, 'react-18')
   let browser: Browser | undefined
   const servers: Server[] = []
+  let releaseLock = () => {}
   try {
     const written = await step('write a React 19 folder (Vite app, Next.js app, Node script, TypeScript) and a React 18 Vite app', async () => {
       await mkdir(react19, { recursive: true })
@@ -270,6 +286,7 @@ async function main(): Promise<void> {
       await run(join(react19, 'node_modules/.bin/next'), ['build'], nextApp, BUILD_TIMEOUT_MS, { NEXT_TELEMETRY_DISABLED: '1' })
     })
 
+    releaseLock = await chromiumLock()
     browser = await chromium.launch({ executablePath: chromiumExecutable, args: chromiumArgs })
     for (const [label, app, major] of viteBuilds) {
       await step(`${major === '18' ? 1 : 2}. ${label} app in Chromium: persists, projects, shows the devtools, survives a reload`, async () => {
@@ -300,6 +317,7 @@ async function main(): Promise<void> {
   } finally {
     for (const server of servers) server.stop()
     await browser?.close()
+    releaseLock()
     if (process.env['THREADLENS_KEEP_CONSUMERS'] === undefined) await rm(work, { recursive: true, force: true })
     else console.log(`kept ${work} (THREADLENS_KEEP_CONSUMERS is set)`)
   }

@@ -1,4 +1,4 @@
-// A fresh Vite + React app using threadlens as a stranger would: installed packages, no aliases.
+// Persists a thread (one message per visit), shows its projection and the devtools panel over it.
 import { presets } from '@threadlens/core'
 import { ThreadlensDevtools } from '@threadlens/devtools/production'
 import { createThreadlensClient, ThreadlensProvider, useProjection } from '@threadlens/react'
