@@ -23,7 +23,11 @@ seconds() { date +%s.%N; }
 took() { awk -v a="$1" -v b="$(seconds)" 'BEGIN { printf "%.1f s", b - a }'; }
 
 start=$(seconds)
-npm run --silent build 2>&1 | grep -E 'ERROR|error|✔' || true
+if ! npm run --silent build >"$PACK_DIR/build.log" 2>&1; then
+  cat "$PACK_DIR/build.log"
+  echo "[threadlens] the package build failed" >&2
+  exit 1
+fi
 for dir in "${PUBLIC_PACKAGES[@]}"; do
   [ -f "$dir/dist/index.js" ] && [ -f "$dir/dist/index.d.ts" ] || { echo "[threadlens] build did not produce $dir/dist/index.{js,d.ts}" >&2; exit 1; }
 done
