@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url'
 import { defineConfig, type UserConfig } from 'tsdown'
 
-// Builds every public package to ESM + bundled `.d.ts` under its own `dist/` (`npm run build`).
+// Builds every public package to ESM + `.d.ts` under its own `dist/` (`npm run build`).
 // Inside the workspace nothing reads `dist/`: each package.json's `exports` points at `src/` so
 // vitest, vite and tsc run from source; `publishConfig.exports` (applied by `pnpm pack`) points
 // a published tarball at `dist/`. Dependencies and peers stay external (tsdown's default), so the
@@ -19,14 +19,17 @@ function pkg(dir: string, entry: Record<string, string>, options: UserConfig = {
     format: 'esm',
     platform: 'neutral',
     target: 'es2022',
-    // tsgo (TypeScript 7) emits the declarations; rolldown-plugin-dts bundles them per entry.
+    // tsgo (TypeScript 7) emits the declarations, one beside each module.
     dts: true,
     tsconfig: 'tsconfig.build.json',
     outDir: 'dist',
     clean: true,
     sourcemap: false,
-    // `process.env.NODE_ENV` (devtools' production guard) is left for the app's bundler.
+    // `process.env.NODE_ENV` (devtools' production guard) is left for the app's bundler (no define).
     report: false,
+    // One output module per source module: with `sideEffects: false` an app's bundler drops whole
+    // modules it does not use (the model metadata when `policyForModel` is not imported), which a
+    // single flattened file with module-level tables would keep.
     unbundle: true,
     // Rolldown's plugin timing notes are about the dts step's tsgo process: noise in every build.
     inputOptions: { checks: { pluginTimings: false } },
