@@ -16,6 +16,13 @@ step() {
   echo "== bench: $1"
 }
 
+# What an app downloads eagerly per entry point: the built packages bundled by Vite, minified and
+# gzipped, lazy chunks (tokenizer ranks, devtools panel) counted apart (~30 s, the build included).
+# Writes bench-results/bundle-sizes.json.
+step "bundle sizes of the built packages (e2e/consumers/bundle-sizes.ts)"
+npm run --silent build >/dev/null
+"$TSX" e2e/consumers/bundle-sizes.ts
+
 # Core projection vs LangChain trimMessages (Node; ~3–4 min on 2 cores, most of it waiting out
 # trimMessages at 100k entries; THREADLENS_BENCH_LIMIT_S sets its per-call limit, default 60).
 step "core projection (packages/core/bench/projection.bench.ts)"

@@ -1,0 +1,62 @@
+// Type-checked by the consumer test with moduleResolution `bundler` and `node16`, skipLibCheck off:
+// every public entry point resolves to its declarations, and the declarations are not `any`.
+import { createThread, createTokenCounter, definePolicy, project, type ContextPolicy, type ProjectionResult } from '@threadlens/core'
+import { openAITakesCacheBreakpoints } from '@threadlens/core/caching'
+import { isValidToolName, type ContentPart } from '@threadlens/core/parts'
+import { policyForModel } from '@threadlens/core/models'
+import { openThreadlensStores, type ThreadStore } from '@threadlens/store'
+import { imagePart, type AttachmentStore } from '@threadlens/store/attachments'
+import { createSession } from '@threadlens/agent'
+import { scriptedModel } from '@threadlens/agent/testing'
+import { createThreadlensClient, ThreadlensProvider, useProjection } from '@threadlens/react'
+import { ThreadlensDevtools } from '@threadlens/devtools'
+import { ThreadlensDevtools as ShippedDevtools } from '@threadlens/devtools/production'
+import { createChatPersistence, createProjectedChatTransport } from '@threadlens/ai-sdk'
+import { scriptedChatModel } from '@threadlens/ai-sdk/testing'
+
+const policy: ContextPolicy = definePolicy({ maxInputTokens: 4000, reserveOutputTokens: 500 })
+// @ts-expect-error maxInputTokens is a number: an `any` declaration would let this through.
+definePolicy({ maxInputTokens: 'many' })
+// Subpath entry points resolve to typed declarations too.
+const cacheMarkers: boolean = openAITakesCacheBreakpoints('gpt-5.6-terra') && isValidToolName('weather')
+const terra: ContextPolicy = policyForModel('gpt-5.6-terra')
+// @ts-expect-error a part is text, image or file: an `any` declaration would let this through.
+const notAPart: ContentPart = { type: 'audio' }
+export async function attach(attachments: AttachmentStore, blob: Blob): Promise<ContentPart> {
+  return imagePart(await attachments.put('typed', blob))
+}
+void cacheMarkers
+void terra
+void notAPart
+
+export async function run(): Promise<number> {
+  const thread = createThread({ id: 'typed' })
+  thread.append({ kind: 'message', payload: { role: 'user', content: 'Hi' } })
+  const counter = await createTokenCounter('o200k_base')
+  const result: ProjectionResult = project({ thread, policy, counter })
+  const { threads, memory } = await openThreadlensStores({ name: 'typed' })
+  const store: ThreadStore = threads
+  const session = createSession({ threads: store, threadId: 'typed', policy, model: scriptedModel({ script: () => 'ok' }) })
+  const persistence = createChatPersistence({ chatId: 'typed', store })
+  const transport = createProjectedChatTransport({ persistence, model: scriptedChatModel(), policy, counter })
+  void session
+  void transport
+  void createThreadlensClient({ threads, memory })
+  return result.meta.tokens.total
+}
+
+export function Count({ threadId }: { threadId: string }) {
+  const { result } = useProjection(threadId, policy)
+  // @ts-expect-error result may be undefined while loading.
+  const total: number = result.meta.tokens.total
+  return <p>{total}</p>
+}
+
+export function Panel({ client }: { client: ReturnType<typeof createThreadlensClient> }) {
+  return (
+    <ThreadlensProvider client={client}>
+      <ThreadlensDevtools threadId="typed" initialIsOpen />
+      <ShippedDevtools threadId="typed" />
+    </ThreadlensProvider>
+  )
+}

@@ -1,0 +1,26 @@
+// Persists a thread (one message per visit), shows its projection and the devtools panel over it.
+import { presets } from '@threadlens/core'
+import { ThreadlensDevtools } from '@threadlens/devtools/production'
+import { createThreadlensClient, ThreadlensProvider, useProjection } from '@threadlens/react'
+import { openThreadlensStores } from '@threadlens/store'
+import { version } from 'react'
+import { createRoot } from 'react-dom/client'
+
+const { threads, memory } = await openThreadlensStores({ name: 'consumer-app' })
+const thread = (await threads.list())[0] ?? (await threads.create({ title: 'Consumer chat' }))
+const visit = (await threads.load(thread.id)).entries.length + 1
+await threads.append(thread.id, { kind: 'message', payload: { role: 'user', content: `hello from visit ${visit}` } })
+const policy = presets.shortContext({ systemPrompt: 'Be brief.' })
+
+function Projected({ threadId }: { threadId: string }) {
+  const { status, result } = useProjection(threadId, policy)
+  return <p data-testid="projected">{result === undefined ? status : `${result.messages.length} projected messages`}</p>
+}
+
+createRoot(document.getElementById('root') as HTMLElement).render(
+  <ThreadlensProvider client={createThreadlensClient({ threads, memory })}>
+    <p data-testid="react-version">React {version}</p>
+    <Projected threadId={thread.id} />
+    <ThreadlensDevtools threadId={thread.id} policy={policy} initialIsOpen />
+  </ThreadlensProvider>,
+)

@@ -1,0 +1,50 @@
+import { fileURLToPath } from 'node:url'
+import { defineConfig, type UserConfig } from 'tsdown'
+
+// Builds every public package to ESM + `.d.ts` under its own `dist/` (`npm run build`).
+// Inside the workspace nothing reads `dist/`: each package.json's `exports` points at `src/` so
+// vitest, vite and tsc run from source; `publishConfig.exports` (applied by `pnpm pack`) points
+// a published tarball at `dist/`. Dependencies and peers stay external (tsdown's default), so the
+// tokenizer ranks remain a dynamic `import()` of gpt-tokenizer in the built core.
+
+/** Components and hooks run only on the client: Next.js needs the directive on their modules. */
+const useClient = "'use client';"
+
+function pkg(dir: string, entry: Record<string, string>, options: UserConfig = {}): UserConfig {
+  const cwd = fileURLToPath(new URL(`./${dir}/`, import.meta.url))
+  return {
+    name: dir,
+    cwd,
+    entry,
+    format: 'esm',
+    platform: 'neutral',
+    target: 'es2022',
+    // tsgo (TypeScript 7) emits the declarations, one beside each module.
+    dts: true,
+    tsconfig: 'tsconfig.build.json',
+    outDir: 'dist',
+    clean: true,
+    sourcemap: false,
+    // `process.env.NODE_ENV` (devtools' production guard) is left for the app's bundler (no define).
+    report: false,
+    // One output module per source module: with `sideEffects: false` an app's bundler drops whole
+    // modules it does not use (the model metadata when `policyForModel` is not imported), which a
+    // single flattened file with module-level tables would keep.
+    unbundle: true,
+    // Rolldown's plugin timing notes are about the dts step's tsgo process: noise in every build.
+    inputOptions: { checks: { pluginTimings: false } },
+    ...options,
+  }
+}
+
+export default defineConfig([
+  pkg('packages/core', {
+    index: 'src/index.ts',
+    ...Object.fromEntries(['caching', 'calls', 'compaction', 'memory', 'models', 'parts', 'views', 'internal'].map((name) => [name, `src/exports/${name}.ts`])),
+  }),
+  pkg('packages/store', { index: 'src/index.ts', attachments: 'src/exports/attachments.ts' }),
+  pkg('packages/agent', { index: 'src/index.ts', testing: 'src/exports/testing.ts' }),
+  pkg('packages/react', { index: 'src/index.ts' }, { outputOptions: { banner: useClient } }),
+  pkg('packages/ai-sdk', { index: 'src/index.ts', testing: 'src/testing/index.ts' }),
+  pkg('devtools', { index: 'src/index.ts', production: 'src/production.ts' }, { outputOptions: { banner: useClient } }),
+])
