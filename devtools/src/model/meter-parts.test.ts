@@ -19,6 +19,14 @@ describe('meterModel', () => {
     expect(model.fill).toBe(0.5)
   })
 
+  it('speaks in shares of the input budget, as the header does: input parts and free add up to 1, the reserve has none', () => {
+    const model = meterModel(meta(400))
+    expect(model.parts.find((part) => part.key === 'reserved')?.budgetShare).toBeUndefined()
+    expect(model.parts.find((part) => part.key === 'history')?.budgetShare).toBe(390 / 800)
+    expect(model.parts.reduce((sum, part) => sum + (part.budgetShare ?? 0), 0)).toBeCloseTo(1)
+    expect(model.fill).toBe(model.used / model.budget)
+  })
+
   it('is ok up to 75% of the input budget, amber above, red above 90%', () => {
     expect(meterModel(meta(600)).level).toBe('ok')
     expect(meterModel(meta(601)).level).toBe('amber')

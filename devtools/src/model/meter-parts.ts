@@ -7,8 +7,13 @@ export interface MeterPart {
   readonly key: MeterPartKey
   readonly label: string
   readonly tokens: number
-  /** Share of the model's window (`maxInputTokens`), 0..1. */
+  /** Share of the model's window (`maxInputTokens`), 0..1: the bar's width. */
   readonly share: number
+  /**
+   * Share of the input budget (window minus reserved output), 0..1 — the one denominator the panel
+   * speaks in; `undefined` for the reserved output, which is not part of the input budget.
+   */
+  readonly budgetShare: number | undefined
 }
 
 export interface MeterModel {
@@ -46,7 +51,13 @@ export function meterModel(meta: ProjectionMeta): MeterModel {
   const scale = Math.max(window, tokens.total + budget.reserveOutputTokens)
   const fill = budget.input <= 0 ? 1 : tokens.total / budget.input
   return {
-    parts: raw.map(([key, label, count]) => ({ key, label, tokens: count, share: scale === 0 ? 0 : count / scale })),
+    parts: raw.map(([key, label, count]) => ({
+      key,
+      label,
+      tokens: count,
+      share: scale === 0 ? 0 : count / scale,
+      budgetShare: key === 'reserved' ? undefined : budget.input <= 0 ? 0 : count / budget.input,
+    })),
     used: tokens.total,
     window,
     budget: budget.input,

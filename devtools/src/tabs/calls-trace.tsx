@@ -29,8 +29,15 @@ export function TraceList({ rows, selected, onSelect }: { readonly rows: readonl
             data-testid={row.kind === 'call' ? 'call-row' : 'attempt-row'}
             data-call-id={name}
             data-status={row.status}
-            aria-selected={row === selected}
+            aria-current={row === selected ? 'true' : undefined}
+            tabIndex={0}
             onClick={() => onSelect(row.key)}
+            onKeyDown={(event) => {
+              if (event.key === 'Enter' || event.key === ' ') {
+                event.preventDefault()
+                onSelect(row.key)
+              }
+            }}
             title={row.kind === 'attempt' && row.attempt.error !== undefined ? `${row.attempt.error.name}: ${row.attempt.error.message}` : name}
           >
             <span className="tl-mono tl-muted">{clockTime(record?.startedAt)}</span>

@@ -17,7 +17,7 @@ export function MeterBar({ meta, compact = false }: { readonly meta: ProjectionM
           part.tokens > 0 ? <span key={part.key} className={`tl-part tl-part-${part.key}`} style={{ width: `${part.share * 100}%` }} title={`${part.label}: ${formatNumber(part.tokens)}`} /> : null,
         )}
       </div>
-      <span className="tl-num">
+      <span className="tl-num" title="tokens sent / input budget (window minus reserved output)">
         <span data-testid={compact ? undefined : 'meter-total'}>{formatNumber(model.used)}</span> / {formatNumber(model.budget)}{' '}
         <span className="tl-fill-number" data-testid={compact ? undefined : 'meter-fill'}>
           ({formatPercent(model.fill)})

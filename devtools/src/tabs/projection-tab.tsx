@@ -29,7 +29,7 @@ export function ProjectionTab() {
       <div className="tl-row">
         <div className="tl-row" role="radiogroup" aria-label="format">
           {formats.map((item) => (
-            <button key={item.id} type="button" className="tl-button" role="radio" aria-checked={format === item.id} aria-pressed={format === item.id} data-testid={`format-${item.id}`} onClick={() => setFormat(item.id)}>
+            <button key={item.id} type="button" className="tl-button" role="radio" aria-checked={format === item.id} data-testid={`format-${item.id}`} onClick={() => setFormat(item.id)}>
               {item.label}
             </button>
           ))}

@@ -1,5 +1,5 @@
 import { entryKinds, type Entry, type EntryKind, type TokenCounter } from '@threadlens/core'
-import { useDeferredValue, useMemo, useState } from 'react'
+import { useDeferredValue, useMemo } from 'react'
 import { VirtualList } from '../components/virtual-list'
 import { TIMELINE_ROW_HEIGHT } from '../constants'
 import { entryPreview, refsText, refsValues } from '../model/entry-preview'
@@ -7,6 +7,7 @@ import { describeFate, fateIndex, type FateIndex } from '../model/entry-fates'
 import { formatNumber } from '../model/meter-parts'
 import { usePanel } from '../panel/panel-context'
 import { usePanelProjection } from '../panel/use-panel-projection'
+import { useRememberedSet, useRememberedText } from '../panel/use-remembered-filter'
 import { EntryDetail } from './entry-detail'
 import { ProjectionStatus } from './projection-status'
 
@@ -14,8 +15,8 @@ import { ProjectionStatus } from './projection-status'
 export function TimelineTab() {
   const panel = usePanel()
   const projection = usePanelProjection()
-  const [kinds, setKinds] = useState<ReadonlySet<EntryKind>>(() => new Set(entryKinds))
-  const [text, setText] = useState('')
+  const [kinds, setKinds] = useRememberedSet<EntryKind>('timeline-kinds', entryKinds)
+  const [text, setText] = useRememberedText('timeline-text')
   const query = useDeferredValue(text.trim().toLowerCase())
   const { thread, result, counter } = projection
   const entries = thread?.entries
@@ -88,7 +89,7 @@ function TimelineRow({ entry, fates, counter, selected, onSelect }: TimelineRowP
       data-seq={entry.seq}
       data-state={state}
       data-fate={label}
-      aria-selected={selected}
+      aria-current={selected ? 'true' : undefined}
       title={rule}
       tabIndex={0}
       onClick={() => onSelect(entry.seq)}

@@ -8,7 +8,7 @@ import { ProjectionStatus } from './projection-status'
 
 const dollars = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', maximumFractionDigits: 5 })
 
-/** The token meter in full: every part with its tokens and share of the window, counter, flags, cost. */
+/** The token meter in full: every part with its tokens and share of the input budget (reserved output apart), counter, flags, cost. */
 export function TokensTab() {
   const panel = usePanel()
   const projection = usePanelProjection()
@@ -40,7 +40,9 @@ export function TokensTab() {
             <span className={`tl-swatch tl-part-${part.key}`} aria-hidden="true" />
             <span>{part.label}</span>
             <span className="tl-num">{formatNumber(part.tokens)}</span>
-            <span className="tl-num tl-muted">{formatPercent(part.share)}</span>
+            <span className="tl-num tl-muted" title={part.budgetShare === undefined ? 'kept for the reply: not part of the input budget' : 'share of the input budget'}>
+              {part.budgetShare === undefined ? 'for output' : formatPercent(part.budgetShare)}
+            </span>
           </div>
         ))}
       </div>

@@ -28,7 +28,7 @@ export function ViewsTab() {
     <>
       <div className="tl-row" role="radiogroup" aria-label="views">
         {(['both', 'conversation', 'reasoning'] as const).map((id) => (
-          <button key={id} type="button" className="tl-button" role="radio" aria-checked={mode === id} aria-pressed={mode === id} data-testid={`view-${id}`} onClick={() => setMode(id)}>
+          <button key={id} type="button" className="tl-button" role="radio" aria-checked={mode === id} data-testid={`view-${id}`} onClick={() => setMode(id)}>
             {id === 'both' ? 'side by side' : id}
           </button>
         ))}
