@@ -54,6 +54,11 @@ export THREADLENS_CHROMIUM="${THREADLENS_CHROMIUM:-$(command -v chromium)}"
 step "devtools (devtools/bench/devtools.bench.ts)"
 "$TSX" devtools/bench/devtools.bench.ts
 
+# The demo's first load at / (gzip, from the build the devtools bench just made) against the 200 KB
+# goal, the tokenizer and other lazy chunks apart (a second). Writes bench-results/first-load-size.json.
+step "demo first-load size (demo/bench/first-load-size.ts)"
+"$TSX" demo/bench/first-load-size.ts
+
 # The session loop's own cost per model call in headless Chromium through the agent harness page
 # (packages/agent/src/testing/harness): projection, thread writes and bookkeeping on 1k- and
 # 10k-entry threads, with model streaming, tool execution and summarizing timed and taken out

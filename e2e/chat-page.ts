@@ -88,13 +88,20 @@ export async function storedEntries(page: Page, threadId: string): Promise<Store
 }
 
 /**
- * Saves a screenshot as a test artifact and copies it to docs/screenshots (the README shows
- * them), so the docs always show the current app.
+ * Saves a screenshot as a test artifact (test-results/). Under `npm run screenshots`
+ * (THREADLENS_DOCS_SCREENSHOTS=1) it is also copied to docs/screenshots, which the README and docs
+ * show: a plain test run never rewrites files in the repository.
  */
 export async function screenshot(page: Page, testInfo: TestInfo, name: string): Promise<void> {
   const path = testInfo.outputPath(`${name}.png`)
   await page.screenshot({ path })
   await testInfo.attach(name, { path, contentType: 'image/png' })
+  await copyToDocs(path, name)
+}
+
+/** Copies a saved screenshot to docs/screenshots/<name>.png, only under `npm run screenshots`. */
+export async function copyToDocs(path: string, name: string): Promise<void> {
+  if (process.env['THREADLENS_DOCS_SCREENSHOTS'] !== '1') return
   await mkdir(join(repo, 'docs/screenshots'), { recursive: true })
   await copyFile(path, join(repo, 'docs/screenshots', `${name}.png`))
 }

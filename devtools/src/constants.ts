@@ -6,9 +6,23 @@ import { presets, type ContextPolicy } from '@threadlens/core'
 export type ButtonPosition = 'top-left' | 'top-right' | 'bottom-left' | 'bottom-right'
 export const DEFAULT_BUTTON_POSITION: ButtonPosition = 'bottom-right'
 
-/** Edge the panel docks to. */
-export type DockPosition = 'bottom' | 'right'
+/** Where the panel sits: docked to the bottom or right edge, or floating over the page. */
+export const dockPositions = ['bottom', 'right', 'floating'] as const
+export type DockPosition = (typeof dockPositions)[number]
 export const DEFAULT_DOCK: DockPosition = 'bottom'
+
+/** A floating panel's box in CSS pixels (kept inside the viewport when shown). */
+export interface FloatingRect {
+  readonly x: number
+  readonly y: number
+  readonly width: number
+  readonly height: number
+}
+export const DEFAULT_FLOATING_RECT: FloatingRect = { x: 24, y: 24, width: 720, height: 480 }
+/** Smallest width of a floating panel (its height's floor is `MIN_PANEL_SIZE`). */
+export const MIN_FLOATING_WIDTH = 320
+/** Pixels one arrow key press resizes or moves the panel by (Shift: five times that). */
+export const KEYBOARD_STEP = 20
 
 /** Panel height (bottom dock) or width (right dock) in CSS pixels. */
 export const DEFAULT_PANEL_SIZE = 420
@@ -19,7 +33,7 @@ export const MAX_PANEL_SHARE = 0.9
 /** Keyboard shortcut that toggles the panel: modifiers joined by `+`, then a key code letter/digit. */
 export const DEFAULT_SHORTCUT = 'alt+shift+d'
 
-/** localStorage key under which the UI state (open, dock, size, tab) is remembered. */
+/** localStorage key under which the UI state (open, dock, size, tab, filters) is remembered, per origin. */
 export const DEFAULT_STORAGE_KEY = 'threadlens-devtools'
 
 export const tabIds = ['projection', 'tokens', 'timeline', 'views', 'lab', 'calls', 'memory', 'storage'] as const

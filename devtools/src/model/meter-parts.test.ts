@@ -22,6 +22,14 @@ describe('meterModel', () => {
     expect(model.parts.find((part) => part.key === 'history')?.share).toBeCloseTo(390 / 800)
   })
 
+  it('speaks in shares of the input budget, as the header does: input parts and free add up to 1, the reserve lies outside', () => {
+    const model = meterModel(meta(400))
+    expect(model.parts.find((part) => part.key === 'history')?.share).toBe(390 / 800)
+    // Reserved output lies outside the input budget: the other parts and free space make it whole.
+    expect(model.parts.filter((part) => part.key !== 'reserved').reduce((sum, part) => sum + part.share, 0)).toBeCloseTo(1)
+    expect(model.fill).toBe(model.used / model.budget)
+  })
+
   it('is ok up to 75% of the input budget, amber above, red above 90%', () => {
     expect(meterModel(meta(600)).level).toBe('ok')
     expect(meterModel(meta(601)).level).toBe('amber')

@@ -1,14 +1,33 @@
+import { z } from 'zod'
 import { createJSONStorage, persist } from 'zustand/middleware'
 import { createStore, type StoreApi } from 'zustand/vanilla'
-import { DEFAULT_DOCK, DEFAULT_PANEL_SIZE, DEFAULT_STORAGE_KEY, DEFAULT_TAB, tabIds, type DockPosition, type TabId } from '../constants'
+import {
+  DEFAULT_DOCK,
+  DEFAULT_FLOATING_RECT,
+  DEFAULT_PANEL_SIZE,
+  DEFAULT_STORAGE_KEY,
+  DEFAULT_TAB,
+  dockPositions,
+  tabIds,
+  type DockPosition,
+  type FloatingRect,
+  type TabId,
+} from '../constants'
 
-/** What the devtools remember between reloads (in localStorage). */
+/** A remembered filter: a text or a list of chosen values. */
+export type FilterValue = string | readonly string[]
+
+/** What the devtools remember between reloads (in localStorage, so per origin). */
 export interface DevtoolsUiState {
   readonly open: boolean
   readonly dock: DockPosition
   /** Height (bottom dock) or width (right dock) in CSS pixels. */
   readonly size: number
+  /** The floating panel's box. */
+  readonly floating: FloatingRect
   readonly tab: TabId
+  /** Tab filters by name (`timeline-kinds`, …). */
+  readonly filters: Readonly<Record<string, FilterValue>>
 }
 
 export interface DevtoolsUiActions {
@@ -16,10 +35,47 @@ export interface DevtoolsUiActions {
   toggle(): void
   setDock(dock: DockPosition): void
   setSize(size: number): void
+  setFloating(rect: FloatingRect): void
   setTab(tab: TabId): void
+  setFilter(name: string, value: FilterValue | undefined): void
 }
 
 export type DevtoolsUiStore = StoreApi<DevtoolsUiState & DevtoolsUiActions>
+
+const pixels = z.number().finite().min(-100_000).max(100_000)
+const floatingRectSchema = z.object({ x: pixels, y: pixels, width: pixels.positive(), height: pixels.positive() })
+// Filter names are plain identifiers: a stored `__proto__` key is refused, never merged.
+const filterNameSchema = z.string().regex(/^[a-z][a-z0-9-]{0,63}$/)
+const filterValueSchema = z.union([z.string().max(1_000), z.array(z.string().max(200)).max(100)])
+
+/**
+ * What may be read back from localStorage. Stored JSON is not trusted: another version of the
+ * devtools, the user or an extension may have written it. Each field is checked on its own and a
+ * bad one falls back to its default, so one stale field never resets the rest.
+ */
+export const storedUiStateSchema = z
+  .object({
+    open: z.boolean().optional().catch(undefined),
+    dock: z.enum(dockPositions).optional().catch(undefined),
+    size: pixels.positive().optional().catch(undefined),
+    floating: floatingRectSchema.optional().catch(undefined),
+    tab: z.enum(tabIds).optional().catch(undefined),
+    filters: z.record(filterNameSchema, filterValueSchema).optional().catch(undefined),
+  })
+  .catch({})
+
+/** The remembered state read back: stored fields that pass the schema, defaults for the rest. */
+export function restoreUiState(stored: unknown, defaults: DevtoolsUiState): DevtoolsUiState {
+  const saved = storedUiStateSchema.parse(stored)
+  return {
+    open: saved.open ?? defaults.open,
+    dock: saved.dock ?? defaults.dock,
+    size: saved.size ?? defaults.size,
+    floating: saved.floating ?? defaults.floating,
+    tab: saved.tab ?? defaults.tab,
+    filters: saved.filters === undefined ? defaults.filters : Object.assign(Object.create(null) as Record<string, FilterValue>, saved.filters),
+  }
+}
 
 const stores = new Map<string, DevtoolsUiStore>()
 
@@ -39,6 +95,30 @@ const fallbackStorage = {
   removeItem: (name: string) => void memoryStorage.delete(name),
 }
 
+// Unparseable JSON reads as nothing stored, so the panel starts from its defaults.
+function tolerantStorage(storage: Pick<Storage, 'getItem' | 'setItem' | 'removeItem'>) {
+  return {
+    getItem: (name: string) => {
+      const text = storage.getItem(name)
+      if (text === null) return null
+      try {
+        JSON.parse(text)
+        return text
+      } catch {
+        return null
+      }
+    },
+    setItem: (name: string, value: string) => {
+      try {
+        storage.setItem(name, value)
+      } catch {
+        // A full or read-only storage: the state lives on in memory for this page.
+      }
+    },
+    removeItem: (name: string) => storage.removeItem(name),
+  }
+}
+
 /** The UI state store for one storage key (one per devtools instance); created on first use. */
 export function devtoolsUiStore(storageKey: string = DEFAULT_STORAGE_KEY, initialOpen = false): DevtoolsUiStore {
   let store = stores.get(storageKey)
@@ -49,29 +129,32 @@ export function devtoolsUiStore(storageKey: string = DEFAULT_STORAGE_KEY, initia
         open: initialOpen,
         dock: DEFAULT_DOCK,
         size: DEFAULT_PANEL_SIZE,
+        floating: DEFAULT_FLOATING_RECT,
         tab: DEFAULT_TAB,
+        filters: {},
         setOpen: (open) => set({ open }),
         toggle: () => set((state) => ({ open: !state.open })),
         setDock: (dock) => set({ dock }),
         setSize: (size) => set({ size: Math.round(size) }),
+        setFloating: (rect) => set({ floating: { x: Math.round(rect.x), y: Math.round(rect.y), width: Math.round(rect.width), height: Math.round(rect.height) } }),
         setTab: (tab) => set({ tab }),
+        setFilter: (name, value) =>
+          set((state) => {
+            const filters: Record<string, FilterValue> = { ...state.filters }
+            if (value === undefined) delete filters[name]
+            else filters[name] = value
+            return { filters }
+          }),
       }),
       {
         name: storageKey,
-        version: 1,
-        storage: createJSONStorage(() => safeStorage() ?? fallbackStorage),
-        partialize: (state) => ({ open: state.open, dock: state.dock, size: state.size, tab: state.tab }),
-        // Whatever is stored is checked: a bad value falls back to the default, never breaks the panel.
-        merge: (persisted, current) => {
-          const saved = (typeof persisted === 'object' && persisted !== null ? persisted : {}) as Partial<DevtoolsUiState>
-          return {
-            ...current,
-            open: typeof saved.open === 'boolean' ? saved.open : current.open,
-            dock: saved.dock === 'bottom' || saved.dock === 'right' ? saved.dock : current.dock,
-            size: typeof saved.size === 'number' && Number.isFinite(saved.size) && saved.size > 0 ? saved.size : current.size,
-            tab: tabIds.includes(saved.tab as TabId) ? (saved.tab as TabId) : current.tab,
-          }
-        },
+        // Version 1 kept open, dock, size and tab; version 2 adds floating and filters. Old state is
+        // read as is: the schema takes what it knows.
+        version: 2,
+        migrate: (persisted) => persisted as DevtoolsUiState,
+        storage: createJSONStorage(() => tolerantStorage(safeStorage() ?? fallbackStorage)),
+        partialize: (state) => ({ open: state.open, dock: state.dock, size: state.size, floating: state.floating, tab: state.tab, filters: state.filters }),
+        merge: (persisted, current) => ({ ...current, ...restoreUiState(persisted, current) }),
       },
     ),
   )

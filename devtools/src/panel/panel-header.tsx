@@ -1,13 +1,14 @@
-import type { ReactNode } from 'react'
+import { type KeyboardEvent, type ReactNode } from 'react'
 import { useStore } from 'zustand'
-import { tabIds, tabLabels } from '../constants'
+import { tabIds, tabLabels, type TabId } from '../constants'
 import { MeterBar } from '../tabs/meter-bar'
 import { usePanel } from './panel-context'
 import { SessionBar } from './session-bar'
 import { usePanelProjection } from './use-panel-projection'
+import { useThreadTitle } from './use-thread-title'
 
 /** Title, policy menu, compact meter, shell controls, then the tab bar. */
-export function PanelHeader({ controls }: { readonly controls: ReactNode }) {
+export function PanelHeader({ controls, idBase }: { readonly controls: ReactNode; readonly idBase: string }) {
   const panel = usePanel()
   const projection = usePanelProjection()
   const tab = useStore(panel.ui, (state) => state.tab)
@@ -17,13 +18,25 @@ export function PanelHeader({ controls }: { readonly controls: ReactNode }) {
     const choice = panel.choices.find((item) => item.id === id)
     if (choice !== undefined) panel.setLab(choice.id, choice.policy)
   }
+  const title = useThreadTitle(panel.threadId)
+  // The WAI-ARIA tabs pattern: one tab stop; arrows, Home and End move between tabs and select them.
+  const onTabKey = (event: KeyboardEvent<HTMLDivElement>) => {
+    const at = tabIds.indexOf(tab)
+    const next = { ArrowRight: at + 1, ArrowLeft: at - 1, Home: 0, End: tabIds.length - 1 }[event.key]
+    if (next === undefined) return
+    event.preventDefault()
+    const id = tabIds[(next + tabIds.length) % tabIds.length] as TabId
+    setTab(id)
+    const root = event.currentTarget.getRootNode() as Document | ShadowRoot
+    root.getElementById(tabElementId(idBase, id))?.focus()
+  }
   const known = panel.labChoice === 'app' || panel.choices.some((choice) => choice.id === panel.labChoice)
   return (
     <>
       <div className="tl-header">
-        <span className="tl-title">threadlens</span>
-        <span className="tl-muted tl-mono" title="thread id">
-          {panel.threadId}
+        <h2 className="tl-title">threadlens</h2>
+        <span className="tl-thread-title" title={`thread ${panel.threadId}`} data-testid="thread-title">
+          {title === undefined ? <span className="tl-mono">{panel.threadId}</span> : title.trim() === '' ? <span className="tl-muted">untitled thread</span> : title}
         </span>
         <label className="tl-row">
           <span className="tl-muted">policy</span>
@@ -53,13 +66,33 @@ export function PanelHeader({ controls }: { readonly controls: ReactNode }) {
         {controls}
       </div>
       {panel.session === undefined ? null : <SessionBar session={panel.session} />}
-      <div className="tl-tabs" role="tablist" aria-label="threadlens devtools">
+      <div className="tl-tabs" role="tablist" aria-label="threadlens devtools" onKeyDown={onTabKey}>
         {tabIds.map((id) => (
-          <button key={id} type="button" role="tab" className="tl-tab" aria-selected={tab === id} data-testid={`tab-${id}`} onClick={() => setTab(id)}>
+          <button
+            key={id}
+            id={tabElementId(idBase, id)}
+            type="button"
+            role="tab"
+            className="tl-tab"
+            aria-selected={tab === id}
+            aria-controls={tabPanelId(idBase, id)}
+            tabIndex={tab === id ? 0 : -1}
+            data-testid={`tab-${id}`}
+            onClick={() => setTab(id)}
+          >
             {tabLabels[id]}
           </button>
         ))}
       </div>
     </>
   )
+}
+
+/** Element ids of a tab and its panel (unique per panel instance). */
+export function tabElementId(base: string, tab: TabId): string {
+  return `${base}-tab-${tab}`
+}
+
+export function tabPanelId(base: string, tab: TabId): string {
+  return `${base}-panel-${tab}`
 }

@@ -4,24 +4,30 @@ export const panelCss = `
 .tl-root { all: initial; display: flex; flex-direction: column; height: 100%; width: 100%; box-sizing: border-box;
   font: 12px/1.45 system-ui, -apple-system, 'Segoe UI', Roboto, 'Noto Sans', 'Noto Sans CJK JP', sans-serif;
   color: #dfe4ea; background: #161a20; overflow: hidden;
-  --tl-border: #2c333d; --tl-muted: #8b95a3; --tl-accent: #5b9dff; --tl-amber: #e0a030; --tl-red: #e5534b; --tl-green: #3fb37f;
+  /* Muted text stays at 4.5:1 or more on every background of the panel, selected rows included. */
+  --tl-border: #2c333d; --tl-muted: #a3adba; --tl-accent: #5b9dff; --tl-amber: #e0a030; --tl-red: #e5534b; --tl-green: #3fb37f;
   --part-system: #7d8ba1; --part-memory: #a685e2; --part-summary: #e0a030; --part-history: #5b9dff; --part-pending: #3fb37f;
   --part-tools: #d46fa8; --part-reserved: #4b535e; --part-free: #262c35; }
 .tl-root *, .tl-root *::before, .tl-root *::after { box-sizing: border-box; }
 .tl-root button, .tl-root select, .tl-root input, .tl-root textarea { font: inherit; color: inherit; }
 .tl-header { display: flex; align-items: center; gap: 10px; padding: 6px 10px; border-bottom: 1px solid var(--tl-border); flex-wrap: wrap; }
-.tl-title { font-weight: 700; letter-spacing: .02em; }
+.tl-title { font-weight: 700; letter-spacing: .02em; font-size: 12px; margin: 0; }
+.tl-thread-title { min-width: 0; max-width: 40ch; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
 .tl-muted { color: var(--tl-muted); }
 .tl-grow { flex: 1; min-width: 0; }
 .tl-tabs { display: flex; gap: 2px; padding: 0 6px; border-bottom: 1px solid var(--tl-border); overflow-x: auto; }
 .tl-tab { background: none; border: 0; border-bottom: 2px solid transparent; padding: 6px 10px; cursor: pointer; color: var(--tl-muted); white-space: nowrap; }
 .tl-tab[aria-selected="true"] { color: #fff; border-bottom-color: var(--tl-accent); }
-.tl-body { flex: 1; min-height: 0; display: flex; flex-direction: column; overflow: auto; padding: 8px 10px; gap: 8px; }
+.tl-tab:focus-visible { outline: 2px solid var(--tl-accent); outline-offset: -2px; }
+/* Every tab lays itself out by the panel's width, not the window's: the panel may be docked, floating or embedded. */
+.tl-body { flex: 1; min-height: 0; display: flex; flex-direction: column; overflow: auto; padding: 8px 10px; gap: 8px; container: tl-body / inline-size; }
 .tl-body.tl-fill { overflow: hidden; }
 .tl-button, .tl-select, .tl-input { background: #222831; border: 1px solid var(--tl-border); border-radius: 5px; padding: 3px 8px; }
 .tl-button { cursor: pointer; }
+.tl-select, .tl-input { max-width: 100%; min-width: 0; text-overflow: ellipsis; }
 .tl-button:hover { border-color: var(--tl-accent); }
-.tl-button[aria-pressed="true"] { background: #24406b; border-color: var(--tl-accent); }
+.tl-button[aria-pressed="true"], .tl-button[aria-checked="true"] { background: #24406b; border-color: var(--tl-accent); }
+.tl-button:focus-visible, .tl-select:focus-visible, .tl-input:focus-visible, .tl-scroll:focus-visible { outline: 2px solid var(--tl-accent); outline-offset: 1px; }
 .tl-row { display: flex; align-items: center; gap: 8px; flex-wrap: wrap; }
 .tl-badge { display: inline-block; border-radius: 9px; padding: 0 7px; font-size: 11px; background: #2a313b; color: #cfd6df; white-space: nowrap; }
 .tl-badge.tl-warn { background: #4a3a17; color: #f3c566; }
@@ -32,15 +38,15 @@ export const panelCss = `
 .tl-text { white-space: pre-wrap; word-break: break-word; }
 .tl-more { margin-left: 6px; background: none; border: 0; color: var(--tl-accent); cursor: pointer; padding: 0; font: 11px system-ui, sans-serif; }
 .tl-mono { font: 11.5px ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; }
-.tl-scroll { flex: 1; min-height: 0; overflow: auto; contain: strict; }
-.tl-segment { border: 1px solid var(--tl-border); border-radius: 6px; margin-bottom: 8px; }
+.tl-scroll { flex: 1; min-height: 0; overflow: auto; contain: strict; container-type: inline-size; }
+.tl-segment { border: 1px solid var(--tl-border); border-radius: 6px; margin-bottom: 8px; container-type: inline-size; }
 .tl-segment > h3 { margin: 0; padding: 4px 8px; font-size: 11px; text-transform: uppercase; letter-spacing: .06em; border-bottom: 1px solid var(--tl-border); display: flex; gap: 8px; }
-.tl-message { padding: 6px 8px; border-top: 1px solid #20262e; display: grid; grid-template-columns: 84px 1fr 70px; gap: 8px; }
+.tl-message { padding: 6px 8px; border-top: 1px solid #20262e; display: grid; grid-template-columns: 84px minmax(0, 1fr) max-content; gap: 8px; }
 .tl-message:first-of-type { border-top: 0; }
 .tl-role { font-weight: 600; }
 .tl-tokens { text-align: right; color: var(--tl-muted); font: 11px ui-monospace, monospace; }
 .tl-meter-bar { display: flex; height: 14px; border-radius: 4px; overflow: hidden; background: var(--part-free); min-width: 120px; }
-.tl-meter-bar.tl-compact { height: 8px; width: 180px; }
+.tl-meter-bar.tl-compact { height: 8px; width: clamp(60px, 18vw, 180px); min-width: 60px; }
 .tl-part { height: 100%; }
 .tl-part-system { background: var(--part-system); } .tl-part-memory { background: var(--part-memory); } .tl-part-summary { background: var(--part-summary); }
 .tl-part-history { background: var(--part-history); } .tl-part-pending { background: var(--part-pending); } .tl-part-tools { background: var(--part-tools); }
@@ -50,24 +56,26 @@ export const panelCss = `
 .tl-legend { display: grid; grid-template-columns: 14px 1fr auto auto; gap: 3px 10px; align-items: center; max-width: 460px; }
 .tl-swatch { width: 12px; height: 12px; border-radius: 3px; }
 .tl-num { font: 11.5px ui-monospace, monospace; text-align: right; }
-.tl-timeline-row { display: grid; grid-template-columns: 56px 82px 140px 1fr 190px 52px; gap: 8px; align-items: center; height: 100%; padding: 0 6px;
+.tl-timeline-row { display: grid; grid-template-columns: 52px 82px minmax(40px, 130px) minmax(0, 1fr) max-content 44px; gap: 8px; align-items: center; height: 100%; padding: 0 6px;
   border-bottom: 1px solid #1d232b; cursor: pointer; white-space: nowrap; }
 .tl-timeline-row:hover, .tl-timeline-row:focus-visible { background: #1d2430; outline: none; }
-.tl-timeline-row[aria-selected="true"] { background: #22324a; }
-.tl-timeline-row[data-state="dropped"], .tl-timeline-row[data-state="summarized"] { opacity: .45; }
-.tl-timeline-row > span { overflow: hidden; text-overflow: ellipsis; }
+.tl-timeline-row[aria-current="true"] { background: #22324a; }
+.tl-timeline-row > span { overflow: hidden; text-overflow: ellipsis; min-width: 0; }
+.tl-timeline-row > span:nth-child(5) { overflow: visible; }
 .tl-kind { font: 11px ui-monospace, monospace; color: #b9c3cf; }
 .tl-split { display: flex; gap: 10px; flex: 1; min-height: 0; }
 .tl-split > * { flex: 1; min-width: 0; display: flex; flex-direction: column; min-height: 0; }
 .tl-detail { border-left: 1px solid var(--tl-border); padding-left: 10px; overflow: auto; max-width: 45%; }
 .tl-card { border: 1px solid var(--tl-border); border-radius: 6px; padding: 8px; }
-.tl-field { display: grid; grid-template-columns: 200px 1fr; gap: 8px; align-items: center; margin: 3px 0; }
-.tl-field .tl-input, .tl-field .tl-select { max-width: 240px; }
+.tl-field { display: grid; grid-template-columns: minmax(0, 1fr) minmax(0, 15em); gap: 8px; align-items: center; margin: 3px 0; }
+.tl-field .tl-input, .tl-field .tl-select { width: 100%; min-width: 0; }
+.tl-field input[type="checkbox"] { justify-self: start; }
 .tl-table { border-collapse: collapse; width: 100%; }
 .tl-table td, .tl-table th { text-align: left; padding: 3px 8px; border-bottom: 1px solid #20262e; vertical-align: top; }
 .tl-error { color: #ff938c; }
 .tl-call-row { display: grid; grid-template-columns: 40px 1fr 110px 90px; gap: 8px; padding: 0 6px; align-items: center; height: 100%; cursor: pointer; border-bottom: 1px solid #1d232b; white-space: nowrap; }
-.tl-call-row[aria-selected="true"] { background: #22324a; }
+.tl-call-row[aria-current="true"] { background: #22324a; }
+.tl-call-row:hover, .tl-call-row:focus-visible { background: #1d2430; outline: none; }
 .tl-calls { flex-wrap: wrap; overflow: auto; }
 .tl-calls > * { flex: 1 1 340px; }
 .tl-calls-list { container-type: inline-size; gap: 6px; min-height: 220px; }
@@ -80,4 +88,22 @@ export const panelCss = `
 }
 .tl-view-item { padding: 5px 8px; border-bottom: 1px solid #1d232b; }
 .tl-h { margin: 0 0 6px; font-size: 12px; font-weight: 600; }
+/* Narrow panels (a phone, a side column): detail panes go under their list, not beside it. */
+@container tl-body (max-width: 720px) {
+  .tl-split { flex-direction: column; }
+  .tl-split > .tl-detail { max-width: none; max-height: 50%; flex: none; border-left: 0; padding-left: 0; border-top: 1px solid var(--tl-border); padding-top: 8px; }
+  /* Calls: the trace list, then the selected call, one under the other, the tab scrolling as a whole. */
+  .tl-split.tl-calls { flex-wrap: nowrap; }
+  .tl-split.tl-calls > * { flex: none; }
+}
+/* A narrow message list puts the text under its role and token count, at full width. */
+@container (max-width: 480px) {
+  .tl-message { grid-template-columns: minmax(0, 1fr) max-content; }
+  .tl-message > :nth-child(2) { grid-column: 1 / -1; grid-row: 2; }
+}
+@container tl-body (max-width: 480px) {
+  .tl-field { grid-template-columns: minmax(0, 1fr) minmax(0, 11em); }
+  .tl-legend { grid-template-columns: 14px minmax(0, 1fr) auto auto; }
+}
+/* A narrow timeline's columns (seq, fate, preview, tokens; the kind in the detail) are in insight-styles. */
 `

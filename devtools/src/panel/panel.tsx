@@ -1,6 +1,6 @@
 import { presets, type ContextPolicy, type PendingMessage } from '@threadlens/core'
 import { ThreadlensProvider, createSessionSource, useOptionalThreadlensClient, useSession } from '@threadlens/react'
-import { useMemo, useState, type ReactNode } from 'react'
+import { useId, useMemo, useState, type ReactNode } from 'react'
 import { useStore } from 'zustand'
 import { useShallow } from 'zustand/react/shallow'
 import { defaultPolicy, DEFAULT_STORAGE_KEY } from '../constants'
@@ -88,6 +88,7 @@ function PanelInner(props: PanelBodyProps) {
   }, [pendingMessage, tools, memory])
   const choices = useMemo(() => [...builtInChoices(basePolicy), ...(props.policies ?? [])], [basePolicy, props.policies])
   const tab = useStore(ui, (state) => state.tab)
+  const idBase = useId()
 
   const value = useMemo(
     (): PanelContextValue | undefined =>
@@ -120,8 +121,8 @@ function PanelInner(props: PanelBodyProps) {
   }
   return (
     <PanelContext.Provider value={value}>
-      <PanelHeader controls={props.controls} />
-      <TabContent tab={tab} />
+      <PanelHeader controls={props.controls} idBase={idBase} />
+      <TabContent tab={tab} idBase={idBase} />
     </PanelContext.Provider>
   )
 }

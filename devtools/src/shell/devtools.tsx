@@ -1,4 +1,4 @@
-import { useEffect, useMemo } from 'react'
+import { useEffect, useMemo, useRef } from 'react'
 import { useStore } from 'zustand'
 import { DEFAULT_BUTTON_POSITION, DEFAULT_SHORTCUT, DEFAULT_STORAGE_KEY, type ButtonPosition } from '../constants'
 import { matchesShortcut, parseShortcut } from '../model/shortcut'
@@ -7,7 +7,8 @@ import type { DevtoolsPanelProps } from '../panel/panel-props'
 import { LazyPanel } from './lazy-panel'
 import { ShadowHost } from './shadow-host'
 import { shellCss } from './shell-styles'
-import { clampSize, useResize } from './use-resize'
+import { DockControls } from './dock-controls'
+import { DockFrame } from './dock-frame'
 
 export interface ThreadlensDevtoolsProps extends DevtoolsPanelProps {
   /** Open on first visit (later visits remember the last state). Default false. */
@@ -19,18 +20,29 @@ export interface ThreadlensDevtoolsProps extends DevtoolsPanelProps {
 }
 
 /**
- * A floating toggle button that opens a dockable (bottom/right), resizable devtools panel. The
- * panel body loads on first open. UI state (open, dock, size, tab) is kept in localStorage under
+ * A floating toggle button that opens a devtools panel docked bottom or right, or floating; drag or
+ * arrow keys resize it. The panel body loads on first open. UI state (open, dock, size, tab,
+ * filters) is kept in localStorage (per origin, checked on read) under
  * `storageKey`; `openDevtools()`, `closeDevtools()` and `toggleDevtools()` drive it from code.
  */
 export function ThreadlensDevtools({ initialIsOpen = false, buttonPosition = DEFAULT_BUTTON_POSITION, shortcut = DEFAULT_SHORTCUT, ...props }: ThreadlensDevtoolsProps) {
   const storageKey = props.storageKey ?? DEFAULT_STORAGE_KEY
   const ui = devtoolsUiStore(storageKey, initialIsOpen)
   const open = useStore(ui, (state) => state.open)
-  const dock = useStore(ui, (state) => state.dock)
-  const size = useStore(ui, (state) => state.size)
   const parsed = useMemo(() => (shortcut === false ? undefined : parseShortcut(shortcut)), [shortcut])
-  const resize = useResize(dock, size, (next) => ui.getState().setSize(next))
+  const toggleButton = useRef<HTMLButtonElement>(null)
+  const returnFocusTo = useRef<Element | null>(null)
+  const wasOpen = useRef(open)
+  // Focus goes back where it came from when the panel closes (the toggle button, if that is gone).
+  useEffect(() => {
+    if (open && !wasOpen.current) returnFocusTo.current = deepActiveElement()
+    if (!open && wasOpen.current) {
+      const target = returnFocusTo.current
+      if (target instanceof HTMLElement && target.isConnected) target.focus()
+      else toggleButton.current?.focus()
+    }
+    wasOpen.current = open
+  }, [open])
 
   useEffect(() => {
     if (parsed === undefined) return
@@ -43,42 +55,16 @@ export function ThreadlensDevtools({ initialIsOpen = false, buttonPosition = DEF
     return () => globalThis.removeEventListener('keydown', onKey)
   }, [parsed, ui])
 
-  const shown = clampSize(size, dock)
   return (
     <ShadowHost style={{ all: 'initial' }} testId="threadlens-devtools">
       <style>{shellCss}</style>
       {open ? (
-        <div
-          className={`tl-frame tl-frame-${dock}`}
-          style={dock === 'bottom' ? { height: shown } : { width: shown }}
-          data-testid="devtools-frame"
-          data-dock={dock}
-          role="dialog"
-          aria-label="threadlens devtools"
-        >
-          <div className="tl-resize" role="separator" aria-orientation={dock === 'bottom' ? 'horizontal' : 'vertical'} aria-label="resize the devtools (arrow keys)" aria-valuenow={shown} tabIndex={0} data-testid="devtools-resize" {...resize} />
-          <div className="tl-frame-body">
-            <LazyPanel
-              {...props}
-              ui={ui}
-              controls={
-                <>
-                  <button type="button" className="tl-control" aria-pressed={dock === 'bottom'} data-testid="dock-bottom" onClick={() => ui.getState().setDock('bottom')} title="dock to the bottom">
-                    ▁
-                  </button>
-                  <button type="button" className="tl-control" aria-pressed={dock === 'right'} data-testid="dock-right" onClick={() => ui.getState().setDock('right')} title="dock to the right">
-                    ▕
-                  </button>
-                  <button type="button" className="tl-control" data-testid="devtools-close" aria-label="Close threadlens devtools" onClick={() => ui.getState().setOpen(false)}>
-                    ✕
-                  </button>
-                </>
-              }
-            />
-          </div>
-        </div>
+        <DockFrame ui={ui}>
+          <LazyPanel {...props} ui={ui} controls={<DockControls ui={ui} onClose={() => ui.getState().setOpen(false)} />} />
+        </DockFrame>
       ) : (
         <button
+          ref={toggleButton}
           type="button"
           className={`tl-toggle tl-toggle-${buttonPosition}`}
           data-testid="devtools-toggle"
@@ -93,4 +79,11 @@ export function ThreadlensDevtools({ initialIsOpen = false, buttonPosition = DEF
       )}
     </ShadowHost>
   )
+}
+
+/** The focused element, looking inside open shadow roots (the devtools' own buttons live in one). */
+function deepActiveElement(): Element | null {
+  let active = globalThis.document?.activeElement ?? null
+  while (active?.shadowRoot?.activeElement != null) active = active.shadowRoot.activeElement
+  return active
 }

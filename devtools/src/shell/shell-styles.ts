@@ -17,9 +17,16 @@ export const shellCss = `
 .tl-resize:hover, .tl-resize:focus-visible { background: #5b9dff; outline: none; }
 .tl-frame-bottom .tl-resize { height: 4px; cursor: ns-resize; }
 .tl-frame-right .tl-resize { width: 4px; cursor: ew-resize; }
+.tl-frame-floating { flex-direction: column; border: 1px solid #3a4350; border-radius: 8px; overflow: hidden; box-shadow: 0 8px 32px rgba(0,0,0,.45); }
+.tl-frame-floating .tl-resize-corner { position: absolute; right: 0; bottom: 0; width: 14px; height: 14px; cursor: nwse-resize;
+  background: linear-gradient(135deg, transparent 50%, #5b6574 50%); }
+.tl-frame-floating .tl-resize-corner:hover, .tl-frame-floating .tl-resize-corner:focus-visible { background: linear-gradient(135deg, transparent 50%, #5b9dff 50%); }
+.tl-controls { display: inline-flex; gap: 4px; align-items: center; }
+.tl-move { cursor: move; touch-action: none; }
 .tl-frame-body { flex: 1; min-width: 0; min-height: 0; display: flex; }
 .tl-loading { all: initial; color: #8b95a3; font: 12px system-ui, sans-serif; padding: 12px; }
 .tl-control { all: initial; cursor: pointer; color: #dfe4ea; font: 12px system-ui, sans-serif; padding: 2px 7px; border: 1px solid #2c333d; border-radius: 5px; background: #222831; }
 .tl-control[aria-pressed="true"] { border-color: #5b9dff; }
-.tl-control:hover, .tl-control:focus-visible { border-color: #5b9dff; outline: none; }
+.tl-control:hover { border-color: #5b9dff; }
+.tl-control:focus-visible, .tl-resize:focus-visible, .tl-toggle:focus-visible { outline: 2px solid #5b9dff; outline-offset: 1px; }
 `

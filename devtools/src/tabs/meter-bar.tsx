@@ -32,7 +32,7 @@ export function MeterBar({ meta, compact = false }: { readonly meta: ProjectionM
           <span className="tl-swatch tl-part-reserved tl-inline-swatch" aria-hidden="true" /> +{formatNumber(reserved.tokens)} reserved
         </span>
       )}
-      <span className="tl-num">
+      <span className="tl-num" title="tokens sent / input budget (window minus reserved output)">
         <span data-testid={compact ? undefined : 'meter-total'}>{formatNumber(model.used)}</span> / {formatNumber(model.budget)}{' '}
         <span className="tl-fill-number" data-testid={compact ? undefined : 'meter-fill'}>
           ({formatPercent(model.fill)})

@@ -35,7 +35,7 @@ describe('Timeline tab', () => {
     for (const cell of [row.querySelector('[data-testid="fate-badge"]'), row.querySelector('[data-testid="entry-tokens"]')] as HTMLElement[]) {
       const box = cell.getBoundingClientRect()
       const rowBox = row.getBoundingClientRect()
-      expect(box.width).toBeGreaterThan(0)
+      expect(box.width, cell.dataset['testid']).toBeGreaterThan(0)
       expect(box.right).toBeLessThanOrEqual(rowBox.right + 0.5)
       expect(cell.scrollWidth).toBeLessThanOrEqual(cell.clientWidth + 1)
     }

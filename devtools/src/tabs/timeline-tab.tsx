@@ -9,6 +9,7 @@ import { fateFilterOptions, seqMatches, type FateFilter } from '../model/fate-fi
 import { formatNumber } from '../model/meter-parts'
 import { usePanel } from '../panel/panel-context'
 import { usePanelProjection } from '../panel/use-panel-projection'
+import { useRememberedSet, useRememberedText } from '../panel/use-remembered-filter'
 import { EntryDetail } from './entry-detail'
 import { ProjectionStatus } from './projection-status'
 
@@ -16,8 +17,8 @@ import { ProjectionStatus } from './projection-status'
 export function TimelineTab() {
   const panel = usePanel()
   const projection = usePanelProjection()
-  const [kinds, setKinds] = useState<ReadonlySet<EntryKind>>(() => new Set(entryKinds))
-  const [text, setText] = useState('')
+  const [kinds, setKinds] = useRememberedSet<EntryKind>('timeline-kinds', entryKinds)
+  const [text, setText] = useRememberedText('timeline-text')
   const [fate, setFate] = useState<FateFilter>('all')
   const query = useDeferredValue(text.trim().toLowerCase())
   const { thread, result, counter } = projection

@@ -2,7 +2,7 @@ import { describe, expect, it, vi } from 'vitest'
 import { conversation, renderPanel, testPolicy } from '../testing/panel-harness'
 
 describe('Tokens tab', () => {
-  it('stacks every part with numbers and shares of the input budget, and says the counts are estimated', async () => {
+  it('stacks every part with numbers and shares of the input budget, reserved output apart, and says the counts are estimated', async () => {
     const panel = await renderPanel({ entries: conversation(3), tab: 'tokens', policy: testPolicy({ maxInputTokens: 4000, reserveOutputTokens: 1000, systemPrompt: 'Hi.' }) })
     const meter = await panel.find('token-meter')
     expect(meter.dataset['level']).toBe('ok')
@@ -10,8 +10,10 @@ describe('Tokens tab', () => {
     const legend = await panel.find('meter-legend')
     const parts = panel.queryAll('[data-testid^="meter-"][style*="contents"]').map((part) => part.dataset['testid'])
     expect(parts).toEqual(['meter-system', 'meter-memory', 'meter-summary', 'meter-history', 'meter-pending', 'meter-tools', 'meter-reserved', 'meter-free'])
-    expect(legend.textContent).toContain('reserved output1,000beside the budget')
-    expect(legend.textContent).toContain('free')
+    expect(legend.textContent).toContain('reserved output1,000for output')
+    // Input parts and free space are shares of the 3,000-token input budget: they add up to 100%.
+    const shares = panel.queryAll('[data-testid^="meter-"][style*="contents"] .tl-num.tl-muted').map((cell) => cell.textContent ?? '')
+    expect(shares.filter((share) => share.endsWith('%')).length).toBe(7)
     expect((await panel.find('meter-counter')).textContent).toBe('estimated · heuristic')
     expect((await panel.find('meter-cost')).textContent).toContain('set policy.model')
     panel.unmount()

@@ -41,7 +41,9 @@ export function TokensTab() {
             <span className={`tl-swatch tl-part-${part.key}`} aria-hidden="true" />
             <span>{part.label}</span>
             <span className="tl-num">{formatNumber(part.tokens)}</span>
-            <span className="tl-num tl-muted">{part.key === 'reserved' ? 'beside the budget' : formatPercent(part.share)}</span>
+            <span className="tl-num tl-muted" title={part.key === 'reserved' ? 'kept for the reply: not part of the input budget' : 'share of the input budget'}>
+              {part.key === 'reserved' ? 'for output' : formatPercent(part.share)}
+            </span>
           </div>
         ))}
       </div>

@@ -1,0 +1,77 @@
+/**
+ * The demo's first load, gzip-sized from the production build (no browser): index.html, its entry
+ * script and stylesheets, and every chunk they import statically (followed through the chunks'
+ * own `import` statements), with the chat route the entry loads at once. Other dynamic imports — the tokenizer's ranks, the devtools panel body, the
+ * lab — are listed apart: they load later, on first use. Prints a table; writes
+ * bench-results/first-load-size.json. Goal: under 200 KB gzip before the first message.
+ *
+ * Run: `npm run size` (builds the demo first).
+ */
+import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs'
+import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { gzipSync } from 'node:zlib'
+
+const repo = join(dirname(fileURLToPath(import.meta.url)), '../..')
+const dist = join(repo, 'demo/dist')
+const goalBytes = 200 * 1024
+
+const gzip = (path: string) => gzipSync(readFileSync(join(dist, path)), { level: 9 }).length
+
+// `import "./x.js"`, `import {a} from "./x.js"` and `export … from "./x.js"`; `import("./x.js")` is dynamic.
+// Rolldown writes specifiers with backticks as well as quotes.
+const staticImport = /(?:import|export)\s*(?:[\w${},*\s]+from\s*)?["'`]\.\/([\w.-]+\.js)["'`]/g
+const dynamicImport = /import\(\s*["'`]\.\/([\w.-]+\.js)["'`]\s*\)/g
+// The chat at `/` is a lazy route the entry imports at once: it is part of the first load.
+const firstRoute = 'chat-app'
+
+function chunkPath(name: string): string {
+  return `assets/${name}`
+}
+
+const html = readFileSync(join(dist, 'index.html'), 'utf8')
+const first = new Set<string>()
+const queue: string[] = []
+for (const match of html.matchAll(/(?:src|href)="\/?(assets\/[^"]+\.(?:js|css))"/g)) {
+  const path = match[1] as string
+  if (!first.has(path)) {
+    first.add(path)
+    if (path.endsWith('.js')) queue.push(path)
+  }
+}
+const later = new Set<string>()
+const assets = readdirSync(join(dist, 'assets'))
+for (const name of assets.filter((file) => file.startsWith(`${firstRoute}-`))) {
+  const path = chunkPath(name)
+  first.add(path)
+  if (path.endsWith('.js')) queue.push(path)
+}
+while (queue.length > 0) {
+  const path = queue.pop() as string
+  const code = readFileSync(join(dist, path), 'utf8')
+  for (const match of code.matchAll(staticImport)) {
+    const next = chunkPath(match[1] as string)
+    if (!first.has(next)) {
+      first.add(next)
+      queue.push(next)
+    }
+  }
+  for (const match of code.matchAll(dynamicImport)) later.add(chunkPath(match[1] as string))
+}
+for (const path of first) later.delete(path)
+
+const rows = [...first].map((path) => ({ path, gzip: gzip(path) })).sort((a, b) => b.gzip - a.gzip)
+const htmlBytes = gzipSync(html).length
+const total = rows.reduce((sum, row) => sum + row.gzip, htmlBytes)
+const lazy = [...later].filter((path) => assets.includes(path.slice('assets/'.length))).map((path) => ({ path, gzip: gzip(path) }))
+const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`
+
+console.log(`Demo first load at / (gzip, level 9), from demo/dist: the entry, the ${firstRoute} route and their static imports`)
+console.log(`  ${'index.html'.padEnd(48)} ${kb(htmlBytes).padStart(10)}`)
+for (const row of rows) console.log(`  ${row.path.padEnd(48)} ${kb(row.gzip).padStart(10)}`)
+console.log(`  ${'total before the first interaction'.padEnd(48)} ${kb(total).padStart(10)}   goal < ${kb(goalBytes)}: ${total < goalBytes ? 'met' : 'NOT met'}`)
+console.log(`Loaded later, on first use (dynamic imports): ${lazy.length} chunks, ${kb(lazy.reduce((sum, row) => sum + row.gzip, 0))}`)
+for (const row of lazy.sort((a, b) => b.gzip - a.gzip).slice(0, 6)) console.log(`  ${row.path.padEnd(48)} ${kb(row.gzip).padStart(10)}`)
+
+mkdirSync(join(repo, 'bench-results'), { recursive: true })
+writeFileSync(join(repo, 'bench-results/first-load-size.json'), `${JSON.stringify({ totalGzipBytes: total, goalBytes, files: rows, lazy }, null, 2)}\n`)
