@@ -86,3 +86,40 @@ describe('toOpenAIChat', () => {
     expect(result.messages[2]).toEqual(conversation[2])
   })
 })
+
+describe('toOpenAIChat: files Chat Completions cannot take', () => {
+  const withFile = (mediaType: string, base64: string, filename?: string): ProjectedMessage[] => [
+    {
+      role: 'user',
+      content: 'Read this',
+      parts: [
+        { type: 'text', text: 'Read this' },
+        { type: 'file', source: { type: 'attachment', id: 'sha256-x', mediaType, bytes: 10 }, ...(filename === undefined ? {} : { filename }) },
+      ],
+    },
+  ]
+  const attachmentData = (base64: string) => () => base64
+
+  it('sends a PDF as a file part, a text file as its UTF-8 text, and names any other file without sending it', () => {
+    const pdf = toOpenAIChat(projection(withFile('application/pdf', 'JVBERi0=', 'a.pdf')), { attachmentData: attachmentData('JVBERi0=') })
+    expect(pdf[0]?.content).toEqual([
+      { type: 'text', text: 'Read this' },
+      { type: 'file', file: { file_data: 'data:application/pdf;base64,JVBERi0=', filename: 'a.pdf' } },
+    ])
+    // "grüße\n" in UTF-8, base64.
+    const text = toOpenAIChat(projection(withFile('text/markdown', 'Z3LDvMOfZQo=', 'notes.md')), { attachmentData: attachmentData('Z3LDvMOfZQo=') })
+    expect(text[0]?.content).toEqual([
+      { type: 'text', text: 'Read this' },
+      { type: 'text', text: 'notes.md:\ngrüße\n' },
+    ])
+    const docx = toOpenAIChat(projection(withFile('application/vnd.openxmlformats-officedocument.wordprocessingml.document', 'UEsDBA==')), { attachmentData: attachmentData('UEsDBA==') })
+    expect(docx[0]?.content).toEqual([
+      { type: 'text', text: 'Read this' },
+      { type: 'text', text: '[file (application/vnd.openxmlformats-officedocument.wordprocessingml.document) not sent: Chat Completions takes only PDF files]' },
+    ])
+    for (const messages of [pdf, text, docx]) expect(openAIChatProblems(messages)).toEqual([])
+    expect(openAIChatProblems([{ role: 'user', content: [{ type: 'file', file: { file_data: 'data:text/plain;base64,aGk=' } }] }])).toEqual([
+      "messages[0].content[0]: file.file_data must be a PDF: Chat Completions takes only PDF files (send a text file's text as a text part)",
+    ])
+  })
+})

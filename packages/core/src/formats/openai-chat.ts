@@ -1,7 +1,7 @@
 import { toolArgumentsText } from '../entries/entry-text'
 import type { ProjectedMessage, ProjectionResult } from '../project/types'
 import { providerToolNames, type ProviderToolNames } from './provider-tool-names'
-import type { ContentPart, MediaSource } from '../entries/content-parts'
+import { parseDataUrl, type ContentPart, type MediaSource } from '../entries/content-parts'
 import { AttachmentUnavailableError } from '../errors/threadlens-error'
 
 /** One function call inside an assistant message, as the Chat Completions API exchanges it. */
@@ -208,6 +208,9 @@ function userParts(parts: readonly ContentPart[], options: FormatOptions): OpenA
           const url = sourceUrl(part.source, options)
           // The API takes file bytes only inline: a web address is passed on as text.
           if (!url.startsWith('data:')) return { type: 'text', text: `${part.filename ?? 'File'}: ${url}` }
+          // Chat Completions takes only PDF files: a text file goes as its text, any other type is named, not sent.
+          const data = parseDataUrl(url)
+          if (data !== undefined && data.mediaType !== 'application/pdf') return nonPdfFile(part.filename, data)
           file.file_data = url
         }
         if (part.filename !== undefined) file.filename = part.filename
@@ -215,6 +218,30 @@ function userParts(parts: readonly ContentPart[], options: FormatOptions): OpenA
       }
     }
   })
+}
+
+/** Media types whose bytes are text a model can read as they are. */
+export function isTextMediaType(mediaType: string): boolean {
+  return mediaType.startsWith('text/') || /^application\/(?:json|xml|x-yaml|yaml|javascript|x-ndjson)$/.test(mediaType) || mediaType.endsWith('+json') || mediaType.endsWith('+xml')
+}
+
+/**
+ * A file Chat Completions cannot take as a file part (it accepts PDFs only, per OpenAI's file
+ * inputs guide): a text file as a text part holding its name and its (UTF-8) text; anything else
+ * as a note saying it was not sent.
+ */
+function nonPdfFile(filename: string | undefined, data: { mediaType: string; data: string }): OpenAIChatTextPart {
+  const name = filename ?? 'file'
+  if (!isTextMediaType(data.mediaType)) return { type: 'text', text: `[${name} (${data.mediaType}) not sent: Chat Completions takes only PDF files]` }
+  return { type: 'text', text: `${name}:\n${decodeBase64Text(data.data)}` }
+}
+
+/** UTF-8 text from base64 (malformed sequences become U+FFFD), without DOM or Node buffers. */
+function decodeBase64Text(base64: string): string {
+  const binary = atob(base64)
+  const bytes = new Uint8Array(binary.length)
+  for (let position = 0; position < binary.length; position++) bytes[position] = binary.charCodeAt(position)
+  return new TextDecoder().decode(bytes)
 }
 
 /** A URL for a source: as stored, or a `data:` URL built from the attachment's bytes. */

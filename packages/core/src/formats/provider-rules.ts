@@ -58,6 +58,7 @@ function checkOpenAIParts(problems: string[], at: string, content: unknown, allo
       const id = isRecord(file) ? file['file_id'] : undefined
       if (!isRecord(file) || (typeof data !== 'string' && typeof id !== 'string')) problems.push(`${partAt}: file needs file_data or file_id`)
       else if (typeof data === 'string' && !data.startsWith('data:')) problems.push(`${partAt}: file.file_data must be a data: URL (base64)`)
+      else if (typeof data === 'string' && !/^data:application\/pdf[;,]/i.test(data)) problems.push(`${partAt}: file.file_data must be a PDF: Chat Completions takes only PDF files (send a text file's text as a text part)`)
     }
   })
 }
