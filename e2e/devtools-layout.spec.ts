@@ -211,7 +211,7 @@ test('a bad remembered state falls back to defaults; docking, keyboard resize, f
   const frame = devtools.getByTestId('devtools-frame')
   await expect(frame).toHaveAttribute('data-dock', 'bottom', { timeout: 30_000 })
   await expect(devtools.getByTestId('tab-projection')).toHaveAttribute('aria-selected', 'true')
-  await expect(devtools.getByTestId('thread-title')).toHaveText('Trip to Japan (sample)')
+  await expect(devtools.getByTestId('panel-thread-title')).toHaveText('Trip to Japan (sample)')
 
   // The resize handle is a focusable separator: arrow keys resize, aria-valuenow follows.
   const separator = devtools.getByTestId('devtools-resize')

@@ -54,6 +54,8 @@ export const insightCss = `
 .tl-bubble-user { background: #1b2a40; border-radius: 8px; padding: 4px 8px; }
 .tl-bubble-assistant { background: #20262e; border-radius: 8px; padding: 4px 8px; }
 .tl-root .tl-timeline-row { grid-template-columns: 52px minmax(64px, 120px) 70px minmax(0, 1fr) 52px; }
+/* Read by assistive technology, not drawn. */
+.tl-visually-hidden { position: absolute; width: 1px; height: 1px; padding: 0; margin: -1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; border: 0; }
 /* Greyed by colour, not opacity: left-out rows stay readable (contrast) and their badges keep their colours. */
 .tl-root .tl-timeline-row[data-state="dropped"], .tl-root .tl-timeline-row[data-state="summarized"] { opacity: 1; color: #9aa4b2; }
 .tl-root .tl-timeline-row[data-state="dropped"] .tl-kind, .tl-root .tl-timeline-row[data-state="summarized"] .tl-kind { color: #9aa4b2; }

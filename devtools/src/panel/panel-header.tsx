@@ -35,7 +35,7 @@ export function PanelHeader({ controls, idBase }: { readonly controls: ReactNode
     <>
       <div className="tl-header">
         <h2 className="tl-title">threadlens</h2>
-        <span className="tl-thread-title" title={`thread ${panel.threadId}`} data-testid="thread-title">
+        <span className="tl-thread-title" title={`thread ${panel.threadId}`} data-testid="panel-thread-title">
           {title === undefined ? <span className="tl-mono">{panel.threadId}</span> : title.trim() === '' ? <span className="tl-muted">untitled thread</span> : title}
         </span>
         <label className="tl-row">

@@ -67,7 +67,6 @@ export function ContextMap({ result }: { readonly result: ProjectionResult }) {
             data-testid="context-tile"
             data-part={tile.block.part}
             data-tokens={tile.block.tokens}
-            aria-label={describe(tile.block)}
             aria-pressed={selectedKey === tile.block.key}
             title={`${describe(tile.block)}\n${tile.block.preview}`}
             onClick={() => setSelectedKey(selectedKey === tile.block.key ? undefined : tile.block.key)}
@@ -79,6 +78,8 @@ export function ContextMap({ result }: { readonly result: ProjectionResult }) {
                 <span className="tl-tile-label">{formatNumber(tile.block.tokens)}</span>
               </>
             ) : null}
+            {/* The accessible name is what the tile shows, then the rest of its story, heard but not seen. */}
+            <span className="tl-visually-hidden">{describe(tile.block)}</span>
           </button>
         ))}
       </div>
@@ -97,7 +98,7 @@ export function ContextMap({ result }: { readonly result: ProjectionResult }) {
       <ol className="tl-largest" data-testid="context-largest">
         {model.largest.map((block) => (
           <li key={block.key}>
-            <button type="button" className="tl-link tl-largest-item" onClick={() => setSelectedKey(block.key)} aria-label={describe(block)}>
+            <button type="button" className="tl-link tl-largest-item" onClick={() => setSelectedKey(block.key)} title={describe(block)}>
               <span className="tl-num">{formatNumber(block.tokens)}</span> <strong>{block.label}</strong>{' '}
               <span className="tl-muted">
                 {formatPercent(block.tokens / Math.max(1, partTokens(block)))} of {contextPartLabels[block.part]} ({formatNumber(partTokens(block))})

@@ -113,7 +113,6 @@ function TimelineRow({ entry, fates, counter, selected, onSelect }: TimelineRowP
       data-fate={label}
       role="button"
       aria-current={selected ? 'true' : undefined}
-      aria-label={`#${entry.seq} ${entry.kind}, ${label}`}
       title={`${label}: ${rule}${refsText(entry) === '' ? '' : `\n${refsText(entry)}`}`}
       tabIndex={0}
       onClick={() => onSelect(entry.seq)}
