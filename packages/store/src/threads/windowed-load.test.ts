@@ -60,6 +60,20 @@ describe('windowed load', () => {
     expect(shape(window)).toEqual(shape(whole))
   })
 
+  it('counts a masked tool result at its overhead, not nothing: a masking policy still reads a small window', async () => {
+    const inputs: EntryInput[] = []
+    for (let turn = 0; turn < 60; turn++) {
+      inputs.push(user(words(4, `q${turn}`)))
+      inputs.push({ kind: 'tool_call', payload: { name: 'search', arguments: { turn } }, refs: { callId: `c${turn}`, toolCallId: `t${turn}` } })
+      inputs.push({ kind: 'tool_result', payload: { name: 'search', result: words(80) }, refs: { callId: `c${turn}`, toolCallId: `t${turn}` } })
+      inputs.push(assistant(words(4, `a${turn}`)))
+    }
+    const { firstSeq, whole, window } = await compare(inputs, { maxInputTokens: 400, reserveOutputTokens: 0, toolTrace: 'masked', keepLastTurns: 1 })
+    expect(shape(window)).toEqual(shape(whole))
+    // Counting masked results at nothing would reach back to about seq 124 here; at their overhead, 175.
+    expect(firstSeq).toBeGreaterThan(160)
+  })
+
   it('reads into the summarized range when the summary itself cannot fit', async () => {
     const inputs: EntryInput[] = [
       ...Array.from({ length: 40 }, (_, turn) => (turn % 2 === 0 ? user(`q${turn}`) : assistant(`a${turn}`))),

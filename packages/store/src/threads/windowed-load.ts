@@ -33,9 +33,11 @@ export async function loadWindowEntries(db: ThreadlensDB, row: ThreadRow, option
   const budget = inputBudget(policy)
   const include = new Set(policy.includeKinds)
   const toolsIncluded = include.has('tool_call') && include.has('tool_result')
-  // Outside the last turns a reducing policy may send a tool unit shortened, or (boundary
-  // isolation) not at all: no tool entry can be counted at more than nothing.
-  const toolsMayShrink = policy.toolTrace !== 'transparent' || policy.dedupeToolResults || policy.pruneToolOutputsOverTokens !== undefined
+  // Outside the last turns boundary isolation sends a tool unit not at all, so its entries count as
+  // nothing; masking, pruning and dedupe keep the call and shorten the result to a text that still
+  // costs at least its message overhead.
+  const toolsMayVanish = policy.toolTrace === 'boundary'
+  const resultsMayShrink = policy.toolTrace === 'masked' || policy.dedupeToolResults || policy.pruneToolOutputsOverTokens !== undefined
   const summary = include.has('summary') && facts.summary !== null && facts.summary.toSeq >= floor ? facts.summary : null
 
   let summaryCost = 0
@@ -60,10 +62,10 @@ export async function loadWindowEntries(db: ThreadlensDB, row: ThreadRow, option
         return include.has('message') ? counter.countEntry(entry) : 0
       case 'tool_result':
         // Counted with its call: a result whose call is hidden is an orphan and costs nothing.
-        if (toolsIncluded && !toolsMayShrink) pendingResultTokens.set(entry.refs.toolCallId as string, counter.countEntry(entry))
+        if (toolsIncluded && !toolsMayVanish) pendingResultTokens.set(entry.refs.toolCallId as string, resultsMayShrink ? MESSAGE_OVERHEAD_TOKENS : counter.countEntry(entry))
         return 0
       case 'tool_call': {
-        if (!toolsIncluded || toolsMayShrink) return 0
+        if (!toolsIncluded || toolsMayVanish) return 0
         const toolCallId = entry.refs.toolCallId as string
         const result = pendingResultTokens.get(toolCallId)
         if (result !== undefined) {
