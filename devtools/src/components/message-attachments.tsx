@@ -1,6 +1,7 @@
 import { type MessageInfo, type ProjectedMessage } from '@threadlens/core'
 import { fileTokens, imageTokens, type ContentPart } from '@threadlens/core/parts'
-import { createContext, useContext, useEffect, useState, type ReactNode } from 'react'
+import { useAttachmentURL } from '@threadlens/react'
+import { createContext, useContext, type ReactNode } from 'react'
 import { formatNumber } from '../model/meter-parts'
 
 type LoadAttachment = (id: string) => Promise<Blob | undefined>
@@ -46,22 +47,7 @@ function ImageThumbnail({ part }: { readonly part: Extract<ContentPart, { type: 
   const load = useContext(AttachmentLoaderContext)
   const source = part.source
   const inline = source.type === 'url' && source.url.startsWith('data:image/') ? source.url : undefined
-  const attachmentId = source.type === 'attachment' ? source.id : undefined
-  const [url, setURL] = useState<string | undefined>(undefined)
-  useEffect(() => {
-    if (attachmentId === undefined || load === undefined) return
-    let objectURL: string | undefined
-    let live = true
-    void load(attachmentId).then((blob) => {
-      if (!live || blob === undefined) return
-      objectURL = URL.createObjectURL(blob)
-      setURL(objectURL)
-    })
-    return () => {
-      live = false
-      if (objectURL !== undefined) URL.revokeObjectURL(objectURL)
-    }
-  }, [attachmentId, load])
+  const url = useAttachmentURL(source.type === 'attachment' ? source.id : undefined, load)
   const label = part.width === undefined || part.height === undefined ? 'image' : `${part.width}×${part.height}`
   // Web addresses are never fetched by the panel: only bytes already here are shown.
   const shown = inline ?? url

@@ -28,3 +28,4 @@ export { useCallAttempts, useCalibrations } from './calls/use-call-log'
 export type { ProjectionDiff } from './calls/compare-projections'
 export { compareProjections } from './calls/compare-projections'
 
+export { useAttachmentURL } from './attachments/use-attachment-url'

@@ -1,5 +1,5 @@
 import type { ContentPart } from '@threadlens/core/parts'
-import { useEffect, useState } from 'react'
+import { useAttachmentURL } from '@threadlens/react'
 
 export interface MessageAttachmentsProps {
   readonly parts: readonly ContentPart[] | undefined
@@ -26,22 +26,7 @@ export function MessageAttachments({ parts, loadAttachment }: MessageAttachments
 
 function Thumbnail({ part, loadAttachment }: { readonly part: Extract<ContentPart, { type: 'image' }>; loadAttachment(id: string): Promise<Blob | undefined> }) {
   const source = part.source
-  const [url, setURL] = useState<string | undefined>(undefined)
-  const attachmentId = source.type === 'attachment' ? source.id : undefined
-  useEffect(() => {
-    if (attachmentId === undefined) return
-    let objectURL: string | undefined
-    let live = true
-    void loadAttachment(attachmentId).then((blob) => {
-      if (!live || blob === undefined) return
-      objectURL = URL.createObjectURL(blob)
-      setURL(objectURL)
-    })
-    return () => {
-      live = false
-      if (objectURL !== undefined) URL.revokeObjectURL(objectURL)
-    }
-  }, [attachmentId, loadAttachment])
+  const url = useAttachmentURL(source.type === 'attachment' ? source.id : undefined, loadAttachment)
   const label = part.width === undefined || part.height === undefined ? 'image' : `image ${part.width}×${part.height}`
   // Only stored bytes are shown: a web address in a message is not fetched by the page.
   if (url === undefined) return <span className="chat-attachment-file">{label}</span>
