@@ -12,15 +12,13 @@ import { build, type Rolldown } from 'vite'
 
 const repo = fileURLToPath(new URL('../../', import.meta.url))
 const dist = (folder: string, entry = 'index') => join(repo, folder, 'dist', `${entry}.js`)
-const alias = {
-  '@threadlens/core': dist('packages/core'),
-  '@threadlens/store': dist('packages/store'),
-  '@threadlens/agent': dist('packages/agent'),
-  '@threadlens/react': dist('packages/react'),
-  '@threadlens/devtools/production': dist('devtools', 'production'),
-  '@threadlens/devtools': dist('devtools'),
-  '@threadlens/ai-sdk': dist('packages/ai-sdk'),
-}
+/** `@threadlens/<package>[/<subpath>]` → that package's built file, as its `publishConfig.exports` maps it. */
+const alias = [
+  { find: /^@threadlens\/devtools\/production$/, replacement: dist('devtools', 'production') },
+  { find: /^@threadlens\/devtools$/, replacement: dist('devtools') },
+  { find: /^@threadlens\/(core|store|agent|react|ai-sdk)\/([a-z-]+)$/, replacement: join(repo, 'packages', '$1', 'dist', '$2.js') },
+  { find: /^@threadlens\/(core|store|agent|react|ai-sdk)$/, replacement: join(repo, 'packages', '$1', 'dist', 'index.js') },
+]
 
 interface Measured {
   readonly name: string
@@ -33,7 +31,7 @@ interface Measured {
 /** Each line keeps what it imports alive with a side effect, so tree-shaking keeps exactly that. */
 const entries: { readonly name: string; readonly target?: number; readonly code: string }[] = [
   { name: 'core: project + createThread + definePolicy', target: 15, code: `import { project, createThread, definePolicy } from '@threadlens/core'\nconsole.log(project, createThread, definePolicy)` },
-  { name: 'core: + policyForModel (model metadata)', code: `import { project, createThread, definePolicy, policyForModel } from '@threadlens/core'\nconsole.log(project, createThread, definePolicy, policyForModel)` },
+  { name: 'core: + policyForModel (model metadata)', code: `import { project, createThread, definePolicy } from '@threadlens/core'\nimport { policyForModel } from '@threadlens/core/models'\nconsole.log(project, createThread, definePolicy, policyForModel)` },
   { name: 'core: everything', target: 25, code: `import * as core from '@threadlens/core'\nconsole.log(core)` },
   { name: 'core + store: everything', target: 60, code: `import * as core from '@threadlens/core'\nimport * as store from '@threadlens/store'\nconsole.log(core, store)` },
   { name: 'core + store + agent: everything', code: `import * as core from '@threadlens/core'\nimport * as store from '@threadlens/store'\nimport * as agent from '@threadlens/agent'\nconsole.log(core, store, agent)` },
