@@ -3,15 +3,16 @@ import { anthropicToolsCacheControl } from '@threadlens/core/caching'
 import { type AnthropicCacheControl, type AnthropicMessage, type AnthropicTextBlock } from '@threadlens/core/internal'
 import type { ProviderToolNames } from '@threadlens/core/parts'
 import { z } from 'zod'
-import { fetchSchema, headersSchema, httpURLSchema, onRetrySchema, parseClientOptions, secretsOf } from './client-options'
+import { fetchSchema, headersSchema, httpURLSchema, onRetrySchema, parseClientOptions } from './client-options'
 import { ANTHROPIC_VERSION, DEFAULT_ANTHROPIC_BASE_URL, DEFAULT_ANTHROPIC_MAX_OUTPUT_TOKENS } from './constants'
-import { eventsOf, type FetchFunction, globalFetch, joinURL, originOf, parseEventData, postForStream } from './http-stream'
+import { httpModelClient } from './http-model-client'
+import { type FetchFunction, parseEventObject } from './http-stream'
 import type { ModelClient, ModelRequest, ModelStreamEvent, ModelUsage, StopReason } from './model-client'
-import { type CallContext, errorFromStreamPayload, isRecord, malformedStreamError, networkError } from './provider-errors'
-import { type RetryOptions, retryOptionsShape, retrySettings } from './retry'
-import { type RetryNotice, streamWithRetries } from './stream-with-retries'
+import { type CallContext, errorFromStreamPayload, isRecord, streamCutOffError } from './provider-errors'
+import { type RetryOptions, retryOptionsShape } from './retry'
+import type { RetryNotice } from './stream-with-retries'
 import { toolCallEvent } from './tool-arguments'
-import { requestToolNames, withStoredToolNames } from './request-tool-names'
+import { requestToolNames } from './request-tool-names'
 
 export interface AnthropicOptions extends RetryOptions {
   /** Sent as `x-api-key`. Required. Held only in the client's closure. */
@@ -90,38 +91,24 @@ export function anthropicRequestBody(
  */
 export function anthropic(options: AnthropicOptions): ModelClient {
   const parsed = parseClientOptions('anthropic', anthropicOptionsSchema, options)
-  const apiKey = parsed.apiKey
-  const baseURL = parsed.baseURL ?? DEFAULT_ANTHROPIC_BASE_URL
-  const fetchFunction = parsed.fetch ?? globalFetch
-  const url = joinURL(baseURL, 'messages')
-  const headers: Readonly<Record<string, string>> = {
-    'content-type': 'application/json',
-    accept: 'text/event-stream',
-    'x-api-key': apiKey,
-    'anthropic-version': ANTHROPIC_VERSION,
-    'anthropic-dangerous-direct-browser-access': 'true',
-    ...parsed.headers,
-  }
-  const context: CallContext = { provider: 'anthropic', model: parsed.model, origin: originOf(baseURL), secrets: secretsOf(apiKey, parsed.headers) }
   const bodySettings = { model: parsed.model, maxOutputTokens: parsed.maxOutputTokens ?? DEFAULT_ANTHROPIC_MAX_OUTPUT_TOKENS }
-  const retry = retrySettings(parsed)
-
-  async function* attempt(request: ModelRequest, signal: AbortSignal): AsyncGenerator<ModelStreamEvent, void, undefined> {
-    const toolNames = requestToolNames(request)
-    const body = await postForStream(fetchFunction, url, headers, anthropicRequestBody(request, bodySettings, toolNames), signal, context)
-    yield* withStoredToolNames(readAnthropicStream(eventsOf(body, signal, context), context), toolNames)
-  }
-
-  return Object.freeze({
-    id: parsed.model,
+  return httpModelClient({
     provider: 'anthropic',
-    stream: (request: ModelRequest) =>
-      streamWithRetries((signal) => attempt(request, signal), {
-        signal: request.signal,
-        retry,
-        onRetry: [parsed.onRetry, request.onRetry],
-        timeoutError: (problem) => networkError(context, problem, undefined),
-      }),
+    model: parsed.model,
+    baseURL: parsed.baseURL ?? DEFAULT_ANTHROPIC_BASE_URL,
+    path: 'messages',
+    apiKey: parsed.apiKey,
+    providerHeaders: {
+      'x-api-key': parsed.apiKey,
+      'anthropic-version': ANTHROPIC_VERSION,
+      'anthropic-dangerous-direct-browser-access': 'true',
+    },
+    headers: parsed.headers,
+    fetch: parsed.fetch,
+    retry: parsed,
+    onRetry: parsed.onRetry,
+    requestBody: (request, toolNames) => anthropicRequestBody(request, bodySettings, toolNames),
+    readStream: readAnthropicStream,
   })
 }
 
@@ -151,8 +138,7 @@ export async function* readAnthropicStream(
   let calledTools = false
 
   for await (const event of events) {
-    const payload = parseEventData({ ...event, id: undefined }, context)
-    if (!isRecord(payload)) throw malformedStreamError(context, `an event is not an object: ${event.data}`)
+    const payload = parseEventObject(event, context, 'an event')
     const type = typeof payload['type'] === 'string' ? payload['type'] : event.event
     const index = typeof payload['index'] === 'number' ? payload['index'] : -1
     switch (type) {
@@ -215,7 +201,7 @@ export async function* readAnthropicStream(
     if (stopped) break
   }
 
-  if (!stopped && stopReason === undefined) throw networkError(context, 'the stream ended before the model finished its reply', undefined)
+  if (!stopped && stopReason === undefined) throw streamCutOffError(context)
   for (const block of blocks.values()) {
     if (block.kind === 'tool' && !block.done) {
       block.done = true

@@ -1,4 +1,4 @@
-import { errorFromResponse, type CallContext, malformedStreamError, networkError } from './provider-errors'
+import { errorFromResponse, type CallContext, isRecord, malformedStreamError, networkError } from './provider-errors'
 import { readServerSentEvents, type ServerSentEvent } from './server-sent-events'
 
 /** A `fetch` implementation; the global one when a client is given none. */
@@ -27,16 +27,23 @@ export async function postForStream(
     throw networkError(context, `no response (${error instanceof Error ? error.message : String(error)})`, error)
   }
   if (!response.ok) throw await errorFromResponse(response, context, Date.now())
-  const contentType = response.headers.get('content-type') ?? ''
-  if (response.body === null || contentType.includes('application/json')) {
-    await response.body?.cancel().catch(() => undefined)
-    throw malformedStreamError(
-      context,
-      `expected a text/event-stream response but got ${contentType === '' ? 'no body' : contentType}: does this server support streaming?`,
-      false,
-    )
+  const stream = response.body
+  const problem = notAnEventStream(response.headers.get('content-type') ?? '', stream === null)
+  if (problem !== undefined || stream === null) {
+    await stream?.cancel().catch(() => undefined)
+    throw malformedStreamError(context, problem ?? 'expected a text/event-stream response but got no body', false)
   }
-  return response.body
+  return stream
+}
+
+// Why a 2xx response cannot be the stream asked for; not retried, as sending again gets the same answer.
+function notAnEventStream(contentType: string, bodyless: boolean): string | undefined {
+  if (bodyless || contentType.includes('application/json')) {
+    return `expected a text/event-stream response but got ${contentType === '' ? 'no body' : contentType}: does this server support streaming?`
+  }
+  // A web app's fallback page or a captive portal answers 200 with HTML.
+  if (contentType.includes('text/html')) return 'expected a text/event-stream response but got an HTML page: is the baseURL an API endpoint, or is a proxy in the way?'
+  return undefined
 }
 
 /** The server-sent events of a body; a connection that breaks off becomes a `ProviderNetworkError`. */
@@ -61,12 +68,19 @@ export async function* eventsOf(body: ReadableStream<Uint8Array>, signal: AbortS
 }
 
 /** Parses an event's JSON data; bad JSON is a malformed stream. */
-export function parseEventData(event: ServerSentEvent, context: CallContext): unknown {
+export function parseEventData(event: Pick<ServerSentEvent, 'data'>, context: CallContext): unknown {
   try {
     return JSON.parse(event.data)
   } catch {
     throw malformedStreamError(context, `an event's data is not JSON: ${event.data}`)
   }
+}
+
+/** Parses an event's JSON data, which every provider sends as an object; anything else is a malformed stream named as `what`. */
+export function parseEventObject(event: Pick<ServerSentEvent, 'data'>, context: CallContext, what: string): { readonly [key: string]: unknown } {
+  const value = parseEventData(event, context)
+  if (!isRecord(value)) throw malformedStreamError(context, `${what} is not an object: ${event.data}`)
+  return value
 }
 
 /** Scheme, host and port of a base URL, for error messages (never its path or query, which might hold a key). */

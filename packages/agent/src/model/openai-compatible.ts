@@ -2,14 +2,15 @@ import { type OpenAIChatMessage, toOpenAIChat, type ToolSchema } from '@threadle
 import { openAIChatCacheFields, openAITakesCacheBreakpoints } from '@threadlens/core/caching'
 import type { ProviderToolNames } from '@threadlens/core/parts'
 import { z } from 'zod'
-import { fetchSchema, headersSchema, httpURLSchema, onRetrySchema, parseClientOptions, secretsOf } from './client-options'
-import { eventsOf, type FetchFunction, globalFetch, joinURL, originOf, parseEventData, postForStream } from './http-stream'
+import { fetchSchema, headersSchema, httpURLSchema, onRetrySchema, parseClientOptions } from './client-options'
+import { httpModelClient } from './http-model-client'
+import { type FetchFunction, parseEventObject } from './http-stream'
 import type { ModelClient, ModelRequest, ModelStreamEvent, ModelUsage, StopReason } from './model-client'
-import { type CallContext, errorFromStreamPayload, isRecord, malformedStreamError, networkError } from './provider-errors'
-import { type RetryOptions, retryOptionsShape, retrySettings } from './retry'
-import { type RetryNotice, streamWithRetries } from './stream-with-retries'
+import { type CallContext, errorFromStreamPayload, isRecord, streamCutOffError } from './provider-errors'
+import { type RetryOptions, retryOptionsShape } from './retry'
+import type { RetryNotice } from './stream-with-retries'
 import { toolCallEvent } from './tool-arguments'
-import { requestToolNames, withStoredToolNames } from './request-tool-names'
+import { requestToolNames } from './request-tool-names'
 
 export interface OpenAICompatibleOptions extends RetryOptions {
   /**
@@ -118,20 +119,6 @@ export function openAIChatRequestBody(
 export function openAICompatible(options: OpenAICompatibleOptions): ModelClient {
   const parsed = parseClientOptions('openAICompatible', openAICompatibleOptionsSchema, options)
   const apiKey = parsed.apiKey
-  const fetchFunction = parsed.fetch ?? globalFetch
-  const url = joinURL(parsed.baseURL, 'chat/completions')
-  const headers: Readonly<Record<string, string>> = {
-    'content-type': 'application/json',
-    accept: 'text/event-stream',
-    ...(apiKey === undefined || apiKey === '' ? {} : { authorization: `Bearer ${apiKey}` }),
-    ...parsed.headers,
-  }
-  const context: CallContext = {
-    provider: 'openai-compatible',
-    model: parsed.model,
-    origin: originOf(parsed.baseURL),
-    secrets: secretsOf(apiKey, parsed.headers),
-  }
   const bodySettings = {
     model: parsed.model,
     maxOutputTokens: parsed.maxOutputTokens,
@@ -139,24 +126,19 @@ export function openAICompatible(options: OpenAICompatibleOptions): ModelClient 
     includeUsage: parsed.includeUsage ?? true,
     cacheBreakpoints: parsed.cacheBreakpoints === undefined || parsed.cacheBreakpoints === 'auto' ? openAITakesCacheBreakpoints(parsed.model) : parsed.cacheBreakpoints,
   }
-  const retry = retrySettings(parsed)
-
-  async function* attempt(request: ModelRequest, signal: AbortSignal): AsyncGenerator<ModelStreamEvent, void, undefined> {
-    const toolNames = requestToolNames(request)
-    const body = await postForStream(fetchFunction, url, headers, openAIChatRequestBody(request, bodySettings, toolNames), signal, context)
-    yield* withStoredToolNames(readChatCompletionStream(eventsOf(body, signal, context), context), toolNames)
-  }
-
-  return Object.freeze({
-    id: parsed.model,
+  return httpModelClient({
     provider: 'openai-compatible',
-    stream: (request: ModelRequest) =>
-      streamWithRetries((signal) => attempt(request, signal), {
-        signal: request.signal,
-        retry,
-        onRetry: [parsed.onRetry, request.onRetry],
-        timeoutError: (problem) => networkError(context, problem, undefined),
-      }),
+    model: parsed.model,
+    baseURL: parsed.baseURL,
+    path: 'chat/completions',
+    apiKey,
+    providerHeaders: apiKey === undefined || apiKey === '' ? {} : { authorization: `Bearer ${apiKey}` },
+    headers: parsed.headers,
+    fetch: parsed.fetch,
+    retry: parsed,
+    onRetry: parsed.onRetry,
+    requestBody: (request, toolNames) => openAIChatRequestBody(request, bodySettings, toolNames),
+    readStream: readChatCompletionStream,
   })
 }
 
@@ -187,8 +169,7 @@ export async function* readChatCompletionStream(
       sawDone = true
       break
     }
-    const chunk = parseEventData({ ...event, id: undefined }, context)
-    if (!isRecord(chunk)) throw malformedStreamError(context, `a chunk is not an object: ${event.data}`)
+    const chunk = parseEventObject(event, context, 'a chunk')
     if (chunk['error'] !== undefined && chunk['error'] !== null) throw errorFromStreamPayload(chunk, context)
     usage = usageOf(chunk['usage']) ?? usage
     const choices = Array.isArray(chunk['choices']) ? chunk['choices'] : []
@@ -207,9 +188,7 @@ export async function* readChatCompletionStream(
     }
   }
 
-  if (!sawDone && finishReason === undefined) {
-    throw networkError(context, 'the stream ended before the model finished its reply', undefined)
-  }
+  if (!sawDone && finishReason === undefined) throw streamCutOffError(context)
   for (const index of [...calls.keys()].sort((a, b) => a - b)) {
     const call = calls.get(index) as ToolCallDraft
     if (!call.started) yield { type: 'tool-call-start', toolCallId: call.id, name: call.name }

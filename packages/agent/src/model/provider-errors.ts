@@ -108,6 +108,11 @@ export function networkError(context: CallContext, problem: string, cause: unkno
   return new ProviderNetworkError(details, context.origin, scrubSecrets(problem, context.secrets), { cause: scrubCause(cause, context.secrets) })
 }
 
+/** A stream that ended before the provider said the reply was over (no `[DONE]`, `finish_reason`, `message_stop` or stop reason). */
+export function streamCutOffError(context: CallContext): ProviderNetworkError {
+  return networkError(context, 'the stream ended before the model finished its reply', undefined)
+}
+
 /** A stream the client could not read (bad JSON, wrong shape): the server's fault, retried like a 5xx. */
 export function malformedStreamError(context: CallContext, problem: string, retryable = true): ProviderServerError {
   const details: ProviderErrorDetails = {
