@@ -10,6 +10,8 @@ rm -f .test-reports/vitest.json .test-reports/e2e.json .test-reports/consumers.j
 
 echo "== typecheck"
 node_modules/.bin/tsc -p tsconfig.json
+echo "== source limits: files over 300 lines and functions over 80 need a reason (.ci/source-limits.ts)"
+node_modules/.bin/tsx .ci/source-limits.ts
 echo "== packages: tsdown build, pnpm pack, publint --strict, Are the Types Wrong"
 PACK_DIR="$(mktemp -d "${TMPDIR:-/tmp}/threadlens-packs.XXXXXX")"
 trap 'rm -rf "$PACK_DIR"' EXIT
