@@ -1,0 +1,94 @@
+import { compact, decideCompaction, extractiveSummarizer, project, type ContextPolicy, type ProjectionResult, type ThreadlensEvent, type TokenCounter, type ToolSchema } from '@threadlens/core'
+import { chooseMemoryText, memoryWindowKey, type HeldMemory } from '@threadlens/core/caching'
+import { assertFits } from '@threadlens/core/compaction'
+import { renderMemory } from '@threadlens/core/memory'
+import type { ContextTooLongError } from '../model/errors'
+import { policyWithin, serverLimitOf } from './context-recovery'
+import type { SessionEvent } from './session-events'
+import type { RequestState, SessionInternals } from './session-internals'
+
+/** A projection ready to send, with the memory text it holds and the seq it was made at. */
+export interface FittedContext {
+  readonly projection: ProjectionResult
+  readonly memory: string | undefined
+  readonly basisSeq: number
+}
+
+/**
+ * Makes each call's context fit: projects with the memory text, compacts when the policy calls for
+ * it, and recovers from a provider's "context too long". Holds the memory text last sent, so memory
+ * moves in step with the prompt cache window (memory hysteresis).
+ */
+export class ContextFitting {
+  readonly #session: SessionInternals
+  #heldMemory: HeldMemory | undefined
+
+  constructor(session: SessionInternals) {
+    this.#session = session
+  }
+
+  /** Projects; compacts once when the policy calls for it; a typed error if it still cannot fit. */
+  async fit(policy: ContextPolicy, counter: TokenCounter, tools: readonly ToolSchema[], onEvent: (event: ThreadlensEvent) => void): Promise<FittedContext> {
+    const source = (await this.#session.options.memory?.()) ?? undefined
+    const fresh = typeof source === 'object' ? renderMemory(source, { spaces: policy.memorySpaces, maxTokens: policy.memoryMaxTokens, counter }).text : (source ?? '')
+    let result = await this.#projectWithMemory(policy, counter, tools, fresh)
+    if (decideCompaction(result.projection, policy).action === 'compact') {
+      const compacted = await this.compact(policy, counter, onEvent)
+      if (compacted) result = await this.#projectWithMemory(policy, counter, tools, fresh)
+    }
+    assertFits(result.projection)
+    return result
+  }
+
+  // Memory moves in step with the cache window (policy.cache.memoryHoldTurns): the held text is sent
+  // again until the window moves, the change grows large or the turns run out. The call record keeps
+  // the text that was sent, so a replay needs no memory store.
+  async #projectWithMemory(policy: ContextPolicy, counter: TokenCounter, tools: readonly ToolSchema[], fresh: string): Promise<FittedContext> {
+    const thread = await this.#session.mirror.thread()
+    const basisSeq = thread.nextSeq
+    const run = (text: string): ProjectionResult => project({ thread, policy, counter, tools, ...(text === '' ? {} : { memory: text }) })
+    const held = this.#heldMemory
+    const choice = chooseMemoryText({ fresh, held, thread, policy, counter })
+    let projection = run(choice.text)
+    let text = choice.text
+    if (!choice.held || memoryWindowKey(projection.meta) !== held?.windowKey) {
+      if (choice.held) projection = run((text = fresh))
+      this.#heldMemory = { text, turn: choice.turn, windowKey: memoryWindowKey(projection.meta) }
+    }
+    return { projection, basisSeq, memory: text === '' ? undefined : text }
+  }
+
+  /** Summarizes what the policy allows now; `true` when something was summarized. */
+  async compact(policy: ContextPolicy, counter: TokenCounter, onEvent: (event: ThreadlensEvent) => void): Promise<boolean> {
+    const thread = await this.#session.mirror.thread()
+    const result = await compact({ thread, policy, counter, summarizer: this.#session.options.summarizer ?? extractiveSummarizer(), onEvent })
+    if (result.entries.length > 0) await this.#session.mirror.append(result.entries)
+    return result.status === 'summarized'
+  }
+
+  /**
+   * One recovery from "context too long": the first compacts (and adopts a limit the error named),
+   * later ones only adopt a newly named, smaller limit. `false` when nothing changed, so sending
+   * again would only fail the same way.
+   */
+  async recover(
+    error: ContextTooLongError,
+    state: RequestState,
+    sent: { readonly policy: ContextPolicy; readonly counter: TokenCounter; readonly projection: ProjectionResult },
+    recovery: number,
+    onEvent: (event: SessionEvent) => void,
+  ): Promise<boolean> {
+    let changed = false
+    const limit = serverLimitOf(error, this.#session.options.model.id, sent.policy, sent.projection.meta.tokens.total)
+    if (limit !== undefined) {
+      this.#session.update({ serverLimit: limit })
+      onEvent({ type: 'server-limit-learn', requestId: state.requestId, ...limit })
+      changed = true
+    }
+    if (recovery === 1) {
+      const within = policyWithin(state.policy, this.#session.snapshot().serverLimit)
+      if (await this.compact(within, sent.counter, onEvent)) changed = true
+    }
+    return changed
+  }
+}
