@@ -1,6 +1,6 @@
 import { expect, test, type BrowserContext, type Page } from '@playwright/test'
 import type { AgentHarness, EntrySummary, Execution, RunSummary } from '../packages/agent/src/testing/harness/harness-page'
-import { serveAgentHarness } from '../packages/agent/src/testing/serve-harness'
+import { serveHarness } from '@threadlens/testing/node'
 
 // The session loop in real tabs (packages/agent/src/testing/harness on its own Vite server and
 // origin): a reload in the middle of a tool call, then resume(); and two tabs on one thread, where
@@ -13,7 +13,7 @@ let harnessUrl = ''
 let closeServer: (() => Promise<void>) | undefined
 
 test.beforeAll(async () => {
-  const server = await serveAgentHarness()
+  const server = await serveHarness('agent')
   harnessUrl = server.url
   closeServer = server.close
 })

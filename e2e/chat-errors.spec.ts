@@ -1,4 +1,5 @@
 import { expect, test } from '@playwright/test'
+import { routeFakeProvider } from '@threadlens/testing/playwright'
 import { assistantMessages, collectErrors, composer, openChat, screenshot, send, storedEntries } from './chat-page'
 
 test.use({ viewport: { width: 1280, height: 720 } })
@@ -29,22 +30,14 @@ test('a model error is shown and the thread stays intact; the next message works
 test('a real model over an OpenAI-compatible URL: its failure is shown, it answers after, and the key is never stored', async ({ page }, testInfo) => {
   const errors = collectErrors(page)
   const secret = 'sk-test-NEVER-STORED-1234'
-  const seenKeys: (string | undefined)[] = []
-  let calls = 0
-  // A fake OpenAI-compatible server on the page's own origin (no network, no CORS).
-  await page.route('**/fake-llm/v1/chat/completions', async (route) => {
-    seenKeys.push(route.request().headers()['authorization'])
-    calls++
-    if (calls === 1) {
-      await route.fulfill({ status: 401, contentType: 'application/json', body: JSON.stringify({ error: { message: 'Incorrect API key provided', type: 'invalid_request_error' } }) })
-      return
-    }
-    const chunk = (data: unknown) => `data: ${JSON.stringify(data)}\n\n`
-    await route.fulfill({
-      status: 200,
-      contentType: 'text/event-stream',
-      body: `${chunk({ choices: [{ index: 0, delta: { content: 'Hello from the ' } }] })}${chunk({ choices: [{ index: 0, delta: { content: 'real-model path.' }, finish_reason: 'stop' }] })}${chunk({ choices: [], usage: { prompt_tokens: 900, completion_tokens: 6 } })}data: [DONE]\n\n`,
-    })
+  // The scripted fake OpenAI-compatible server on the page's own origin (no network, no CORS): it
+  // checks every request as the real API does; the first answer is its 401, the second a reply.
+  const fake = await routeFakeProvider(page, {
+    apiKey: secret,
+    script: [
+      { fail: 'raw', status: 401, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ error: { message: 'Incorrect API key provided', type: 'invalid_request_error' } }) },
+      { text: 'Hello from the real-model path.', inputTokens: 900, outputTokens: 6 },
+    ],
   })
   const threadId = await openChat(page)
 
@@ -56,7 +49,7 @@ test('a real model over an OpenAI-compatible URL: its failure is shown, it answe
   await settings.getByLabel(/^API key/).fill(secret)
   await expect(settings.getByTestId('key-notice')).toContainText('never stored: not in localStorage, not in IndexedDB, not in exports')
   await screenshot(page, testInfo, 'chat-settings')
-  await settings.getByLabel('Base URL').fill('http://127.0.0.1:4173/fake-llm/v1')
+  await settings.getByLabel('Base URL').fill(fake.baseURL)
   await settings.getByLabel('Model id').fill('gpt-4o-mini')
   await settings.getByRole('button', { name: 'Use this model' }).click()
   await expect(page.getByTestId('model-label')).toHaveText('Model: gpt-4o-mini · http://127.0.0.1:4173/fake-llm/v1')
@@ -72,7 +65,8 @@ test('a real model over an OpenAI-compatible URL: its failure is shown, it answe
 
   await send(page, 'hi again')
   await expect(assistantMessages(page).last()).toContainText('Hello from the real-model path.')
-  expect(seenKeys).toEqual([`Bearer ${secret}`, `Bearer ${secret}`])
+  expect(fake.requests.map((request) => request.headers['authorization'])).toEqual([`Bearer ${secret}`, `Bearer ${secret}`])
+  expect(fake.requests.flatMap((request) => request.problems)).toEqual([])
 
   // The key is nowhere in storage or in the export.
   const stored = await page.evaluate(async (id) => {

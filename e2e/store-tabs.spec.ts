@@ -1,7 +1,7 @@
 import { expect, test, type BrowserContext, type Page } from '@playwright/test'
 import type { Outcome, StoreHarness } from '../packages/store/src/testing/harness/harness-page'
 import { schemaVersion } from '../packages/store/src/database/schema'
-import { serveHarness } from '../packages/store/src/testing/serve-harness'
+import { serveHarness } from '@threadlens/testing/node'
 
 // @threadlens/store in real tabs: pages of one browser context share IndexedDB exactly as tabs of a
 // site do. The harness page (packages/store/src/testing/harness) runs on its own Vite server and
@@ -13,7 +13,7 @@ let harnessUrl = ''
 let closeServer: (() => Promise<void>) | undefined
 
 test.beforeAll(async () => {
-  const server = await serveHarness()
+  const server = await serveHarness('store')
   harnessUrl = server.url
   closeServer = server.close
 })

@@ -5,7 +5,7 @@ import { chromium } from '@playwright/test'
 import { chromiumArgs, chromiumExecutable } from '../../../e2e/chromium.ts'
 import type { LoopBenchResult, Timing } from '../src/testing/harness/bench-page'
 import type { AgentHarness } from '../src/testing/harness/harness-page'
-import { serveAgentHarness } from '../src/testing/serve-harness'
+import { serveHarness } from '@threadlens/testing/node'
 
 // `npm run bench` (agent step): the session loop's own cost per model call in headless Chromium,
 // through the agent harness page; model streaming, tool execution and summarizing are timed and
@@ -25,7 +25,7 @@ const ms = (value: number) => `${value.toFixed(2)} ms`
 const split = (value: Timing) => `${ms(value.p50)} / ${ms(value.p95)}`
 
 async function main(): Promise<void> {
-  const server = await serveAgentHarness()
+  const server = await serveHarness('agent')
   const browser = await chromium.launch({ executablePath: chromiumExecutable, args: chromiumArgs })
   let result: LoopBenchResult
   try {

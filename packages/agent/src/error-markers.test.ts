@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest'
-import { errorMarkerProblems, exportedErrorClasses } from '../../core/src/testing/error-classes'
+import { errorMarkerProblems, exportedErrorClasses } from '@threadlens/testing'
 import * as main from './index'
 import * as testing from './exports/testing'
 

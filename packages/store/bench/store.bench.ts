@@ -5,7 +5,7 @@ import { chromium } from '@playwright/test'
 import { chromiumArgs, chromiumExecutable } from '../../../e2e/chromium.ts'
 import type { StoreBenchResult, Timing } from '../src/testing/harness/bench-page'
 import type { StoreHarness } from '../src/testing/harness/harness-page'
-import { serveHarness } from '../src/testing/serve-harness'
+import { serveHarness } from '@threadlens/testing/node'
 
 // `npm run bench` (store step): runs the store bench in headless Chromium through the harness page,
 // prints tables and writes bench-results/store.json. Not a test: nothing here fails on a slow figure.
@@ -24,7 +24,7 @@ const perSecond = (value: number | undefined) => (value === undefined ? '—' : 
 const timingCells = (value: Timing) => [ms(value.p50), ms(value.p95), ms(value.min), String(value.runs)]
 
 async function main(): Promise<void> {
-  const server = await serveHarness()
+  const server = await serveHarness('store')
   const browser = await chromium.launch({ executablePath: chromiumExecutable, args: chromiumArgs })
   let result: StoreBenchResult
   try {

@@ -1,6 +1,6 @@
 import { createThread, definePolicy, project, toAnthropicMessages } from '@threadlens/core'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { type FakeProviderServer, startFakeProviderServer } from '../testing/fake-provider-server'
+import { type FakeProviderServer, startFakeProviderServer } from '@threadlens/testing/node'
 import { afterToolRoundProjection, askProjection, clockTool, testCounter, weatherTool } from '../testing/test-projections'
 import { type AnthropicOptions, anthropic, readAnthropicStream } from './anthropic'
 import { collectModelReply } from './collect-reply'

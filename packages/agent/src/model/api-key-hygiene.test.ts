@@ -1,6 +1,6 @@
 import { inspect } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { type FakeProviderServer, startFakeProviderServer } from '../testing/fake-provider-server'
+import { type FakeProviderServer, startFakeProviderServer } from '@threadlens/testing/node'
 import { askProjection, weatherTool } from '../testing/test-projections'
 import { anthropic } from './anthropic'
 import type { ModelClient } from './model-client'

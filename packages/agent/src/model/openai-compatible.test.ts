@@ -1,6 +1,6 @@
 import { toOpenAIChat } from '@threadlens/core'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { type FakeProviderServer, startFakeProviderServer } from '../testing/fake-provider-server'
+import { type FakeProviderServer, startFakeProviderServer } from '@threadlens/testing/node'
 import { afterToolRoundProjection, askProjection, clockTool, weatherTool } from '../testing/test-projections'
 import { collectModelReply } from './collect-reply'
 import { ContextTooLongError, ProviderAuthError, ProviderNetworkError, ProviderRequestError, ProviderServerError, RateLimitError } from './errors'

@@ -4,7 +4,7 @@ import { modelInfo, policyForModel, registerModel } from '@threadlens/core/model
 import { createMemoryBackedStores } from '@threadlens/store'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { openAICompatible } from '../model/openai-compatible'
-import { type FakeProviderServer, startFakeProviderServer } from '../testing/fake-provider-server'
+import { type FakeProviderServer, startFakeProviderServer } from '@threadlens/testing/node'
 import { createSession } from './create-session'
 import type { SessionEvent } from './session-events'
 

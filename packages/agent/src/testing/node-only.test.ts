@@ -47,6 +47,6 @@ describe('node-only code stays out of the browser build', () => {
     }
     expect(offenders).toEqual([])
     // The check reads real imports: it sees the ones this package's tests make.
-    expect(importsOf(join(sourceRoot, 'model', 'openai-compatible.test.ts'))).toContain('../testing/fake-provider-server')
+    expect(importsOf(join(sourceRoot, 'model', 'openai-compatible.test.ts'))).toContain('@threadlens/testing/node')
   })
 })

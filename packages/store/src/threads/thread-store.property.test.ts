@@ -2,7 +2,7 @@ import { createThread, definePolicy, InvalidEntryError, project, type Entry, typ
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 // Core's random-thread generator (not exported by @threadlens/core): the same awkward threads the projector's own properties use.
-import { actionArbitrary, actionsArbitrary, buildThread, pendingArbitrary, policyOptionsArbitrary, type Action } from '../../../core/src/testing/random-thread'
+import { actionArbitrary, actionsArbitrary, buildThread, pendingArbitrary, policyOptionsArbitrary, type Action } from '@threadlens/testing'
 import { openTestStores } from '../testing/test-database'
 import { deterministicOptions, testCounter } from '../testing/thread-store-contract'
 

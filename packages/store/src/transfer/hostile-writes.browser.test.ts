@@ -1,7 +1,7 @@
 import { createTokenCounter, definePolicy, project, ThreadlensError, type EntryInput, type JsonValue } from '@threadlens/core'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { awkwardJsonArbitrary, hostileValueArbitrary } from '../../../core/src/testing/hostile-values'
+import { awkwardJsonArbitrary, hostileValueArbitrary } from '@threadlens/testing'
 import { openThreadlensDB } from '../database/threadlens-db'
 import { createMemoryStore } from '../memory/create-memory-store'
 import { createThreadStore } from '../threads/create-thread-store'

@@ -1,4 +1,4 @@
-// Node-only test helper: imported by `*.test.ts` files, never by the package's entry point.
+// Node-only test helper (vitest hooks): imported by `*.test.ts` files.
 import { afterEach } from 'vitest'
 import type { FakeProviderServer } from './fake-provider-server'
 

@@ -1,4 +1,4 @@
-// Node-only test helper: the OpenAI Chat Completions wire format for the fake provider server.
+// The OpenAI Chat Completions wire format for the fake provider server.
 import { type OpenAIChatMessage } from '@threadlens/core'
 import { openAIChatProblems } from '@threadlens/core/caching'
 import {
@@ -40,6 +40,7 @@ export const openAIChatRoute: FakeRoute = {
   path: '/v1/chat/completions',
 
   checkHeaders(headers, apiKey) {
+    if (apiKey === null) return undefined
     const authorization = headers['authorization']
     if (authorization === undefined) {
       return error(401, "You didn't provide an API key. You need to provide your API key in an Authorization header using Bearer auth (i.e. Authorization: Bearer YOUR_KEY).", 'invalid_request_error', null)

@@ -1,4 +1,4 @@
-// Node-only test helper: the Anthropic Messages wire format for the fake provider server.
+// The Anthropic Messages wire format for the fake provider server.
 import { type AnthropicMessagesRequest } from '@threadlens/core'
 import { anthropicMessagesProblems } from '@threadlens/core/caching'
 import {
@@ -36,8 +36,8 @@ export const anthropicMessagesRoute: FakeRoute = {
 
   checkHeaders(headers, apiKey) {
     const key = headers['x-api-key']
-    if (key === undefined) return error(401, 'authentication_error', 'x-api-key header is required')
-    if (key !== apiKey) return error(401, 'authentication_error', 'invalid x-api-key')
+    if (apiKey !== null && key === undefined) return error(401, 'authentication_error', 'x-api-key header is required')
+    if (apiKey !== null && key !== apiKey) return error(401, 'authentication_error', 'invalid x-api-key')
     const version = headers['anthropic-version']
     if (version === undefined) return error(400, 'invalid_request_error', 'anthropic-version: header is required')
     if (!knownVersions.has(version)) return error(400, 'invalid_request_error', `anthropic-version: "${version}" is not a valid version`)

@@ -1,4 +1,5 @@
-// Node-only test helpers: imported by `*.test.ts` files, never by the package's entry point.
+// The scripts of the fake providers and what they share: browser-safe (no node: imports), for the
+// Node server and the Playwright route adapter alike.
 import { type JsonObject } from '@threadlens/core'
 import { heuristicCount } from '@threadlens/core/internal'
 
@@ -151,8 +152,8 @@ export function splitProblem(problem: string): { path: string; text: string } {
 export interface FakeRoute {
   readonly name: Exclude<RecordedRequest['route'], 'unknown'>
   readonly path: string
-  /** The provider's 401 (or 400 for a missing version header), or `undefined` when the headers are right. */
-  checkHeaders(headers: Readonly<Record<string, string>>, apiKey: string): FakeResponse | undefined
+  /** The provider's 401 (or 400 for a missing version header), or `undefined` when the headers are right; a `null` key accepts any key or none. */
+  checkHeaders(headers: Readonly<Record<string, string>>, apiKey: string | null): FakeResponse | undefined
   /** The provider's answer to a body that is not JSON. */
   notJson(): FakeResponse
   /** Everything wrong with the body, one sentence each; empty when valid. */

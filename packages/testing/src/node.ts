@@ -1,0 +1,10 @@
+/**
+ * @threadlens/testing/node: the Node-only half of the test kit (node:http, Vite's dev server,
+ * vitest hooks). Never imported by a browser page.
+ */
+export type { FakeProviderServer, FakeProviderServerOptions } from './fake-provider/fake-provider-server'
+export { startFakeProviderServer } from './fake-provider/fake-provider-server'
+export { useFakeServers } from './fake-provider/use-fake-servers'
+export type { HarnessPage, HarnessServer, ServeHarnessOptions } from './harness/serve-harness'
+export { serveHarness } from './harness/serve-harness'
+export { describePublicApi, MAIN_ENTRY_BUDGET } from '../../core/src/testing/public-api-suite'
