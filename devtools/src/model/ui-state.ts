@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import { z } from 'zod/mini'
 import { createJSONStorage, persist } from 'zustand/middleware'
 import { createStore, type StoreApi } from 'zustand/vanilla'
 import {
@@ -42,27 +42,25 @@ export interface DevtoolsUiActions {
 
 export type DevtoolsUiStore = StoreApi<DevtoolsUiState & DevtoolsUiActions>
 
-const pixels = z.number().finite().min(-100_000).max(100_000)
-const floatingRectSchema = z.object({ x: pixels, y: pixels, width: pixels.positive(), height: pixels.positive() })
+const pixels = z.number().check(z.gte(-100_000), z.lte(100_000))
+const floatingRectSchema = z.object({ x: pixels, y: pixels, width: pixels.check(z.positive()), height: pixels.check(z.positive()) })
 // Filter names are plain identifiers: a stored `__proto__` key is refused, never merged.
-const filterNameSchema = z.string().regex(/^[a-z][a-z0-9-]{0,63}$/)
-const filterValueSchema = z.union([z.string().max(1_000), z.array(z.string().max(200)).max(100)])
+const filterNameSchema = z.string().check(z.regex(/^[a-z][a-z0-9-]{0,63}$/))
+const filterValueSchema = z.union([z.string().check(z.maxLength(1_000)), z.array(z.string().check(z.maxLength(200))).check(z.maxLength(100))])
 
 /**
  * What may be read back from localStorage. Stored JSON is not trusted: another version of the
  * devtools, the user or an extension may have written it. Each field is checked on its own and a
  * bad one falls back to its default, so one stale field never resets the rest.
  */
-export const storedUiStateSchema = z
-  .object({
-    open: z.boolean().optional().catch(undefined),
-    dock: z.enum(dockPositions).optional().catch(undefined),
-    size: pixels.positive().optional().catch(undefined),
-    floating: floatingRectSchema.optional().catch(undefined),
-    tab: z.enum(tabIds).optional().catch(undefined),
-    filters: z.record(filterNameSchema, filterValueSchema).optional().catch(undefined),
-  })
-  .catch({})
+export const storedUiStateSchema = z.catch(z.object({
+    open: z.catch(z.optional(z.boolean()), undefined),
+    dock: z.catch(z.optional(z.enum(dockPositions)), undefined),
+    size: z.catch(z.optional(pixels.check(z.positive())), undefined),
+    floating: z.catch(z.optional(floatingRectSchema), undefined),
+    tab: z.catch(z.optional(z.enum(tabIds)), undefined),
+    filters: z.catch(z.optional(z.record(filterNameSchema, filterValueSchema)), undefined),
+  }), {})
 
 /** The remembered state read back: stored fields that pass the schema, defaults for the rest. */
 export function restoreUiState(stored: unknown, defaults: DevtoolsUiState): DevtoolsUiState {

@@ -2,7 +2,7 @@ import { toAnthropicMessages, type ToolSchema } from '@threadlens/core'
 import { anthropicToolsCacheControl } from '@threadlens/core/caching'
 import { type AnthropicCacheControl, type AnthropicMessage, type AnthropicTextBlock } from '@threadlens/core/internal'
 import type { ProviderToolNames } from '@threadlens/core/parts'
-import { z } from 'zod'
+import { z } from 'zod/mini'
 import { fetchSchema, headersSchema, httpURLSchema, onRetrySchema, parseClientOptions } from './client-options'
 import { ANTHROPIC_VERSION, DEFAULT_ANTHROPIC_BASE_URL, DEFAULT_ANTHROPIC_MAX_OUTPUT_TOKENS } from './constants'
 import { httpModelClient } from './http-model-client'
@@ -31,14 +31,14 @@ export interface AnthropicOptions extends RetryOptions {
   readonly onRetry?: (notice: RetryNotice) => void
 }
 
-export const anthropicOptionsSchema: z.ZodType<AnthropicOptions> = z.strictObject({
-  apiKey: z.string().min(1, 'must be the Anthropic API key'),
-  model: z.string().min(1, 'must name the model'),
-  baseURL: httpURLSchema.exactOptional(),
-  headers: headersSchema.exactOptional(),
-  fetch: fetchSchema.exactOptional(),
-  maxOutputTokens: z.number().int().positive().exactOptional(),
-  onRetry: onRetrySchema.exactOptional(),
+export const anthropicOptionsSchema: z.ZodMiniType<AnthropicOptions> = z.strictObject({
+  apiKey: z.string().check(z.minLength(1, 'must be the Anthropic API key')),
+  model: z.string().check(z.minLength(1, 'must name the model')),
+  baseURL: z.exactOptional(httpURLSchema),
+  headers: z.exactOptional(headersSchema),
+  fetch: z.exactOptional(fetchSchema),
+  maxOutputTokens: z.exactOptional(z.int().check(z.positive())),
+  onRetry: z.exactOptional(onRetrySchema),
   ...retryOptionsShape,
 })
 

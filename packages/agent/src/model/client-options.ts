@@ -1,18 +1,19 @@
-import { z } from 'zod'
+import { z } from 'zod/mini'
+import { formatIssues, safeParse } from '@threadlens/core/internal'
 import { InvalidModelClientOptionsError } from './errors'
 import type { FetchFunction } from './http-stream'
 import type { RetryNotice } from './stream-with-retries'
 
-export const httpURLSchema = z.string().refine((value) => {
+export const httpURLSchema = z.string().check(z.refine((value) => {
   try {
     const url = new URL(value)
     return url.protocol === 'http:' || url.protocol === 'https:'
   } catch {
     return false
   }
-}, 'must be an absolute http(s) URL')
+}, 'must be an absolute http(s) URL'))
 
-export const headersSchema: z.ZodType<Readonly<Record<string, string>>> = z.record(z.string(), z.string())
+export const headersSchema: z.ZodMiniType<Readonly<Record<string, string>>> = z.record(z.string(), z.string())
 export const fetchSchema = z.custom<FetchFunction>((value) => typeof value === 'function', 'must be a fetch function')
 export const onRetrySchema = z.custom<(notice: RetryNotice) => void>((value) => typeof value === 'function', 'must be a function')
 
@@ -20,13 +21,11 @@ export const onRetrySchema = z.custom<(notice: RetryNotice) => void>((value) => 
  * Validates client options; a failure names each bad option and never quotes a value (an API key
  * in the wrong field must not end up in an error message).
  */
-export function parseClientOptions<T>(client: string, schema: z.ZodType<T>, options: unknown): T {
-  const parsed = schema.safeParse(options, { reportInput: false })
+export function parseClientOptions<T>(client: string, schema: z.ZodMiniType<T>, options: unknown): T {
+  // Issues never carry the input (zod's `reportInput` is off by default).
+  const parsed = safeParse(schema, options)
   if (parsed.success) return parsed.data
-  throw new InvalidModelClientOptionsError(
-    client,
-    parsed.error.issues.map((issue) => ({ path: issue.path.map(String).join('.'), message: issue.message })),
-  )
+  throw new InvalidModelClientOptionsError(client, formatIssues(parsed.error))
 }
 
 // Header values that carry credentials, so errors can scrub them as they scrub `apiKey`.

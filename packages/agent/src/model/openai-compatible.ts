@@ -1,7 +1,7 @@
 import { type OpenAIChatMessage, toOpenAIChat, type ToolSchema } from '@threadlens/core'
 import { openAIChatCacheFields, openAITakesCacheBreakpoints } from '@threadlens/core/caching'
 import type { ProviderToolNames } from '@threadlens/core/parts'
-import { z } from 'zod'
+import { z } from 'zod/mini'
 import { fetchSchema, headersSchema, httpURLSchema, onRetrySchema, parseClientOptions } from './client-options'
 import { httpModelClient } from './http-model-client'
 import { type FetchFunction, parseEventObject } from './http-stream'
@@ -48,17 +48,17 @@ export interface OpenAICompatibleOptions extends RetryOptions {
   readonly onRetry?: (notice: RetryNotice) => void
 }
 
-export const openAICompatibleOptionsSchema: z.ZodType<OpenAICompatibleOptions> = z.strictObject({
+export const openAICompatibleOptionsSchema: z.ZodMiniType<OpenAICompatibleOptions> = z.strictObject({
   baseURL: httpURLSchema,
-  apiKey: z.string().optional(),
-  model: z.string().min(1, 'must name the model'),
-  headers: headersSchema.exactOptional(),
-  fetch: fetchSchema.exactOptional(),
-  maxOutputTokens: z.number().int().positive().exactOptional(),
-  maxOutputTokensField: z.enum(['max_tokens', 'max_completion_tokens']).exactOptional(),
-  includeUsage: z.boolean().exactOptional(),
-  cacheBreakpoints: z.union([z.literal('auto'), z.boolean()]).exactOptional(),
-  onRetry: onRetrySchema.exactOptional(),
+  apiKey: z.optional(z.string()),
+  model: z.string().check(z.minLength(1, 'must name the model')),
+  headers: z.exactOptional(headersSchema),
+  fetch: z.exactOptional(fetchSchema),
+  maxOutputTokens: z.exactOptional(z.int().check(z.positive())),
+  maxOutputTokensField: z.exactOptional(z.enum(['max_tokens', 'max_completion_tokens'])),
+  includeUsage: z.exactOptional(z.boolean()),
+  cacheBreakpoints: z.exactOptional(z.union([z.literal('auto'), z.boolean()])),
+  onRetry: z.exactOptional(onRetrySchema),
   ...retryOptionsShape,
 })
 

@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import { z } from 'zod/mini'
 import {
   DEFAULT_FIRST_EVENT_TIMEOUT_MS,
   DEFAULT_IDLE_TIMEOUT_MS,
@@ -39,12 +39,12 @@ export interface RetryOptions {
 }
 
 export const retryOptionsShape = {
-  maxRetries: z.number().int().min(0).exactOptional(),
-  retryDelayMs: z.number().min(0).exactOptional(),
-  maxRetryDelayMs: z.number().min(0).exactOptional(),
-  maxRetryTotalMs: z.number().min(0).exactOptional(),
-  firstEventTimeoutMs: z.number().positive().exactOptional(),
-  idleTimeoutMs: z.number().positive().exactOptional(),
+  maxRetries: z.exactOptional(z.int().check(z.gte(0))),
+  retryDelayMs: z.exactOptional(z.number().check(z.gte(0))),
+  maxRetryDelayMs: z.exactOptional(z.number().check(z.gte(0))),
+  maxRetryTotalMs: z.exactOptional(z.number().check(z.gte(0))),
+  firstEventTimeoutMs: z.exactOptional(z.number().check(z.positive())),
+  idleTimeoutMs: z.exactOptional(z.number().check(z.positive())),
 }
 
 export interface RetrySettings {

@@ -1,6 +1,6 @@
 import { type JsonObject, type ProjectionResult, type ToolSchema } from '@threadlens/core'
 import { heuristicCount, TOOL_CALL_OVERHEAD_TOKENS } from '@threadlens/core/internal'
-import { z } from 'zod'
+import { z } from 'zod/mini'
 import { parseClientOptions } from './client-options'
 import { DEFAULT_SCRIPTED_CHUNK_SIZE, DEFAULT_SCRIPTED_MODEL_ID } from './constants'
 
@@ -63,11 +63,11 @@ export interface ScriptedModelOptions {
 const scriptFunctionSchema = z.custom<(context: ScriptContext) => ScriptAnswer>((value) => typeof value === 'function', 'must be a function')
 // Steps are checked for their kind only: a reply's fields are the test author's, and typed.
 const scriptStepSchema = z.union([z.string(), z.custom<ScriptedReply>((value) => typeof value === 'object' && value !== null, 'must be a reply object'), scriptFunctionSchema])
-const scriptedModelOptionsSchema: z.ZodType<ScriptedModelOptions> = z.strictObject({
-  script: z.union([z.array(scriptStepSchema).readonly(), scriptFunctionSchema]),
-  chunkSize: z.number().int().positive().exactOptional(),
-  delayMs: z.number().min(0).exactOptional(),
-  id: z.string().min(1).exactOptional(),
+const scriptedModelOptionsSchema: z.ZodMiniType<ScriptedModelOptions> = z.strictObject({
+  script: z.union([z.readonly(z.array(scriptStepSchema)), scriptFunctionSchema]),
+  chunkSize: z.exactOptional(z.int().check(z.positive())),
+  delayMs: z.exactOptional(z.number().check(z.gte(0))),
+  id: z.exactOptional(z.string().check(z.minLength(1))),
 })
 
 /** A request a scripted model received. */

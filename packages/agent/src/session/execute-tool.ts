@@ -1,5 +1,5 @@
 import type { JsonValue } from '@threadlens/core'
-import { readJsonData } from '@threadlens/core/internal'
+import { formatIssues, issuesText, readJsonData, safeParse } from '@threadlens/core/internal'
 import type { ToolCallEvent } from '../model/model-client'
 import type { Tool } from '../tools/define-tool'
 
@@ -18,10 +18,9 @@ context: { readonly signal: AbortSignal; readonly threadId: string },
   const tool = tools.get(call.name)
   if (tool === undefined) return { error: `unknown tool "${call.name}"; available: ${[...tools.keys()].join(', ') || 'none'}`, interrupted: false }
   if (call.argumentsError !== undefined) return { error: `invalid arguments: ${call.argumentsError}`, interrupted: false }
-  const parsed = tool.parameters.safeParse(call.arguments)
+  const parsed = safeParse(tool.parameters, call.arguments)
   if (!parsed.success) {
-    const problems = parsed.error.issues.map((issue) => `${issue.path.join('.') || 'arguments'}: ${issue.message}`).join('; ')
-    return { error: `invalid arguments: ${problems}`, interrupted: false }
+    return { error: `invalid arguments: ${issuesText(formatIssues(parsed.error), 'arguments')}`, interrupted: false }
   }
   try {
     const output = await tool.execute(parsed.data, { signal: context.signal, toolCallId: call.toolCallId, threadId: context.threadId })

@@ -1,6 +1,6 @@
 import { type JsonValue, type ToolSchema } from '@threadlens/core'
 import { assertToolName } from '@threadlens/core/parts'
-import { z } from 'zod'
+import { z } from 'zod/mini'
 
 export interface ToolContext {
   /** Aborted when the request is aborted: stop work and return or throw. */
@@ -12,8 +12,8 @@ export interface ToolContext {
 export interface Tool<TArguments = unknown> {
   readonly name: string
   readonly description: string
-  /** Validates the model's arguments before `execute` runs. */
-  readonly parameters: z.ZodType<TArguments>
+  /** Validates the model's arguments before `execute` runs: any zod 4 schema (`zod` or `zod/mini`). */
+  readonly parameters: z.core.$ZodType<TArguments>
   /** Safe to run again after a crash: `resume()` re-runs it instead of recording it as interrupted. */
   readonly idempotent: boolean
   execute(args: TArguments, context: ToolContext): Promise<JsonValue> | JsonValue
@@ -25,7 +25,8 @@ export interface DefineToolOptions<TArguments> {
   /** What the model calls it: letters, digits, `_` and `-`, at most 64. */
   readonly name: string
   readonly description: string
-  readonly parameters: z.ZodType<TArguments>
+  /** The arguments' schema: any zod 4 schema, from `zod` or `zod/mini` (`z.describe()` texts reach the model). */
+  readonly parameters: z.core.$ZodType<TArguments>
   /** Default `false`: after a crash the call is recorded as interrupted rather than run twice. */
   readonly idempotent?: boolean
   execute(args: TArguments, context: ToolContext): Promise<JsonValue> | JsonValue

@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import { z } from 'zod/mini'
 import type { CallRecord } from './call-record'
 
 /** One call's counts: what the local counter said was sent, and what the provider reported. */
@@ -28,20 +28,20 @@ export interface TokenCalibration {
   readonly updatedAt: number
 }
 
-export const calibrationSampleSchema: z.ZodType<CalibrationSample> = z.strictObject({
-  local: z.number().int().positive(),
-  reported: z.number().int().positive(),
-  messages: z.number().int().nonnegative(),
+export const calibrationSampleSchema: z.ZodMiniType<CalibrationSample> = z.strictObject({
+  local: z.int().check(z.positive()),
+  reported: z.int().check(z.positive()),
+  messages: z.int().check(z.nonnegative()),
 })
 
-export const tokenCalibrationSchema: z.ZodType<TokenCalibration> = z.strictObject({
-  model: z.string().min(1).max(256),
-  counter: z.string().min(1).max(64),
-  samples: z.array(calibrationSampleSchema).max(1_000),
-  ratio: z.number().positive(),
-  spread: z.number().nonnegative(),
-  calls: z.number().int().nonnegative(),
-  updatedAt: z.number().nonnegative(),
+export const tokenCalibrationSchema: z.ZodMiniType<TokenCalibration> = z.strictObject({
+  model: z.string().check(z.minLength(1), z.maxLength(256)),
+  counter: z.string().check(z.minLength(1), z.maxLength(64)),
+  samples: z.array(calibrationSampleSchema).check(z.maxLength(1_000)),
+  ratio: z.number().check(z.positive()),
+  spread: z.number().check(z.nonnegative()),
+  calls: z.int().check(z.nonnegative()),
+  updatedAt: z.number().check(z.nonnegative()),
 })
 
 export const calibrationDefaults = {

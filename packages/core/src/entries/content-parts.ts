@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import { z } from 'zod/mini'
 
 /**
  * Where an image's or file's bytes are:
@@ -42,36 +42,36 @@ export type ContentPart = TextPart | ImagePart | FilePart
 /** Attachment ids: the SHA-256 of the bytes, as the store computes them. */
 export const attachmentIdPattern = /^sha256-[0-9a-f]{64}$/
 
-const dimension = z.number().int().positive().max(100_000)
+const dimension = z.int().check(z.positive(), z.lte(100_000))
 
-export const mediaSourceSchema: z.ZodType<MediaSource> = z.discriminatedUnion('type', [
+export const mediaSourceSchema: z.ZodMiniType<MediaSource> = z.discriminatedUnion('type', [
   z.strictObject({
     type: z.literal('url'),
-    url: z.string().refine((url) => /^(https?:|data:)/i.test(url), { message: 'a media URL starts with https:, http: or data:' }),
+    url: z.string().check(z.refine((url) => /^(https?:|data:)/i.test(url), { message: 'a media URL starts with https:, http: or data:' })),
   }),
-  z.strictObject({ type: z.literal('provider-file'), fileId: z.string().min(1).max(256) }),
+  z.strictObject({ type: z.literal('provider-file'), fileId: z.string().check(z.minLength(1), z.maxLength(256)) }),
   z.strictObject({
     type: z.literal('attachment'),
-    id: z.string().regex(attachmentIdPattern, 'an attachment id is sha256-<64 hex digits>'),
-    mediaType: z.string().min(3).max(128),
-    bytes: z.number().int().nonnegative(),
+    id: z.string().check(z.regex(attachmentIdPattern, 'an attachment id is sha256-<64 hex digits>')),
+    mediaType: z.string().check(z.minLength(3), z.maxLength(128)),
+    bytes: z.int().check(z.nonnegative()),
   }),
 ])
 
-export const contentPartSchema: z.ZodType<ContentPart> = z.discriminatedUnion('type', [
+export const contentPartSchema: z.ZodMiniType<ContentPart> = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('text'), text: z.string() }),
   z.strictObject({
     type: z.literal('image'),
     source: mediaSourceSchema,
-    detail: z.enum(['auto', 'low', 'high']).exactOptional(),
-    width: dimension.exactOptional(),
-    height: dimension.exactOptional(),
+    detail: z.exactOptional(z.enum(['auto', 'low', 'high'])),
+    width: z.exactOptional(dimension),
+    height: z.exactOptional(dimension),
   }),
   z.strictObject({
     type: z.literal('file'),
     source: mediaSourceSchema,
-    filename: z.string().min(1).max(1024).exactOptional(),
-    pages: z.number().int().positive().max(100_000).exactOptional(),
+    filename: z.exactOptional(z.string().check(z.minLength(1), z.maxLength(1024))),
+    pages: z.exactOptional(z.int().check(z.positive(), z.lte(100_000))),
   }),
 ])
 

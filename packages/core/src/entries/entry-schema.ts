@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import { z } from 'zod/mini'
 import type { CallRecord } from '../calls/call-record'
 import type { Entry, EntryInput, EntryMeta, EntryRefs, JsonObject, JsonValue } from './entry'
 import { idPatternSource } from './ids'
@@ -6,20 +6,21 @@ import { InvalidEntryError } from '../errors/threadlens-error'
 import { utf8Length } from '../utils/utf8-length'
 import { entryLimits, readJsonData } from './json-data'
 import { contentPartSchema, partsText } from './content-parts'
+import { firstIssue, issuePath, safeParse } from '../validation/zod-issues'
 
 /**
  * Plain JSON data (see `readJsonData` for the rules); the output is a clean copy. Checked by an
  * iterative walk, never by recursion, so hostile nesting or cycles give an issue, not a RangeError.
  */
-export const jsonValueSchema: z.ZodType<JsonValue> = z.unknown().transform((value, context) => {
+export const jsonValueSchema: z.ZodMiniType<JsonValue> = z.pipe(z.unknown(), z.transform((value, context) => {
   const result = readJsonData(value)
   if (result.ok) return result.value
   context.issues.push({ code: 'custom', message: result.problem.rule, path: [...result.problem.path], input: value })
   return z.NEVER
-})
+}))
 
 /** A plain JSON object (not an array); the same rules as `jsonValueSchema`. */
-export const jsonObjectSchema: z.ZodType<JsonObject> = z.unknown().transform((value, context) => {
+export const jsonObjectSchema: z.ZodMiniType<JsonObject> = z.pipe(z.unknown(), z.transform((value, context) => {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     context.issues.push({ code: 'custom', message: `expected a JSON object, got ${describeKind(value)}`, input: value })
     return z.NEVER
@@ -28,7 +29,7 @@ export const jsonObjectSchema: z.ZodType<JsonObject> = z.unknown().transform((va
   if (result.ok) return result.value as JsonObject
   context.issues.push({ code: 'custom', message: result.problem.rule, path: [...result.problem.path], input: value })
   return z.NEVER
-})
+}))
 
 function describeKind(value: unknown): string {
   if (value === null) return 'null'
@@ -36,74 +37,70 @@ function describeKind(value: unknown): string {
   return typeof value
 }
 
-const seqSchema = z.number().int().nonnegative()
-const refString = z.string().min(1).max(256)
+const seqSchema = z.int().check(z.nonnegative())
+const refString = z.string().check(z.minLength(1), z.maxLength(256))
 
-export const entryRefsSchema: z.ZodType<EntryRefs> = z.strictObject({
-  requestId: refString.exactOptional(),
-  callId: refString.exactOptional(),
-  toolCallId: refString.exactOptional(),
-  iteration: z.number().int().nonnegative().exactOptional(),
-  parentCallId: refString.exactOptional(),
+export const entryRefsSchema: z.ZodMiniType<EntryRefs> = z.strictObject({
+  requestId: z.exactOptional(refString),
+  callId: z.exactOptional(refString),
+  toolCallId: z.exactOptional(refString),
+  iteration: z.exactOptional(z.int().check(z.nonnegative())),
+  parentCallId: z.exactOptional(refString),
 })
 
-const hashSchema = z.string().min(1).max(64)
-const tokenCountSchema = z.number().int().nonnegative()
+const hashSchema = z.string().check(z.minLength(1), z.maxLength(64))
+const tokenCountSchema = z.int().check(z.nonnegative())
 
 /** Validates `meta.call` (see `CallRecord` in `calls/`); it lives here because entries are validated here. */
-export const callRecordSchema: z.ZodType<CallRecord> = z.strictObject({
-  model: z.string().min(1).max(256),
-  provider: z.string().min(1).max(64),
-  counter: z.string().min(1).max(64),
+export const callRecordSchema: z.ZodMiniType<CallRecord> = z.strictObject({
+  model: z.string().check(z.minLength(1), z.maxLength(256)),
+  provider: z.string().check(z.minLength(1), z.maxLength(64)),
+  counter: z.string().check(z.minLength(1), z.maxLength(64)),
   policyHash: hashSchema,
-  policy: jsonObjectSchema.exactOptional(),
+  policy: z.exactOptional(jsonObjectSchema),
   toolsHash: hashSchema,
-  tools: z.array(jsonObjectSchema).exactOptional(),
-  memoryHash: hashSchema.exactOptional(),
-  memory: z.string().exactOptional(),
-  basisSeq: z.number().int().nonnegative(),
+  tools: z.exactOptional(z.array(jsonObjectSchema)),
+  memoryHash: z.exactOptional(hashSchema),
+  memory: z.exactOptional(z.string()),
+  basisSeq: z.int().check(z.nonnegative()),
   messagesHash: hashSchema,
-  inputTokens: tokenCountSchema.exactOptional(),
-  outputTokens: tokenCountSchema.exactOptional(),
-  cachedInputTokens: tokenCountSchema.exactOptional(),
-  cacheWriteInputTokens: tokenCountSchema.exactOptional(),
-  localInputTokens: tokenCountSchema.exactOptional(),
-  sentMessages: tokenCountSchema.exactOptional(),
-  stopReason: z.string().min(1).max(64),
-  startedAt: z.number().nonnegative().exactOptional(),
-  firstTokenMs: z.number().nonnegative().exactOptional(),
-  durationMs: z.number().nonnegative().exactOptional(),
-  attempts: z.number().int().positive().max(1_000).exactOptional(),
+  inputTokens: z.exactOptional(tokenCountSchema),
+  outputTokens: z.exactOptional(tokenCountSchema),
+  cachedInputTokens: z.exactOptional(tokenCountSchema),
+  cacheWriteInputTokens: z.exactOptional(tokenCountSchema),
+  localInputTokens: z.exactOptional(tokenCountSchema),
+  sentMessages: z.exactOptional(tokenCountSchema),
+  stopReason: z.string().check(z.minLength(1), z.maxLength(64)),
+  startedAt: z.exactOptional(z.number().check(z.nonnegative())),
+  firstTokenMs: z.exactOptional(z.number().check(z.nonnegative())),
+  durationMs: z.exactOptional(z.number().check(z.nonnegative())),
+  attempts: z.exactOptional(z.int().check(z.positive(), z.lte(1_000))),
 })
 
-export const entryMetaSchema: z.ZodType<EntryMeta> = z.strictObject({
-  pinned: z.boolean().exactOptional(),
-  tokens: z.record(z.string().min(1).max(64), z.number().int().nonnegative()).exactOptional(),
-  interrupted: z.boolean().exactOptional(),
-  truncated: z
-    .strictObject({
+export const entryMetaSchema: z.ZodMiniType<EntryMeta> = z.strictObject({
+  pinned: z.exactOptional(z.boolean()),
+  tokens: z.exactOptional(z.record(z.string().check(z.minLength(1), z.maxLength(64)), z.int().check(z.nonnegative()))),
+  interrupted: z.exactOptional(z.boolean()),
+  truncated: z.exactOptional(z.strictObject({
       by: z.enum(['lines', 'bytes']),
-      totalLines: z.number().int().nonnegative(),
-      totalBytes: z.number().int().nonnegative(),
-    })
-    .exactOptional(),
-  call: callRecordSchema.exactOptional(),
-  app: jsonObjectSchema.exactOptional(),
-  unreadable: z.strictObject({ field: z.string().max(10_000), rule: z.string().max(10_000) }).exactOptional(),
+      totalLines: z.int().check(z.nonnegative()),
+      totalBytes: z.int().check(z.nonnegative()),
+    })),
+  call: z.exactOptional(callRecordSchema),
+  app: z.exactOptional(jsonObjectSchema),
+  unreadable: z.exactOptional(z.strictObject({ field: z.string().check(z.maxLength(10_000)), rule: z.string().check(z.maxLength(10_000)) })),
 })
 
 /** OpenAI's rule for a speaker name (letters, digits, `_` and `-`, at most 64). */
-const speakerNameSchema = z.string().regex(/^[a-zA-Z0-9_-]{1,64}$/, 'a speaker name is 1-64 characters of a-z A-Z 0-9 _ -')
+const speakerNameSchema = z.string().check(z.regex(/^[a-zA-Z0-9_-]{1,64}$/, 'a speaker name is 1-64 characters of a-z A-Z 0-9 _ -'))
 
-export const messagePayloadSchema = z
-  .strictObject({
+export const messagePayloadSchema = z.strictObject({
     role: z.enum(['user', 'assistant', 'system']),
     content: z.string(),
-    name: speakerNameSchema.exactOptional(),
-    refusal: z.string().exactOptional(),
-    parts: z.array(contentPartSchema).max(1_000).exactOptional(),
-  })
-  .superRefine((payload, context) => {
+    name: z.exactOptional(speakerNameSchema),
+    refusal: z.exactOptional(z.string()),
+    parts: z.exactOptional(z.array(contentPartSchema).check(z.maxLength(1_000))),
+  }).check(z.superRefine((payload, context) => {
     if (payload.refusal !== undefined && payload.role !== 'assistant') {
       context.addIssue({ code: 'custom', path: ['refusal'], message: 'only an assistant message carries a refusal' })
     }
@@ -114,34 +111,30 @@ export const messagePayloadSchema = z
     if (payload.role !== 'user' && payload.parts.some((part) => part.type !== 'text')) {
       context.addIssue({ code: 'custom', path: ['parts'], message: `images and files are only accepted in user messages (providers refuse them from the ${payload.role})` })
     }
-  })
+  }))
 
 export const toolCallPayloadSchema = z.strictObject({
-  name: z.string().min(1).max(256),
+  name: z.string().check(z.minLength(1), z.maxLength(256)),
   arguments: jsonObjectSchema,
 })
 
 export const toolResultPayloadSchema = z.union([
-  z.strictObject({ name: z.string().min(1).max(256), result: jsonValueSchema }),
-  z.strictObject({ name: z.string().min(1).max(256), error: z.string() }),
+  z.strictObject({ name: z.string().check(z.minLength(1), z.maxLength(256)), result: jsonValueSchema }),
+  z.strictObject({ name: z.string().check(z.minLength(1), z.maxLength(256)), error: z.string() }),
 ])
 
-export const summaryPayloadSchema = z
-  .strictObject({ fromSeq: seqSchema, toSeq: seqSchema, content: z.string() })
-  .refine((payload) => payload.fromSeq <= payload.toSeq, { message: 'fromSeq must be <= toSeq', path: ['fromSeq'] })
+export const summaryPayloadSchema = z.strictObject({ fromSeq: seqSchema, toSeq: seqSchema, content: z.string() }).check(z.refine((payload) => payload.fromSeq <= payload.toSeq, { message: 'fromSeq must be <= toSeq', path: ['fromSeq'] }))
 
-export const contextOpPayloadSchema = z
-  .strictObject({ op: z.enum(['pin', 'unpin', 'reset', 'compaction-failed']), target: seqSchema.exactOptional(), reason: z.string() })
-  .refine((payload) => (payload.op !== 'pin' && payload.op !== 'unpin') || payload.target !== undefined, {
+export const contextOpPayloadSchema = z.strictObject({ op: z.enum(['pin', 'unpin', 'reset', 'compaction-failed']), target: z.exactOptional(seqSchema), reason: z.string() }).check(z.refine((payload) => (payload.op !== 'pin' && payload.op !== 'unpin') || payload.target !== undefined, {
     message: 'pin and unpin need a target seq',
     path: ['target'],
-  })
+  }))
 
 const inputCommon = {
-  refs: entryRefsSchema.exactOptional(),
-  meta: entryMetaSchema.exactOptional(),
-  createdAt: z.number().int().nonnegative().exactOptional(),
-  id: z.string().regex(new RegExp(idPatternSource)).exactOptional(),
+  refs: z.exactOptional(entryRefsSchema),
+  meta: z.exactOptional(entryMetaSchema),
+  createdAt: z.exactOptional(z.int().check(z.nonnegative())),
+  id: z.exactOptional(z.string().check(z.regex(new RegExp(idPatternSource)))),
 }
 
 export const entryInputSchema = z.discriminatedUnion('kind', [
@@ -150,15 +143,15 @@ export const entryInputSchema = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('tool_result'), payload: toolResultPayloadSchema, ...inputCommon }),
   z.strictObject({ kind: z.literal('summary'), payload: summaryPayloadSchema, ...inputCommon }),
   z.strictObject({ kind: z.literal('context_op'), payload: contextOpPayloadSchema, ...inputCommon }),
-]) as unknown as z.ZodType<EntryInput>
+]) as unknown as z.ZodMiniType<EntryInput>
 
 const storedCommon = {
-  id: z.string().regex(new RegExp(idPatternSource)),
-  threadId: z.string().regex(new RegExp(idPatternSource)),
+  id: z.string().check(z.regex(new RegExp(idPatternSource))),
+  threadId: z.string().check(z.regex(new RegExp(idPatternSource))),
   seq: seqSchema,
   refs: entryRefsSchema,
-  createdAt: z.number().int().nonnegative(),
-  meta: entryMetaSchema.exactOptional(),
+  createdAt: z.int().check(z.nonnegative()),
+  meta: z.exactOptional(entryMetaSchema),
 }
 
 /** A complete stored entry (IndexedDB reads, imports). */
@@ -168,11 +161,7 @@ export const entrySchema = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('tool_result'), payload: toolResultPayloadSchema, ...storedCommon }),
   z.strictObject({ kind: z.literal('summary'), payload: summaryPayloadSchema, ...storedCommon }),
   z.strictObject({ kind: z.literal('context_op'), payload: contextOpPayloadSchema, ...storedCommon }),
-]) as unknown as z.ZodType<Entry>
-
-function issuePath(path: readonly PropertyKey[]): string {
-  return path.map((part) => String(part)).join('.')
-}
+]) as unknown as z.ZodMiniType<Entry>
 
 /**
  * The rules every entry obeys before its schema is even looked at: plain JSON data all through
@@ -223,11 +212,10 @@ function isObject(value: JsonValue | undefined): value is Record<string, JsonVal
 
 /** Validates an entry input and applies the per-kind ref rules; throws `InvalidEntryError`. */
 export function parseEntryInput(input: unknown): EntryInput {
-  const parsed = entryInputSchema.safeParse(readEntryData(input))
+  const parsed = safeParse(entryInputSchema, readEntryData(input))
   if (!parsed.success) {
-    const issue = parsed.error.issues[0]
-    const field = issue === undefined ? '' : issuePath(issue.path)
-    throw new InvalidEntryError(field, issue?.message ?? 'invalid entry', { cause: parsed.error })
+    const issue = firstIssue(parsed.error, 'invalid entry')
+    throw new InvalidEntryError(issue.path, issue.message, { cause: parsed.error })
   }
   const entry = parsed.data
   if ((entry.kind === 'tool_call' || entry.kind === 'tool_result') && entry.refs?.toolCallId === undefined) {
@@ -238,12 +226,10 @@ export function parseEntryInput(input: unknown): EntryInput {
 
 /** Validates a complete stored entry; throws `InvalidEntryError` naming the field. */
 export function parseEntry(input: unknown): Entry {
-  const parsed = entrySchema.safeParse(readEntryData(input))
+  const parsed = safeParse(entrySchema, readEntryData(input))
   if (!parsed.success) {
-    const issue = parsed.error.issues[0]
-    throw new InvalidEntryError(issue === undefined ? '' : issuePath(issue.path), issue?.message ?? 'invalid entry', {
-      cause: parsed.error,
-    })
+    const issue = firstIssue(parsed.error, 'invalid entry')
+    throw new InvalidEntryError(issue.path, issue.message, { cause: parsed.error })
   }
   return parsed.data
 }

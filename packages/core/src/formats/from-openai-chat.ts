@@ -1,10 +1,11 @@
-import { z } from 'zod'
+import { z } from 'zod/mini'
 import type { ContentPart, EntryInput, JsonObject, JsonValue, MessagePayload, Role } from '../entries/entry'
 import { type MediaSource, PART_TEXT_SEPARATOR, partsText } from '../entries/content-parts'
 import { parseEntryInput } from '../entries/entry-schema'
 import { entryLimits, jsonTextNestingExceeds } from '../entries/json-data'
 import { InvalidEntryError, InvalidMessagesError, InvalidToolNameError } from '../errors/threadlens-error'
 import { isValidToolName } from '../entries/tool-name'
+import { issuePath, safeParse } from '../validation/zod-issues'
 
 export interface FromOpenAIChatResult {
   /** The leading system (or developer) messages joined by a blank line; `undefined` when there are none. */
@@ -18,19 +19,19 @@ const supportedRoles = ['system', 'developer', 'user', 'assistant', 'tool'] as c
 const textPartSchema = z.object({ type: z.literal('text'), text: z.string() })
 const imagePartSchema = z.object({
   type: z.literal('image_url'),
-  image_url: z.object({ url: z.string().min(1), detail: z.enum(['auto', 'low', 'high']).optional() }),
+  image_url: z.object({ url: z.string().check(z.minLength(1)), detail: z.optional(z.enum(['auto', 'low', 'high'])) }),
 })
 const filePartSchema = z.object({
   type: z.literal('file'),
-  file: z.object({ file_data: z.string().optional(), file_id: z.string().optional(), filename: z.string().optional() }),
+  file: z.object({ file_data: z.optional(z.string()), file_id: z.optional(z.string()), filename: z.optional(z.string()) }),
 })
 
 // What each role's content parts may be; anything else is refused with the part's type named.
-function partsSchema<TPart extends z.ZodType>(part: TPart, allowed: string) {
+function partsSchema<TPart extends z.ZodMiniType>(part: TPart, allowed: string) {
   return z.array(
-    z.unknown().transform((value, context): z.output<TPart> => {
+    z.pipe(z.unknown(), z.transform((value, context): z.output<TPart> => {
       const type = typeof value === 'object' && value !== null ? (value as { type?: unknown }).type : undefined
-      const parsed = part.safeParse(value)
+      const parsed = safeParse(part, value)
       if (parsed.success) return parsed.data as z.output<TPart>
       const known = typeof type === 'string' && allowed.split(', ').includes(`"${type}"`)
       context.issues.push({
@@ -43,7 +44,7 @@ function partsSchema<TPart extends z.ZodType>(part: TPart, allowed: string) {
             : `content part type ${JSON.stringify(type)} is not supported here; this role takes ${allowed} parts`,
       })
       return z.NEVER
-    }),
+    })),
   )
 }
 
@@ -54,14 +55,14 @@ const userContentSchema = z.union([z.string(), partsSchema(z.union([textPartSche
   error: 'content must be a string or an array of text, image_url and file parts',
 })
 const contentSchema = textContentSchema
-const speakerSchema = z.string().optional()
+const speakerSchema = z.optional(z.string())
 
 const toolCallSchema = z.object({
-  id: z.string().min(1),
+  id: z.string().check(z.minLength(1)),
   type: z.literal('function', {
     error: (issue) => `tool call type ${JSON.stringify(issue.input)} is not supported; only "function" calls can be imported`,
   }),
-  function: z.object({ name: z.string().min(1), arguments: z.string() }),
+  function: z.object({ name: z.string().check(z.minLength(1)), arguments: z.string() }),
 })
 
 // Other unknown fields (`annotations`, …) are ignored: exports from real apps carry them.
@@ -72,12 +73,12 @@ const openAIChatMessageSchema = z.discriminatedUnion(
     z.object({ role: z.literal('user'), content: userContentSchema, name: speakerSchema }),
     z.object({
       role: z.literal('assistant'),
-      content: textContentSchema.nullish(),
+      content: z.nullish(textContentSchema),
       name: speakerSchema,
-      refusal: z.string().nullish(),
-      tool_calls: z.array(toolCallSchema).nullish(),
+      refusal: z.nullish(z.string()),
+      tool_calls: z.nullish(z.array(toolCallSchema)),
     }),
-    z.object({ role: z.literal('tool'), tool_call_id: z.string().min(1), content: contentSchema }),
+    z.object({ role: z.literal('tool'), tool_call_id: z.string().check(z.minLength(1)), content: contentSchema }),
   ],
   {
     error: (issue) =>
@@ -107,7 +108,7 @@ const forbiddenKeys = new Set(['__proto__', 'constructor', 'prototype'])
  */
 export function fromOpenAIChat(messages: unknown): FromOpenAIChatResult {
   refuseUnsupportedFields(messages)
-  const parsed = openAIChatMessagesSchema.safeParse(messages)
+  const parsed = safeParse(openAIChatMessagesSchema, messages)
   if (!parsed.success) throw fromZodError(parsed.error)
 
   const entries: EntryInput[] = []
@@ -338,13 +339,13 @@ function toolResultField(entryField: string): string {
   return entryField.startsWith('payload.result') ? 'content' : 'tool_call_id'
 }
 
-function fromZodError(error: z.ZodError): InvalidMessagesError {
+function fromZodError(error: z.core.$ZodError): InvalidMessagesError {
   const issue = error.issues[0]
   const { path, message } = issue === undefined ? { path: [], message: 'invalid messages' } : innermost(issue)
   const [first, ...rest] = path
   // A path that does not start at an element means the input as a whole is wrong (e.g. not an array).
   if (typeof first !== 'number') return new InvalidMessagesError(undefined, '', message, { cause: error })
-  return new InvalidMessagesError(first, rest.map((part) => String(part)).join('.'), message, { cause: error })
+  return new InvalidMessagesError(first, issuePath(rest), message, { cause: error })
 }
 
 // When only one branch of a union got past the type check (content given as parts), its issue says more than the union's.

@@ -1,7 +1,8 @@
 import type { JsonObject, JsonValue } from '../entries/entry'
 import { jsonObjectSchema, jsonValueSchema } from '../entries/entry-schema'
-import { z } from 'zod'
+import { z } from 'zod/mini'
 import { InvalidMemoryOperationError, RevisionConflictError } from '../errors/threadlens-error'
+import { firstIssue, safeParse } from '../validation/zod-issues'
 import {
   builtinSpaceNames,
   spaceNameSchema,
@@ -57,18 +58,17 @@ function withSpaces(memory: Memory, spaces: MemorySpaces, now: number): Memory {
 }
 
 function checkName(name: string): void {
-  const parsed = spaceNameSchema.safeParse(name)
-  if (!parsed.success) throw new InvalidMemoryOperationError(name, parsed.error.issues[0]?.message ?? 'invalid space name')
+  const parsed = safeParse(spaceNameSchema, name)
+  if (!parsed.success) throw new InvalidMemoryOperationError(name, firstIssue(parsed.error, 'invalid space name').message)
 }
 
 function validData(name: string, kind: SpaceKind, data: unknown): JsonObject | readonly JsonValue[] {
-  const schema: z.ZodType<JsonObject | readonly JsonValue[]> =
+  const schema: z.ZodMiniType<JsonObject | readonly JsonValue[]> =
     name === 'tasks' ? taskListSchema : kind === 'map' ? jsonObjectSchema : z.array(jsonValueSchema)
-  const parsed = schema.safeParse(data)
+  const parsed = safeParse(schema, data)
   if (!parsed.success) {
-    const issue = parsed.error.issues[0]
-    const path = issue === undefined ? '' : issue.path.map(String).join('.')
-    throw new InvalidMemoryOperationError(name, `the new data is not valid ${name === 'tasks' ? 'tasks' : kind === 'map' ? 'map' : 'list'} data${path === '' ? '' : ` at ${path}`}: ${issue?.message ?? 'invalid'}`, {
+    const { path, message } = firstIssue(parsed.error, 'invalid')
+    throw new InvalidMemoryOperationError(name, `the new data is not valid ${name === 'tasks' ? 'tasks' : kind === 'map' ? 'map' : 'list'} data${path === '' ? '' : ` at ${path}`}: ${message}`, {
       cause: parsed.error,
     })
   }

@@ -1,8 +1,9 @@
-import { z } from 'zod'
+import { z } from 'zod/mini'
 // Metadata only: these two modules hold no BPE ranks (about 76 KB minified, 7 KB gzip together).
 import * as openAIModelSpecs from 'gpt-tokenizer/models'
 import { modelToEncodingMap } from 'gpt-tokenizer/mapping'
 import { InvalidModelInfoError, UnknownModelError } from '../errors/threadlens-error'
+import { formatIssues, safeParse } from '../validation/zod-issues'
 import { definePolicy, type ContextPolicy, type PolicyOptions } from './policy'
 import { calibratedPromptBudget, calibrationVerdict, type TokenCalibration } from '../calls/calibration'
 
@@ -53,29 +54,27 @@ export interface ModelInfo {
   readonly pricing?: ModelPricing
 }
 
-export const modelPricingSchema: z.ZodType<ModelPricing> = z.strictObject({
-  inputPerMillion: z.number().nonnegative(),
-  outputPerMillion: z.number().nonnegative(),
-  cacheReadPerMillion: z.number().nonnegative().exactOptional(),
-  cacheWritePerMillion: z.number().nonnegative().exactOptional(),
-  cacheWriteLongPerMillion: z.number().nonnegative().exactOptional(),
-  minimumCacheableTokens: z.number().int().positive().exactOptional(),
+export const modelPricingSchema: z.ZodMiniType<ModelPricing> = z.strictObject({
+  inputPerMillion: z.number().check(z.nonnegative()),
+  outputPerMillion: z.number().check(z.nonnegative()),
+  cacheReadPerMillion: z.exactOptional(z.number().check(z.nonnegative())),
+  cacheWritePerMillion: z.exactOptional(z.number().check(z.nonnegative())),
+  cacheWriteLongPerMillion: z.exactOptional(z.number().check(z.nonnegative())),
+  minimumCacheableTokens: z.exactOptional(z.int().check(z.positive())),
 })
 
 /** Validates a model given to `registerModel`; unknown keys are errors, to catch typos. */
-export const modelInfoSchema: z.ZodType<ModelInfo> = z
-  .strictObject({
-    id: z.string().trim().min(1),
-    provider: z.string().trim().min(1),
-    contextWindow: z.number().int().positive(),
-    maxOutputTokens: z.number().int().positive(),
-    maxInputTokens: z.number().int().positive().exactOptional(),
+export const modelInfoSchema: z.ZodMiniType<ModelInfo> = z.strictObject({
+    id: z.string().check(z.trim(), z.minLength(1)),
+    provider: z.string().check(z.trim(), z.minLength(1)),
+    contextWindow: z.int().check(z.positive()),
+    maxOutputTokens: z.int().check(z.positive()),
+    maxInputTokens: z.exactOptional(z.int().check(z.positive())),
     tokenizer: z.enum(['o200k_base', 'cl100k_base', 'heuristic']),
     exactTokenizer: z.boolean(),
-    safetyMargin: z.number().min(0).lt(1),
-    pricing: modelPricingSchema.exactOptional(),
-  })
-  .superRefine((info, context) => {
+    safetyMargin: z.number().check(z.gte(0), z.lt(1)),
+    pricing: z.exactOptional(modelPricingSchema),
+  }).check(z.superRefine((info, context) => {
     if (info.tokenizer === 'heuristic' && info.exactTokenizer) {
       context.addIssue({ code: 'custom', path: ['exactTokenizer'], message: 'must be false when tokenizer is "heuristic"' })
     }
@@ -89,7 +88,7 @@ export const modelInfoSchema: z.ZodType<ModelInfo> = z
     if (Math.floor(info.contextWindow * (1 - info.safetyMargin)) < 2) {
       context.addIssue({ code: 'custom', path: ['safetyMargin'], message: 'leaves no usable window; lower it or raise contextWindow' })
     }
-  })
+  }))
 
 /** `registerModel` was given a model that does not match `modelInfoSchema`. */
 
@@ -385,13 +384,8 @@ export function listModels(): ModelInfo[] {
  * `InvalidModelInfoError` saying which field is wrong. Returns a function that removes it again.
  */
 export function registerModel(info: ModelInfo): () => void {
-  const parsed = modelInfoSchema.safeParse(info)
-  if (!parsed.success) {
-    throw new InvalidModelInfoError(
-      parsed.error.issues.map((issue) => ({ path: issue.path.map(String).join('.'), message: issue.message })),
-      { cause: parsed.error },
-    )
-  }
+  const parsed = safeParse(modelInfoSchema, info)
+  if (!parsed.success) throw new InvalidModelInfoError(formatIssues(parsed.error), { cause: parsed.error })
   const registered = freezeModel(parsed.data)
   const key = registered.id.toLowerCase()
   registeredModels.set(key, registered)

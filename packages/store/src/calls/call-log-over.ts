@@ -1,4 +1,5 @@
 import { addCalibrationSample, callAttemptSchema, type CallAttempt, type CalibrationSample, type TokenCalibration } from '@threadlens/core/calls'
+import { firstIssue, safeParse } from '@threadlens/core/internal'
 import { InvalidCallAttemptError } from '../errors'
 import { maxAttemptsPerThread, type CallLogEvent, type CallLogStore } from './call-log-store'
 
@@ -32,10 +33,10 @@ export function callLogOver(backend: CallLogBackend, options: { readonly now?: (
   const now = options.now ?? Date.now
   return {
     async recordAttempt(attempt) {
-      const parsed = callAttemptSchema.safeParse(attempt)
+      const parsed = safeParse(callAttemptSchema, attempt)
       if (!parsed.success) {
-        const issue = parsed.error.issues[0]
-        throw new InvalidCallAttemptError(issue?.path.join('.') ?? '', issue?.message ?? 'does not match callAttemptSchema')
+        const issue = firstIssue(parsed.error, 'does not match callAttemptSchema')
+        throw new InvalidCallAttemptError(issue.path, issue.message)
       }
       await backend.putAttempt(parsed.data, attemptsOverCap)
     },

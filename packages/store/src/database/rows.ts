@@ -1,6 +1,6 @@
 import { type JsonObject } from '@threadlens/core'
 import { jsonObjectSchema, threadId as toThreadId, type ForkInfo, type ThreadId } from '@threadlens/core/internal'
-import { z } from 'zod'
+import { z } from 'zod/mini'
 import { threadFactsSchema, type ThreadFacts } from '../threads/thread-facts'
 
 /** A stored thread as the app sees it: everything but its entries. */
@@ -38,35 +38,32 @@ export interface ThreadRow extends ThreadRecord {
   readonly bytes: number
 }
 
-const idSchema = z.string().regex(/^[A-Za-z0-9_.:-]{1,128}$/)
-const timeSchema = z.number().int().nonnegative()
+const idSchema = z.string().check(z.regex(/^[A-Za-z0-9_.:-]{1,128}$/))
+const timeSchema = z.int().check(z.nonnegative())
 
-export const forkInfoSchema: z.ZodType<ForkInfo> = z
-  .strictObject({ threadId: idSchema, atSeq: z.number().int().nonnegative() })
-  .transform((info) => ({ threadId: toThreadId(info.threadId), atSeq: info.atSeq }))
+export const forkInfoSchema: z.ZodMiniType<ForkInfo> = z.pipe(z.strictObject({ threadId: idSchema, atSeq: z.int().check(z.nonnegative()) }), z.transform((info) => ({ threadId: toThreadId(info.threadId), atSeq: info.atSeq })))
 
 const recordShape = {
-  id: idSchema.transform((id) => toThreadId(id)),
-  title: z.string().max(10_000),
+  id: z.pipe(idSchema, z.transform((id) => toThreadId(id))),
+  title: z.string().check(z.maxLength(10_000)),
   createdAt: timeSchema,
   updatedAt: timeSchema,
-  entryCount: z.number().int().nonnegative(),
-  lastSeq: z.number().int().min(-1),
-  parent: forkInfoSchema.nullable(),
+  entryCount: z.int().check(z.nonnegative()),
+  lastSeq: z.int().check(z.gte(-1)),
+  parent: z.nullable(forkInfoSchema),
   metadata: jsonObjectSchema,
   // Rows written before records had these read with the defaults.
-  tags: z.array(z.string()).default([]),
-  model: z.string().nullable().default(null),
-  policyName: z.string().nullable().default(null),
-  rev: z.number().int().nonnegative().default(0),
+  tags: z._default(z.array(z.string()), []),
+  model: z._default(z.nullable(z.string()), null),
+  policyName: z._default(z.nullable(z.string()), null),
+  rev: z._default(z.int().check(z.nonnegative()), 0),
 }
 
-export const threadRecordSchema: z.ZodType<ThreadRecord, unknown> = z.strictObject(recordShape)
+export const threadRecordSchema: z.ZodMiniType<ThreadRecord, unknown> = z.strictObject(recordShape)
 
-export const threadRowSchema: z.ZodType<ThreadRow, unknown> = z
+export const threadRowSchema: z.ZodMiniType<ThreadRow, unknown> = z
   // Rows written before `bytes` was kept read as 0: their size counts from the next append on.
-  .strictObject({ ...recordShape, facts: threadFactsSchema, bytes: z.number().int().nonnegative().default(0) })
-  .refine((row) => row.entryCount === row.lastSeq + 1, { message: 'entryCount must be lastSeq + 1', path: ['entryCount'] })
+  .strictObject({ ...recordShape, facts: threadFactsSchema, bytes: z._default(z.int().check(z.nonnegative()), 0) }).check(z.refine((row) => row.entryCount === row.lastSeq + 1, { message: 'entryCount must be lastSeq + 1', path: ['entryCount'] }))
 
 /** The row that tells this database apart from one re-created under the app. */
 export interface SentinelRow {
@@ -78,9 +75,9 @@ export interface SentinelRow {
 
 export const sentinelKey = 'database'
 
-export const sentinelRowSchema: z.ZodType<SentinelRow> = z.strictObject({
+export const sentinelRowSchema: z.ZodMiniType<SentinelRow> = z.strictObject({
   key: z.literal(sentinelKey),
-  instanceId: z.string().min(1),
+  instanceId: z.string().check(z.minLength(1)),
   createdAt: timeSchema,
 })
 

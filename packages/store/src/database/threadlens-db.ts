@@ -1,6 +1,6 @@
 import type { Entry } from '@threadlens/core'
 import { Dexie, type Table } from 'dexie'
-import { z } from 'zod'
+import { z } from 'zod/mini'
 import { SchemaUpgradeError, StorageResetError, toStorageError, type StorageError } from '../errors'
 import type { Memory } from '@threadlens/core'
 import type { CallAttempt, TokenCalibration } from '@threadlens/core/calls'
@@ -18,9 +18,9 @@ export interface OpenThreadlensDBOptions {
 }
 
 const optionsSchema = z.object({
-  name: z.string().min(1, 'name the database (one per app or per user)').max(256),
-  indexedDB: z.custom<IDBFactory>((value) => typeof value === 'object' && value !== null).optional(),
-  IDBKeyRange: z.custom<typeof IDBKeyRange>((value) => typeof value === 'function').optional(),
+  name: z.string().check(z.minLength(1, 'name the database (one per app or per user)'), z.maxLength(256)),
+  indexedDB: z.optional(z.custom<IDBFactory>((value) => typeof value === 'object' && value !== null)),
+  IDBKeyRange: z.optional(z.custom<typeof IDBKeyRange>((value) => typeof value === 'function')),
 })
 
 /** Why a database connection stopped for good (until a reload or `acknowledgeReset()`). */

@@ -4,6 +4,7 @@ import { StorageError } from '../errors'
 import { type Memory } from '@threadlens/core'
 import { memorySchema } from '@threadlens/core/memory'
 import { createMemory } from '@threadlens/core/memory'
+import { safeParse } from '@threadlens/core/internal'
 import type { MemoryStore } from './memory-store'
 import { memoryStoreOver } from './memory-store-over'
 
@@ -15,7 +16,7 @@ export interface MemoryStoreOptions {
 }
 
 function checkMemory(raw: unknown, memoryId: string, operation: string): Memory {
-  const parsed = memorySchema.safeParse(raw)
+  const parsed = safeParse(memorySchema, raw)
   if (!parsed.success || parsed.data.id !== memoryId) {
     throw new StorageError('invalid-data', operation, `Memory "${memoryId}" is damaged in storage; reset it or report it.`, parsed.success ? undefined : { cause: parsed.error })
   }

@@ -1,5 +1,6 @@
 import { InvalidMemoryOperationError } from '@threadlens/core'
 import { memoryIdSchema, type Task } from '@threadlens/core/memory'
+import { firstIssue, safeParse } from '@threadlens/core/internal'
 import {
   createSpace,
   deleteSpace,
@@ -19,8 +20,8 @@ import {
 import type { AddTaskOptions, MemoryBackend, MemoryStore } from './memory-store'
 
 function checkId(memoryId: string): void {
-  const parsed = memoryIdSchema.safeParse(memoryId)
-  if (!parsed.success) throw new InvalidMemoryOperationError('', `memory id ${JSON.stringify(memoryId.slice(0, 40))}: ${parsed.error.issues[0]?.message ?? 'invalid'}`)
+  const parsed = safeParse(memoryIdSchema, memoryId)
+  if (!parsed.success) throw new InvalidMemoryOperationError('', `memory id ${JSON.stringify(memoryId.slice(0, 40))}: ${firstIssue(parsed.error, 'invalid').message}`)
 }
 
 function rev(options: WriteOptions | undefined): WriteOptions {

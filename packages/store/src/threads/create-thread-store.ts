@@ -1,4 +1,5 @@
 import type { TokenCalibration } from '@threadlens/core/calls'
+import { safeParse } from '@threadlens/core/internal'
 import { Dexie } from 'dexie'
 import { threadRowSchema, toThreadRecord, type AttachmentRow, type ThreadRow } from '../database/rows'
 import { deleteThreadAttachments } from '../attachments/create-attachment-store'
@@ -22,7 +23,7 @@ function alreadyExists(error: unknown, threadId: string, operation: string): unk
 }
 
 function checkRow(raw: unknown, threadId: string, operation: string): ThreadRow {
-  const parsed = threadRowSchema.safeParse(raw)
+  const parsed = safeParse(threadRowSchema, raw)
   if (!parsed.success) {
     throw new StorageError('invalid-data', operation, `The record of thread "${threadId}" is damaged in storage; export what is readable and report it.`, {
       cause: parsed.error,

@@ -1,5 +1,5 @@
 import type { Entry } from '@threadlens/core'
-import { z } from 'zod'
+import { z } from 'zod/mini'
 
 /** The summary checkpoint a projection of the whole thread would use. */
 export interface SummaryFact {
@@ -23,13 +23,13 @@ export interface ThreadFacts {
   readonly pinnedSeqs: readonly number[]
 }
 
-const seqSchema = z.number().int().min(-1)
+const seqSchema = z.int().check(z.gte(-1))
 
-export const threadFactsSchema: z.ZodType<ThreadFacts> = z.strictObject({
+export const threadFactsSchema: z.ZodMiniType<ThreadFacts> = z.strictObject({
   resetSeq: seqSchema,
   lastUserSeq: seqSchema,
-  summary: z.strictObject({ seq: seqSchema, fromSeq: seqSchema, toSeq: seqSchema }).nullable(),
-  pinnedSeqs: z.array(z.number().int().nonnegative()),
+  summary: z.nullable(z.strictObject({ seq: seqSchema, fromSeq: seqSchema, toSeq: seqSchema })),
+  pinnedSeqs: z.array(z.int().check(z.nonnegative())),
 })
 
 export const emptyThreadFacts: ThreadFacts = { resetSeq: -1, lastUserSeq: -1, summary: null, pinnedSeqs: [] }

@@ -1,6 +1,6 @@
 import { type JsonObject } from '@threadlens/core'
 import { jsonObjectSchema, utf8Length, type ThreadId } from '@threadlens/core/internal'
-import { z } from 'zod'
+import { z } from 'zod/mini'
 import { toThreadRecord, type ThreadRecord, type ThreadRow } from '../database/rows'
 import { ThreadRevisionConflictError } from '../errors'
 import { parseOptions } from '../parse-options'
@@ -40,26 +40,21 @@ export interface UpdateThreadOptions {
 /** The most thread metadata may take, as JSON: it goes on the export's header line, within the import line limit. */
 export const maxMetadataBytes = 1024 * 1024
 
-export const titleSchema = z.string().max(10_000)
-const tagsSchema = z
-  .array(z.string().min(1).max(256))
-  .max(100)
-  .transform((tags) => [...new Set(tags)])
-const nameSchema = z.string().min(1).max(256).nullable()
+export const titleSchema = z.string().check(z.maxLength(10_000))
+const tagsSchema = z.pipe(z.array(z.string().check(z.minLength(1), z.maxLength(256))).check(z.maxLength(100)), z.transform((tags) => [...new Set(tags)]))
+const nameSchema = z.nullable(z.string().check(z.minLength(1), z.maxLength(256)))
 
 export const recordFieldsShape = {
-  title: titleSchema.exactOptional(),
-  tags: tagsSchema.exactOptional(),
-  model: nameSchema.exactOptional(),
-  policyName: nameSchema.exactOptional(),
-  metadata: jsonObjectSchema
-    .refine((metadata) => utf8Length(JSON.stringify(metadata)) <= maxMetadataBytes, `metadata is limited to ${maxMetadataBytes} bytes of JSON (it is written on the export's first line)`)
-    .exactOptional(),
+  title: z.exactOptional(titleSchema),
+  tags: z.exactOptional(tagsSchema),
+  model: z.exactOptional(nameSchema),
+  policyName: z.exactOptional(nameSchema),
+  metadata: z.exactOptional(jsonObjectSchema.check(z.refine((metadata) => utf8Length(JSON.stringify(metadata)) <= maxMetadataBytes, `metadata is limited to ${maxMetadataBytes} bytes of JSON (it is written on the export's first line)`))),
 }
 
 
 const changesSchema = z.strictObject(recordFieldsShape)
-const updateOptionsSchema = z.strictObject({ expectedRev: z.number().int().nonnegative().exactOptional() })
+const updateOptionsSchema = z.strictObject({ expectedRev: z.exactOptional(z.int().check(z.nonnegative())) })
 
 export type ParsedRecordFields = Partial<{ -readonly [K in keyof ThreadRecordFields]: ThreadRecordFields[K] }>
 

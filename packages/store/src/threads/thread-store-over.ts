@@ -1,6 +1,6 @@
 import { createThread, InvalidEntryError, type Entry, type Thread, type TokenCounter } from '@threadlens/core'
 import { entryId, threadId as toThreadId } from '@threadlens/core/internal'
-import { z } from 'zod'
+import { z } from 'zod/mini'
 import { toThreadRecord, type ThreadRow } from '../database/rows'
 import { StorageError, type UnreadableEntryError } from '../errors'
 import { parseOptions } from '../parse-options'
@@ -21,22 +21,22 @@ const counterSchema = z.custom<TokenCounter>(
 )
 
 export const threadStoreOptionsSchema = z.strictObject({
-  counters: z.array(counterSchema).exactOptional(),
-  now: z.custom<() => number>((value) => typeof value === 'function').exactOptional(),
-  createId: z.custom<() => string>((value) => typeof value === 'function').exactOptional(),
-  importLimits: z.record(z.string(), z.unknown()).exactOptional(),
-  onUnreadableEntry: z.custom<(error: UnreadableEntryError) => void>((value) => typeof value === 'function').exactOptional(),
+  counters: z.exactOptional(z.array(counterSchema)),
+  now: z.exactOptional(z.custom<() => number>((value) => typeof value === 'function')),
+  createId: z.exactOptional(z.custom<() => string>((value) => typeof value === 'function')),
+  importLimits: z.exactOptional(z.record(z.string(), z.unknown())),
+  onUnreadableEntry: z.exactOptional(z.custom<(error: UnreadableEntryError) => void>((value) => typeof value === 'function')),
 })
 
 const createOptionsSchema = z.strictObject({
-  id: z.string().exactOptional(),
+  id: z.exactOptional(z.string()),
   ...recordFieldsShape,
 })
 
 const forkOptionsSchema = z.strictObject({
-  atSeq: z.number().int().nonnegative(),
-  id: z.string().exactOptional(),
-  title: z.string().max(10_000).exactOptional(),
+  atSeq: z.int().check(z.nonnegative()),
+  id: z.exactOptional(z.string()),
+  title: z.exactOptional(z.string().check(z.maxLength(10_000))),
 })
 
 const importOptionsSchema = z.strictObject({

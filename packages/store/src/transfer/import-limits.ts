@@ -1,5 +1,5 @@
 import { entryLimits } from '@threadlens/core'
-import { z } from 'zod'
+import { z } from 'zod/mini'
 import { parseOptions } from '../parse-options'
 
 /** Checked before anything is parsed. */
@@ -25,12 +25,12 @@ export const defaultImportLimits: ImportLimits = {
   maxEntries: 200_000,
 }
 
-const positive = z.number().int().positive()
+const positive = z.int().check(z.positive())
 
 export const importLimitsSchema = z.strictObject({
-  maxBytes: positive.exactOptional(),
-  maxLineBytes: positive.exactOptional(),
-  maxEntries: positive.exactOptional(),
+  maxBytes: z.exactOptional(positive),
+  maxLineBytes: z.exactOptional(positive),
+  maxEntries: z.exactOptional(positive),
 })
 
 export function resolveImportLimits(limits: Partial<ImportLimits> | undefined): ImportLimits {

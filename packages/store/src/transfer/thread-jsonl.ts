@@ -1,7 +1,7 @@
 import { entryLimits, fromOpenAIChat, InvalidEntryError, InvalidMessagesError, type Entry, type EntryInput, type JsonObject } from '@threadlens/core'
-import { checkAppendRules, parseEntry, readJsonData, jsonObjectSchema } from '@threadlens/core/internal'
+import { checkAppendRules, firstIssue, parseEntry, readJsonData, jsonObjectSchema, safeParse } from '@threadlens/core/internal'
 import { attachmentIdPattern } from '@threadlens/core/parts'
-import { z } from 'zod'
+import { z } from 'zod/mini'
 import { forkInfoSchema, type ThreadRecord } from '../database/rows'
 import { ImportValidationError } from '../errors'
 import type { ImportLimits } from './import-limits'
@@ -33,12 +33,12 @@ export interface AttachmentLine {
 
 const attachmentLineSchema = z.strictObject({
   attachment: z.strictObject({
-    id: z.string().regex(attachmentIdPattern, 'an attachment id is sha256-<64 hex digits>'),
-    mediaType: z.string().regex(/^[a-z]+\/[a-z0-9.+-]+$/i, 'a media type such as image/png'),
-    bytes: z.number().int().nonnegative().max(maxAttachmentBytes),
-    width: z.number().int().positive().max(100_000).exactOptional(),
-    height: z.number().int().positive().max(100_000).exactOptional(),
-    data: z.string().regex(/^[A-Za-z0-9+/]*={0,2}$/, 'data must be base64'),
+    id: z.string().check(z.regex(attachmentIdPattern, 'an attachment id is sha256-<64 hex digits>')),
+    mediaType: z.string().check(z.regex(/^[a-z]+\/[a-z0-9.+-]+$/i, 'a media type such as image/png')),
+    bytes: z.int().check(z.nonnegative(), z.lte(maxAttachmentBytes)),
+    width: z.exactOptional(z.int().check(z.positive(), z.lte(100_000))),
+    height: z.exactOptional(z.int().check(z.positive(), z.lte(100_000))),
+    data: z.string().check(z.regex(/^[A-Za-z0-9+/]*={0,2}$/, 'data must be base64')),
   }),
 })
 
@@ -49,18 +49,18 @@ const headerSchema = z.strictObject({
   format: z.literal(threadFormatName, { error: `not a threadlens export (the first line must say "format": "${threadFormatName}")` }),
   version: z.literal(threadFormatVersion, { error: `unsupported format version (this code reads version ${threadFormatVersion})` }),
   thread: z.strictObject({
-    id: z.string().regex(/^[A-Za-z0-9_.:-]{1,128}$/),
-    title: z.string().max(10_000),
-    createdAt: z.number().int().nonnegative(),
-    updatedAt: z.number().int().nonnegative(),
-    parent: forkInfoSchema.nullable(),
+    id: z.string().check(z.regex(/^[A-Za-z0-9_.:-]{1,128}$/)),
+    title: z.string().check(z.maxLength(10_000)),
+    createdAt: z.int().check(z.nonnegative()),
+    updatedAt: z.int().check(z.nonnegative()),
+    parent: z.nullable(forkInfoSchema),
     metadata: jsonObjectSchema,
     tags: recordFieldsShape.tags,
     model: recordFieldsShape.model,
     policyName: recordFieldsShape.policyName,
   }),
-  entryCount: z.number().int().nonnegative(),
-  attachmentCount: z.number().int().positive().exactOptional(),
+  entryCount: z.int().check(z.nonnegative()),
+  attachmentCount: z.exactOptional(z.int().check(z.positive())),
 })
 
 /** A stored entry with its keys in one fixed order (nested objects keep theirs). */
@@ -140,9 +140,9 @@ export function importEntryError(error: unknown, parsed: ParsedImport, offset: n
   return new ImportValidationError(line, cause.field, `${cause.rule}${where}`, { cause: error })
 }
 
-function zodField(error: z.ZodError): { field: string; message: string } {
-  const issue = error.issues[0]
-  return { field: issue === undefined ? '' : issue.path.map(String).join('.'), message: issue?.message ?? 'invalid' }
+function zodField(error: z.core.$ZodError): { field: string; message: string } {
+  const { path, message } = firstIssue(error, 'invalid')
+  return { field: path, message }
 }
 
 /** Entries back to inputs: same id, kind, payload, refs, time; token counts dropped (a file's counts are not trusted). */
@@ -181,7 +181,7 @@ export function parseThreadJsonl(text: string, limits: ImportLimits): ParsedImpo
     return line
   }
 
-  const headerParsed = headerSchema.safeParse(parseJsonSafely(lineText(0), 1))
+  const headerParsed = safeParse(headerSchema, parseJsonSafely(lineText(0), 1))
   if (!headerParsed.success) {
     const { field, message } = zodField(headerParsed.error)
     throw new ImportValidationError(1, field, message, { cause: headerParsed.error })
@@ -244,7 +244,7 @@ function parseAttachmentLines(lineCount: number, entryLines: number, lineText: (
   const seen = new Set<string>()
   for (let position = Math.max(1, entryLines + 1); position < lineCount; position++) {
     const line = position + 1
-    const parsed = attachmentLineSchema.safeParse(parseJsonSafely(lineText(position), line))
+    const parsed = safeParse(attachmentLineSchema, parseJsonSafely(lineText(position), line))
     if (!parsed.success) {
       const { field, message } = zodField(parsed.error)
       throw new ImportValidationError(line, field, message, { cause: parsed.error })
