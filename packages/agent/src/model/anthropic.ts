@@ -121,6 +121,15 @@ interface UsageDraft {
   cacheWrite: number | undefined
 }
 
+/** What a Messages API stream has said so far. */
+interface StreamDraft {
+  readonly blocks: Map<number, BlockDraft>
+  readonly usage: UsageDraft
+  stopReason: string | undefined
+  stopped: boolean
+  calledTools: boolean
+}
+
 /**
  * Turns Messages API events into stream events: `text_delta` and `input_json_delta` stream as
  * they come, a `tool-call` is emitted at its block's `content_block_stop`, `usage` and `finish`
@@ -131,86 +140,93 @@ export async function* readAnthropicStream(
   events: AsyncIterable<{ readonly data: string; readonly event: string }>,
   context: CallContext,
 ): AsyncGenerator<ModelStreamEvent, void, undefined> {
-  const blocks = new Map<number, BlockDraft>()
-  const usage: UsageDraft = { input: undefined, output: undefined, cacheRead: undefined, cacheWrite: undefined }
-  let stopReason: string | undefined
-  let stopped = false
-  let calledTools = false
-
+  const draft: StreamDraft = {
+    blocks: new Map(),
+    usage: { input: undefined, output: undefined, cacheRead: undefined, cacheWrite: undefined },
+    stopReason: undefined,
+    stopped: false,
+    calledTools: false,
+  }
   for await (const event of events) {
     const payload = parseEventObject(event, context, 'an event')
     const type = typeof payload['type'] === 'string' ? payload['type'] : event.event
-    const index = typeof payload['index'] === 'number' ? payload['index'] : -1
-    switch (type) {
-      case 'message_start':
-        if (isRecord(payload['message'])) readUsage(payload['message']['usage'], usage)
-        break
-      case 'content_block_start': {
-        const block = payload['content_block']
-        if (!isRecord(block)) break
-        if (block['type'] === 'text') {
-          blocks.set(index, { kind: 'text' })
-          if (typeof block['text'] === 'string' && block['text'] !== '') yield { type: 'text-delta', text: block['text'] }
-        } else if (block['type'] === 'tool_use') {
-          const id = typeof block['id'] === 'string' ? block['id'] : ''
-          const name = typeof block['name'] === 'string' ? block['name'] : ''
-          const input = block['input']
-          // The start block carries `input: {}` and the JSON follows as deltas; a non-empty one is the whole input.
-          const json = isRecord(input) && Object.keys(input).length > 0 ? JSON.stringify(input) : ''
-          blocks.set(index, { kind: 'tool', id, name, json, done: false })
-          calledTools = true
-          yield { type: 'tool-call-start', toolCallId: id, name }
-        }
-        break
-      }
-      case 'content_block_delta': {
-        const delta = payload['delta']
-        const block = blocks.get(index)
-        if (!isRecord(delta) || block === undefined) break
-        if (delta['type'] === 'text_delta' && typeof delta['text'] === 'string' && delta['text'] !== '') {
-          yield { type: 'text-delta', text: delta['text'] }
-        } else if (delta['type'] === 'input_json_delta' && block.kind === 'tool' && typeof delta['partial_json'] === 'string' && delta['partial_json'] !== '') {
-          block.json += delta['partial_json']
-          yield { type: 'tool-call-delta', toolCallId: block.id, argumentsDelta: delta['partial_json'] }
-        }
-        break
-      }
-      case 'content_block_stop': {
-        const block = blocks.get(index)
-        if (block?.kind === 'tool' && !block.done) {
-          block.done = true
-          yield toolCallEvent(block.id, block.name, block.json)
-        }
-        break
-      }
-      case 'message_delta': {
-        const delta = payload['delta']
-        if (isRecord(delta) && typeof delta['stop_reason'] === 'string') stopReason = delta['stop_reason']
-        readUsage(payload['usage'], usage)
-        break
-      }
-      case 'message_stop':
-        stopped = true
-        break
-      case 'error':
-        throw errorFromStreamPayload(payload, context)
-      default:
-        // `ping` keeps the connection alive; newer event types are ignored until clients learn them.
-        break
-    }
-    if (stopped) break
+    if (type === 'error') throw errorFromStreamPayload(payload, context)
+    yield* readEvent(type, payload, draft)
+    if (draft.stopped) break
   }
 
-  if (!stopped && stopReason === undefined) throw streamCutOffError(context)
-  for (const block of blocks.values()) {
+  if (!draft.stopped && draft.stopReason === undefined) throw streamCutOffError(context)
+  for (const block of draft.blocks.values()) {
     if (block.kind === 'tool' && !block.done) {
       block.done = true
       yield toolCallEvent(block.id, block.name, block.json)
     }
   }
-  const reported = usageOf(usage)
+  const reported = usageOf(draft.usage)
   if (reported !== undefined) yield { type: 'usage', ...reported }
-  yield { type: 'finish', stopReason: stopReasonOf(stopReason, calledTools), rawStopReason: stopReason }
+  yield { type: 'finish', stopReason: stopReasonOf(draft.stopReason, draft.calledTools), rawStopReason: draft.stopReason }
+}
+
+function* readEvent(type: string, payload: { readonly [key: string]: unknown }, draft: StreamDraft): Generator<ModelStreamEvent, void, undefined> {
+  const index = typeof payload['index'] === 'number' ? payload['index'] : -1
+  switch (type) {
+    case 'message_start':
+      if (isRecord(payload['message'])) readUsage(payload['message']['usage'], draft.usage)
+      return
+    case 'content_block_start':
+      yield* readBlockStart(payload['content_block'], index, draft)
+      return
+    case 'content_block_delta':
+      yield* readBlockDelta(payload['delta'], draft.blocks.get(index))
+      return
+    case 'content_block_stop': {
+      const block = draft.blocks.get(index)
+      if (block?.kind === 'tool' && !block.done) {
+        block.done = true
+        yield toolCallEvent(block.id, block.name, block.json)
+      }
+      return
+    }
+    case 'message_delta': {
+      const delta = payload['delta']
+      if (isRecord(delta) && typeof delta['stop_reason'] === 'string') draft.stopReason = delta['stop_reason']
+      readUsage(payload['usage'], draft.usage)
+      return
+    }
+    case 'message_stop':
+      draft.stopped = true
+      return
+    default:
+      // `ping` keeps the connection alive; newer event types are ignored until clients learn them.
+      return
+  }
+}
+
+function* readBlockStart(block: unknown, index: number, draft: StreamDraft): Generator<ModelStreamEvent, void, undefined> {
+  if (!isRecord(block)) return
+  if (block['type'] === 'text') {
+    draft.blocks.set(index, { kind: 'text' })
+    if (typeof block['text'] === 'string' && block['text'] !== '') yield { type: 'text-delta', text: block['text'] }
+  } else if (block['type'] === 'tool_use') {
+    const id = typeof block['id'] === 'string' ? block['id'] : ''
+    const name = typeof block['name'] === 'string' ? block['name'] : ''
+    const input = block['input']
+    // The start block carries `input: {}` and the JSON follows as deltas; a non-empty one is the whole input.
+    const json = isRecord(input) && Object.keys(input).length > 0 ? JSON.stringify(input) : ''
+    draft.blocks.set(index, { kind: 'tool', id, name, json, done: false })
+    draft.calledTools = true
+    yield { type: 'tool-call-start', toolCallId: id, name }
+  }
+}
+
+function* readBlockDelta(delta: unknown, block: BlockDraft | undefined): Generator<ModelStreamEvent, void, undefined> {
+  if (!isRecord(delta) || block === undefined) return
+  if (delta['type'] === 'text_delta' && typeof delta['text'] === 'string' && delta['text'] !== '') {
+    yield { type: 'text-delta', text: delta['text'] }
+  } else if (delta['type'] === 'input_json_delta' && block.kind === 'tool' && typeof delta['partial_json'] === 'string' && delta['partial_json'] !== '') {
+    block.json += delta['partial_json']
+    yield { type: 'tool-call-delta', toolCallId: block.id, argumentsDelta: delta['partial_json'] }
+  }
 }
 
 // `message_start` carries the prompt's counts; `message_delta` the running output count (and, lately, final prompt counts).

@@ -1,8 +1,8 @@
 import { InvalidCacheSimulationError } from '../errors/threadlens-error'
 import { modelInfo, type ModelInfo, type ModelPricing } from '../policy/models'
 import { openAITakesCacheBreakpoints } from '../formats/openai-chat'
-import { CACHE_LOOKBACK_BLOCKS, MAX_CACHE_BREAKPOINTS, MAX_OPENAI_CACHE_WRITES } from '../project/cache-breakpoints'
-import { HashBuilder } from '../utils/hash'
+import { MAX_CACHE_BREAKPOINTS, MAX_OPENAI_CACHE_WRITES } from '../project/cache-breakpoints'
+import { cacheModelOf, DEFAULT_MINIMUM_CACHEABLE_TOKENS, openAIBreakpointPositions, prefixesOf, type SimulatedCache } from './cache-models'
 
 /**
  * One unit of a request's prefix, in the order the provider reads it (tools → system → messages).
@@ -81,12 +81,7 @@ export interface SimulatePromptCacheOptions {
   readonly geminiRetentionMs?: number
 }
 
-const TTL_MS = { '5m': 5 * 60_000, '30m': 30 * 60_000, '1h': 60 * 60_000 } as const
-/** OpenAI reads consider only this many most recent breakpoint entries. */
-export const OPENAI_BREAKPOINT_ENTRIES_READ = 50
-/** OpenAI serves cached prefixes in steps of this many tokens past the 1,024 minimum. */
-export const OPENAI_CACHE_INCREMENT_TOKENS = 128
-const DEFAULT_MINIMUM_CACHEABLE_TOKENS = 1_024
+export { OPENAI_BREAKPOINT_ENTRIES_READ, OPENAI_CACHE_INCREMENT_TOKENS } from './cache-models'
 
 /**
  * Replays consecutive requests against a model of each provider's prompt cache and returns, per
@@ -122,16 +117,9 @@ export interface PromptCacheSimulator {
 export function createPromptCacheSimulator(options: SimulatePromptCacheOptions): PromptCacheSimulator {
   const info = typeof options.model === 'string' ? modelInfo(options.model) : options.model
   const pricing = info.pricing
-  const minimum = pricing?.minimumCacheableTokens ?? DEFAULT_MINIMUM_CACHEABLE_TOKENS
   const openAICaching = options.openAICaching ?? (openAITakesCacheBreakpoints(info.id) ? 'breakpoints' : 'prefix')
-  // OpenAI breakpoint entries, least recently used first: only the newest 50 are read.
-  const recentEntries = new Map<string, number>()
-  // Live entries: prefix key → expiry time (ms) and TTL, per the provider's rules.
-  const entries = new Map<string, { expiresAt: number; ttlMs: number }>()
-  const live = (key: string, at: number): boolean => {
-    const entry = entries.get(key)
-    return entry !== undefined && entry.expiresAt >= at
-  }
+  const cache: SimulatedCache = { minimum: pricing?.minimumCacheableTokens ?? DEFAULT_MINIMUM_CACHEABLE_TOKENS, entries: new Map(), recentEntries: new Map() }
+  const provider = cacheModelOf(options, openAICaching)
   let previousAt = Number.NEGATIVE_INFINITY
   let index = 0
 
@@ -139,97 +127,10 @@ export function createPromptCacheSimulator(options: SimulatePromptCacheOptions):
     validate(request, index++, previousAt, options.provider, openAICaching)
     previousAt = request.at
     // Entries that expired can never be read again: dropping them keeps memory bounded on long sessions.
-    if (entries.size > 4_096) for (const [key, entry] of entries) if (entry.expiresAt < request.at) entries.delete(key)
-    const { keys, sums } = prefixesOf(request.blocks)
-    const total = sums[sums.length - 1] as number
-    let readTokens = 0
-    let writeTokens = 0
-    let writeLongTokens = 0
-    if (options.provider === 'anthropic') {
-      const breakpoints = anthropicBreakpoints(request)
-      // Read: the longest live prefix any breakpoint can see (its own block and the lookback before it).
-      let readEnd = 0
-      for (const { position } of breakpoints) {
-        for (let end = position; end >= Math.max(1, position - CACHE_LOOKBACK_BLOCKS); end--) {
-          if ((sums[end] as number) < minimum) break
-          if (live(keys[end] as string, request.at)) {
-            readEnd = Math.max(readEnd, end)
-            break
-          }
-        }
-      }
-      readTokens = sums[readEnd] as number
-      if (readEnd > 0) {
-        const entry = entries.get(keys[readEnd] as string) as { expiresAt: number; ttlMs: number }
-        entry.expiresAt = request.at + entry.ttlMs
-      }
-      // Write: each breakpoint's prefix past what was read, at that breakpoint's TTL.
-      let writtenTo = readEnd
-      for (const { position, ttl } of breakpoints) {
-        if ((sums[position] as number) < minimum) continue
-        const ttlMs = TTL_MS[ttl]
-        const key = keys[position] as string
-        const existing = entries.get(key)
-        entries.set(key, { expiresAt: request.at + ttlMs, ttlMs: Math.max(ttlMs, existing?.ttlMs ?? 0) })
-        if (position <= writtenTo) continue
-        const tokens = (sums[position] as number) - (sums[writtenTo] as number)
-        if (ttl === '1h') writeLongTokens += tokens
-        else writeTokens += tokens
-        writtenTo = position
-      }
-    } else if (options.provider === 'gemini') {
-      // Implicit caching: the longest recent prefix at a block boundary, whole; nothing billed for writes.
-      const retention = options.geminiRetentionMs ?? TTL_MS['5m']
-      for (let end = keys.length - 1; end >= 1 && (sums[end] as number) >= minimum; end--) {
-        if (live(keys[end] as string, request.at)) {
-          readTokens = sums[end] as number
-          break
-        }
-      }
-      if (total >= minimum) for (let end = 1; end < keys.length; end++) entries.set(keys[end] as string, { expiresAt: request.at + retention, ttlMs: retention })
-    } else if (openAICaching === 'breakpoints') {
-      const retention = options.openAIRetentionMs ?? TTL_MS['30m']
-      // Read: the longest entry written by an earlier breakpoint that this request starts with.
-      let readEnd = 0
-      for (let end = keys.length - 1; end >= 1 && (sums[end] as number) >= minimum; end--) {
-        const expiresAt = recentEntries.get(keys[end] as string)
-        if (expiresAt !== undefined && expiresAt >= request.at) {
-          readEnd = end
-          break
-        }
-      }
-      readTokens = sums[readEnd] as number
-      const touch = (key: string): void => {
-        recentEntries.delete(key)
-        recentEntries.set(key, request.at + retention)
-        if (recentEntries.size > OPENAI_BREAKPOINT_ENTRIES_READ) recentEntries.delete(recentEntries.keys().next().value as string)
-      }
-      if (readEnd > 0) touch(keys[readEnd] as string)
-      // Write: each breakpoint's prefix past what was read, billed as a cache write.
-      let writtenTo = readEnd
-      for (const position of openAIBreakpointPositions(request)) {
-        if ((sums[position] as number) < minimum) continue
-        touch(keys[position] as string)
-        if (position <= writtenTo) continue
-        writeTokens += (sums[position] as number) - (sums[writtenTo] as number)
-        writtenTo = position
-      }
-    } else {
-      const retention = options.openAIRetentionMs ?? TTL_MS['5m']
-      let matched = 0
-      for (let end = keys.length - 1; end >= 1; end--) {
-        if (live(keys[end] as string, request.at)) {
-          matched = end
-          break
-        }
-      }
-      const matchedTokens = sums[matched] as number
-      readTokens = matchedTokens < DEFAULT_MINIMUM_CACHEABLE_TOKENS ? 0 : DEFAULT_MINIMUM_CACHEABLE_TOKENS + Math.floor((matchedTokens - DEFAULT_MINIMUM_CACHEABLE_TOKENS) / OPENAI_CACHE_INCREMENT_TOKENS) * OPENAI_CACHE_INCREMENT_TOKENS
-      if (total >= DEFAULT_MINIMUM_CACHEABLE_TOKENS) {
-        for (let end = 1; end < keys.length; end++) entries.set(keys[end] as string, { expiresAt: request.at + retention, ttlMs: retention })
-      }
-    }
-
+    if (cache.entries.size > 4_096) for (const [key, entry] of cache.entries) if (entry.expiresAt < request.at) cache.entries.delete(key)
+    const prefixes = prefixesOf(request.blocks)
+    const total = prefixes.sums[prefixes.sums.length - 1] as number
+    const { readTokens, writeTokens, writeLongTokens } = provider(cache, request, prefixes)
     const cachedWrites = writeTokens + writeLongTokens
     const uncachedTokens = total - readTokens - cachedWrites
     return {
@@ -257,46 +158,6 @@ function costOf(
       tokens.outputTokens * pricing.outputPerMillion) /
     1_000_000
   )
-}
-
-/** `keys[i]` identifies the first `i` blocks; `sums[i]` is their tokens. Index 0 is the empty prefix. */
-function prefixesOf(blocks: readonly CacheBlock[]): { keys: string[]; sums: number[] } {
-  const keys = ['']
-  const sums = [0]
-  const hash = new HashBuilder()
-  let running = ''
-  for (const block of blocks) {
-    hash.add(block.id)
-    // The hash alone could collide; the count of blocks and the running hash together make a safe key.
-    running = `${keys.length}:${hash.hex()}`
-    keys.push(running)
-    sums.push((sums[sums.length - 1] as number) + block.tokens)
-  }
-  return { keys, sums }
-}
-
-/** OpenAI breakpoint positions (1-based), ascending: the marked blocks, and the last one in implicit mode. */
-function openAIBreakpointPositions(request: CacheSimulationRequest): number[] {
-  const positions = new Set<number>()
-  request.blocks.forEach((block, index) => {
-    if (block.breakpoint !== undefined) positions.add(index + 1)
-  })
-  if ((request.openAIMode ?? 'implicit') === 'implicit' && request.blocks.length > 0) positions.add(request.blocks.length)
-  return [...positions].sort((first, second) => first - second)
-}
-
-/** Breakpoint positions (1-based: the prefix ending after that block) in request order. */
-function anthropicBreakpoints(request: CacheSimulationRequest): { position: number; ttl: '5m' | '1h' }[] {
-  const breakpoints: { position: number; ttl: '5m' | '1h' }[] = []
-  request.blocks.forEach((block, index) => {
-    if (block.breakpoint !== undefined && block.breakpoint !== '30m') breakpoints.push({ position: index + 1, ttl: block.breakpoint })
-  })
-  if (request.automatic !== undefined && request.blocks.length > 0) {
-    const last = breakpoints[breakpoints.length - 1]
-    if (last?.position === request.blocks.length) last.ttl = last.ttl === '1h' ? '1h' : request.automatic
-    else breakpoints.push({ position: request.blocks.length, ttl: request.automatic })
-  }
-  return breakpoints
 }
 
 function validate(request: CacheSimulationRequest, index: number, previousAt: number, provider: 'anthropic' | 'openai' | 'gemini', openAICaching: 'prefix' | 'breakpoints'): void {
