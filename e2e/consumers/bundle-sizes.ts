@@ -2,8 +2,10 @@
 // packages (dist/, as published) the way an app bundles them: Vite, minified, tree-shaken, then gzip.
 // Chunks reached only through a dynamic import (the tokenizer ranks, the devtools panel body) are
 // lazy and excluded; react and react-dom are excluded (the app has them anyway). Run
-// `npm run build` first. Prints a table and writes bench-results/bundle-sizes.json.
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
+// `npm run build` first. Prints a table (one row per entry point and per public subpath of core:
+// alone, and what it adds to core's main entry) and writes bench-results/bundle-sizes.json.
+// `--explain` also prints, for each row with a target, which modules take the room.
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -26,6 +28,8 @@ interface Measured {
   readonly eagerMinBytes: number
   readonly eagerGzipBytes: number
   readonly lazyGzipBytes: number
+  /** Eager modules by rendered (tree-shaken, not yet minified) length, largest first. */
+  readonly modules: readonly { readonly id: string; readonly renderedBytes: number }[]
 }
 
 /** Each line keeps what it imports alive with a side effect, so tree-shaking keeps exactly that. */
@@ -42,12 +46,25 @@ const entries: { readonly name: string; readonly target?: number; readonly code:
   { name: 'ai-sdk: everything (ai excluded)', code: `import * as adapter from '@threadlens/ai-sdk'\nconsole.log(adapter)` },
 ]
 
+/** Core's public subpaths, from its package.json (`/internal` too: the other packages pay for it). */
+const coreManifest = JSON.parse(await readFile(join(repo, 'packages/core/package.json'), 'utf8')) as { exports: Record<string, string> }
+const coreSubpaths = Object.keys(coreManifest.exports)
+  .filter((key) => key.startsWith('./') && key !== './package.json')
+  .map((key) => `@threadlens/core/${key.slice(2)}`)
+const subpathRows = coreSubpaths.map((specifier) => ({
+  specifier,
+  alone: { name: `${specifier} alone`, code: `import * as subpath from '${specifier}'\nconsole.log(subpath)` },
+  withCore: { name: `${specifier} with core`, code: `import * as core from '@threadlens/core'\nimport * as subpath from '${specifier}'\nconsole.log(core, subpath)` },
+}))
+const explain = process.argv.includes('--explain')
+
 function isChunk(output: Rolldown.OutputChunk | Rolldown.OutputAsset): output is Rolldown.OutputChunk {
   return output.type === 'chunk'
 }
 
+let builds = 0
 async function measure(folder: string, name: string, code: string, target: number | undefined): Promise<Measured> {
-  const entry = join(folder, `${entries.findIndex((candidate) => candidate.name === name)}.js`)
+  const entry = join(folder, `${builds++}.js`)
   await writeFile(entry, code)
   const built = await build({
     configFile: false,
@@ -81,7 +98,43 @@ async function measure(folder: string, name: string, code: string, target: numbe
     eagerMinBytes: eagerCode.reduce((sum, text) => sum + Buffer.byteLength(text), 0),
     eagerGzipBytes: eagerCode.reduce((sum, text) => sum + gzipSync(text, { level: 9 }).length, 0),
     lazyGzipBytes: lazyCode.reduce((sum, text) => sum + gzipSync(text, { level: 9 }).length, 0),
+    modules: outputs
+      .filter((chunk) => eager.has(chunk.fileName))
+      .flatMap((chunk) => Object.entries(chunk.modules).map(([id, module]) => ({ id: moduleName(id), renderedBytes: module.renderedLength })))
+      .filter((module) => module.renderedBytes > 0)
+      .sort((first, second) => second.renderedBytes - first.renderedBytes),
   }
+}
+
+/** `packages/core/dist/entries/thread.js`, `zod/v4/core/schemas.js`: short enough to read in a table. */
+function moduleName(rawId: string): string {
+  // Bundler helpers have ids like `\0vite/preload-helper.js`; the measured entry lives in the temp folder.
+  const id = rawId.replace(/^\0/, '').trim()
+  if (id.startsWith(tmpdir())) return '(the measured entry)'
+  const inPackage = /node_modules\/(?:\.pnpm\/[^/]+\/node_modules\/)?((?:@[^/]+\/)?[^/]+\/.*)$/.exec(id)
+  if (inPackage !== null) return inPackage[1] as string
+  return id.startsWith(repo) ? id.slice(repo.length) : id
+}
+
+/** What owns a module: a package of the repo (`packages/core`) or a dependency (`zod`). */
+function ownerOf(module: string): string {
+  const [first, second] = module.split('/')
+  if (first === 'packages') return `${first}/${second}`
+  return first?.startsWith('@') === true ? `${first}/${second}` : (first ?? module)
+}
+
+function printExplanation(row: Measured): void {
+  const total = row.modules.reduce((sum, module) => sum + module.renderedBytes, 0)
+  // Rendered lengths are before minification; their shares estimate each part's share of the gzip size.
+  const share = (bytes: number) => `${((bytes / total) * 100).toFixed(1)} %`
+  const estimate = (bytes: number) => kb((row.eagerGzipBytes * bytes) / total)
+  const owners = new Map<string, number>()
+  for (const module of row.modules) owners.set(ownerOf(module.id), (owners.get(ownerOf(module.id)) ?? 0) + module.renderedBytes)
+  console.log(`\n${row.name}: ${kb(row.eagerGzipBytes)} gzip; where it goes (rendered bytes before minification, share, estimated gzip)`)
+  console.log('| owner or module | rendered | share | ≈ gzip |')
+  console.log('|---|---|---|---|')
+  for (const [owner, bytes] of [...owners].sort((first, second) => second[1] - first[1])) console.log(`| **${owner}** | ${bytes} | ${share(bytes)} | ${estimate(bytes)} |`)
+  for (const module of row.modules.slice(0, 25)) console.log(`| ${module.id} | ${module.renderedBytes} | ${share(module.renderedBytes)} | ${estimate(module.renderedBytes)} |`)
 }
 
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`
@@ -95,8 +148,24 @@ try {
     const verdict = row.target === undefined ? '—' : `${row.target} KB ${row.eagerGzipBytes <= row.target * 1024 ? 'met' : 'MISSED'}`
     console.log(`| ${row.name} | ${kb(row.eagerMinBytes)} | ${kb(row.eagerGzipBytes)} | ${verdict} | ${kb(row.lazyGzipBytes)} |`)
   }
+  const everything = rows.find((row) => row.name === 'core: everything') as Measured
+  const subpaths: { specifier: string; alone: Measured; withCore: Measured }[] = []
+  for (const { specifier, alone, withCore } of subpathRows) {
+    subpaths.push({ specifier, alone: await measure(folder, alone.name, alone.code, undefined), withCore: await measure(folder, withCore.name, withCore.code, undefined) })
+  }
+  console.log(`\n| core subpath (built, Vite, minified) | alone: eager min+gzip | added to core's main entry (${kb(everything.eagerGzipBytes)}) | lazy min+gzip |`)
+  console.log('|---|---|---|---|')
+  for (const { specifier, alone, withCore } of subpaths) {
+    const added = withCore.eagerGzipBytes - everything.eagerGzipBytes
+    console.log(`| ${specifier} | ${kb(alone.eagerGzipBytes)} | +${kb(Math.max(0, added))} | ${kb(alone.lazyGzipBytes)} |`)
+  }
+  if (explain) for (const row of rows.filter((candidate) => candidate.target !== undefined)) printExplanation(row)
   await mkdir(join(repo, 'bench-results'), { recursive: true })
-  await writeFile(join(repo, 'bench-results', 'bundle-sizes.json'), JSON.stringify(rows, null, 2))
+  const summary = (row: Measured) => ({ ...row, modules: undefined })
+  await writeFile(
+    join(repo, 'bench-results', 'bundle-sizes.json'),
+    JSON.stringify({ entries: rows.map(summary), coreSubpaths: subpaths.map(({ specifier, alone, withCore }) => ({ specifier, alone: summary(alone), withCore: summary(withCore) })) }, null, 2),
+  )
 } finally {
   await rm(folder, { recursive: true, force: true })
 }

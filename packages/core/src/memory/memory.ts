@@ -103,17 +103,21 @@ export const memorySchema: z.ZodMiniType<Memory> = z.strictObject({
   id: memoryIdSchema,
   rev: revSchema,
   spaces: z.pipe(
-    z.unknown().check(z.superRefine((value, context) => {
-      if (typeof value !== 'object' || value === null) return
-      for (const key of Object.keys(value)) {
-        if (!spaceNameSchema.safeParse(key).success) context.addIssue({ code: 'custom', message: `space name "${key}" is not allowed`, path: [key] })
-      }
-    })),
-      z.record(z.string(), spaceSchema).check(z.superRefine((spaces, context) => {
+    z.unknown().check(
+      z.superRefine((value, context) => {
+        if (typeof value !== 'object' || value === null) return
+        for (const key of Object.keys(value)) {
+          if (!spaceNameSchema.safeParse(key).success) context.addIssue({ code: 'custom', message: `space name "${key}" is not allowed`, path: [key] })
+        }
+      }),
+    ),
+    z.record(z.string(), spaceSchema).check(
+      z.superRefine((spaces, context) => {
         if (!taskSpaceSchema.safeParse(spaces['tasks']).success) context.addIssue({ code: 'custom', message: 'the built-in tasks space is missing or not a task list', path: ['tasks'] })
         if (spaces['world']?.kind !== 'map') context.addIssue({ code: 'custom', message: 'the built-in world space is missing or not a map', path: ['world'] })
-      })),
-    ) as unknown as z.ZodMiniType<MemorySpaces>,
+      }),
+    ),
+  ) as unknown as z.ZodMiniType<MemorySpaces>,
   createdAt: z.int().check(z.nonnegative()),
   updatedAt: z.int().check(z.nonnegative()),
 })
