@@ -44,6 +44,7 @@ export default defineConfig([
   }),
   pkg('packages/store', { index: 'src/index.ts', attachments: 'src/exports/attachments.ts' }),
   pkg('packages/agent', { index: 'src/index.ts', testing: 'src/exports/testing.ts' }),
+  pkg('packages/client', { index: 'src/index.ts' }),
   pkg('packages/react', { index: 'src/index.ts' }, { outputOptions: { banner: useClient } }),
   pkg('packages/ai-sdk', { index: 'src/index.ts', testing: 'src/testing/index.ts' }),
   pkg('devtools', { index: 'src/index.ts', production: 'src/production.ts' }, { outputOptions: { banner: useClient } }),

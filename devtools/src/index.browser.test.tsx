@@ -1,4 +1,5 @@
-import { createThreadlensClient, ThreadlensProvider } from '@threadlens/react'
+import { createThreadlensClient } from '@threadlens/client'
+import { ThreadlensProvider } from '@threadlens/react'
 import { createMemoryBackedStores } from '@threadlens/store'
 import { createRoot } from 'react-dom/client'
 import { flushSync } from 'react-dom'

@@ -18,8 +18,8 @@ const dist = (folder: string, entry = 'index') => join(repo, folder, 'dist', `${
 const alias = [
   { find: /^@threadlens\/devtools\/production$/, replacement: dist('devtools', 'production') },
   { find: /^@threadlens\/devtools$/, replacement: dist('devtools') },
-  { find: /^@threadlens\/(core|store|agent|react|ai-sdk)\/([a-z-]+)$/, replacement: join(repo, 'packages', '$1', 'dist', '$2.js') },
-  { find: /^@threadlens\/(core|store|agent|react|ai-sdk)$/, replacement: join(repo, 'packages', '$1', 'dist', 'index.js') },
+  { find: /^@threadlens\/(core|store|agent|client|react|ai-sdk)\/([a-z-]+)$/, replacement: join(repo, 'packages', '$1', 'dist', '$2.js') },
+  { find: /^@threadlens\/(core|store|agent|client|react|ai-sdk)$/, replacement: join(repo, 'packages', '$1', 'dist', 'index.js') },
 ]
 
 interface Measured {

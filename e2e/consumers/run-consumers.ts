@@ -141,7 +141,7 @@ async function tarballs(packDir: string): Promise<Record<string, string>> {
     const match = /^threadlens-(.+)-\d+\.\d+\.\d+.*\.tgz$/.exec(file)
     if (match !== null) byName[`@threadlens/${match[1]}`] = `file:${resolve(packDir, file)}`
   }
-  for (const name of ['core', 'store', 'agent', 'react', 'ai-sdk', 'devtools']) assert(byName[`@threadlens/${name}`], `no tarball for @threadlens/${name} in ${packDir}`)
+  for (const name of ['core', 'store', 'agent', 'client', 'react', 'ai-sdk', 'devtools']) assert(byName[`@threadlens/${name}`], `no tarball for @threadlens/${name} in ${packDir}`)
   return byName
 }
 
@@ -256,8 +256,8 @@ async function main(): Promise<void> {
     if (!written) return
 
     const installed = await Promise.all([
-      step('npm install (React 19: Vite, Next.js, TypeScript 7 and 5.9, the six tarballs)', () => npmInstall(react19)),
-      step('npm install (React 18: Vite, five tarballs)', () => npmInstall(react18)),
+      step('npm install (React 19: Vite, Next.js, TypeScript 7 and 5.9, the seven tarballs)', () => npmInstall(react19)),
+      step('npm install (React 18: Vite, six tarballs)', () => npmInstall(react18)),
     ])
     if (!installed.every(Boolean)) return
 

@@ -1,6 +1,7 @@
 import { DevtoolsAttachmentLoader, ThreadlensDevtoolsPanel } from '@threadlens/devtools/production'
 import type { Thread } from '@threadlens/core'
-import { createSessionSource, useProjection, useSession, type ThreadSnapshot } from '@threadlens/react'
+import { createSessionSource, type ThreadSnapshot } from '@threadlens/client'
+import { useProjection, useSession } from '@threadlens/react'
 import { useCallback, useEffect, useMemo, useState } from 'react'
 import { ASSISTANT_MEMORY_ID, DEFAULT_TITLE, DEVTOOLS_STORAGE_KEY } from './chat-config'
 import { ChatNotices } from './conversation/chat-notices'

@@ -1,4 +1,4 @@
-import { createThreadlensClient, type ThreadlensClient } from '@threadlens/react'
+import { createThreadlensClient, type ThreadlensClient } from '@threadlens/client'
 import { openThreadlensStores, type ThreadlensStores } from '@threadlens/store'
 import { CHAT_DATABASE_NAME } from './chat-config'
 

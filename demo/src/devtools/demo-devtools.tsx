@@ -1,4 +1,5 @@
-import { createThreadlensClient, ThreadlensProvider, type ThreadlensClient } from '@threadlens/react'
+import { createThreadlensClient, type ThreadlensClient } from '@threadlens/client'
+import { ThreadlensProvider } from '@threadlens/react'
 import { openThreadlensStores, type ThreadlensStores } from '@threadlens/store'
 // The demo ships the devtools in its production build on purpose, hence the `production` subpath.
 import { ThreadlensDevtools } from '@threadlens/devtools/production'

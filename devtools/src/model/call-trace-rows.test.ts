@@ -1,6 +1,6 @@
 import { createThread, type CallRecord, type Entry } from '@threadlens/core'
 import type { CallAttempt } from '@threadlens/core/calls'
-import type { ThreadCall } from '@threadlens/react'
+import type { ThreadCall } from '@threadlens/client'
 import { describe, expect, it } from 'vitest'
 import { countDifference, traceLabel, traceRows, type TraceRow } from './call-trace-rows'
 

@@ -2,7 +2,7 @@ import type { CallRecord, Entry } from '@threadlens/core'
 import type { CallAttempt, CallAttemptStatus } from '@threadlens/core/calls'
 import { entryPreview } from './entry-preview'
 import { oneLine } from './message-preview'
-import type { ThreadCall } from '@threadlens/react'
+import type { ThreadCall } from '@threadlens/client'
 
 /** One row of the Calls tab's trace: an answered (or cut short) call on the thread, or an attempt from the call log. */
 export type TraceRow =

@@ -1,5 +1,5 @@
 import type { ContextPolicy, ProjectionResult, SessionSource } from '@threadlens/core'
-import type { ProjectOptions } from '@threadlens/react'
+import type { ProjectOptions } from '@threadlens/client'
 import { createContext, useContext } from 'react'
 import type { DevtoolsUiStore } from '../model/ui-state'
 import type { PolicyChoice } from './panel-props'

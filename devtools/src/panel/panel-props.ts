@@ -1,5 +1,5 @@
 import type { ContextPolicy, Memory, SessionSource, ToolSchema } from '@threadlens/core'
-import type { ThreadlensClient } from '@threadlens/react'
+import type { ThreadlensClient } from '@threadlens/client'
 
 /** A named policy offered in the panel's policy menu. */
 export interface PolicyChoice {

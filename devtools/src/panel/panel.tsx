@@ -1,5 +1,6 @@
 import { presets, type ContextPolicy, type PendingMessage } from '@threadlens/core'
-import { ThreadlensProvider, createSessionSource, useOptionalThreadlensClient, useSession } from '@threadlens/react'
+import { createSessionSource } from '@threadlens/client'
+import { ThreadlensProvider, useOptionalThreadlensClient, useSession } from '@threadlens/react'
 import { useId, useMemo, useState, type ReactNode } from 'react'
 import { useStore } from 'zustand'
 import { useShallow } from 'zustand/react/shallow'

@@ -1,4 +1,4 @@
-import { createThreadlensClient } from '@threadlens/react'
+import { createThreadlensClient } from '@threadlens/client'
 import { createMemoryBackedStores } from '@threadlens/store'
 import { createRoot } from 'react-dom/client'
 import { flushSync } from 'react-dom'

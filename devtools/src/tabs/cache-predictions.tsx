@@ -1,5 +1,6 @@
 import type { Thread } from '@threadlens/core'
-import { replayThreadCall, useTokenCounter, type ThreadCall } from '@threadlens/react'
+import { replayThreadCall, type ThreadCall } from '@threadlens/client'
+import { useTokenCounter } from '@threadlens/react'
 import { useMemo } from 'react'
 import { CACHE_PREDICTION_CALLS } from '../constants'
 import { predictCalls, type CachePrediction } from '../model/cache-predictions'

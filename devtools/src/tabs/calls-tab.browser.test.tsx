@@ -1,4 +1,4 @@
-import { createSessionSource } from '@threadlens/react'
+import { createSessionSource } from '@threadlens/client'
 import { describe, expect, it } from 'vitest'
 import { conversation, eventually, renderPanel, testPolicy } from '../testing/panel-harness'
 

@@ -1,5 +1,6 @@
 import { toOpenAIChat, type ProjectionResult, type Thread, type TokenCounter } from '@threadlens/core'
-import { replayThreadCall, threadCalls, useCallAttempts, useSession, useThread, useTokenCounter, createSessionSource, type ThreadCall } from '@threadlens/react'
+import { replayThreadCall, threadCalls, createSessionSource, type ThreadCall } from '@threadlens/client'
+import { useCallAttempts, useSession, useThread, useTokenCounter } from '@threadlens/react'
 import { useMemo, useState } from 'react'
 import { CopyButton } from '../components/copy-button'
 import { traceRows, clockTime, countDifference, duration, type TraceRow } from '../model/call-trace-rows'

@@ -1,5 +1,6 @@
 import type { ProjectionResult, TokenCounter } from '@threadlens/core'
-import { createSessionSource, replayThreadCall, threadCalls, useSession, useThread } from '@threadlens/react'
+import { createSessionSource, replayThreadCall, threadCalls } from '@threadlens/client'
+import { useSession, useThread } from '@threadlens/react'
 import { useMemo } from 'react'
 import { formatNumber } from '../model/meter-parts'
 import { turnDiff } from '../model/turn-diff'

@@ -1,5 +1,5 @@
 import type { EntryInput } from '@threadlens/core'
-import { createSessionSource } from '@threadlens/react'
+import { createSessionSource } from '@threadlens/client'
 import { describe, expect, it } from 'vitest'
 import { conversation, eventually, renderPanel, testPolicy } from '../testing/panel-harness'
 

@@ -1,6 +1,6 @@
 import { definePolicy, type ContextPolicy, type EntryInput } from '@threadlens/core'
 import type { SessionSource } from '@threadlens/core'
-import { createThreadlensClient } from '@threadlens/react'
+import { createThreadlensClient } from '@threadlens/client'
 import { createMemoryBackedStores, type MemoryBackedStores } from '@threadlens/store'
 import { createRoot } from 'react-dom/client'
 import { flushSync } from 'react-dom'

@@ -5,7 +5,7 @@ import { chatModel, chatTools } from './chat-model'
 import { createChatPersistence, createProjectedChatTransport } from '@threadlens/ai-sdk'
 import { createTokenCounter, definePolicy, extractiveSummarizer } from '@threadlens/core'
 import { openThreadlensStores } from '@threadlens/store'
-import { createThreadlensClient } from '@threadlens/react'
+import { createThreadlensClient } from '@threadlens/client'
 import { ThreadlensDevtools } from '@threadlens/devtools/production'
 
 const instructions = 'You are a helpful assistant.'

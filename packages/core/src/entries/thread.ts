@@ -33,6 +33,9 @@ export interface CreateThreadOptions {
   readonly createId?: () => string
 }
 
+// Set by `Thread`'s static block, which alone can reach its private fields; see `extendThread`.
+let extendThreadVersion: (thread: Thread, entries: readonly Entry[]) => Thread
+
 /**
  * The canonical, append-only history of one conversation, in memory.
  * Nothing here rewrites or removes an entry: summaries and context ops are appended.
@@ -40,11 +43,35 @@ export interface CreateThreadOptions {
 export class Thread extends Subscribable<(event: ThreadEvent) => void> implements ThreadSource {
   readonly id: ThreadId
   readonly parent: ForkInfo | undefined
-  readonly #entries: Entry[] = []
-  readonly #index: MutableThreadIndex = createThreadIndex()
+  // Not readonly only so that `extendThread` (below) can build a version without a rebuild.
+  #entries: Entry[] = []
+  // `undefined` once handed over to a newer version by `extendThread`: rebuilt on demand.
+  #index: MutableThreadIndex | undefined = createThreadIndex()
   readonly #now: () => number
   readonly #createId: () => string
-  readonly #firstSeq: number
+  #firstSeq: number
+
+  static {
+    extendThreadVersion = (thread, entries) => {
+      const next = new Thread({ id: thread.id, now: thread.#now, createId: thread.#createId, ...(thread.parent === undefined ? {} : { parent: thread.parent }) })
+      next.#firstSeq = thread.#firstSeq
+      let expected = thread.nextSeq
+      for (const entry of entries) {
+        if (entry.threadId !== thread.id) throw new InvalidEntryError('threadId', `entry ${entry.seq} belongs to thread ${entry.threadId}, not ${thread.id}`)
+        if (entry.seq !== expected) throw new InvalidEntryError('seq', `entries must be gapless: expected seq ${expected}, got ${entry.seq}`)
+        expected++
+      }
+      // The older version keeps its entries (a render holding it stays consistent) and gives its
+      // index away: extending it costs the new entries only, and the rare reader of an old
+      // version's index pays for a rebuild of that version alone.
+      const index = thread.#ownIndex()
+      thread.#index = undefined
+      next.#entries = thread.#entries.concat(entries)
+      next.#index = index
+      for (const entry of entries) indexEntry(index, entry)
+      return next
+    }
+  }
 
   constructor(options: CreateThreadOptions = {}) {
     super()
@@ -69,6 +96,15 @@ export class Thread extends Subscribable<(event: ThreadEvent) => void> implement
   }
 
   get index(): ThreadIndex {
+    return this.#ownIndex()
+  }
+
+  #ownIndex(): MutableThreadIndex {
+    if (this.#index === undefined) {
+      const index = createThreadIndex()
+      for (const entry of this.#entries) indexEntry(index, entry)
+      this.#index = index
+    }
     return this.#index
   }
 
@@ -150,8 +186,8 @@ export class Thread extends Subscribable<(event: ThreadEvent) => void> implement
   #checkRules(input: EntryInput, seq: number, pendingCalls: Set<string>, pendingResults: Set<string>): void {
     checkAppendRules(input, {
       seq,
-      hasCall: (toolCallId) => this.#index.callSeqByToolCallId.has(toolCallId) || pendingCalls.has(toolCallId),
-      hasResult: (toolCallId) => this.#index.resultSeqByToolCallId.has(toolCallId) || pendingResults.has(toolCallId),
+      hasCall: (toolCallId) => this.#ownIndex().callSeqByToolCallId.has(toolCallId) || pendingCalls.has(toolCallId),
+      hasResult: (toolCallId) => this.#ownIndex().resultSeqByToolCallId.has(toolCallId) || pendingResults.has(toolCallId),
       partial: this.#firstSeq !== 0,
     })
     const toolCallId = input.refs?.toolCallId
@@ -176,7 +212,7 @@ export class Thread extends Subscribable<(event: ThreadEvent) => void> implement
 
   #push(entry: Entry): void {
     this.#entries.push(entry)
-    indexEntry(this.#index, entry)
+    indexEntry(this.#ownIndex(), entry)
   }
 
   bySeq(seq: number): Entry | undefined {
@@ -213,6 +249,16 @@ export class Thread extends Subscribable<(event: ThreadEvent) => void> implement
     )
     return new Thread({ id, entries, parent: { threadId: this.id, atSeq: options.atSeq }, now: this.#now, createId: this.#createId })
   }
+}
+
+/**
+ * A new version of `thread` with committed `entries` (the next seqs, in order) added, as a live
+ * mirror needs on every commit: the old version is left as it was, and the new one extends the
+ * old one's index with the new entries instead of indexing the whole thread again.
+ * Throws `InvalidEntryError` for an entry of another thread or a gap.
+ */
+export function extendThread(thread: Thread, entries: readonly Entry[]): Thread {
+  return extendThreadVersion(thread, entries)
 }
 
 /** An in-memory thread; no storage needed. */

@@ -6,7 +6,7 @@ import type { ToolSchema } from '../tokens/token-counter'
 /**
  * The contract between a chat session and what shows it (`useSession`, the devtools): one owner,
  * types only. `@threadlens/agent`'s `Session` fills every field; a loop of your own can drive
- * `@threadlens/react`'s `createSessionSource`, which fills what you leave out.
+ * `@threadlens/client`'s `createSessionSource`, which fills what you leave out.
  */
 
 /** What a chat session is doing. */

@@ -1,5 +1,5 @@
 import { createContext, useContext, type ReactNode } from 'react'
-import type { ThreadlensClient } from './threadlens-client'
+import type { ThreadlensClient } from '@threadlens/client'
 
 const ThreadlensContext = createContext<ThreadlensClient | undefined>(undefined)
 

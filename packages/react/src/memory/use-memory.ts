@@ -1,5 +1,5 @@
 import { useStore } from 'zustand'
-import type { MemorySnapshot } from '../client/live-memory'
+import type { MemorySnapshot } from '@threadlens/client'
 import { useThreadlensClient } from '../client/threadlens-context'
 
 const identity = <T>(value: T): T => value

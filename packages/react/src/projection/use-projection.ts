@@ -1,9 +1,9 @@
 import type { ContextPolicy, ProjectionResult, Thread, TokenCounter } from '@threadlens/core'
 import { useStore } from 'zustand'
-import type { ThreadSnapshot } from '../client/live-thread'
+import type { ThreadSnapshot } from '@threadlens/client'
 import { useThreadlensClient } from '../client/threadlens-context'
-import { cachedProjection, type ProjectionOutcome, type ProjectOptions } from './projection-cache'
-import { useTokenCounter } from './token-counters'
+import { cachedProjection, type ProjectionOutcome, type ProjectOptions } from '@threadlens/client'
+import { useTokenCounter } from './use-token-counter'
 
 export interface UseProjectionOptions extends ProjectOptions {
   /** The counter to use. Default: the built-in counter named by `policy.tokenizer`, loaded on first use. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { flushSync } from 'react-dom'
 import { render } from '../testing/render'
-import { createSessionSource } from './session-source'
+import { createSessionSource } from '@threadlens/client'
 import { useSession } from './use-session'
 
 describe('useSession', () => {

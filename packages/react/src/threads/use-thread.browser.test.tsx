@@ -1,6 +1,6 @@
 import { openThreadlensStores } from '@threadlens/store'
 import { describe, expect, it } from 'vitest'
-import { createThreadlensClient } from '../client/threadlens-client'
+import { createThreadlensClient } from '@threadlens/client'
 import { ThreadlensProvider } from '../client/threadlens-context'
 import { eventually, render, settle } from '../testing/render'
 import { useThread } from './use-thread'

@@ -1,5 +1,5 @@
 import { useStore } from 'zustand'
-import type { ThreadSnapshot } from '../client/live-thread'
+import type { ThreadSnapshot } from '@threadlens/client'
 import { useThreadlensClient } from '../client/threadlens-context'
 
 const identity = <T>(value: T): T => value

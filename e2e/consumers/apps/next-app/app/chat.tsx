@@ -2,7 +2,8 @@
 // Rendered on the server too (SSR): importing the packages and rendering must not touch indexedDB or
 // window. The stores open in an effect, in the browser only.
 import { presets } from '@threadlens/core'
-import { createThreadlensClient, ThreadlensProvider, useProjection, type ThreadlensClient } from '@threadlens/react'
+import { createThreadlensClient, type ThreadlensClient } from '@threadlens/client'
+import { ThreadlensProvider, useProjection } from '@threadlens/react'
 import { openThreadlensStores } from '@threadlens/store'
 import { useEffect, useState, type ReactNode } from 'react'
 

@@ -1,7 +1,8 @@
 // Persists a thread (one message per visit), shows its projection and the devtools panel over it.
 import { presets } from '@threadlens/core'
 import { ThreadlensDevtools } from '@threadlens/devtools/production'
-import { createThreadlensClient, ThreadlensProvider, useProjection } from '@threadlens/react'
+import { createThreadlensClient } from '@threadlens/client'
+import { ThreadlensProvider, useProjection } from '@threadlens/react'
 import { openThreadlensStores } from '@threadlens/store'
 import { version } from 'react'
 import { createRoot } from 'react-dom/client'

@@ -1,9 +1,10 @@
-import { createThread, type Entry, type Thread } from '@threadlens/core'
+import type { Entry, Thread } from '@threadlens/core'
+import { extendThread } from '@threadlens/core/internal'
 import type { ThreadStore, ThreadStoreEvent } from '@threadlens/store'
 import { RefcountedStore } from './refcounted-store'
 
 /**
- * One thread as React sees it. A new `Thread` object (and `version`) on every committed change,
+ * One thread as a UI sees it. A new `Thread` object (and `version`) on every committed change,
  * the same object otherwise: compare by reference.
  */
 export interface ThreadSnapshot {
@@ -81,19 +82,8 @@ export class LiveThread extends RefcountedStore<ThreadSnapshot> {
       this.start()
       return
     }
+    // The new version takes over the previous one's index and indexes only `fresh`.
     const next = extendThread(thread, fresh)
     this.store.setState({ status: 'ready', thread: next, version: next.nextSeq, error: undefined })
   }
-}
-
-/**
- * A new immutable snapshot with the entries added. The old snapshot is left as it was, so a
- * render that holds it stays consistent. Entries are frozen and shared, not copied.
- */
-function extendThread(thread: Thread, entries: readonly Entry[]): Thread {
-  return createThread({
-    id: thread.id,
-    entries: [...thread.entries, ...entries],
-    ...(thread.parent === undefined ? {} : { parent: thread.parent }),
-  })
 }

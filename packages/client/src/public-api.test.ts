@@ -1,0 +1,3 @@
+import { describePublicApi } from '../../core/src/testing/public-api-suite'
+
+describePublicApi(new URL('../', import.meta.url))
