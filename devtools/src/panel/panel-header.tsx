@@ -1,16 +1,17 @@
 import { type KeyboardEvent, type ReactNode } from 'react'
 import { useStore } from 'zustand'
 import { tabIds, tabLabels, type TabId } from '../constants'
+import { formatNumber } from '../model/meter-parts'
 import { MeterBar } from '../tabs/meter-bar'
 import { usePanel } from './panel-context'
 import { SessionBar } from './session-bar'
-import { usePanelProjection } from './use-panel-projection'
+import { usePanelProjectionFirst } from './panel-projection'
 import { useThreadTitle } from './use-thread-title'
 
 /** Title, policy menu, compact meter, shell controls, then the tab bar. */
 export function PanelHeader({ controls, idBase }: { readonly controls: ReactNode; readonly idBase: string }) {
   const panel = usePanel()
-  const projection = usePanelProjection()
+  const { snapshot: projection, partial } = usePanelProjectionFirst()
   const tab = useStore(panel.ui, (state) => state.tab)
   const setTab = useStore(panel.ui, (state) => state.setTab)
   const onPolicy = (id: string) => {
@@ -63,6 +64,11 @@ export function PanelHeader({ controls, idBase }: { readonly controls: ReactNode
         ) : (
           <MeterBar meta={projection.result.meta} compact />
         )}
+        {partial && projection.thread !== undefined ? (
+          <span className="tl-badge" data-testid="panel-partial" title="Shown from the thread's newest entries; the whole thread is loading">
+            newest {formatNumber(projection.thread.entries.length)} of {formatNumber(projection.thread.nextSeq)} entries · loading
+          </span>
+        ) : null}
         {controls}
       </div>
       {panel.session === undefined ? null : <SessionBar session={panel.session} />}

@@ -8,6 +8,7 @@ import { defaultPolicy, DEFAULT_STORAGE_KEY } from '../constants'
 import { devtoolsUiStore, type DevtoolsUiStore } from '../model/ui-state'
 import { PanelContext, type PanelContextValue } from './panel-context'
 import { PanelHeader } from './panel-header'
+import { PanelProjectionSource } from './panel-projection'
 import type { DevtoolsPanelProps, PolicyChoice } from './panel-props'
 import { insightCss } from './insight-styles'
 import { panelCss } from './panel-styles'
@@ -122,8 +123,10 @@ function PanelInner(props: PanelBodyProps) {
   }
   return (
     <PanelContext.Provider value={value}>
-      <PanelHeader controls={props.controls} idBase={idBase} />
-      <TabContent tab={tab} idBase={idBase} />
+      <PanelProjectionSource key={value.threadId}>
+        <PanelHeader controls={props.controls} idBase={idBase} />
+        <TabContent tab={tab} idBase={idBase} />
+      </PanelProjectionSource>
     </PanelContext.Provider>
   )
 }

@@ -4,7 +4,7 @@ import { useEffect, useState } from 'react'
 import { downloadText, fileSafe } from '../model/download'
 import { formatNumber, formatPercent } from '../model/meter-parts'
 import { usePanel } from '../panel/panel-context'
-import { usePanelProjection } from '../panel/use-panel-projection'
+import { usePanelProjection } from '../panel/panel-projection'
 
 interface StorageFacts {
   readonly usage: number | undefined

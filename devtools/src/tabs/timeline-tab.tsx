@@ -8,7 +8,7 @@ import { describeFate, fateIndex, type FateIndex } from '../model/entry-fates'
 import { fateFilterOptions, seqMatches, type FateFilter } from '../model/fate-filter'
 import { formatNumber } from '../model/meter-parts'
 import { usePanel } from '../panel/panel-context'
-import { usePanelProjection } from '../panel/use-panel-projection'
+import { usePanelProjectionFirst } from '../panel/panel-projection'
 import { useRememberedSet, useRememberedText } from '../panel/use-remembered-filter'
 import { EntryDetail } from './entry-detail'
 import { ProjectionStatus } from './projection-status'
@@ -16,7 +16,8 @@ import { ProjectionStatus } from './projection-status'
 /** Every entry of the thread with its fate in the current projection; virtualized. */
 export function TimelineTab() {
   const panel = usePanel()
-  const projection = usePanelProjection()
+  // The newest entries show first; the rest of a long thread follows.
+  const { snapshot: projection, partial } = usePanelProjectionFirst()
   const [kinds, setKinds] = useRememberedSet<EntryKind>('timeline-kinds', entryKinds)
   const [text, setText] = useRememberedText('timeline-text')
   const [fate, setFate] = useState<FateFilter>('all')
@@ -68,8 +69,9 @@ export function TimelineTab() {
           </select>
         </label>
         <input className="tl-input" type="search" placeholder="filter text or refs" aria-label="filter text" data-testid="timeline-search" value={text} onChange={(event) => setText(event.target.value)} />
-        <span className="tl-muted" data-testid="timeline-count">
-          {count} of {entries.length} entries · {result.meta.includedSeqs.length} included
+        <span className="tl-muted" data-testid="timeline-count" data-complete={!partial} data-total={thread?.nextSeq}>
+          {count} of {partial ? `the newest ${entries.length} of ${thread?.nextSeq ?? entries.length}` : entries.length} entries · {result.meta.includedSeqs.length} included
+          {partial ? ' · loading the rest…' : ''}
         </span>
       </div>
       <div className="tl-timeline-host">

@@ -1,0 +1,179 @@
+import { project, type ContextPolicy, type Thread, type TokenCounter } from '@threadlens/core'
+import { useProjection, useThreadlensClient, useTokenCounter, type ProjectionSnapshot, type ProjectOptions } from '@threadlens/react'
+import { createContext, useCallback, useContext, useEffect, useLayoutEffect, useMemo, useState, type ReactNode } from 'react'
+import { usePanel } from './panel-context'
+
+/** What the panel shows: the projection, and whether its thread holds only the newest entries yet. */
+export interface PanelProjection {
+  readonly snapshot: ProjectionSnapshot
+  /** What the projection was computed under, and from which read. */
+  readonly inputs: ProjectionInputs
+  readonly source: 'first-read' | 'live'
+
+  /**
+   * `true` while the panel shows a first read of the thread's newest entries (what the projection
+   * can use, read newest first) and the whole thread is still loading.
+   */
+  readonly partial: boolean
+}
+
+interface ProjectionInputs {
+  readonly policy: ContextPolicy
+  readonly options: ProjectOptions
+}
+
+/**
+ * What the tabs get when a reader reports `next`. While the live thread loads after the first
+ * read, the first read stays on screen (not "loading…" again). When the first read held the whole
+ * thread (a short thread) and nothing changed since, its projection is kept, so the switch to the
+ * live thread does not hand the tabs an equal but new result (which would reset what they keep per
+ * result, e.g. an open tile): entries are append-only, so the same thread, length and inputs give
+ * the same projection.
+ */
+function nextProjection(previous: PanelProjection, next: PanelProjection): PanelProjection {
+  const before = previous.snapshot
+  const after = next.snapshot
+  const sameInputs = previous.source === 'first-read' && next.source === 'live' && before.threadId === after.threadId && previous.inputs.policy === next.inputs.policy && previous.inputs.options === next.inputs.options
+  if (!sameInputs || before.status !== 'ready') return next
+  if (after.status === 'loading') return previous
+  const unchanged =
+    after.status === 'ready' &&
+    !previous.partial &&
+    before.counter === after.counter &&
+    before.thread?.firstSeq === 0 &&
+    after.thread?.firstSeq === 0 &&
+    before.thread.nextSeq === after.thread.nextSeq
+  return unchanged ? previous : next
+}
+
+const PanelProjectionContext = createContext<PanelProjection | undefined>(undefined)
+
+/**
+ * The panel's projection, shared by the header and every tab (one subscription to the live thread).
+ * A cold open of a long thread first reads only the newest entries the projection can use
+ * (`threads.load` with a window), paints the meter and the newest timeline rows from them, and
+ * only then loads the whole thread: reading and checking 10,000 entries takes most of a second,
+ * the window a few milliseconds. A thread already live in the client (a re-open, or an app that
+ * follows it) is shown whole at once. Render it with `key={threadId}`.
+ *
+ * The readers are leaves beside the tabs, so switching from the first read to the whole thread
+ * re-renders the tabs but never remounts them (a half-typed filter keeps its focus).
+ */
+export function PanelProjectionSource({ children }: { readonly children: ReactNode }) {
+  const panel = usePanel()
+  const live = useThreadlensClient().thread(panel.threadId)
+  const [whole, setWhole] = useState(() => live.getState().status !== 'loading')
+  const [value, setValue] = useState<PanelProjection>(() => ({ snapshot: loadingSnapshot(panel.threadId, undefined), partial: false, inputs: { policy: panel.policy, options: panel.projectOptions }, source: 'live' }))
+  const loadWhole = useCallback(() => setWhole(true), [])
+  const onChange = useCallback((next: PanelProjection) => setValue((previous) => nextProjection(previous, next)), [])
+  return (
+    <>
+      {whole ? <WholeThreadReader onChange={onChange} /> : <NewestEntriesReader onChange={onChange} onDone={loadWhole} />}
+      <PanelProjectionContext.Provider value={value}>{children}</PanelProjectionContext.Provider>
+    </>
+  )
+}
+
+function loadingSnapshot(threadId: string, counter: TokenCounter | undefined): ProjectionSnapshot {
+  return { status: 'loading', threadId, thread: undefined, result: undefined, counter, error: undefined }
+}
+
+function WholeThreadReader({ onChange }: { onChange(value: PanelProjection): void }) {
+  const panel = usePanel()
+  const { threadId, policy, projectOptions } = panel
+  const snapshot = useProjection(threadId, policy, projectOptions)
+  // Before paint: the tabs never show a stale projection.
+  useLayoutEffect(() => onChange({ snapshot, partial: false, inputs: { policy, options: projectOptions }, source: 'live' }), [snapshot, policy, projectOptions, onChange])
+  return null
+}
+
+interface NewestEntries {
+  readonly threadId: string
+  readonly policy: ContextPolicy
+  readonly counter: TokenCounter
+  readonly thread: Thread
+}
+
+function NewestEntriesReader({ onChange, onDone }: { onChange(value: PanelProjection): void; onDone(): void }) {
+  const panel = usePanel()
+  const threads = useThreadlensClient().threads
+  const counterSnapshot = useTokenCounter(panel.policy.tokenizer)
+  const counter = counterSnapshot.status === 'ready' ? counterSnapshot.counter : undefined
+  const counterFailed = counterSnapshot.status === 'error'
+  const [read, setRead] = useState<NewestEntries | undefined>(undefined)
+  const { threadId, policy, projectOptions } = panel
+  useEffect(() => {
+    // The whole-thread path reports a failed counter.
+    if (counterFailed) onDone()
+  }, [counterFailed, onDone])
+  useEffect(() => {
+    if (counter === undefined) return undefined
+    let current = true
+    threads.load(threadId, { window: { policy, counter } }).then(
+      (thread) => {
+        if (current) setRead({ threadId, policy, counter, thread })
+      },
+      // A missing thread or a failed read: the whole-thread path shows the error as it always has.
+      () => {
+        if (current) onDone()
+      },
+    )
+    return () => {
+      current = false
+    }
+  }, [threads, threadId, policy, counter, onDone])
+  const snapshot = useMemo((): ProjectionSnapshot => {
+    const fresh = read !== undefined && read.threadId === threadId && read.policy === policy && read.counter === counter ? read : undefined
+    if (fresh === undefined) return loadingSnapshot(threadId, counter)
+    try {
+      const result = project({ thread: fresh.thread, policy, counter: fresh.counter, ...projectOptions })
+      return { status: 'ready', threadId, thread: fresh.thread, result, counter: fresh.counter, error: undefined }
+    } catch {
+      // The whole-thread path reports it.
+      return loadingSnapshot(threadId, counter)
+    }
+  }, [read, threadId, policy, counter, projectOptions])
+  useLayoutEffect(
+    () => onChange({ snapshot, partial: (snapshot.thread?.firstSeq ?? 0) > 0, inputs: { policy, options: projectOptions }, source: 'first-read' }),
+    [snapshot, policy, projectOptions, onChange],
+  )
+  const shown = snapshot.status === 'ready'
+  useEffect(() => {
+    if (!shown) return undefined
+    // Once the newest entries are on screen (the frame after this commit), load the whole thread.
+    let timer: ReturnType<typeof setTimeout> | undefined
+    const frame = requestAnimationFrame(() => {
+      timer = setTimeout(onDone, 0)
+    })
+    return () => {
+      cancelAnimationFrame(frame)
+      if (timer !== undefined) clearTimeout(timer)
+    }
+  }, [shown, onDone])
+  return null
+}
+
+function usePanelProjectionSource(): PanelProjection {
+  const value = useContext(PanelProjectionContext)
+  if (value === undefined) throw new Error('[threadlens] devtools tabs render inside <ThreadlensDevtoolsPanel>')
+  return value
+}
+
+const waitingForWholeThread = new WeakMap<ProjectionSnapshot, ProjectionSnapshot>()
+
+/** The projection of the whole thread; `loading` while the panel shows only the newest entries. */
+export function usePanelProjection(): ProjectionSnapshot {
+  const { snapshot, partial } = usePanelProjectionSource()
+  if (!partial) return snapshot
+  let waiting = waitingForWholeThread.get(snapshot)
+  if (waiting === undefined) {
+    waiting = { status: 'loading', threadId: snapshot.threadId, thread: undefined, result: undefined, counter: snapshot.counter, error: undefined }
+    waitingForWholeThread.set(snapshot, waiting)
+  }
+  return waiting
+}
+
+/** The projection as soon as the newest entries are read (for the header and the timeline), and whether the rest is still loading. */
+export function usePanelProjectionFirst(): PanelProjection {
+  return usePanelProjectionSource()
+}
