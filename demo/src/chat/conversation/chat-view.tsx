@@ -1,6 +1,7 @@
 import type { ProjectionMeta, Thread } from '@threadlens/core'
 import { useLayoutEffect, useMemo, useRef, useState } from 'react'
 import { CHAT_PAGE_SIZE } from '../chat-config'
+import { CONVERSATION_ID } from '../skip-links'
 import { chatItems, type ChatItem } from './chat-items'
 import { contextFates, type ContextFate } from './context-fates'
 import { MessageBubble } from './message-bubble'
@@ -84,6 +85,9 @@ export function ChatView({ thread, meta, pending, waitingForTab, streamingText, 
         stick.current = element.scrollHeight - element.scrollTop - element.clientHeight < 80
       }}
       data-testid="chat-view"
+      id={CONVERSATION_ID}
+      // Focusable, so the keyboard can scroll it and the skip link can land on it.
+      tabIndex={0}
       data-entry-count={thread.entries.length}
       aria-label="Conversation"
       role="log"
