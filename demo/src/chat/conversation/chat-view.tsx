@@ -75,6 +75,17 @@ export function ChatView({ thread, meta, pending, waitingForTab, streamingText, 
       anchor.current = undefined
     } else if (stick.current) element.scrollTop = element.scrollHeight
   }, [items, streamingText, pendingShown, shown])
+  // When the view shrinks (a docked devtools panel opens or grows, the window resizes), a view that
+  // was at the end stays at the end, so the newest message is still in sight.
+  useLayoutEffect(() => {
+    const element = scroller.current
+    if (element === null || typeof ResizeObserver === 'undefined') return
+    const observer = new ResizeObserver(() => {
+      if (stick.current) element.scrollTop = element.scrollHeight
+    })
+    observer.observe(element)
+    return () => observer.disconnect()
+  }, [])
 
   return (
     <div
