@@ -9,5 +9,5 @@ export THREADLENS_CHROMIUM="${THREADLENS_CHROMIUM:-$(command -v chromium)}"
 export THREADLENS_DOCS_SCREENSHOTS=1
 node_modules/.bin/playwright test \
   e2e/chat-first-minute.spec.ts e2e/chat-tools.spec.ts e2e/chat-long-session.spec.ts e2e/chat-errors.spec.ts \
-  e2e/chat-narrow.spec.ts e2e/chat-reload.spec.ts e2e/devtools-layout.spec.ts
+  e2e/chat-narrow.spec.ts e2e/chat-reload.spec.ts e2e/chat-dock.spec.ts e2e/devtools-layout.spec.ts
 ls -l docs/screenshots

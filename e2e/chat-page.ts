@@ -24,8 +24,44 @@ export function composer(page: Page): Locator {
   return page.getByRole('textbox', { name: 'Message' })
 }
 
+/** The devtools the chat installs (`<ThreadlensDevtools>`): docked bottom or right, or floating; locators pierce its shadow root. */
 export function devtools(page: Page): Locator {
-  return page.getByTestId('threadlens-devtools-panel')
+  return page.getByTestId('threadlens-devtools')
+}
+
+/** The chat header's Devtools button (the demo hides the devtools' own floating toggle). */
+export function devtoolsToggle(page: Page): Locator {
+  return page.getByTestId('chat-devtools-toggle')
+}
+
+/** Opens the devtools from the header if they are closed, and waits until the panel shows the projection. */
+export async function openDevtools(page: Page): Promise<Locator> {
+  const toggle = devtoolsToggle(page)
+  if ((await toggle.getAttribute('aria-expanded')) !== 'true') await toggle.click()
+  await expect(toggle).toHaveAttribute('aria-expanded', 'true')
+  const panel = devtools(page)
+  await expect(panel.getByTestId('meter-compact')).toBeVisible({ timeout: 30_000 })
+  return panel
+}
+
+/** Docks the open panel (bottom, right or floating) and waits until the frame says so. */
+export async function dockDevtools(page: Page, position: 'bottom' | 'right' | 'floating'): Promise<void> {
+  const panel = devtools(page)
+  await panel.getByTestId(`dock-${position}`).click()
+  await expect(panel.getByTestId('devtools-frame')).toHaveAttribute('data-dock', position)
+}
+
+/**
+ * Whether the user can reach a control: it is in the viewport and the element at its centre is the
+ * control itself (or inside it), not the devtools drawn over it.
+ */
+export async function isUncovered(locator: Locator): Promise<boolean> {
+  await expect(locator).toBeInViewport()
+  return locator.evaluate((element) => {
+    const box = element.getBoundingClientRect()
+    const hit = document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2)
+    return hit !== null && (hit === element || element.contains(hit))
+  })
 }
 
 export function meter(page: Page): Locator {

@@ -11,13 +11,13 @@ const params = new URLSearchParams(globalThis.location.search)
 const lab = params.get('view') === 'lab' || params.has('entries')
 // `?view=ai-sdk` is a Vercel AI SDK `useChat` app adopted onto threadlens (@threadlens/ai-sdk).
 const aiSdk = params.get('view') === 'ai-sdk'
-const View = lazy(() =>
-  aiSdk
-    ? import('./ai-sdk/ai-sdk-route').then((module) => ({ default: module.AiSdkRoute }))
-    : lab
-      ? import('./chat/lab-route').then((module) => ({ default: module.LabRoute }))
-      : import('./chat/chat-app').then((module) => ({ default: module.ChatApp })),
-)
+// One `lazy` per view, each with its own `import()`: the bundler attaches a chunk's CSS to the
+// import call that loads it, and one call choosing between three imports loaded only the chat's CSS
+// (the lab and the AI SDK view came up unstyled).
+const AiSdkRoute = lazy(() => import('./ai-sdk/ai-sdk-route').then((module) => ({ default: module.AiSdkRoute })))
+const LabRoute = lazy(() => import('./chat/lab-route').then((module) => ({ default: module.LabRoute })))
+const ChatApp = lazy(() => import('./chat/chat-app').then((module) => ({ default: module.ChatApp })))
+const View = aiSdk ? AiSdkRoute : lab ? LabRoute : ChatApp
 
 createRoot(container).render(
   <StrictMode>

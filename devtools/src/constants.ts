@@ -27,6 +27,11 @@ export const KEYBOARD_STEP = 20
 /** Panel height (bottom dock) or width (right dock) in CSS pixels. */
 export const DEFAULT_PANEL_SIZE = 420
 export const MIN_PANEL_SIZE = 200
+/**
+ * Narrowest viewport on which a right dock leaves the page usable beside it; below it a panel
+ * docked right is shown at the bottom (the choice is kept and applies again on a wider window).
+ */
+export const RIGHT_DOCK_MIN_VIEWPORT = 640
 /** Largest share of the viewport the panel may take when resized. */
 export const MAX_PANEL_SHARE = 0.9
 

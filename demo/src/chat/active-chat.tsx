@@ -50,13 +50,10 @@ export function ActiveChat(props: ActiveChatProps) {
         ? 'This chat was deleted.'
         : 'Loading the chat…'
   return (
-    <>
-      <main className="chat-main chat-main--empty" aria-label={props.title}>
-        <p className={snapshot.status === 'error' ? 'chat-error-text' : 'chat-muted'} role={snapshot.status === 'error' ? 'alert' : 'status'} data-testid="chat-view-loading">
-          {message}
-        </p>
-      </main>
-      <aside id="chat-devtools" className="chat-devtools" aria-label="threadlens devtools" />
-    </>
+    <main className="chat-main chat-main--empty" aria-label={props.title}>
+      <p className={snapshot.status === 'error' ? 'chat-error-text' : 'chat-muted'} role={snapshot.status === 'error' ? 'alert' : 'status'} data-testid="chat-view-loading">
+        {message}
+      </p>
+    </main>
   )
 }

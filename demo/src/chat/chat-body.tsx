@@ -1,8 +1,8 @@
-import { DevtoolsAttachmentLoader, ThreadlensDevtoolsPanel } from '@threadlens/devtools/production'
+import { DevtoolsAttachmentLoader, ThreadlensDevtools } from '@threadlens/devtools/production'
 import type { Thread } from '@threadlens/core'
 import { createSessionSource, type ThreadSnapshot } from '@threadlens/client'
 import { useProjection, useSession } from '@threadlens/react'
-import { useCallback, useEffect, useMemo, useState } from 'react'
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react'
 import { ASSISTANT_MEMORY_ID, DEFAULT_TITLE, DEVTOOLS_STORAGE_KEY } from './chat-config'
 import { ChatNotices } from './conversation/chat-notices'
 import { ChatView } from './conversation/chat-view'
@@ -18,6 +18,11 @@ import { useDraftAttachments } from './conversation/draft-attachments'
 import type { ActiveChatProps } from './active-chat'
 
 const noSession = createSessionSource({ status: 'idle', threadId: '' })
+
+// First visit only (the devtools remember what the user chose): open beside a wide chat, docked to
+// the right where there is room for both columns, to the bottom on a phone.
+const firstVisitOpen = () => globalThis.matchMedia?.('(min-width: 1100px)').matches ?? true
+const firstVisitDock = () => ((globalThis.matchMedia?.('(min-width: 900px)').matches ?? true) ? 'right' : 'bottom')
 
 /**
  * The open chat once its thread is loaded: header with meter, conversation, composer, and the
@@ -36,6 +41,7 @@ export function ChatBody(props: ActiveChatProps & { readonly snapshot: ThreadSna
   const streamingText = useSession(session ?? noSession, (state) => (state.status === 'awaiting-model' ? (state.streamingText ?? '') : ''))
   const inFlight = useSession(session ?? noSession, (state) => state.lastProjection)
   const { state, send, stop, dismiss } = useSend(session, { policy, projection: projection.result })
+  const devtoolsToggle = useRef<HTMLButtonElement>(null)
   const [draft, setDraft] = useState('')
   const [notice, setNotice] = useState<string | undefined>(undefined)
   const [working, setWorking] = useState(false)
@@ -96,6 +102,7 @@ export function ChatBody(props: ActiveChatProps & { readonly snapshot: ThreadSna
           busy={busy}
           sidebarOpen={layout.sidebarOpen}
           devtoolsOpen={layout.devtoolsOpen}
+          devtoolsToggleRef={devtoolsToggle}
           settingsOpen={layout.settingsOpen}
           onToggleSidebar={layout.toggleSidebar}
           onToggleDevtools={layout.toggleDevtools}
@@ -139,27 +146,21 @@ export function ChatBody(props: ActiveChatProps & { readonly snapshot: ThreadSna
           onRemoveAttachment={draftAttachments.remove}
         />
       </main>
-      <aside id="chat-devtools" className="chat-devtools" aria-label="threadlens devtools">
-        {layout.devtoolsOpen ? (
-          <>
-            <button type="button" className="chat-button chat-button--small chat-only-narrow chat-devtools-close" onClick={layout.toggleDevtools}>
-              Close devtools
-            </button>
-            <DevtoolsAttachmentLoader load={loadAttachment}>
-              <ThreadlensDevtoolsPanel
-                {...(session === undefined ? {} : { session })}
-                threadId={threadId}
-                policy={policy}
-                policies={modelPolicies}
-                {...(memoryText === undefined ? {} : { memory: memoryText })}
-                agentId={ASSISTANT_MEMORY_ID}
-                storageKey={DEVTOOLS_STORAGE_KEY}
-                style={{ display: 'block', height: '100%' }}
-              />
-            </DevtoolsAttachmentLoader>
-          </>
-        ) : null}
-      </aside>
+      <DevtoolsAttachmentLoader load={loadAttachment}>
+        <ThreadlensDevtools
+          {...(session === undefined ? {} : { session })}
+          threadId={threadId}
+          policy={policy}
+          policies={modelPolicies}
+          {...(memoryText === undefined ? {} : { memory: memoryText })}
+          agentId={ASSISTANT_MEMORY_ID}
+          storageKey={DEVTOOLS_STORAGE_KEY}
+          initialIsOpen={firstVisitOpen()}
+          initialDock={firstVisitDock()}
+          showToggle={false}
+          toggleRef={devtoolsToggle}
+        />
+      </DevtoolsAttachmentLoader>
     </>
   )
 }

@@ -1,20 +1,20 @@
 import { useMemory } from '@threadlens/react'
 import type { ThreadlensStores } from '@threadlens/store'
+import { toggleDevtools, useDevtoolsOpen } from '@threadlens/devtools/production'
 import { useCallback, useMemo, useState } from 'react'
 import { ActiveChat } from './active-chat'
-import { ASSISTANT_MEMORY_ID, scriptedSpeed } from './chat-config'
+import { ASSISTANT_MEMORY_ID, DEVTOOLS_STORAGE_KEY, scriptedSpeed } from './chat-config'
 import { MemoryNotes } from './memory/memory-notes'
 import { modelSetup, offlineSettings, type ModelSettings } from './model/model-settings'
 import { findPolicyChoice, policyChoices } from './policy/chat-policies'
 import { usePolicyId } from './policy/use-policy-id'
 import { SettingsPanel } from './settings/settings-panel'
+import { SkipLinks } from './skip-links'
 import { threadActions } from './threads/thread-actions'
 import { titleOf, useThreadList } from './threads/thread-list'
 import { ThreadSidebar } from './threads/thread-sidebar'
 import { useActiveThread } from './threads/use-active-thread'
 import { demoTools } from './tools/demo-tools'
-
-const wide = () => globalThis.matchMedia?.('(min-width: 1100px)').matches ?? true
 
 /** Layout and app-wide state: threads, the model, the policy, memory; the open chat does the rest. */
 export function ChatShell({ stores }: { readonly stores: ThreadlensStores }) {
@@ -36,7 +36,8 @@ export function ChatShell({ stores }: { readonly stores: ThreadlensStores }) {
   const record = list.records.find((item) => item.id === activeId)
 
   const [sidebarOpen, setSidebarOpen] = useState(false)
-  const [devtoolsOpen, setDevtoolsOpen] = useState(wide)
+  // The devtools keep their own open state (remembered per origin, with dock, size, tab and filters).
+  const devtoolsOpen = useDevtoolsOpen(DEVTOOLS_STORAGE_KEY)
   const [settingsOpen, setSettingsOpen] = useState(false)
   const [problem, setProblem] = useState<string | undefined>(undefined)
   const attempt = useCallback(async <T,>(what: string, action: () => Promise<T>): Promise<T | undefined> => {
@@ -57,7 +58,8 @@ export function ChatShell({ stores }: { readonly stores: ThreadlensStores }) {
   )
 
   return (
-    <div className="chat-app" data-sidebar-open={sidebarOpen} data-devtools-open={devtoolsOpen}>
+    <div className="chat-app" data-sidebar-open={sidebarOpen}>
+      <SkipLinks />
       <aside id="chat-sidebar" className="chat-sidebar" aria-label="Chats and memory">
         <div className="chat-sidebar-head">
           <span className="chat-brand">threadlens</span>
@@ -140,7 +142,7 @@ export function ChatShell({ stores }: { readonly stores: ThreadlensStores }) {
             devtoolsOpen,
             settingsOpen,
             toggleSidebar: () => setSidebarOpen((value) => !value),
-            toggleDevtools: () => setDevtoolsOpen((value) => !value),
+            toggleDevtools: () => toggleDevtools(DEVTOOLS_STORAGE_KEY),
             toggleSettings: () => setSettingsOpen((value) => !value),
           }}
         />

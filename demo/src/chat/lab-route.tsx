@@ -6,12 +6,12 @@ import './lab-route.css'
 /** The projection lab (`?view=lab`): the sample thread under switchable policies, with the floating devtools. */
 export function LabRoute() {
   return (
-    <>
+    <div className="lab-page">
       <nav className="lab-nav" aria-label="Demo views">
         <a href="./">← Back to the chat</a>
       </nav>
       <App />
       <DemoDevtools />
-    </>
+    </div>
   )
 }

@@ -32,7 +32,7 @@ export function MessageList({ result }: { result: ProjectionResult }) {
       <h2 id="messages-heading">
         Projected messages <span className="muted">({result.messages.length})</span>
       </h2>
-      <ol className="message-list" data-testid="message-list" aria-label="Projected messages">
+      <ol className="message-list" data-testid="message-list" aria-label="Projected messages" tabIndex={0}>
         {result.messages.map((message, index) => {
           const info = result.meta.messages[index]
           const isError = message.role === 'tool' && message.isError === true

@@ -39,7 +39,7 @@ export function RequestJson({ result }: { result: ProjectionResult }) {
       {provider === 'none' ? (
         <p className="muted">Pick a format to see the exact request body this projection becomes.</p>
       ) : (
-        <pre className="json" data-testid="request-json" data-provider={provider} aria-label={`${provider} request JSON`}>
+        <pre className="json" tabIndex={0} data-testid="request-json" data-provider={provider} aria-label={`${provider} request JSON`}>
           {json}
         </pre>
       )}

@@ -12,7 +12,7 @@ export function ThreadTimeline({ rows }: { rows: readonly TimelineRow[] }) {
           ({rows.length} entries: {counts.included} included, {counts.summarized} summarized, {counts.dropped} dropped)
         </span>
       </h2>
-      <ol className="timeline" aria-label="Thread timeline">
+      <ol className="timeline" aria-label="Thread timeline" tabIndex={0}>
         {rows.map((row) => (
           <li
             key={row.entry.id}

@@ -2,12 +2,17 @@ import { createThreadlensClient } from '@threadlens/client'
 import { createMemoryBackedStores } from '@threadlens/store'
 import { createRoot } from 'react-dom/client'
 import { flushSync } from 'react-dom'
-import { afterEach, describe, expect, it } from 'vitest'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { page } from 'vitest/browser'
 import { closeDevtools, openDevtools, toggleDevtools } from '../model/ui-state'
 import { eventually, testPolicy } from '../testing/panel-harness'
 import { ThreadlensDevtools, type ThreadlensDevtoolsProps } from './devtools'
 
 const cleanups: (() => void)[] = []
+// Wide enough for a right dock (narrower windows show it at the bottom: tested below).
+beforeEach(async () => {
+  await page.viewport(1024, 768)
+})
 afterEach(() => {
   for (const cleanup of cleanups.splice(0)) cleanup()
 })
@@ -119,5 +124,61 @@ describe('<ThreadlensDevtools>', () => {
     // The page's own `.tl-root` and `.tl-button` keep the page's styles, not the panel's.
     expect(getComputedStyle(outside).backgroundColor).toBe('rgba(0, 0, 0, 0)')
     expect(getComputedStyle(outside.querySelector('button') as HTMLElement).borderRadius).toBe('0px')
+  })
+
+  it('publishes the room a docked panel takes as CSS variables, and clears them when it floats or closes', async () => {
+    const root = document.documentElement.style
+    const storageKey = `shell-reserved-${Date.now()}`
+    localStorage.setItem(storageKey, JSON.stringify({ state: { open: true, dock: 'bottom', size: 300 }, version: 2 }))
+    const shell = await mount({ storageKey })
+    await shell.find('devtools-frame')
+    await eventually(() => expect(root.getPropertyValue('--threadlens-devtools-bottom')).toBe('300px'))
+    expect(root.getPropertyValue('--threadlens-devtools-right')).toBe('')
+    ;(await shell.find('dock-right')).click()
+    await eventually(() => expect(root.getPropertyValue('--threadlens-devtools-right')).toBe('300px'))
+    expect(root.getPropertyValue('--threadlens-devtools-bottom')).toBe('')
+    ;(await shell.find('dock-floating')).click()
+    await eventually(() => expect(root.getPropertyValue('--threadlens-devtools-right')).toBe(''))
+    ;(await shell.find('dock-bottom')).click()
+    await eventually(() => expect(root.getPropertyValue('--threadlens-devtools-bottom')).toBe('300px'))
+    closeDevtools(storageKey)
+    await eventually(() => expect(root.getPropertyValue('--threadlens-devtools-bottom')).toBe(''))
+  })
+
+  it('shows a right dock at the bottom on a window too narrow for a column beside the page, and on the right again when wider', async () => {
+    const storageKey = `shell-narrow-right-${Date.now()}`
+    localStorage.setItem(storageKey, JSON.stringify({ state: { open: true, dock: 'right', size: 300 }, version: 2 }))
+    await page.viewport(414, 800)
+    const shell = await mount({ storageKey })
+    const frame = await shell.find('devtools-frame')
+    await eventually(() => expect(frame.dataset['edge']).toBe('bottom'))
+    expect(frame.dataset['dock']).toBe('right')
+    expect(frame.style.height).toBe('300px')
+    expect(document.documentElement.style.getPropertyValue('--threadlens-devtools-bottom')).toBe('300px')
+    await page.viewport(1024, 768)
+    await eventually(() => expect(shell.query('devtools-frame')?.dataset['edge']).toBe('right'))
+    expect(shell.query('devtools-frame')?.style.width).toBe('300px')
+    expect(stored(storageKey)['dock']).toBe('right')
+  })
+
+  it("with the app's own toggle: no floating button, first-visit dock applied once, focus back on the app's button", async () => {
+    const storageKey = `shell-own-toggle-${Date.now()}`
+    const appButton = document.createElement('button')
+    appButton.textContent = 'Devtools'
+    document.body.append(appButton)
+    cleanups.push(() => appButton.remove())
+    const shell = await mount({ storageKey, showToggle: false, initialIsOpen: true, initialDock: 'floating', toggleRef: { current: appButton } })
+    const frame = await shell.find('devtools-frame')
+    expect(frame.dataset['dock']).toBe('floating')
+    expect(shell.query('devtools-toggle')).toBeNull()
+    await eventually(() => expect(stored(storageKey)['dock']).toBe('floating'))
+    // Opened on load, so nothing had focus before: closing focuses the app's button.
+    ;(await shell.find('devtools-close')).click()
+    await eventually(() => expect(document.activeElement).toBe(appButton))
+    expect(shell.query('devtools-toggle')).toBeNull()
+    // A later visit keeps what the user chose, whatever the first-visit props say.
+    ;(await mount({ storageKey, showToggle: false, initialIsOpen: true, initialDock: 'right' })).query('devtools-frame')
+    expect(stored(storageKey)['open']).toBe(false)
+    expect(stored(storageKey)['dock']).toBe('floating')
   })
 })

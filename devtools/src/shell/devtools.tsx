@@ -1,6 +1,6 @@
-import { useEffect, useMemo, useRef } from 'react'
+import { useEffect, useLayoutEffect, useMemo, useRef, type RefObject } from 'react'
 import { useStore } from 'zustand'
-import { DEFAULT_BUTTON_POSITION, DEFAULT_SHORTCUT, DEFAULT_STORAGE_KEY, type ButtonPosition } from '../constants'
+import { DEFAULT_BUTTON_POSITION, DEFAULT_SHORTCUT, DEFAULT_STORAGE_KEY, type ButtonPosition, type DockPosition } from '../constants'
 import { matchesShortcut, parseShortcut } from '../model/shortcut'
 import { devtoolsUiStore } from '../model/ui-state'
 import type { DevtoolsPanelProps } from '../panel/panel-props'
@@ -17,6 +17,16 @@ export interface ThreadlensDevtoolsProps extends DevtoolsPanelProps {
   readonly buttonPosition?: ButtonPosition
   /** Keyboard shortcut that toggles the panel (`alt+shift+d`), or `false` for none. Default `alt+shift+d`. */
   readonly shortcut?: string | false
+  /** Where the panel docks on first visit (later visits remember the last dock). Default `bottom`. */
+  readonly initialDock?: DockPosition
+  /**
+   * Show the floating toggle button. Set `false` when the app has its own button (which calls
+   * `toggleDevtools()` and reads `useDevtoolsOpen()`); pass it as `toggleRef` so focus returns to
+   * it when the panel closes. Default `true`.
+   */
+  readonly showToggle?: boolean
+  /** The app's own toggle button: focus goes back to it when the panel closes and nothing else had focus before. Default: none. */
+  readonly toggleRef?: RefObject<HTMLElement | null>
 }
 
 /**
@@ -25,9 +35,25 @@ export interface ThreadlensDevtoolsProps extends DevtoolsPanelProps {
  * filters) is kept in localStorage (per origin, checked on read) under
  * `storageKey`; `openDevtools()`, `closeDevtools()` and `toggleDevtools()` drive it from code.
  */
-export function ThreadlensDevtools({ initialIsOpen = false, buttonPosition = DEFAULT_BUTTON_POSITION, shortcut = DEFAULT_SHORTCUT, ...props }: ThreadlensDevtoolsProps) {
+export function ThreadlensDevtools({
+  initialIsOpen = false,
+  initialDock,
+  buttonPosition = DEFAULT_BUTTON_POSITION,
+  shortcut = DEFAULT_SHORTCUT,
+  showToggle = true,
+  toggleRef,
+  ...props
+}: ThreadlensDevtoolsProps) {
   const storageKey = props.storageKey ?? DEFAULT_STORAGE_KEY
   const ui = devtoolsUiStore(storageKey, initialIsOpen)
+  // The store may already exist (an app's `useDevtoolsOpen()` rendered first, with no initial
+  // values): on a first visit (nothing stored yet) the initial open state and dock apply anyway.
+  // Once per page and key: a remount (another thread) is not a first visit, even with storage blocked.
+  useLayoutEffect(() => {
+    if (firstVisitApplied.has(storageKey) || hasStoredState(storageKey)) return
+    firstVisitApplied.add(storageKey)
+    ui.setState({ open: initialIsOpen, ...(initialDock === undefined ? {} : { dock: initialDock }) })
+  }, [ui, storageKey, initialIsOpen, initialDock])
   const open = useStore(ui, (state) => state.open)
   const parsed = useMemo(() => (shortcut === false ? undefined : parseShortcut(shortcut)), [shortcut])
   const toggleButton = useRef<HTMLButtonElement>(null)
@@ -35,11 +61,14 @@ export function ThreadlensDevtools({ initialIsOpen = false, buttonPosition = DEF
   const wasOpen = useRef(open)
   // Focus goes back where it came from when the panel closes (the toggle button, if that is gone).
   useEffect(() => {
-    if (open && !wasOpen.current) returnFocusTo.current = deepActiveElement()
+    if (open && !wasOpen.current) {
+      const active = deepActiveElement()
+      returnFocusTo.current = active === globalThis.document?.body ? null : active
+    }
     if (!open && wasOpen.current) {
       const target = returnFocusTo.current
       if (target instanceof HTMLElement && target.isConnected) target.focus()
-      else toggleButton.current?.focus()
+      else (toggleButton.current ?? toggleRef?.current)?.focus()
     }
     wasOpen.current = open
   }, [open])
@@ -62,7 +91,7 @@ export function ThreadlensDevtools({ initialIsOpen = false, buttonPosition = DEF
         <DockFrame ui={ui}>
           <LazyPanel {...props} ui={ui} controls={<DockControls ui={ui} onClose={() => ui.getState().setOpen(false)} />} />
         </DockFrame>
-      ) : (
+      ) : showToggle ? (
         <button
           ref={toggleButton}
           type="button"
@@ -76,9 +105,20 @@ export function ThreadlensDevtools({ initialIsOpen = false, buttonPosition = DEF
           <span className="tl-lens" aria-hidden="true" />
           threadlens
         </button>
-      )}
+      ) : null}
     </ShadowHost>
   )
+}
+
+const firstVisitApplied = new Set<string>()
+
+/** Whether this storage key holds a remembered state (false on a first visit, or when storage is blocked). */
+function hasStoredState(storageKey: string): boolean {
+  try {
+    return globalThis.localStorage?.getItem(storageKey) != null
+  } catch {
+    return false
+  }
 }
 
 /** The focused element, looking inside open shadow roots (the devtools' own buttons live in one). */

@@ -1,11 +1,11 @@
 import { useStore } from 'zustand'
-import { dockPositions, type DockPosition } from '../constants'
+import { dockPositions, RIGHT_DOCK_MIN_VIEWPORT, type DockPosition } from '../constants'
 import type { DevtoolsUiStore } from '../model/ui-state'
 import { useFloatingDrag } from './use-resize'
 
 const dockLabels: Readonly<Record<DockPosition, { readonly glyph: string; readonly label: string }>> = {
   bottom: { glyph: '▁', label: 'Dock to the bottom' },
-  right: { glyph: '▕', label: 'Dock to the right' },
+  right: { glyph: '▕', label: `Dock to the right (at the bottom on windows under ${RIGHT_DOCK_MIN_VIEWPORT} px)` },
   floating: { glyph: '❐', label: 'Float over the page' },
 }
 

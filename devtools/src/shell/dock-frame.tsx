@@ -1,7 +1,8 @@
 import { useEffect, useState, type ReactNode } from 'react'
 import { useStore } from 'zustand'
-import { MIN_FLOATING_WIDTH, MIN_PANEL_SIZE } from '../constants'
+import { MIN_FLOATING_WIDTH, MIN_PANEL_SIZE, RIGHT_DOCK_MIN_VIEWPORT } from '../constants'
 import type { DevtoolsUiStore } from '../model/ui-state'
+import { useReservedSpace } from './reserved-space'
 import { clampFloating, clampSize, maxSize, useFloatingDrag, useResize } from './use-resize'
 
 /** Re-renders on viewport resizes, so a remembered size that no longer fits is clamped again. */
@@ -23,10 +24,13 @@ export function DockFrame({ ui, children }: { readonly ui: DevtoolsUiStore; read
   const dock = useStore(ui, (state) => state.dock)
   const size = useStore(ui, (state) => state.size)
   const floating = useStore(ui, (state) => state.floating)
-  useViewport()
-  const edge = dock === 'right' ? 'right' : 'bottom'
+  const viewport = useViewport()
+  // A phone has no room for a column beside the page: a right dock shows at the bottom there.
+  const edge = dock === 'right' && viewport.width >= RIGHT_DOCK_MIN_VIEWPORT ? 'right' : 'bottom'
   const resize = useResize(edge, size, (next) => ui.getState().setSize(next))
   const corner = useFloatingDrag('resize', floating, (rect) => ui.getState().setFloating(rect))
+  const shown = clampSize(size, edge)
+  useReservedSpace(dock === 'floating' ? undefined : edge, shown)
   if (dock === 'floating') {
     const box = clampFloating(floating)
     return (
@@ -54,13 +58,13 @@ export function DockFrame({ ui, children }: { readonly ui: DevtoolsUiStore; read
       </div>
     )
   }
-  const shown = clampSize(size, edge)
   return (
     <div
       className={`tl-frame tl-frame-${edge}`}
       style={edge === 'bottom' ? { height: shown } : { width: shown }}
       data-testid="devtools-frame"
       data-dock={dock}
+      data-edge={edge}
       role="dialog"
       aria-label="threadlens devtools"
     >

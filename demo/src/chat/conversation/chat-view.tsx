@@ -1,6 +1,7 @@
 import type { ProjectionMeta, Thread } from '@threadlens/core'
 import { useLayoutEffect, useMemo, useRef, useState } from 'react'
 import { CHAT_PAGE_SIZE } from '../chat-config'
+import { CONVERSATION_ID } from '../skip-links'
 import { chatItems, type ChatItem } from './chat-items'
 import { contextFates, type ContextFate } from './context-fates'
 import { MessageBubble } from './message-bubble'
@@ -74,6 +75,17 @@ export function ChatView({ thread, meta, pending, waitingForTab, streamingText, 
       anchor.current = undefined
     } else if (stick.current) element.scrollTop = element.scrollHeight
   }, [items, streamingText, pendingShown, shown])
+  // When the view shrinks (a docked devtools panel opens or grows, the window resizes), a view that
+  // was at the end stays at the end, so the newest message is still in sight.
+  useLayoutEffect(() => {
+    const element = scroller.current
+    if (element === null || typeof ResizeObserver === 'undefined') return
+    const observer = new ResizeObserver(() => {
+      if (stick.current) element.scrollTop = element.scrollHeight
+    })
+    observer.observe(element)
+    return () => observer.disconnect()
+  }, [])
 
   return (
     <div
@@ -84,6 +96,9 @@ export function ChatView({ thread, meta, pending, waitingForTab, streamingText, 
         stick.current = element.scrollHeight - element.scrollTop - element.clientHeight < 80
       }}
       data-testid="chat-view"
+      id={CONVERSATION_ID}
+      // Focusable, so the keyboard can scroll it and the skip link can land on it.
+      tabIndex={0}
       data-entry-count={thread.entries.length}
       aria-label="Conversation"
       role="log"

@@ -1,4 +1,5 @@
 import { useId, type ClipboardEvent, type DragEvent, type FormEvent, type KeyboardEvent } from 'react'
+import { COMPOSER_INPUT_ID } from '../skip-links'
 import { AttachmentTray } from './attachment-tray'
 import type { DraftAttachment } from './draft-attachments'
 
@@ -47,11 +48,11 @@ export function Composer({ draft, onDraft, onSend, onStop, running, disabled, at
   return (
     <form className="chat-composer" onSubmit={submit} aria-label="Send a message" onDragOver={(event) => onAttach !== undefined && event.preventDefault()} onDrop={onDrop}>
       <AttachmentTray attachments={attachments} onRemove={(key) => onRemoveAttachment?.(key)} />
-      <label className="chat-visually-hidden" htmlFor={`${hintId}-input`}>
+      <label className="chat-visually-hidden" htmlFor={COMPOSER_INPUT_ID}>
         Message
       </label>
       <textarea
-        id={`${hintId}-input`}
+        id={COMPOSER_INPUT_ID}
         className="chat-input"
         value={draft}
         onChange={(event) => onDraft(event.target.value)}

@@ -1,4 +1,5 @@
 import type { ProjectionMeta } from '@threadlens/core'
+import type { RefObject } from 'react'
 import type { ChatPolicyChoice } from '../policy/chat-policies'
 import { PolicySelect } from './policy-select'
 import { TokenMeter } from './token-meter'
@@ -15,6 +16,8 @@ export interface ChatHeaderProps {
   readonly busy: boolean
   readonly sidebarOpen: boolean
   readonly devtoolsOpen: boolean
+  /** The Devtools button, where focus returns when the panel closes. */
+  readonly devtoolsToggleRef: RefObject<HTMLButtonElement | null>
   readonly settingsOpen: boolean
   onToggleSidebar(): void
   onToggleDevtools(): void
@@ -49,7 +52,7 @@ export function ChatHeader(props: ChatHeaderProps) {
           <button type="button" className="chat-button" onClick={props.onCompact} disabled={props.busy} title="Summarize what the policy allows now">
             Compact now
           </button>
-          <button type="button" className="chat-button" aria-pressed={props.devtoolsOpen} aria-controls="chat-devtools" onClick={props.onToggleDevtools}>
+          <button ref={props.devtoolsToggleRef} type="button" className="chat-button" aria-expanded={props.devtoolsOpen} data-testid="chat-devtools-toggle" title="Open or close the threadlens devtools (Alt+Shift+D)" onClick={props.onToggleDevtools}>
             Devtools
           </button>
         </div>

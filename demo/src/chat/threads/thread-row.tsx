@@ -1,5 +1,5 @@
 import type { ThreadRecord } from '@threadlens/store'
-import { useState, type FormEvent } from 'react'
+import { useEffect, useRef, useState, type FormEvent, type KeyboardEvent } from 'react'
 
 export interface ThreadRowProps {
   readonly record: ThreadRecord
@@ -9,11 +9,49 @@ export interface ThreadRowProps {
   onRename(title: string): void
   onExport(): void
   onDelete(): void
+  /** Id of the hint that says how the arrow keys move between rows and into a row's actions. */
+  readonly hintId?: string
+}
+
+/**
+ * Arrow keys inside the chat list: up and down move between rows (each row is one tab stop, its
+ * open button), left and right between a row's open button and its actions.
+ */
+function moveFocus(event: KeyboardEvent<HTMLLIElement>) {
+  const target = event.target as HTMLElement
+  if (target.tagName === 'INPUT') return
+  const row = event.currentTarget
+  if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
+    const sibling = event.key === 'ArrowDown' ? row.nextElementSibling : row.previousElementSibling
+    const next = sibling?.querySelector<HTMLElement>('[data-row-stop="open"]')
+    if (next == null) return
+    event.preventDefault()
+    next.focus()
+    return
+  }
+  if (event.key !== 'ArrowRight' && event.key !== 'ArrowLeft' && event.key !== 'Home' && event.key !== 'End') return
+  const stops = [...row.querySelectorAll<HTMLElement>('[data-row-stop]')]
+  const index = stops.indexOf(target)
+  if (index === -1 || stops.length === 0) return
+  event.preventDefault()
+  const last = stops.length - 1
+  const next = event.key === 'Home' ? 0 : event.key === 'End' ? last : event.key === 'ArrowRight' ? Math.min(last, index + 1) : Math.max(0, index - 1)
+  stops[next]?.focus()
 }
 
 /** One thread in the sidebar, with rename, export and delete (which asks once more). */
-export function ThreadRow({ record, title, active, onOpen, onRename, onExport, onDelete }: ThreadRowProps) {
+export function ThreadRow({ record, title, active, onOpen, onRename, onExport, onDelete, hintId }: ThreadRowProps) {
   const [mode, setMode] = useState<'view' | 'rename' | 'confirm-delete'>('view')
+  const row = useRef<HTMLLIElement>(null)
+  const openButton = useRef<HTMLButtonElement>(null)
+  const previousMode = useRef(mode)
+  // Back from renaming or a delete prompt (whose controls are gone): focus returns to the row.
+  useEffect(() => {
+    const active = document.activeElement
+    const focusLost = active === null || active === document.body || row.current?.contains(active) === true
+    if (mode === 'view' && previousMode.current !== 'view' && focusLost) openButton.current?.focus()
+    previousMode.current = mode
+  }, [mode])
   const [draft, setDraft] = useState(title)
   const submit = (event: FormEvent) => {
     event.preventDefault()
@@ -21,7 +59,7 @@ export function ThreadRow({ record, title, active, onOpen, onRename, onExport, o
     setMode('view')
   }
   return (
-    <li className={`chat-thread${active ? ' chat-thread--active' : ''}`} data-testid="thread-row" data-thread-id={record.id} data-active={active}>
+    <li ref={row} onKeyDown={moveFocus} className={`chat-thread${active ? ' chat-thread--active' : ''}`} data-testid="thread-row" data-thread-id={record.id} data-active={active}>
       {mode === 'rename' ? (
         <form className="chat-thread-rename" onSubmit={submit}>
           <input
@@ -40,7 +78,15 @@ export function ThreadRow({ record, title, active, onOpen, onRename, onExport, o
           </button>
         </form>
       ) : (
-        <button type="button" className="chat-thread-open" onClick={onOpen} aria-current={active ? 'page' : undefined}>
+        <button
+          ref={openButton}
+          type="button"
+          className="chat-thread-open"
+          onClick={onOpen}
+          aria-current={active ? 'page' : undefined}
+          aria-describedby={hintId}
+          data-row-stop="open"
+        >
           <span className="chat-thread-title" data-testid="thread-title">
             {title}
           </span>
@@ -55,7 +101,7 @@ export function ThreadRow({ record, title, active, onOpen, onRename, onExport, o
           <button type="button" className="chat-button chat-button--small chat-button--danger" onClick={onDelete}>
             Delete for good
           </button>
-          <button type="button" className="chat-button chat-button--small" onClick={() => setMode('view')}>
+          <button type="button" className="chat-button chat-button--small" onClick={() => setMode('view')} autoFocus>
             Keep
           </button>
         </div>
@@ -69,13 +115,15 @@ export function ThreadRow({ record, title, active, onOpen, onRename, onExport, o
               setMode('rename')
             }}
             aria-label={`Rename ${title}`}
+            tabIndex={-1}
+            data-row-stop="action"
           >
             Rename
           </button>
-          <button type="button" className="chat-link-button" onClick={onExport} aria-label={`Export ${title} as JSONL`}>
+          <button type="button" className="chat-link-button" onClick={onExport} aria-label={`Export ${title} as JSONL`} tabIndex={-1} data-row-stop="action">
             Export
           </button>
-          <button type="button" className="chat-link-button" onClick={() => setMode('confirm-delete')} aria-label={`Delete ${title}`}>
+          <button type="button" className="chat-link-button" onClick={() => setMode('confirm-delete')} aria-label={`Delete ${title}`} tabIndex={-1} data-row-stop="action">
             Delete
           </button>
         </div>

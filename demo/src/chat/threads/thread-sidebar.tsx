@@ -1,5 +1,5 @@
 import type { ThreadRecord } from '@threadlens/store'
-import { useRef, type ChangeEvent } from 'react'
+import { useId, useRef, type ChangeEvent } from 'react'
 import { titleOf, type ThreadListSnapshot } from './thread-list'
 import { ThreadRow } from './thread-row'
 
@@ -17,6 +17,7 @@ export interface ThreadSidebarProps {
 /** Every chat, newest first; new, import, and per-thread rename, export and delete. */
 export function ThreadSidebar({ list, activeId, onOpen, onCreate, onRename, onExport, onDelete, onImport }: ThreadSidebarProps) {
   const fileInput = useRef<HTMLInputElement>(null)
+  const hintId = useId()
   const onFile = (event: ChangeEvent<HTMLInputElement>) => {
     const file = event.target.files?.[0]
     event.target.value = ''
@@ -44,6 +45,9 @@ export function ThreadSidebar({ list, activeId, onOpen, onCreate, onRename, onEx
         </p>
       ) : null}
       {list.status === 'ready' && list.records.length === 0 ? <p className="chat-muted">No chats yet.</p> : null}
+      <p id={hintId} className="chat-visually-hidden">
+        Each chat is one tab stop: arrow up and down move between chats, arrow right reaches its rename, export and delete.
+      </p>
       <ul className="chat-thread-list" data-testid="thread-list">
         {list.records.map((record) => {
           const title = titleOf(record)
@@ -57,6 +61,7 @@ export function ThreadSidebar({ list, activeId, onOpen, onCreate, onRename, onEx
               onRename={(next) => onRename(record.id, next)}
               onExport={() => onExport(record)}
               onDelete={() => onDelete(record.id)}
+              hintId={hintId}
             />
           )
         })}
