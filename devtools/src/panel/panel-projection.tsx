@@ -1,5 +1,6 @@
 import { project, type ContextPolicy, type Thread, type TokenCounter } from '@threadlens/core'
-import { useProjection, useThreadlensClient, useTokenCounter, type ProjectionSnapshot, type ProjectOptions } from '@threadlens/react'
+import type { ProjectOptions } from '@threadlens/client'
+import { useProjection, useThreadlensClient, useTokenCounter, type ProjectionSnapshot } from '@threadlens/react'
 import { createContext, useCallback, useContext, useEffect, useLayoutEffect, useMemo, useState, type ReactNode } from 'react'
 import { usePanel } from './panel-context'
 
