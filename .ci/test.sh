@@ -9,7 +9,9 @@ mkdir -p .test-reports
 rm -f .test-reports/vitest.json .test-reports/e2e.json .test-reports/consumers.json
 
 echo "== typecheck (tsc -b: every package project, core without DOM or Node types)"
-node_modules/.bin/tsc -b
+# One checker per project: projects already build side by side, and on 2 shared cores more threads
+# only contend (cold: ~25-33 s against ~49-54 s with the default 4 checkers; unchanged tree: ~1 s).
+node_modules/.bin/tsc -b --checkers 1
 echo "== source limits: files over 300 lines and functions over 80 need a reason (.ci/source-limits.ts)"
 node_modules/.bin/tsx .ci/source-limits.ts
 echo "== packages: tsdown build, pnpm pack, publint --strict, Are the Types Wrong"
