@@ -35,9 +35,35 @@ function chunkModules(): Plugin {
   }
 }
 
+const aiSdkCopy = '?ai-sdk-copy'
+
+/**
+ * The AI SDK (`ai`, `@ai-sdk/*`, used only by the lazy `?view=ai-sdk` route) validates with classic
+ * zod, the chat with zod/mini. Both would share zod's core modules, and a module is bundled whole:
+ * the classes only classic needs would ride in the chunk the chat loads first. The AI SDK gets zod
+ * modules of its own instead (the same files under another id), bundled in its own lazy chunk.
+ */
+function separateZodForAiSdk(): Plugin {
+  return {
+    name: 'threadlens-separate-zod-for-ai-sdk',
+    apply: 'build',
+    enforce: 'pre',
+    async resolveId(source, importer, options) {
+      if (importer === undefined) return null
+      const fromAiSdk = /\/node_modules\/(?:ai|@ai-sdk\/[^/]+)\//.test(importer) && !importer.endsWith(aiSdkCopy)
+      const fromCopy = importer.endsWith(aiSdkCopy)
+      const isZod = source === 'zod' || source.startsWith('zod/')
+      if (!(fromAiSdk && isZod) && !(fromCopy && (source.startsWith('.') || isZod))) return null
+      const resolved = await this.resolve(source, importer.replace(aiSdkCopy, ''), { ...options, skipSelf: true })
+      if (resolved === null || resolved.external) return resolved
+      return { ...resolved, id: `${resolved.id}${aiSdkCopy}` }
+    },
+  }
+}
+
 export default defineConfig({
   root: demoRoot,
-  plugins: [react(), chunkModules()],
+  plugins: [react(), chunkModules(), separateZodForAiSdk()],
   build: {
     outDir: fileURLToPath(new URL('./dist', import.meta.url)),
     emptyOutDir: true,
