@@ -7,7 +7,7 @@
  *
  * Run: `npm run size` (builds the demo first).
  */
-import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { gzipSync } from 'node:zlib'
@@ -73,5 +73,36 @@ console.log(`  ${'total before the first interaction'.padEnd(48)} ${kb(total).pa
 console.log(`Loaded later, on first use (dynamic imports): ${lazy.length} chunks, ${kb(lazy.reduce((sum, row) => sum + row.gzip, 0))}`)
 for (const row of lazy.sort((a, b) => b.gzip - a.gzip).slice(0, 6)) console.log(`  ${row.path.padEnd(48)} ${kb(row.gzip).padStart(10)}`)
 
+// What the first load is made of, by owner: each chunk's gzip size shared out by its modules'
+// rendered lengths (written by demo/vite.config.ts), so the figures are estimates.
+const modulesFile = join(dist, '.vite/chunk-modules.json')
+const owners = new Map<string, number>()
+if (existsSync(modulesFile)) {
+  const chunks = JSON.parse(readFileSync(modulesFile, 'utf8')) as { fileName: string; modules: { id: string; renderedBytes: number }[] }[]
+  for (const row of rows) {
+    const chunk = chunks.find((candidate) => candidate.fileName === row.path)
+    if (chunk === undefined) {
+      owners.set(row.path.endsWith('.css') ? 'stylesheets' : row.path, (owners.get(row.path) ?? 0) + row.gzip)
+      continue
+    }
+    const total = chunk.modules.reduce((sum, module) => sum + module.renderedBytes, 0)
+    for (const module of chunk.modules) {
+      if (total === 0) break
+      const owner = ownerOf(module.id)
+      owners.set(owner, (owners.get(owner) ?? 0) + (row.gzip * module.renderedBytes) / total)
+    }
+  }
+  console.log('What the first load holds, by owner (≈ gzip, estimated from rendered module lengths):')
+  for (const [owner, bytes] of [...owners].sort((first, second) => second[1] - first[1]).slice(0, 14)) console.log(`  ${owner.padEnd(48)} ${kb(bytes).padStart(10)}`)
+}
+
+/** A dependency (`dexie`, `react-dom`), a package of the repo (`packages/agent`) or a demo folder (`demo/src/chat`). */
+function ownerOf(module: string): string {
+  const parts = module.split('/')
+  if (parts[0] === 'packages' || parts[0] === 'devtools') return parts.slice(0, parts[0] === 'packages' ? 2 : 1).join('/')
+  if (parts[0] === 'demo') return parts.slice(0, 3).join('/')
+  return parts[0]?.startsWith('@') === true ? parts.slice(0, 2).join('/') : (parts[0] ?? module)
+}
+
 mkdirSync(join(repo, 'bench-results'), { recursive: true })
-writeFileSync(join(repo, 'bench-results/first-load-size.json'), `${JSON.stringify({ totalGzipBytes: total, goalBytes, files: rows, lazy }, null, 2)}\n`)
+writeFileSync(join(repo, 'bench-results/first-load-size.json'), `${JSON.stringify({ totalGzipBytes: total, goalBytes, files: rows, lazy, owners: Object.fromEntries(owners) }, null, 2)}\n`)

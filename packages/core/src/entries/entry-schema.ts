@@ -123,12 +123,18 @@ export const toolResultPayloadSchema = z.union([
   z.strictObject({ name: z.string().check(z.minLength(1), z.maxLength(256)), error: z.string() }),
 ])
 
-export const summaryPayloadSchema = z.strictObject({ fromSeq: seqSchema, toSeq: seqSchema, content: z.string() }).check(z.refine((payload) => payload.fromSeq <= payload.toSeq, { message: 'fromSeq must be <= toSeq', path: ['fromSeq'] }))
+export const summaryPayloadSchema = z
+  .strictObject({ fromSeq: seqSchema, toSeq: seqSchema, content: z.string() })
+  .check(z.refine((payload) => payload.fromSeq <= payload.toSeq, { message: 'fromSeq must be <= toSeq', path: ['fromSeq'] }))
 
-export const contextOpPayloadSchema = z.strictObject({ op: z.enum(['pin', 'unpin', 'reset', 'compaction-failed']), target: z.exactOptional(seqSchema), reason: z.string() }).check(z.refine((payload) => (payload.op !== 'pin' && payload.op !== 'unpin') || payload.target !== undefined, {
-    message: 'pin and unpin need a target seq',
-    path: ['target'],
-  }))
+export const contextOpPayloadSchema = z
+  .strictObject({ op: z.enum(['pin', 'unpin', 'reset', 'compaction-failed']), target: z.exactOptional(seqSchema), reason: z.string() })
+  .check(
+    z.refine((payload) => (payload.op !== 'pin' && payload.op !== 'unpin') || payload.target !== undefined, {
+      message: 'pin and unpin need a target seq',
+      path: ['target'],
+    }),
+  )
 
 const inputCommon = {
   refs: z.exactOptional(entryRefsSchema),

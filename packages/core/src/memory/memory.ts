@@ -56,7 +56,10 @@ export type BuiltinSpaceName = (typeof builtinSpaceNames)[number]
 const forbiddenNames = new Set(['__proto__', 'constructor', 'prototype'])
 export const spaceNamePattern = /^[A-Za-z0-9_.:-]{1,64}$/
 
-export const spaceNameSchema = z.string().check(z.regex(spaceNamePattern, 'space names are 1-64 characters of A-Z a-z 0-9 _ . : -'), z.refine((name) => !forbiddenNames.has(name), 'this name is reserved'))
+export const spaceNameSchema = z.string().check(
+  z.regex(spaceNamePattern, 'space names are 1-64 characters of A-Z a-z 0-9 _ . : -'),
+  z.refine((name) => !forbiddenNames.has(name), 'this name is reserved'),
+)
 
 export const memoryIdSchema = z.string().check(z.regex(/^[A-Za-z0-9_.:-]{1,128}$/, 'memory ids are 1-128 characters of A-Z a-z 0-9 _ . : -'))
 

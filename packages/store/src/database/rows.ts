@@ -41,7 +41,10 @@ export interface ThreadRow extends ThreadRecord {
 const idSchema = z.string().check(z.regex(/^[A-Za-z0-9_.:-]{1,128}$/))
 const timeSchema = z.int().check(z.nonnegative())
 
-export const forkInfoSchema: z.ZodMiniType<ForkInfo> = z.pipe(z.strictObject({ threadId: idSchema, atSeq: z.int().check(z.nonnegative()) }), z.transform((info) => ({ threadId: toThreadId(info.threadId), atSeq: info.atSeq })))
+export const forkInfoSchema: z.ZodMiniType<ForkInfo> = z.pipe(
+  z.strictObject({ threadId: idSchema, atSeq: z.int().check(z.nonnegative()) }),
+  z.transform((info) => ({ threadId: toThreadId(info.threadId), atSeq: info.atSeq })),
+)
 
 const recordShape = {
   id: z.pipe(idSchema, z.transform((id) => toThreadId(id))),
@@ -63,7 +66,8 @@ export const threadRecordSchema: z.ZodMiniType<ThreadRecord, unknown> = z.strict
 
 export const threadRowSchema: z.ZodMiniType<ThreadRow, unknown> = z
   // Rows written before `bytes` was kept read as 0: their size counts from the next append on.
-  .strictObject({ ...recordShape, facts: threadFactsSchema, bytes: z._default(z.int().check(z.nonnegative()), 0) }).check(z.refine((row) => row.entryCount === row.lastSeq + 1, { message: 'entryCount must be lastSeq + 1', path: ['entryCount'] }))
+  .strictObject({ ...recordShape, facts: threadFactsSchema, bytes: z._default(z.int().check(z.nonnegative()), 0) })
+  .check(z.refine((row) => row.entryCount === row.lastSeq + 1, { message: 'entryCount must be lastSeq + 1', path: ['entryCount'] }))
 
 /** The row that tells this database apart from one re-created under the app. */
 export interface SentinelRow {

@@ -49,7 +49,14 @@ export const recordFieldsShape = {
   tags: z.exactOptional(tagsSchema),
   model: z.exactOptional(nameSchema),
   policyName: z.exactOptional(nameSchema),
-  metadata: z.exactOptional(jsonObjectSchema.check(z.refine((metadata) => utf8Length(JSON.stringify(metadata)) <= maxMetadataBytes, `metadata is limited to ${maxMetadataBytes} bytes of JSON (it is written on the export's first line)`))),
+  metadata: z.exactOptional(
+    jsonObjectSchema.check(
+      z.refine(
+        (metadata) => utf8Length(JSON.stringify(metadata)) <= maxMetadataBytes,
+        `metadata is limited to ${maxMetadataBytes} bytes of JSON (it is written on the export's first line)`,
+      ),
+    ),
+  ),
 }
 
 
