@@ -32,6 +32,7 @@ function checkRow(raw: unknown, threadId: string, operation: string): ThreadRow 
   return parsed.data
 }
 
+// long: one object literal of the ThreadBackend methods over a closure, each method one short IndexedDB transaction; split up, the interface would only be scattered.
 /**
  * Threads in a threadlens database. Every write is one IndexedDB transaction that awaits nothing
  * but IndexedDB: an append reads the thread's row (its last seq) and adds the entries at seq + 1,
