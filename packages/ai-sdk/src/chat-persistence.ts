@@ -130,6 +130,7 @@ function createLock(name: string): <T>(task: () => Promise<T>) => Promise<T> {
 /** Most branches a save tries to create when other tabs take the same ids at the same time. */
 const MAX_BRANCH_ATTEMPTS = 8
 
+// long: small operations (load, save, watch, append…) over one chat's shared state (its current branch, lock and channel), each short; apart, they would pass that state around.
 /**
  * Persistence for `useChat`: initial messages from the store, every finished message appended
  * (idempotent by id, cross-tab safe), regenerate and edit stored as branches of the append-only thread.

@@ -1,5 +1,5 @@
 import { compact, type ContextPolicy, type Memory, type ProjectionResult, type Summarizer, type TokenCounter, type ToolSchema } from '@threadlens/core'
-import { asSchema, generateId, streamText, toUIMessageStream, type ChatTransport, type LanguageModel, type ModelMessage, type SystemModelMessage, type ToolSet, type UIMessage, type UIMessageChunk } from 'ai'
+import { asSchema, generateId, streamText, toUIMessageStream, type ChatTransport, type LanguageModel, type LanguageModelUsage, type ModelMessage, type SystemModelMessage, type ToolSet, type UIMessage, type UIMessageChunk } from 'ai'
 import { buildCallRecord } from './call-records'
 import type { ChatPersistence } from './chat-persistence'
 import { InvalidAdapterOptionsError } from './errors'
@@ -113,25 +113,7 @@ export function createProjectedChatTransport(options: ProjectedChatTransportOpti
       const counter = await counterPromise
       const toolSchemas = await schemasPromise
       const memory = typeof options.memory === 'function' ? options.memory() : options.memory
-      let thread = await persistence.thread()
-      const projectNow = () =>
-        projectModelMessages({
-          thread,
-          policy,
-          counter,
-          ...(toolSchemas.length === 0 ? {} : { tools: toolSchemas }),
-          ...(memory === undefined ? {} : { memory }),
-        })
-      let projected = projectNow()
-      if (summarizer !== undefined && projected.projection.meta.needsSummary) {
-        // Compaction keeps history: a summary entry is appended (or a recorded failure), nothing is removed.
-        const compaction = await compact({ thread, policy, counter, summarizer, ...(abortSignal === undefined ? {} : { signal: abortSignal }) })
-        if (compaction.entries.length > 0) {
-          await persistence.append(compaction.entries)
-          thread = await persistence.thread()
-          projected = projectNow()
-        }
-      }
+      const { thread, projected } = await projectForSend({ persistence, policy, counter, toolSchemas, memory, summarizer, abortSignal })
       const threadId = persistence.currentThreadId()
       const { instructions, messages: modelMessages, projection } = projected
       const last = messages.at(-1)
@@ -160,34 +142,8 @@ export function createProjectedChatTransport(options: ProjectedChatTransportOpti
         originalMessages: messages,
         generateMessageId: () => responseId,
         onFinish: ({ messages: finished }) => {
-          void (async () => {
-            try {
-              const [usage, finishReason] = await Promise.all([
-                Promise.resolve(result.usage).catch(() => undefined),
-                Promise.resolve(result.finishReason).catch(() => 'error'),
-              ])
-              persistence.recordCall(
-                callId,
-                buildCallRecord({
-                  ...names,
-                  counter,
-                  policy,
-                  tools: toolSchemas,
-                  memory: memoryText,
-                  projection,
-                  basisSeq: thread.nextSeq,
-                  entries: thread.entries,
-                  stopReason: finishReason,
-                  usage: usage === undefined ? undefined : { inputTokens: usage.inputTokens, outputTokens: usage.outputTokens, cachedInputTokens: usage.inputTokenDetails?.cacheReadTokens },
-                }),
-              )
-              await persistence.save(finished)
-            } catch (error) {
-              reportRecordError(error)
-            } finally {
-              settle()
-            }
-          })()
+          const record = { ...names, counter, policy, tools: toolSchemas, memory: memoryText, projection, basisSeq: thread.nextSeq, entries: thread.entries }
+          void recordFinishedCall({ persistence, callId, record, result, finished }).catch(reportRecordError).finally(settle)
         },
       }) as ReadableStream<UIMessageChunk>
     },
@@ -197,4 +153,61 @@ export function createProjectedChatTransport(options: ProjectedChatTransportOpti
       return null
     },
   }
+}
+
+/** The thread and its projection for one send, compacted first when the policy says it needs a summary. */
+async function projectForSend(send: {
+  readonly persistence: ChatPersistence
+  readonly policy: ContextPolicy
+  readonly counter: TokenCounter
+  readonly toolSchemas: readonly ToolSchema[]
+  readonly memory: string | Memory | undefined
+  readonly summarizer: Summarizer | undefined
+  readonly abortSignal: AbortSignal | undefined
+}): Promise<{ thread: Awaited<ReturnType<ChatPersistence['thread']>>; projected: ReturnType<typeof projectModelMessages> }> {
+  const { persistence, policy, counter, toolSchemas, memory, summarizer, abortSignal } = send
+  let thread = await persistence.thread()
+  const projectNow = () =>
+    projectModelMessages({
+      thread,
+      policy,
+      counter,
+      ...(toolSchemas.length === 0 ? {} : { tools: toolSchemas }),
+      ...(memory === undefined ? {} : { memory }),
+    })
+  let projected = projectNow()
+  if (summarizer !== undefined && projected.projection.meta.needsSummary) {
+    // Compaction keeps history: a summary entry is appended (or a recorded failure), nothing is removed.
+    const compaction = await compact({ thread, policy, counter, summarizer, ...(abortSignal === undefined ? {} : { signal: abortSignal }) })
+    if (compaction.entries.length > 0) {
+      await persistence.append(compaction.entries)
+      thread = await persistence.thread()
+      projected = projectNow()
+    }
+  }
+  return { thread, projected }
+}
+
+/** Stores a finished call's record (with the usage and stop reason the stream reported) and the final messages. */
+async function recordFinishedCall(finished: {
+  readonly persistence: ChatPersistence
+  readonly callId: string
+  readonly record: Omit<Parameters<typeof buildCallRecord>[0], 'stopReason' | 'usage'>
+  readonly result: { readonly usage: PromiseLike<LanguageModelUsage>; readonly finishReason: PromiseLike<string> }
+  readonly finished: UIMessage[]
+}): Promise<void> {
+  const { result } = finished
+  const [usage, finishReason] = await Promise.all([
+    Promise.resolve(result.usage).catch(() => undefined),
+    Promise.resolve(result.finishReason).catch(() => 'error'),
+  ])
+  finished.persistence.recordCall(
+    finished.callId,
+    buildCallRecord({
+      ...finished.record,
+      stopReason: finishReason,
+      usage: usage === undefined ? undefined : { inputTokens: usage.inputTokens, outputTokens: usage.outputTokens, cachedInputTokens: usage.inputTokenDetails?.cacheReadTokens },
+    }),
+  )
+  await finished.persistence.save(finished.finished)
 }

@@ -5,12 +5,11 @@ import {
   ImportValidationError,
   SchemaUpgradeError,
   StorageError,
-  storageErrorCode,
   StorageFullError,
   StorageResetError,
   StorageUnavailableError,
-  toStorageError,
 } from './errors'
+import { storageErrorCode, toStorageError } from './storage-error-codes'
 
 const named = (name: string, extra: Record<string, unknown> = {}) => Object.assign(new Error(`${name} happened`), { name }, extra)
 

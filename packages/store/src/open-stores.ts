@@ -1,5 +1,6 @@
 import { openThreadlensDB, type OpenThreadlensDBOptions, type ThreadlensDB } from './database/threadlens-db'
-import { StorageUnavailableError, storageErrorCode } from './errors'
+import { StorageUnavailableError } from './errors'
+import { storageErrorCode } from './storage-error-codes'
 import { createMemoryBackedStores } from './fallback/create-memory-backed-stores'
 import { createMemoryStore } from './memory/create-memory-store'
 import type { MemoryStore } from './memory/memory-store'

@@ -1,5 +1,5 @@
 import { toolNamePattern } from '../entries/tool-name'
-import { anthropicToolIdPattern } from './anthropic-messages'
+import { anthropicToolIdPattern } from './anthropic-tool-id'
 import type { AnthropicMessagesRequest } from './anthropic-messages'
 import { isRecord, type UntypedObject } from './rule-checks'
 

@@ -3,6 +3,10 @@ import type { ProjectedMessage, ProjectionResult } from '../project/types'
 import { attachmentBase64, type FormatOptions } from './openai-chat'
 import { type ContentPart, mediaTypeOf, parseDataUrl } from '../entries/content-parts'
 import { providerToolNames, type ProviderToolNames } from './provider-tool-names'
+import { anthropicToolId } from './anthropic-tool-id'
+import { base64Utf8 } from '../utils/base64-utf8'
+
+export { anthropicToolId, anthropicToolIdPattern } from './anthropic-tool-id'
 
 /** A prompt-cache breakpoint: the prefix up to and including this block is cached. No `ttl` means 5 minutes. */
 export interface AnthropicCacheControl {
@@ -72,8 +76,6 @@ export interface AnthropicMessagesRequest {
   cache_control?: AnthropicCacheControl
 }
 
-/** What the Messages API accepts as a `tool_use` id. */
-export const anthropicToolIdPattern = /^[a-zA-Z0-9_-]+$/
 
 /**
  * Stands in for the user turn the Messages API requires first, when the projection's history
@@ -86,28 +88,6 @@ export const anthropicSystemNotePrefix = 'System note: '
 
 // The API rejects a tool_result with is_error and no content.
 const emptyErrorText = 'Error'
-
-/**
- * A tool call id the Messages API accepts. Ids that already match `anthropicToolIdPattern` pass
- * through; any other character becomes `_` and a hash of the original id is appended, so two ids
- * that differ only in replaced characters stay distinct. Pure: a call and its result map alike.
- */
-export function anthropicToolId(id: string): string {
-  if (anthropicToolIdPattern.test(id)) return id
-  let sanitized = ''
-  for (const character of id) sanitized += /[a-zA-Z0-9_-]/.test(character) ? character : '_'
-  return `${sanitized}_${fnv1aHex(id)}`
-}
-
-// FNV-1a over UTF-16 code units: tiny, stable across runtimes, and collisions need the same sanitized prefix too.
-function fnv1aHex(text: string): string {
-  let hash = 0x811c9dc5
-  for (let index = 0; index < text.length; index += 1) {
-    hash ^= text.charCodeAt(index)
-    hash = Math.imul(hash, 0x01000193)
-  }
-  return (hash >>> 0).toString(16).padStart(8, '0')
-}
 
 function hasText(text: string): boolean {
   // The API rejects whitespace-only text blocks as well as empty ones.
@@ -278,33 +258,4 @@ function mediaBlock(part: Exclude<ContentPart, { type: 'text' }>, options: Forma
   if (inline === undefined) return { type: 'document', source: { type: 'url', url: url as string }, ...title }
   if (inline.mediaType.startsWith('text/')) return { type: 'document', source: { type: 'text', media_type: 'text/plain', data: base64Utf8(inline.data) }, ...title }
   return { type: 'document', source: { type: 'base64', media_type: 'application/pdf', data: inline.data }, ...title }
-}
-
-const base64Alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/'
-
-// Core has no atob/TextDecoder guarantee (it runs anywhere): a small decoder for text documents.
-function base64Utf8(data: string): string {
-  const bytes: number[] = []
-  let buffer = 0
-  let bits = 0
-  for (const character of data) {
-    const value = base64Alphabet.indexOf(character === '-' ? '+' : character === '_' ? '/' : character)
-    if (value < 0) continue
-    buffer = (buffer << 6) | value
-    bits += 6
-    if (bits >= 8) {
-      bits -= 8
-      bytes.push((buffer >> bits) & 0xff)
-    }
-  }
-  let text = ''
-  for (let index = 0; index < bytes.length; ) {
-    const first = bytes[index] as number
-    const length = first < 0x80 ? 1 : first >= 0xf0 ? 4 : first >= 0xe0 ? 3 : first >= 0xc0 ? 2 : 1
-    let code = length === 1 ? first : first & (0xff >> (length + 1))
-    for (let next = 1; next < length; next += 1) code = (code << 6) | ((bytes[index + next] ?? 0) & 0x3f)
-    text += String.fromCodePoint(code > 0x10ffff ? 0xfffd : code)
-    index += length
-  }
-  return text
 }

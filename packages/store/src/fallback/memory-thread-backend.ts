@@ -35,6 +35,7 @@ export function deepFreeze<T>(value: T): T {
   return value
 }
 
+// long: one object literal of the ThreadBackend methods over the in-memory maps they share, each method short; split up, the interface would only be scattered.
 /**
  * Threads in memory, for the fallback stores and tests: nothing survives a reload. Every step is
  * synchronous between its reads and its writes, so it is atomic; events are delivered on a

@@ -6,7 +6,8 @@ import { deleteThreadAttachments } from '../attachments/create-attachment-store'
 import { referencedAttachmentIds } from '../transfer/thread-jsonl'
 import type { ThreadlensDB } from '../database/threadlens-db'
 import { calibrationSamplesOf, calibrationUpdates } from '../calls/create-call-log'
-import { StorageError, storageErrorCode, ThreadNotFoundError } from '../errors'
+import { StorageError, ThreadNotFoundError } from '../errors'
+import { storageErrorCode } from '../storage-error-codes'
 import { readEntries } from './entry-reads'
 import { toolCallIdsOf, type StoredToolIds } from './prepare-entries'
 import { subscribeThread } from './subscribe-thread'
@@ -32,6 +33,7 @@ function checkRow(raw: unknown, threadId: string, operation: string): ThreadRow 
   return parsed.data
 }
 
+// long: one object literal of the ThreadBackend methods over a closure, each method one short IndexedDB transaction; split up, the interface would only be scattered.
 /**
  * Threads in a threadlens database. Every write is one IndexedDB transaction that awaits nothing
  * but IndexedDB: an append reads the thread's row (its last seq) and adds the entries at seq + 1,

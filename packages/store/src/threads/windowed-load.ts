@@ -32,12 +32,6 @@ export async function loadWindowEntries(db: ThreadlensDB, row: ThreadRow, option
   const floor = Math.min(facts.resetSeq + 1, lastSeq)
   const budget = inputBudget(policy)
   const include = new Set(policy.includeKinds)
-  const toolsIncluded = include.has('tool_call') && include.has('tool_result')
-  // Outside the last turns boundary isolation sends a tool unit not at all, so its entries count as
-  // nothing; masking, pruning and dedupe keep the call and shorten the result to a text that still
-  // costs at least its message overhead.
-  const toolsMayVanish = policy.toolTrace === 'boundary'
-  const resultsMayShrink = policy.toolTrace === 'masked' || policy.dedupeToolResults || policy.pruneToolOutputsOverTokens !== undefined
   const summary = include.has('summary') && facts.summary !== null && facts.summary.toSeq >= floor ? facts.summary : null
 
   let summaryCost = 0
@@ -55,30 +49,7 @@ export async function loadWindowEntries(db: ThreadlensDB, row: ThreadRow, option
   // The walk: newest first, page by page.
   let sumOutsideSummary = 0
   let sumAll = 0
-  const pendingResultTokens = new Map<string, number>()
-  const costOf = (entry: Entry): number => {
-    switch (entry.kind) {
-      case 'message':
-        return include.has('message') ? counter.countEntry(entry) : 0
-      case 'tool_result':
-        // Counted with its call: a result whose call is hidden is an orphan and costs nothing.
-        if (toolsIncluded && !toolsMayVanish) pendingResultTokens.set(entry.refs.toolCallId as string, resultsMayShrink ? MESSAGE_OVERHEAD_TOKENS : counter.countEntry(entry))
-        return 0
-      case 'tool_call': {
-        if (!toolsIncluded || toolsMayVanish) return 0
-        const toolCallId = entry.refs.toolCallId as string
-        const result = pendingResultTokens.get(toolCallId)
-        if (result !== undefined) {
-          pendingResultTokens.delete(toolCallId)
-          return counter.countEntry(entry) + result
-        }
-        // Unresolved: dropped calls cost nothing, interrupted ones at least the call.
-        return policy.unresolvedToolCalls === 'drop' ? 0 : counter.countEntry(entry)
-      }
-      default:
-        return 0
-    }
-  }
+  const costOf = projectedCostModel(options, include)
   const enough = (lowest: number): boolean => {
     if (summary === null) return sumAll > reach
     const whenSummaryUsed = sumOutsideSummary > reach || (lowest <= coveredTo && coveredFrom <= floor)
@@ -116,7 +87,50 @@ export async function loadWindowEntries(db: ThreadlensDB, row: ThreadRow, option
     start = required
   }
 
-  // Whole tool call units: a result's call and every member of a model call must be inside.
+  return withWholeToolUnits(db, threadId, floor, window, start, operation)
+}
+
+/**
+ * Per entry, no more than the projector would spend on it: a tool call is counted with its result
+ * (met first, walking newest first). Outside the last turns boundary isolation sends a tool unit
+ * not at all, so its entries count as nothing; masking, pruning and dedupe keep the call and
+ * shorten the result to a text that still costs at least its message overhead.
+ */
+function projectedCostModel(options: LoadWindowOptions, include: ReadonlySet<string>): (entry: Entry) => number {
+  const { policy, counter } = options
+  const toolsIncluded = include.has('tool_call') && include.has('tool_result')
+  const toolsMayVanish = policy.toolTrace === 'boundary'
+  const resultsMayShrink = policy.toolTrace === 'masked' || policy.dedupeToolResults || policy.pruneToolOutputsOverTokens !== undefined
+  const pendingResultTokens = new Map<string, number>()
+  return (entry: Entry): number => {
+    switch (entry.kind) {
+      case 'message':
+        return include.has('message') ? counter.countEntry(entry) : 0
+      case 'tool_result':
+        // Counted with its call: a result whose call is hidden is an orphan and costs nothing.
+        if (toolsIncluded && !toolsMayVanish) pendingResultTokens.set(entry.refs.toolCallId as string, resultsMayShrink ? MESSAGE_OVERHEAD_TOKENS : counter.countEntry(entry))
+        return 0
+      case 'tool_call': {
+        if (!toolsIncluded || toolsMayVanish) return 0
+        const toolCallId = entry.refs.toolCallId as string
+        const result = pendingResultTokens.get(toolCallId)
+        if (result !== undefined) {
+          pendingResultTokens.delete(toolCallId)
+          return counter.countEntry(entry) + result
+        }
+        // Unresolved: dropped calls cost nothing, interrupted ones at least the call.
+        return policy.unresolvedToolCalls === 'drop' ? 0 : counter.countEntry(entry)
+      }
+      default:
+        return 0
+    }
+  }
+}
+
+/** Extends the window (starting at `start`) until it holds whole tool call units: a result's call and every member of a model call. */
+async function withWholeToolUnits(db: ThreadlensDB, threadId: string, floor: number, initial: Entry[], initialStart: number, operation: string): Promise<Entry[]> {
+  let window = initial
+  let start = initialStart
   const callSeqs = new Map<string, number | undefined>()
   const groupStarts = new Map<string, number | undefined>()
   let fresh: readonly Entry[] = window
