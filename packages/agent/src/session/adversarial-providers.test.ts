@@ -18,7 +18,9 @@ import type { SessionEvent } from './session-events'
 // Every case runs against a local fake server that counts what reaches it. The retry policy is the
 // real one with small numbers, so the documented bound is checked, not a lucky timing.
 const apiKey = 'sk-adversarial-0123456789abcdef'
-const retry: RetryOptions = { maxRetries: 2, retryDelayMs: 5, maxRetryDelayMs: 200, maxRetryTotalMs: 5_000, firstEventTimeoutMs: 400, idleTimeoutMs: 300 }
+// The stream timeouts leave room for a loaded CI machine (a late but healthy first byte must not
+// become an extra request and break an exact count); the timeout cases wait well past them.
+const retry: RetryOptions = { maxRetries: 2, retryDelayMs: 5, maxRetryDelayMs: 200, maxRetryTotalMs: 5_000, firstEventTimeoutMs: 1_500, idleTimeoutMs: 1_000 }
 const maxIterations = 3
 const attemptsPerCall = (retry.maxRetries ?? 0) + 1
 /** The documented bound: (maxIterations + context recoveries) model calls, each at most maxRetries + 1 requests. */
@@ -274,9 +276,9 @@ describe.each<Provider>(['openai', 'anthropic'])('%s client against a misbehavin
   })
 
   it('a slow first byte past firstEventTimeoutMs: each attempt times out, maxRetries + 1 requests', async () => {
-    const outcome = await run(provider, { whenEmpty: { text: 'late', firstByteDelayMs: 1_000 } })
+    const outcome = await run(provider, { whenEmpty: { text: 'late', firstByteDelayMs: 2_500 } })
     expect(outcome.error).toBeInstanceOf(ProviderNetworkError)
-    expect((outcome.error as Error).message).toContain('no response within 400 ms')
+    expect((outcome.error as Error).message).toContain('no response within 1500 ms')
     expectSettled(outcome, attemptsPerCall)
   })
 
