@@ -1,9 +1,10 @@
 import type { Tool } from '@threadlens/agent'
-import type { Memory } from '@threadlens/core'
+import type { Memory, ToolSchema } from '@threadlens/core'
 import { useThread } from '@threadlens/react'
 import type { ThreadlensStores } from '@threadlens/store'
 import { ChatBody } from './chat-body'
 import type { ModelSetup } from './model/model-settings'
+import type { ChatAgent } from './session/load-chat-agent'
 import type { ChatPolicyChoice } from './policy/chat-policies'
 import type { ThreadActions } from './threads/thread-actions'
 
@@ -20,11 +21,19 @@ export interface ActiveChatProps {
   readonly stores: ThreadlensStores
   readonly threadId: string
   readonly title: string
-  readonly setup: ModelSetup
+  /** The sending part of the chat (session, model clients, tools): `undefined` until it has loaded. */
+  readonly agent: ChatAgent | undefined
+  /** The model; `undefined` until the sending part has loaded. */
+  readonly setup: ModelSetup | undefined
+  /** What the header shows for the model, known from the start. */
+  readonly modelLabel: string
   readonly choices: readonly ChatPolicyChoice[]
   readonly choice: ChatPolicyChoice
   onPolicy(id: string): void
-  readonly tools: readonly Tool<unknown>[]
+  /** The tools; `undefined` until the sending part has loaded. */
+  readonly tools: readonly Tool<unknown>[] | undefined
+  /** What the tools send to the model, known from the start (the meter and the devtools project with them). */
+  readonly toolSchemas: readonly ToolSchema[]
   /** The assistant's memory as last committed (rendered into the meter's projection). */
   readonly memory: Memory | undefined
   readonly readMemory: () => Promise<Memory>

@@ -13,11 +13,14 @@ import { appendLongSession } from './long-session/append-long-session'
 import { useMemoryText } from './memory/use-memory-text'
 import { useChatSession } from './session/use-chat-session'
 import { useSend } from './session/use-send'
+import { loadChatAgent } from './session/load-chat-agent'
 import { attachmentParts } from './conversation/attachment-parts'
 import { useDraftAttachments } from './conversation/draft-attachments'
 import type { ActiveChatProps } from './active-chat'
 
 const noSession = createSessionSource({ status: 'idle', threadId: '' })
+// Focus and typing in the composer start loading what sending needs (if idle time has not yet).
+const warmUp = () => void loadChatAgent().catch(() => undefined)
 
 // First visit only (the devtools remember what the user chose): open beside a wide chat, docked to
 // the right where there is room for both columns, to the bottom on a phone.
@@ -29,18 +32,30 @@ const firstVisitDock = () => ((globalThis.matchMedia?.('(min-width: 900px)').mat
  * devtools panel on its session. `ActiveChat` unmounts it when the thread is deleted or fails.
  */
 export function ChatBody(props: ActiveChatProps & { readonly snapshot: ThreadSnapshot; readonly thread: Thread }) {
-  const { stores, threadId, choice, tools, layout, snapshot, thread } = props
+  const { stores, threadId, choice, layout, snapshot, thread } = props
   const policy = choice.policy
-  const schemas = useMemo(() => tools.map((tool) => tool.schema), [tools])
+  const schemas = props.toolSchemas
   const memoryText = useMemoryText(props.memory, policy)
   const projection = useProjection(threadId, policy, { tools: schemas, ...(memoryText === undefined ? {} : { memory: memoryText }) })
-  const session = useChatSession({ threads: stores.threads, callLog: stores.calls, threadId, setup: props.setup, tools, memory: props.readMemory, attachments: stores.attachments })
+  const chatSession = useChatSession({
+    agent: props.agent,
+    threads: stores.threads,
+    callLog: stores.calls,
+    threadId,
+    setup: props.setup,
+    tools: props.tools,
+    memory: props.readMemory,
+    attachments: stores.attachments,
+  })
+  const session = chatSession.session
+  // Until the session has loaded the devtools see an idle one with the same tools: nothing they show changes when it arrives.
+  const idleSession = useMemo(() => createSessionSource({ status: 'idle', threadId, tools: schemas }), [threadId, schemas])
   const draftAttachments = useDraftAttachments()
   const loadAttachment = useCallback((id: string) => stores.attachments.get(id), [stores.attachments])
   const status = useSession(session ?? noSession, (state) => state.status)
   const streamingText = useSession(session ?? noSession, (state) => (state.status === 'awaiting-model' ? (state.streamingText ?? '') : ''))
   const inFlight = useSession(session ?? noSession, (state) => state.lastProjection)
-  const { state, send, stop, dismiss } = useSend(session, { policy, projection: projection.result })
+  const { state, send, stop, dismiss } = useSend(chatSession, { policy, projection: projection.result })
   const devtoolsToggle = useRef<HTMLButtonElement>(null)
   const [draft, setDraft] = useState('')
   const [notice, setNotice] = useState<string | undefined>(undefined)
@@ -93,7 +108,7 @@ export function ChatBody(props: ActiveChatProps & { readonly snapshot: ThreadSna
         <ChatHeader
           title={props.title}
           entryCount={thread.entries.length}
-          modelLabel={props.setup.label}
+          modelLabel={props.modelLabel}
           choices={props.choices}
           policyId={choice.id}
           onPolicy={props.onPolicy}
@@ -111,7 +126,7 @@ export function ChatBody(props: ActiveChatProps & { readonly snapshot: ThreadSna
           onCompact={() =>
             void run('Compacting', async () => {
               const before = thread.entries.length
-              await session?.compactNow(policy)
+              await (await chatSession.ready()).compactNow(policy)
               const after = (await stores.threads.get(threadId))?.entryCount ?? before
               return after > before ? 'Summarized what the policy allows: see the summary card.' : 'Nothing to summarize yet: the newest turns are always kept raw.'
             })
@@ -136,11 +151,15 @@ export function ChatBody(props: ActiveChatProps & { readonly snapshot: ThreadSna
         />
         <Composer
           draft={draft}
-          onDraft={setDraft}
+          onDraft={(text) => {
+            setDraft(text)
+            warmUp()
+          }}
+          onFocus={warmUp}
           onSend={(text) => void submit(text)}
           onStop={stop}
           running={state.phase !== 'idle'}
-          disabled={session === undefined || working}
+          disabled={working}
           attachments={draftAttachments.attachments}
           onAttach={attach}
           onRemoveAttachment={draftAttachments.remove}
@@ -148,7 +167,7 @@ export function ChatBody(props: ActiveChatProps & { readonly snapshot: ThreadSna
       </main>
       <DevtoolsAttachmentLoader load={loadAttachment}>
         <ThreadlensDevtools
-          {...(session === undefined ? {} : { session })}
+          session={session ?? idleSession}
           threadId={threadId}
           policy={policy}
           policies={modelPolicies}

@@ -5,7 +5,7 @@ import { useCallback, useMemo, useState } from 'react'
 import { ActiveChat } from './active-chat'
 import { ASSISTANT_MEMORY_ID, DEVTOOLS_STORAGE_KEY, scriptedSpeed } from './chat-config'
 import { MemoryNotes } from './memory/memory-notes'
-import { modelSetup, offlineSettings, type ModelSettings } from './model/model-settings'
+import { modelLabel, offlineSettings, type ModelSettings } from './model/model-settings'
 import { findPolicyChoice, policyChoices } from './policy/chat-policies'
 import { usePolicyId } from './policy/use-policy-id'
 import { SettingsPanel } from './settings/settings-panel'
@@ -14,19 +14,22 @@ import { threadActions } from './threads/thread-actions'
 import { titleOf, useThreadList } from './threads/thread-list'
 import { ThreadSidebar } from './threads/thread-sidebar'
 import { useActiveThread } from './threads/use-active-thread'
-import { demoTools } from './tools/demo-tools'
+import { loadChatAgent, useChatAgent } from './session/load-chat-agent'
+import { demoToolSchemas } from './tools/demo-tool-schemas'
 
 /** Layout and app-wide state: threads, the model, the policy, memory; the open chat does the rest. */
 export function ChatShell({ stores }: { readonly stores: ThreadlensStores }) {
   const speed = useMemo(() => scriptedSpeed(), [])
   const [settings, setSettings] = useState<ModelSettings>(offlineSettings)
-  const setup = useMemo(() => modelSetup(settings, speed), [settings, speed])
+  // The session, the model clients and the tools load after the first paint: the first screen does not need them.
+  const agent = useChatAgent()
+  const setup = useMemo(() => agent?.modelSetup(settings, speed), [agent, settings, speed])
   const configuredModel = settings.provider === 'offline' ? undefined : settings.model
   const choices = useMemo(() => policyChoices(configuredModel), [configuredModel])
   const [policyId, setPolicyId] = usePolicyId()
   const choice = findPolicyChoice(choices, policyId)
 
-  const tools = useMemo(() => demoTools(stores.memory, ASSISTANT_MEMORY_ID), [stores])
+  const tools = useMemo(() => agent?.demoTools(stores.memory, ASSISTANT_MEMORY_ID), [agent, stores])
   const memory = useMemory(ASSISTANT_MEMORY_ID, (snapshot) => snapshot.memory)
   const readMemory = useCallback(() => stores.memory.get(ASSISTANT_MEMORY_ID), [stores])
 
@@ -102,8 +105,8 @@ export function ChatShell({ stores }: { readonly stores: ThreadlensStores }) {
         <div id="chat-settings" className="chat-settings-host">
           <SettingsPanel
             settings={settings}
-            onApply={(next) => {
-              modelSetup(next, speed) // throws on a bad URL or a missing field, before anything changes
+            onApply={async (next) => {
+              ;(await loadChatAgent()).modelSetup(next, speed) // throws on a bad URL or a missing field, before anything changes
               setSettings(next)
             }}
             onClose={() => setSettingsOpen(false)}
@@ -127,11 +130,14 @@ export function ChatShell({ stores }: { readonly stores: ThreadlensStores }) {
           stores={stores}
           threadId={activeId}
           title={titleOf(record)}
+          agent={agent}
           setup={setup}
+          modelLabel={modelLabel(settings)}
           choices={choices}
           choice={choice}
           onPolicy={setPolicyId}
           tools={tools}
+          toolSchemas={demoToolSchemas}
           memory={memory}
           readMemory={readMemory}
           actions={actions}

@@ -15,10 +15,12 @@ export interface ComposerProps {
   readonly attachments?: readonly DraftAttachment[]
   onAttach?(files: readonly File[]): void
   onRemoveAttachment?(key: number): void
+  /** The message box got focus: a chance to load what sending needs before the first send. */
+  onFocus?(): void
 }
 
 /** The message box: Enter sends, Shift+Enter starts a new line. */
-export function Composer({ draft, onDraft, onSend, onStop, running, disabled, attachments = [], onAttach, onRemoveAttachment }: ComposerProps) {
+export function Composer({ draft, onDraft, onSend, onStop, running, disabled, attachments = [], onAttach, onRemoveAttachment, onFocus }: ComposerProps) {
   const hintId = useId()
   const submit = (event?: FormEvent) => {
     event?.preventDefault()
@@ -57,6 +59,7 @@ export function Composer({ draft, onDraft, onSend, onStop, running, disabled, at
         value={draft}
         onChange={(event) => onDraft(event.target.value)}
         onKeyDown={onKeyDown}
+        onFocus={onFocus}
         onPaste={onPaste}
         rows={2}
         placeholder="Ask something, or try /error"

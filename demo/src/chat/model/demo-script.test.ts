@@ -6,7 +6,7 @@ import { beforeAll, describe, expect, test } from 'vitest'
 import { longSessionInputs } from '../long-session/long-session-inputs'
 import { findPolicyChoice, presetChoices } from '../policy/chat-policies'
 import { demoTools } from '../tools/demo-tools'
-import { modelSetup } from './model-settings'
+import { modelSetup } from './model-setup'
 import { ScriptedFailure } from './demo-script'
 
 const memoryId = 'assistant'

@@ -1,8 +1,5 @@
-import { anthropic, modelSummarizer, openAICompatible, type ModelClient } from '@threadlens/agent'
-import { scriptedModel } from '@threadlens/agent/testing'
-import { extractiveSummarizer, type Summarizer } from '@threadlens/core'
-import type { ScriptedSpeed } from '../chat-config'
-import { demoScript } from './demo-script'
+import type { ModelClient } from '@threadlens/agent'
+import type { Summarizer } from '@threadlens/core'
 
 /**
  * Which model answers. The API key lives in React state and in the client's closure only: it is
@@ -24,18 +21,8 @@ export interface ModelSetup {
   readonly label: string
 }
 
-/** The client and summarizer for `settings`; throws `InvalidModelClientOptionsError` on a bad URL or a missing field. */
-export function modelSetup(settings: ModelSettings, speed: ScriptedSpeed): ModelSetup {
-  if (settings.provider === 'offline') {
-    return {
-      client: scriptedModel({ id: OFFLINE_MODEL_ID, script: demoScript, delayMs: speed.delayMs, chunkSize: speed.chunkSize }),
-      summarizer: extractiveSummarizer(),
-      label: 'offline (scripted)',
-    }
-  }
-  const client =
-    settings.provider === 'anthropic'
-      ? anthropic({ apiKey: settings.apiKey, model: settings.model, ...(settings.baseURL.trim() === '' ? {} : { baseURL: settings.baseURL.trim() }) })
-      : openAICompatible({ baseURL: settings.baseURL.trim(), model: settings.model, ...(settings.apiKey === '' ? {} : { apiKey: settings.apiKey }) })
-  return { client, summarizer: modelSummarizer({ model: client }), label: `${settings.model} · ${settings.provider === 'anthropic' ? 'Anthropic' : settings.baseURL}` }
+/** What the header shows for `settings`: known before the model clients (loaded on first use) are. */
+export function modelLabel(settings: ModelSettings): string {
+  if (settings.provider === 'offline') return 'offline (scripted)'
+  return `${settings.model} · ${settings.provider === 'anthropic' ? 'Anthropic' : settings.baseURL}`
 }

@@ -1,30 +1,55 @@
-import { createSession, type Session, type Tool } from '@threadlens/agent'
+import type { Session, Tool } from '@threadlens/agent'
 import type { Memory } from '@threadlens/core'
 import type { CallLogStore, ThreadStore } from '@threadlens/store'
 import type { AttachmentStore } from '@threadlens/store/attachments'
-import { useEffect, useMemo } from 'react'
+import { useCallback, useEffect, useMemo, useRef } from 'react'
 import type { ModelSetup } from '../model/model-settings'
+import { loadChatAgent, type ChatAgent } from './load-chat-agent'
 
 export interface ChatSessionOptions {
+  /** The sending part of the chat, `undefined` until it has loaded (`useChatAgent`). */
+  readonly agent: ChatAgent | undefined
   readonly threads: ThreadStore
   /** Where failed attempts and token calibrations are kept (the stores' `calls`). */
   readonly callLog: CallLogStore
   readonly threadId: string | undefined
-  readonly setup: ModelSetup
-  readonly tools: readonly Tool<unknown>[]
+  /** The model, `undefined` until the sending part has loaded. */
+  readonly setup: ModelSetup | undefined
+  /** The tools, `undefined` until the sending part has loaded. */
+  readonly tools: readonly Tool<unknown>[] | undefined
   /** The memory rendered into every model call (its `policy.memorySpaces`), read fresh each call. */
   readonly memory: () => Promise<Memory>
   /** Where pasted images and files are kept: the session reads their bytes for each call. */
   readonly attachments: AttachmentStore
 }
 
+export interface ChatSession {
+  /** The session, `undefined` until the sending part of the chat has loaded. */
+  readonly session: Session | undefined
+  /** The session as soon as there is one (starts loading the sending part if it has not). */
+  ready(): Promise<Session>
+}
+
 /** One session per open thread and model; the policy is given per request, so switching presets keeps it. */
-export function useChatSession({ threads, callLog, threadId, setup, tools, memory, attachments }: ChatSessionOptions): Session | undefined {
+export function useChatSession({ agent, threads, callLog, threadId, setup, tools, memory, attachments }: ChatSessionOptions): ChatSession {
   const session = useMemo(
-    () => (threadId === undefined ? undefined : createSession({ threads, callLog, threadId, model: setup.client, summarizer: setup.summarizer, tools, memory, attachments })),
-    [threads, callLog, threadId, setup, tools, memory, attachments],
+    () =>
+      agent === undefined || threadId === undefined || setup === undefined || tools === undefined
+        ? undefined
+        : agent.createSession({ threads, callLog, threadId, model: setup.client, summarizer: setup.summarizer, tools, memory, attachments }),
+    [agent, threads, callLog, threadId, setup, tools, memory, attachments],
   )
+  const waiting = useRef<((session: Session) => void)[]>([])
+  useEffect(() => {
+    if (session !== undefined) for (const resolve of waiting.current.splice(0)) resolve(session)
+  }, [session])
   // A request still running keeps going when the user opens another thread; only the mirror stops.
   useEffect(() => () => session?.close(), [session])
-  return session
+  const ready = useCallback(async (): Promise<Session> => {
+    if (session !== undefined) return session
+    const next = new Promise<Session>((resolve) => waiting.current.push(resolve))
+    await loadChatAgent()
+    return next
+  }, [session])
+  return { session, ready }
 }

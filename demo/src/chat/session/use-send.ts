@@ -1,7 +1,8 @@
-import { SessionBusyError, type Session } from '@threadlens/agent'
 import { decideCompaction, type ContextPolicy, type ProjectionResult } from '@threadlens/core'
 import { type ContentPart } from '@threadlens/core/parts'
 import { useCallback, useEffect, useRef, useState } from 'react'
+import { loadChatAgent } from './load-chat-agent'
+import type { ChatSession } from './use-chat-session'
 
 export interface SendState {
   /** `waiting` while another tab drives the thread; `running` from the click to the end of the request. */
@@ -30,8 +31,9 @@ function describeError(error: unknown): { name: string; message: string } {
 /**
  * Sends through the session and turns its events into what the chat shows. When another tab
  * drives the thread the message waits (with a notice) and goes out as soon as that tab is done.
+ * A send before the session has loaded shows the message as pending at once and goes out when it has.
  */
-export function useSend(session: Session | undefined, options: SendOptions) {
+export function useSend({ session, ready }: ChatSession, options: SendOptions) {
   const [state, setState] = useState<SendState>(idle)
   const current = useRef(session)
   const controller = useRef<AbortController | undefined>(undefined)
@@ -39,21 +41,30 @@ export function useSend(session: Session | undefined, options: SendOptions) {
   latest.current = options
 
   useEffect(() => {
+    const previous = current.current
     current.current = session
-    setState(idle)
+    // The first session (the sending part just loaded) takes over a send already waiting for it.
+    if (previous !== undefined) setState(idle)
   }, [session])
 
   const send = useCallback(
     async (text: string, parts?: () => Promise<readonly ContentPart[]>): Promise<'sent' | 'cancelled'> => {
-      if (session === undefined) return 'cancelled'
       const abort = new AbortController()
       controller.current = abort
+      let active = session
       // Events of a session the user has left (another thread opened) no longer change the page.
       const update = (change: (previous: SendState) => SendState) => {
-        if (current.current === session) setState(change)
+        if (current.current === active) setState(change)
       }
       update(() => ({ phase: 'running', pending: { text, requestId: undefined }, error: undefined, notice: undefined }))
       try {
+        if (active === undefined) {
+          active = await ready()
+          current.current = active
+          if (abort.signal.aborted) return 'cancelled'
+        }
+        const { SessionBusyError } = await loadChatAgent()
+        const session = active
         const { policy, projection } = latest.current
         if (projection !== undefined && decideCompaction(projection, policy).action === 'compact') {
           update((previous) => ({ ...previous, notice: 'Summarizing older entries before the call…' }))
@@ -89,7 +100,7 @@ export function useSend(session: Session | undefined, options: SendOptions) {
         if (controller.current === abort) controller.current = undefined
       }
     },
-    [session],
+    [session, ready],
   )
 
   /** Stops the request in progress, or stops waiting for the other tab. */

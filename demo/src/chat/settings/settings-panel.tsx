@@ -10,8 +10,8 @@ const defaults: Readonly<Record<Exclude<Provider, 'offline'>, { baseURL: string;
 
 export interface SettingsPanelProps {
   readonly settings: ModelSettings
-  /** Throws when the settings cannot make a client (the message is shown). */
-  onApply(settings: ModelSettings): void
+  /** Throws (or rejects) when the settings cannot make a client (the message is shown). */
+  onApply(settings: ModelSettings): void | Promise<void>
   onClose(): void
 }
 
@@ -33,10 +33,10 @@ export function SettingsPanel({ settings, onApply, onClose }: SettingsPanelProps
     setProvider(next)
     setError(undefined)
   }
-  const submit = (event: FormEvent) => {
+  const submit = async (event: FormEvent) => {
     event.preventDefault()
     try {
-      onApply(provider === 'offline' ? { provider } : { provider, baseURL, model: model.trim(), apiKey })
+      await onApply(provider === 'offline' ? { provider } : { provider, baseURL, model: model.trim(), apiKey })
       onClose()
     } catch (failure) {
       setError(failure instanceof Error ? failure.message : String(failure))
@@ -50,7 +50,7 @@ export function SettingsPanel({ settings, onApply, onClose }: SettingsPanelProps
   return (
     <form
       className="chat-settings"
-      onSubmit={submit}
+      onSubmit={(event) => void submit(event)}
       onKeyDown={(event) => {
         if (event.key === 'Escape') onClose()
       }}

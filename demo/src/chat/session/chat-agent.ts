@@ -1,0 +1,8 @@
+/**
+ * What only sending needs — the session, the model clients and the tools (with zod's JSON Schema
+ * conversion) — in one module the chat loads after its first paint (`load-chat-agent.ts`), so the
+ * first screen does not wait for it.
+ */
+export { createSession, SessionBusyError } from '@threadlens/agent'
+export { modelSetup } from '../model/model-setup'
+export { demoTools } from '../tools/demo-tools'
