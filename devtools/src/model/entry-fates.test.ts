@@ -1,6 +1,7 @@
 import { createThread, createTokenCounter, definePolicy, project } from '@threadlens/core'
+import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { describeFate, fateIndex } from './entry-fates'
+import { describeFate, fateIndex, sameFate, type EntryFate } from './entry-fates'
 
 describe('fateIndex', () => {
   it('gives every entry exactly the fate meta says, with the rule', async () => {
@@ -32,5 +33,26 @@ describe('fateIndex', () => {
     expect(describeFate(fates.fateOf(1)).label).toBe('summarized (#12)')
     const budgetDropped = thread.entries.map((entry) => fates.fateOf(entry.seq)).filter((fate) => fate.state === 'dropped' && fate.reason === 'budget')
     expect(budgetDropped.length).toBeGreaterThan(0)
+  })
+})
+
+const SEED = 1313
+
+describe('sameFate', () => {
+  const fate: fc.Arbitrary<EntryFate> = fc.oneof(
+    fc.record({ state: fc.constant('included' as const), reduced: fc.constantFrom(undefined, 'masked' as const, 'deduped' as const, 'pruned' as const) }),
+    fc.record({ state: fc.constant('summary' as const), covers: fc.tuple(fc.nat(5), fc.nat(5)) }),
+    fc.record({ state: fc.constant('summarized' as const), summarySeq: fc.nat(5) }),
+    fc.record({ state: fc.constant('dropped' as const), reason: fc.constantFrom('budget' as const, 'window' as const, 'kind' as const) }),
+  )
+  it(`is true exactly when two fates say the same, whatever object holds them (seed ${SEED})`, () => {
+    fc.assert(
+      fc.property(fate, fate, (a, b) => {
+        expect(sameFate(a, b)).toBe(JSON.stringify(a) === JSON.stringify(b))
+        expect(sameFate(a, structuredClone(a))).toBe(true)
+        expect(sameFate(a, b)).toBe(sameFate(b, a))
+      }),
+      { seed: SEED, numRuns: 300 },
+    )
   })
 })

@@ -81,6 +81,21 @@ export function fateIndex(meta: ProjectionMeta): FateIndex {
   return index
 }
 
+/** Two fates say the same (fates are rebuilt with every projection, so compare by value). */
+export function sameFate(a: EntryFate, b: EntryFate): boolean {
+  if (a === b) return true
+  switch (a.state) {
+    case 'included':
+      return b.state === 'included' && a.reduced === b.reduced
+    case 'summary':
+      return b.state === 'summary' && a.covers[0] === b.covers[0] && a.covers[1] === b.covers[1]
+    case 'summarized':
+      return b.state === 'summarized' && a.summarySeq === b.summarySeq
+    case 'dropped':
+      return b.state === 'dropped' && a.reason === b.reason
+  }
+}
+
 /** The fate as a short label and the rule that decided it. */
 export function describeFate(fate: EntryFate): { label: string; rule: string } {
   switch (fate.state) {

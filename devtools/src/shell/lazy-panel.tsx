@@ -1,13 +1,58 @@
-import { lazy, Suspense } from 'react'
+import { useEffect, useState, type ComponentType } from 'react'
 import type { PanelBodyProps } from '../panel/panel'
 
-// The panel body is its own chunk: an app pays for it only when the panel first opens.
-const Panel = lazy(() => import('../panel/panel'))
+type PanelComponent = ComponentType<PanelBodyProps>
 
+// The panel body is its own chunk: an app pays for it only when the panel first opens.
+let loading: Promise<PanelComponent> | undefined
+let loaded: PanelComponent | undefined
+
+function loadPanel(): Promise<PanelComponent> {
+  loading ??= import('../panel/panel').then(
+    (module) => (loaded = module.default),
+    (error: unknown) => {
+      // A failed download is tried again on the next open.
+      loading = undefined
+      throw error
+    },
+  )
+  return loading
+}
+
+/**
+ * Shows the panel once its chunk is in. Not `lazy` + `<Suspense>`: React holds a Suspense
+ * boundary's content back until ~300 ms after its fallback appeared, more than a cold open
+ * should take in all.
+ */
 export function LazyPanel(props: PanelBodyProps) {
+  const [Panel, setPanel] = useState<PanelComponent | undefined>(() => loaded)
+  const [failure, setFailure] = useState<string | undefined>(undefined)
+  useEffect(() => {
+    if (Panel !== undefined) return undefined
+    let current = true
+    loadPanel().then(
+      (component) => {
+        if (current) setPanel(() => component)
+      },
+      (error: unknown) => {
+        if (current) setFailure(error instanceof Error ? error.message : String(error))
+      },
+    )
+    return () => {
+      current = false
+    }
+  }, [Panel])
+  if (Panel !== undefined) return <Panel {...props} />
+  if (failure !== undefined) {
+    return (
+      <p className="tl-loading" role="alert" data-testid="panel-load-error">
+        [threadlens] the devtools panel could not load ({failure}); close and open it to try again.
+      </p>
+    )
+  }
   return (
-    <Suspense fallback={<div className="tl-loading" data-testid="panel-loading">loading threadlens devtools…</div>}>
-      <Panel {...props} />
-    </Suspense>
+    <div className="tl-loading" data-testid="panel-loading">
+      loading threadlens devtools…
+    </div>
   )
 }

@@ -1,10 +1,10 @@
 import { type Entry, type EntryKind, type TokenCounter } from '@threadlens/core'
 import { entryKinds } from '@threadlens/core/internal'
-import { useDeferredValue, useMemo, useState } from 'react'
+import { memo, useDeferredValue, useMemo, useState } from 'react'
 import { VirtualList } from '../components/virtual-list'
 import { TIMELINE_ROW_HEIGHT } from '../constants'
 import { entryPreview, refsText } from '../model/entry-preview'
-import { describeFate, fateIndex, type FateIndex } from '../model/entry-fates'
+import { describeFate, fateIndex, sameFate, type EntryFate } from '../model/entry-fates'
 import { fateFilterOptions, seqMatches, type FateFilter } from '../model/fate-filter'
 import { formatNumber } from '../model/meter-parts'
 import { usePanel } from '../panel/panel-context'
@@ -84,7 +84,20 @@ export function TimelineTab() {
           followEnd
           {...(selectedRow === undefined || selectedRow < 0 ? {} : { scrollToRow: selectedRow })}
           rowKey={(row) => entryAt(row).seq}
-          renderRow={(row) => <TimelineRow entry={entryAt(row)} fates={fates} counter={counter} selected={entryAt(row).seq === panel.selectedSeq} onSelect={panel.selectSeq} />}
+          renderRow={(row) => {
+            const entry = entryAt(row)
+            return (
+              <TimelineRow
+                entry={entry}
+                fate={fates.fateOf(entry.seq)}
+                pinned={fates.pinned.has(entry.seq)}
+                unresolved={fates.unresolved.has(entry.seq)}
+                counter={counter}
+                selected={entry.seq === panel.selectedSeq}
+                onSelect={panel.selectSeq}
+              />
+            )
+          }}
         />
         {selected === undefined ? null : <EntryDetail entry={selected} fates={fates} counter={counter} onClose={() => panel.selectSeq(undefined)} />}
         </div>
@@ -95,14 +108,22 @@ export function TimelineTab() {
 
 interface TimelineRowProps {
   readonly entry: Entry
-  readonly fates: FateIndex
+  readonly fate: EntryFate
+  readonly pinned: boolean
+  readonly unresolved: boolean
   readonly counter: TokenCounter
   readonly selected: boolean
   onSelect(seq: number): void
 }
 
-function TimelineRow({ entry, fates, counter, selected, onSelect }: TimelineRowProps) {
-  const fate = fates.fateOf(entry.seq)
+// An append gives a new projection, but most rows in view keep their fate: only changed rows re-render.
+const TimelineRow = memo(TimelineRowView, (before, after) => {
+  const { fate, ...rest } = before
+  const { fate: nextFate, ...nextRest } = after
+  return sameFate(fate, nextFate) && (Object.keys(rest) as (keyof typeof rest)[]).every((key) => rest[key] === nextRest[key])
+})
+
+function TimelineRowView({ entry, fate, pinned, unresolved, counter, selected, onSelect }: TimelineRowProps) {
   const { label, rule } = describeFate(fate)
   const state = fate.state === 'summary' ? 'included' : fate.state
   const badgeClass = fate.state === 'dropped' ? 'tl-danger' : fate.state === 'summarized' ? 'tl-warn' : fate.state === 'included' && fate.reduced !== undefined ? 'tl-warn' : 'tl-ok'
@@ -130,8 +151,8 @@ function TimelineRow({ entry, fates, counter, selected, onSelect }: TimelineRowP
         <span className={`tl-badge ${badgeClass}`} data-testid="fate-badge">
           {label}
         </span>
-        {fates.pinned.has(entry.seq) ? <span className="tl-badge tl-info">pinned</span> : null}
-        {fates.unresolved.has(entry.seq) ? <span className="tl-badge tl-warn">unresolved</span> : null}
+        {pinned ? <span className="tl-badge tl-info">pinned</span> : null}
+        {unresolved ? <span className="tl-badge tl-warn">unresolved</span> : null}
       </span>
       <span className="tl-kind">{entry.kind}</span>
       <span className="tl-one-line" data-testid="entry-preview">
