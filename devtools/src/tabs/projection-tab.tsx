@@ -40,7 +40,7 @@ export function ProjectionTab() {
           ))}
         </div>
         {panel.sessionProjection === undefined ? null : (
-          <select className="tl-select" value={source} onChange={(event) => setSource(event.target.value as 'next' | 'session')} data-testid="projection-source">
+          <select className="tl-select" aria-label="Projection source" value={source} onChange={(event) => setSource(event.target.value as 'next' | 'session')} data-testid="projection-source">
             <option value="next">next call (projected now)</option>
             <option value="session">the session&apos;s call in flight</option>
           </select>
