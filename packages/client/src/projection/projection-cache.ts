@@ -13,7 +13,6 @@ export type ProjectionOutcome = { readonly ok: true; readonly result: Projection
 
 const policyKeys = new WeakMap<ContextPolicy, string>()
 const toolKeys = new WeakMap<readonly ToolSchema[], string>()
-let toolKeyCount = 0
 
 /** Equal policies give equal keys, so a policy rebuilt on every render still hits the cache. */
 export function policyKey(policy: ContextPolicy): string {
@@ -25,8 +24,10 @@ export function policyKey(policy: ContextPolicy): string {
 function optionsKey(counter: TokenCounter, options: ProjectOptions): string {
   let tools = ''
   if (options.tools !== undefined) {
+    // By content, like the policy: a tools array rebuilt on every render (or every session
+    // snapshot) must not project the same thread again.
     tools = toolKeys.get(options.tools) ?? ''
-    if (tools === '') toolKeys.set(options.tools, (tools = `tools-${++toolKeyCount}`))
+    if (tools === '') toolKeys.set(options.tools, (tools = JSON.stringify(options.tools)))
   }
   // A memory's id and rev identify its content: every write bumps the rev.
   const memory = typeof options.memory === 'object' ? `memory:${options.memory.id}:${options.memory.rev}` : `text:${options.memory ?? ''}`
@@ -38,8 +39,9 @@ const cache = new WeakMap<Thread, Map<string, ProjectionOutcome>>()
 const perThreadLimit = 16
 
 /**
- * `project()` memoised by thread version (the snapshot object) + policy + counter + options:
- * the same inputs return the same result object, so components that hold it do not re-render.
+ * `project()` memoised by thread version (the snapshot object) + policy + counter + options, all
+ * but the thread compared by value: the same inputs return the same result object, so every
+ * reader of one commit shares one projection and components that hold it do not re-render.
  */
 export function cachedProjection(thread: Thread, policy: ContextPolicy, counter: TokenCounter, options: ProjectOptions = {}): ProjectionOutcome {
   let byKey = cache.get(thread)

@@ -14,6 +14,7 @@ import { checkThreadLimits, exportedBytes } from './thread-limits'
 import { newThreadRow, parseRecordChanges, parseUpdateOptions, recordFieldsOf, recordFieldsShape, updatedRow } from './thread-record'
 import type { CreateThreadRecordOptions, ForkThreadOptions, ImportThreadOptions, ThreadStore, ThreadStoreOptions } from './thread-store'
 import { reportUnreadable, warnUnreadable } from './unreadable-entry'
+import { sameTabDelivery } from './same-tab-delivery'
 
 const counterSchema = z.custom<TokenCounter>(
   (value) => typeof value === 'object' && value !== null && typeof (value as TokenCounter).id === 'string' && typeof (value as TokenCounter).countEntry === 'function',
@@ -105,17 +106,20 @@ export function toThread(row: ThreadRow, entries: readonly Entry[], now: () => n
 export function threadStoreOver(backend: ThreadBackend, options: ThreadStoreOptions = {}): ThreadStore {
   const { counters, now, createId, onUnreadableEntry } = resolveThreadStoreOptions(options)
   const importLimits = resolveImportLimits(options.importLimits)
+  const sameTab = sameTabDelivery()
 
-  const appendPrepared = (rawThreadId: string, prepared: readonly PreparedEntry[], operation: string): Promise<readonly Entry[]> => {
+  const appendPrepared = async (rawThreadId: string, prepared: readonly PreparedEntry[], operation: string): Promise<readonly Entry[]> => {
     const threadId = toThreadId(rawThreadId)
     const time = now()
-    return backend.append(threadId, prepared, operation, time, (row, stored) => {
-      const entries = assignSeqs(threadId, prepared, row.lastSeq + 1, stored)
-      if (entries.length === 0) return { entries, row }
-      const next = appendedRow(row, entries, time)
+    const entries = await backend.append(threadId, prepared, operation, time, (row, stored) => {
+      const assigned = assignSeqs(threadId, prepared, row.lastSeq + 1, stored)
+      if (assigned.length === 0) return { entries: assigned, row }
+      const next = appendedRow(row, assigned, time)
       checkThreadLimits(next, importLimits)
-      return { entries, row: next }
+      return { entries: assigned, row: next }
     })
+    sameTab.committed(threadId, entries)
+    return entries
   }
 
   const store: ThreadStore = {
@@ -208,7 +212,9 @@ export function threadStoreOver(backend: ThreadBackend, options: ThreadStoreOpti
     },
 
     subscribe(threadId, listener, subscribeOptions) {
-      return backend.subscribe(threadId, listener, subscribeOptions, (entries) => reportUnreadable(entries, 'subscribe', onUnreadableEntry))
+      return sameTab.subscribe(toThreadId(threadId), listener, subscribeOptions?.afterSeq, (heard) =>
+        backend.subscribe(threadId, heard, subscribeOptions, (entries) => reportUnreadable(entries, 'subscribe', onUnreadableEntry)),
+      )
     },
 
     async export(threadId) {

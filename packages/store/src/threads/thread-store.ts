@@ -121,7 +121,10 @@ export interface ThreadStore {
   delete(threadId: string): Promise<void>
   /** Deletes every thread, entry and memory of this database, even with other tabs open (they stop). */
   eraseAll(): Promise<void>
-  /** Live events for committed writes to one thread, from every tab. Returns the function that stops them. */
+  /**
+   * Live events for committed writes to one thread, from every tab: each entry once, in seq order.
+   * This store's own appends are delivered by the time they resolve. Returns the function that stops them.
+   */
   subscribe(threadId: string, listener: ThreadStoreListener, options?: SubscribeOptions): () => void
   /** The thread as JSONL: a header line, then one entry per line. */
   export(threadId: string): Promise<string>
