@@ -39,7 +39,7 @@ const entries: { readonly name: string; readonly target?: number; readonly code:
   { name: 'core: everything', target: 25, code: `import * as core from '@threadlens/core'\nconsole.log(core)` },
   { name: 'core + store: everything', target: 60, code: `import * as core from '@threadlens/core'\nimport * as store from '@threadlens/store'\nconsole.log(core, store)` },
   { name: 'core + store + agent: everything', code: `import * as core from '@threadlens/core'\nimport * as store from '@threadlens/store'\nimport * as agent from '@threadlens/agent'\nconsole.log(core, store, agent)` },
-  { name: '+ react: everything', code: `import * as core from '@threadlens/core'\nimport * as store from '@threadlens/store'\nimport * as agent from '@threadlens/agent'\nimport * as react from '@threadlens/react'\nconsole.log(core, store, agent, react)` },
+  { name: '+ client + react: everything', code: `import * as core from '@threadlens/core'\nimport * as store from '@threadlens/store'\nimport * as agent from '@threadlens/agent'\nimport * as client from '@threadlens/client'\nimport * as react from '@threadlens/react'\nconsole.log(core, store, agent, client, react)` },
   { name: 'devtools (root), development build', code: `import * as devtools from '@threadlens/devtools'\nconsole.log(devtools)` },
   { name: 'devtools (root), production build: renders nothing', code: `import * as devtools from '@threadlens/devtools'\nconsole.log(devtools)` },
   { name: 'devtools/production', code: `import * as devtools from '@threadlens/devtools/production'\nconsole.log(devtools)` },
