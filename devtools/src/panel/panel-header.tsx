@@ -12,25 +12,12 @@ import { useThreadTitle } from './use-thread-title'
 export function PanelHeader({ controls, idBase }: { readonly controls: ReactNode; readonly idBase: string }) {
   const panel = usePanel()
   const { snapshot: projection, partial } = usePanelProjectionFirst()
-  const tab = useStore(panel.ui, (state) => state.tab)
-  const setTab = useStore(panel.ui, (state) => state.setTab)
   const onPolicy = (id: string) => {
     if (id === 'app') return panel.setLab('app', undefined)
     const choice = panel.choices.find((item) => item.id === id)
     if (choice !== undefined) panel.setLab(choice.id, choice.policy)
   }
   const title = useThreadTitle(panel.threadId)
-  // The WAI-ARIA tabs pattern: one tab stop; arrows, Home and End move between tabs and select them.
-  const onTabKey = (event: KeyboardEvent<HTMLDivElement>) => {
-    const at = tabIds.indexOf(tab)
-    const next = { ArrowRight: at + 1, ArrowLeft: at - 1, Home: 0, End: tabIds.length - 1 }[event.key]
-    if (next === undefined) return
-    event.preventDefault()
-    const id = tabIds[(next + tabIds.length) % tabIds.length] as TabId
-    setTab(id)
-    const root = event.currentTarget.getRootNode() as Document | ShadowRoot
-    root.getElementById(tabElementId(idBase, id))?.focus()
-  }
   const known = panel.labChoice === 'app' || panel.choices.some((choice) => choice.id === panel.labChoice)
   return (
     <>
@@ -72,25 +59,45 @@ export function PanelHeader({ controls, idBase }: { readonly controls: ReactNode
         {controls}
       </div>
       {panel.session === undefined ? null : <SessionBar session={panel.session} />}
-      <div className="tl-tabs" role="tablist" aria-label="threadlens devtools" onKeyDown={onTabKey}>
-        {tabIds.map((id) => (
-          <button
-            key={id}
-            id={tabElementId(idBase, id)}
-            type="button"
-            role="tab"
-            className="tl-tab"
-            aria-selected={tab === id}
-            aria-controls={tabPanelId(idBase, id)}
-            tabIndex={tab === id ? 0 : -1}
-            data-testid={`tab-${id}`}
-            onClick={() => setTab(id)}
-          >
-            {tabLabels[id]}
-          </button>
-        ))}
-      </div>
+      <PanelTabs idBase={idBase} />
     </>
+  )
+}
+
+/** The tab bar, as the WAI-ARIA tabs pattern has it: one tab stop; arrows, Home and End move between tabs and select them. */
+function PanelTabs({ idBase }: { readonly idBase: string }) {
+  const panel = usePanel()
+  const tab = useStore(panel.ui, (state) => state.tab)
+  const setTab = useStore(panel.ui, (state) => state.setTab)
+  const onTabKey = (event: KeyboardEvent<HTMLDivElement>) => {
+    const at = tabIds.indexOf(tab)
+    const next = { ArrowRight: at + 1, ArrowLeft: at - 1, Home: 0, End: tabIds.length - 1 }[event.key]
+    if (next === undefined) return
+    event.preventDefault()
+    const id = tabIds[(next + tabIds.length) % tabIds.length] as TabId
+    setTab(id)
+    const root = event.currentTarget.getRootNode() as Document | ShadowRoot
+    root.getElementById(tabElementId(idBase, id))?.focus()
+  }
+  return (
+    <div className="tl-tabs" role="tablist" aria-label="threadlens devtools" onKeyDown={onTabKey}>
+      {tabIds.map((id) => (
+        <button
+          key={id}
+          id={tabElementId(idBase, id)}
+          type="button"
+          role="tab"
+          className="tl-tab"
+          aria-selected={tab === id}
+          aria-controls={tabPanelId(idBase, id)}
+          tabIndex={tab === id ? 0 : -1}
+          data-testid={`tab-${id}`}
+          onClick={() => setTab(id)}
+        >
+          {tabLabels[id]}
+        </button>
+      ))}
+    </div>
   )
 }
 

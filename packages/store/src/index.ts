@@ -27,8 +27,8 @@ export { createMemoryStore } from './memory/create-memory-store'
 
 export type { ImportLimits } from './transfer/import-limits'
 export { defaultImportLimits } from './transfer/import-limits'
-export type { ThreadFileHeader } from './transfer/thread-jsonl'
-export { threadFormatName, threadFormatVersion } from './transfer/thread-jsonl'
+export type { ThreadFileHeader } from './transfer/thread-file-format'
+export { threadFormatName, threadFormatVersion } from './transfer/thread-file-format'
 
 export type { MemoryBackedStores } from './fallback/create-memory-backed-stores'
 export { createMemoryBackedStores } from './fallback/create-memory-backed-stores'

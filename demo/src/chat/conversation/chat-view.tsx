@@ -1,5 +1,5 @@
 import type { ProjectionMeta, Thread } from '@threadlens/core'
-import { useLayoutEffect, useMemo, useRef, useState } from 'react'
+import { useMemo, useState } from 'react'
 import { CHAT_PAGE_SIZE } from '../chat-config'
 import { CONVERSATION_ID } from '../skip-links'
 import { chatItems, type ChatItem } from './chat-items'
@@ -7,6 +7,7 @@ import { contextFates, type ContextFate } from './context-fates'
 import { MessageBubble } from './message-bubble'
 import { SummaryCard } from './summary-card'
 import { ToolCard } from './tool-card'
+import { useConversationScroll } from './use-conversation-scroll'
 
 export interface ChatViewProps {
   readonly thread: Thread
@@ -57,44 +58,18 @@ export function ChatView({ thread, meta, pending, waitingForTab, streamingText, 
   const items = useMemo(() => chatItems(thread), [thread])
   const fateOf = useMemo(() => (meta === undefined ? () => included : contextFates(meta)), [meta])
   const [shown, setShown] = useState(CHAT_PAGE_SIZE)
-  const scroller = useRef<HTMLDivElement>(null)
-  const stick = useRef(true)
-  // Showing earlier items keeps the view on the item that was first, instead of jumping.
-  const anchor = useRef<{ height: number; top: number } | undefined>(undefined)
   const visible = items.length > shown ? items.slice(items.length - shown) : items
   const hidden = items.length - visible.length
   // The pending bubble stays until the thread holds the user's message (its requestId), so it never flickers out.
   const pendingShown =
     pending !== undefined && (pending.requestId === undefined || !thread.byRef('requestId', pending.requestId).some((entry) => entry.kind === 'message' && entry.payload.role === 'user'))
-
-  useLayoutEffect(() => {
-    const element = scroller.current
-    if (element === null) return
-    if (anchor.current !== undefined) {
-      element.scrollTop = element.scrollHeight - anchor.current.height + anchor.current.top
-      anchor.current = undefined
-    } else if (stick.current) element.scrollTop = element.scrollHeight
-  }, [items, streamingText, pendingShown, shown])
-  // When the view shrinks (a docked devtools panel opens or grows, the window resizes), a view that
-  // was at the end stays at the end, so the newest message is still in sight.
-  useLayoutEffect(() => {
-    const element = scroller.current
-    if (element === null || typeof ResizeObserver === 'undefined') return
-    const observer = new ResizeObserver(() => {
-      if (stick.current) element.scrollTop = element.scrollHeight
-    })
-    observer.observe(element)
-    return () => observer.disconnect()
-  }, [])
+  const { scroller, onScroll, keepPlace } = useConversationScroll([items, streamingText, pendingShown, shown])
 
   return (
     <div
       className="chat-scroll"
       ref={scroller}
-      onScroll={(event) => {
-        const element = event.currentTarget
-        stick.current = element.scrollHeight - element.scrollTop - element.clientHeight < 80
-      }}
+      onScroll={onScroll}
       data-testid="chat-view"
       id={CONVERSATION_ID}
       // Focusable, so the keyboard can scroll it and the skip link can land on it.
@@ -104,28 +79,13 @@ export function ChatView({ thread, meta, pending, waitingForTab, streamingText, 
       role="log"
       aria-busy={busy}
     >
-      {items.length === 0 && !pendingShown ? (
-        <div className="chat-empty" data-testid="chat-empty">
-          <h2 className="chat-empty-title">Start the conversation</h2>
-          <p className="chat-muted">The offline model answers with no network and no key, and calls real tools in this page. Try:</p>
-          <ul className="chat-suggestions">
-            {suggestions.map((text) => (
-              <li key={text}>
-                <button type="button" className="chat-chip" onClick={() => onSuggest(text)}>
-                  {text}
-                </button>
-              </li>
-            ))}
-          </ul>
-        </div>
-      ) : null}
+      {items.length === 0 && !pendingShown ? <EmptyConversation onSuggest={onSuggest} /> : null}
       {hidden > 0 ? (
         <button
           type="button"
           className="chat-button chat-earlier"
           onClick={() => {
-            const element = scroller.current
-            if (element !== null) anchor.current = { height: element.scrollHeight, top: element.scrollTop }
+            keepPlace()
             setShown((count) => count + CHAT_PAGE_SIZE)
           }}
         >
@@ -135,24 +95,53 @@ export function ChatView({ thread, meta, pending, waitingForTab, streamingText, 
       {visible.map((item) => (
         <ItemView key={`${item.kind}-${item.seq}`} item={item} fate={fateOf(item.seq)} onFork={onFork} loadAttachment={loadAttachment} />
       ))}
-      {pendingShown ? (
-        <article className="chat-message chat-message--user chat-pending" data-testid="pending-message" aria-label="Your message, being sent">
-          <header className="chat-item-meta">
-            <span className="chat-who">You</span>
-            <span className="chat-badge chat-badge--pending">{waitingForTab ? 'waiting for the other tab' : 'sending'}</span>
-          </header>
-          <p className="chat-message-text">{pending.text}</p>
-        </article>
-      ) : null}
-      {streamingText === '' ? null : (
-        <article className="chat-message chat-message--assistant chat-streaming" data-testid="streaming-reply" aria-label="Assistant, replying">
-          <header className="chat-item-meta">
-            <span className="chat-who">Assistant</span>
-            <span className="chat-badge chat-badge--pending">streaming</span>
-          </header>
-          <p className="chat-message-text">{streamingText}</p>
-        </article>
-      )}
+      {pendingShown ? <PendingMessage text={pending.text} waitingForTab={waitingForTab} /> : null}
+      {streamingText === '' ? null : <StreamingReply text={streamingText} />}
     </div>
+  )
+}
+
+/** What an empty thread shows: what the offline model can do, and messages to try with one click. */
+function EmptyConversation({ onSuggest }: { onSuggest(text: string): void }) {
+  return (
+    <div className="chat-empty" data-testid="chat-empty">
+      <h2 className="chat-empty-title">Start the conversation</h2>
+      <p className="chat-muted">The offline model answers with no network and no key, and calls real tools in this page. Try:</p>
+      <ul className="chat-suggestions">
+        {suggestions.map((text) => (
+          <li key={text}>
+            <button type="button" className="chat-chip" onClick={() => onSuggest(text)}>
+              {text}
+            </button>
+          </li>
+        ))}
+      </ul>
+    </div>
+  )
+}
+
+/** The user's message on its way into the thread (or waiting for the tab that holds the thread). */
+function PendingMessage({ text, waitingForTab }: { readonly text: string; readonly waitingForTab: boolean }) {
+  return (
+    <article className="chat-message chat-message--user chat-pending" data-testid="pending-message" aria-label="Your message, being sent">
+      <header className="chat-item-meta">
+        <span className="chat-who">You</span>
+        <span className="chat-badge chat-badge--pending">{waitingForTab ? 'waiting for the other tab' : 'sending'}</span>
+      </header>
+      <p className="chat-message-text">{text}</p>
+    </article>
+  )
+}
+
+/** The assistant's reply as it streams in, before it is stored. */
+function StreamingReply({ text }: { readonly text: string }) {
+  return (
+    <article className="chat-message chat-message--assistant chat-streaming" data-testid="streaming-reply" aria-label="Assistant, replying">
+      <header className="chat-item-meta">
+        <span className="chat-who">Assistant</span>
+        <span className="chat-badge chat-badge--pending">streaming</span>
+      </header>
+      <p className="chat-message-text">{text}</p>
+    </article>
   )
 }

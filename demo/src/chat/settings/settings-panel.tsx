@@ -8,6 +8,12 @@ const defaults: Readonly<Record<Exclude<Provider, 'offline'>, { baseURL: string;
   anthropic: { baseURL: '', model: 'claude-haiku-4-5' },
 }
 
+const radios: readonly { value: Provider; label: string }[] = [
+  { value: 'offline', label: 'Offline model (scripted, no network, no key)' },
+  { value: 'openai-compatible', label: 'OpenAI-compatible server (OpenAI, Ollama, LM Studio, vLLM…)' },
+  { value: 'anthropic', label: 'Anthropic' },
+]
+
 export interface SettingsPanelProps {
   readonly settings: ModelSettings
   /** Throws (or rejects) when the settings cannot make a client (the message is shown). */
@@ -42,11 +48,6 @@ export function SettingsPanel({ settings, onApply, onClose }: SettingsPanelProps
       setError(failure instanceof Error ? failure.message : String(failure))
     }
   }
-  const radios: readonly { value: Provider; label: string }[] = [
-    { value: 'offline', label: 'Offline model (scripted, no network, no key)' },
-    { value: 'openai-compatible', label: 'OpenAI-compatible server (OpenAI, Ollama, LM Studio, vLLM…)' },
-    { value: 'anthropic', label: 'Anthropic' },
-  ]
   return (
     <form
       className="chat-settings"
@@ -60,34 +61,9 @@ export function SettingsPanel({ settings, onApply, onClose }: SettingsPanelProps
       <h2 id={`${id}-title`} className="chat-panel-title">
         Model
       </h2>
-      <fieldset className="chat-fieldset">
-        <legend className="chat-visually-hidden">Provider</legend>
-        {radios.map((radio) => (
-          <label key={radio.value} className="chat-radio">
-            <input type="radio" name={`${id}-provider`} value={radio.value} checked={provider === radio.value} onChange={() => choose(radio.value)} autoFocus={radio.value === settings.provider} />
-            {radio.label}
-          </label>
-        ))}
-      </fieldset>
+      <ProviderChoice name={`${id}-provider`} provider={provider} initial={settings.provider} onChoose={choose} />
       {provider === 'offline' ? null : (
-        <div className="chat-settings-fields">
-          <label className="chat-stack">
-            <span>Base URL{provider === 'anthropic' ? ' (empty: https://api.anthropic.com/v1)' : ''}</span>
-            <input className="chat-text" type="url" value={baseURL} onChange={(event) => setBaseURL(event.target.value)} required={provider === 'openai-compatible'} placeholder={provider === 'anthropic' ? 'https://api.anthropic.com/v1' : 'http://localhost:11434/v1'} />
-          </label>
-          <label className="chat-stack">
-            <span>Model id</span>
-            <input className="chat-text" value={model} onChange={(event) => setModel(event.target.value)} required placeholder="gpt-4o-mini" />
-          </label>
-          <label className="chat-stack">
-            <span>API key{provider === 'openai-compatible' ? ' (local servers need none)' : ''}</span>
-            <input className="chat-text" type="password" autoComplete="off" spellCheck={false} value={apiKey} onChange={(event) => setApiKey(event.target.value)} required={provider === 'anthropic'} />
-          </label>
-          <p className="chat-key-notice" role="note" data-testid="key-notice">
-            Your API key is kept in this page&apos;s memory only. It is never stored: not in localStorage, not in IndexedDB, not in exports. Reloading the page forgets it.
-            Requests go from your browser straight to the URL above (the server must allow this page&apos;s origin).
-          </p>
-        </div>
+        <ServerFields provider={provider} baseURL={baseURL} model={model} apiKey={apiKey} onBaseURL={setBaseURL} onModel={setModel} onApiKey={setApiKey} />
       )}
       {error === undefined ? null : (
         <p className="chat-error-text" role="alert">
@@ -103,5 +79,54 @@ export function SettingsPanel({ settings, onApply, onClose }: SettingsPanelProps
         </button>
       </div>
     </form>
+  )
+}
+
+/** The three providers as radio buttons; the one in use has focus when the panel opens. */
+function ProviderChoice({ name, provider, initial, onChoose }: { readonly name: string; readonly provider: Provider; readonly initial: Provider; onChoose(provider: Provider): void }) {
+  return (
+    <fieldset className="chat-fieldset">
+      <legend className="chat-visually-hidden">Provider</legend>
+      {radios.map((radio) => (
+        <label key={radio.value} className="chat-radio">
+          <input type="radio" name={name} value={radio.value} checked={provider === radio.value} onChange={() => onChoose(radio.value)} autoFocus={radio.value === initial} />
+          {radio.label}
+        </label>
+      ))}
+    </fieldset>
+  )
+}
+
+interface ServerFieldsProps {
+  readonly provider: Exclude<Provider, 'offline'>
+  readonly baseURL: string
+  readonly model: string
+  readonly apiKey: string
+  onBaseURL(value: string): void
+  onModel(value: string): void
+  onApiKey(value: string): void
+}
+
+/** Where a server model lives (base URL, model id, key), with the notice that the key is never stored. */
+function ServerFields({ provider, baseURL, model, apiKey, onBaseURL, onModel, onApiKey }: ServerFieldsProps) {
+  return (
+    <div className="chat-settings-fields">
+      <label className="chat-stack">
+        <span>Base URL{provider === 'anthropic' ? ' (empty: https://api.anthropic.com/v1)' : ''}</span>
+        <input className="chat-text" type="url" value={baseURL} onChange={(event) => onBaseURL(event.target.value)} required={provider === 'openai-compatible'} placeholder={provider === 'anthropic' ? 'https://api.anthropic.com/v1' : 'http://localhost:11434/v1'} />
+      </label>
+      <label className="chat-stack">
+        <span>Model id</span>
+        <input className="chat-text" value={model} onChange={(event) => onModel(event.target.value)} required placeholder="gpt-4o-mini" />
+      </label>
+      <label className="chat-stack">
+        <span>API key{provider === 'openai-compatible' ? ' (local servers need none)' : ''}</span>
+        <input className="chat-text" type="password" autoComplete="off" spellCheck={false} value={apiKey} onChange={(event) => onApiKey(event.target.value)} required={provider === 'anthropic'} />
+      </label>
+      <p className="chat-key-notice" role="note" data-testid="key-notice">
+        Your API key is kept in this page&apos;s memory only. It is never stored: not in localStorage, not in IndexedDB, not in exports. Reloading the page forgets it.
+        Requests go from your browser straight to the URL above (the server must allow this page&apos;s origin).
+      </p>
+    </div>
   )
 }

@@ -70,108 +70,136 @@ export function evaluateArithmetic(expression: string): number {
   if (expression.length > MAX_LENGTH) throw new ArithmeticError(`the expression is longer than ${MAX_LENGTH} characters`)
   const tokens = tokenize(expression)
   if (tokens.length === 0) throw new ArithmeticError('the expression is empty')
-  let position = 0
-  let depth = 0
+  const parser = new Parser(tokens)
+  const value = parser.sum()
+  parser.expectEnd()
+  if (!Number.isFinite(value)) throw new ArithmeticError('the result is not a finite number')
+  return value
+}
 
-  const peek = (): Token | undefined => tokens[position]
-  const isSymbol = (text: string): boolean => {
-    const token = peek()
-    return token !== undefined && token.type === 'symbol' && token.text === text
-  }
-  const describe = (token: Token | undefined): string =>
-    token === undefined ? 'the end of the expression' : `"${token.type === 'number' ? token.value : token.text}" at position ${token.at + 1}`
-  const expect = (text: string): void => {
-    if (!isSymbol(text)) throw new ArithmeticError(`expected "${text}" but found ${describe(peek())}`)
-    position++
-  }
-  const nested = <T>(parse: () => T): T => {
-    if (++depth > MAX_DEPTH) throw new ArithmeticError(`the expression nests deeper than ${MAX_DEPTH} levels`)
-    try {
-      return parse()
-    } finally {
-      depth--
-    }
-  }
+/** Recursive descent over the tokens, one method per grammar rule, evaluating as it goes. */
+class Parser {
+  private position = 0
+  private depth = 0
+
+  constructor(private readonly tokens: readonly Token[]) {}
 
   // sum := product (('+' | '-') product)*
-  const sum = (): number => {
-    let value = product()
-    while (isSymbol('+') || isSymbol('-')) {
-      const operator = (tokens[position++] as { text: string }).text
-      const right = product()
+  sum(): number {
+    let value = this.product()
+    while (this.isSymbol('+') || this.isSymbol('-')) {
+      const operator = (this.tokens[this.position++] as { text: string }).text
+      const right = this.product()
       value = operator === '+' ? value + right : value - right
     }
     return value
   }
+
+  expectEnd(): void {
+    if (this.position < this.tokens.length) throw new ArithmeticError(`unexpected ${describe(this.peek())}`)
+  }
+
   // product := unary (('*' | '/' | '%') unary)*
-  const product = (): number => {
-    let value = unary()
-    while (isSymbol('*') || isSymbol('/') || isSymbol('%')) {
-      const token = tokens[position++] as { text: string; at: number }
-      const right = unary()
+  private product(): number {
+    let value = this.unary()
+    while (this.isSymbol('*') || this.isSymbol('/') || this.isSymbol('%')) {
+      const token = this.tokens[this.position++] as { text: string; at: number }
+      const right = this.unary()
       if ((token.text === '/' || token.text === '%') && right === 0) throw new ArithmeticError(`division by zero at position ${token.at + 1}`)
       value = token.text === '*' ? value * right : token.text === '/' ? value / right : value % right
     }
     return value
   }
+
   // unary := ('+' | '-') unary | power
-  const unary = (): number =>
-    nested(() => {
-      if (isSymbol('-')) {
-        position++
-        return -unary()
+  private unary(): number {
+    return this.nested(() => {
+      if (this.isSymbol('-')) {
+        this.position++
+        return -this.unary()
       }
-      if (isSymbol('+')) {
-        position++
-        return unary()
+      if (this.isSymbol('+')) {
+        this.position++
+        return this.unary()
       }
-      return power()
+      return this.power()
     })
-  // power := primary ('^' unary)?   (right-associative: 2^3^2 = 2^9)
-  const power = (): number => {
-    const base = primary()
-    if (!isSymbol('^')) return base
-    position++
-    return base ** unary()
   }
+
+  // power := primary ('^' unary)?   (right-associative: 2^3^2 = 2^9)
+  private power(): number {
+    const base = this.primary()
+    if (!this.isSymbol('^')) return base
+    this.position++
+    return base ** this.unary()
+  }
+
   // primary := number | constant | function '(' sum (',' sum)* ')' | '(' sum ')'
-  const primary = (): number => {
-    const token = peek()
+  private primary(): number {
+    const token = this.peek()
     if (token === undefined) throw new ArithmeticError('the expression ends too early')
     if (token.type === 'number') {
-      position++
+      this.position++
       return token.value
     }
     if (token.type === 'symbol' && token.text === '(') {
-      position++
-      const value = nested(sum)
-      expect(')')
+      this.position++
+      const value = this.nested(() => this.sum())
+      this.expect(')')
       return value
     }
     if (token.type === 'name') {
-      position++
-      const constant = constants.get(token.text)
-      if (constant !== undefined) return constant
-      const fn = functions.get(token.text)
-      if (fn === undefined) throw new ArithmeticError(`unknown name "${token.text}" at position ${token.at + 1}`)
-      expect('(')
-      const values = [nested(sum)]
-      while (isSymbol(',')) {
-        position++
-        values.push(nested(sum))
-      }
-      expect(')')
-      const [least, most] = fn.arity
-      if (values.length < least || values.length > most) throw new ArithmeticError(`${token.text}() takes ${least === most ? least : `${least} to ${most}`} arguments, got ${values.length}`)
-      return fn.apply(values)
+      this.position++
+      return this.named(token.text, token.at)
     }
     throw new ArithmeticError(`unexpected ${describe(token)}`)
   }
 
-  const value = sum()
-  if (position < tokens.length) throw new ArithmeticError(`unexpected ${describe(peek())}`)
-  if (!Number.isFinite(value)) throw new ArithmeticError('the result is not a finite number')
-  return value
+  // A constant, or a function call: name '(' sum (',' sum)* ')'
+  private named(name: string, at: number): number {
+    const constant = constants.get(name)
+    if (constant !== undefined) return constant
+    const fn = functions.get(name)
+    if (fn === undefined) throw new ArithmeticError(`unknown name "${name}" at position ${at + 1}`)
+    this.expect('(')
+    const values = [this.nested(() => this.sum())]
+    while (this.isSymbol(',')) {
+      this.position++
+      values.push(this.nested(() => this.sum()))
+    }
+    this.expect(')')
+    const [least, most] = fn.arity
+    if (values.length < least || values.length > most) throw new ArithmeticError(`${name}() takes ${least === most ? least : `${least} to ${most}`} arguments, got ${values.length}`)
+    return fn.apply(values)
+  }
+
+  private peek(): Token | undefined {
+    return this.tokens[this.position]
+  }
+
+  private isSymbol(text: string): boolean {
+    const token = this.peek()
+    return token !== undefined && token.type === 'symbol' && token.text === text
+  }
+
+  private expect(text: string): void {
+    if (!this.isSymbol(text)) throw new ArithmeticError(`expected "${text}" but found ${describe(this.peek())}`)
+    this.position++
+  }
+
+  // Bounded recursion: hostile input cannot overflow the stack.
+  private nested<T>(parse: () => T): T {
+    if (++this.depth > MAX_DEPTH) throw new ArithmeticError(`the expression nests deeper than ${MAX_DEPTH} levels`)
+    try {
+      return parse()
+    } finally {
+      this.depth--
+    }
+  }
+}
+
+function describe(token: Token | undefined): string {
+  return token === undefined ? 'the end of the expression' : `"${token.type === 'number' ? token.value : token.text}" at position ${token.at + 1}`
 }
 
 /** A result without float noise: `0.1 + 0.2` gives `0.3`. */

@@ -1,6 +1,7 @@
 import type { AttachmentRow } from '../database/rows'
 import { ImportValidationError } from '../errors'
-import type { AttachmentLine, ParsedImport } from '../transfer/thread-jsonl'
+import type { AttachmentLine } from '../transfer/thread-file-format'
+import type { ParsedImport } from '../transfer/thread-jsonl'
 import { attachmentIdOf, base64ToBytes, bytesToBase64 } from './attachment-store'
 
 /** Attachment rows as export lines (bytes in base64). */

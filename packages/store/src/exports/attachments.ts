@@ -7,5 +7,5 @@ export type { AttachmentInfo, AttachmentStore, PutAttachmentOptions } from '../a
 export { filePart, imagePart, maxAttachmentBytes } from '../attachments/attachment-store'
 export { createAttachmentStore } from '../attachments/create-attachment-store'
 export { createMemoryAttachmentStore } from '../attachments/create-memory-attachment-store'
-export type { AttachmentLine } from '../transfer/thread-jsonl'
+export type { AttachmentLine } from '../transfer/thread-file-format'
 export { InvalidAttachmentError } from '../errors'

@@ -4,7 +4,7 @@ import { toThreadRecord, type ThreadRow } from '../database/rows'
 import { ThreadNotFoundError } from '../errors'
 import type { MemoryAttachmentStore } from '../attachments/create-memory-attachment-store'
 import type { ThreadBackend } from '../threads/thread-backend'
-import { referencedAttachmentIds } from '../transfer/thread-jsonl'
+import { referencedAttachmentIds } from '../transfer/thread-file-format'
 import { threadIdTaken } from '../threads/thread-store-over'
 import type { ThreadListListener, ThreadStoreEvent, ThreadStoreListener } from '../threads/thread-store'
 

@@ -3,7 +3,7 @@ import { utf8Length } from '@threadlens/core/internal'
 import { toThreadRecord, type ThreadRow } from '../database/rows'
 import { ThreadFullError } from '../errors'
 import type { ImportLimits } from '../transfer/import-limits'
-import { threadHeader } from '../transfer/thread-jsonl'
+import { threadHeader } from '../transfer/thread-file-format'
 
 /** UTF-8 bytes these entries take in an export: each on its own line. */
 export function exportedBytes(entries: readonly Entry[]): number {

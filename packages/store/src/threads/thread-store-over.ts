@@ -1,17 +1,19 @@
-import { createThread, InvalidEntryError, type Entry, type Thread, type TokenCounter } from '@threadlens/core'
-import { entryId, threadId as toThreadId } from '@threadlens/core/internal'
+import { createThread, type Entry, type Thread, type TokenCounter } from '@threadlens/core'
+import { threadId as toThreadId } from '@threadlens/core/internal'
 import { z } from 'zod/mini'
 import { toThreadRecord, type ThreadRow } from '../database/rows'
 import { StorageError, type UnreadableEntryError } from '../errors'
 import { parseOptions } from '../parse-options'
 import { resolveImportLimits } from '../transfer/import-limits'
-import { importEntryError, parseImportInput, referencedAttachmentIds, serializeThread } from '../transfer/thread-jsonl'
-import { attachmentLines, importedAttachmentRows } from '../attachments/attachment-lines'
+import { referencedAttachmentIds, serializeThread } from '../transfer/thread-file-format'
+import { attachmentLines } from '../attachments/attachment-lines'
+import { appendedRow } from './appended-row'
+import { forkThread } from './fork-thread'
+import { importThread } from './import-thread'
 import { assignSeqs, prepareEntries, type PreparedEntry } from './prepare-entries'
 import type { ThreadBackend } from './thread-backend'
-import { foldThreadFacts } from './thread-facts'
-import { checkThreadLimits, exportedBytes } from './thread-limits'
-import { newThreadRow, parseRecordChanges, parseUpdateOptions, recordFieldsOf, recordFieldsShape, updatedRow } from './thread-record'
+import { checkThreadLimits } from './thread-limits'
+import { newThreadRow, parseRecordChanges, parseUpdateOptions, recordFieldsShape, updatedRow } from './thread-record'
 import type { CreateThreadRecordOptions, ForkThreadOptions, ImportThreadOptions, ThreadStore, ThreadStoreOptions } from './thread-store'
 import { reportUnreadable, warnUnreadable } from './unreadable-entry'
 import { sameTabDelivery } from './same-tab-delivery'
@@ -34,17 +36,6 @@ const createOptionsSchema = z.strictObject({
   ...recordFieldsShape,
 })
 
-const forkOptionsSchema = z.strictObject({
-  atSeq: z.int().check(z.nonnegative()),
-  id: z.exactOptional(z.string()),
-  title: z.exactOptional(z.string().check(z.maxLength(10_000))),
-})
-
-const importOptionsSchema = z.strictObject({
-  title: recordFieldsShape.title,
-  metadata: recordFieldsShape.metadata,
-})
-
 /** The resolved options a thread store works from. */
 export interface ResolvedThreadStoreOptions {
   readonly counters: readonly TokenCounter[]
@@ -60,20 +51,6 @@ export function resolveThreadStoreOptions(options: ThreadStoreOptions): Resolved
     now: parsed.now ?? Date.now,
     createId: parsed.createId ?? (() => globalThis.crypto.randomUUID()),
     onUnreadableEntry: parsed.onUnreadableEntry ?? warnUnreadable,
-  }
-}
-
-/** The row after entries were appended to it. */
-export function appendedRow(row: ThreadRow, entries: readonly Entry[], now: number): ThreadRow {
-  if (entries.length === 0) return row
-  const lastSeq = row.lastSeq + entries.length
-  return {
-    ...row,
-    lastSeq,
-    entryCount: lastSeq + 1,
-    updatedAt: Math.max(row.updatedAt, now),
-    facts: foldThreadFacts(row.facts, entries),
-    bytes: row.bytes + exportedBytes(entries),
   }
 }
 
@@ -103,9 +80,11 @@ export function toThread(row: ThreadRow, entries: readonly Entry[], now: () => n
  * tool-call pairing, import limits, records, fork and import/export are the same for IndexedDB
  * and the in-memory fallback because they live here once.
  */
+// long: one object of short ThreadStore methods over the shared backend and settings, each a line or a few;
+// the methods with logic of their own (fork, import) live in fork-thread.ts and import-thread.ts.
 export function threadStoreOver(backend: ThreadBackend, options: ThreadStoreOptions = {}): ThreadStore {
-  const { counters, now, createId, onUnreadableEntry } = resolveThreadStoreOptions(options)
-  const importLimits = resolveImportLimits(options.importLimits)
+  const settings = { ...resolveThreadStoreOptions(options), importLimits: resolveImportLimits(options.importLimits) }
+  const { counters, now, createId, onUnreadableEntry, importLimits } = settings
   const sameTab = sameTabDelivery()
 
   const appendPrepared = async (rawThreadId: string, prepared: readonly PreparedEntry[], operation: string): Promise<readonly Entry[]> => {
@@ -179,28 +158,8 @@ export function threadStoreOver(backend: ThreadBackend, options: ThreadStoreOpti
       return backend.subscribeList(listener)
     },
 
-    async fork(rawThreadId, forkOptions: ForkThreadOptions) {
-      const parsed = parseOptions(forkOptionsSchema, forkOptions, 'fork options')
-      const parentId = toThreadId(rawThreadId)
-      const childId = toThreadId(parsed.id ?? createId())
-      const time = now()
-      const row = await backend.insertFrom(
-        parentId,
-        'fork',
-        (parent) => {
-          if (parsed.atSeq > parent.lastSeq) throw new InvalidEntryError('atSeq', `atSeq must be an existing seq (0..${parent.lastSeq}), got ${parsed.atSeq}`)
-          return parsed.atSeq
-        },
-        (parent, entries) => {
-          const copies = entries.map((entry) => ({ ...entry, id: entryId(createId()), threadId: childId }) as Entry)
-          const child: ThreadRow = {
-            ...appendedRow(newThreadRow(childId, { ...recordFieldsOf(parent), title: parsed.title ?? parent.title }, time), copies, time),
-            parent: { threadId: parentId, atSeq: parsed.atSeq },
-          }
-          return { row: child, entries: copies }
-        },
-      )
-      return toThreadRecord(row)
+    fork(threadId, forkOptions: ForkThreadOptions) {
+      return forkThread(backend, settings, threadId, forkOptions)
     },
 
     async delete(threadId) {
@@ -224,20 +183,8 @@ export function threadStoreOver(backend: ThreadBackend, options: ThreadStoreOpti
       return serializeThread(toThreadRecord(row), entries, await attachmentLines(attachments))
     },
 
-    async import(input, importOptions?: ImportThreadOptions) {
-      backend.assertWorking('import')
-      const parsedOptions = parseOptions(importOptionsSchema, importOptions ?? {}, 'import options')
-      // Everything is validated and counted before the one write.
-      const parsed = await parseImportInput(input, importLimits)
-      const threadId = toThreadId(createId())
-      const time = now()
-      const describeError = (error: unknown, offset: number): unknown => importEntryError(error, parsed, offset)
-      const prepared = prepareEntries(parsed.inputs, { counters, now: time, createId, dropGivenTokens: true, describeError })
-      const entries = assignSeqs(threadId, prepared, 0, { calls: new Set(), results: new Set() }, describeError, true)
-      const fields = { ...parsed.fields, title: parsedOptions.title ?? parsed.fields.title, metadata: { ...parsed.fields.metadata, ...parsedOptions.metadata } }
-      const attachments = await importedAttachmentRows(parsed, time)
-      await backend.insert(appendedRow(newThreadRow(threadId, fields, time), entries, time), entries, 'import', attachments)
-      return threadId
+    import(input, importOptions?: ImportThreadOptions) {
+      return importThread(backend, settings, input, importOptions)
     },
   }
   return store

@@ -1,0 +1,47 @@
+import { InvalidEntryError, type Entry } from '@threadlens/core'
+import { entryId, threadId as toThreadId } from '@threadlens/core/internal'
+import { z } from 'zod/mini'
+import { toThreadRecord, type ThreadRecord, type ThreadRow } from '../database/rows'
+import { parseOptions } from '../parse-options'
+import { appendedRow } from './appended-row'
+import type { ThreadBackend } from './thread-backend'
+import { newThreadRow, recordFieldsOf } from './thread-record'
+import type { ForkThreadOptions } from './thread-store'
+
+const forkOptionsSchema = z.strictObject({
+  atSeq: z.int().check(z.nonnegative()),
+  id: z.exactOptional(z.string()),
+  title: z.exactOptional(z.string().check(z.maxLength(10_000))),
+})
+
+/** What forking needs from the store's resolved options. */
+interface ForkSettings {
+  readonly now: () => number
+  readonly createId: () => string
+}
+
+/** `ThreadStore.fork`: a new thread holding copies of the parent's entries up to `atSeq`, written in one step. */
+export async function forkThread(backend: ThreadBackend, settings: ForkSettings, rawThreadId: string, forkOptions: ForkThreadOptions): Promise<ThreadRecord> {
+  const { now, createId } = settings
+  const parsed = parseOptions(forkOptionsSchema, forkOptions, 'fork options')
+  const parentId = toThreadId(rawThreadId)
+  const childId = toThreadId(parsed.id ?? createId())
+  const time = now()
+  const row = await backend.insertFrom(
+    parentId,
+    'fork',
+    (parent) => {
+      if (parsed.atSeq > parent.lastSeq) throw new InvalidEntryError('atSeq', `atSeq must be an existing seq (0..${parent.lastSeq}), got ${parsed.atSeq}`)
+      return parsed.atSeq
+    },
+    (parent, entries) => {
+      const copies = entries.map((entry) => ({ ...entry, id: entryId(createId()), threadId: childId }) as Entry)
+      const child: ThreadRow = {
+        ...appendedRow(newThreadRow(childId, { ...recordFieldsOf(parent), title: parsed.title ?? parent.title }, time), copies, time),
+        parent: { threadId: parentId, atSeq: parsed.atSeq },
+      }
+      return { row: child, entries: copies }
+    },
+  )
+  return toThreadRecord(row)
+}
