@@ -1,4 +1,4 @@
-import { type Entry, type EntryKind, type TokenCounter } from '@threadlens/core'
+import { type Entry, type EntryKind, type ProjectionMeta, type TokenCounter } from '@threadlens/core'
 import { entryKinds } from '@threadlens/core/internal'
 import { memo, useDeferredValue, useMemo, useState } from 'react'
 import { VirtualList } from '../components/virtual-list'
@@ -12,6 +12,7 @@ import { usePanelProjectionFirst } from '../panel/panel-projection'
 import { useRememberedSet, useRememberedText } from '../panel/use-remembered-filter'
 import { EntryDetail } from './entry-detail'
 import { ProjectionStatus } from './projection-status'
+import { TimelineFilters } from './timeline-filters'
 
 /** Every entry of the thread with its fate in the current projection; virtualized. */
 export function TimelineTab() {
@@ -21,59 +22,23 @@ export function TimelineTab() {
   const [kinds, setKinds] = useRememberedSet<EntryKind>('timeline-kinds', entryKinds)
   const [text, setText] = useRememberedText('timeline-text')
   const [fate, setFate] = useState<FateFilter>('all')
-  const query = useDeferredValue(text.trim().toLowerCase())
   const { thread, result, counter } = projection
   const entries = thread?.entries
-  const meta = result?.meta
-  const visible = useMemo(() => {
-    if (entries === undefined) return undefined
-    if (query === '' && kinds.size === entryKinds.length && (fate === 'all' || meta === undefined)) return undefined // all rows: no index array needed
-    const matches: number[] = []
-    entries.forEach((entry, position) => {
-      if (!kinds.has(entry.kind)) return
-      if (meta !== undefined && !seqMatches(meta, entry.seq, fate)) return
-      if (query === '' || entryPreview(entry).toLowerCase().includes(query) || refsText(entry).toLowerCase().includes(query)) matches.push(position)
-    })
-    return matches
-  }, [entries, kinds, query, fate, meta])
+  const visible = useVisibleRows(entries, result?.meta, kinds, text, fate)
   if (entries === undefined || result === undefined || counter === undefined) return <ProjectionStatus snapshot={projection} />
   const fates = fateIndex(result.meta)
   const count = visible === undefined ? entries.length : visible.length
   const entryAt = (row: number) => entries[visible === undefined ? row : (visible[row] as number)] as Entry
   const selected = panel.selectedSeq === undefined ? undefined : thread?.bySeq(panel.selectedSeq)
   const selectedRow = selected === undefined ? undefined : visible === undefined ? selected.seq - (entries[0]?.seq ?? 0) : visible.indexOf(entries.indexOf(selected))
-  const options = fateFilterOptions(result.meta)
-  const toggleKind = (kind: EntryKind) => {
-    const next = new Set(kinds)
-    if (next.has(kind)) next.delete(kind)
-    else next.add(kind)
-    setKinds(next)
-  }
   return (
     <>
-      <div className="tl-row" data-testid="timeline-filters">
-        {entryKinds.map((kind) => (
-          <button key={kind} type="button" className="tl-button" aria-pressed={kinds.has(kind)} data-testid={`filter-${kind}`} onClick={() => toggleKind(kind)}>
-            {kind}
-          </button>
-        ))}
-        <label className="tl-row" style={{ gap: 4 }}>
-          <span className="tl-muted">fate</span>
-          <select className="tl-select" data-testid="timeline-fate" value={fate} onChange={(event) => setFate(event.target.value as FateFilter)}>
-            {options.map((option) => (
-              <option key={option.value} value={option.value}>
-                {option.label}
-              </option>
-            ))}
-            {options.some((option) => option.value === fate) ? null : <option value={fate}>{fate}</option>}
-          </select>
-        </label>
-        <input className="tl-input" type="search" placeholder="filter text or refs" aria-label="filter text" data-testid="timeline-search" value={text} onChange={(event) => setText(event.target.value)} />
+      <TimelineFilters kinds={kinds} onKinds={setKinds} fate={fate} onFate={setFate} fateOptions={fateFilterOptions(result.meta)} text={text} onText={setText}>
         <span className="tl-muted" data-testid="timeline-count" data-complete={!partial} data-total={thread?.nextSeq}>
           {count} of {partial ? `the newest ${entries.length} of ${thread?.nextSeq ?? entries.length}` : entries.length} entries · {result.meta.includedSeqs.length} included
           {partial ? ' · loading the rest…' : ''}
         </span>
-      </div>
+      </TimelineFilters>
       <div className="tl-timeline-host">
         <div className="tl-split">
         <VirtualList
@@ -104,6 +69,25 @@ export function TimelineTab() {
       </div>
     </>
   )
+}
+
+/**
+ * Positions of the entries that pass the kind, fate and text filters, or undefined when every entry passes
+ * (then no index array is needed). The text is deferred so typing stays responsive on long threads.
+ */
+function useVisibleRows(entries: readonly Entry[] | undefined, meta: ProjectionMeta | undefined, kinds: ReadonlySet<EntryKind>, text: string, fate: FateFilter): number[] | undefined {
+  const query = useDeferredValue(text.trim().toLowerCase())
+  return useMemo(() => {
+    if (entries === undefined) return undefined
+    if (query === '' && kinds.size === entryKinds.length && (fate === 'all' || meta === undefined)) return undefined // all rows: no index array needed
+    const matches: number[] = []
+    entries.forEach((entry, position) => {
+      if (!kinds.has(entry.kind)) return
+      if (meta !== undefined && !seqMatches(meta, entry.seq, fate)) return
+      if (query === '' || entryPreview(entry).toLowerCase().includes(query) || refsText(entry).toLowerCase().includes(query)) matches.push(position)
+    })
+    return matches
+  }, [entries, kinds, query, fate, meta])
 }
 
 interface TimelineRowProps {
