@@ -3,11 +3,9 @@ import { listModels, policyForModel } from '@threadlens/core/models'
 import { useProjection } from '@threadlens/react'
 import { useMemo, useState } from 'react'
 import { formatNumber } from '../model/meter-parts'
-import { changedOptions, fieldChange, policyFields, type PolicyField } from '../model/policy-fields'
+import { fieldChange, policyFields, type PolicyField } from '../model/policy-fields'
 import { usePanel } from '../panel/panel-context'
-import { turnDiff } from '../model/turn-diff'
-import { LabColumns } from './lab-columns'
-import { ProjectionStatus } from './projection-status'
+import { LabDifference } from './lab-difference'
 
 /** Try presets, models and single options; see what enters and leaves. Never writes. */
 export function PolicyLabTab() {
@@ -15,10 +13,8 @@ export function PolicyLabTab() {
   const [error, setError] = useState<string | undefined>(undefined)
   const [edits, setEdits] = useState(0)
   const current = panel.policy
-  const models = useMemo(() => listModels(), [])
   const base = useProjection(panel.threadId, panel.basePolicy, panel.projectOptions)
   const lab = useProjection(panel.threadId, current, panel.projectOptions)
-  const diff = useMemo(() => (base.result === undefined || lab.result === undefined ? undefined : turnDiff(base.result, lab.result)), [base.result, lab.result])
 
   const choose = (id: string, policy: ContextPolicy | undefined) => {
     setError(undefined)
@@ -42,24 +38,7 @@ export function PolicyLabTab() {
 
   return (
     <>
-      <div className="tl-row">
-        <button type="button" className="tl-button" aria-pressed={panel.labPolicy === undefined} data-testid="lab-app" onClick={() => choose('app', undefined)}>
-          app policy
-        </button>
-        {panel.choices.map((choice) => (
-          <button key={choice.id} type="button" className="tl-button" aria-pressed={panel.labChoice === choice.id} data-testid={`lab-${choice.id}`} onClick={() => choose(choice.id, choice.policy)}>
-            {choice.label}
-          </button>
-        ))}
-        <select className="tl-select" aria-label="policy for a model" data-testid="lab-model" value={panel.labChoice.startsWith('model:') ? panel.labChoice.slice(6).replace(' (edited)', '') : ''} onChange={(event) => pickModel(event.target.value)}>
-          <option value="">per model…</option>
-          {models.map((model) => (
-            <option key={model.id} value={model.id}>
-              {model.id} ({model.provider}, {formatNumber(model.contextWindow)})
-            </option>
-          ))}
-        </select>
-      </div>
+      <LabPicker onChoose={choose} onModel={pickModel} />
       <p className="tl-muted">Previewing only: the thread is never written. Projection, meter and timeline follow this policy until you pick “app policy”.</p>
       <details className="tl-card" open data-testid="lab-options">
         <summary className="tl-h">Options</summary>
@@ -74,44 +53,34 @@ export function PolicyLabTab() {
           </p>
         )}
       </details>
-      <section className="tl-card" aria-label="difference" data-testid="lab-diff">
-        <h3 className="tl-h">App policy → this policy</h3>
-        {diff === undefined || base.result === undefined || lab.result === undefined ? (
-          <ProjectionStatus snapshot={lab.result === undefined ? lab : base} />
-        ) : (
-          <>
-            <p>
-              tokens{' '}
-              <strong data-testid="lab-token-delta">
-                {diff.tokenDelta > 0 ? '+' : ''}
-                {formatNumber(diff.tokenDelta)}
-              </strong>{' '}
-              ({formatNumber(diff.tokensBefore)} → {formatNumber(diff.tokensAfter)}) · messages {lab.result.messages.length - base.result.messages.length > 0 ? '+' : ''}
-              {lab.result.messages.length - base.result.messages.length} ·{' '}
-              <span className="tl-change-entering" data-testid="lab-entered" data-count={diff.entered}>
-                {diff.entered} entering
-              </span>{' '}
-              ·{' '}
-              <span className="tl-change-leaving" data-testid="lab-left" data-count={diff.left}>
-                {diff.left} leaving
-              </span>{' '}
-              ·{' '}
-              <span className="tl-change-changed" data-testid="lab-reshaped" data-count={diff.changed}>
-                {diff.changed} changing form
-              </span>
-            </p>
-            <h4 className="tl-h">Changed options</h4>
-            <ul className="tl-mono" data-testid="lab-changed">
-              {changedOptions(panel.basePolicy, current).map((line) => (
-                <li key={line}>{line}</li>
-              ))}
-              {changedOptions(panel.basePolicy, current).length === 0 ? <li className="tl-muted">none: the app policy</li> : null}
-            </ul>
-            <LabColumns base={base.result} lab={lab.result} />
-          </>
-        )}
-      </section>
+      <LabDifference base={base} lab={lab} basePolicy={panel.basePolicy} current={current} />
     </>
+  )
+}
+
+/** The row of policies to try: the app's own, the app's named choices, and one per known model. */
+function LabPicker({ onChoose, onModel }: { onChoose(id: string, policy: ContextPolicy | undefined): void; onModel(id: string): void }) {
+  const panel = usePanel()
+  const models = useMemo(() => listModels(), [])
+  return (
+    <div className="tl-row">
+      <button type="button" className="tl-button" aria-pressed={panel.labPolicy === undefined} data-testid="lab-app" onClick={() => onChoose('app', undefined)}>
+        app policy
+      </button>
+      {panel.choices.map((choice) => (
+        <button key={choice.id} type="button" className="tl-button" aria-pressed={panel.labChoice === choice.id} data-testid={`lab-${choice.id}`} onClick={() => onChoose(choice.id, choice.policy)}>
+          {choice.label}
+        </button>
+      ))}
+      <select className="tl-select" aria-label="policy for a model" data-testid="lab-model" value={panel.labChoice.startsWith('model:') ? panel.labChoice.slice(6).replace(' (edited)', '') : ''} onChange={(event) => onModel(event.target.value)}>
+        <option value="">per model…</option>
+        {models.map((model) => (
+          <option key={model.id} value={model.id}>
+            {model.id} ({model.provider}, {formatNumber(model.contextWindow)})
+          </option>
+        ))}
+      </select>
+    </div>
   )
 }
 
