@@ -25,20 +25,17 @@ function megabytes(bytes: number | undefined): string {
   return bytes === undefined ? 'unknown' : `${formatNumber(Math.round((bytes / 1024 / 1024) * 10) / 10)} MB`
 }
 
-/** Origin storage usage and quota, persistence, and exports of the thread and the projection. */
-export function StorageTab() {
-  const panel = usePanel()
+/** The origin's storage facts and the thread's record, read when the tab opens or the thread changes. */
+function useStorageFacts(threadId: string) {
   const client = useThreadlensClient()
-  const projection = usePanelProjection()
   const [facts, setFacts] = useState<StorageFacts | undefined>(undefined)
-  const [message, setMessage] = useState<string | undefined>(undefined)
   const [record, setRecord] = useState<ThreadRecord | undefined>(undefined)
   useEffect(() => {
     let active = true
     readFacts().then((read) => {
       if (active) setFacts(read)
     })
-    client.threads.get(panel.threadId).then(
+    client.threads.get(threadId).then(
       (found) => {
         if (active) setRecord(found)
       },
@@ -47,11 +44,22 @@ export function StorageTab() {
     return () => {
       active = false
     }
-  }, [client, panel.threadId])
+  }, [client, threadId])
+  const refreshFacts = async () => setFacts(await readFacts())
+  return { facts, record, refreshFacts }
+}
+
+/** Origin storage usage and quota, persistence, and exports of the thread and the projection. */
+export function StorageTab() {
+  const panel = usePanel()
+  const client = useThreadlensClient()
+  const projection = usePanelProjection()
+  const [message, setMessage] = useState<string | undefined>(undefined)
+  const { facts, record, refreshFacts } = useStorageFacts(panel.threadId)
   const requestPersist = async () => {
     const granted = await globalThis.navigator?.storage?.persist?.()
     setMessage(granted === true ? 'Storage is now persistent.' : 'The browser did not grant persistent storage (it decides by site engagement).')
-    setFacts(await readFacts())
+    await refreshFacts()
   }
   const exportThread = async () => {
     try {
@@ -71,44 +79,7 @@ export function StorageTab() {
   }
   return (
     <>
-      <table className="tl-table" data-testid="storage-facts">
-        <tbody>
-          <tr>
-            <th>thread store</th>
-            <td data-testid="storage-persistent">{client.threads.persistent ? 'IndexedDB' : 'in memory only: nothing survives a reload'}</td>
-          </tr>
-          <tr>
-            <th>thread</th>
-            <td data-testid="storage-thread">
-              {record === undefined
-                ? 'reading…'
-                : `${formatNumber(record.entryCount)} entries${record.title === '' ? '' : ` · “${record.title}”`} · created ${new Date(record.createdAt).toISOString()} · updated ${new Date(record.updatedAt).toISOString()}${record.parent === null ? '' : ` · forked from ${record.parent.threadId} at #${record.parent.atSeq}`}`}
-            </td>
-          </tr>
-          <tr>
-            <th>origin usage</th>
-            <td data-testid="storage-usage">
-              {facts === undefined ? 'reading…' : `${megabytes(facts.usage)} of ${megabytes(facts.quota)}`}
-              {facts?.usage !== undefined && facts.quota !== undefined && facts.quota > 0 ? ` (${formatPercent(facts.usage / facts.quota)})` : ''}
-            </td>
-          </tr>
-          <tr>
-            <th>IndexedDB</th>
-            <td>{facts === undefined ? 'reading…' : megabytes(facts.indexedDB)}</td>
-          </tr>
-          <tr>
-            <th>persistent storage</th>
-            <td data-testid="storage-persisted">
-              {facts === undefined ? 'reading…' : facts.persisted === undefined ? 'unknown' : facts.persisted ? 'yes: the browser will not evict it' : 'no: the browser may evict it under pressure'}{' '}
-              {facts?.persisted === false ? (
-                <button type="button" className="tl-button" onClick={requestPersist}>
-                  request persistence
-                </button>
-              ) : null}
-            </td>
-          </tr>
-        </tbody>
-      </table>
+      <StorageFactsTable persistent={client.threads.persistent} record={record} facts={facts} onRequestPersist={requestPersist} />
       <div className="tl-row">
         <button type="button" className="tl-button" data-testid="export-thread" onClick={exportThread}>
           export thread (JSONL)
@@ -123,5 +94,57 @@ export function StorageTab() {
         </p>
       )}
     </>
+  )
+}
+
+interface StorageFactsTableProps {
+  /** Whether the thread store is IndexedDB rather than memory. */
+  readonly persistent: boolean
+  readonly record: ThreadRecord | undefined
+  readonly facts: StorageFacts | undefined
+  onRequestPersist(): void
+}
+
+/** Where the thread lives, its record, and the origin's usage, quota and persistence. */
+function StorageFactsTable({ persistent, record, facts, onRequestPersist }: StorageFactsTableProps) {
+  return (
+    <table className="tl-table" data-testid="storage-facts">
+      <tbody>
+        <tr>
+          <th>thread store</th>
+          <td data-testid="storage-persistent">{persistent ? 'IndexedDB' : 'in memory only: nothing survives a reload'}</td>
+        </tr>
+        <tr>
+          <th>thread</th>
+          <td data-testid="storage-thread">
+            {record === undefined
+              ? 'reading…'
+              : `${formatNumber(record.entryCount)} entries${record.title === '' ? '' : ` · “${record.title}”`} · created ${new Date(record.createdAt).toISOString()} · updated ${new Date(record.updatedAt).toISOString()}${record.parent === null ? '' : ` · forked from ${record.parent.threadId} at #${record.parent.atSeq}`}`}
+          </td>
+        </tr>
+        <tr>
+          <th>origin usage</th>
+          <td data-testid="storage-usage">
+            {facts === undefined ? 'reading…' : `${megabytes(facts.usage)} of ${megabytes(facts.quota)}`}
+            {facts?.usage !== undefined && facts.quota !== undefined && facts.quota > 0 ? ` (${formatPercent(facts.usage / facts.quota)})` : ''}
+          </td>
+        </tr>
+        <tr>
+          <th>IndexedDB</th>
+          <td>{facts === undefined ? 'reading…' : megabytes(facts.indexedDB)}</td>
+        </tr>
+        <tr>
+          <th>persistent storage</th>
+          <td data-testid="storage-persisted">
+            {facts === undefined ? 'reading…' : facts.persisted === undefined ? 'unknown' : facts.persisted ? 'yes: the browser will not evict it' : 'no: the browser may evict it under pressure'}{' '}
+            {facts?.persisted === false ? (
+              <button type="button" className="tl-button" onClick={onRequestPersist}>
+                request persistence
+              </button>
+            ) : null}
+          </td>
+        </tr>
+      </tbody>
+    </table>
   )
 }
