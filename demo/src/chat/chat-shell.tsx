@@ -3,16 +3,15 @@ import type { ThreadlensStores } from '@threadlens/store'
 import { toggleDevtools, useDevtoolsOpen } from '@threadlens/devtools/production'
 import { useCallback, useMemo, useState } from 'react'
 import { ActiveChat } from './active-chat'
+import { ChatSidebar } from './chat-sidebar'
 import { ASSISTANT_MEMORY_ID, DEVTOOLS_STORAGE_KEY, scriptedSpeed } from './chat-config'
-import { MemoryNotes } from './memory/memory-notes'
 import { modelLabel, offlineSettings, type ModelSettings } from './model/model-settings'
 import { findPolicyChoice, policyChoices } from './policy/chat-policies'
 import { usePolicyId } from './policy/use-policy-id'
 import { SettingsPanel } from './settings/settings-panel'
 import { SkipLinks } from './skip-links'
 import { threadActions } from './threads/thread-actions'
-import { titleOf, useThreadList } from './threads/thread-list'
-import { ThreadSidebar } from './threads/thread-sidebar'
+import { titleOf, useThreadList, type ThreadListSnapshot } from './threads/thread-list'
 import { useActiveThread } from './threads/use-active-thread'
 import { loadChatAgent, useChatAgent } from './session/load-chat-agent'
 import { demoToolSchemas } from './tools/demo-tool-schemas'
@@ -42,16 +41,7 @@ export function ChatShell({ stores }: { readonly stores: ThreadlensStores }) {
   // The devtools keep their own open state (remembered per origin, with dock, size, tab and filters).
   const devtoolsOpen = useDevtoolsOpen(DEVTOOLS_STORAGE_KEY)
   const [settingsOpen, setSettingsOpen] = useState(false)
-  const [problem, setProblem] = useState<string | undefined>(undefined)
-  const attempt = useCallback(async <T,>(what: string, action: () => Promise<T>): Promise<T | undefined> => {
-    try {
-      setProblem(undefined)
-      return await action()
-    } catch (error) {
-      setProblem(`${what} failed: ${error instanceof Error ? error.message : String(error)}`)
-      return undefined
-    }
-  }, [])
+  const [problem, setProblem, attempt] = useProblem()
   const openThread = useCallback(
     (threadId: string) => {
       open(threadId)
@@ -59,71 +49,17 @@ export function ChatShell({ stores }: { readonly stores: ThreadlensStores }) {
     },
     [open],
   )
+  const createThread = () => void attempt('Creating a chat', actions.create).then((id) => id !== undefined && openThread(id))
 
   return (
     <div className="chat-app" data-sidebar-open={sidebarOpen}>
       <SkipLinks />
-      <aside id="chat-sidebar" className="chat-sidebar" aria-label="Chats and memory">
-        <div className="chat-sidebar-head">
-          <span className="chat-brand">threadlens</span>
-          <a className="chat-link" href="?view=lab">
-            Projection lab
-          </a>
-          <button type="button" className="chat-button chat-button--small chat-only-narrow" onClick={() => setSidebarOpen(false)}>
-            Close
-          </button>
-        </div>
-        <ThreadSidebar
-          list={list}
-          activeId={activeId}
-          onOpen={openThread}
-          onCreate={() => void attempt('Creating a chat', actions.create).then((id) => id !== undefined && openThread(id))}
-          onRename={(threadId, title) => void attempt('Renaming', () => actions.rename(threadId, title))}
-          onExport={(item) => void attempt('Export', () => actions.exportThread(item))}
-          onDelete={(threadId) => void attempt('Deleting', () => actions.remove(threadId))}
-          onImport={(file) => void attempt(`Importing ${file.name}`, () => actions.importFile(file)).then((id) => id !== undefined && openThread(id))}
-        />
-        <MemoryNotes memory={memory} />
-      </aside>
+      <ChatSidebar list={list} activeId={activeId} memory={memory} actions={actions} onOpen={openThread} onCreate={createThread} onClose={() => setSidebarOpen(false)} attempt={attempt} />
       {sidebarOpen ? <button type="button" className="chat-backdrop chat-only-narrow" aria-label="Close the chat list" onClick={() => setSidebarOpen(false)} /> : null}
-      <div className="chat-toasts">
-        {stores.persistent ? null : (
-          <p className="chat-banner" role="alert">
-            IndexedDB is not available here ({stores.unavailable.message}): chats live in this tab only and are gone after a reload.
-          </p>
-        )}
-        {problem === undefined ? null : (
-          <p className="chat-banner chat-banner--error" role="alert" data-testid="app-problem">
-            {problem}{' '}
-            <button type="button" className="chat-link-button" onClick={() => setProblem(undefined)}>
-              Dismiss
-            </button>
-          </p>
-        )}
-      </div>
-      {settingsOpen ? (
-        <div id="chat-settings" className="chat-settings-host">
-          <SettingsPanel
-            settings={settings}
-            onApply={async (next) => {
-              ;(await loadChatAgent()).modelSetup(next, speed) // throws on a bad URL or a missing field, before anything changes
-              setSettings(next)
-            }}
-            onClose={() => setSettingsOpen(false)}
-          />
-        </div>
-      ) : null}
+      <ChatToasts stores={stores} problem={problem} onDismiss={() => setProblem(undefined)} />
+      {settingsOpen ? <ChatSettings settings={settings} speed={speed} onSettings={setSettings} onClose={() => setSettingsOpen(false)} /> : null}
       {activeId === undefined ? (
-        <main className="chat-main chat-main--empty">
-          <p className="chat-muted" role="status">
-            {list.status === 'ready' && list.records.length === 0 ? 'No chats: create one to start.' : 'Opening the chat…'}
-          </p>
-          {list.status === 'ready' && list.records.length === 0 ? (
-            <button type="button" className="chat-button chat-button--primary" onClick={() => void attempt('Creating a chat', actions.create).then((id) => id !== undefined && openThread(id))}>
-              New chat
-            </button>
-          ) : null}
-        </main>
+        <NoOpenChat list={list} onCreate={createThread} />
       ) : (
         <ActiveChat
           key={activeId}
@@ -153,6 +89,82 @@ export function ChatShell({ stores }: { readonly stores: ThreadlensStores }) {
           }}
         />
       )}
+    </div>
+  )
+}
+
+/** The app-wide problem line and `attempt`, which runs an action and puts what failed there. */
+function useProblem() {
+  const [problem, setProblem] = useState<string | undefined>(undefined)
+  const attempt = useCallback(async <T,>(what: string, action: () => Promise<T>): Promise<T | undefined> => {
+    try {
+      setProblem(undefined)
+      return await action()
+    } catch (error) {
+      setProblem(`${what} failed: ${error instanceof Error ? error.message : String(error)}`)
+      return undefined
+    }
+  }, [])
+  return [problem, setProblem, attempt] as const
+}
+
+/** Banners over the chat: storage that will not survive a reload, and the last action that failed. */
+function ChatToasts({ stores, problem, onDismiss }: { readonly stores: ThreadlensStores; readonly problem: string | undefined; onDismiss(): void }) {
+  return (
+    <div className="chat-toasts">
+      {stores.persistent ? null : (
+        <p className="chat-banner" role="alert">
+          IndexedDB is not available here ({stores.unavailable.message}): chats live in this tab only and are gone after a reload.
+        </p>
+      )}
+      {problem === undefined ? null : (
+        <p className="chat-banner chat-banner--error" role="alert" data-testid="app-problem">
+          {problem}{' '}
+          <button type="button" className="chat-link-button" onClick={onDismiss}>
+            Dismiss
+          </button>
+        </p>
+      )}
+    </div>
+  )
+}
+
+/** What shows while no chat is open: the chat opening, or a way to create the first one. */
+function NoOpenChat({ list, onCreate }: { readonly list: ThreadListSnapshot; onCreate(): void }) {
+  return (
+    <main className="chat-main chat-main--empty">
+      <p className="chat-muted" role="status">
+        {list.status === 'ready' && list.records.length === 0 ? 'No chats: create one to start.' : 'Opening the chat…'}
+      </p>
+      {list.status === 'ready' && list.records.length === 0 ? (
+        <button type="button" className="chat-button chat-button--primary" onClick={onCreate}>
+          New chat
+        </button>
+      ) : null}
+    </main>
+  )
+}
+
+interface ChatSettingsProps {
+  readonly settings: ModelSettings
+  /** The scripted model's speed, which a model setup needs. */
+  readonly speed: ReturnType<typeof scriptedSpeed>
+  onSettings(next: ModelSettings): void
+  onClose(): void
+}
+
+/** The model settings panel; new settings apply only once a model setup accepts them. */
+function ChatSettings({ settings, speed, onSettings, onClose }: ChatSettingsProps) {
+  return (
+    <div id="chat-settings" className="chat-settings-host">
+      <SettingsPanel
+        settings={settings}
+        onApply={async (next) => {
+          ;(await loadChatAgent()).modelSetup(next, speed) // throws on a bad URL or a missing field, before anything changes
+          onSettings(next)
+        }}
+        onClose={onClose}
+      />
     </div>
   )
 }
