@@ -10,7 +10,7 @@ import {
   type TokenCounter,
 } from '@threadlens/core'
 import type { MessagePayload } from '@threadlens/core/internal'
-import { Subscribable } from '@threadlens/core/internal'
+import { idleSessionSnapshot, Subscribable } from '@threadlens/core/internal'
 import { partsText, type ContentPart } from '@threadlens/core/parts'
 import type { ThreadRecord } from '@threadlens/store'
 import type { Tool } from '../tools/define-tool'
@@ -257,23 +257,7 @@ export function createSession(options: SessionOptions): Session {
 }
 
 function initialSnapshot(options: SessionOptions): SessionSnapshot {
-  return {
-    threadId: options.threadId,
-    status: 'idle',
-    requestId: undefined,
-    pendingMessage: undefined,
-    streamingText: '',
-    runningTools: [],
-    policy: options.policy,
-    tools: (options.tools ?? []).map((tool) => tool.schema),
-    memory: undefined,
-    lastProjection: undefined,
-    calls: [],
-    lastError: undefined,
-    deferredOperations: 0,
-    retry: undefined,
-    serverLimit: undefined,
-  }
+  return idleSessionSnapshot(options.threadId, { ...(options.policy === undefined ? {} : { policy: options.policy }), tools: (options.tools ?? []).map((tool) => tool.schema) })
 }
 
 /** The user message of a send: plain text, or the text first and then the given parts. */

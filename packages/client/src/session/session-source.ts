@@ -1,4 +1,5 @@
 import type { SessionSnapshot, SessionSource } from '@threadlens/core'
+import { idleSessionSnapshot } from '@threadlens/core/internal'
 import { createStore } from 'zustand/vanilla'
 
 /** A `SessionSource` you drive yourself (tests, demos, or a loop of your own). */
@@ -7,33 +8,12 @@ export interface SessionSourceController extends SessionSource {
   update(changes: Partial<SessionSnapshot>): void
 }
 
-/** What a session reports before it has done anything. */
-function idleSnapshot(threadId: string): SessionSnapshot {
-  return {
-    threadId,
-    status: 'idle',
-    requestId: undefined,
-    pendingMessage: undefined,
-    streamingText: '',
-    runningTools: [],
-    policy: undefined,
-    tools: [],
-    memory: undefined,
-    lastProjection: undefined,
-    calls: [],
-    lastError: undefined,
-    deferredOperations: 0,
-    retry: undefined,
-    serverLimit: undefined,
-  }
-}
-
 /**
  * A session source for a chat loop of your own: give `threadId` and `status`, and whatever else
  * you know; the rest starts as an idle session's (`@threadlens/agent`'s `Session` is a source already).
  */
 export function createSessionSource(initial: Partial<SessionSnapshot> & Pick<SessionSnapshot, 'threadId' | 'status'>): SessionSourceController {
-  const store = createStore<SessionSnapshot>()(() => ({ ...idleSnapshot(initial.threadId), ...initial }))
+  const store = createStore<SessionSnapshot>()(() => ({ ...idleSessionSnapshot(initial.threadId), ...initial }))
   return {
     subscribe: (listener) => store.subscribe(() => listener()),
     getSnapshot: store.getState,

@@ -1,3 +1,5 @@
+import { fnv1aHex } from '../utils/hash'
+
 /** What the Messages API accepts as a `tool_use` id. */
 export const anthropicToolIdPattern = /^[a-zA-Z0-9_-]+$/
 
@@ -11,14 +13,4 @@ export function anthropicToolId(id: string): string {
   let sanitized = ''
   for (const character of id) sanitized += /[a-zA-Z0-9_-]/.test(character) ? character : '_'
   return `${sanitized}_${fnv1aHex(id)}`
-}
-
-// FNV-1a over UTF-16 code units: tiny, stable across runtimes, and collisions need the same sanitized prefix too.
-function fnv1aHex(text: string): string {
-  let hash = 0x811c9dc5
-  for (let index = 0; index < text.length; index += 1) {
-    hash ^= text.charCodeAt(index)
-    hash = Math.imul(hash, 0x01000193)
-  }
-  return (hash >>> 0).toString(16).padStart(8, '0')
 }

@@ -1,5 +1,6 @@
 import { isValidToolName } from '../entries/tool-name'
 import type { ProjectionResult } from '../project/types'
+import { fnv1aHex } from '../utils/hash'
 
 /**
  * How one request names its tools on the wire. Names that match the rule (`toolNamePattern`) are
@@ -63,14 +64,4 @@ function standIn(name: string, attempt: number): string {
   let sanitized = ''
   for (const character of name) sanitized += /[a-zA-Z0-9_-]/.test(character) ? character : '_'
   return sanitized.slice(0, 64 - tail.length) + tail
-}
-
-// FNV-1a over UTF-16 code units, as for tool ids: tiny and stable across runtimes.
-function fnv1aHex(text: string): string {
-  let hash = 0x811c9dc5
-  for (let index = 0; index < text.length; index += 1) {
-    hash ^= text.charCodeAt(index)
-    hash = Math.imul(hash, 0x01000193)
-  }
-  return (hash >>> 0).toString(16).padStart(8, '0')
 }

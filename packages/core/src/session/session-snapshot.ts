@@ -74,6 +74,27 @@ export interface SessionSnapshot {
   readonly serverLimit: SessionServerLimit | undefined
 }
 
+/** What a session reports before it has done anything: idle, nothing pending, nothing known. */
+export function idleSessionSnapshot(threadId: string, start: { readonly policy?: ContextPolicy; readonly tools?: readonly ToolSchema[] } = {}): SessionSnapshot {
+  return {
+    threadId,
+    status: 'idle',
+    requestId: undefined,
+    pendingMessage: undefined,
+    streamingText: '',
+    runningTools: [],
+    policy: start.policy,
+    tools: start.tools ?? [],
+    memory: undefined,
+    lastProjection: undefined,
+    calls: [],
+    lastError: undefined,
+    deferredOperations: 0,
+    retry: undefined,
+    serverLimit: undefined,
+  }
+}
+
 /**
  * What `useSession` consumes: the `useSyncExternalStore` pair. `getSnapshot` returns the same
  * object until something changed.

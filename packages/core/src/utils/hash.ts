@@ -33,3 +33,16 @@ export class HashBuilder {
 export function hashJson(value: unknown): string {
   return hashString(JSON.stringify(value)).toString(16)
 }
+
+/**
+ * FNV-1a over UTF-16 code units as 8 hex digits: tiny and stable across runtimes. Used where a
+ * short, deterministic suffix keeps sanitized provider names and ids apart (tool ids, tool names).
+ */
+export function fnv1aHex(text: string): string {
+  let hash = 0x811c9dc5
+  for (let index = 0; index < text.length; index += 1) {
+    hash ^= text.charCodeAt(index)
+    hash = Math.imul(hash, 0x01000193)
+  }
+  return (hash >>> 0).toString(16).padStart(8, '0')
+}
