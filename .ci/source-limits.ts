@@ -1,11 +1,10 @@
 // Prints every non-test source file (tests and testing/ helpers left out) over 300 lines and every function over 80 lines, and fails
-// for any that neither carries a `// long: <reason>` comment nor is listed in the baseline.
-// Usage: tsx .ci/source-limits.ts [--all]   (--all also lists the ones with a reason or in the baseline)
+// for any that does not carry a `// long: <reason>` comment.
+// Usage: tsx .ci/source-limits.ts [--all]   (--all also lists the ones with a reason)
 //
 // A file's reason is a `// long:` comment in its first 10 lines. A function's reason is a
 // `// long:` comment just above it (only comments and blank lines between, JSDoc included) or on
-// its first body line. The baseline (.ci/source-limits-baseline.txt) lists what was long when the
-// check arrived: it may only shrink; an entry that is no longer long is reported for removal.
+// its first body line.
 import { execFileSync } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { parseSync } from 'vite'
@@ -146,39 +145,21 @@ function findingsOf(file: string): Finding[] {
   return findings
 }
 
-function keyOf(finding: Pick<Finding, 'kind' | 'file' | 'name'>): string {
-  return finding.kind === 'file' ? `file ${finding.file}` : `function ${finding.file} ${finding.name}`
-}
-
-function readBaseline(): Set<string> {
-  const text = readFileSync(new URL('./source-limits-baseline.txt', import.meta.url), 'utf8')
-  return new Set(text.split('\n').map((line) => line.trim()).filter((line) => line !== '' && !line.startsWith('#')))
-}
-
 const showAll = process.argv.includes('--all')
-const baseline = readBaseline()
 const findings = sourceFiles().flatMap(findingsOf)
-const seen = new Set<string>()
 let failures = 0
 for (const finding of findings) {
-  const key = keyOf(finding)
-  seen.add(key)
   const where = finding.kind === 'file' ? `${finding.file}: ${finding.lines} lines` : `${finding.file}:${finding.line} ${finding.name}(): ${finding.lines} lines`
   if (finding.reason !== undefined) {
     if (showAll) console.log(`  long, with a reason   ${where} (${finding.reason})`)
-  } else if (baseline.has(key)) {
-    if (showAll) console.log(`  long, in the baseline ${where}`)
   } else {
     failures += 1
     console.log(`✗ too long             ${where}: split it, or say why with a "// long: <reason>" comment`)
   }
 }
-const stale = [...baseline].filter((key) => !seen.has(key))
-for (const key of stale) console.log(`  no longer long: remove "${key}" from .ci/source-limits-baseline.txt`)
-const counted = findings.filter((finding) => finding.reason === undefined)
 console.log(
   `source limits: ${findings.filter((finding) => finding.kind === 'file').length} files over ${maxFileLines} lines, ` +
     `${findings.filter((finding) => finding.kind === 'function').length} functions over ${maxFunctionLines} lines; ` +
-    `${counted.length} without a reason (${counted.length - failures} in the baseline), ${failures} new`,
+    `${failures} without a reason`,
 )
 if (failures > 0) process.exit(1)
