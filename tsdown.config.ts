@@ -42,7 +42,7 @@ export default defineConfig([
     index: 'src/index.ts',
     ...Object.fromEntries(['caching', 'calls', 'compaction', 'memory', 'models', 'parts', 'views', 'internal'].map((name) => [name, `src/exports/${name}.ts`])),
   }),
-  pkg('packages/store', { index: 'src/index.ts', attachments: 'src/exports/attachments.ts' }),
+  pkg('packages/store', { index: 'src/index.ts', attachments: 'src/exports/attachments.ts', dexie: 'src/exports/dexie.ts' }),
   pkg('packages/agent', { index: 'src/index.ts', testing: 'src/exports/testing.ts' }),
   pkg('packages/client', { index: 'src/index.ts' }),
   pkg('packages/react', { index: 'src/index.ts' }, { outputOptions: { banner: useClient } }),

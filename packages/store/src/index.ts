@@ -1,5 +1,7 @@
-export type { DatabaseStatus, OpenThreadlensDBOptions, StopReason } from './database/threadlens-db'
-export { ThreadlensDB, openThreadlensDB } from './database/threadlens-db'
+// The database class (and Dexie with it) loads on the first `openThreadlensDB`/`openThreadlensStores`:
+// only its type is exported here; `@threadlens/store/dexie` exports the class.
+export type { DatabaseStatus, OpenThreadlensDBOptions, StopReason, ThreadlensDB } from './database/threadlens-db'
+export { openThreadlensDB } from './database/open-database'
 export type { ThreadRecord } from './database/rows'
 export { schemaVersion } from './database/schema'
 

@@ -1,4 +1,5 @@
-import { openThreadlensDB, type OpenThreadlensDBOptions, type ThreadlensDB } from './database/threadlens-db'
+import { openThreadlensDB } from './database/open-database'
+import type { OpenThreadlensDBOptions, ThreadlensDB } from './database/threadlens-db'
 import { StorageUnavailableError } from './errors'
 import { storageErrorCode } from './storage-error-codes'
 import { createMemoryBackedStores } from './fallback/create-memory-backed-stores'
@@ -56,7 +57,7 @@ function errorChainNames(error: unknown): string[] {
  */
 export async function openThreadlensStores(options: OpenThreadlensStoresOptions): Promise<ThreadlensStores> {
   const { name, indexedDB, IDBKeyRange, ...storeOptions } = options
-  const db = openThreadlensDB({ name, ...(indexedDB === undefined ? {} : { indexedDB }), ...(IDBKeyRange === undefined ? {} : { IDBKeyRange }) })
+  const db = await openThreadlensDB({ name, ...(indexedDB === undefined ? {} : { indexedDB }), ...(IDBKeyRange === undefined ? {} : { IDBKeyRange }) })
   try {
     await db.open()
     db.assertWorking('open')

@@ -6,7 +6,7 @@ import { Dexie } from 'dexie'
 import { describe, expect, it } from 'vitest'
 import { emptyThreadFacts, foldThreadFacts } from '../threads/thread-facts'
 import { createThreadStore } from '../threads/create-thread-store'
-import { openThreadlensDB } from '../database/threadlens-db'
+import { ThreadlensDB } from '../database/threadlens-db'
 import { schemaV3 } from '../database/schema'
 import { ImportValidationError, InvalidAttachmentError } from '../errors'
 import { uniqueName } from '../testing/test-database'
@@ -20,7 +20,7 @@ const png = () => new Blob([pngBytes], { type: 'image/png' })
 const pdf = () => new Blob(['%PDF-1.4 tiny'], { type: 'application/pdf' })
 
 function open(label: string) {
-  const db = openThreadlensDB({ name: uniqueName(label) })
+  const db = new ThreadlensDB({ name: uniqueName(label) })
   return { db, threads: createThreadStore(db), attachments: createAttachmentStore(db) }
 }
 
@@ -168,7 +168,7 @@ describe('schema version 4', () => {
     })
     raw.close()
 
-    const db = openThreadlensDB({ name })
+    const db = new ThreadlensDB({ name })
     const threads = createThreadStore(db)
     expect((await threads.load(threadId)).entries).toEqual(entries)
     expect(db.verno).toBe(4)

@@ -1,7 +1,7 @@
 import type { CallRecord, EntryInput } from '@threadlens/core'
 import type { CallAttempt } from '@threadlens/core/calls'
 import { describe, expect, it } from 'vitest'
-import { openThreadlensDB } from '../database/threadlens-db'
+import { ThreadlensDB } from '../database/threadlens-db'
 import { openTab } from '../testing/tab-protocol'
 import { createThreadStore } from '../threads/create-thread-store'
 import type { CallLogEvent } from './call-log-store'
@@ -43,7 +43,7 @@ const until = async (check: () => boolean): Promise<void> => {
 describe('the call log across tabs (real Chromium)', () => {
   it('replies written by two tabs at once all calibrate the model, and this tab sees the result live', async () => {
     const name = uniqueName('calibration')
-    const db = openThreadlensDB({ name })
+    const db = new ThreadlensDB({ name })
     const threads = createThreadStore(db)
     const log = createCallLog(db)
     const { id } = await threads.create()
@@ -70,7 +70,7 @@ describe('the call log across tabs (real Chromium)', () => {
 
   it('an attempt another tab records shows here live, and goes when the thread is deleted', async () => {
     const name = uniqueName('attempts')
-    const db = openThreadlensDB({ name })
+    const db = new ThreadlensDB({ name })
     const threads = createThreadStore(db)
     const log = createCallLog(db)
     const { id } = await threads.create()

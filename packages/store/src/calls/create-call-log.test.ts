@@ -4,7 +4,7 @@ import type { CallAttempt } from '@threadlens/core/calls'
 import { Dexie } from 'dexie'
 import { describe, expect, it } from 'vitest'
 import { schemaV2 } from '../database/schema'
-import { openThreadlensDB } from '../database/threadlens-db'
+import { ThreadlensDB } from '../database/threadlens-db'
 import { InvalidCallAttemptError } from '../errors'
 import { createMemoryBackedStores } from '../fallback/create-memory-backed-stores'
 import { openTestStores, uniqueName } from '../testing/test-database'
@@ -98,8 +98,8 @@ describe('the call log in IndexedDB', () => {
 
   it('adds calibration samples from two connections at once without losing one, and tells subscribers of both', async () => {
     const name = uniqueName('calibration')
-    const first = openThreadlensDB({ name })
-    const second = openThreadlensDB({ name })
+    const first = new ThreadlensDB({ name })
+    const second = new ThreadlensDB({ name })
     const logA = createCallLog(first, { now: () => 5 })
     const logB = createCallLog(second, { now: () => 6 })
     const events: CallLogEvent[] = []
@@ -199,7 +199,7 @@ describe('schema version 3', () => {
     })
     raw.close()
 
-    const db = openThreadlensDB({ name })
+    const db = new ThreadlensDB({ name })
     const threads = createThreadStore(db)
     expect((await threads.load(threadId)).entries).toEqual(entries)
     expect(db.verno).toBeGreaterThanOrEqual(3)

@@ -7,7 +7,6 @@ import {
   type CallAttempt,
   type TokenCalibration,
 } from '@threadlens/core/calls'
-import { Dexie, liveQuery } from 'dexie'
 import type { ThreadlensDB } from '../database/threadlens-db'
 import { byStart, maxAttemptsPerThread, type CallLogEvent, type CallLogStore } from './call-log-store'
 import { callLogOver, type CallLogBackend } from './call-log-over'
@@ -17,9 +16,9 @@ export interface CallLogOptions {
   readonly now?: () => number
 }
 
-const threadRange = (threadId: string): [[string, unknown], [string, unknown]] => [
-  [threadId, Dexie.minKey],
-  [threadId, Dexie.maxKey],
+const threadRange = (db: ThreadlensDB, threadId: string): [[string, unknown], [string, unknown]] => [
+  [threadId, db.dexieRuntime.minKey],
+  [threadId, db.dexieRuntime.maxKey],
 ]
 
 /** Rows another version (or a hand edit) wrote wrongly are skipped, not shown half-read. */
@@ -71,7 +70,7 @@ export async function calibrationUpdates(db: ThreadlensDB, samples: readonly Sam
  */
 export function indexedDbCallLogBackend(db: ThreadlensDB): CallLogBackend {
   async function attempts(threadId: string): Promise<readonly CallAttempt[]> {
-    const [lower, upper] = threadRange(threadId)
+    const [lower, upper] = threadRange(db, threadId)
     return readAttempts(await db.attempts.where('[threadId+id]').between(lower, upper, true, true).toArray())
   }
   const allCalibrations = async (): Promise<readonly TokenCalibration[]> =>
@@ -79,7 +78,7 @@ export function indexedDbCallLogBackend(db: ThreadlensDB): CallLogBackend {
 
   function live<T>(operation: string, query: () => Promise<T>, next: (value: T) => CallLogEvent, listener: (event: CallLogEvent) => void): () => void {
     let stopped = false
-    const subscription = liveQuery(async () => {
+    const subscription = db.dexieRuntime.liveQuery(async () => {
       if (db.status.state === 'stopped') throw db.stoppedError(operation)
       return query()
     }).subscribe({
@@ -104,7 +103,7 @@ export function indexedDbCallLogBackend(db: ThreadlensDB): CallLogBackend {
       db.run('recordAttempt', () =>
         db.transaction('rw', [db.attempts], async () => {
           await db.attempts.put(attempt)
-          const [lower, upper] = threadRange(attempt.threadId)
+          const [lower, upper] = threadRange(db, attempt.threadId)
           const count = await db.attempts.where('[threadId+id]').between(lower, upper, true, true).count()
           if (count <= maxAttemptsPerThread) return
           const old = trim(await attempts(attempt.threadId))

@@ -8,13 +8,13 @@ import { emptyThreadFacts, foldThreadFacts } from '../threads/thread-facts'
 import { uniqueName } from '../testing/test-database'
 import { version1Entries, version1ThreadId, writeVersion1Database } from './fixtures/version-1-database'
 import { schemaV4, schemaVersion } from './schema'
-import { openThreadlensDB } from './threadlens-db'
+import { ThreadlensDB } from './threadlens-db'
 
 const user = (content: string) => ({ kind: 'message', payload: { role: 'user', content } }) as const
 
 describe('schema', () => {
   it('creates version 2 with the sentinel and the indexes windowed loads use', async () => {
-    const db = openThreadlensDB({ name: uniqueName('schema') })
+    const db = new ThreadlensDB({ name: uniqueName('schema') })
     await db.open()
     expect(db.verno).toBe(schemaVersion)
     expect(db.entries.schema.primKey.keyPath).toEqual(['threadId', 'seq'])
@@ -26,7 +26,7 @@ describe('schema', () => {
   it('upgrades a version 1 database to version 2 without losing anything', async () => {
     const name = uniqueName('upgrade')
     await writeVersion1Database(name)
-    const db = openThreadlensDB({ name })
+    const db = new ThreadlensDB({ name })
     const threads = createThreadStore(db)
     const thread = await threads.load(version1ThreadId)
     expect(thread.entries).toEqual(version1Entries)
@@ -52,7 +52,7 @@ describe('schema', () => {
 describe('when the database changes under this tab', () => {
   it('stops writing with SchemaUpgradeError when another tab upgrades the schema', async () => {
     const name = uniqueName('upgraded-elsewhere')
-    const db = openThreadlensDB({ name })
+    const db = new ThreadlensDB({ name })
     const threads = createThreadStore(db)
     const { id } = await threads.create()
     await threads.append(id, user('before'))
@@ -78,17 +78,17 @@ describe('when the database changes under this tab', () => {
     newer.version(schemaVersion + 1).stores({ ...schemaV4, threads: 'id, updatedAt, title' })
     await newer.open()
     newer.close()
-    const threads = createThreadStore(openThreadlensDB({ name }))
+    const threads = createThreadStore(new ThreadlensDB({ name }))
     await expect(threads.create()).rejects.toMatchObject({ name: 'SchemaUpgradeError', reason: 'database-newer', otherVersion: schemaVersion + 1 })
   })
 
   it('stops with StorageResetError when another tab erases everything', async () => {
     const name = uniqueName('erased-elsewhere')
-    const db = openThreadlensDB({ name })
+    const db = new ThreadlensDB({ name })
     const threads = createThreadStore(db)
     const { id } = await threads.create()
     await threads.append(id, user('x'))
-    const otherTab = createThreadStore(openThreadlensDB({ name }))
+    const otherTab = createThreadStore(new ThreadlensDB({ name }))
     await otherTab.list()
     await otherTab.eraseAll()
     const error = await threads.append(id, user('y')).catch((caught: unknown) => caught)
@@ -100,7 +100,7 @@ describe('when the database changes under this tab', () => {
 
   it('never restarts a thread at seq 0 on a database re-created under the app', async () => {
     const name = uniqueName('cleared')
-    const db = openThreadlensDB({ name })
+    const db = new ThreadlensDB({ name })
     const threads = createThreadStore(db)
     const { id } = await threads.create()
     await threads.appendMany(id, [user('a'), user('b')])
@@ -141,7 +141,7 @@ describe('when the database changes under this tab', () => {
       request.onsuccess = () => resolve(request.result)
       request.onerror = () => reject(request.error)
     })
-    const db = openThreadlensDB({ name })
+    const db = new ThreadlensDB({ name })
     const threads = createThreadStore(db)
     const statuses: string[] = []
     db.subscribeStatus((status) => statuses.push(status.state))

@@ -1,5 +1,5 @@
 import type { Entry } from '@threadlens/core'
-import { Dexie, type Table } from 'dexie'
+import { Dexie, liveQuery, type Table } from 'dexie'
 import { z } from 'zod/mini'
 import { SchemaUpgradeError, StorageResetError, type StorageError } from '../errors'
 import { toStorageError } from '../storage-error-codes'
@@ -40,6 +40,21 @@ export type DatabaseStatus =
 const working: DatabaseStatus = { state: 'working' }
 
 /**
+ * The few Dexie values the stores need besides the database itself. The stores reach them through
+ * the opened database (`db.dexieRuntime`) instead of importing `dexie`, so the main entry point of
+ * `@threadlens/store` loads Dexie only when a database is opened (see `openThreadlensDB`).
+ */
+export interface DexieRuntime {
+  readonly liveQuery: typeof liveQuery
+  /** The lowest key of any type (for ranges over a compound key's last part). */
+  readonly minKey: unknown
+  /** The highest key of any type. */
+  readonly maxKey: unknown
+}
+
+const dexieRuntime: DexieRuntime = { liveQuery, minKey: Dexie.minKey, maxKey: Dexie.maxKey }
+
+/**
  * The threadlens database (Dexie): `threads` (one row per thread, with the facts windowed loads
  * need), `entries` keyed `[threadId+seq]`, `memory` (one row per agent) and `meta` (the sentinel
  * that tells this database apart from one re-created under the app).
@@ -59,6 +74,9 @@ export class ThreadlensDB extends Dexie {
 
   /** The schema version this code knows. */
   readonly schemaVersion = schemaVersion
+
+  /** @internal What the stores use of Dexie, so that their modules import only its types. */
+  readonly dexieRuntime: DexieRuntime = dexieRuntime
 
   // Plain (not #private) fields: Dexie hands a Proxy of the instance to some callbacks.
   private currentStatus: DatabaseStatus = working
@@ -211,9 +229,4 @@ export class ThreadlensDB extends Dexie {
     this.setStatus(working)
     await this.open()
   }
-}
-
-/** Opens (lazily, on first use) the threadlens database of an app. One per app or per user. */
-export function openThreadlensDB(options: OpenThreadlensDBOptions): ThreadlensDB {
-  return new ThreadlensDB(options)
 }

@@ -4,12 +4,12 @@ import { openTab } from '../testing/tab-protocol'
 import { createThreadStore } from '../threads/create-thread-store'
 import type { ThreadStoreEvent } from '../threads/thread-store'
 import { schemaVersion } from './schema'
-import { openThreadlensDB } from './threadlens-db'
+import { ThreadlensDB } from './threadlens-db'
 
 describe('a schema upgrade from another tab (real Chromium, a worker as the newer tab)', () => {
   it('closes this connection so the upgrade goes through, then refuses writes with a clear error', async () => {
     const name = `threadlens-browser-upgrade-${crypto.randomUUID()}`
-    const db = openThreadlensDB({ name })
+    const db = new ThreadlensDB({ name })
     const threads = createThreadStore(db)
     const { id } = await threads.create()
     await threads.append(id, { kind: 'message', payload: { role: 'user', content: 'before' } })

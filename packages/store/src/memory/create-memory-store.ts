@@ -1,4 +1,3 @@
-import { liveQuery } from 'dexie'
 import type { ThreadlensDB } from '../database/threadlens-db'
 import { StorageError } from '../errors'
 import { type Memory } from '@threadlens/core'
@@ -64,7 +63,7 @@ export function createMemoryStore(db: ThreadlensDB, options: MemoryStoreOptions 
         listener({ type: 'storage-fail', memoryId, error: db.toError(error, 'memory.subscribe') })
         stop()
       }
-      const subscription = liveQuery(async () => {
+      const subscription = db.dexieRuntime.liveQuery(async () => {
         if (db.status.state === 'stopped') throw db.stoppedError('memory.subscribe')
         return read(memoryId, 'memory.subscribe')
       }).subscribe({

@@ -1,6 +1,6 @@
 import type { Memory } from '@threadlens/core'
 import { describe, expect, it } from 'vitest'
-import { openThreadlensDB } from '../database/threadlens-db'
+import { ThreadlensDB } from '../database/threadlens-db'
 import { openTab } from '../testing/tab-protocol'
 import { createMemoryStore } from './create-memory-store'
 
@@ -29,7 +29,7 @@ describe('two writers on one memory space (real Chromium, workers as tabs)', () 
       actual: winner.spaces.world.rev,
       current: { data: { plan: winner.spaces.world.data['plan'] } },
     })
-    const memory = createMemoryStore(openThreadlensDB({ name }))
+    const memory = createMemoryStore(new ThreadlensDB({ name }))
     expect((await memory.get('agent')).spaces.world.data).toEqual(winner.spaces.world.data)
     tabs.forEach((tab) => tab.close())
   }, 60_000)
@@ -39,7 +39,7 @@ describe('two writers on one memory space (real Chromium, workers as tabs)', () 
     const tabs = [openTab(), openTab()]
     await Promise.all(tabs.map((tab) => tab.send({ type: 'open', name })))
     await Promise.all(tabs.map((tab) => tab.send({ type: 'memory-increment', memoryId: 'agent', times: 100 })))
-    const memory = await createMemoryStore(openThreadlensDB({ name })).get('agent')
+    const memory = await createMemoryStore(new ThreadlensDB({ name })).get('agent')
     expect(memory.spaces.world.data['count']).toBe(200)
     expect(memory.rev).toBe(200)
     tabs.forEach((tab) => tab.close())

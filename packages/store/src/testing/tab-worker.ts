@@ -6,7 +6,7 @@ import type { CallAttempt } from '@threadlens/core/calls'
 import { createCallLog } from '../calls/create-call-log'
 import { Dexie } from 'dexie'
 import { schemaV4 } from '../database/schema'
-import { openThreadlensDB, type ThreadlensDB } from '../database/threadlens-db'
+import { ThreadlensDB } from '../database/threadlens-db'
 import { createMemoryStore } from '../memory/create-memory-store'
 import type { MemoryStore } from '../memory/memory-store'
 import { createThreadStore } from '../threads/create-thread-store'
@@ -26,7 +26,7 @@ function stores(): { db: ThreadlensDB; threads: ThreadStore; memory: MemoryStore
 async function run(command: TabCommand): Promise<unknown> {
   switch (command.type) {
     case 'open':
-      db = openThreadlensDB({ name: command.name })
+      db = new ThreadlensDB({ name: command.name })
       threads = createThreadStore(db)
       memory = createMemoryStore(db)
       await db.open()

@@ -1,5 +1,5 @@
 import 'fake-indexeddb/auto'
-import { openThreadlensDB, type ThreadlensDB } from '../database/threadlens-db'
+import { ThreadlensDB } from '../database/threadlens-db'
 import { createMemoryStore } from '../memory/create-memory-store'
 import { createThreadStore } from '../threads/create-thread-store'
 import type { ThreadStoreOptions } from '../threads/thread-store'
@@ -14,7 +14,7 @@ export function uniqueName(label: string): string {
 
 /** A fresh database (fake-indexeddb in Node) with both stores over it. */
 export function openTestStores(label: string, options: ThreadStoreOptions = {}): { db: ThreadlensDB; threads: ReturnType<typeof createThreadStore>; memory: ReturnType<typeof createMemoryStore> } {
-  const db = openThreadlensDB({ name: uniqueName(label) })
+  const db = new ThreadlensDB({ name: uniqueName(label) })
   const memoryOptions = { ...(options.now === undefined ? {} : { now: options.now }), ...(options.createId === undefined ? {} : { createId: options.createId }) }
   return { db, threads: createThreadStore(db, options), memory: createMemoryStore(db, memoryOptions) }
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { openThreadlensDB } from '../database/threadlens-db'
+import { ThreadlensDB } from '../database/threadlens-db'
 import { openTab } from '../testing/tab-protocol'
 import { createThreadStore } from './create-thread-store'
 import type { ThreadStoreEvent } from './thread-store'
@@ -12,7 +12,7 @@ const uniqueName = (label: string) => `threadlens-browser-${label}-${crypto.rand
 describe('two writers appending at once (real Chromium)', () => {
   it('2 workers × 1,000 appends → 2,000 entries, seq 0..1999, no gaps, no duplicates, each writer in order', async () => {
     const name = uniqueName('concurrent')
-    const db = openThreadlensDB({ name })
+    const db = new ThreadlensDB({ name })
     const threads = createThreadStore(db)
     const { id } = await threads.create({ title: 'race' })
     const seen: number[] = []
@@ -51,7 +51,7 @@ describe('two writers appending at once (real Chromium)', () => {
 
   it('a subscriber sees another writer\'s commits, and never an aborted transaction', async () => {
     const name = uniqueName('subscribe')
-    const db = openThreadlensDB({ name })
+    const db = new ThreadlensDB({ name })
     const threads = createThreadStore(db)
     const { id } = await threads.create()
     const events: ThreadStoreEvent[] = []

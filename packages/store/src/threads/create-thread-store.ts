@@ -1,6 +1,5 @@
 import type { TokenCalibration } from '@threadlens/core/calls'
 import { safeParse } from '@threadlens/core/internal'
-import { Dexie } from 'dexie'
 import { threadRowSchema, toThreadRecord, type AttachmentRow, type ThreadRow } from '../database/rows'
 import { deleteThreadAttachments } from '../attachments/create-attachment-store'
 import { referencedAttachmentIds } from '../transfer/thread-file-format'
@@ -186,7 +185,7 @@ export function indexedDbThreadBackend(db: ThreadlensDB): ThreadBackend {
           await deleteThreadAttachments(db, threadId)
           await db.entries.where('[threadId+seq]').between([threadId, 0], [threadId, Number.MAX_SAFE_INTEGER], true, true).delete()
           // A thread's failed attempts are part of its history: erasing the thread erases them.
-          await db.attempts.where('[threadId+id]').between([threadId, Dexie.minKey], [threadId, Dexie.maxKey], true, true).delete()
+          await db.attempts.where('[threadId+id]').between([threadId, db.dexieRuntime.minKey], [threadId, db.dexieRuntime.maxKey], true, true).delete()
           await db.threads.delete(threadId)
         }),
       )

@@ -3,7 +3,7 @@ import type { Entry } from '@threadlens/core'
 import fc from 'fast-check'
 import { describe, expect, it, vi } from 'vitest'
 import { createThreadStore } from './create-thread-store'
-import { openThreadlensDB } from '../database/threadlens-db'
+import { ThreadlensDB } from '../database/threadlens-db'
 import { openTestStores } from '../testing/test-database'
 import type { ThreadStoreEvent } from './thread-store'
 
@@ -37,7 +37,7 @@ describe('same-tab delivery', () => {
       fc.asyncProperty(fc.array(fc.record({ tab: fc.constantFrom('this', 'other'), size: fc.integer({ min: 1, max: 3 }), wait: fc.boolean() }), { minLength: 1, maxLength: 10 }), async (writes) => {
         const { db, threads } = openTestStores(`interleave-${run++}`)
         // Another tab: its own connection to the same database, and its own store.
-        const otherDb = openThreadlensDB({ name: db.name })
+        const otherDb = new ThreadlensDB({ name: db.name })
         const other = createThreadStore(otherDb)
         const { id } = await threads.create({ title: 't' })
         const fromStart: Entry[] = []

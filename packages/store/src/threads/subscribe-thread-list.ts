@@ -1,4 +1,3 @@
-import { liveQuery } from 'dexie'
 import type { ThreadRecord, ThreadRow } from '../database/rows'
 import type { ThreadlensDB } from '../database/threadlens-db'
 import type { ThreadListListener } from './thread-store'
@@ -10,7 +9,7 @@ import type { ThreadListListener } from './thread-store'
  */
 export function subscribeThreadList(db: ThreadlensDB, listener: ThreadListListener, toRecord: (row: ThreadRow) => ThreadRecord): () => void {
   let stopped = false
-  const observable = liveQuery(async () => {
+  const observable = db.dexieRuntime.liveQuery(async () => {
     if (db.status.state === 'stopped') throw db.stoppedError('subscribeList')
     await db.checkSentinel('subscribeList')
     const rows = await db.threads.orderBy('updatedAt').reverse().toArray()

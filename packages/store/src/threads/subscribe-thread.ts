@@ -1,6 +1,5 @@
 import { type Entry } from '@threadlens/core'
 import { threadId as toThreadId } from '@threadlens/core/internal'
-import { liveQuery } from 'dexie'
 import type { ThreadRow } from '../database/rows'
 import type { ThreadlensDB } from '../database/threadlens-db'
 import { readEntries } from './entry-reads'
@@ -55,7 +54,7 @@ export function subscribeThread(
     stop()
   }
 
-  const observable = liveQuery(async () => {
+  const observable = db.dexieRuntime.liveQuery(async () => {
     if (db.status.state === 'stopped') throw db.stoppedError('subscribe')
     await db.checkSentinel('subscribe')
     return db.threads.get(threadId)

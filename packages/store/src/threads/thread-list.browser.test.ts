@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { openThreadlensDB } from '../database/threadlens-db'
+import { ThreadlensDB } from '../database/threadlens-db'
 import { openTab } from '../testing/tab-protocol'
 import { createThreadStore } from './create-thread-store'
 
@@ -7,7 +7,7 @@ import { createThreadStore } from './create-thread-store'
 describe('thread records across tabs (real Chromium)', () => {
   it('the live list follows another tab\'s creates and renames, and a stale rename there conflicts', async () => {
     const name = `threadlens-browser-list-${crypto.randomUUID()}`
-    const db = openThreadlensDB({ name })
+    const db = new ThreadlensDB({ name })
     const threads = createThreadStore(db)
     const titles: string[][] = []
     const stop = threads.subscribeList((event) => {

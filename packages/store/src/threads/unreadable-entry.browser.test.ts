@@ -1,6 +1,6 @@
 import { createTokenCounter, definePolicy, project, type EntryInput } from '@threadlens/core'
 import { describe, expect, it } from 'vitest'
-import { openThreadlensDB } from '../database/threadlens-db'
+import { ThreadlensDB } from '../database/threadlens-db'
 import type { UnreadableEntryError } from '../errors'
 import { createThreadStore } from './create-thread-store'
 
@@ -14,7 +14,7 @@ const inputs: EntryInput[] = [
 
 describe('a database holding entries an earlier version wrote badly (real Chromium)', () => {
   it('still loads, projects, exports and imports: each bad entry is reported and shown as a placeholder', async () => {
-    const db = openThreadlensDB({ name: `threadlens-browser-unreadable-${crypto.randomUUID()}` })
+    const db = new ThreadlensDB({ name: `threadlens-browser-unreadable-${crypto.randomUUID()}` })
     const reports: UnreadableEntryError[] = []
     const threads = createThreadStore(db, { onUnreadableEntry: (error) => reports.push(error) })
     const { id } = await threads.create({ title: 'damaged' })

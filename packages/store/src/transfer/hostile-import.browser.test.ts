@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { openThreadlensDB } from '../database/threadlens-db'
+import { ThreadlensDB } from '../database/threadlens-db'
 import { ImportValidationError } from '../errors'
 import { createThreadStore } from '../threads/create-thread-store'
 
@@ -10,7 +10,7 @@ const entry = (seq: number, extra = '') =>
 
 describe('hostile imports (real Chromium)', () => {
   it('are rejected before any write: the database is unchanged and Object.prototype untouched', async () => {
-    const db = openThreadlensDB({ name: `threadlens-browser-hostile-${crypto.randomUUID()}` })
+    const db = new ThreadlensDB({ name: `threadlens-browser-hostile-${crypto.randomUUID()}` })
     const threads = createThreadStore(db)
     const { id } = await threads.create({ title: 'keep me' })
     await threads.append(id, { kind: 'message', payload: { role: 'user', content: 'existing' } })

@@ -2,7 +2,7 @@ import { createTokenCounter, definePolicy, project, ThreadlensError, type EntryI
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { awkwardJsonArbitrary, hostileValueArbitrary } from '@threadlens/testing'
-import { openThreadlensDB } from '../database/threadlens-db'
+import { ThreadlensDB } from '../database/threadlens-db'
 import { createMemoryStore } from '../memory/create-memory-store'
 import { createThreadStore } from '../threads/create-thread-store'
 
@@ -57,7 +57,7 @@ describe('hostile values through every public write path (real Chromium)', () =>
     }
     await fc.assert(
       fc.asyncProperty(fc.array(operationArbitrary, { minLength: 1, maxLength: 8 }), async (operations) => {
-        const db = openThreadlensDB({ name: `threadlens-browser-fuzz-${crypto.randomUUID()}` })
+        const db = new ThreadlensDB({ name: `threadlens-browser-fuzz-${crypto.randomUUID()}` })
         const threads = createThreadStore(db)
         const memory = createMemoryStore(db)
         try {
@@ -161,7 +161,7 @@ describe('hostile values through every public write path (real Chromium)', () =>
 
 describe('a UTF-8 byte order mark (real Chromium)', () => {
   it('is read the same from a string as from a Blob', async () => {
-    const db = openThreadlensDB({ name: `threadlens-browser-bom-${crypto.randomUUID()}` })
+    const db = new ThreadlensDB({ name: `threadlens-browser-bom-${crypto.randomUUID()}` })
     const threads = createThreadStore(db)
     const { id } = await threads.create({ title: 'bom' })
     await threads.append(id, { kind: 'message', payload: { role: 'user', content: 'hej 🙂 \ud800' } })

@@ -165,7 +165,7 @@ function policyFor(name: BenchPolicyName): ContextPolicy {
 
 async function benchOne(counter: TokenCounter, entries: number, policyName: BenchPolicyName, requests: number, warmup: number): Promise<LoopBenchRow> {
   const name = `threadlens-agent-bench-${entries}-${policyName}-${Date.now()}`
-  const db = openThreadlensDB({ name })
+  const db = await openThreadlensDB({ name })
   const threads = createThreadStore(db, { counters: [counter] })
   const record = await threads.create({ title: `bench ${entries}` })
   await threads.appendMany(record.id, seedInputs(entries))

@@ -208,7 +208,7 @@ function entrySummary(entry: Entry): EntrySummary {
 const harness = {
   async open(name: string): Promise<void> {
     databaseName = name
-    db = openThreadlensDB({ name })
+    db = await openThreadlensDB({ name })
     counter = await createTokenCounter('o200k_base')
     threads = createThreadStore(db, { counters: [counter] })
     await db.open()

@@ -1,7 +1,7 @@
 // The browser half of `npm run bench` for the store (packages/store/bench/store.bench.ts drives it).
 // Measures, prints nothing, returns figures: no assertion here fails on a slow number.
 import { createTokenCounter, definePolicy, presets, project, type ContextPolicy, type Entry, type EntryInput, type TokenCounter } from '@threadlens/core'
-import { openThreadlensDB } from '../../database/threadlens-db'
+import { ThreadlensDB } from '../../database/threadlens-db'
 import { createThreadStore } from '../../threads/create-thread-store'
 
 export interface Timing {
@@ -112,7 +112,7 @@ export async function runStoreBench(options: { sizes?: readonly number[]; openRu
   const name = `threadlens-bench-${Date.now()}`
 
   // 1. Append latency: one entry, one transaction.
-  const latencyDb = openThreadlensDB({ name: `${name}-latency` })
+  const latencyDb = new ThreadlensDB({ name: `${name}-latency` })
   const latencyStore = createThreadStore(latencyDb, { counters: [o200k] })
   const { id: latencyThread } = await latencyStore.create()
   const samples: number[] = []
@@ -129,7 +129,7 @@ export async function runStoreBench(options: { sizes?: readonly number[]; openRu
   // alternating rounds; the median of each is reported.
   const plainRound = async (inputs: readonly EntryInput[], label: string): Promise<{ ms: number; written: readonly Entry[] }> => {
     const plainName = `${name}-plain-${label}`
-    const plainDb = openThreadlensDB({ name: plainName })
+    const plainDb = new ThreadlensDB({ name: plainName })
     const plain = createThreadStore(plainDb)
     const { id } = await plain.create()
     const started = performance.now()
@@ -159,7 +159,7 @@ export async function runStoreBench(options: { sizes?: readonly number[]; openRu
 
     // With the exact counter: this thread is then opened and projected below.
     const countingName = `${name}-counted-${size}`
-    const countingDb = openThreadlensDB({ name: countingName })
+    const countingDb = new ThreadlensDB({ name: countingName })
     const counting = createThreadStore(countingDb, { counters: [o200k] })
     const { id: countedId } = await counting.create({ title: `${size} entries` })
     const started = performance.now()
@@ -192,7 +192,7 @@ export async function runStoreBench(options: { sizes?: readonly number[]; openRu
       let last: { windowEntries: number; messages: number; tokens: number } = { windowEntries: 0, messages: 0, tokens: 0 }
       for (let run = 0; run < runs; run++) {
         const started = performance.now()
-        const db = openThreadlensDB({ name: target.db })
+        const db = new ThreadlensDB({ name: target.db })
         const store = createThreadStore(db, { counters: [o200k] })
         const thread = await store.load(target.id, { window: { policy, counter: o200k } })
         const result = project({ thread, policy, counter: o200k, pending: [{ role: 'user', content: 'What next?' }] })
@@ -202,7 +202,7 @@ export async function runStoreBench(options: { sizes?: readonly number[]; openRu
       }
       open.push({ label, threadEntries: target.entries, windowEntries: last.windowEntries, timing: timing(times), projectedMessages: last.messages, projectedTokens: last.tokens })
     }
-    const db = openThreadlensDB({ name: target.db })
+    const db = new ThreadlensDB({ name: target.db })
     const started = performance.now()
     const whole = await createThreadStore(db).load(target.id)
     fullLoad = { threadEntries: whole.entries.length, milliseconds: performance.now() - started }

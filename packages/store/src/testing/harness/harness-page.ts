@@ -3,7 +3,7 @@
 import type { EntryInput } from '@threadlens/core'
 import { Dexie } from 'dexie'
 import { schemaV4 } from '../../database/schema'
-import { openThreadlensDB, type ThreadlensDB } from '../../database/threadlens-db'
+import { ThreadlensDB } from '../../database/threadlens-db'
 import { createMemoryStore } from '../../memory/create-memory-store'
 import { createThreadStore } from '../../threads/create-thread-store'
 import type { ThreadStore, ThreadStoreEvent } from '../../threads/thread-store'
@@ -50,7 +50,7 @@ const harness = {
   phase: 'idle' as 'idle' | 'writing' | 'done' | 'failed',
 
   async open(name: string): Promise<string> {
-    db = openThreadlensDB({ name })
+    db = new ThreadlensDB({ name })
     threads = createThreadStore(db)
     await db.open()
     return db.status.state
