@@ -37,7 +37,28 @@ if grep -rqE '(from|import) *"gpt-tokenizer/encoding' packages/core/dist --inclu
 fi
 grep -rqE 'import\("gpt-tokenizer/encoding/o200k_base"\)' packages/core/dist --include=*.js || {
   echo "[threadlens] packages/core/dist has no dynamic import() of the o200k_base encoding" >&2; exit 1; }
-echo "built ${#PUBLIC_PACKAGES[@]} packages in $(took "$start"); the tokenizer stays a dynamic import()"
+# Dexie (~32 KB gzip) must stay behind the dynamic import() in openThreadlensDB: no static import
+# reachable from the store's main entry (or /attachments) may name it.
+node --input-type=module -e '
+  import { readFileSync } from "node:fs"
+  import { dirname, resolve } from "node:path"
+  for (const entry of ["index.js", "attachments.js"]) {
+    const seen = new Set()
+    const pending = [resolve("packages/store/dist", entry)]
+    while (pending.length > 0) {
+      const file = pending.pop()
+      if (seen.has(file)) continue
+      seen.add(file)
+      for (const match of readFileSync(file, "utf8").matchAll(/^\s*(?:import|export)\s[^"]*?from\s*"([^"]+)"|^\s*import\s*"([^"]+)"/gm)) {
+        const specifier = match[1] ?? match[2]
+        if (/^dexie($|\/)/.test(specifier)) { console.error(`[threadlens] ${file} imports dexie statically, reached from @threadlens/store dist/${entry}: it must load on first open`); process.exit(1) }
+        if (specifier.startsWith(".")) pending.push(resolve(dirname(file), specifier))
+      }
+    }
+  }'
+grep -qE 'import\("\./threadlens-db\.js"\)' packages/store/dist/database/open-database.js || {
+  echo "[threadlens] packages/store/dist has no dynamic import() of the database module" >&2; exit 1; }
+echo "built ${#PUBLIC_PACKAGES[@]} packages in $(took "$start"); the tokenizer and Dexie stay dynamic import()s"
 
 start=$(seconds)
 rm -f "$PACK_DIR"/*.tgz
