@@ -4,8 +4,9 @@ import { createThread, createTokenCounter, definePolicy, project, type ContextPo
 import { openAITakesCacheBreakpoints } from '@threadlens/core/caching'
 import { isValidToolName, type ContentPart } from '@threadlens/core/parts'
 import { policyForModel } from '@threadlens/core/models'
-import { openThreadlensStores, type ThreadStore } from '@threadlens/store'
+import { openThreadlensDB, openThreadlensStores, type ThreadStore } from '@threadlens/store'
 import { imagePart, type AttachmentStore } from '@threadlens/store/attachments'
+import { ThreadlensDB } from '@threadlens/store/dexie'
 import { createSession } from '@threadlens/agent'
 import { scriptedModel } from '@threadlens/agent/testing'
 import { createThreadlensClient } from '@threadlens/client'
@@ -29,6 +30,14 @@ export async function attach(attachments: AttachmentStore, blob: Blob): Promise<
 void cacheMarkers
 void terra
 void notAPart
+// The main entry opens the database lazily; the class itself is on the /dexie subpath, the same type.
+export async function openDatabase(): Promise<ThreadlensDB> {
+  const db = await openThreadlensDB({ name: 'typed' })
+  // @ts-expect-error the database opens asynchronously: an `any` declaration would let this through.
+  const notYet: ThreadlensDB = openThreadlensDB({ name: 'typed' })
+  void notYet
+  return db instanceof ThreadlensDB ? db : new ThreadlensDB({ name: 'typed' })
+}
 
 export async function run(): Promise<number> {
   const thread = createThread({ id: 'typed' })

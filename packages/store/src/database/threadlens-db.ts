@@ -57,7 +57,9 @@ const dexieRuntime: DexieRuntime = { liveQuery, minKey: Dexie.minKey, maxKey: De
 /**
  * The threadlens database (Dexie): `threads` (one row per thread, with the facts windowed loads
  * need), `entries` keyed `[threadId+seq]`, `memory` (one row per agent) and `meta` (the sentinel
- * that tells this database apart from one re-created under the app).
+ * that tells this database apart from one re-created under the app). Apps get it from
+ * `await openThreadlensDB(…)`, which loads this module (and Dexie) on first use; the class itself
+ * is exported by `@threadlens/store/dexie` only.
  */
 export class ThreadlensDB extends Dexie {
   declare readonly threads: Table<ThreadRow, string>
