@@ -1,6 +1,7 @@
 /** @threadlens/core/calls: the record of every model call and attempt (writer, reader, trace) and token calibration. */
 
-export { callRecordSchema } from '../entries/entry-schema'
+// Zod schemas of the attempts log and calibrations, for the store's own row schemas.
+export { callAttemptSchema, tokenCalibrationSchema } from '../validation/zod-readers'
 export type {
   CallAttempt,
   CallLog,
@@ -24,9 +25,7 @@ export {
   calibrationSampleOf,
   calibratedPromptBudget,
   calibrationDefaults,
-  calibrationSampleSchema,
   calibrationVerdict,
-  callAttemptSchema,
   callHashes,
   callRecord,
   callTrace,
@@ -34,5 +33,4 @@ export {
   maxAttemptErrorLength,
   readCallRecords,
   StoredHashes,
-  tokenCalibrationSchema,
 } from '../calls/index'
