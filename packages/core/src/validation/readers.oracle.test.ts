@@ -5,6 +5,8 @@ import { tokenCalibrationReader } from '../calls/calibration'
 import { parseEntry, parseEntryInput } from '../entries/entry-schema'
 import { InvalidEntryError, InvalidPolicyError } from '../errors/threadlens-error'
 import { memoryReader } from '../memory/memory'
+import { modelInfoReader } from '../policy/model-info'
+import { modelInfoSchema } from '../testing/oracle/model-info.oracle'
 import { definePolicy } from '../policy/policy'
 import { policyOptionsArbitrary } from '../testing/random-thread'
 import { callAttemptSchema, tokenCalibrationSchema } from '../testing/oracle/calls.oracle'
@@ -12,7 +14,7 @@ import { oracleParseEntry, oracleParseEntryInput } from '../testing/oracle/entry
 import { memorySchema } from '../testing/oracle/memory.oracle'
 import { mutate, mutationsArbitrary, outcome } from '../testing/oracle/mutations'
 import { oracleDefinePolicy } from '../testing/oracle/policy.oracle'
-import { inputOf, sampleAttempt, sampleCalibration, sampleMemory, storedEntryArbitrary } from '../testing/oracle/samples'
+import { inputOf, sampleAttempt, sampleCalibration, sampleMemory, sampleModel, storedEntryArbitrary } from '../testing/oracle/samples'
 import { issuePath } from './issues'
 import { read, type Reader } from './readers'
 import { firstIssue, safeParse } from './zod-issues'
@@ -78,12 +80,13 @@ describe('hand-written readers accept exactly what the zod oracle accepts', () =
     )
   })
 
-  it(`memories, call attempts and token calibrations, valid and damaged (seed ${seed})`, () => {
+  it(`memories, call attempts, token calibrations and models, valid and damaged (seed ${seed})`, () => {
     fc.assert(
       fc.property(mutationsArbitrary, (mutations) => {
         sameAsSchema(memoryReader, memorySchema, mutate(sampleMemory, mutations))
         sameAsSchema(callAttemptReader, callAttemptSchema, mutate(sampleAttempt, mutations))
         sameAsSchema(tokenCalibrationReader, tokenCalibrationSchema, mutate(sampleCalibration, mutations))
+        sameAsSchema(modelInfoReader, modelInfoSchema, mutate(sampleModel, mutations))
       }),
       { seed, numRuns: runs },
     )

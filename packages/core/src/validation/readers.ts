@@ -210,6 +210,15 @@ export type Shape<T> = { readonly [K in keyof T]-?: undefined extends T[K] ? Opt
  * `flag`) on the checked copy. The copy has the keys in the order of `shape`.
  */
 export function object<T>(shape: Shape<T>, refine?: (checked: T, at: At | null) => void): Reader<T> {
+  return objectOf(shape, true, refine)
+}
+
+/** An object of which only the keys of `shape` are read (and copied); other keys are left out. */
+export function looseObject<T>(shape: Shape<T>): Reader<T> {
+  return objectOf(shape, false)
+}
+
+function objectOf<T>(shape: Shape<T>, strict: boolean, refine?: (checked: T, at: At | null) => void): Reader<T> {
   const keys = Object.keys(shape) as (keyof T & string)[]
   return (value, at) => {
     if (!isRecord(value)) return wrongType(at, 'object', value)
@@ -222,7 +231,7 @@ export function object<T>(shape: Shape<T>, refine?: (checked: T, at: At | null) 
       if (checked !== undefined) copy[key] = checked
     }
     let unknown: string[] | undefined
-    for (const key of Object.keys(value)) if (!Object.hasOwn(shape, key)) (unknown ??= []).push(key)
+    if (strict) for (const key of Object.keys(value)) if (!Object.hasOwn(shape, key)) (unknown ??= []).push(key)
     if (unknown !== undefined) flag(at, `Unrecognized key${unknown.length > 1 ? 's' : ''}: ${unknown.map((key) => `"${key}"`).join(', ')}`)
     refine?.(copy as T, at)
     return copy as T

@@ -3,6 +3,7 @@ import type { CallAttempt, CallRecord } from '../../calls/call-record'
 import type { TokenCalibration } from '../../calls/calibration'
 import type { Entry } from '../../entries/entry'
 import type { Memory } from '../../memory/memory'
+import type { ModelInfo } from '../../policy/model-info'
 import { actionsArbitrary, buildThread } from '../random-thread'
 
 // Valid values with every optional field somewhere, as bases the oracle tests mutate.
@@ -126,4 +127,16 @@ export const sampleMemory: Memory = {
   },
   createdAt: 1,
   updatedAt: 2,
+}
+
+export const sampleModel: ModelInfo = {
+  id: ' local-llama ',
+  provider: 'meta',
+  contextWindow: 8192,
+  maxOutputTokens: 1000,
+  maxInputTokens: 7000,
+  tokenizer: 'heuristic',
+  exactTokenizer: false,
+  safetyMargin: 0.15,
+  pricing: { inputPerMillion: 1, outputPerMillion: 2, cacheReadPerMillion: 0.1, cacheWritePerMillion: 1.25, cacheWriteLongPerMillion: 2, minimumCacheableTokens: 1024 },
 }
