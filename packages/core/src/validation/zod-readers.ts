@@ -27,19 +27,19 @@ export function zodOf<T>(reader: Reader<T>): z.ZodMiniType<T> {
 }
 
 /** A plain JSON object (see `readJsonData`), as a zod schema. */
-export const jsonObjectSchema: z.ZodMiniType<JsonObject> = zodOf(jsonObject)
+export const jsonObjectSchema: z.ZodMiniType<JsonObject> = /* @__PURE__ */ zodOf(jsonObject)
 
 /** An entry's `refs`, as a zod schema. */
-export const entryRefsSchema: z.ZodMiniType<EntryRefs> = zodOf(entryRefsReader)
+export const entryRefsSchema: z.ZodMiniType<EntryRefs> = /* @__PURE__ */ zodOf(entryRefsReader)
 
 /** A call attempt of the store's attempts log, as a zod schema. */
-export const callAttemptSchema: z.ZodMiniType<CallAttempt> = zodOf(callAttemptReader)
+export const callAttemptSchema: z.ZodMiniType<CallAttempt> = /* @__PURE__ */ zodOf(callAttemptReader)
 
 /** A stored token calibration, as a zod schema. */
-export const tokenCalibrationSchema: z.ZodMiniType<TokenCalibration> = zodOf(tokenCalibrationReader)
+export const tokenCalibrationSchema: z.ZodMiniType<TokenCalibration> = /* @__PURE__ */ zodOf(tokenCalibrationReader)
 
 /** A whole memory, as a zod schema. */
-export const memorySchema: z.ZodMiniType<Memory> = zodOf(memoryReader)
+export const memorySchema: z.ZodMiniType<Memory> = /* @__PURE__ */ zodOf(memoryReader)
 
 /** A memory id, as a zod schema. */
-export const memoryIdSchema: z.ZodMiniType<string> = zodOf(memoryIdReader)
+export const memoryIdSchema: z.ZodMiniType<string> = /* @__PURE__ */ zodOf(memoryIdReader)
