@@ -1,7 +1,5 @@
 /** @threadlens/core/calls: the record of every model call and attempt (writer, reader, trace) and token calibration. */
 
-// Zod schemas of the attempts log and calibrations, for the store's own row schemas.
-export { callAttemptSchema, tokenCalibrationSchema } from '../validation/zod-readers'
 export type {
   CallAttempt,
   CallLog,

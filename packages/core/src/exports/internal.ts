@@ -22,7 +22,7 @@ export type {
 } from '../entries/entry'
 export { entryKinds } from '../entries/entry'
 export { parseEntry, parseEntryInput, readEntryData } from '../entries/entry-schema'
-export { entryRefsSchema, jsonObjectSchema, zodOf } from '../validation/zod-readers'
+export { callAttemptSchema, entryRefsSchema, jsonObjectSchema, memoryIdSchema, memorySchema, tokenCalibrationSchema, zodOf } from '../validation/zod-readers'
 export type { JsonDataProblem, JsonDataResult, ReadJsonDataOptions } from '../entries/json-data'
 export { jsonTextNestingExceeds, readJsonData } from '../entries/json-data'
 export { utf8Length } from '../utils/utf8-length'

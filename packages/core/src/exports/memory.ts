@@ -2,8 +2,6 @@
 
 export type { BuiltinSpaceName, ListSpace, MapSpace, MemorySpaces, Space, SpaceKind, Task, TaskSpace, TaskStatus } from '../memory/memory'
 export { builtinSpaceNames } from '../memory/memory'
-// Zod schemas of a memory and its id, for the store's own schemas.
-export { memoryIdSchema, memorySchema } from '../validation/zod-readers'
 export type { SpaceData, WriteOptions } from '../memory/memory-operations'
 export type { RenderedMemory } from '../memory/render-memory'
 export { renderMemory } from '../memory/render-memory'

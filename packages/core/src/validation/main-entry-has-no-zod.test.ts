@@ -37,7 +37,10 @@ describe("core's main entry", () => {
     expect([...packages]).toEqual([])
   })
 
-  it('the walk does see zod where it is: the adapters the store composes', () => {
+  it('nor do its public subpaths; the walk does see zod where it is: the adapters the store composes, in /internal', () => {
+    for (const subpath of ['caching', 'calls', 'compaction', 'memory', 'models', 'parts', 'views']) {
+      expect([...reachable(`exports/${subpath}.ts`).packages].filter((name) => name.startsWith('zod')), subpath).toEqual([])
+    }
     expect([...reachable('exports/internal.ts').packages].sort()).toEqual(['zod/locales', 'zod/mini'])
   })
 })

@@ -10,8 +10,8 @@ import { jsonObject, read, type Reader } from './readers'
 // Core checks its data with its own readers; the other packages build zod schemas of their own
 // rows and options that contain core's data. These adapters let them compose a reader into a zod
 // schema, so the rule has one owner (the reader) and reads the same in both. Only the other
-// packages import this module (through `@threadlens/core/internal`, `/calls` and `/memory`): core's
-// main entry never does.
+// packages import this module (through `@threadlens/core/internal`): core's main entry and its
+// public subpaths never do.
 
 /** A zod schema that checks with `reader`; its issue is the reader's first problem. */
 export function zodOf<T>(reader: Reader<T>): z.ZodMiniType<T> {
