@@ -82,7 +82,8 @@ export function read<T>(reader: Reader<T>, value: unknown): ReadResult<T> {
     return { ok: true, value: reader(value, null) }
   } catch (error) {
     if (error instanceof Invalid) return { ok: false, problem: { path: pathOf(error.at), rule: error.rule } }
-    throw error
+    // A getter or Proxy of the value threw: that is a problem of the value, not a crash of the reader.
+    return { ok: false, problem: { path: [], rule: `could not be read (${error instanceof Error ? error.message : String(error)})` } }
   } finally {
     flagged = outer
   }
