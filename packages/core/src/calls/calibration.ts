@@ -1,4 +1,4 @@
-import { z } from 'zod/mini'
+import { array, int, number, object, string, type Reader } from '../validation/readers'
 import type { CallRecord } from './call-record'
 
 /** One call's counts: what the local counter said was sent, and what the provider reported. */
@@ -28,20 +28,21 @@ export interface TokenCalibration {
   readonly updatedAt: number
 }
 
-export const calibrationSampleSchema: z.ZodMiniType<CalibrationSample> = z.strictObject({
-  local: z.int().check(z.positive()),
-  reported: z.int().check(z.positive()),
-  messages: z.int().check(z.nonnegative()),
+export const calibrationSampleReader: Reader<CalibrationSample> = object<CalibrationSample>({
+  local: int({ above: 0 }),
+  reported: int({ above: 0 }),
+  messages: int({ min: 0 }),
 })
 
-export const tokenCalibrationSchema: z.ZodMiniType<TokenCalibration> = z.strictObject({
-  model: z.string().check(z.minLength(1), z.maxLength(256)),
-  counter: z.string().check(z.minLength(1), z.maxLength(64)),
-  samples: z.array(calibrationSampleSchema).check(z.maxLength(1_000)),
-  ratio: z.number().check(z.positive()),
-  spread: z.number().check(z.nonnegative()),
-  calls: z.int().check(z.nonnegative()),
-  updatedAt: z.number().check(z.nonnegative()),
+/** Checks a calibration read from the store. */
+export const tokenCalibrationReader: Reader<TokenCalibration> = object<TokenCalibration>({
+  model: string({ min: 1, max: 256 }),
+  counter: string({ min: 1, max: 64 }),
+  samples: array(calibrationSampleReader, 1_000),
+  ratio: number({ above: 0 }),
+  spread: number({ min: 0 }),
+  calls: int({ min: 0 }),
+  updatedAt: number({ min: 0 }),
 })
 
 export const calibrationDefaults = {

@@ -1,4 +1,4 @@
-import { z } from 'zod/mini'
+import { byKey, int, object, oneOf, optional, string, type Reader } from '../validation/readers'
 
 /**
  * Where an image's or file's bytes are:
@@ -42,38 +42,38 @@ export type ContentPart = TextPart | ImagePart | FilePart
 /** Attachment ids: the SHA-256 of the bytes, as the store computes them. */
 export const attachmentIdPattern = /^sha256-[0-9a-f]{64}$/
 
-const dimension = z.int().check(z.positive(), z.lte(100_000))
+const dimension = optional(int({ above: 0, max: 100_000 }))
 
-export const mediaSourceSchema: z.ZodMiniType<MediaSource> = z.discriminatedUnion('type', [
-  z.strictObject({
-    type: z.literal('url'),
-    url: z.string().check(z.refine((url) => /^(https?:|data:)/i.test(url), { message: 'a media URL starts with https:, http: or data:' })),
+export const mediaSourceReader: Reader<MediaSource> = byKey<MediaSource>('type', {
+  url: object<{ type: 'url'; url: string }>({
+    type: oneOf(['url']),
+    url: string({ pattern: /^(https?:|data:)/i, patternRule: 'a media URL starts with https:, http: or data:' }),
   }),
-  z.strictObject({ type: z.literal('provider-file'), fileId: z.string().check(z.minLength(1), z.maxLength(256)) }),
-  z.strictObject({
-    type: z.literal('attachment'),
-    id: z.string().check(z.regex(attachmentIdPattern, 'an attachment id is sha256-<64 hex digits>')),
-    mediaType: z.string().check(z.minLength(3), z.maxLength(128)),
-    bytes: z.int().check(z.nonnegative()),
+  'provider-file': object<{ type: 'provider-file'; fileId: string }>({ type: oneOf(['provider-file']), fileId: string({ min: 1, max: 256 }) }),
+  attachment: object<{ type: 'attachment'; id: string; mediaType: string; bytes: number }>({
+    type: oneOf(['attachment']),
+    id: string({ pattern: attachmentIdPattern, patternRule: 'an attachment id is sha256-<64 hex digits>' }),
+    mediaType: string({ min: 3, max: 128 }),
+    bytes: int({ min: 0 }),
   }),
-])
+})
 
-export const contentPartSchema: z.ZodMiniType<ContentPart> = z.discriminatedUnion('type', [
-  z.strictObject({ type: z.literal('text'), text: z.string() }),
-  z.strictObject({
-    type: z.literal('image'),
-    source: mediaSourceSchema,
-    detail: z.exactOptional(z.enum(['auto', 'low', 'high'])),
-    width: z.exactOptional(dimension),
-    height: z.exactOptional(dimension),
+export const contentPartReader: Reader<ContentPart> = byKey<ContentPart>('type', {
+  text: object<TextPart>({ type: oneOf(['text']), text: string() }),
+  image: object<ImagePart>({
+    type: oneOf(['image']),
+    source: mediaSourceReader,
+    detail: optional(oneOf(['auto', 'low', 'high'])),
+    width: dimension,
+    height: dimension,
   }),
-  z.strictObject({
-    type: z.literal('file'),
-    source: mediaSourceSchema,
-    filename: z.exactOptional(z.string().check(z.minLength(1), z.maxLength(1024))),
-    pages: z.exactOptional(z.int().check(z.positive(), z.lte(100_000))),
+  file: object<FilePart>({
+    type: oneOf(['file']),
+    source: mediaSourceReader,
+    filename: optional(string({ min: 1, max: 1024 })),
+    pages: optional(int({ above: 0, max: 100_000 })),
   }),
-])
+})
 
 /** Separates text parts in a message's `content` (its text as one string). */
 export const PART_TEXT_SEPARATOR = '\n'

@@ -1,6 +1,5 @@
 /** @threadlens/core/calls: the record of every model call and attempt (writer, reader, trace) and token calibration. */
 
-export { callRecordSchema } from '../entries/entry-schema'
 export type {
   CallAttempt,
   CallLog,
@@ -24,9 +23,7 @@ export {
   calibrationSampleOf,
   calibratedPromptBudget,
   calibrationDefaults,
-  calibrationSampleSchema,
   calibrationVerdict,
-  callAttemptSchema,
   callHashes,
   callRecord,
   callTrace,
@@ -34,5 +31,4 @@ export {
   maxAttemptErrorLength,
   readCallRecords,
   StoredHashes,
-  tokenCalibrationSchema,
 } from '../calls/index'

@@ -21,17 +21,8 @@ export type {
   ContextOpPayload,
 } from '../entries/entry'
 export { entryKinds } from '../entries/entry'
-export {
-  entrySchema,
-  entryInputSchema,
-  entryMetaSchema,
-  entryRefsSchema,
-  jsonValueSchema,
-  jsonObjectSchema,
-  parseEntry,
-  parseEntryInput,
-  readEntryData,
-} from '../entries/entry-schema'
+export { parseEntry, parseEntryInput, readEntryData } from '../entries/entry-schema'
+export { callAttemptSchema, entryRefsSchema, jsonObjectSchema, memoryIdSchema, memorySchema, tokenCalibrationSchema, zodOf } from '../validation/zod-readers'
 export type { JsonDataProblem, JsonDataResult, ReadJsonDataOptions } from '../entries/json-data'
 export { jsonTextNestingExceeds, readJsonData } from '../entries/json-data'
 export { utf8Length } from '../utils/utf8-length'
@@ -46,7 +37,7 @@ export type { ForkInfo, ThreadEvent } from '../entries/thread'
 export { extendThread } from '../entries/thread'
 export type { BuiltinCounterId, CounterId, EncodingName } from '../tokens/token-counter'
 export { loadedTokenCounter, heuristicCount, messageTokens, MESSAGE_OVERHEAD_TOKENS, REPLY_PRIMING_TOKENS, TOOL_CALL_OVERHEAD_TOKENS } from '../tokens/token-counter'
-export { inputBudget, policySchema, cachePolicySchema, DEFAULT_SUMMARY_PREFIX, DEFAULT_INTERRUPTED_RESULT } from '../policy/policy'
+export { inputBudget, DEFAULT_SUMMARY_PREFIX, DEFAULT_INTERRUPTED_RESULT } from '../policy/policy'
 export type { PresetName } from '../policy/presets'
 export type { DroppedRange, NeedsSummaryReason, ProjectedToolCall, ProjectInput, ProjectionTokens, ProjectionCache } from '../project/types'
 export type {

@@ -1,7 +1,7 @@
 /** @threadlens/core/memory: an agent's memory as data, and the pure operations on its spaces (the memory store applies them). */
 
 export type { BuiltinSpaceName, ListSpace, MapSpace, MemorySpaces, Space, SpaceKind, Task, TaskSpace, TaskStatus } from '../memory/memory'
-export { builtinSpaceNames, memoryIdSchema, memorySchema, spaceNameSchema, spaceSchema, taskSchema } from '../memory/memory'
+export { builtinSpaceNames } from '../memory/memory'
 export type { SpaceData, WriteOptions } from '../memory/memory-operations'
 export type { RenderedMemory } from '../memory/render-memory'
 export { renderMemory } from '../memory/render-memory'

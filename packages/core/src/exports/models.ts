@@ -8,6 +8,5 @@ export {
   registerModel,
   policyForModel,
   estimateCost,
-  modelInfoSchema,
   APPROXIMATE_TOKENIZER_SAFETY_MARGIN,
 } from '../policy/models'

@@ -5,7 +5,7 @@
  */
 
 export type { ContentPart, TextPart, ImagePart, FilePart, MediaSource } from '../entries/content-parts'
-export { contentPartSchema, mediaSourceSchema, partsText, parseDataUrl, mediaTypeOf, byteSizeOf, attachmentIdPattern, PART_TEXT_SEPARATOR } from '../entries/content-parts'
+export { partsText, parseDataUrl, mediaTypeOf, byteSizeOf, attachmentIdPattern, PART_TEXT_SEPARATOR } from '../entries/content-parts'
 export type { AttachmentTokenRule } from '../tokens/attachment-tokens'
 export {
   attachmentTokens,

@@ -2,11 +2,11 @@ import type { ContentPart, EntryInput, MessagePayload, Role } from '../entries/e
 import { type MediaSource, PART_TEXT_SEPARATOR, partsText } from '../entries/content-parts'
 import { InvalidMessagesError, InvalidToolNameError } from '../errors/threadlens-error'
 import { isValidToolName } from '../entries/tool-name'
-import { safeParse } from '../validation/zod-issues'
-import { openAIChatMessagesSchema, type ImportedPart, type ParsedMessage } from './openai-chat-import-schema'
+import { read } from '../validation/readers'
+import { openAIChatMessagesReader, type ImportedPart, type ParsedMessage } from './openai-chat-import-readers'
 import {
   checked,
-  fromZodError,
+  fromProblem,
   messageField,
   parseArguments,
   refuseUnsupportedFields,
@@ -35,15 +35,15 @@ export interface FromOpenAIChatResult {
  */
 export function fromOpenAIChat(messages: unknown): FromOpenAIChatResult {
   refuseUnsupportedFields(messages)
-  const parsed = safeParse(openAIChatMessagesSchema, messages)
-  if (!parsed.success) throw fromZodError(parsed.error)
+  const parsed = read(openAIChatMessagesReader, messages)
+  if (!parsed.ok) throw fromProblem(parsed.problem)
 
   const entries: EntryInput[] = []
   const systemParts: string[] = []
   const calls = new Map<string, ImportedCall>()
   let inPrefix = true
 
-  parsed.data.forEach((message, index) => {
+  parsed.value.forEach((message, index) => {
     const isSystem = message.role === 'system' || message.role === 'developer'
     // Only plain system text joins the system prompt: a named or multi-part one stays a message of its own.
     if (inPrefix && isSystem && typeof message.content === 'string' && message.name === undefined) {

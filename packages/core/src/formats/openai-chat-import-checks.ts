@@ -1,9 +1,9 @@
-import type { z } from 'zod/mini'
 import type { EntryInput, JsonObject, JsonValue } from '../entries/entry'
 import { parseEntryInput } from '../entries/entry-schema'
 import { entryLimits, jsonTextNestingExceeds } from '../entries/json-data'
 import { InvalidEntryError, InvalidMessagesError } from '../errors/threadlens-error'
-import { issuePath } from '../validation/zod-issues'
+import { issuePath } from '../validation/issues'
+import type { Problem } from '../validation/readers'
 
 // The checks `fromOpenAIChat` makes beyond the schema, and how each failure names the message's own field.
 
@@ -83,26 +83,9 @@ export function toolResultField(entryField: string): string {
   return entryField.startsWith('payload.result') ? 'content' : 'tool_call_id'
 }
 
-export function fromZodError(error: z.core.$ZodError): InvalidMessagesError {
-  const issue = error.issues[0]
-  const { path, message } = issue === undefined ? { path: [], message: 'invalid messages' } : innermost(issue)
-  const [first, ...rest] = path
+export function fromProblem(problem: Problem): InvalidMessagesError {
+  const [first, ...rest] = problem.path
   // A path that does not start at an element means the input as a whole is wrong (e.g. not an array).
-  if (typeof first !== 'number') return new InvalidMessagesError(undefined, '', message, { cause: error })
-  return new InvalidMessagesError(first, issuePath(rest), message, { cause: error })
-}
-
-// When only one branch of a union got past the type check (content given as parts), its issue says more than the union's.
-function innermost(issue: z.core.$ZodIssue): { path: readonly PropertyKey[]; message: string } {
-  if (issue.code === 'invalid_union') {
-    const deeper = issue.errors
-      .map((branch) => branch[0])
-      .filter((first) => first !== undefined && !(first.code === 'invalid_type' && first.path.length === 0))
-    const [only] = deeper
-    if (only !== undefined && deeper.length === 1) {
-      const inner = innermost(only)
-      return { path: [...issue.path, ...inner.path], message: inner.message }
-    }
-  }
-  return { path: issue.path, message: issue.message }
+  if (typeof first !== 'number') return new InvalidMessagesError(undefined, '', problem.rule)
+  return new InvalidMessagesError(first, issuePath(rest), problem.rule)
 }

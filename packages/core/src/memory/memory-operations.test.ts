@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { InvalidMemoryOperationError, RevisionConflictError } from '../errors/threadlens-error'
-import { memorySchema } from './memory'
+import { memoryReader } from './memory'
+import { read } from '../validation/readers'
 import { createMemory, createSpace, deleteSpace, getSpace, mapDelete, mapPut, tasksAdd, updateSpace, worldGet } from './memory-operations'
 
 describe('memory operations (pure)', () => {
@@ -11,7 +12,7 @@ describe('memory operations (pure)', () => {
     expect(next).toMatchObject({ rev: 1, updatedAt: 2, spaces: { world: { rev: 1, data: { city: 'Oslo' } }, tasks: { rev: 0 } } })
     expect(worldGet(next, 'city')).toBe('Oslo')
     expect(worldGet(next, 'constructor')).toBeUndefined()
-    expect(memorySchema.parse(next)).toEqual(next)
+    expect(read(memoryReader, next)).toEqual({ ok: true, value: next })
   })
 
   it('give a re-created space a rev it never had before', () => {

@@ -1,12 +1,12 @@
 import type { JsonObject, JsonValue } from '../entries/entry'
-import { jsonObjectSchema, jsonValueSchema } from '../entries/entry-schema'
-import { z } from 'zod/mini'
 import { InvalidMemoryOperationError, RevisionConflictError } from '../errors/threadlens-error'
-import { firstIssue, safeParse } from '../validation/zod-issues'
+import { issuePath } from '../validation/issues'
+import { jsonObject, read, type Reader } from '../validation/readers'
 import {
   builtinSpaceNames,
-  spaceNameSchema,
-  taskListSchema,
+  listDataReader,
+  spaceNameReader,
+  taskListReader,
   type ListSpace,
   type MapSpace,
   type Memory,
@@ -58,21 +58,18 @@ function withSpaces(memory: Memory, spaces: MemorySpaces, now: number): Memory {
 }
 
 function checkName(name: string): void {
-  const parsed = safeParse(spaceNameSchema, name)
-  if (!parsed.success) throw new InvalidMemoryOperationError(name, firstIssue(parsed.error, 'invalid space name').message)
+  const result = read(spaceNameReader, name)
+  if (!result.ok) throw new InvalidMemoryOperationError(name, result.problem.rule)
 }
 
 function validData(name: string, kind: SpaceKind, data: unknown): JsonObject | readonly JsonValue[] {
-  const schema: z.ZodMiniType<JsonObject | readonly JsonValue[]> =
-    name === 'tasks' ? taskListSchema : kind === 'map' ? jsonObjectSchema : z.array(jsonValueSchema)
-  const parsed = safeParse(schema, data)
-  if (!parsed.success) {
-    const { path, message } = firstIssue(parsed.error, 'invalid')
-    throw new InvalidMemoryOperationError(name, `the new data is not valid ${name === 'tasks' ? 'tasks' : kind === 'map' ? 'map' : 'list'} data${path === '' ? '' : ` at ${path}`}: ${message}`, {
-      cause: parsed.error,
-    })
+  const reader: Reader<JsonObject | readonly JsonValue[]> = name === 'tasks' ? taskListReader : kind === 'map' ? jsonObject : listDataReader
+  const result = read(reader, data)
+  if (!result.ok) {
+    const path = issuePath(result.problem.path)
+    throw new InvalidMemoryOperationError(name, `the new data is not valid ${name === 'tasks' ? 'tasks' : kind === 'map' ? 'map' : 'list'} data${path === '' ? '' : ` at ${path}`}: ${result.problem.rule}`)
   }
-  return parsed.data
+  return result.value
 }
 
 /** The data a space of this kind holds. */
@@ -100,7 +97,9 @@ export function updateSpace(memory: Memory, name: string, update: (data: never) 
 export function createSpace(memory: Memory, name: string, kind: SpaceKind, options: { readonly now: number; readonly metadata?: JsonObject }): Memory {
   checkName(name)
   if (getSpace(memory, name) !== undefined) throw new InvalidMemoryOperationError(name, 'a space with this name already exists')
-  const metadata = jsonObjectSchema.parse(options.metadata ?? {})
+  const checked = read(jsonObject, options.metadata ?? {})
+  if (!checked.ok) throw new InvalidMemoryOperationError(name, `metadata${checked.problem.path.length === 0 ? '' : `.${issuePath(checked.problem.path)}`}: ${checked.problem.rule}`)
+  const metadata = checked.value
   const rev = memory.rev + 1
   const space: Space = kind === 'map' ? ({ kind, data: {}, rev, metadata } satisfies MapSpace) : ({ kind, data: [], rev, metadata } satisfies ListSpace)
   return withSpaces(memory, { ...memory.spaces, [name]: space } as MemorySpaces, options.now)

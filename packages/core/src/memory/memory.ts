@@ -1,6 +1,5 @@
 import type { JsonObject, JsonValue } from '../entries/entry'
-import { jsonObjectSchema, jsonValueSchema } from '../entries/entry-schema'
-import { z } from 'zod/mini'
+import { array, fail, flag, int, jsonObject, jsonValue, object, oneOf, read, record, string, union, type At, type Reader } from '../validation/readers'
 
 // Memory is plain JSON: the store persists it, the projector renders it, nothing here does I/O.
 
@@ -56,71 +55,53 @@ export type BuiltinSpaceName = (typeof builtinSpaceNames)[number]
 const forbiddenNames = new Set(['__proto__', 'constructor', 'prototype'])
 export const spaceNamePattern = /^[A-Za-z0-9_.:-]{1,64}$/
 
-export const spaceNameSchema = z.string().check(
-  z.regex(spaceNamePattern, 'space names are 1-64 characters of A-Z a-z 0-9 _ . : -'),
-  z.refine((name) => !forbiddenNames.has(name), 'this name is reserved'),
-)
+/** A space name: 1-64 characters of A-Z a-z 0-9 _ . : -, and not a reserved name. */
+const spaceNameText = string({ pattern: spaceNamePattern, patternRule: 'space names are 1-64 characters of A-Z a-z 0-9 _ . : -' })
 
-export const memoryIdSchema = z.string().check(z.regex(/^[A-Za-z0-9_.:-]{1,128}$/, 'memory ids are 1-128 characters of A-Z a-z 0-9 _ . : -'))
+export const spaceNameReader: Reader<string> = (value, at) => {
+  const name = spaceNameText(value, at)
+  if (forbiddenNames.has(name)) flag(at, 'this name is reserved')
+  return name
+}
 
-const revSchema = z.int().check(z.nonnegative())
+export const memoryIdReader: Reader<string> = string({ pattern: /^[A-Za-z0-9_.:-]{1,128}$/, patternRule: 'memory ids are 1-128 characters of A-Z a-z 0-9 _ . : -' })
 
-export const taskSchema: z.ZodMiniType<Task> = z.strictObject({
-  id: z.string().check(z.minLength(1), z.maxLength(128)),
-  text: z.string().check(z.maxLength(100_000)),
-  status: z.enum(['open', 'done']),
-})
+const rev = int({ min: 0 })
 
-export const taskListSchema: z.ZodMiniType<readonly Task[]> = z.array(taskSchema).check(z.superRefine((tasks, context) => {
+export const taskReader: Reader<Task> = object<Task>({ id: string({ min: 1, max: 128 }), text: string({ max: 100_000 }), status: oneOf(['open', 'done']) })
+
+const tasks = array(taskReader)
+
+/** The `tasks` list: tasks with distinct ids. */
+export const taskListReader: Reader<readonly Task[]> = (value, at) => {
+  const list = tasks(value, at)
   const seen = new Set<string>()
-  tasks.forEach((task, position) => {
-    if (seen.has(task.id)) context.addIssue({ code: 'custom', message: `task id "${task.id}" appears twice`, path: [position, 'id'] })
+  list.forEach((task, position) => {
+    if (seen.has(task.id)) flag({ parent: { parent: at, key: position }, key: 'id' }, `task id "${task.id}" appears twice`)
     seen.add(task.id)
   })
-}))
+  return list
+}
 
-export const mapSpaceSchema: z.ZodMiniType<MapSpace> = z.strictObject({
-  kind: z.literal('map'),
-  data: jsonObjectSchema,
-  rev: revSchema,
-  metadata: jsonObjectSchema,
-})
+export const listDataReader: Reader<readonly JsonValue[]> = array(jsonValue)
 
-export const listSpaceSchema: z.ZodMiniType<ListSpace> = z.strictObject({
-  kind: z.literal('list'),
-  data: z.array(jsonValueSchema),
-  rev: revSchema,
-  metadata: jsonObjectSchema,
-})
+const mapSpace = object<MapSpace>({ kind: oneOf(['map']), data: jsonObject, rev, metadata: jsonObject })
+const listSpace = object<ListSpace>({ kind: oneOf(['list']), data: listDataReader, rev, metadata: jsonObject })
+const taskSpace = object<TaskSpace>({ kind: oneOf(['list']), data: taskListReader, rev, metadata: jsonObject })
 
-export const taskSpaceSchema: z.ZodMiniType<TaskSpace> = z.strictObject({
-  kind: z.literal('list'),
-  data: taskListSchema,
-  rev: revSchema,
-  metadata: jsonObjectSchema,
-})
+export const spaceReader: Reader<Space> = union<Space>([mapSpace, listSpace])
 
-export const spaceSchema: z.ZodMiniType<Space> = z.union([mapSpaceSchema, listSpaceSchema])
+const spaceRecord = record(string(), spaceReader)
 
-export const memorySchema: z.ZodMiniType<Memory> = z.strictObject({
-  id: memoryIdSchema,
-  rev: revSchema,
-  spaces: z.pipe(
-    z.unknown().check(
-      z.superRefine((value, context) => {
-        if (typeof value !== 'object' || value === null) return
-        for (const key of Object.keys(value)) {
-          if (!spaceNameSchema.safeParse(key).success) context.addIssue({ code: 'custom', message: `space name "${key}" is not allowed`, path: [key] })
-        }
-      }),
-    ),
-    z.record(z.string(), spaceSchema).check(
-      z.superRefine((spaces, context) => {
-        if (!taskSpaceSchema.safeParse(spaces['tasks']).success) context.addIssue({ code: 'custom', message: 'the built-in tasks space is missing or not a task list', path: ['tasks'] })
-        if (spaces['world']?.kind !== 'map') context.addIssue({ code: 'custom', message: 'the built-in world space is missing or not a map', path: ['world'] })
-      }),
-    ),
-  ) as unknown as z.ZodMiniType<MemorySpaces>,
-  createdAt: z.int().check(z.nonnegative()),
-  updatedAt: z.int().check(z.nonnegative()),
-})
+function readSpaces(value: unknown, at: At | null): MemorySpaces {
+  if (typeof value === 'object' && value !== null) {
+    for (const key of Object.keys(value)) if (!read(spaceNameReader, key).ok) fail({ parent: at, key }, `space name "${key}" is not allowed`)
+  }
+  const spaces = spaceRecord(value, at)
+  if (!read(taskSpace, spaces['tasks']).ok) flag({ parent: at, key: 'tasks' }, 'the built-in tasks space is missing or not a task list')
+  if (spaces['world']?.kind !== 'map') flag({ parent: at, key: 'world' }, 'the built-in world space is missing or not a map')
+  return spaces as MemorySpaces
+}
+
+/** A whole memory, as the store keeps it. */
+export const memoryReader: Reader<Memory> = object<Memory>({ id: memoryIdReader, rev, spaces: readSpaces, createdAt: rev, updatedAt: rev })

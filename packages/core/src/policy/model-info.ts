@@ -1,4 +1,4 @@
-import { z } from 'zod/mini'
+import { boolean, flag, int, number, object, oneOf, optional, string, type Reader } from '../validation/readers'
 
 export type ModelProvider = 'openai' | 'anthropic' | 'google' | 'meta' | 'mistral' | (string & {})
 
@@ -47,38 +47,37 @@ export interface ModelInfo {
   readonly pricing?: ModelPricing
 }
 
-export const modelPricingSchema: z.ZodMiniType<ModelPricing> = z.strictObject({
-  inputPerMillion: z.number().check(z.nonnegative()),
-  outputPerMillion: z.number().check(z.nonnegative()),
-  cacheReadPerMillion: z.exactOptional(z.number().check(z.nonnegative())),
-  cacheWritePerMillion: z.exactOptional(z.number().check(z.nonnegative())),
-  cacheWriteLongPerMillion: z.exactOptional(z.number().check(z.nonnegative())),
-  minimumCacheableTokens: z.exactOptional(z.int().check(z.positive())),
+export const modelPricingReader: Reader<ModelPricing> = object<ModelPricing>({
+  inputPerMillion: number({ min: 0 }),
+  outputPerMillion: number({ min: 0 }),
+  cacheReadPerMillion: optional(number({ min: 0 })),
+  cacheWritePerMillion: optional(number({ min: 0 })),
+  cacheWriteLongPerMillion: optional(number({ min: 0 })),
+  minimumCacheableTokens: optional(int({ above: 0 })),
 })
 
-/** Validates a model given to `registerModel`; unknown keys are errors, to catch typos. */
-export const modelInfoSchema: z.ZodMiniType<ModelInfo> = z.strictObject({
-    id: z.string().check(z.trim(), z.minLength(1)),
-    provider: z.string().check(z.trim(), z.minLength(1)),
-    contextWindow: z.int().check(z.positive()),
-    maxOutputTokens: z.int().check(z.positive()),
-    maxInputTokens: z.exactOptional(z.int().check(z.positive())),
-    tokenizer: z.enum(['o200k_base', 'cl100k_base', 'heuristic']),
-    exactTokenizer: z.boolean(),
-    safetyMargin: z.number().check(z.gte(0), z.lt(1)),
-    pricing: z.exactOptional(modelPricingSchema),
-  }).check(z.superRefine((info, context) => {
-    if (info.tokenizer === 'heuristic' && info.exactTokenizer) {
-      context.addIssue({ code: 'custom', path: ['exactTokenizer'], message: 'must be false when tokenizer is "heuristic"' })
-    }
+const nonEmpty = string({ min: 1 })
+/** A string trimmed of surrounding white space, then not empty. */
+const trimmed: Reader<string> = (value, at) => nonEmpty(typeof value === 'string' ? value.trim() : value, at)
+
+/** Checks a model given to `registerModel`; unknown keys are errors, to catch typos. */
+export const modelInfoReader: Reader<ModelInfo> = object<ModelInfo>(
+  {
+    id: trimmed,
+    provider: trimmed,
+    contextWindow: int({ above: 0 }),
+    maxOutputTokens: int({ above: 0 }),
+    maxInputTokens: optional(int({ above: 0 })),
+    tokenizer: oneOf(['o200k_base', 'cl100k_base', 'heuristic']),
+    exactTokenizer: boolean,
+    safetyMargin: number({ min: 0, below: 1 }),
+    pricing: optional(modelPricingReader),
+  },
+  (info, at) => {
+    if (info.tokenizer === 'heuristic' && info.exactTokenizer) flag({ parent: at, key: 'exactTokenizer' }, 'must be false when tokenizer is "heuristic"')
     if (info.maxOutputTokens > info.contextWindow) {
-      context.addIssue({
-        code: 'custom',
-        path: ['maxOutputTokens'],
-        message: `must not exceed contextWindow (${info.maxOutputTokens} > ${info.contextWindow})`,
-      })
+      flag({ parent: at, key: 'maxOutputTokens' }, `must not exceed contextWindow (${info.maxOutputTokens} > ${info.contextWindow})`)
     }
-    if (Math.floor(info.contextWindow * (1 - info.safetyMargin)) < 2) {
-      context.addIssue({ code: 'custom', path: ['safetyMargin'], message: 'leaves no usable window; lower it or raise contextWindow' })
-    }
-  }))
+    if (Math.floor(info.contextWindow * (1 - info.safetyMargin)) < 2) flag({ parent: at, key: 'safetyMargin' }, 'leaves no usable window; lower it or raise contextWindow')
+  },
+)

@@ -1,12 +1,13 @@
 import { InvalidModelInfoError, UnknownModelError } from '../errors/threadlens-error'
-import { formatIssues, safeParse } from '../validation/zod-issues'
+import { issuePath } from '../validation/issues'
+import { read } from '../validation/readers'
 import { definePolicy, type ContextPolicy, type PolicyOptions } from './policy'
 import { calibratedPromptBudget, calibrationVerdict, type TokenCalibration } from '../calls/calibration'
-import { modelInfoSchema, type ModelInfo } from './model-info'
+import { modelInfoReader, type ModelInfo } from './model-info'
 import { openAIModels } from './openai-models'
 import { handWrittenModels, modelAliases } from './hand-written-models'
 
-export { modelInfoSchema, modelPricingSchema, type ModelInfo, type ModelPricing, type ModelProvider } from './model-info'
+export { type ModelInfo, type ModelPricing, type ModelProvider } from './model-info'
 export { APPROXIMATE_TOKENIZER_SAFETY_MARGIN } from './hand-written-models'
 
 // Registry and resolution.
@@ -90,9 +91,9 @@ export function listModels(): ModelInfo[] {
  * `InvalidModelInfoError` saying which field is wrong. Returns a function that removes it again.
  */
 export function registerModel(info: ModelInfo): () => void {
-  const parsed = safeParse(modelInfoSchema, info)
-  if (!parsed.success) throw new InvalidModelInfoError(formatIssues(parsed.error), { cause: parsed.error })
-  const registered = freezeModel(parsed.data)
+  const parsed = read(modelInfoReader, info)
+  if (!parsed.ok) throw new InvalidModelInfoError([{ path: issuePath(parsed.problem.path), message: parsed.problem.rule }])
+  const registered = freezeModel(parsed.value)
   const key = registered.id.toLowerCase()
   registeredModels.set(key, registered)
   return () => {

@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { InvalidPolicyError, ThreadlensError } from '../errors/threadlens-error'
-import { definePolicy, inputBudget, policySchema, withPolicy } from './policy'
+import { definePolicy, inputBudget, withPolicy } from './policy'
+import { policySchema } from '../testing/oracle/policy.oracle'
 import { presets } from './presets'
 
 describe('definePolicy', () => {

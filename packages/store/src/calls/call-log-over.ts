@@ -1,5 +1,5 @@
-import { addCalibrationSample, callAttemptSchema, type CallAttempt, type CalibrationSample, type TokenCalibration } from '@threadlens/core/calls'
-import { firstIssue, safeParse } from '@threadlens/core/internal'
+import { addCalibrationSample, type CallAttempt, type CalibrationSample, type TokenCalibration } from '@threadlens/core/calls'
+import { callAttemptSchema, firstIssue, safeParse } from '@threadlens/core/internal'
 import { InvalidCallAttemptError } from '../errors'
 import { maxAttemptsPerThread, type CallLogEvent, type CallLogStore } from './call-log-store'
 

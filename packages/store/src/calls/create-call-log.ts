@@ -1,9 +1,8 @@
 import { type EntryMeta } from '@threadlens/core'
+import { callAttemptSchema, tokenCalibrationSchema } from '@threadlens/core/internal'
 import {
   addCalibrationSample,
   calibrationSampleOf,
-  callAttemptSchema,
-  tokenCalibrationSchema,
   type CallAttempt,
   type TokenCalibration,
 } from '@threadlens/core/calls'

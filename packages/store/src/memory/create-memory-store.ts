@@ -1,7 +1,7 @@
 import type { ThreadlensDB } from '../database/threadlens-db'
 import { StorageError } from '../errors'
 import { type Memory } from '@threadlens/core'
-import { memorySchema } from '@threadlens/core/memory'
+import { memorySchema } from '@threadlens/core/internal'
 import { createMemory } from '@threadlens/core/memory'
 import { safeParse } from '@threadlens/core/internal'
 import type { MemoryStore } from './memory-store'

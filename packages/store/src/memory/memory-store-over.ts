@@ -1,6 +1,6 @@
 import { InvalidMemoryOperationError } from '@threadlens/core'
-import { memoryIdSchema, type Task } from '@threadlens/core/memory'
-import { firstIssue, safeParse } from '@threadlens/core/internal'
+import { type Task } from '@threadlens/core/memory'
+import { firstIssue, memoryIdSchema, safeParse } from '@threadlens/core/internal'
 import {
   createSpace,
   deleteSpace,

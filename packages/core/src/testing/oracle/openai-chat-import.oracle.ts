@@ -1,6 +1,8 @@
 import { z } from 'zod/mini'
-import { safeParse } from '../validation/zod-issues'
+import { InvalidMessagesError } from '../../errors/threadlens-error'
+import { issuePath, safeParse } from '../../validation/zod-issues'
 
+// TEST ONLY: the zod schema fromOpenAIChat parsed with before its hand-written readers (the oracle).
 // The shape a Chat Completions `messages` array must have to be imported; `fromOpenAIChat` parses with it.
 
 const supportedRoles = ['system', 'developer', 'user', 'assistant', 'tool'] as const
@@ -82,3 +84,27 @@ export const openAIChatMessagesSchema = z.array(openAIChatMessageSchema, { error
 export type ParsedMessage = z.infer<typeof openAIChatMessageSchema>
 
 export type ImportedPart = z.infer<typeof textPartSchema> | z.infer<typeof imagePartSchema> | z.infer<typeof filePartSchema>
+
+export function fromZodError(error: z.core.$ZodError): InvalidMessagesError {
+  const issue = error.issues[0]
+  const { path, message } = issue === undefined ? { path: [], message: 'invalid messages' } : innermost(issue)
+  const [first, ...rest] = path
+  // A path that does not start at an element means the input as a whole is wrong (e.g. not an array).
+  if (typeof first !== 'number') return new InvalidMessagesError(undefined, '', message, { cause: error })
+  return new InvalidMessagesError(first, issuePath(rest), message, { cause: error })
+}
+
+// When only one branch of a union got past the type check (content given as parts), its issue says more than the union's.
+function innermost(issue: z.core.$ZodIssue): { path: readonly PropertyKey[]; message: string } {
+  if (issue.code === 'invalid_union') {
+    const deeper = issue.errors
+      .map((branch) => branch[0])
+      .filter((first) => first !== undefined && !(first.code === 'invalid_type' && first.path.length === 0))
+    const [only] = deeper
+    if (only !== undefined && deeper.length === 1) {
+      const inner = innermost(only)
+      return { path: [...issue.path, ...inner.path], message: inner.message }
+    }
+  }
+  return { path: issue.path, message: issue.message }
+}

@@ -1,0 +1,46 @@
+import { readFileSync } from 'node:fs'
+import { describe, expect, it } from 'vitest'
+
+// Core's main entry checks everything with its own readers; zod is reached only through the
+// adapters and the issues formatter the other packages import from /internal, /calls and /memory.
+// Walks the static imports of src/index.ts (type-only imports are erased, so they do not count).
+
+const source = new URL('../', import.meta.url)
+
+function runtimeImports(file: URL): string[] {
+  const text = readFileSync(file, 'utf8')
+  const found: string[] = []
+  for (const match of text.matchAll(/^(?:import|export)\s+(?!type\b)[^;]*?from\s+'([^']+)'/gms)) found.push(match[1] as string)
+  return found
+}
+
+function reachable(entry: string): { modules: Set<string>; packages: Set<string> } {
+  const modules = new Set<string>()
+  const packages = new Set<string>()
+  const stack = [new URL(entry, source).href]
+  while (stack.length > 0) {
+    const href = stack.pop() as string
+    if (modules.has(href)) continue
+    modules.add(href)
+    for (const specifier of runtimeImports(new URL(href))) {
+      if (!specifier.startsWith('.')) packages.add(specifier)
+      else stack.push(new URL(`${specifier}.ts`, href).href)
+    }
+  }
+  return { modules, packages }
+}
+
+describe("core's main entry", () => {
+  it('imports no zod at run time (nor any package but the lazily loaded tokenizer)', () => {
+    const { modules, packages } = reachable('index.ts')
+    expect(modules.size).toBeGreaterThan(40)
+    expect([...packages]).toEqual([])
+  })
+
+  it('nor do its public subpaths; the walk does see zod where it is: the adapters the store composes, in /internal', () => {
+    for (const subpath of ['caching', 'calls', 'compaction', 'memory', 'models', 'parts', 'views']) {
+      expect([...reachable(`exports/${subpath}.ts`).packages].filter((name) => name.startsWith('zod')), subpath).toEqual([])
+    }
+    expect([...reachable('exports/internal.ts').packages].sort()).toEqual(['zod/locales', 'zod/mini'])
+  })
+})
