@@ -1,6 +1,7 @@
 import type { EntryInputOf, EntryRefs, JsonValue } from '../entries/entry'
 import type { ThreadlensEvent } from '../events'
 import type { ContextPolicy } from '../policy/policy'
+import { utf8Length } from '../utils/utf8-length'
 import { truncateHead, truncateHeadTail, truncateTail, type TruncateResult } from './truncate'
 
 export interface ToolResultInputOptions {
@@ -47,7 +48,7 @@ function withTruncation(input: EntryInputOf<'tool_result'>, cut: TruncateResult,
     truncatedBy: cut.truncatedBy,
     totalLines: cut.totalLines,
     totalBytes: cut.totalBytes,
-    keptBytes: new TextEncoder().encode(cut.content).length,
+    keptBytes: utf8Length(cut.content),
   })
   return { ...input, meta: { truncated: { by: cut.truncatedBy, totalLines: cut.totalLines, totalBytes: cut.totalBytes } } }
 }

@@ -1,3 +1,5 @@
+import { utf8Length } from '../utils/utf8-length'
+
 export interface TruncateOptions {
   /** Keep at most this many lines. Default: no line limit. */
   readonly maxLines?: number
@@ -15,12 +17,7 @@ export interface TruncateResult {
   readonly totalBytes: number
 }
 
-const encoder = new TextEncoder()
 const segmenter = typeof Intl !== 'undefined' && 'Segmenter' in Intl ? new Intl.Segmenter(undefined, { granularity: 'grapheme' }) : undefined
-
-function byteLength(text: string): number {
-  return encoder.encode(text).length
-}
 
 /** Graphemes of a text; code points where `Intl.Segmenter` is missing (never splits a surrogate pair). */
 function graphemes(text: string): string[] {
@@ -30,11 +27,11 @@ function graphemes(text: string): string[] {
 
 /** The longest prefix of whole graphemes within `maxBytes` UTF-8 bytes. */
 function headBytes(text: string, maxBytes: number): string {
-  if (byteLength(text) <= maxBytes) return text
+  if (utf8Length(text) <= maxBytes) return text
   let used = 0
   let kept = ''
   for (const grapheme of graphemes(text)) {
-    const size = byteLength(grapheme)
+    const size = utf8Length(grapheme)
     if (used + size > maxBytes) break
     used += size
     kept += grapheme
@@ -44,12 +41,12 @@ function headBytes(text: string, maxBytes: number): string {
 
 /** The longest suffix of whole graphemes within `maxBytes` UTF-8 bytes. */
 function tailBytes(text: string, maxBytes: number): string {
-  if (byteLength(text) <= maxBytes) return text
+  if (utf8Length(text) <= maxBytes) return text
   const parts = graphemes(text)
   let used = 0
   let start = parts.length
   while (start > 0) {
-    const size = byteLength(parts[start - 1] as string)
+    const size = utf8Length(parts[start - 1] as string)
     if (used + size > maxBytes) break
     used += size
     start--
@@ -73,7 +70,7 @@ interface Measured {
 
 function measure(content: string): Measured {
   const lines = splitLines(content)
-  return { lines, totalLines: lines.length, totalBytes: byteLength(content) }
+  return { lines, totalLines: lines.length, totalBytes: utf8Length(content) }
 }
 
 function untouched(content: string, measured: Measured): TruncateResult {
@@ -90,9 +87,9 @@ export function truncateHead(content: string, options: TruncateOptions): Truncat
   if (fits(measured, options)) return untouched(content, measured)
   const byLines = options.maxLines !== undefined && measured.totalLines > options.maxLines
   let kept = byLines ? measured.lines.slice(0, options.maxLines).join('\n') : content
-  const byBytes = options.maxBytes !== undefined && byteLength(kept) > options.maxBytes
+  const byBytes = options.maxBytes !== undefined && utf8Length(kept) > options.maxBytes
   if (byBytes) kept = headBytes(kept, options.maxBytes as number)
-  const cutBytes = measured.totalBytes - byteLength(kept)
+  const cutBytes = measured.totalBytes - utf8Length(kept)
   const cutLines = measured.totalLines - splitLines(kept).length
   return {
     content: `${kept}\n${marker(Math.max(cutLines, 0), cutBytes)}`,
@@ -109,8 +106,8 @@ export function truncateTail(content: string, options: TruncateOptions): Truncat
   if (fits(measured, options)) return untouched(content, measured)
   const byLines = options.maxLines !== undefined && measured.totalLines > options.maxLines
   let kept = byLines ? measured.lines.slice(measured.totalLines - (options.maxLines as number)).join('\n') : content
-  if (options.maxBytes !== undefined && byteLength(kept) > options.maxBytes) kept = tailBytes(kept, options.maxBytes)
-  const cutBytes = measured.totalBytes - byteLength(kept)
+  if (options.maxBytes !== undefined && utf8Length(kept) > options.maxBytes) kept = tailBytes(kept, options.maxBytes)
+  const cutBytes = measured.totalBytes - utf8Length(kept)
   const cutLines = measured.totalLines - splitLines(kept).length
   return {
     content: `${marker(Math.max(cutLines, 0), cutBytes)}\n${kept}`,
@@ -136,7 +133,7 @@ export function truncateHeadTail(content: string, options: TruncateOptions): Tru
   }
   let head = headLines.join('\n')
   let tail = tailLines.join('\n')
-  if (options.maxBytes !== undefined && byteLength(head) + byteLength(tail) > options.maxBytes) {
+  if (options.maxBytes !== undefined && utf8Length(head) + utf8Length(tail) > options.maxBytes) {
     if (!byLines) {
       // One block: cut its middle.
       const half = Math.ceil(options.maxBytes / 2)
@@ -148,7 +145,7 @@ export function truncateHeadTail(content: string, options: TruncateOptions): Tru
       tail = tailBytes(tail, options.maxBytes - half)
     }
   }
-  const keptBytes = byteLength(head) + byteLength(tail)
+  const keptBytes = utf8Length(head) + utf8Length(tail)
   const keptLines = (head === '' ? 0 : splitLines(head).length) + (tail === '' ? 0 : splitLines(tail).length)
   const cutLines = Math.max(measured.totalLines - keptLines, 0)
   return {

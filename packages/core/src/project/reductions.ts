@@ -4,6 +4,7 @@ import { toolResultText } from '../entries/entry-text'
 import { resultContentHash, type ThreadIndex } from '../entries/thread-index'
 import type { ContextPolicy } from '../policy/policy'
 import { MESSAGE_OVERHEAD_TOKENS, type TokenCounter } from '../tokens/token-counter'
+import { utf8Length } from '../utils/utf8-length'
 import type { Reduction } from './types'
 import type { Unit, UnitContext } from './units'
 import { entryAt } from './units'
@@ -18,7 +19,6 @@ export interface UnitPlan {
 }
 
 const whole: UnitPlan = { omitTools: false, resultTexts: [], reductions: [] }
-const encoder = new TextEncoder()
 
 /** Replacement texts are derived from immutable entries: compute each once per entry and variant. */
 const textCache = new WeakMap<Entry, Map<string, string>>()
@@ -84,7 +84,7 @@ export function planUnit(unit: Unit, context: ReductionContext): UnitPlan {
     } else if (policy.toolTrace === 'masked') {
       resultTexts.push(
         cachedText(result, 'masked', () => {
-          const size = encoder.encode(toolResultText(result.payload)).length
+          const size = utf8Length(toolResultText(result.payload))
           return `[tool result hidden: ${result.payload.name}, call ${toolCallId}, ${size} bytes${result.payload.error === undefined ? '' : ', error'}]`
         }),
       )
