@@ -3,6 +3,7 @@ import type { ProjectedMessage, ProjectionResult } from '../project/types'
 import { providerToolNames, type ProviderToolNames } from './provider-tool-names'
 import { parseDataUrl, type ContentPart, type MediaSource } from '../entries/content-parts'
 import { AttachmentUnavailableError } from '../errors/threadlens-error'
+import { base64Utf8 } from '../utils/base64-utf8'
 
 /** One function call inside an assistant message, as the Chat Completions API exchanges it. */
 export interface OpenAIChatToolCall {
@@ -233,15 +234,7 @@ export function isTextMediaType(mediaType: string): boolean {
 function nonPdfFile(filename: string | undefined, data: { mediaType: string; data: string }): OpenAIChatTextPart {
   const name = filename ?? 'file'
   if (!isTextMediaType(data.mediaType)) return { type: 'text', text: `[${name} (${data.mediaType}) not sent: Chat Completions takes only PDF files]` }
-  return { type: 'text', text: `${name}:\n${decodeBase64Text(data.data)}` }
-}
-
-/** UTF-8 text from base64 (malformed sequences become U+FFFD), without DOM or Node buffers. */
-function decodeBase64Text(base64: string): string {
-  const binary = atob(base64)
-  const bytes = new Uint8Array(binary.length)
-  for (let position = 0; position < binary.length; position++) bytes[position] = binary.charCodeAt(position)
-  return new TextDecoder().decode(bytes)
+  return { type: 'text', text: `${name}:\n${base64Utf8(data.data)}` }
 }
 
 /** A URL for a source: as stored, or a `data:` URL built from the attachment's bytes. */

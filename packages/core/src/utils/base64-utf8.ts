@@ -1,28 +1,13 @@
-const base64Alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/'
-
-/** Decodes base64 (standard or URL-safe) UTF-8 text. Core has no atob/TextDecoder guarantee (it runs anywhere). */
+/**
+ * UTF-8 text from base64, standard or URL-safe, as both provider formats need for a text file.
+ * Lenient like a data: URL reader: characters outside the alphabet (padding, line breaks) are
+ * skipped and a lone last digit (no whole byte) is dropped, so nothing malformed throws; bytes that
+ * are not UTF-8 become U+FFFD. `atob` and `TextDecoder` exist in every runtime core supports.
+ */
 export function base64Utf8(data: string): string {
-  const bytes: number[] = []
-  let buffer = 0
-  let bits = 0
-  for (const character of data) {
-    const value = base64Alphabet.indexOf(character === '-' ? '+' : character === '_' ? '/' : character)
-    if (value < 0) continue
-    buffer = (buffer << 6) | value
-    bits += 6
-    if (bits >= 8) {
-      bits -= 8
-      bytes.push((buffer >> bits) & 0xff)
-    }
-  }
-  let text = ''
-  for (let index = 0; index < bytes.length; ) {
-    const first = bytes[index] as number
-    const length = first < 0x80 ? 1 : first >= 0xf0 ? 4 : first >= 0xe0 ? 3 : first >= 0xc0 ? 2 : 1
-    let code = length === 1 ? first : first & (0xff >> (length + 1))
-    for (let next = 1; next < length; next += 1) code = (code << 6) | ((bytes[index + next] ?? 0) & 0x3f)
-    text += String.fromCodePoint(code > 0x10ffff ? 0xfffd : code)
-    index += length
-  }
-  return text
+  const digits = data.replace(/[^A-Za-z0-9+/_-]/g, '').replace(/[-_]/g, (digit) => (digit === '-' ? '+' : '/'))
+  const binary = atob(digits.length % 4 === 1 ? digits.slice(0, -1) : digits)
+  const bytes = new Uint8Array(binary.length)
+  for (let position = 0; position < binary.length; position++) bytes[position] = binary.charCodeAt(position)
+  return new TextDecoder().decode(bytes)
 }
