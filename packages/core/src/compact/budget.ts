@@ -25,7 +25,7 @@ export class ContextTokenBudget {
 
   /** Tokens still free for conversation content. */
   remaining(): number {
-    return Math.max(0, this.contextWindow - this.used - this.reservedOutput - this.reservedSystem)
+    return remainingOf(this)
   }
 
   overSoftThreshold(): boolean {
@@ -34,16 +34,28 @@ export class ContextTokenBudget {
 
   /** The budget of a projection under its policy. */
   static of(result: ProjectionResult, policy: ContextPolicy): ContextTokenBudget {
-    const { tokens } = result.meta
-    const reservedSystem = tokens.system + tokens.tools
-    return new ContextTokenBudget({
-      contextWindow: policy.maxInputTokens,
-      used: tokens.total - reservedSystem,
-      reservedOutput: policy.reserveOutputTokens,
-      reservedSystem,
-      softThreshold: Math.floor(policy.summarizeAtRatio * (policy.maxInputTokens - policy.reserveOutputTokens - reservedSystem)),
-    })
+    return new ContextTokenBudget(budgetFields(result, policy))
   }
+}
+
+type BudgetFields = Pick<ContextTokenBudget, 'contextWindow' | 'used' | 'reservedOutput' | 'reservedSystem' | 'softThreshold'>
+
+// `decideCompaction` (core's main entry) works on these plain numbers, so an app that never uses
+// `ContextTokenBudget` (the compaction subpath) does not download the class.
+function budgetFields(result: ProjectionResult, policy: ContextPolicy): BudgetFields {
+  const { tokens } = result.meta
+  const reservedSystem = tokens.system + tokens.tools
+  return {
+    contextWindow: policy.maxInputTokens,
+    used: tokens.total - reservedSystem,
+    reservedOutput: policy.reserveOutputTokens,
+    reservedSystem,
+    softThreshold: Math.floor(policy.summarizeAtRatio * (policy.maxInputTokens - policy.reserveOutputTokens - reservedSystem)),
+  }
+}
+
+function remainingOf(budget: BudgetFields): number {
+  return Math.max(0, budget.contextWindow - budget.used - budget.reservedOutput - budget.reservedSystem)
 }
 
 export type CompactionDecision =
@@ -60,11 +72,11 @@ export interface CompactionDecisionOptions {
  * projection already had to drop history or overflowed.
  */
 export function decideCompaction(result: ProjectionResult, policy: ContextPolicy, options: CompactionDecisionOptions = {}): CompactionDecision {
-  const budget = ContextTokenBudget.of(result, policy)
+  const budget = budgetFields(result, policy)
   if (result.meta.overflow) return { action: 'compact', reason: 'overflow' }
   if (result.meta.needsSummaryReason === 'history-dropped') return { action: 'compact', reason: 'history-dropped' }
-  if (budget.overSoftThreshold()) return { action: 'compact', reason: 'over-soft-threshold' }
-  if (budget.remaining() < (options.minHeadroom ?? 0)) return { action: 'compact', reason: 'low-headroom' }
+  if (budget.used >= budget.softThreshold) return { action: 'compact', reason: 'over-soft-threshold' }
+  if (remainingOf(budget) < (options.minHeadroom ?? 0)) return { action: 'compact', reason: 'low-headroom' }
   return { action: 'none' }
 }
 
