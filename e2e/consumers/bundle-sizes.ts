@@ -37,6 +37,9 @@ const entries: { readonly name: string; readonly target?: number; readonly code:
   { name: 'core: project + createThread + definePolicy', target: 15, code: `import { project, createThread, definePolicy } from '@threadlens/core'\nconsole.log(project, createThread, definePolicy)` },
   { name: 'core: + policyForModel (model metadata)', code: `import { project, createThread, definePolicy } from '@threadlens/core'\nimport { policyForModel } from '@threadlens/core/models'\nconsole.log(project, createThread, definePolicy, policyForModel)` },
   { name: 'core: everything', target: 25, code: `import * as core from '@threadlens/core'\nconsole.log(core)` },
+  // What Vite adds to an app for its first `import()` (its preload helper, once per app): part of
+  // each row above whose package loads something lazily (core: the tokenizer ranks).
+  { name: "Vite's preload helper alone (an app's first import())", code: `import('@threadlens/core/parts').then((parts) => console.log(parts))` },
   { name: 'core + store: everything', target: 60, code: `import * as core from '@threadlens/core'\nimport * as store from '@threadlens/store'\nconsole.log(core, store)` },
   { name: 'core + store + agent: everything', code: `import * as core from '@threadlens/core'\nimport * as store from '@threadlens/store'\nimport * as agent from '@threadlens/agent'\nconsole.log(core, store, agent)` },
   { name: '+ client + react: everything', code: `import * as core from '@threadlens/core'\nimport * as store from '@threadlens/store'\nimport * as agent from '@threadlens/agent'\nimport * as client from '@threadlens/client'\nimport * as react from '@threadlens/react'\nconsole.log(core, store, agent, client, react)` },
