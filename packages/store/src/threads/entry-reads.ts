@@ -61,9 +61,13 @@ export async function readEntries(db: ThreadlensDB, threadId: string, fromSeq: n
   return (await Promise.all(pages)).flat()
 }
 
-/** Up to `limit` entries with seq in `fromSeq..toSeq`, newest first. Call inside a transaction. */
-export async function readEntriesNewestFirst(db: ThreadlensDB, threadId: string, fromSeq: number, toSeq: number, limit: number, operation: string): Promise<Entry[]> {
-  if (toSeq < fromSeq) return []
+/**
+ * Up to `limit` entries with seq in `fromSeq..toSeq`, newest first, each checked only when the
+ * caller reaches it (`entry(position)`, position 0 being `toSeq`): a walk that stops part way
+ * through a page does not pay for checking the rest. Call inside a transaction.
+ */
+export async function readEntriesNewestFirst(db: ThreadlensDB, threadId: string, fromSeq: number, toSeq: number, limit: number, operation: string): Promise<{ readonly length: number; entry(position: number): Entry }> {
+  if (toSeq < fromSeq) return { length: 0, entry: () => { throw new RangeError('no entries') } }
   const rows = await db.entries.where('[threadId+seq]').between([threadId, fromSeq], [threadId, toSeq], true, true).reverse().limit(limit).toArray()
-  return rows.map((row, position) => checkStoredEntry(row, threadId, toSeq - position, operation))
+  return { length: rows.length, entry: (position) => checkStoredEntry(rows[position], threadId, toSeq - position, operation) }
 }

@@ -63,7 +63,8 @@ export async function loadWindowEntries(db: ThreadlensDB, row: ThreadRow, option
   walk: while (lowest > floor && !enough(lowest)) {
     const page = await readEntriesNewestFirst(db, threadId, floor, lowest - 1, pageSize, operation)
     if (page.length === 0) break
-    for (const entry of page) {
+    for (let position = 0; position < page.length; position++) {
+      const entry = page.entry(position)
       newestFirst.push(entry)
       lowest = entry.seq
       const cost = costOf(entry)
