@@ -1,6 +1,7 @@
 import { useVirtualizer } from '@tanstack/react-virtual'
 import { useLayoutEffect, useRef, type ReactNode } from 'react'
 import { LIST_OVERSCAN } from '../constants'
+import { FixedRowList } from './fixed-row-list'
 
 export interface VirtualListProps {
   readonly count: number
@@ -20,10 +21,14 @@ export interface VirtualListProps {
 }
 
 /**
- * Only the rows in view (plus a few) are in the DOM, so 10k-entry threads stay smooth.
- * Virtualization by @tanstack/react-virtual.
+ * Only the rows in view (plus a few) are in the DOM, so 10k-entry threads stay smooth. Rows of one
+ * height are placed by arithmetic (`FixedRowList`); measured rows by @tanstack/react-virtual.
  */
-export function VirtualList({ count, rowHeight, measure = false, renderRow, rowKey, label, testId, className, followEnd = false, scrollToRow }: VirtualListProps) {
+export function VirtualList(props: VirtualListProps) {
+  return props.measure === true ? <MeasuredList {...props} /> : <FixedRowList {...props} />
+}
+
+function MeasuredList({ count, rowHeight, renderRow, rowKey, label, testId, className, followEnd = false, scrollToRow }: VirtualListProps) {
   const scrollRef = useRef<HTMLDivElement>(null)
   // A list opened on a given row does not jump to its end.
   const atEnd = useRef(scrollToRow === undefined)
@@ -47,11 +52,7 @@ export function VirtualList({ count, rowHeight, measure = false, renderRow, rowK
     if (scrollToRow === undefined || scrollToRow < 0 || scrollToRow >= count) return
     // A row asked for by the user wins over following the end.
     atEnd.current = false
-    const element = scrollRef.current
-    if (!measure && element !== null) {
-      const top = scrollToRow * rowHeight
-      if (top < element.scrollTop || top + rowHeight > element.scrollTop + element.clientHeight) element.scrollTop = Math.max(0, top - element.clientHeight / 2)
-    } else virtualizer.scrollToIndex(scrollToRow, { align: 'auto' })
+    virtualizer.scrollToIndex(scrollToRow, { align: 'auto' })
     // Only when the row asked for changes, not on every append.
   }, [scrollToRow, virtualizer])
   const onScroll = () => {
@@ -67,8 +68,8 @@ export function VirtualList({ count, rowHeight, measure = false, renderRow, rowK
             key={item.key}
             role="listitem"
             data-index={item.index}
-            ref={measure ? virtualizer.measureElement : undefined}
-            style={{ position: 'absolute', top: 0, left: 0, width: '100%', transform: `translateY(${item.start}px)`, ...(measure ? {} : { height: item.size }) }}
+            ref={virtualizer.measureElement}
+            style={{ position: 'absolute', top: 0, left: 0, width: '100%', transform: `translateY(${item.start}px)` }}
           >
             {renderRow(item.index)}
           </div>

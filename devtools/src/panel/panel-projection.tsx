@@ -2,6 +2,7 @@ import { project, type ContextPolicy, type Thread, type TokenCounter } from '@th
 import type { ProjectOptions } from '@threadlens/client'
 import { useProjection, useThreadlensClient, useTokenCounter, type ProjectionSnapshot } from '@threadlens/react'
 import { createContext, useCallback, useContext, useEffect, useLayoutEffect, useMemo, useState, type ReactNode } from 'react'
+import { newestEntries } from '../shell/newest-entries-prefetch'
 import { usePanel } from './panel-context'
 
 /** What the panel shows: the projection, and whether its thread holds only the newest entries yet. */
@@ -97,7 +98,7 @@ interface NewestEntries {
 
 function NewestEntriesReader({ onChange, onDone }: { onChange(value: PanelProjection): void; onDone(): void }) {
   const panel = usePanel()
-  const threads = useThreadlensClient().threads
+  const client = useThreadlensClient()
   const counterSnapshot = useTokenCounter(panel.policy.tokenizer)
   const counter = counterSnapshot.status === 'ready' ? counterSnapshot.counter : undefined
   const counterFailed = counterSnapshot.status === 'error'
@@ -110,7 +111,7 @@ function NewestEntriesReader({ onChange, onDone }: { onChange(value: PanelProjec
   useEffect(() => {
     if (counter === undefined) return undefined
     let current = true
-    threads.load(threadId, { window: { policy, counter } }).then(
+    newestEntries(client, threadId, policy, counter).then(
       (thread) => {
         if (current) setRead({ threadId, policy, counter, thread })
       },
@@ -122,7 +123,7 @@ function NewestEntriesReader({ onChange, onDone }: { onChange(value: PanelProjec
     return () => {
       current = false
     }
-  }, [threads, threadId, policy, counter, onDone])
+  }, [client, threadId, policy, counter, onDone])
   const snapshot = useMemo((): ProjectionSnapshot => {
     const fresh = read !== undefined && read.threadId === threadId && read.policy === policy && read.counter === counter ? read : undefined
     if (fresh === undefined) return loadingSnapshot(threadId, counter)

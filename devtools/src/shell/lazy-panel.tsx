@@ -1,5 +1,7 @@
+import { useOptionalThreadlensClient } from '@threadlens/react'
 import { useEffect, useState, type ComponentType } from 'react'
 import type { PanelBodyProps } from '../panel/panel'
+import { discardNewestEntries, prefetchNewestEntries } from './newest-entries-prefetch'
 
 type PanelComponent = ComponentType<PanelBodyProps>
 
@@ -27,9 +29,12 @@ function loadPanel(): Promise<PanelComponent> {
 export function LazyPanel(props: PanelBodyProps) {
   const [Panel, setPanel] = useState<PanelComponent | undefined>(() => loaded)
   const [failure, setFailure] = useState<string | undefined>(undefined)
+  const contextClient = useOptionalThreadlensClient()
   useEffect(() => {
     if (Panel !== undefined) return undefined
     let current = true
+    // The thread's newest entries are read while the chunk downloads.
+    prefetchNewestEntries(props, contextClient)
     loadPanel().then(
       (component) => {
         if (current) setPanel(() => component)
@@ -40,7 +45,10 @@ export function LazyPanel(props: PanelBodyProps) {
     )
     return () => {
       current = false
+      // Closed before the panel took the read: the next open reads afresh.
+      if (loaded === undefined) discardNewestEntries()
     }
+    // Once per open: the props the panel opened with.
   }, [Panel])
   if (Panel !== undefined) return <Panel {...props} />
   if (failure !== undefined) {

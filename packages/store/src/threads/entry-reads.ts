@@ -31,19 +31,43 @@ export function checkStoredEntry(raw: unknown, threadId: string, seq: number, op
   return entry
 }
 
-/** Entries `fromSeq..toSeq` (inclusive) of a thread, checked and in seq order. Call inside a transaction. */
+/** Entries read and checked per IndexedDB request by `readEntries`. */
+const readPageSize = 1000
+
+/**
+ * Entries `fromSeq..toSeq` (inclusive) of a thread, checked and in seq order. Call inside a
+ * transaction. A long range is read in pages, all requested at once: each page is checked in the
+ * task its request completes in, so loading a 10,000-entry thread is ten tasks of a few dozen
+ * milliseconds, not one of half a second that freezes the page.
+ */
 export async function readEntries(db: ThreadlensDB, threadId: string, fromSeq: number, toSeq: number, operation: string): Promise<Entry[]> {
   if (toSeq < fromSeq) return []
-  const rows = await db.entries.where('[threadId+seq]').between([threadId, fromSeq], [threadId, toSeq], true, true).toArray()
-  if (rows.length !== toSeq - fromSeq + 1) {
-    throw new StorageError('invalid-data', operation, `Thread "${threadId}" is missing entries between seq ${fromSeq} and ${toSeq} in storage; export what is readable and report it.`)
+  const pages: Promise<Entry[]>[] = []
+  for (let pageStart = fromSeq; pageStart <= toSeq; pageStart += readPageSize) {
+    const pageEnd = Math.min(toSeq, pageStart + readPageSize - 1)
+    pages.push(
+      db.entries
+        .where('[threadId+seq]')
+        .between([threadId, pageStart], [threadId, pageEnd], true, true)
+        .toArray()
+        .then((rows) => {
+          if (rows.length !== pageEnd - pageStart + 1) {
+            throw new StorageError('invalid-data', operation, `Thread "${threadId}" is missing entries between seq ${pageStart} and ${pageEnd} in storage; export what is readable and report it.`)
+          }
+          return rows.map((row, position) => checkStoredEntry(row, threadId, pageStart + position, operation))
+        }),
+    )
   }
-  return rows.map((row, position) => checkStoredEntry(row, threadId, fromSeq + position, operation))
+  return (await Promise.all(pages)).flat()
 }
 
-/** Up to `limit` entries with seq in `fromSeq..toSeq`, newest first. Call inside a transaction. */
-export async function readEntriesNewestFirst(db: ThreadlensDB, threadId: string, fromSeq: number, toSeq: number, limit: number, operation: string): Promise<Entry[]> {
-  if (toSeq < fromSeq) return []
+/**
+ * Up to `limit` entries with seq in `fromSeq..toSeq`, newest first, each checked only when the
+ * caller reaches it (`entry(position)`, position 0 being `toSeq`): a walk that stops part way
+ * through a page does not pay for checking the rest. Call inside a transaction.
+ */
+export async function readEntriesNewestFirst(db: ThreadlensDB, threadId: string, fromSeq: number, toSeq: number, limit: number, operation: string): Promise<{ readonly length: number; entry(position: number): Entry }> {
+  if (toSeq < fromSeq) return { length: 0, entry: () => { throw new RangeError('no entries') } }
   const rows = await db.entries.where('[threadId+seq]').between([threadId, fromSeq], [threadId, toSeq], true, true).reverse().limit(limit).toArray()
-  return rows.map((row, position) => checkStoredEntry(row, threadId, toSeq - position, operation))
+  return { length: rows.length, entry: (position) => checkStoredEntry(rows[position], threadId, toSeq - position, operation) }
 }

@@ -63,7 +63,8 @@ export async function loadWindowEntries(db: ThreadlensDB, row: ThreadRow, option
   walk: while (lowest > floor && !enough(lowest)) {
     const page = await readEntriesNewestFirst(db, threadId, floor, lowest - 1, pageSize, operation)
     if (page.length === 0) break
-    for (const entry of page) {
+    for (let position = 0; position < page.length; position++) {
+      const entry = page.entry(position)
       newestFirst.push(entry)
       lowest = entry.seq
       const cost = costOf(entry)
@@ -127,50 +128,72 @@ function projectedCostModel(options: LoadWindowOptions, include: ReadonlySet<str
   }
 }
 
-/** Extends the window (starting at `start`) until it holds whole tool call units: a result's call and every member of a model call. */
+/**
+ * Extends the window (starting at `start`) until it holds whole tool call units: a result's call
+ * and every member of a model call. Only the lowest seq found matters (where the window must start).
+ */
 async function withWholeToolUnits(db: ThreadlensDB, threadId: string, floor: number, initial: Entry[], initialStart: number, operation: string): Promise<Entry[]> {
   let window = initial
   let start = initialStart
-  const callSeqs = new Map<string, number | undefined>()
-  const groupStarts = new Map<string, number | undefined>()
+  const askedToolCallIds = new Set<string>()
+  const askedCallIds = new Set<string>()
   let fresh: readonly Entry[] = window
   for (;;) {
-    const lookups: Promise<void>[] = []
     const inWindow = new Set<string>()
     for (const entry of window) if (entry.kind === 'tool_call') inWindow.add(entry.refs.toolCallId as string)
+    const toolCallKeys: [string, string, string][] = []
+    const callKeys: [string, string][] = []
     for (const entry of fresh) {
       const { toolCallId, callId } = entry.refs
-      if (entry.kind === 'tool_result' && toolCallId !== undefined && !inWindow.has(toolCallId) && !callSeqs.has(toolCallId)) {
-        callSeqs.set(toolCallId, undefined)
-        lookups.push(
-          db.entries
-            .where('[threadId+kind+refs.toolCallId]')
-            .equals([threadId, 'tool_call', toolCallId])
-            .primaryKeys()
-            .then((keys) => void callSeqs.set(toolCallId, (keys[0] as [string, number] | undefined)?.[1])),
-        )
+      if (entry.kind === 'tool_result' && toolCallId !== undefined && !inWindow.has(toolCallId) && !askedToolCallIds.has(toolCallId)) {
+        askedToolCallIds.add(toolCallId)
+        toolCallKeys.push([threadId, 'tool_call', toolCallId])
       }
-      if (callId !== undefined && (entry.kind === 'tool_call' || entry.kind === 'message') && !groupStarts.has(callId)) {
-        groupStarts.set(callId, undefined)
-        lookups.push(
-          db.entries
-            .where('[threadId+refs.callId]')
-            .equals([threadId, callId])
-            .limit(1)
-            .primaryKeys()
-            .then((keys) => void groupStarts.set(callId, (keys[0] as [string, number] | undefined)?.[1])),
-        )
+      if (callId !== undefined && (entry.kind === 'tool_call' || entry.kind === 'message') && !askedCallIds.has(callId)) {
+        askedCallIds.add(callId)
+        callKeys.push([threadId, callId])
       }
     }
-    await Promise.all(lookups)
+    const found = await firstSeqs(db, threadId, start, [
+      ['[threadId+kind+refs.toolCallId]', toolCallKeys],
+      ['[threadId+refs.callId]', callKeys],
+    ])
     let extended = start
-    for (const seq of [...callSeqs.values(), ...groupStarts.values()]) {
-      if (seq !== undefined && seq >= floor && seq < extended) extended = seq
-    }
+    for (const seq of found) if (seq >= floor && seq < extended) extended = seq
     if (extended === start) break
     fresh = await readEntries(db, threadId, extended, start - 1, operation)
     window = [...fresh, ...window]
     start = extended
   }
   return window
+}
+
+/**
+ * The lowest seq stored under each key of each index (keys with no entry give nothing). A window
+ * of a few hundred model calls asks this for hundreds of keys: through Dexie each lookup costs
+ * about a quarter of a millisecond of script, so the lookups go to the transaction's own
+ * IndexedDB index (`getKey`, the first primary key under a key), and one Dexie request after
+ * them is awaited: requests of one transaction complete in the order they were made, so when it
+ * has, every lookup has, and the code after the await still runs in Dexie's transaction scope.
+ */
+async function firstSeqs(db: ThreadlensDB, threadId: string, anySeq: number, lookups: readonly (readonly [string, readonly IDBValidKey[]])[]): Promise<number[]> {
+  const seqs: number[] = []
+  // Inherited from Dexie: the transaction of the scope this runs in.
+  const scope = (db.constructor as unknown as { readonly currentTransaction?: { readonly idbtrans?: IDBTransaction } | null }).currentTransaction
+  const transaction = scope?.idbtrans
+  // Always called inside the store's read transaction (`loadWindowEntries`' contract).
+  if (transaction === undefined) throw new Error('[threadlens] the windowed load runs inside a read transaction')
+  const store = transaction.objectStore(db.entries.name)
+  for (const [index, keys] of lookups) {
+    const source = store.index(index)
+    for (const key of keys) {
+      const request = source.getKey(key)
+      request.onsuccess = () => {
+        const first = request.result as [string, number] | undefined
+        if (first !== undefined) seqs.push(first[1])
+      }
+    }
+  }
+  await db.entries.where('[threadId+seq]').equals([threadId, anySeq]).primaryKeys()
+  return seqs
 }

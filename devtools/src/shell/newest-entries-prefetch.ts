@@ -1,0 +1,51 @@
+import type { ContextPolicy, Thread, TokenCounter } from '@threadlens/core'
+import { tokenCounters, type ThreadlensClient } from '@threadlens/client'
+import type { DevtoolsPanelProps } from '../panel/panel-props'
+
+interface Prefetch {
+  readonly client: ThreadlensClient
+  readonly threadId: string
+  readonly policy: ContextPolicy
+  readonly counter: TokenCounter
+  readonly read: Promise<Thread>
+}
+
+// One at a time: the read started by the open in progress.
+let pending: Prefetch | undefined
+
+/**
+ * Starts the panel's first read (the newest entries the projection can use) when the panel opens,
+ * so it runs while the panel's chunk downloads instead of after it. Only when the thread, the
+ * policy and its counter are known here (the `threadId`/`session` and `policy` props, a counter
+ * the page already loaded) and the thread is not live in the client already (then the panel
+ * shows it whole at once).
+ */
+export function prefetchNewestEntries(props: DevtoolsPanelProps, contextClient: ThreadlensClient | undefined): void {
+  const client = props.client ?? contextClient
+  const session = props.session?.getSnapshot()
+  const threadId = props.threadId ?? (session?.threadId === '' ? undefined : session?.threadId)
+  const policy = props.policy ?? session?.policy
+  if (client === undefined || threadId === undefined || policy === undefined) return
+  if (client.thread(threadId).getState().status !== 'loading') return
+  const counter = tokenCounters.snapshot(policy.tokenizer)
+  if (counter.status !== 'ready') return
+  const read = client.threads.load(threadId, { window: { policy, counter: counter.counter } })
+  // A failed read is the panel's to report, from its own read.
+  read.catch(() => undefined)
+  pending = { client, threadId, policy, counter: counter.counter, read }
+}
+
+/** Forgets a read the panel did not take (it closed first, or its chunk failed). */
+export function discardNewestEntries(): void {
+  pending = undefined
+}
+
+/** The read started at open for these inputs, else a new one; either way the prefetch is used up. */
+export function newestEntries(client: ThreadlensClient, threadId: string, policy: ContextPolicy, counter: TokenCounter): Promise<Thread> {
+  const prefetched = pending
+  pending = undefined
+  if (prefetched !== undefined && prefetched.client === client && prefetched.threadId === threadId && prefetched.policy === policy && prefetched.counter === counter) {
+    return prefetched.read
+  }
+  return client.threads.load(threadId, { window: { policy, counter } })
+}
