@@ -88,6 +88,18 @@ describe('VirtualList with rows of one height', () => {
     expect(view.list().scrollTop).toBe(10_003 * rowHeight - viewport)
   })
 
+  it('scrolled from the end straight to the top, shows the first rows (the offset it had before following was also 0)', async () => {
+    const view = mount()
+    view.render(<VirtualList count={800} rowHeight={rowHeight} label="rows" followEnd renderRow={(row) => <span data-row={row}>row {row}</span>} />)
+    await nextFrame()
+    expect(view.shown()).toContain(799)
+    view.list().scrollTo({ top: 0 })
+    await act(async () => view.list().dispatchEvent(new Event('scroll')))
+    await nextFrame()
+    expect(view.shown()).toContain(0)
+    expect(view.shown()).not.toContain(799)
+  })
+
   it('brings a row asked for into view, and stops following the end', async () => {
     const view = mount()
     const list = (count: number, scrollToRow?: number) => (

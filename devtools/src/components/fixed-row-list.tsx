@@ -17,6 +17,9 @@ export function FixedRowList({ count, rowHeight, renderRow, rowKey, label, testI
   const following = useRef(followEnd && initialRow === undefined)
   const [scrollTop, setScrollTop] = useState(() => (initialRow === undefined ? 0 : Math.max(0, initialRow * rowHeight - 2 * rowHeight)))
   const [viewportHeight, setViewportHeight] = useState(0)
+  // Mirrors `following` so that leaving or rejoining the end always renders, even when the offset
+  // scrolled to equals the one held from before following (both 0, say).
+  const [, setFollowingShown] = useState(following.current)
   const top = following.current ? endOffset(count, rowHeight, viewportHeight) : scrollTop
 
   useLayoutEffect(() => {
@@ -37,6 +40,7 @@ export function FixedRowList({ count, rowHeight, renderRow, rowKey, label, testI
     if (scrollToRow === undefined || scrollToRow < 0 || scrollToRow >= count) return
     // A row asked for by the user wins over following the end.
     following.current = false
+    setFollowingShown(false)
     const element = scrollRef.current
     if (element === null) return
     const rowTop = scrollToRow * rowHeight
@@ -53,6 +57,7 @@ export function FixedRowList({ count, rowHeight, renderRow, rowKey, label, testI
     if (followEnd) following.current = offset + viewportHeight >= count * rowHeight - rowHeight
     // While following, the rows come from the end offset: the scroll this list wrote itself needs no render.
     if (!following.current || !wasFollowing) setScrollTop(offset)
+    if (following.current !== wasFollowing) setFollowingShown(following.current)
   }
   const { from, to } = rowWindow(count, rowHeight, top, viewportHeight, LIST_OVERSCAN)
   const rows = []
