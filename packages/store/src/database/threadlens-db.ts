@@ -50,9 +50,16 @@ export interface DexieRuntime {
   readonly minKey: unknown
   /** The highest key of any type. */
   readonly maxKey: unknown
+  /** The IndexedDB transaction of the Dexie transaction scope this runs in, if any. */
+  currentIdbTransaction(): IDBTransaction | undefined
 }
 
-const dexieRuntime: DexieRuntime = { liveQuery, minKey: Dexie.minKey, maxKey: Dexie.maxKey }
+const dexieRuntime: DexieRuntime = {
+  liveQuery,
+  minKey: Dexie.minKey,
+  maxKey: Dexie.maxKey,
+  currentIdbTransaction: () => Dexie.currentTransaction?.idbtrans ?? undefined,
+}
 
 /**
  * The threadlens database (Dexie): `threads` (one row per thread, with the facts windowed loads

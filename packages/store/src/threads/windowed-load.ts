@@ -178,9 +178,7 @@ async function withWholeToolUnits(db: ThreadlensDB, threadId: string, floor: num
  */
 async function firstSeqs(db: ThreadlensDB, threadId: string, anySeq: number, lookups: readonly (readonly [string, readonly IDBValidKey[]])[]): Promise<number[]> {
   const seqs: number[] = []
-  // Inherited from Dexie: the transaction of the scope this runs in.
-  const scope = (db.constructor as unknown as { readonly currentTransaction?: { readonly idbtrans?: IDBTransaction } | null }).currentTransaction
-  const transaction = scope?.idbtrans
+  const transaction = db.dexieRuntime.currentIdbTransaction()
   // Always called inside the store's read transaction (`loadWindowEntries`' contract).
   if (transaction === undefined) throw new Error('[threadlens] the windowed load runs inside a read transaction')
   const store = transaction.objectStore(db.entries.name)
