@@ -13,20 +13,20 @@ import type { VirtualListProps } from './virtual-list'
 export function FixedRowList({ count, rowHeight, renderRow, rowKey, label, testId, className, followEnd = false, scrollToRow }: VirtualListProps) {
   const scrollRef = useRef<HTMLDivElement>(null)
   const initialRow = scrollToRow !== undefined && scrollToRow >= 0 && scrollToRow < count ? scrollToRow : undefined
-  // A list opened on a given row does not jump to its end.
-  const following = useRef(followEnd && initialRow === undefined)
-  const [scrollTop, setScrollTop] = useState(() => (initialRow === undefined ? 0 : Math.max(0, initialRow * rowHeight - 2 * rowHeight)))
+  // Following the end, or held at an offset. A list opened on a given row does not jump to its end.
+  // One state for both: leaving the end always renders, even to the offset held before following.
+  const [view, setView] = useState(() => ({
+    following: followEnd && initialRow === undefined,
+    top: initialRow === undefined ? 0 : Math.max(0, initialRow * rowHeight - 2 * rowHeight),
+  }))
   const [viewportHeight, setViewportHeight] = useState(0)
-  // Mirrors `following` so that leaving or rejoining the end always renders, even when the offset
-  // scrolled to equals the one held from before following (both 0, say).
-  const [, setFollowingShown] = useState(following.current)
-  const top = following.current ? endOffset(count, rowHeight, viewportHeight) : scrollTop
+  const top = view.following ? endOffset(count, rowHeight, viewportHeight) : view.top
 
   useLayoutEffect(() => {
     const element = scrollRef.current
     if (element === null) return undefined
     setViewportHeight(element.clientHeight)
-    if (!following.current) element.scrollTop = scrollTop
+    if (!view.following) element.scrollTop = view.top
     const observer = new ResizeObserver(() => setViewportHeight(element.clientHeight))
     observer.observe(element)
     return () => observer.disconnect()
@@ -34,18 +34,16 @@ export function FixedRowList({ count, rowHeight, renderRow, rowKey, label, testI
   }, [])
   useLayoutEffect(() => {
     const element = scrollRef.current
-    if (element !== null && followEnd && following.current) element.scrollTop = endOffset(count, rowHeight, viewportHeight)
-  }, [followEnd, count, rowHeight, viewportHeight])
+    if (element !== null && followEnd && view.following) element.scrollTop = endOffset(count, rowHeight, viewportHeight)
+  }, [followEnd, view.following, count, rowHeight, viewportHeight])
   useLayoutEffect(() => {
     if (scrollToRow === undefined || scrollToRow < 0 || scrollToRow >= count) return
-    // A row asked for by the user wins over following the end.
-    following.current = false
-    setFollowingShown(false)
     const element = scrollRef.current
     if (element === null) return
+    // A row asked for by the user wins over following the end.
     const rowTop = scrollToRow * rowHeight
     if (rowTop < element.scrollTop || rowTop + rowHeight > element.scrollTop + element.clientHeight) element.scrollTop = Math.max(0, rowTop - element.clientHeight / 2)
-    setScrollTop(element.scrollTop)
+    setView({ following: false, top: element.scrollTop })
     // Only when the row asked for changes, not on every append.
   }, [scrollToRow])
 
@@ -53,11 +51,10 @@ export function FixedRowList({ count, rowHeight, renderRow, rowKey, label, testI
     const element = scrollRef.current
     if (element === null) return
     const offset = element.scrollTop
-    const wasFollowing = following.current
-    if (followEnd) following.current = offset + viewportHeight >= count * rowHeight - rowHeight
+    const following = followEnd && offset + viewportHeight >= count * rowHeight - rowHeight
     // While following, the rows come from the end offset: the scroll this list wrote itself needs no render.
-    if (!following.current || !wasFollowing) setScrollTop(offset)
-    if (following.current !== wasFollowing) setFollowingShown(following.current)
+    if (following && view.following) return
+    setView({ following, top: offset })
   }
   const { from, to } = rowWindow(count, rowHeight, top, viewportHeight, LIST_OVERSCAN)
   const rows = []
