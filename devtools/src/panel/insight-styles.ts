@@ -53,7 +53,7 @@ export const insightCss = `
 .tl-view-reasoning .tl-view-item { border-left: 3px solid var(--part-tools); font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; font-size: 11.5px; }
 .tl-bubble-user { background: #1b2a40; border-radius: 8px; padding: 4px 8px; }
 .tl-bubble-assistant { background: #20262e; border-radius: 8px; padding: 4px 8px; }
-.tl-root .tl-timeline-row { grid-template-columns: 52px minmax(64px, 120px) 70px minmax(0, 1fr) 52px; }
+.tl-root .tl-timeline-row { grid-template-columns: 52px minmax(64px, 136px) 70px minmax(0, 1fr) 52px; }
 /* Read by assistive technology, not drawn. */
 .tl-visually-hidden { position: absolute; width: 1px; height: 1px; padding: 0; margin: -1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; border: 0; }
 /* Greyed by colour, not opacity: left-out rows stay readable (contrast) and their badges keep their colours. */
@@ -62,11 +62,13 @@ export const insightCss = `
 .tl-timeline-row[aria-current="true"] { background: #22324a; }
 .tl-timeline-row:focus-visible { outline: 2px solid var(--tl-accent); outline-offset: -2px; }
 .tl-fate-cell { display: flex; gap: 3px; overflow: hidden; }
+/* A fate longer than its column ("summarized (#10234)") ends in an ellipsis instead of being cut mid-character. */
+.tl-fate-cell > * { min-width: 0; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
 .tl-timeline-host { container-type: inline-size; flex: 1; min-height: 0; display: flex; flex-direction: column; }
 @container (max-width: 640px) {
   .tl-timeline-host .tl-split { flex-direction: column; }
   .tl-timeline-host .tl-detail { max-width: none; max-height: 50%; border-left: 0; border-top: 1px solid var(--tl-border); padding: 6px 0 0; }
-  .tl-root .tl-timeline-row { grid-template-columns: 44px minmax(60px, 110px) minmax(0, 1fr) 48px; }
+  .tl-root .tl-timeline-row { grid-template-columns: 44px minmax(60px, 136px) minmax(0, 1fr) 48px; }
   .tl-timeline-row > .tl-kind { display: none; }
 }
 .tl-break-text { max-height: 8em; overflow: auto; background: #11151a; border: 1px solid var(--tl-border); border-radius: 4px; padding: 4px 6px; }
