@@ -2,7 +2,7 @@ import type { Entry, EntryInput, JsonValue } from './entry'
 import { InvalidEntryError } from '../errors/threadlens-error'
 import { utf8Length } from '../utils/utf8-length'
 import { entryLimits, readJsonData } from './json-data'
-import { read, type Problem, type Reader } from '../validation/readers'
+import { isRecord, read, type Reader } from '../validation/readers'
 import { issuePath } from '../validation/issues'
 import { entryInputReader, entryReader } from './entry-readers'
 
@@ -13,11 +13,10 @@ import { entryInputReader, entryReader } from './entry-readers'
  * `entryBytes`). Returns a clean copy; throws `InvalidEntryError` naming the path and the rule.
  */
 export function readEntryData(input: unknown): unknown {
-  const result = readJsonData(input, { maxDepth: entryLimits.maxDepth, maxBytes: entryLimits.maxEntryBytes })
+  // The default limits are the entry's: `entryLimits.maxDepth` and `maxEntryBytes`.
+  const result = readJsonData(input)
   if (!result.ok) throw new InvalidEntryError(issuePath(result.problem.path), result.problem.rule)
-  if (typeof result.value !== 'object' || result.value === null || Array.isArray(result.value)) {
-    throw new InvalidEntryError('', 'an entry is an object with kind and payload')
-  }
+  if (!isRecord(result.value)) throw new InvalidEntryError('', 'an entry is an object with kind and payload')
   const bytes = entryBytes(result.value as Record<string, JsonValue>)
   if (bytes > entryLimits.maxEntryBytes) {
     throw new InvalidEntryError(
@@ -37,30 +36,20 @@ function entryBytes(entry: Record<string, JsonValue>): number {
   const { id: _id, threadId: _threadId, seq: _seq, createdAt: _createdAt, refs, meta, ...rest } = entry
   const measured: Record<string, JsonValue> = rest
   // An empty `refs` or `meta` (the store writes `refs: {}`) counts as absent.
-  if (isObject(refs) && Object.keys(refs).length > 0) measured['refs'] = refs
-  else if (refs !== undefined && !isObject(refs)) measured['refs'] = refs
-  if (isObject(meta)) {
+  if (isRecord(refs) ? Object.keys(refs).length > 0 : refs !== undefined) measured['refs'] = refs as JsonValue
+  if (isRecord(meta)) {
     const { tokens: _tokens, ...restMeta } = meta
     if (Object.keys(restMeta).length > 0) measured['meta'] = restMeta
   } else if (meta !== undefined) measured['meta'] = meta
   const text = JSON.stringify(measured)
   // Each UTF-16 unit is at most three UTF-8 bytes: far from the limit, the length alone decides.
-  if (text.length * 3 + entryLimits.reservedBytes <= entryLimits.maxEntryBytes) return text.length + entryLimits.reservedBytes
-  return utf8Length(text) + entryLimits.reservedBytes
-}
-
-function isObject(value: JsonValue | undefined): value is Record<string, JsonValue> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
+  return (text.length * 3 + entryLimits.reservedBytes <= entryLimits.maxEntryBytes ? text.length : utf8Length(text)) + entryLimits.reservedBytes
 }
 
 function readOrThrow<T>(reader: Reader<T>, input: unknown): T {
   const result = read(reader, readEntryData(input))
-  if (!result.ok) throw invalidEntry(result.problem)
+  if (!result.ok) throw new InvalidEntryError(issuePath(result.problem.path), result.problem.rule)
   return result.value
-}
-
-function invalidEntry(problem: Problem): InvalidEntryError {
-  return new InvalidEntryError(issuePath(problem.path), problem.rule)
 }
 
 /** Validates an entry input and applies the per-kind ref rules; throws `InvalidEntryError`. */

@@ -1,4 +1,5 @@
 import type { JsonValue } from './entry'
+import { Invalid, pathOf, type At } from '../validation/invalid'
 
 /**
  * The limits of what an entry may hold: one set of numbers for `Thread.append`, the store's
@@ -36,24 +37,6 @@ export interface ReadJsonDataOptions {
 
 const forbiddenKeys = new Set(['__proto__', 'constructor', 'prototype'])
 
-interface Trail {
-  readonly parent: Trail | null
-  readonly key: string | number
-}
-
-function pathOf(trail: Trail | null): (string | number)[] {
-  const path: (string | number)[] = []
-  for (let step = trail; step !== null; step = step.parent) path.push(step.key)
-  return path.reverse()
-}
-
-class Refusal {
-  constructor(
-    readonly trail: Trail | null,
-    readonly rule: string,
-  ) {}
-}
-
 function describeObject(value: object): string | undefined {
   if (value instanceof Date) return 'a Date is not JSON data: store date.toISOString() or date.getTime()'
   if (value instanceof Map) return 'a Map is not JSON data: store Object.fromEntries(map)'
@@ -72,7 +55,7 @@ function isPlainPrototype(prototype: unknown): boolean {
 
 interface Visit {
   readonly value: unknown
-  readonly trail: Trail | null
+  readonly trail: At | null
   readonly depth: number
   /** Where the clean copy goes: container and key (the root goes to `root`). */
   readonly into: Record<string, unknown> | unknown[] | null
@@ -94,13 +77,23 @@ type Frame = Visit | { readonly leave: object }
  * symbol keys, the keys `__proto__`/`constructor`/`prototype`, nesting deeper than `maxDepth`.
  */
 export function readJsonData(value: unknown, options: ReadJsonDataOptions = {}): JsonDataResult {
-  const maxDepth = options.maxDepth ?? entryLimits.maxDepth
-  const maxBytes = options.maxBytes ?? entryLimits.maxEntryBytes
+  try {
+    return { ok: true, value: copyJsonData(value, null, options.maxDepth, options.maxBytes) }
+  } catch (error) {
+    return { ok: false, problem: { path: pathOf((error as Invalid).at), rule: (error as Invalid).rule } }
+  }
+}
+
+/**
+ * `readJsonData` for a value found at `at` inside another (the readers' `jsonValue`): the clean
+ * copy, or an `Invalid` thrown at the trail of the broken rule, nothing else.
+ */
+export function copyJsonData(value: unknown, at: At | null, maxDepth: number = entryLimits.maxDepth, maxBytes: number = entryLimits.maxEntryBytes): JsonValue {
   const root: { value?: unknown } = {}
   const ancestors = new Set<object>()
-  const stack: Frame[] = [{ value, trail: null, depth: 0, into: null, key: '' }]
+  const stack: Frame[] = [{ value, trail: at, depth: 0, into: null, key: '' }]
   let bytes = 0
-  let current: Trail | null = null
+  let current = at
   try {
     while (stack.length > 0) {
       const frame = stack.pop() as Frame
@@ -113,17 +106,16 @@ export function readJsonData(value: unknown, options: ReadJsonDataOptions = {}):
       // A lower bound of the JSON size, to stop early: UTF-16 length never exceeds UTF-8 bytes, and
       // each other value takes at least a byte. Exact sizes are measured by the caller on the copy.
       bytes += (typeof copy === 'string' ? copy.length + 2 : 1) + (typeof frame.key === 'string' && frame.into !== null ? frame.key.length + 3 : 0)
-      if (bytes > maxBytes) throw new Refusal(frame.trail, `larger than the ${maxBytes}-byte limit`)
+      if (bytes > maxBytes) throw new Invalid(frame.trail, `larger than the ${maxBytes}-byte limit`)
       if (frame.into === null) root.value = copy
       else if (Array.isArray(frame.into)) frame.into[frame.key as number] = copy
       else frame.into[frame.key as string] = copy
     }
   } catch (error) {
-    if (error instanceof Refusal) return { ok: false, problem: { path: pathOf(error.trail), rule: error.rule } }
-    const reason = error instanceof Error ? error.message : String(error)
-    return { ok: false, problem: { path: pathOf(current), rule: `could not be read (${reason})` } }
+    if (error instanceof Invalid) throw error
+    throw new Invalid(current, `could not be read (${error instanceof Error ? error.message : String(error)})`)
   }
-  return { ok: true, value: root.value as JsonValue }
+  return root.value as JsonValue
 }
 
 function copyOne(frame: Visit, ancestors: Set<object>, maxDepth: number, maxBytes: number, stack: Frame[]): unknown {
@@ -133,44 +125,44 @@ function copyOne(frame: Visit, ancestors: Set<object>, maxDepth: number, maxByte
     case 'boolean':
       return value
     case 'number':
-      if (!Number.isFinite(value)) throw new Refusal(trail, 'must be a finite number (NaN and Infinity are not JSON)')
+      if (!Number.isFinite(value)) throw new Invalid(trail, 'must be a finite number (NaN and Infinity are not JSON)')
       return value === 0 ? 0 : value
     case 'undefined':
-      throw new Refusal(trail, frame.into !== null && Array.isArray(frame.into) ? 'undefined is not JSON data (use null in an array)' : 'undefined is not JSON data')
+      throw new Invalid(trail, frame.into !== null && Array.isArray(frame.into) ? 'undefined is not JSON data (use null in an array)' : 'undefined is not JSON data')
     case 'function':
-      throw new Refusal(trail, 'a function is not JSON data')
+      throw new Invalid(trail, 'a function is not JSON data')
     case 'symbol':
-      throw new Refusal(trail, 'a symbol is not JSON data')
+      throw new Invalid(trail, 'a symbol is not JSON data')
     case 'bigint':
-      throw new Refusal(trail, 'a BigInt is not JSON data: store it as a string')
+      throw new Invalid(trail, 'a BigInt is not JSON data: store it as a string')
     default:
       break
   }
   if (value === null) return null
   const object = value as object
-  if (ancestors.has(object)) throw new Refusal(trail, 'circular reference: the value contains itself')
-  if (depth >= maxDepth) throw new Refusal(trail, `nested deeper than the ${maxDepth}-level limit`)
+  if (ancestors.has(object)) throw new Invalid(trail, 'circular reference: the value contains itself')
+  if (depth >= maxDepth) throw new Invalid(trail, `nested deeper than the ${maxDepth}-level limit`)
   if (Array.isArray(object)) {
     const array = object as unknown[]
     // Every element takes at least two bytes of JSON: a sparse `length = 1e9` is refused before a loop over it.
-    if (array.length * 2 > maxBytes) throw new Refusal(trail, `larger than the ${maxBytes}-byte limit`)
+    if (array.length * 2 > maxBytes) throw new Invalid(trail, `larger than the ${maxBytes}-byte limit`)
     const copy: unknown[] = new Array<unknown>(array.length)
     ancestors.add(object)
     stack.push({ leave: object })
     for (let index = array.length - 1; index >= 0; index--) {
-      const here: Trail = { parent: trail, key: index }
+      const here: At = { parent: trail, key: index }
       const descriptor = Object.getOwnPropertyDescriptor(array, index)
-      if (descriptor === undefined) throw new Refusal(here, 'an empty array slot is not JSON data (use null)')
-      if (!('value' in descriptor)) throw new Refusal(here, 'a getter is not JSON data')
+      if (descriptor === undefined) throw new Invalid(here, 'an empty array slot is not JSON data (use null)')
+      if (!('value' in descriptor)) throw new Invalid(here, 'a getter is not JSON data')
       stack.push({ value: descriptor.value, trail: here, depth: depth + 1, into: copy, key: index })
     }
     return copy
   }
   const special = describeObject(object)
-  if (special !== undefined) throw new Refusal(trail, special)
+  if (special !== undefined) throw new Invalid(trail, special)
   if (!isPlainPrototype(Object.getPrototypeOf(object))) {
     const name = (object as { constructor?: { name?: unknown } }).constructor?.name
-    throw new Refusal(trail, `${typeof name === 'string' && name !== '' ? `a ${name} instance` : 'a class instance'} is not plain JSON data: pass a plain object`)
+    throw new Invalid(trail, `${typeof name === 'string' && name !== '' ? `a ${name} instance` : 'a class instance'} is not plain JSON data: pass a plain object`)
   }
   const copy: Record<string, unknown> = {}
   ancestors.add(object)
@@ -178,12 +170,12 @@ function copyOne(frame: Visit, ancestors: Set<object>, maxDepth: number, maxByte
   const keys = Reflect.ownKeys(object)
   for (let position = keys.length - 1; position >= 0; position--) {
     const key = keys[position] as string | symbol
-    if (typeof key === 'symbol') throw new Refusal(trail, `a symbol key (${String(key)}) is not JSON data`)
-    const here: Trail = { parent: trail, key }
-    if (forbiddenKeys.has(key)) throw new Refusal(here, `the key "${key}" is not allowed`)
+    if (typeof key === 'symbol') throw new Invalid(trail, `a symbol key (${String(key)}) is not JSON data`)
+    const here: At = { parent: trail, key }
+    if (forbiddenKeys.has(key)) throw new Invalid(here, `the key "${key}" is not allowed`)
     const descriptor = Object.getOwnPropertyDescriptor(object, key)
     if (descriptor === undefined || descriptor.enumerable !== true) continue
-    if (!('value' in descriptor)) throw new Refusal(here, 'a getter is not JSON data')
+    if (!('value' in descriptor)) throw new Invalid(here, 'a getter is not JSON data')
     if (descriptor.value === undefined) continue
     stack.push({ value: descriptor.value, trail: here, depth: depth + 1, into: copy, key })
   }

@@ -1,16 +1,13 @@
-import { readJsonData } from '../entries/json-data'
+import { copyJsonData } from '../entries/json-data'
 import type { JsonObject, JsonValue } from '../entries/entry'
+import { Invalid, pathOf, type At } from './invalid'
+
+export { Invalid, pathOf, type At } from './invalid'
 
 // Small typed readers that check a value and return it (a clean copy for objects and arrays), or
 // report the FIRST broken rule as `{ path, rule }`. Core's own data (entries, policies, memory,
 // call records) is checked with them, so core needs no schema library at run time. The rules
 // keep the wording of zod's English messages, which users of earlier versions already saw.
-
-/** Where a reader is: a linked trail, turned into a path only when a rule is broken. */
-export interface At {
-  readonly parent: At | null
-  readonly key: string | number
-}
 
 /** The first rule a value broke, at a path inside it (`[]` is the value itself). */
 export interface Problem {
@@ -23,14 +20,6 @@ export type Reader<T> = (value: unknown, at: At | null) => T
 
 /** A reader that may also be left out of an object (`exact`: the key absent; `loose`: absent or `undefined`). */
 export type OptionalReader<T> = Reader<T> & { readonly optional: 'exact' | 'loose' }
-
-/** Thrown inside readers and caught by `read`; never escapes to callers. */
-export class Invalid {
-  constructor(
-    readonly at: At | null,
-    readonly rule: string,
-  ) {}
-}
 
 /**
  * A broken rule after which the value's type is still right (a length, a bound, a pattern, an
@@ -64,12 +53,6 @@ function attempt<T>(reader: Reader<T>, value: unknown, at: At | null): Attempt<T
   } finally {
     flagged = outer
   }
-}
-
-export function pathOf(at: At | null): (string | number)[] {
-  const path: (string | number)[] = []
-  for (let step = at; step !== null; step = step.parent) path.push(step.key)
-  return path.reverse()
 }
 
 export type ReadResult<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly problem: Problem }
@@ -185,7 +168,8 @@ export function array<T>(item: Reader<T>, max?: number): Reader<T[]> {
   }
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
+/** An object that is not an array (nor null). */
+export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value)
 }
 
@@ -271,17 +255,8 @@ export function byKey<T>(key: string, options: { readonly [value: string]: Reade
   }
 }
 
-function jsonProblem(at: At | null, path: readonly (string | number)[], rule: string): never {
-  let here = at
-  for (const key of path) here = { parent: here, key }
-  return fail(here, rule)
-}
-
 /** Plain JSON data (see `readJsonData` for the rules): a clean copy, walked without recursion. */
-export const jsonValue: Reader<JsonValue> = (value, at) => {
-  const result = readJsonData(value)
-  return result.ok ? result.value : jsonProblem(at, result.problem.path, result.problem.rule)
-}
+export const jsonValue: Reader<JsonValue> = (value, at) => copyJsonData(value, at)
 
 /** A plain JSON object (not an array); the same rules as `jsonValue`. */
 export const jsonObject: Reader<JsonObject> = (value, at) => {
