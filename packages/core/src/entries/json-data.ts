@@ -142,42 +142,36 @@ function copyOne(frame: Visit, ancestors: Set<object>, maxDepth: number, maxByte
   const object = value as object
   if (ancestors.has(object)) throw new Invalid(trail, 'circular reference: the value contains itself')
   if (depth >= maxDepth) throw new Invalid(trail, `nested deeper than the ${maxDepth}-level limit`)
-  if (Array.isArray(object)) {
-    const array = object as unknown[]
+  const isArray = Array.isArray(object)
+  if (isArray) {
     // Every element takes at least two bytes of JSON: a sparse `length = 1e9` is refused before a loop over it.
-    if (array.length * 2 > maxBytes) throw new Invalid(trail, `larger than the ${maxBytes}-byte limit`)
-    const copy: unknown[] = new Array<unknown>(array.length)
-    ancestors.add(object)
-    stack.push({ leave: object })
-    for (let index = array.length - 1; index >= 0; index--) {
-      const here: At = { parent: trail, key: index }
-      const descriptor = Object.getOwnPropertyDescriptor(array, index)
-      if (descriptor === undefined) throw new Invalid(here, 'an empty array slot is not JSON data (use null)')
-      if (!('value' in descriptor)) throw new Invalid(here, 'a getter is not JSON data')
-      stack.push({ value: descriptor.value, trail: here, depth: depth + 1, into: copy, key: index })
+    if (object.length * 2 > maxBytes) throw new Invalid(trail, `larger than the ${maxBytes}-byte limit`)
+  } else {
+    const special = describeObject(object)
+    if (special !== undefined) throw new Invalid(trail, special)
+    if (!isPlainPrototype(Object.getPrototypeOf(object))) {
+      const name = (object as { constructor?: { name?: unknown } }).constructor?.name
+      throw new Invalid(trail, `${typeof name === 'string' && name !== '' ? `a ${name} instance` : 'a class instance'} is not plain JSON data: pass a plain object`)
     }
-    return copy
   }
-  const special = describeObject(object)
-  if (special !== undefined) throw new Invalid(trail, special)
-  if (!isPlainPrototype(Object.getPrototypeOf(object))) {
-    const name = (object as { constructor?: { name?: unknown } }).constructor?.name
-    throw new Invalid(trail, `${typeof name === 'string' && name !== '' ? `a ${name} instance` : 'a class instance'} is not plain JSON data: pass a plain object`)
-  }
-  const copy: Record<string, unknown> = {}
+  const copy: Record<string, unknown> | unknown[] = isArray ? new Array<unknown>(object.length) : {}
   ancestors.add(object)
   stack.push({ leave: object })
-  const keys = Reflect.ownKeys(object)
-  for (let position = keys.length - 1; position >= 0; position--) {
-    const key = keys[position] as string | symbol
+  // An array's indexes, or an object's own keys (symbols too, to refuse them), last first.
+  const keys = isArray ? undefined : Reflect.ownKeys(object)
+  for (let position = (keys ?? (object as unknown[])).length - 1; position >= 0; position--) {
+    const key = keys === undefined ? position : (keys[position] as string | symbol)
     if (typeof key === 'symbol') throw new Invalid(trail, `a symbol key (${String(key)}) is not JSON data`)
     const here: At = { parent: trail, key }
-    if (forbiddenKeys.has(key)) throw new Invalid(here, `the key "${key}" is not allowed`)
+    if (forbiddenKeys.has(key as string)) throw new Invalid(here, `the key "${key}" is not allowed`)
     const descriptor = Object.getOwnPropertyDescriptor(object, key)
-    if (descriptor === undefined || descriptor.enumerable !== true) continue
+    if (descriptor === undefined || (!isArray && descriptor.enumerable !== true)) {
+      if (isArray) throw new Invalid(here, 'an empty array slot is not JSON data (use null)')
+      continue
+    }
     if (!('value' in descriptor)) throw new Invalid(here, 'a getter is not JSON data')
-    if (descriptor.value === undefined) continue
-    stack.push({ value: descriptor.value, trail: here, depth: depth + 1, into: copy, key })
+    // `undefined` in an object is left out (as JSON.stringify does); in an array it is refused when visited.
+    if (isArray || descriptor.value !== undefined) stack.push({ value: descriptor.value, trail: here, depth: depth + 1, into: copy, key })
   }
   return copy
 }

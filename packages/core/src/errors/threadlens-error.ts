@@ -22,7 +22,8 @@ function ownErrorName(errorClass: unknown): string | undefined {
 export class ThreadlensError extends Error {
   /** The class's name as a string that minifiers keep; every subclass declares its own. */
   static readonly errorName: string = 'ThreadlensError'
-  override readonly name: string
+  // Declared, not defined as a field: the constructor sets it (the same own property, less code).
+  declare readonly name: string
 
   constructor(message: string, options?: { cause?: unknown }) {
     super(message, options?.cause === undefined ? undefined : { cause: options.cause })
@@ -53,9 +54,9 @@ export class ThreadlensError extends Error {
 export class InvalidEntryError extends ThreadlensError {
   static override readonly errorName: string = 'InvalidEntryError'
   /** Dotted path of the offending field, e.g. `payload.role`; `''` for the entry as a whole. */
-  readonly field: string
+  declare readonly field: string
   /** The rule that was broken, without the field (e.g. `circular reference: the value contains itself`). */
-  readonly rule: string
+  declare readonly rule: string
   constructor(field: string, message: string, options?: { cause?: unknown }) {
     super(field === '' ? message : `Invalid entry: ${field}: ${message}`, options)
     this.field = field
@@ -70,9 +71,9 @@ export class InvalidEntryError extends ThreadlensError {
 export class InvalidToolNameError extends InvalidEntryError {
   static override readonly errorName: string = 'InvalidToolNameError'
   /** The name that was refused. */
-  readonly toolName: string
+  declare readonly toolName: string
   /** The rule's pattern source. */
-  readonly pattern = '^[a-zA-Z0-9_-]{1,64}$'
+  declare readonly pattern: '^[a-zA-Z0-9_-]{1,64}$'
   constructor(toolName: string, field = 'payload.name') {
     const shown = JSON.stringify(toolName.length > 80 ? `${toolName.slice(0, 80)}…` : toolName)
     super(
@@ -80,6 +81,7 @@ export class InvalidToolNameError extends InvalidEntryError {
       `tool name ${shown} breaks the rule ^[a-zA-Z0-9_-]{1,64}$ (${toolName.length} characters; only letters, digits, _ and - , at most 64): rename the tool, e.g. "${suggestToolName(toolName)}"`,
     )
     this.toolName = toolName
+    this.pattern = '^[a-zA-Z0-9_-]{1,64}$'
   }
 }
 
@@ -91,7 +93,7 @@ function suggestToolName(name: string): string {
 /** A request holds an image or file whose bytes the store keeps, and they were not given to the format. */
 export class AttachmentUnavailableError extends ThreadlensError {
   static override readonly errorName: string = 'AttachmentUnavailableError'
-  readonly attachmentId: string
+  declare readonly attachmentId: string
   constructor(attachmentId: string) {
     super(
       `The bytes of attachment ${attachmentId} were not given: load them from the store (attachments.base64) and pass attachmentData to the format, or leave the image out with policy.keepImagesTurns.`,
@@ -104,7 +106,7 @@ export class AttachmentUnavailableError extends ThreadlensError {
 export class InvalidIdError extends ThreadlensError {
   static override readonly errorName: string = 'InvalidIdError'
   /** `thread` or `entry`. */
-  readonly kind: 'thread' | 'entry'
+  declare readonly kind: 'thread' | 'entry'
   constructor(kind: 'thread' | 'entry', value: unknown) {
     const shown = typeof value === 'string' ? JSON.stringify(value.slice(0, 40)) : `a ${value === null ? 'null' : typeof value}`
     super(`A ${kind} id must be a string of 1-128 characters of A-Z a-z 0-9 _ . : - (got ${shown})`)
@@ -115,7 +117,7 @@ export class InvalidIdError extends ThreadlensError {
 /** Policy options failed validation. */
 export class InvalidPolicyError extends ThreadlensError {
   static override readonly errorName: string = 'InvalidPolicyError'
-  readonly issues: readonly { path: string; message: string }[]
+  declare readonly issues: readonly { path: string; message: string }[]
   constructor(issues: readonly { path: string; message: string }[], options?: { cause?: unknown }) {
     super(
       `Invalid policy: ${issues.map((issue) => (issue.path === '' ? issue.message : `${issue.path}: ${issue.message}`)).join('; ')}`,
@@ -129,8 +131,8 @@ export class InvalidPolicyError extends ThreadlensError {
 export class InvalidMessagesError extends ThreadlensError {
   static override readonly errorName: string = 'InvalidMessagesError'
   /** Index of the offending message in the input array; `undefined` when the input as a whole is wrong. */
-  readonly index: number | undefined
-  readonly field: string
+  declare readonly index: number | undefined
+  declare readonly field: string
   constructor(index: number | undefined, field: string, message: string, options?: { cause?: unknown }) {
     super(
       index === undefined
@@ -146,7 +148,7 @@ export class InvalidMessagesError extends ThreadlensError {
 /** A model description given to `registerModel` failed validation. */
 export class InvalidModelInfoError extends ThreadlensError {
   static override readonly errorName: string = 'InvalidModelInfoError'
-  readonly issues: readonly { path: string; message: string }[]
+  declare readonly issues: readonly { path: string; message: string }[]
   constructor(issues: readonly { path: string; message: string }[], options?: { cause?: unknown }) {
     super(
       `Invalid model info: ${issues.map((issue) => (issue.path === '' ? issue.message : `${issue.path}: ${issue.message}`)).join('; ')}`,
@@ -159,7 +161,7 @@ export class InvalidModelInfoError extends ThreadlensError {
 /** No model with this id is known to `policyForModel`/`modelInfo`. */
 export class UnknownModelError extends ThreadlensError {
   static override readonly errorName: string = 'UnknownModelError'
-  readonly modelId: string
+  declare readonly modelId: string
   constructor(modelId: string) {
     super(
       `Unknown model "${modelId}": pass its limits yourself with definePolicy({ maxInputTokens, reserveOutputTokens }) ` +
@@ -172,7 +174,7 @@ export class UnknownModelError extends ThreadlensError {
 /** A tokenizer encoding could not be loaded (e.g. the chunk failed to download). */
 export class TokenizerLoadError extends ThreadlensError {
   static override readonly errorName: string = 'TokenizerLoadError'
-  readonly encoding: string
+  declare readonly encoding: string
   constructor(encoding: string, options?: { cause?: unknown }) {
     super(`Could not load the "${encoding}" tokenizer; check the network or use createTokenCounter('heuristic').`, options)
     this.encoding = encoding
@@ -183,9 +185,9 @@ export class TokenizerLoadError extends ThreadlensError {
 export class BudgetOverflowError extends ThreadlensError {
   static override readonly errorName: string = 'BudgetOverflowError'
   /** Tokens the request needs. */
-  readonly required: number
+  declare readonly required: number
   /** Tokens the policy allows for input. */
-  readonly budget: number
+  declare readonly budget: number
   constructor(required: number, budget: number) {
     super(
       `The request needs ${required} tokens but the input budget is ${budget}, even after compaction: ` +
@@ -199,14 +201,14 @@ export class BudgetOverflowError extends ThreadlensError {
 /** A memory write named a revision that is no longer current; nothing was written. */
 export class RevisionConflictError extends ThreadlensError {
   static override readonly errorName: string = 'RevisionConflictError'
-  readonly memoryId: string
-  readonly space: string
+  declare readonly memoryId: string
+  declare readonly space: string
   /** The revision the write expected. */
-  readonly expected: number
+  declare readonly expected: number
   /** The revision stored now. */
-  readonly actual: number
+  declare readonly actual: number
   /** The space as stored now (data, rev, metadata), so the caller can merge and retry. */
-  readonly current: unknown
+  declare readonly current: unknown
   constructor(memoryId: string, space: string, expected: number, actual: number, current: unknown) {
     super(
       `Memory "${memoryId}" space "${space}" is at revision ${actual}, not ${expected}: someone else wrote it first and nothing was written. ` +
@@ -223,7 +225,7 @@ export class RevisionConflictError extends ThreadlensError {
 /** A memory space operation that is never allowed (deleting a built-in, a wrong data kind). */
 export class InvalidMemoryOperationError extends ThreadlensError {
   static override readonly errorName: string = 'InvalidMemoryOperationError'
-  readonly space: string
+  declare readonly space: string
   constructor(space: string, message: string, options?: { cause?: unknown }) {
     super(`Memory space "${space}": ${message}`, options)
     this.space = space
@@ -234,7 +236,7 @@ export class InvalidMemoryOperationError extends ThreadlensError {
 export class InvalidCacheSimulationError extends ThreadlensError {
   static override readonly errorName: string = 'InvalidCacheSimulationError'
   /** Index of the offending request. */
-  readonly requestIndex: number
+  declare readonly requestIndex: number
   constructor(requestIndex: number, message: string) {
     super(`Cannot simulate the prompt cache: request ${requestIndex}: ${message}`)
     this.requestIndex = requestIndex
