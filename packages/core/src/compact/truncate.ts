@@ -25,33 +25,20 @@ function graphemes(text: string): string[] {
   return Array.from(segmenter.segment(text), (segment) => segment.segment)
 }
 
-/** The longest prefix of whole graphemes within `maxBytes` UTF-8 bytes. */
-function headBytes(text: string, maxBytes: number): string {
-  if (utf8Length(text) <= maxBytes) return text
-  let used = 0
-  let kept = ''
-  for (const grapheme of graphemes(text)) {
-    const size = utf8Length(grapheme)
-    if (used + size > maxBytes) break
-    used += size
-    kept += grapheme
-  }
-  return kept
-}
-
-/** The longest suffix of whole graphemes within `maxBytes` UTF-8 bytes. */
-function tailBytes(text: string, maxBytes: number): string {
+/** The longest prefix (`fromEnd`: suffix) of whole graphemes within `maxBytes` UTF-8 bytes. */
+function keepBytes(text: string, maxBytes: number, fromEnd = false): string {
   if (utf8Length(text) <= maxBytes) return text
   const parts = graphemes(text)
+  if (fromEnd) parts.reverse()
   let used = 0
-  let start = parts.length
-  while (start > 0) {
-    const size = utf8Length(parts[start - 1] as string)
-    if (used + size > maxBytes) break
-    used += size
-    start--
+  let count = 0
+  for (const grapheme of parts) {
+    used += utf8Length(grapheme)
+    if (used > maxBytes) break
+    count++
   }
-  return parts.slice(start).join('')
+  const kept = parts.slice(0, count)
+  return (fromEnd ? kept.reverse() : kept).join('')
 }
 
 function splitLines(text: string): string[] {
@@ -88,7 +75,7 @@ export function truncateHead(content: string, options: TruncateOptions): Truncat
   const byLines = options.maxLines !== undefined && measured.totalLines > options.maxLines
   let kept = byLines ? measured.lines.slice(0, options.maxLines).join('\n') : content
   const byBytes = options.maxBytes !== undefined && utf8Length(kept) > options.maxBytes
-  if (byBytes) kept = headBytes(kept, options.maxBytes as number)
+  if (byBytes) kept = keepBytes(kept, options.maxBytes as number)
   const cutBytes = measured.totalBytes - utf8Length(kept)
   const cutLines = measured.totalLines - splitLines(kept).length
   return {
@@ -106,7 +93,7 @@ export function truncateTail(content: string, options: TruncateOptions): Truncat
   if (fits(measured, options)) return untouched(content, measured)
   const byLines = options.maxLines !== undefined && measured.totalLines > options.maxLines
   let kept = byLines ? measured.lines.slice(measured.totalLines - (options.maxLines as number)).join('\n') : content
-  if (options.maxBytes !== undefined && utf8Length(kept) > options.maxBytes) kept = tailBytes(kept, options.maxBytes)
+  if (options.maxBytes !== undefined && utf8Length(kept) > options.maxBytes) kept = keepBytes(kept, options.maxBytes, true)
   const cutBytes = measured.totalBytes - utf8Length(kept)
   const cutLines = measured.totalLines - splitLines(kept).length
   return {
@@ -134,16 +121,10 @@ export function truncateHeadTail(content: string, options: TruncateOptions): Tru
   let head = headLines.join('\n')
   let tail = tailLines.join('\n')
   if (options.maxBytes !== undefined && utf8Length(head) + utf8Length(tail) > options.maxBytes) {
-    if (!byLines) {
-      // One block: cut its middle.
-      const half = Math.ceil(options.maxBytes / 2)
-      tail = tailBytes(head, options.maxBytes - half)
-      head = headBytes(head, half)
-    } else {
-      const half = Math.ceil(options.maxBytes / 2)
-      head = headBytes(head, half)
-      tail = tailBytes(tail, options.maxBytes - half)
-    }
+    const half = Math.ceil(options.maxBytes / 2)
+    // Not cut by lines, the content is one block (all in `head`): cut its middle.
+    tail = keepBytes(byLines ? tail : head, options.maxBytes - half, true)
+    head = keepBytes(head, half)
   }
   const keptBytes = utf8Length(head) + utf8Length(tail)
   const keptLines = (head === '' ? 0 : splitLines(head).length) + (tail === '' ? 0 : splitLines(tail).length)
