@@ -53,12 +53,12 @@ export function renderMemory(memory: Memory, options: { readonly spaces: readonl
       omitted.push(name)
       continue
     }
-    const candidate = [header, ...blocks, renderSpace(name, space)].join('\n\n')
-    if (MESSAGE_OVERHEAD_TOKENS + options.counter.count(candidate) > options.maxTokens) {
+    const block = renderSpace(name, space)
+    if (MESSAGE_OVERHEAD_TOKENS + options.counter.count([header, ...blocks, block].join('\n\n')) > options.maxTokens) {
       omitted.push(name)
       continue
     }
-    blocks.push(renderSpace(name, space))
+    blocks.push(block)
     spaces.push(name)
   }
   const rendered: RenderedMemory = { text: blocks.length === 0 ? '' : [header, ...blocks].join('\n\n'), spaces, omitted, rev: memory.rev }
