@@ -112,8 +112,9 @@ export async function compact(options: CompactOptions): Promise<CompactionResult
   appended.push({ kind: 'summary', payload: { fromSeq: plan.fromSeq, toSeq: plan.toSeq, content } })
 
   const tokensAfter = project({ thread: withAppended(entries, appended), policy, counter }).meta.tokens.total
-  emit({ type: 'compaction-end', threadId, fromSeq: plan.fromSeq, toSeq: plan.toSeq, tokensBefore, tokensAfter, summaryTokens: counter.count(content) })
-  return { status: 'summarized', entries: appended, fromSeq: plan.fromSeq, toSeq: plan.toSeq, tokensBefore, tokensAfter, summaryTokens: counter.count(content) }
+  const contentTokens = counter.count(content)
+  emit({ type: 'compaction-end', threadId, fromSeq: plan.fromSeq, toSeq: plan.toSeq, tokensBefore, tokensAfter, summaryTokens: contentTokens })
+  return { status: 'summarized', entries: appended, fromSeq: plan.fromSeq, toSeq: plan.toSeq, tokensBefore, tokensAfter, summaryTokens: contentTokens }
 }
 
 /** Entries as they would be after appending `inputs` (for measuring, never stored). */
@@ -134,15 +135,7 @@ function abortable<T>(promise: Promise<T>, signal: AbortSignal | undefined): Pro
   return new Promise<T>((resolve, reject) => {
     const onAbort = (): void => reject(signal.reason)
     signal.addEventListener('abort', onAbort, { once: true })
-    promise.then(
-      (value) => {
-        signal.removeEventListener('abort', onAbort)
-        resolve(value)
-      },
-      (error: unknown) => {
-        signal.removeEventListener('abort', onAbort)
-        reject(error)
-      },
-    )
+    // Settled first, then the listener goes: an abort in between finds the promise already settled.
+    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort))
   })
 }
