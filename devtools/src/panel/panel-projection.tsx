@@ -2,7 +2,7 @@ import { project, type ContextPolicy, type Thread, type TokenCounter } from '@th
 import type { ProjectOptions } from '@threadlens/client'
 import { useProjection, useThreadlensClient, useTokenCounter, type ProjectionSnapshot } from '@threadlens/react'
 import { createContext, useCallback, useContext, useEffect, useLayoutEffect, useMemo, useState, type ReactNode } from 'react'
-import { newestEntries } from '../shell/newest-entries-prefetch'
+import { newestEntries, settledNewestEntries } from '../shell/newest-entries-prefetch'
 import { usePanel } from './panel-context'
 
 /** What the panel shows: the projection, and whether its thread holds only the newest entries yet. */
@@ -102,14 +102,19 @@ function NewestEntriesReader({ onChange, onDone }: { onChange(value: PanelProjec
   const counterSnapshot = useTokenCounter(panel.policy.tokenizer)
   const counter = counterSnapshot.status === 'ready' ? counterSnapshot.counter : undefined
   const counterFailed = counterSnapshot.status === 'error'
-  const [read, setRead] = useState<NewestEntries | undefined>(undefined)
   const { threadId, policy, projectOptions } = panel
+  // A read the open already finished (the shell waits for it) is shown in this very render.
+  const [read, setRead] = useState<NewestEntries | undefined>(() => {
+    const thread = counter === undefined ? undefined : settledNewestEntries(client, threadId, policy, counter)
+    return thread === undefined || counter === undefined ? undefined : { threadId, policy, counter, thread }
+  })
+  const hasRead = read !== undefined && read.threadId === threadId && read.policy === policy && read.counter === counter
   useEffect(() => {
     // The whole-thread path reports a failed counter.
     if (counterFailed) onDone()
   }, [counterFailed, onDone])
   useEffect(() => {
-    if (counter === undefined) return undefined
+    if (counter === undefined || hasRead) return undefined
     let current = true
     newestEntries(client, threadId, policy, counter).then(
       (thread) => {
@@ -123,9 +128,9 @@ function NewestEntriesReader({ onChange, onDone }: { onChange(value: PanelProjec
     return () => {
       current = false
     }
-  }, [client, threadId, policy, counter, onDone])
+  }, [client, threadId, policy, counter, onDone, hasRead])
   const snapshot = useMemo((): ProjectionSnapshot => {
-    const fresh = read !== undefined && read.threadId === threadId && read.policy === policy && read.counter === counter ? read : undefined
+    const fresh = hasRead ? read : undefined
     if (fresh === undefined) return loadingSnapshot(threadId, counter)
     try {
       const result = project({ thread: fresh.thread, policy, counter: fresh.counter, ...projectOptions })
@@ -134,7 +139,7 @@ function NewestEntriesReader({ onChange, onDone }: { onChange(value: PanelProjec
       // The whole-thread path reports it.
       return loadingSnapshot(threadId, counter)
     }
-  }, [read, threadId, policy, counter, projectOptions])
+  }, [read, hasRead, threadId, policy, counter, projectOptions])
   useLayoutEffect(
     () => onChange({ snapshot, partial: (snapshot.thread?.firstSeq ?? 0) > 0, inputs: { policy, options: projectOptions }, source: 'first-read' }),
     [snapshot, policy, projectOptions, onChange],
