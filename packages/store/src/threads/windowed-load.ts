@@ -2,11 +2,19 @@ import { type Entry } from '@threadlens/core'
 import { inputBudget, MESSAGE_OVERHEAD_TOKENS, REPLY_PRIMING_TOKENS } from '@threadlens/core/internal'
 import type { ThreadRow } from '../database/rows'
 import type { ThreadlensDB } from '../database/threadlens-db'
-import { checkStoredEntry, readEntries, readEntriesNewestFirst } from './entry-reads'
+import { checkStoredEntry, newestFirstPage, readEntries, readEntriesNewestFirst, readNewestRows } from './entry-reads'
 import type { LoadWindowOptions } from './thread-store'
 
 const firstPageSize = 64
 const maxPageSize = 4096
+
+/**
+ * The first page of a windowed load, asked for before the thread's row is in (the read needs only
+ * the thread id): pass it to `loadWindowEntries`, which saves a round trip to the storage.
+ */
+export function readWindowFirstPage(db: ThreadlensDB, threadId: string): Promise<readonly unknown[]> {
+  return readNewestRows(db, threadId, firstPageSize)
+}
 
 /**
  * The newest entries of a thread that a projection under `options.policy` can use, read inside
@@ -22,7 +30,7 @@ const maxPageSize = 4096
  * budget rather than reaching back to the start of history: the projection is valid and as full,
  * though its window may start on another grid point than a projection of the whole thread would.
  */
-export async function loadWindowEntries(db: ThreadlensDB, row: ThreadRow, options: LoadWindowOptions, operation: string): Promise<Entry[]> {
+export async function loadWindowEntries(db: ThreadlensDB, row: ThreadRow, options: LoadWindowOptions, operation: string, firstPage?: Promise<readonly unknown[]>): Promise<Entry[]> {
   const { policy, counter } = options
   const threadId = row.id
   const lastSeq = row.lastSeq
@@ -62,7 +70,10 @@ export async function loadWindowEntries(db: ThreadlensDB, row: ThreadRow, option
   let lowest = lastSeq + 1
   let pageSize = firstPageSize
   walk: while (lowest > floor && !enough(lowest)) {
-    const page = await readEntriesNewestFirst(db, threadId, floor, lowest - 1, pageSize, operation)
+    const page =
+      firstPage !== undefined && lowest === lastSeq + 1
+        ? newestFirstPage(upTo(await firstPage, lastSeq), threadId, floor, lastSeq, operation)
+        : await readEntriesNewestFirst(db, threadId, floor, lowest - 1, pageSize, operation)
     if (page.length === 0) break
     const walkedBefore = newestFirst.length
     for (let position = 0; position < page.length; position++) {
@@ -94,6 +105,16 @@ export async function loadWindowEntries(db: ThreadlensDB, row: ThreadRow, option
   }
 
   return withWholeToolUnits(db, threadId, floor, window, start, operation, lookups)
+}
+
+/**
+ * Rows read newest first, from the one at `lastSeq` on. A row past the thread's last seq is damage
+ * that a read of the whole thread (`0..lastSeq`) never sees either; the window leaves it out too.
+ */
+function upTo(rows: readonly unknown[], lastSeq: number): readonly unknown[] {
+  let skip = 0
+  while (skip < rows.length && ((rows[skip] as { readonly seq?: unknown }).seq as number) > lastSeq) skip++
+  return skip === 0 ? rows : rows.slice(skip)
 }
 
 /**
