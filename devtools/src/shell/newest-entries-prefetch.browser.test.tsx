@@ -13,8 +13,9 @@ describe('the first read of a cold open', () => {
       { windowed: true, panelShown: false },
       { windowed: false, panelShown: true },
     ])
-    // No empty frame first: the body's first paint has the meter.
+    // No empty frame first: the body's first paint has the meter, and no loading state was ever rendered.
     expect(open.meterWithFirstPanel()).toBe(true)
+    expect(open.loadingRendered()).toBe(false)
     open.unmount()
   })
 })

@@ -11,6 +11,7 @@ describe('a cold open whose first read is slow', () => {
     })
     // The panel came up with its controls before the read was in.
     expect(open.meterWithFirstPanel()).toBe(false)
+    expect(open.loadingRendered()).toBe(true)
     expect(open.shadow.querySelector('[data-testid="devtools-close"]')).not.toBeNull()
     open.release()
     await eventually(() => {

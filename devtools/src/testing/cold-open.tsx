@@ -11,6 +11,8 @@ export interface ColdOpen {
   readonly loads: { readonly windowed: boolean; readonly panelShown: boolean }[]
   /** Whether the compact meter was there when the panel body first appeared, `undefined` before. */
   readonly meterWithFirstPanel: () => boolean | undefined
+  /** Whether the panel body ever put a loading state in the DOM (even one replaced before a paint). */
+  readonly loadingRendered: () => boolean
   readonly shadow: ShadowRoot
   /** Lets a held windowed read go on. */
   release(): void
@@ -54,16 +56,21 @@ export async function coldOpen({ holdWindowedLoad = false } = {}): Promise<ColdO
   shadow = (container.querySelector('[data-testid="threadlens-devtools"]') as HTMLElement).shadowRoot as ShadowRoot
   const root0 = shadow
   let meterWithFirstPanel: boolean | undefined
-  const observer = new MutationObserver(() => {
+  let loadingRendered = false
+  const loadingStates = '[data-testid="projection-status"], [data-testid="projection-loading"]'
+  const isLoadingState = (node: Node) => node instanceof Element && (node.matches(loadingStates) || node.querySelector(loadingStates) !== null)
+  const observer = new MutationObserver((records) => {
+    // A loading state replaced within the same task still shows in the records, as removed.
+    for (const record of records) if ([...record.addedNodes, ...record.removedNodes].some(isLoadingState)) loadingRendered = true
     if (meterWithFirstPanel !== undefined || root0.querySelector('[data-testid="threadlens-panel"]') === null) return
     meterWithFirstPanel = root0.querySelector('[data-testid="meter-compact"]') !== null
-    observer.disconnect()
   })
   observer.observe(root0, { childList: true, subtree: true })
   ;(root0.querySelector('[data-testid="devtools-toggle"]') as HTMLElement).click()
   return {
     loads,
     meterWithFirstPanel: () => meterWithFirstPanel,
+    loadingRendered: () => loadingRendered,
     shadow: root0,
     release,
     unmount: () => {
