@@ -58,7 +58,8 @@ function take(client: ThreadlensClient, threadId: string, policy: ContextPolicy,
 
 /**
  * The thread read at open for these inputs if that read has already resolved (the panel then
- * renders it at once), else `undefined` and the read stays for `newestEntries`.
+ * renders it at once), else `undefined`: a read still running stays for `newestEntries`, one for
+ * other inputs is dropped.
  */
 export function settledNewestEntries(client: ThreadlensClient, threadId: string, policy: ContextPolicy, counter: TokenCounter): Thread | undefined {
   if (pending?.thread === undefined) return undefined

@@ -29,6 +29,8 @@ export function readWindowFirstPage(db: ThreadlensDB, threadId: string): Promise
  * start (stable while the session follows the thread), so its window reads one chunk more than the
  * budget rather than reaching back to the start of history: the projection is valid and as full,
  * though its window may start on another grid point than a projection of the whole thread would.
+ * `firstPage`: the thread's newest rows from `readWindowFirstPage` in the same transaction, if the
+ * caller asked for them early (default: the walk reads its first page itself).
  */
 export async function loadWindowEntries(db: ThreadlensDB, row: ThreadRow, options: LoadWindowOptions, operation: string, firstPage?: Promise<readonly unknown[]>): Promise<Entry[]> {
   const { policy, counter } = options
