@@ -79,9 +79,11 @@ export function LazyPanel(props: PanelBodyProps) {
       </p>
     )
   }
+  const threadId = props.threadId ?? props.session?.getSnapshot().threadId
+  // Set in the panel's own fonts (see `.tl-loading` in the shell's styles).
   return (
     <div className="tl-loading" data-testid="panel-loading">
-      loading threadlens devtools…
+      loading threadlens devtools…{threadId === undefined || threadId === '' ? null : <span className="tl-loading-thread"> thread {threadId}</span>}
     </div>
   )
 }
