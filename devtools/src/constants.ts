@@ -35,6 +35,13 @@ export const RIGHT_DOCK_MIN_VIEWPORT = 640
 /** Largest share of the viewport the panel may take when resized. */
 export const MAX_PANEL_SHARE = 0.9
 
+/**
+ * On a cold open the panel body waits for its first read (the thread's newest entries, started at
+ * the click) as well as its chunk, so that it renders once with the thread instead of first as an
+ * empty frame; past this many milliseconds after the chunk came in it shows without it.
+ */
+export const FIRST_READ_WAIT_MS = 250
+
 /** Keyboard shortcut that toggles the panel: modifiers joined by `+`, then a key code letter/digit. */
 export const DEFAULT_SHORTCUT = 'alt+shift+d'
 

@@ -1,8 +1,8 @@
 import { project, type ContextPolicy, type Thread, type TokenCounter } from '@threadlens/core'
-import type { ProjectOptions } from '@threadlens/client'
+import { tokenCounters, type ProjectOptions, type ThreadlensClient } from '@threadlens/client'
 import { useProjection, useThreadlensClient, useTokenCounter, type ProjectionSnapshot } from '@threadlens/react'
 import { createContext, useCallback, useContext, useEffect, useLayoutEffect, useMemo, useState, type ReactNode } from 'react'
-import { newestEntries } from '../shell/newest-entries-prefetch'
+import { newestEntries, settledNewestEntries } from '../shell/newest-entries-prefetch'
 import { usePanel } from './panel-context'
 
 /** What the panel shows: the projection, and whether its thread holds only the newest entries yet. */
@@ -63,14 +63,19 @@ const PanelProjectionContext = createContext<PanelProjection | undefined>(undefi
  */
 export function PanelProjectionSource({ children }: { readonly children: ReactNode }) {
   const panel = usePanel()
-  const live = useThreadlensClient().thread(panel.threadId)
-  const [whole, setWhole] = useState(() => live.getState().status !== 'loading')
-  const [value, setValue] = useState<PanelProjection>(() => ({ snapshot: loadingSnapshot(panel.threadId, undefined), partial: false, inputs: { policy: panel.policy, options: panel.projectOptions }, source: 'live' }))
+  const client = useThreadlensClient()
+  const [whole, setWhole] = useState(() => client.thread(panel.threadId).getState().status !== 'loading')
+  // A cold open whose first read is in (the shell waits for it) starts from its projection: the
+  // tabs' first render shows the thread, with no render of a loading state before it.
+  const [first] = useState(() => (whole ? undefined : settledFirstRead(client, panel.threadId, panel.policy, panel.projectOptions)))
+  const [value, setValue] = useState<PanelProjection>(
+    () => first?.projection ?? { snapshot: loadingSnapshot(panel.threadId, undefined), partial: false, inputs: { policy: panel.policy, options: panel.projectOptions }, source: 'live' },
+  )
   const loadWhole = useCallback(() => setWhole(true), [])
   const onChange = useCallback((next: PanelProjection) => setValue((previous) => nextProjection(previous, next)), [])
   return (
     <>
-      {whole ? <WholeThreadReader onChange={onChange} /> : <NewestEntriesReader onChange={onChange} onDone={loadWhole} />}
+      {whole ? <WholeThreadReader onChange={onChange} /> : <NewestEntriesReader first={first} onChange={onChange} onDone={loadWhole} />}
       <PanelProjectionContext.Provider value={value}>{children}</PanelProjectionContext.Provider>
     </>
   )
@@ -96,20 +101,51 @@ interface NewestEntries {
   readonly thread: Thread
 }
 
-function NewestEntriesReader({ onChange, onDone }: { onChange(value: PanelProjection): void; onDone(): void }) {
+/** The newest entries read at open, and the panel's projection of them. */
+interface FirstRead {
+  readonly read: NewestEntries
+  readonly projection: PanelProjection
+}
+
+function settledFirstRead(client: ThreadlensClient, threadId: string, policy: ContextPolicy, options: ProjectOptions): FirstRead | undefined {
+  const counter = tokenCounters.snapshot(policy.tokenizer)
+  if (counter.status !== 'ready') return undefined
+  const thread = settledNewestEntries(client, threadId, policy, counter.counter)
+  if (thread === undefined) return undefined
+  const read: NewestEntries = { threadId, policy, counter: counter.counter, thread }
+  return { read, projection: firstReadProjection(projectFirstRead(read, options), policy, options) }
+}
+
+function projectFirstRead(read: NewestEntries, options: ProjectOptions): ProjectionSnapshot {
+  const { threadId, policy, counter, thread } = read
+  try {
+    const result = project({ thread, policy, counter, ...options })
+    return { status: 'ready', threadId, thread, result, counter, error: undefined }
+  } catch {
+    // The whole-thread path reports it.
+    return loadingSnapshot(threadId, counter)
+  }
+}
+
+function firstReadProjection(snapshot: ProjectionSnapshot, policy: ContextPolicy, options: ProjectOptions): PanelProjection {
+  return { snapshot, partial: (snapshot.thread?.firstSeq ?? 0) > 0, inputs: { policy, options }, source: 'first-read' }
+}
+
+function NewestEntriesReader({ first, onChange, onDone }: { first: FirstRead | undefined; onChange(value: PanelProjection): void; onDone(): void }) {
   const panel = usePanel()
   const client = useThreadlensClient()
   const counterSnapshot = useTokenCounter(panel.policy.tokenizer)
   const counter = counterSnapshot.status === 'ready' ? counterSnapshot.counter : undefined
   const counterFailed = counterSnapshot.status === 'error'
-  const [read, setRead] = useState<NewestEntries | undefined>(undefined)
   const { threadId, policy, projectOptions } = panel
+  const [read, setRead] = useState<NewestEntries | undefined>(() => first?.read)
+  const hasRead = read !== undefined && read.threadId === threadId && read.policy === policy && read.counter === counter
   useEffect(() => {
     // The whole-thread path reports a failed counter.
     if (counterFailed) onDone()
   }, [counterFailed, onDone])
   useEffect(() => {
-    if (counter === undefined) return undefined
+    if (counter === undefined || hasRead) return undefined
     let current = true
     newestEntries(client, threadId, policy, counter).then(
       (thread) => {
@@ -123,21 +159,17 @@ function NewestEntriesReader({ onChange, onDone }: { onChange(value: PanelProjec
     return () => {
       current = false
     }
-  }, [client, threadId, policy, counter, onDone])
+  }, [client, threadId, policy, counter, onDone, hasRead])
   const snapshot = useMemo((): ProjectionSnapshot => {
-    const fresh = read !== undefined && read.threadId === threadId && read.policy === policy && read.counter === counter ? read : undefined
-    if (fresh === undefined) return loadingSnapshot(threadId, counter)
-    try {
-      const result = project({ thread: fresh.thread, policy, counter: fresh.counter, ...projectOptions })
-      return { status: 'ready', threadId, thread: fresh.thread, result, counter: fresh.counter, error: undefined }
-    } catch {
-      // The whole-thread path reports it.
-      return loadingSnapshot(threadId, counter)
-    }
-  }, [read, threadId, policy, counter, projectOptions])
+    if (!hasRead || read === undefined) return loadingSnapshot(threadId, counter)
+    // The source already projected the read it started from: the same snapshot, no second projection.
+    if (first !== undefined && read === first.read && projectOptions === first.projection.inputs.options) return first.projection.snapshot
+    return projectFirstRead(read, projectOptions)
+  }, [first, read, hasRead, threadId, counter, projectOptions])
   useLayoutEffect(
-    () => onChange({ snapshot, partial: (snapshot.thread?.firstSeq ?? 0) > 0, inputs: { policy, options: projectOptions }, source: 'first-read' }),
-    [snapshot, policy, projectOptions, onChange],
+    // The source's first value again when nothing changed: setting it is no render at all.
+    () => onChange(first !== undefined && snapshot === first.projection.snapshot && policy === first.projection.inputs.policy ? first.projection : firstReadProjection(snapshot, policy, projectOptions)),
+    [first, snapshot, policy, projectOptions, onChange],
   )
   const shown = snapshot.status === 'ready'
   useEffect(() => {

@@ -1,5 +1,6 @@
 import { useOptionalThreadlensClient } from '@threadlens/react'
 import { useEffect, useState, type ComponentType } from 'react'
+import { FIRST_READ_WAIT_MS } from '../constants'
 import type { PanelBodyProps } from '../panel/panel'
 import { discardNewestEntries, prefetchNewestEntries } from './newest-entries-prefetch'
 
@@ -22,9 +23,22 @@ function loadPanel(): Promise<PanelComponent> {
 }
 
 /**
- * Shows the panel once its chunk is in. Not `lazy` + `<Suspense>`: React holds a Suspense
- * boundary's content back until ~300 ms after its fallback appeared, more than a cold open
- * should take in all.
+ * The first read, or `FIRST_READ_WAIT_MS`, whichever ends first. Rendered before its data, the
+ * panel would lay out and paint an empty frame, then render again, and that work would hold up the
+ * read's own steps on the main thread; a slow read must not keep the panel's controls away long.
+ */
+function firstReadOrTimeout(firstRead: Promise<void>): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined
+  const timeout = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, FIRST_READ_WAIT_MS)
+  })
+  return Promise.race([firstRead, timeout]).finally(() => clearTimeout(timer))
+}
+
+/**
+ * Shows the panel once its chunk is in (on a cold open, and its first read: see
+ * `firstReadOrTimeout`). Not `lazy` + `<Suspense>`: React holds a Suspense boundary's content back
+ * until ~300 ms after its fallback appeared, more than a cold open should take in all.
  */
 export function LazyPanel(props: PanelBodyProps) {
   const [Panel, setPanel] = useState<PanelComponent | undefined>(() => loaded)
@@ -33,11 +47,18 @@ export function LazyPanel(props: PanelBodyProps) {
   useEffect(() => {
     if (Panel !== undefined) return undefined
     let current = true
+    let handedOver = false
     // The thread's newest entries are read while the chunk downloads.
-    prefetchNewestEntries(props, contextClient)
-    loadPanel().then(
+    const firstRead = prefetchNewestEntries(props, contextClient)
+    const ready = loadPanel().then(async (component) => {
+      if (firstRead !== undefined) await firstReadOrTimeout(firstRead)
+      return component
+    })
+    ready.then(
       (component) => {
-        if (current) setPanel(() => component)
+        if (!current) return
+        handedOver = true
+        setPanel(() => component)
       },
       (error: unknown) => {
         if (current) setFailure(error instanceof Error ? error.message : String(error))
@@ -46,7 +67,7 @@ export function LazyPanel(props: PanelBodyProps) {
     return () => {
       current = false
       // Closed before the panel took the read: the next open reads afresh.
-      if (loaded === undefined) discardNewestEntries()
+      if (!handedOver) discardNewestEntries()
     }
     // Once per open: the props the panel opened with.
   }, [Panel])
@@ -58,9 +79,11 @@ export function LazyPanel(props: PanelBodyProps) {
       </p>
     )
   }
+  const threadId = props.threadId ?? props.session?.getSnapshot().threadId
+  // Set in the panel's own fonts (see `.tl-loading` in the shell's styles).
   return (
     <div className="tl-loading" data-testid="panel-loading">
-      loading threadlens devtools…
+      loading threadlens devtools…{threadId === undefined || threadId === '' ? null : <span className="tl-loading-thread"> thread {threadId}</span>}
     </div>
   )
 }

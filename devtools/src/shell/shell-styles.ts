@@ -1,6 +1,9 @@
 import { Z_INDEX } from '../constants'
 
-// The shell's own small stylesheet (button, dock frame, resize handle), in the shadow root.
+// The shell's own small stylesheet (button, dock frame, resize handle), in the shadow root. The
+// loading text is set in the panel's fonts: the first text laid out in a font family costs several
+// milliseconds on some systems (font matching), paid there while the panel's first read runs rather
+// than in the panel's first frame.
 export const shellCss = `
 :host { all: initial; }
 .tl-toggle { all: initial; position: fixed; z-index: ${Z_INDEX}; display: flex; align-items: center; gap: 6px; cursor: pointer;
@@ -24,7 +27,8 @@ export const shellCss = `
 .tl-controls { display: inline-flex; gap: 4px; align-items: center; }
 .tl-move { cursor: move; touch-action: none; }
 .tl-frame-body { flex: 1; min-width: 0; min-height: 0; display: flex; }
-.tl-loading { all: initial; color: #8b95a3; font: 12px system-ui, sans-serif; padding: 12px; }
+.tl-loading { all: initial; color: #8b95a3; font: 12px/1.45 system-ui, -apple-system, 'Segoe UI', Roboto, 'Noto Sans', 'Noto Sans CJK JP', sans-serif; padding: 12px; }
+.tl-loading-thread { font: 11.5px ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; }
 .tl-control { all: initial; cursor: pointer; color: #dfe4ea; font: 12px system-ui, sans-serif; padding: 2px 7px; border: 1px solid #2c333d; border-radius: 5px; background: #222831; }
 .tl-control[aria-pressed="true"] { border-color: #5b9dff; }
 .tl-control:hover { border-color: #5b9dff; }

@@ -17,17 +17,27 @@ function freezeModel(info: ModelInfo): ModelInfo {
   return Object.freeze(info)
 }
 
-const builtInModels = new Map<string, ModelInfo>(
-  [...openAIModels(), ...handWrittenModels].map((info) => [info.id.toLowerCase(), freezeModel(info)]),
-)
+let builtInTable: Map<string, ModelInfo> | undefined
+
+/**
+ * The built-in models by lower-case id, built on first use: deriving OpenAI's rows from
+ * gpt-tokenizer's metadata takes ~10 ms of script, which an app (or the devtools panel) importing
+ * this module should not pay at load time, before anything asked about a model.
+ */
+function builtInModels(): Map<string, ModelInfo> {
+  builtInTable ??= new Map([...openAIModels(), ...handWrittenModels].map((info) => [info.id.toLowerCase(), freezeModel(info)]))
+  return builtInTable
+}
+
 /** Page-global, like the built-in table: registered models override built-ins with the same id. */
 const registeredModels = new Map<string, ModelInfo>()
 
 function lookup(key: string): ModelInfo | undefined {
-  const direct = registeredModels.get(key) ?? builtInModels.get(key)
+  const builtIn = builtInModels()
+  const direct = registeredModels.get(key) ?? builtIn.get(key)
   if (direct !== undefined) return direct
   const target = modelAliases[key]
-  return target === undefined ? undefined : (registeredModels.get(target) ?? builtInModels.get(target))
+  return target === undefined ? undefined : (registeredModels.get(target) ?? builtIn.get(target))
 }
 
 /** Routers and clouds write ids differently; reduce them to the provider's own spelling. */
@@ -81,7 +91,7 @@ export function modelInfo(id: string): ModelInfo {
 
 /** Every known model, built-in and registered, sorted by id. */
 export function listModels(): ModelInfo[] {
-  const merged = new Map(builtInModels)
+  const merged = new Map(builtInModels())
   for (const [key, info] of registeredModels) merged.set(key, info)
   return [...merged.values()].sort((first, second) => (first.id < second.id ? -1 : first.id > second.id ? 1 : 0))
 }

@@ -14,7 +14,7 @@ import { subscribeThreadList } from './subscribe-thread-list'
 import type { ThreadBackend } from './thread-backend'
 import { threadIdTaken, threadStoreOver } from './thread-store-over'
 import type { ThreadStore, ThreadStoreOptions } from './thread-store'
-import { loadWindowEntries } from './windowed-load'
+import { loadWindowEntries, readWindowFirstPage } from './windowed-load'
 
 /** The clearer error for a taken id; any other failure as it is. */
 function alreadyExists(error: unknown, threadId: string, operation: string): unknown {
@@ -148,9 +148,10 @@ export function indexedDbThreadBackend(db: ThreadlensDB): ThreadBackend {
     read: (threadId, operation, window) =>
       db.run(operation, () =>
         db.transaction('r', [db.threads, db.entries, db.meta], async () => {
-          await db.checkSentinel(operation)
-          const row = await readRow(threadId, operation)
-          const entries = window === undefined ? await readEntries(db, threadId, 0, row.lastSeq, operation) : await loadWindowEntries(db, row, window, operation)
+          // A window's first page is asked with the row, not after it: one round trip to the storage less.
+          const firstPage = window === undefined ? undefined : readWindowFirstPage(db, threadId)
+          const [, row] = await Promise.all([db.checkSentinel(operation), readRow(threadId, operation)])
+          const entries = window === undefined ? await readEntries(db, threadId, 0, row.lastSeq, operation) : await loadWindowEntries(db, row, window, operation, firstPage)
           return { row, entries }
         }),
       ),

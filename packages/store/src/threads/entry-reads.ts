@@ -66,8 +66,40 @@ export async function readEntries(db: ThreadlensDB, threadId: string, fromSeq: n
  * caller reaches it (`entry(position)`, position 0 being `toSeq`): a walk that stops part way
  * through a page does not pay for checking the rest. Call inside a transaction.
  */
-export async function readEntriesNewestFirst(db: ThreadlensDB, threadId: string, fromSeq: number, toSeq: number, limit: number, operation: string): Promise<{ readonly length: number; entry(position: number): Entry }> {
-  if (toSeq < fromSeq) return { length: 0, entry: () => { throw new RangeError('no entries') } }
+export async function readEntriesNewestFirst(db: ThreadlensDB, threadId: string, fromSeq: number, toSeq: number, limit: number, operation: string): Promise<NewestFirstPage> {
+  if (toSeq < fromSeq) return newestFirstPage([], threadId, fromSeq, toSeq, operation)
   const rows = await db.entries.where('[threadId+seq]').between([threadId, fromSeq], [threadId, toSeq], true, true).reverse().limit(limit).toArray()
-  return { length: rows.length, entry: (position) => checkStoredEntry(rows[position], threadId, toSeq - position, operation) }
+  return newestFirstPage(rows, threadId, fromSeq, toSeq, operation)
+}
+
+/** Entries read newest first, checked one by one as the caller reaches them. */
+export interface NewestFirstPage {
+  readonly length: number
+  /** Position 0 is the page's newest entry. */
+  entry(position: number): Entry
+}
+
+/**
+ * A page over stored rows of a thread read newest first from `toSeq` (its newest entry), keeping
+ * those down to `fromSeq`: row `position` must be the entry at `toSeq - position`.
+ */
+export function newestFirstPage(rows: readonly unknown[], threadId: string, fromSeq: number, toSeq: number, operation: string): NewestFirstPage {
+  const length = Math.max(0, Math.min(rows.length, toSeq - fromSeq + 1))
+  return {
+    length,
+    entry: (position) => {
+      if (position < 0 || position >= length) throw new RangeError(`no entry at position ${position} of ${length}`)
+      return checkStoredEntry(rows[position], threadId, toSeq - position, operation)
+    },
+  }
+}
+
+/**
+ * The newest `limit` stored rows of a thread, unchecked: a read that needs no thread row first, so
+ * it can be asked in the same breath as the row. Marked handled: the caller awaits it, or not at all.
+ */
+export function readNewestRows(db: ThreadlensDB, threadId: string, limit: number): Promise<readonly unknown[]> {
+  const rows: Promise<readonly unknown[]> = db.entries.where('[threadId+seq]').between([threadId, 0], [threadId, Number.POSITIVE_INFINITY], true, true).reverse().limit(limit).toArray()
+  rows.catch(() => undefined)
+  return rows
 }

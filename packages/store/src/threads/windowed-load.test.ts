@@ -105,4 +105,20 @@ describe('windowed load', () => {
     expect(firstSeq).toBe(3)
     expect(shape(window)).toEqual(shape(whole))
   })
+
+  it('leaves out a stored entry past the thread row\'s last seq, as a read of the whole thread does', async () => {
+    const { threads, db } = openTestStores('window-past-last', deterministicOptions())
+    const { id } = await threads.create()
+    await threads.appendMany(id, [user('q'), assistant('a'), user('r')])
+    const last = await db.entries.get([id, 2])
+    // Damage no write makes: an entry the row does not count.
+    await db.entries.put({ ...(last as NonNullable<typeof last>), seq: 3 })
+    const policy = definePolicy({ maxInputTokens: 4000, reserveOutputTokens: 0 })
+    const whole = await threads.load(id)
+    const windowed = await threads.load(id, { window: { policy, counter: testCounter } })
+    expect(whole.nextSeq).toBe(3)
+    expect(windowed.nextSeq).toBe(3)
+    expect(windowed.entries.map((entry) => entry.seq)).toEqual([0, 1, 2])
+    db.close()
+  })
 })
