@@ -193,7 +193,7 @@ export function indexedDbThreadBackend(db: ThreadlensDB): ThreadBackend {
 
     eraseAll: () => db.eraseDatabase(),
 
-    subscribe: (threadId, listener, options, onRead) => subscribeThread(db, threadId, listener, options, onRead),
+    subscribe: (threadId, listener, options, onRead, delivered) => subscribeThread(db, threadId, listener, options, onRead, delivered),
 
     subscribeList: (listener) => subscribeThreadList(db, listener, (raw) => toThreadRecord(checkRow(raw, raw.id, 'subscribeList'))),
   }

@@ -10,6 +10,8 @@ import type { SubscribeOptions, ThreadStoreEvent, ThreadStoreListener } from './
  * that touched it, in this tab or another (Dexie tells other tabs through a BroadcastChannel);
  * an aborted transaction never reaches it. New entries are then read by seq range, so each
  * committed entry is delivered once, in order, even when several commits arrive together.
+ * `delivered` says up to which seq the listener already has entries (this tab's own commits,
+ * handed over at once): those are not read again.
  */
 export function subscribeThread(
   db: ThreadlensDB,
@@ -17,6 +19,7 @@ export function subscribeThread(
   listener: ThreadStoreListener,
   options: SubscribeOptions = {},
   onRead: (entries: readonly Entry[]) => void = () => {},
+  delivered: () => number | undefined = () => undefined,
 ): () => void {
   const threadId = toThreadId(rawThreadId)
   let seen: number | undefined = options.afterSeq
@@ -39,7 +42,12 @@ export function subscribeThread(
       return
     }
     if (row.lastSeq <= seen) return
-    const from = seen + 1
+    // Entries this tab committed reached the listener with the commit: read only what they left out.
+    const from = Math.max(seen, delivered() ?? -1) + 1
+    if (from > row.lastSeq) {
+      seen = row.lastSeq
+      return
+    }
     const entries: Entry[] = await db.transaction('r', [db.entries, db.meta], async () => {
       await db.checkSentinel('subscribe')
       return readEntries(db, threadId, from, row.lastSeq, 'subscribe')

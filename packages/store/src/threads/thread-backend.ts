@@ -54,7 +54,17 @@ export interface ThreadBackend {
   /** Deletes the thread, its entries, its failed attempts and the attachments no other thread uses; nothing if it is not stored. */
   delete(threadId: ThreadId): Promise<void>
   eraseAll(): Promise<void>
-  /** Live events; `onRead` sees every batch of entries read for the listener (to report unreadable ones). */
-  subscribe(threadId: string, listener: ThreadStoreListener, options: SubscribeOptions | undefined, onRead: (entries: readonly Entry[]) => void): () => void
+  /**
+   * Live events; `onRead` sees every batch of entries read for the listener (to report unreadable
+   * ones). `delivered` gives the last seq the listener already has from this tab's own commits
+   * (`undefined` when unknown): a backend that reads entries on a change need not read those.
+   */
+  subscribe(
+    threadId: string,
+    listener: ThreadStoreListener,
+    options: SubscribeOptions | undefined,
+    onRead: (entries: readonly Entry[]) => void,
+    delivered?: () => number | undefined,
+  ): () => void
   subscribeList(listener: ThreadListListener): () => void
 }

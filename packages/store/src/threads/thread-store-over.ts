@@ -171,8 +171,8 @@ export function threadStoreOver(backend: ThreadBackend, options: ThreadStoreOpti
     },
 
     subscribe(threadId, listener, subscribeOptions) {
-      return sameTab.subscribe(toThreadId(threadId), listener, subscribeOptions?.afterSeq, (heard) =>
-        backend.subscribe(threadId, heard, subscribeOptions, (entries) => reportUnreadable(entries, 'subscribe', onUnreadableEntry)),
+      return sameTab.subscribe(toThreadId(threadId), listener, subscribeOptions?.afterSeq, (heard, delivered) =>
+        backend.subscribe(threadId, heard, subscribeOptions, (entries) => reportUnreadable(entries, 'subscribe', onUnreadableEntry), delivered),
       )
     },
 
