@@ -62,10 +62,14 @@ export function subscribeThread(
     stop()
   }
 
-  const observable = db.dexieRuntime.liveQuery(async () => {
+  const observable = db.dexieRuntime.liveQuery(() => {
     if (db.status.state === 'stopped') throw db.stoppedError('subscribe')
-    await db.checkSentinel('subscribe')
-    return db.threads.get(threadId)
+    // One transaction, both reads at once: alone, each read is a transaction of its own, one after
+    // the other, and this re-runs after every commit to the thread.
+    return db.transaction('r', [db.threads, db.meta], async () => {
+      const [, row] = await Promise.all([db.checkSentinel('subscribe'), db.threads.get(threadId)])
+      return row
+    })
   })
   const subscription = observable.subscribe({
     next: (row) => {
