@@ -99,7 +99,7 @@ export function indexedDbThreadBackend(db: ThreadlensDB): ThreadBackend {
         })
     },
 
-    async append(threadId, prepared, operation, time, plan) {
+    async append(threadId, prepared, operation, time, plan, onCommitted) {
       const ids = toolCallIdsOf(prepared)
       const samples = calibrationSamplesOf(prepared.map((each) => each.meta))
       let written: readonly TokenCalibration[] = []
@@ -116,6 +116,7 @@ export function indexedDbThreadBackend(db: ThreadlensDB): ThreadBackend {
           ])
           const { entries, row: next } = plan(row, stored)
           if (entries.length === 0) return entries
+          if (onCommitted !== undefined) db.onCommitted(() => onCommitted(entries))
           await Promise.all([db.entries.bulkAdd([...entries]), db.threads.put(next), ...calibrations.map((calibration) => db.calibrations.put(calibration))])
           written = calibrations
           return entries

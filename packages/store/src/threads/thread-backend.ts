@@ -33,9 +33,17 @@ export interface ThreadBackend {
   /**
    * Reads the thread's row and which of `prepared`'s tool call ids are stored, lets `plan` build the
    * entries and the next row, and writes them; nothing when `plan` gives no entries. `time` is the
-   * store's clock for the write (calibrations updated with it).
+   * store's clock for the write (calibrations updated with it). A backend may call `onCommitted`
+   * with the entries as soon as they are committed, before `append` resolves.
    */
-  append(threadId: ThreadId, prepared: readonly PreparedEntry[], operation: string, time: number, plan: (row: ThreadRow, stored: StoredToolIds) => AppendPlan): Promise<readonly Entry[]>
+  append(
+    threadId: ThreadId,
+    prepared: readonly PreparedEntry[],
+    operation: string,
+    time: number,
+    plan: (row: ThreadRow, stored: StoredToolIds) => AppendPlan,
+    onCommitted?: (entries: readonly Entry[]) => void,
+  ): Promise<readonly Entry[]>
   /** Reads the thread's row and stores what `change` makes of it. */
   updateRow(threadId: ThreadId, operation: string, change: (row: ThreadRow) => ThreadRow): Promise<ThreadRow>
   /** The thread's row and its entries: all of them, or those a windowed load needs (a backend may give all). */
