@@ -239,7 +239,8 @@ export function indexedDbThreadBackend(db: ThreadlensDB): ThreadBackend {
 
     eraseAll: () => db.eraseDatabase(),
 
-    subscribe: (threadId, listener, options, onRead, delivered) => subscribeThread(db, threadId, listener, options, onRead, delivered),
+    subscribe: (threadId, listener, options, onRead, delivered) =>
+      subscribeThread(db, threadId, listener, options, onRead, delivered, (raw) => toThreadRecord(checkRow(raw, raw.id, 'subscribe'))),
 
     subscribeList: (listener) => subscribeThreadList(db, listener, (raw) => toThreadRecord(checkRow(raw, raw.id, 'subscribeList'))),
   }

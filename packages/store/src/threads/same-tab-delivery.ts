@@ -63,6 +63,10 @@ export function sameTabDelivery(): SameTabDelivery {
           listener(fresh.length === event.entries.length ? event : { ...event, entries: fresh })
           return
         }
+        if (event.type === 'record-update') {
+          listener(event)
+          return
+        }
         // After a delete the backend starts again from nothing; after a failure it has stopped.
         if (event.type === 'thread-delete') subscriber.delivered = -1
         else subscribers.delete(subscriber)
