@@ -119,29 +119,36 @@ async function closePanel(page: Page): Promise<void> {
   await page.getByTestId('threadlens-devtools').getByTestId('devtools-toggle').waitFor()
 }
 
-/** In the page: one append through the store, timed until its row is in the DOM and painted. */
-async function appendToPaint(page: Page, seq: number): Promise<{ frame: number; late: number }> {
+/**
+ * In the page: one append through the store, timed until its row is in the DOM and painted. Also
+ * returns where the time went: `inDom` (the store's write and the panel's render, until the row is
+ * in the DOM), `toFrame` (from then until the frame starts: the rest of that task and whatever
+ * tasks come first) and `frameWork` (the frame's own work: style, layout, paint).
+ */
+async function appendToPaint(page: Page, seq: number): Promise<{ frame: number; late: number; inDom: number; toFrame: number; frameWork: number }> {
   return page.evaluate(async (expected) => {
     const frameEnd = (globalThis as unknown as { __threadlensFrameEnd: () => Promise<number> }).__threadlensFrameEnd
     const root = document.querySelector('[data-testid="threadlens-devtools"]')?.shadowRoot as ShadowRoot
     const demo = (window as unknown as { __threadlensDemo: { append(count: number): Promise<void> } }).__threadlensDemo
     const selector = `[data-testid="timeline-row"][data-seq="${expected}"]`
-    const painted = new Promise<{ frame: number; late: number }>((resolve) => {
+    const painted = new Promise<{ frame: number; late: number; inDom: number; frameStart: number }>((resolve) => {
       const observer = new MutationObserver(() => {
         if (root.querySelector(selector) === null) return
         observer.disconnect()
+        const inDom = performance.now()
         // The row is in the DOM: the next frame paints it.
         requestAnimationFrame(() => {
+          const frameStart = performance.now()
           const frame = frameEnd()
-          setTimeout(() => void frame.then((end) => resolve({ frame: end, late: performance.now() })), 0)
+          setTimeout(() => void frame.then((end) => resolve({ frame: end, late: performance.now(), inDom, frameStart })), 0)
         })
       })
       observer.observe(root, { childList: true, subtree: true })
     })
     const started = performance.now()
     void demo.append(1)
-    const { frame, late } = await painted
-    return { frame: frame - started, late: late - started }
+    const { frame, late, inDom, frameStart } = await painted
+    return { frame: frame - started, late: late - started, inDom: inDom - started, toFrame: frameStart - inDom, frameWork: frame - frameStart }
   }, seq)
 }
 
@@ -242,7 +249,7 @@ async function main(): Promise<void> {
       await closePanel(page)
     }
     await openTime(page, lastSeq)
-    const appendTimes: { frame: number; late: number }[] = []
+    const appendTimes: { frame: number; late: number; inDom: number; toFrame: number; frameWork: number }[] = []
     for (let sample = 0; sample < appendSamples; sample++) appendTimes.push(await appendToPaint(page, ++lastSeq))
     const appends = appendTimes.map((time) => time.frame)
     const appendsLate = appendTimes.map((time) => time.late)
@@ -268,7 +275,19 @@ async function main(): Promise<void> {
         warm: warmOpens,
         goalCold: goals.coldOpenMs,
       },
-      appendToPaintMs: { median: median(appends), max: Math.max(...appends), samples: appends, lateMedian: median(appendsLate), lateSamples: appendsLate, goalMedian: goals.appendToPaintMedianMs },
+      appendToPaintMs: {
+        median: median(appends),
+        max: Math.max(...appends),
+        samples: appends,
+        lateMedian: median(appendsLate),
+        lateSamples: appendsLate,
+        goalMedian: goals.appendToPaintMedianMs,
+        breakdownMedians: {
+          inDom: median(appendTimes.map((time) => time.inDom)),
+          toFrame: median(appendTimes.map((time) => time.toFrame)),
+          frameWork: median(appendTimes.map((time) => time.frameWork)),
+        },
+      },
       burst: { entries: burst, longestTaskMs: burstResult.longestTask, longTasks: burstResult.longTasks, longestFrameMs: burstResult.longestFrame, totalMs: burstResult.totalMs, goalLongTasks: 0 },
     }
     mkdirSync(join(repo, 'bench-results'), { recursive: true })
@@ -282,6 +301,11 @@ async function main(): Promise<void> {
       [`  … whole thread in the panel, cold (ms)`, coldOpen.whole.toFixed(0), `click → timeline holds all ${entries} entries, every tab's data ready (late: ${coldOpen.wholeLate.toFixed(0)})`],
       [`panel open, ${entries} entries, warm median (ms)`, results.openMs.warmMedian.toFixed(0), 're-open, thread already live'],
       ['append → entry painted, median (ms)', results.appendToPaintMs.median.toFixed(1), `goal < ${goals.appendToPaintMedianMs}; max ${results.appendToPaintMs.max.toFixed(1)} (late: median ${results.appendToPaintMs.lateMedian.toFixed(1)})`],
+      [
+        '  … where it went, medians (ms)',
+        '',
+        `write + render until the row is in the DOM ${results.appendToPaintMs.breakdownMedians.inDom.toFixed(1)}, then to the frame ${results.appendToPaintMs.breakdownMedians.toFrame.toFixed(1)}, the frame ${results.appendToPaintMs.breakdownMedians.frameWork.toFixed(1)}`,
+      ],
       [`longest task, ${burst}-append burst (ms)`, burstResult.longTasks === 0 ? '< 50 (no long task)' : burstResult.longestTask.toFixed(0), `goal: no long task (a task of 50 ms or more); ${burstResult.longTasks} long tasks; longest frame ${burstResult.longestFrame.toFixed(0)} ms`],
     ]
     const width = Math.max(...rows.map((row) => row[0].length))

@@ -1,25 +1,17 @@
 import { useOptionalThreadlensClient } from '@threadlens/react'
-import { useEffect, useState } from 'react'
+import { useCallback, useSyncExternalStore } from 'react'
+
+const noSubscription = () => () => {}
 
 /**
  * The stored thread's title, live (a rename in any tab shows): `undefined` while loading or when
- * the store has no record of it, `''` when the thread has no title.
+ * the store has no record of it, `''` when the thread has no title. Read from the client's live
+ * thread, the one the panel's projection follows: its subscription carries the record, so no
+ * thread-list query re-runs after every append.
  */
 export function useThreadTitle(threadId: string): string | undefined {
-  const threads = useOptionalThreadlensClient()?.threads
-  const [title, setTitle] = useState<string | undefined>(undefined)
-  useEffect(() => {
-    if (threads === undefined) return undefined
-    setTitle(undefined)
-    try {
-      return threads.subscribeList((event) => {
-        if (event.type !== 'list-update') return
-        setTitle(event.threads.find((record) => record.id === threadId)?.title)
-      })
-    } catch {
-      // A stopped store: the header shows the id instead.
-      return undefined
-    }
-  }, [threads, threadId])
-  return title
+  const live = useOptionalThreadlensClient()?.thread(threadId)
+  const subscribe = useCallback((onChange: () => void) => (live === undefined ? noSubscription() : live.subscribe(onChange)), [live])
+  const title = () => live?.getState().record?.title
+  return useSyncExternalStore(subscribe, title, title)
 }

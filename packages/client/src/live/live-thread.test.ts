@@ -113,3 +113,21 @@ describe('LiveThread over a store', () => {
     )
   })
 })
+
+describe('LiveThread record', () => {
+  it('carries the stored record, follows renames, and drops it when the thread is deleted', async () => {
+    const { threads } = createMemoryBackedStores()
+    const { id } = await threads.create({ title: 'first' })
+    const live = new LiveThread(threads, id)
+    const stop = live.subscribe(() => {})
+    await vi.waitFor(() => expect(live.getState().record?.title).toBe('first'))
+    await threads.append(id, { kind: 'message', payload: { role: 'user', content: 'hi' } })
+    await vi.waitFor(() => expect(live.getState().version).toBe(1))
+    await threads.rename(id, 'second')
+    await vi.waitFor(() => expect(live.getState().record).toMatchObject({ title: 'second', rev: 1 }))
+    await threads.delete(id)
+    await vi.waitFor(() => expect(live.getState().status).toBe('deleted'))
+    expect(live.getState().record).toBeUndefined()
+    stop()
+  })
+})

@@ -1,6 +1,6 @@
 import type { Entry, Thread } from '@threadlens/core'
 import { extendThread } from '@threadlens/core/internal'
-import type { ThreadStore, ThreadStoreEvent } from '@threadlens/store'
+import type { ThreadRecord, ThreadStore, ThreadStoreEvent } from '@threadlens/store'
 import { RefcountedStore } from './refcounted-store'
 
 /**
@@ -16,6 +16,11 @@ export interface ThreadSnapshot {
   /** The thread's `nextSeq`, or -1 before the first load. */
   readonly version: number
   readonly error: unknown
+  /**
+   * The thread's stored record (title, tags, …), live across tabs: follows updates and renames,
+   * not appends. `undefined` until it is read, and after the thread is deleted.
+   */
+  readonly record: ThreadRecord | undefined
 }
 
 /** Follows one stored thread: loads it, then applies committed appends from every tab. */
@@ -26,7 +31,7 @@ export class LiveThread extends RefcountedStore<ThreadSnapshot> {
   #generation = 0
 
   constructor(threads: ThreadStore, threadId: string) {
-    super({ threadId, status: 'loading', thread: undefined, version: -1, error: undefined })
+    super({ threadId, status: 'loading', thread: undefined, version: -1, error: undefined, record: undefined })
     this.#threads = threads
     this.threadId = threadId
   }
@@ -58,13 +63,18 @@ export class LiveThread extends RefcountedStore<ThreadSnapshot> {
   }
 
   #listen(afterSeq: number, generation: number): void {
-    this.#stopListening = this.#threads.subscribe(this.threadId, (event) => this.#onEvent(event, generation), { afterSeq })
+    // The record comes on the same subscription: no second live query re-run after every append.
+    this.#stopListening = this.#threads.subscribe(this.threadId, (event) => this.#onEvent(event, generation), { afterSeq, records: true })
   }
 
   #onEvent(event: ThreadStoreEvent, generation: number): void {
     if (generation !== this.#generation) return
     if (event.type === 'thread-delete') {
-      this.store.setState({ status: 'deleted', thread: undefined, version: -1, error: undefined })
+      this.store.setState({ status: 'deleted', thread: undefined, version: -1, error: undefined, record: undefined })
+      return
+    }
+    if (event.type === 'record-update') {
+      this.store.setState({ record: event.record })
       return
     }
     if (event.type === 'storage-fail') {

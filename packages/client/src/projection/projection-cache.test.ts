@@ -38,8 +38,9 @@ describe('cachedProjection over a live thread', () => {
       cachedProjection(thread, wide(), counter, { tools: tools(), pending: [{ role: 'user', content: 'draft' }] }),
     ]
     const outcomes: ReturnType<typeof read>[] = []
-    const stop = live.subscribe((snapshot) => {
-      if (snapshot.thread !== undefined) outcomes.push(read(snapshot.thread))
+    // Each new thread version (the record arriving changes the snapshot, not the thread).
+    const stop = live.subscribe((snapshot, previous) => {
+      if (snapshot.thread !== undefined && snapshot.thread !== previous.thread) outcomes.push(read(snapshot.thread))
     })
     await vi.waitFor(() => expect(live.getState().status).toBe('ready'))
     const commits = 12

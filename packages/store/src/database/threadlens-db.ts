@@ -54,6 +54,19 @@ export interface DexieRuntime {
   currentIdbTransaction(): IDBTransaction | undefined
 }
 
+function runCommitted(callbacks: readonly (() => void)[] | undefined): void {
+  for (const callback of callbacks ?? []) {
+    try {
+      callback()
+    } catch (error) {
+      // The write has committed: a throwing callback must not stop the others or Dexie's completion.
+      queueMicrotask(() => {
+        throw error
+      })
+    }
+  }
+}
+
 const dexieRuntime: DexieRuntime = {
   liveQuery,
   minKey: Dexie.minKey,
@@ -91,6 +104,7 @@ export class ThreadlensDB extends Dexie {
   private currentStatus: DatabaseStatus = working
   private instanceId: string | undefined
   private readonly statusListeners = new Set<(status: DatabaseStatus) => void>()
+  private readonly commitCallbacks = new WeakMap<IDBTransaction, (() => void)[]>()
 
   constructor(options: OpenThreadlensDBOptions) {
     const parsed = parseOptions(optionsSchema, options, 'database options')
@@ -99,6 +113,24 @@ export class ThreadlensDB extends Dexie {
       ...(options.IDBKeyRange === undefined ? {} : { IDBKeyRange: options.IDBKeyRange }),
     })
     defineSchema(this)
+    const commitCallbacks = this.commitCallbacks
+    // Innermost (lowest level): its `complete` listener comes before Dexie's own completion work.
+    this.use({
+      stack: 'dbcore',
+      name: 'threadlens-committed',
+      level: -10,
+      create: (down) => ({
+        ...down,
+        transaction: (stores, mode, transactionOptions) => {
+          const transaction = down.transaction(stores, mode, transactionOptions)
+          if (mode === 'readwrite') {
+            const idbTransaction = transaction as unknown as IDBTransaction
+            idbTransaction.addEventListener('complete', () => runCommitted(commitCallbacks.get(idbTransaction)))
+          }
+          return transaction
+        },
+      }),
+    })
     this.on('populate', (transaction) => {
       transaction.table('meta').add({ key: sentinelKey, instanceId: globalThis.crypto.randomUUID(), createdAt: Date.now() })
     })
@@ -198,6 +230,20 @@ export class ThreadlensDB extends Dexie {
     }
     this.stop('cleared', undefined)
     throw this.stoppedError(operation)
+  }
+
+  /**
+   * Inside a write transaction: runs `callback` once the transaction has committed, as its
+   * `complete` event arrives and before Dexie's own completion work (its promises settling, live
+   * queries re-running): what this tab has written reaches its own views first. Never runs when
+   * the transaction aborts. Outside a write transaction it does nothing.
+   */
+  onCommitted(callback: () => void): void {
+    const transaction = this.dexieRuntime.currentIdbTransaction()
+    if (transaction === undefined || transaction.mode !== 'readwrite') return
+    const callbacks = this.commitCallbacks.get(transaction)
+    if (callbacks === undefined) this.commitCallbacks.set(transaction, [callback])
+    else callbacks.push(callback)
   }
 
   /** Runs a store call: refuses it when stopped, and maps whatever it throws to a threadlens error. */

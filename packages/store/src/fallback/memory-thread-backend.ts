@@ -46,6 +46,8 @@ export function memoryThreadBackend(hooks: MemoryThreadHooks): ThreadBackend {
   const threads = new Map<string, StoredThread>()
   const threadListeners = new Map<string, Set<ThreadStoreListener>>()
   const listListeners = new Set<ThreadListListener>()
+  // Subscribers that asked for `record-update` events.
+  const recordListeners = new WeakSet<ThreadStoreListener>()
   let listPending = false
 
   const rows = (): ThreadRow[] =>
@@ -67,6 +69,15 @@ export function memoryThreadBackend(hooks: MemoryThreadHooks): ThreadBackend {
     if (listeners === undefined || listeners.size === 0) return
     queueMicrotask(() => {
       for (const listener of [...listeners]) listener(event)
+    })
+  }
+
+  const notifyRecord = (threadId: ThreadId, row: ThreadRow): void => {
+    const listeners = threadListeners.get(threadId)
+    if (listeners === undefined) return
+    const event: ThreadStoreEvent = { type: 'record-update', threadId, record: toThreadRecord(row) }
+    queueMicrotask(() => {
+      for (const listener of [...listeners]) if (recordListeners.has(listener)) listener(event)
     })
   }
 
@@ -119,6 +130,7 @@ export function memoryThreadBackend(hooks: MemoryThreadHooks): ThreadBackend {
     async updateRow(threadId, operation, change) {
       const thread = stored(threadId, operation)
       thread.row = change(thread.row)
+      notifyRecord(threadId, thread.row)
       notifyList()
       return thread.row
     },
@@ -162,6 +174,15 @@ export function memoryThreadBackend(hooks: MemoryThreadHooks): ThreadBackend {
       listeners.add(listener)
       const afterSeq = options.afterSeq
       const thread = threads.get(threadId)
+      if (options.records === true) {
+        recordListeners.add(listener)
+        if (thread !== undefined) {
+          const event: ThreadStoreEvent = { type: 'record-update', threadId, record: toThreadRecord(thread.row) }
+          queueMicrotask(() => {
+            if (listeners.has(listener)) listener(event)
+          })
+        }
+      }
       if (afterSeq !== undefined && thread !== undefined && thread.row.lastSeq > afterSeq) {
         const entries = thread.entries.slice(afterSeq + 1)
         queueMicrotask(() => {

@@ -143,6 +143,29 @@ export function describeStoreContract(name: string, makeStores: StoreFactory): v
       expect(lists).toHaveLength(seen)
     })
 
+    it('with records: true, a thread subscription hears the record at the start and after each rename, not after appends', async () => {
+      const { threads } = await makeStores(deterministicOptions())
+      const { id } = await threads.create({ title: 'first' })
+      const heard: string[] = []
+      const plain: string[] = []
+      const stops = [
+        threads.subscribe(id, (event) => heard.push(event.type === 'record-update' ? `record ${event.record.title}@${event.record.rev}` : event.type), { afterSeq: -1, records: true }),
+        threads.subscribe(id, (event) => plain.push(event.type), { afterSeq: -1 }),
+      ]
+      await expect.poll(() => heard).toEqual(['record first@0'])
+      await threads.append(id, user('hi'))
+      await expect.poll(() => heard).toEqual(['record first@0', 'entry-append'])
+      await threads.rename(id, 'second')
+      await expect.poll(() => heard).toEqual(['record first@0', 'entry-append', 'record second@1'])
+      await threads.append(id, user('again'))
+      await expect.poll(() => heard.at(-1)).toBe('entry-append')
+      await new Promise((resolve) => setTimeout(resolve, 50))
+      expect(heard).toEqual(['record first@0', 'entry-append', 'record second@1', 'entry-append'])
+      // Without the option, no record events.
+      expect(plain).toEqual(['entry-append', 'entry-append'])
+      for (const stop of stops) stop()
+    })
+
     it('refuses an append or update whose export the store could not import again, and writes nothing', async () => {
       const { threads } = await makeStores({ ...deterministicOptions(), importLimits: { maxEntries: 3, maxBytes: 4_000 } })
       const { id } = await threads.create({ title: 'small' })

@@ -31,6 +31,28 @@ describe('same-tab delivery', () => {
     db.close()
   })
 
+  it('reads no entries on the change notification of this tab’s own append; another tab’s are read', async () => {
+    const { db, threads } = openTestStores('same-tab-no-reread')
+    const otherDb = new ThreadlensDB({ name: db.name })
+    const other = createThreadStore(otherDb)
+    const { id } = await threads.create({ title: 't' })
+    const seen: number[] = []
+    const stop = threads.subscribe(id, (event) => {
+      if (event.type === 'entry-append') seen.push(...event.entries.map((entry) => entry.seq))
+    }, { afterSeq: -1 })
+    const reads = vi.spyOn(db.entries, 'where')
+    for (let turn = 0; turn < 3; turn++) await threads.append(id, message(`m${turn}`))
+    // Let the change notifications of those commits run.
+    await new Promise((resolve) => setTimeout(resolve, 50))
+    expect(reads).not.toHaveBeenCalled()
+    await other.append(id, message('from the other tab'))
+    await vi.waitFor(() => expect(seen).toEqual([0, 1, 2, 3]), { timeout: 5_000, interval: 5 })
+    expect(reads).toHaveBeenCalled()
+    stop()
+    otherDb.close()
+    db.close()
+  })
+
   it(`delivers every entry once, in seq order, when this tab and another write in any interleaving (seed ${SEED})`, async () => {
     let run = 0
     await fc.assert(

@@ -9,8 +9,17 @@ interface Subscriber {
 }
 
 export interface SameTabDelivery {
-  /** Wraps a backend subscription so that it also hears `committed` appends, each entry once, in seq order. */
-  subscribe(threadId: string, listener: ThreadStoreListener, afterSeq: number | undefined, subscribeBackend: (listener: ThreadStoreListener) => () => void): () => void
+  /**
+   * Wraps a backend subscription so that it also hears `committed` appends, each entry once, in
+   * seq order. The backend gets `delivered`: the last seq this subscriber already has, so that it
+   * need not read those entries again (`undefined` until known).
+   */
+  subscribe(
+    threadId: string,
+    listener: ThreadStoreListener,
+    afterSeq: number | undefined,
+    subscribeBackend: (listener: ThreadStoreListener, delivered: () => number | undefined) => () => void,
+  ): () => void
   /** Entries this tab has just committed to `threadId`, in seq order. */
   committed(threadId: string, entries: readonly Entry[]): void
 }
@@ -54,11 +63,15 @@ export function sameTabDelivery(): SameTabDelivery {
           listener(fresh.length === event.entries.length ? event : { ...event, entries: fresh })
           return
         }
+        if (event.type === 'record-update') {
+          listener(event)
+          return
+        }
         // After a delete the backend starts again from nothing; after a failure it has stopped.
         if (event.type === 'thread-delete') subscriber.delivered = -1
         else subscribers.delete(subscriber)
         listener(event)
-      })
+      }, () => subscriber.delivered)
       return () => {
         subscriber.stopped = true
         subscribers.delete(subscriber)

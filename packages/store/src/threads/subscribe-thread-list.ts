@@ -9,11 +9,13 @@ import type { ThreadListListener } from './thread-store'
  */
 export function subscribeThreadList(db: ThreadlensDB, listener: ThreadListListener, toRecord: (row: ThreadRow) => ThreadRecord): () => void {
   let stopped = false
-  const observable = db.dexieRuntime.liveQuery(async () => {
+  const observable = db.dexieRuntime.liveQuery(() => {
     if (db.status.state === 'stopped') throw db.stoppedError('subscribeList')
-    await db.checkSentinel('subscribeList')
-    const rows = await db.threads.orderBy('updatedAt').reverse().toArray()
-    return rows.map(toRecord)
+    // One transaction, both reads at once (alone, each read is a transaction of its own, in turn).
+    return db.transaction('r', [db.threads, db.meta], async () => {
+      const [, rows] = await Promise.all([db.checkSentinel('subscribeList'), db.threads.orderBy('updatedAt').reverse().toArray()])
+      return rows.map(toRecord)
+    })
   })
   const subscription = observable.subscribe({
     next: (threads) => {

@@ -1,15 +1,19 @@
 import { type Entry } from '@threadlens/core'
 import { threadId as toThreadId } from '@threadlens/core/internal'
-import type { ThreadRow } from '../database/rows'
+import type { ThreadRecord, ThreadRow } from '../database/rows'
 import type { ThreadlensDB } from '../database/threadlens-db'
 import { readEntries } from './entry-reads'
 import type { SubscribeOptions, ThreadStoreEvent, ThreadStoreListener } from './thread-store'
 
+// long: one subscription's state (seen, stopped, the read queue) shared by its handlers; split up, they would pass it around.
 /**
  * Live events for one thread. Dexie's `liveQuery` re-reads the thread's row after every commit
  * that touched it, in this tab or another (Dexie tells other tabs through a BroadcastChannel);
  * an aborted transaction never reaches it. New entries are then read by seq range, so each
  * committed entry is delivered once, in order, even when several commits arrive together.
+ * `delivered` says up to which seq the listener already has entries (this tab's own commits,
+ * handed over at once): those are not read again. With `records`, the row's record goes out when
+ * its rev is new, on the same live query.
  */
 export function subscribeThread(
   db: ThreadlensDB,
@@ -17,6 +21,8 @@ export function subscribeThread(
   listener: ThreadStoreListener,
   options: SubscribeOptions = {},
   onRead: (entries: readonly Entry[]) => void = () => {},
+  delivered: () => number | undefined = () => undefined,
+  toRecord: (row: ThreadRow) => ThreadRecord = (row) => row,
 ): () => void {
   const threadId = toThreadId(rawThreadId)
   let seen: number | undefined = options.afterSeq
@@ -27,19 +33,28 @@ export function subscribeThread(
     if (!stopped) listener(event)
   }
 
+  const records = options.records === true ? recordUpdates((record) => emit({ type: 'record-update', threadId, record }), toRecord) : undefined
+
   const handle = async (row: ThreadRow | undefined): Promise<void> => {
     if (stopped) return
     if (row === undefined) {
       if (seen !== undefined && seen >= 0) emit({ type: 'thread-delete', threadId })
       seen = -1
+      records?.(undefined)
       return
     }
+    records?.(row)
     if (seen === undefined) {
       seen = row.lastSeq
       return
     }
     if (row.lastSeq <= seen) return
-    const from = seen + 1
+    // Entries this tab committed reached the listener with the commit: read only what they left out.
+    const from = Math.max(seen, delivered() ?? -1) + 1
+    if (from > row.lastSeq) {
+      seen = row.lastSeq
+      return
+    }
     const entries: Entry[] = await db.transaction('r', [db.entries, db.meta], async () => {
       await db.checkSentinel('subscribe')
       return readEntries(db, threadId, from, row.lastSeq, 'subscribe')
@@ -54,10 +69,14 @@ export function subscribeThread(
     stop()
   }
 
-  const observable = db.dexieRuntime.liveQuery(async () => {
+  const observable = db.dexieRuntime.liveQuery(() => {
     if (db.status.state === 'stopped') throw db.stoppedError('subscribe')
-    await db.checkSentinel('subscribe')
-    return db.threads.get(threadId)
+    // One transaction, both reads at once: alone, each read is a transaction of its own, one after
+    // the other, and this re-runs after every commit to the thread.
+    return db.transaction('r', [db.threads, db.meta], async () => {
+      const [, row] = await Promise.all([db.checkSentinel('subscribe'), db.threads.get(threadId)])
+      return row
+    })
   })
   const subscription = observable.subscribe({
     next: (row) => {
@@ -76,4 +95,20 @@ export function subscribeThread(
     stopStatus()
   }
   return stop
+}
+
+/** Sends the record when its rev is new (a rename or update; appends keep it); `undefined` (deleted) starts over. */
+function recordUpdates(send: (record: ThreadRecord) => void, toRecord: (row: ThreadRow) => ThreadRecord): (row: ThreadRow | undefined) => void {
+  // The rev last sent, -1 for none; rows from before revs read as rev 0.
+  let sentRev = -1
+  return (row) => {
+    if (row === undefined) {
+      sentRev = -1
+      return
+    }
+    const rev = row.rev ?? 0
+    if (rev === sentRev) return
+    sentRev = rev
+    send(toRecord(row))
+  }
 }

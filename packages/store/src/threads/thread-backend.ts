@@ -33,9 +33,17 @@ export interface ThreadBackend {
   /**
    * Reads the thread's row and which of `prepared`'s tool call ids are stored, lets `plan` build the
    * entries and the next row, and writes them; nothing when `plan` gives no entries. `time` is the
-   * store's clock for the write (calibrations updated with it).
+   * store's clock for the write (calibrations updated with it). A backend may call `onCommitted`
+   * with the entries as soon as they are committed, before `append` resolves.
    */
-  append(threadId: ThreadId, prepared: readonly PreparedEntry[], operation: string, time: number, plan: (row: ThreadRow, stored: StoredToolIds) => AppendPlan): Promise<readonly Entry[]>
+  append(
+    threadId: ThreadId,
+    prepared: readonly PreparedEntry[],
+    operation: string,
+    time: number,
+    plan: (row: ThreadRow, stored: StoredToolIds) => AppendPlan,
+    onCommitted?: (entries: readonly Entry[]) => void,
+  ): Promise<readonly Entry[]>
   /** Reads the thread's row and stores what `change` makes of it. */
   updateRow(threadId: ThreadId, operation: string, change: (row: ThreadRow) => ThreadRow): Promise<ThreadRow>
   /** The thread's row and its entries: all of them, or those a windowed load needs (a backend may give all). */
@@ -54,7 +62,17 @@ export interface ThreadBackend {
   /** Deletes the thread, its entries, its failed attempts and the attachments no other thread uses; nothing if it is not stored. */
   delete(threadId: ThreadId): Promise<void>
   eraseAll(): Promise<void>
-  /** Live events; `onRead` sees every batch of entries read for the listener (to report unreadable ones). */
-  subscribe(threadId: string, listener: ThreadStoreListener, options: SubscribeOptions | undefined, onRead: (entries: readonly Entry[]) => void): () => void
+  /**
+   * Live events; `onRead` sees every batch of entries read for the listener (to report unreadable
+   * ones). `delivered` gives the last seq the listener already has from this tab's own commits
+   * (`undefined` when unknown): a backend that reads entries on a change need not read those.
+   */
+  subscribe(
+    threadId: string,
+    listener: ThreadStoreListener,
+    options: SubscribeOptions | undefined,
+    onRead: (entries: readonly Entry[]) => void,
+    delivered?: () => number | undefined,
+  ): () => void
   subscribeList(listener: ThreadListListener): () => void
 }

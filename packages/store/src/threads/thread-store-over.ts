@@ -96,7 +96,8 @@ export function threadStoreOver(backend: ThreadBackend, options: ThreadStoreOpti
       const next = appendedRow(row, assigned, time)
       checkThreadLimits(next, importLimits)
       return { entries: assigned, row: next }
-    })
+    }, (committed) => sameTab.committed(threadId, committed))
+    // Already handed over at the commit itself when the backend could (IndexedDB); a subscriber gets each entry once.
     sameTab.committed(threadId, entries)
     return entries
   }
@@ -171,8 +172,8 @@ export function threadStoreOver(backend: ThreadBackend, options: ThreadStoreOpti
     },
 
     subscribe(threadId, listener, subscribeOptions) {
-      return sameTab.subscribe(toThreadId(threadId), listener, subscribeOptions?.afterSeq, (heard) =>
-        backend.subscribe(threadId, heard, subscribeOptions, (entries) => reportUnreadable(entries, 'subscribe', onUnreadableEntry)),
+      return sameTab.subscribe(toThreadId(threadId), listener, subscribeOptions?.afterSeq, (heard, delivered) =>
+        backend.subscribe(threadId, heard, subscribeOptions, (entries) => reportUnreadable(entries, 'subscribe', onUnreadableEntry), delivered),
       )
     },
 

@@ -13,6 +13,11 @@ export type ThreadStoreEvent =
   | { readonly type: 'thread-delete'; readonly threadId: ThreadId }
   /** The subscription cannot go on (e.g. `StorageResetError`, `SchemaUpgradeError`); no further events follow. */
   | { readonly type: 'storage-fail'; readonly threadId: ThreadId; readonly error: unknown }
+  /**
+   * Only with `records: true`: the thread's record as stored, when the subscription starts and
+   * after each update or rename (a new `rev`). Appends do not send one.
+   */
+  | { readonly type: 'record-update'; readonly threadId: ThreadId; readonly record: ThreadRecord }
 
 export type ThreadStoreListener = (event: ThreadStoreEvent) => void
 
@@ -74,6 +79,12 @@ export interface SubscribeOptions {
    * Default: only entries committed after the subscription started.
    */
   readonly afterSeq?: number
+  /**
+   * Also deliver `record-update` events (the title and the rest of the record, live across tabs)
+   * on the same subscription, instead of following the whole thread list for one record.
+   * Default: false.
+   */
+  readonly records?: boolean
 }
 
 export interface ImportThreadOptions {
