@@ -9,10 +9,9 @@ import { StorageError, ThreadNotFoundError } from '../errors'
 import { storageErrorCode } from '../storage-error-codes'
 import { readEntries } from './entry-reads'
 import { toolCallIdsOf, type StoredToolIds } from './prepare-entries'
-import type { Entry } from '@threadlens/core'
 import { subscribeThread } from './subscribe-thread'
 import { subscribeThreadList } from './subscribe-thread-list'
-import type { AppendPlan, ThreadBackend } from './thread-backend'
+import type { ThreadBackend } from './thread-backend'
 import { threadIdTaken, threadStoreOver } from './thread-store-over'
 import type { ThreadStore, ThreadStoreOptions } from './thread-store'
 import { loadWindowEntries, readWindowFirstPage } from './windowed-load'
@@ -59,44 +58,6 @@ export function indexedDbThreadBackend(db: ThreadlensDB): ThreadBackend {
     return { calls, results }
   }
 
-  // The row this tab last wrote for each thread it appended to (another tab's write makes it stale).
-  const lastWritten = new Map<string, ThreadRow>()
-
-  /**
-   * An append that has nothing to look up (no tool call ids, no usage to calibrate) over the row
-   * this tab wrote last: the writes go out with the reads, one round trip to the storage process
-   * instead of two, and the row read back must be that row, or the transaction aborts (nothing
-   * written). `undefined` when it aborted for any reason: the caller appends the usual way, which
-   * reads first and reports whatever error there is.
-   */
-  const appendOverKnownRow = async (
-    threadId: string,
-    known: ThreadRow,
-    operation: string,
-    plan: (row: ThreadRow, stored: StoredToolIds) => AppendPlan,
-    onCommitted: ((entries: readonly Entry[]) => void) | undefined,
-  ): Promise<readonly Entry[] | undefined> => {
-    lastWritten.delete(threadId)
-    try {
-      return await db.run(operation, () =>
-        db.transaction('rw', [db.threads, db.entries, db.meta], async () => {
-          const { entries, row: next } = plan(known, { calls: new Set(), results: new Set() })
-          if (entries.length === 0) throw new Error('nothing to write')
-          if (onCommitted !== undefined) db.onCommitted(() => onCommitted(entries))
-          // IndexedDB runs a transaction's requests in order: the row is read before it is written.
-          const unchanged = db.threads.get(threadId).then((raw) => {
-            if (raw === undefined || JSON.stringify(raw) !== JSON.stringify(known)) throw new Error('the row changed')
-          })
-          await Promise.all([db.checkSentinel(operation), unchanged, db.entries.bulkAdd([...entries]), db.threads.put(next)])
-          db.onCommitted(() => lastWritten.set(threadId, next))
-          return entries
-        }),
-      )
-    } catch {
-      return undefined
-    }
-  }
-
   return {
     persistent: true,
     assertWorking: (operation) => db.assertWorking(operation),
@@ -141,11 +102,6 @@ export function indexedDbThreadBackend(db: ThreadlensDB): ThreadBackend {
     async append(threadId, prepared, operation, time, plan, onCommitted) {
       const ids = toolCallIdsOf(prepared)
       const samples = calibrationSamplesOf(prepared.map((each) => each.meta))
-      const known = lastWritten.get(threadId)
-      if (known !== undefined && ids.length === 0 && samples.length === 0) {
-        const appended = await appendOverKnownRow(threadId, known, operation, plan, onCommitted)
-        if (appended !== undefined) return appended
-      }
       let written: readonly TokenCalibration[] = []
       const appended = await db.run(operation, () =>
         db.transaction('rw', [db.threads, db.entries, db.calibrations, db.meta], async () => {
@@ -163,7 +119,6 @@ export function indexedDbThreadBackend(db: ThreadlensDB): ThreadBackend {
           if (onCommitted !== undefined) db.onCommitted(() => onCommitted(entries))
           await Promise.all([db.entries.bulkAdd([...entries]), db.threads.put(next), ...calibrations.map((calibration) => db.calibrations.put(calibration))])
           written = calibrations
-          db.onCommitted(() => lastWritten.set(threadId, next))
           return entries
         }),
       )
