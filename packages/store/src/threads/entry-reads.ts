@@ -67,8 +67,7 @@ export async function readEntries(db: ThreadlensDB, threadId: string, fromSeq: n
  * through a page does not pay for checking the rest. Call inside a transaction.
  */
 export async function readEntriesNewestFirst(db: ThreadlensDB, threadId: string, fromSeq: number, toSeq: number, limit: number, operation: string): Promise<NewestFirstPage> {
-  if (toSeq < fromSeq) return newestFirstPage([], threadId, fromSeq, toSeq, operation)
-  const rows = await db.entries.where('[threadId+seq]').between([threadId, fromSeq], [threadId, toSeq], true, true).reverse().limit(limit).toArray()
+  const rows = toSeq < fromSeq ? [] : await readNewestRows(db, threadId, limit, fromSeq, toSeq)
   return newestFirstPage(rows, threadId, fromSeq, toSeq, operation)
 }
 
@@ -95,11 +94,12 @@ export function newestFirstPage(rows: readonly unknown[], threadId: string, from
 }
 
 /**
- * The newest `limit` stored rows of a thread, unchecked: a read that needs no thread row first, so
- * it can be asked in the same breath as the row. Marked handled: the caller awaits it, or not at all.
+ * The newest `limit` stored rows of a thread between two seqs (default: all of them), unchecked:
+ * with the default bounds a read that needs no thread row first, so it can be asked in the same
+ * breath as the row. Marked handled: the caller awaits it, or not at all.
  */
-export function readNewestRows(db: ThreadlensDB, threadId: string, limit: number): Promise<readonly unknown[]> {
-  const rows: Promise<readonly unknown[]> = db.entries.where('[threadId+seq]').between([threadId, 0], [threadId, Number.POSITIVE_INFINITY], true, true).reverse().limit(limit).toArray()
+export function readNewestRows(db: ThreadlensDB, threadId: string, limit: number, fromSeq = 0, toSeq = Number.POSITIVE_INFINITY): Promise<readonly unknown[]> {
+  const rows: Promise<readonly unknown[]> = db.entries.where('[threadId+seq]').between([threadId, fromSeq], [threadId, toSeq], true, true).reverse().limit(limit).toArray()
   rows.catch(() => undefined)
   return rows
 }

@@ -92,7 +92,6 @@ export async function loadWindowEntries(db: ThreadlensDB, row: ThreadRow, option
     lookups.askModelCalls(newestFirst, walkedBefore)
     pageSize = nextPageSize(pageSize, newestFirst.length, sumAll, reach)
   }
-  lookups.askModelCalls(newestFirst, 0)
   let window = newestFirst.reverse()
   let start = lowest
 
