@@ -8,6 +8,7 @@ import type { CallAttempt, TokenCalibration } from '@threadlens/core/calls'
 import { sentinelKey, sentinelRowSchema, type AttachmentRefRow, type AttachmentRow, type MetaRow, type ThreadRow } from './rows'
 import { defineSchema, schemaVersion } from './schema'
 import { parseOptions } from '../parse-options'
+import { watchRows } from './watch-rows'
 
 export interface OpenThreadlensDBOptions {
   /** Name of the IndexedDB database: one per app (or per app user). Required; no default. */
@@ -52,6 +53,8 @@ export interface DexieRuntime {
   readonly maxKey: unknown
   /** The IndexedDB transaction of the Dexie transaction scope this runs in, if any. */
   currentIdbTransaction(): IDBTransaction | undefined
+  /** See `watchRows`. */
+  readonly watchRows: typeof watchRows
 }
 
 function runCommitted(callbacks: readonly (() => void)[] | undefined): void {
@@ -72,6 +75,7 @@ const dexieRuntime: DexieRuntime = {
   minKey: Dexie.minKey,
   maxKey: Dexie.maxKey,
   currentIdbTransaction: () => Dexie.currentTransaction?.idbtrans ?? undefined,
+  watchRows,
 }
 
 /**
@@ -109,6 +113,9 @@ export class ThreadlensDB extends Dexie {
   constructor(options: OpenThreadlensDBOptions) {
     const parsed = parseOptions(optionsSchema, options, 'database options')
     super(parsed.name, {
+      // No shared live-query result cache: the stores' few live queries each read once per change,
+      // and the cache's middleware would add its bookkeeping to every read and write of an append.
+      cache: 'disabled',
       ...(options.indexedDB === undefined ? {} : { indexedDB: options.indexedDB }),
       ...(options.IDBKeyRange === undefined ? {} : { IDBKeyRange: options.IDBKeyRange }),
     })

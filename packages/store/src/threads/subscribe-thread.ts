@@ -2,18 +2,19 @@ import { type Entry } from '@threadlens/core'
 import { threadId as toThreadId } from '@threadlens/core/internal'
 import type { ThreadRecord, ThreadRow } from '../database/rows'
 import type { ThreadlensDB } from '../database/threadlens-db'
+import { afterNextPaint } from '../after-next-paint'
 import { readEntries } from './entry-reads'
 import type { SubscribeOptions, ThreadStoreEvent, ThreadStoreListener } from './thread-store'
 
 // long: one subscription's state (seen, stopped, the read queue) shared by its handlers; split up, they would pass it around.
 /**
- * Live events for one thread. Dexie's `liveQuery` re-reads the thread's row after every commit
- * that touched it, in this tab or another (Dexie tells other tabs through a BroadcastChannel);
- * an aborted transaction never reaches it. New entries are then read by seq range, so each
+ * Live events for one thread. The thread's row is read again after every commit that wrote it, in
+ * this tab or another (Dexie's change signal, which reaches other tabs through a BroadcastChannel);
+ * an aborted transaction never signals. New entries are then read by seq range, so each
  * committed entry is delivered once, in order, even when several commits arrive together.
  * `delivered` says up to which seq the listener already has entries (this tab's own commits,
  * handed over at once): those are not read again. With `records`, the row's record goes out when
- * its rev is new, on the same live query.
+ * its rev is new, from the same read.
  */
 export function subscribeThread(
   db: ThreadlensDB,
@@ -69,21 +70,35 @@ export function subscribeThread(
     stop()
   }
 
-  const observable = db.dexieRuntime.liveQuery(() => {
-    if (db.status.state === 'stopped') throw db.stoppedError('subscribe')
-    // One transaction, both reads at once: alone, each read is a transaction of its own, one after
-    // the other, and this re-runs after every commit to the thread.
-    return db.transaction('r', [db.threads, db.meta], async () => {
+  // The thread's row and the sentinel, in one transaction (alone, each read would be a transaction
+  // of its own, one after the other).
+  const readRow = () =>
+    db.transaction('r', [db.threads, db.meta], async () => {
       const [, row] = await Promise.all([db.checkSentinel('subscribe'), db.threads.get(threadId)])
       return row
     })
+  const refresh = (): void => {
+    queue = queue
+      .then(async () => {
+        if (stopped) return
+        if (db.status.state === 'stopped') throw db.stoppedError('subscribe')
+        await handle(await readRow())
+      })
+      .catch(fail)
+  }
+  // After a commit that wrote the row (or the sentinel), in this tab or another, the row is read
+  // again once the page has painted: this tab's own appends have reached the listener already at
+  // their commit, and their frame should not wait for a read that finds nothing new.
+  let pending = false
+  const stopWatching = db.dexieRuntime.watchRows(db.name, [{ table: 'threads', keys: [threadId] }, { table: 'meta' }], () => {
+    if (pending || stopped) return
+    pending = true
+    afterNextPaint(() => {
+      pending = false
+      refresh()
+    })
   })
-  const subscription = observable.subscribe({
-    next: (row) => {
-      queue = queue.then(() => handle(row)).catch(fail)
-    },
-    error: fail,
-  })
+  refresh()
   const stopStatus = db.subscribeStatus((status) => {
     if (status.state === 'stopped') fail(db.stoppedError('subscribe'))
   })
@@ -91,7 +106,7 @@ export function subscribeThread(
   function stop(): void {
     if (stopped) return
     stopped = true
-    subscription.unsubscribe()
+    stopWatching()
     stopStatus()
   }
   return stop
