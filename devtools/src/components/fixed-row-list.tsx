@@ -72,7 +72,10 @@ export function FixedRowList({ count, rowHeight, renderRow, rowKey, label, testI
   }
   return (
     <div ref={scrollRef} onScroll={onScroll} className={`tl-scroll ${className ?? ''}`} role="list" aria-label={label} tabIndex={0} data-testid={testId} data-count={count}>
-      <div style={{ height: count * rowHeight, position: 'relative', width: '100%' }}>{rows}</div>
+      {/* The rows' containing block keeps one size whatever the count: an append that changed its height
+          would make the browser lay out every row in view again. The spacer below gives the scroll extent. */}
+      <div style={{ height: 0, position: 'relative', width: '100%' }}>{rows}</div>
+      <div style={{ height: count * rowHeight }} aria-hidden="true" />
     </div>
   )
 }
