@@ -33,7 +33,6 @@ export type { OpenAIChatMessage } from './formats/openai-chat'
 export { toOpenAIChat } from './formats/openai-chat'
 export type { AnthropicMessagesRequest } from './formats/anthropic-messages'
 export { toAnthropicMessages } from './formats/anthropic-messages'
-export { fromOpenAIChat } from './formats/from-openai-chat'
 
 export type { ThreadlensEvent } from './events'
 

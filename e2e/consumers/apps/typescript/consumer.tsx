@@ -4,6 +4,7 @@ import { createThread, createTokenCounter, definePolicy, project, type ContextPo
 import { openAITakesCacheBreakpoints } from '@threadlens/core/caching'
 import { isValidToolName, type ContentPart } from '@threadlens/core/parts'
 import { policyForModel } from '@threadlens/core/models'
+import { fromOpenAIChat, type FromOpenAIChatResult } from '@threadlens/core/import'
 import { openThreadlensDB, openThreadlensStores, type ThreadStore } from '@threadlens/store'
 import { imagePart, type AttachmentStore } from '@threadlens/store/attachments'
 import { ThreadlensDB } from '@threadlens/store/dexie'
@@ -22,6 +23,9 @@ definePolicy({ maxInputTokens: 'many' })
 // Subpath entry points resolve to typed declarations too.
 const cacheMarkers: boolean = openAITakesCacheBreakpoints('gpt-5.6-terra') && isValidToolName('weather')
 const terra: ContextPolicy = policyForModel('gpt-5.6-terra')
+const imported: FromOpenAIChatResult = fromOpenAIChat([{ role: 'user', content: 'Hi' }])
+// @ts-expect-error imported entries are an array: an `any` declaration would let this through.
+const notEntries: string = imported.entries
 // @ts-expect-error a part is text, image or file: an `any` declaration would let this through.
 const notAPart: ContentPart = { type: 'audio' }
 export async function attach(attachments: AttachmentStore, blob: Blob): Promise<ContentPart> {
@@ -29,6 +33,7 @@ export async function attach(attachments: AttachmentStore, blob: Blob): Promise<
 }
 void cacheMarkers
 void terra
+void notEntries
 void notAPart
 // The main entry opens the database lazily; the class itself is on the /dexie subpath, the same type.
 export async function openDatabase(): Promise<ThreadlensDB> {

@@ -55,7 +55,6 @@ export type {
   AnthropicToolResultBlock,
   AnthropicCacheControl,
 } from '../formats/anthropic-messages'
-export type { FromOpenAIChatResult } from '../formats/from-openai-chat'
 export type { ThreadlensEventType } from '../events'
 export { Subscribable } from '../utils/subscribable'
 export { hashString, hashJson, HashBuilder } from '../utils/hash'

@@ -1,4 +1,5 @@
-import { entryLimits, fromOpenAIChat, InvalidEntryError, InvalidMessagesError, type Entry, type EntryInput } from '@threadlens/core'
+import { entryLimits, InvalidEntryError, InvalidMessagesError, type Entry, type EntryInput } from '@threadlens/core'
+import { fromOpenAIChat } from '@threadlens/core/import'
 import { checkAppendRules, firstIssue, parseEntry, readJsonData, safeParse } from '@threadlens/core/internal'
 import type { z } from 'zod/mini'
 import { ImportValidationError } from '../errors'

@@ -1,0 +1,8 @@
+/**
+ * @threadlens/core/import: conversations kept elsewhere brought in as entries (an OpenAI Chat
+ * Completions `messages` array), checked before anything is appended. Apart from the main entry
+ * point because only apps that import transcripts need it.
+ */
+
+export type { FromOpenAIChatResult } from '../formats/from-openai-chat'
+export { fromOpenAIChat } from '../formats/from-openai-chat'
