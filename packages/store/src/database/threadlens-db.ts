@@ -109,6 +109,8 @@ export class ThreadlensDB extends Dexie {
   private instanceId: string | undefined
   private readonly statusListeners = new Set<(status: DatabaseStatus) => void>()
   private readonly commitCallbacks = new WeakMap<IDBTransaction, (() => void)[]>()
+  // Dexie's change signal for a commit of this tab is the transaction's own set of changed parts.
+  private readonly ownAppends = new WeakMap<object, { readonly threadId: string; readonly lastSeq: number }>()
 
   constructor(options: OpenThreadlensDBOptions) {
     const parsed = parseOptions(optionsSchema, options, 'database options')
@@ -245,12 +247,29 @@ export class ThreadlensDB extends Dexie {
    * queries re-running): what this tab has written reaches its own views first. Never runs when
    * the transaction aborts. Outside a write transaction it does nothing.
    */
-  onCommitted(callback: () => void): void {
+  onCommitted(callback: (changed: object | undefined) => void): void {
     const transaction = this.dexieRuntime.currentIdbTransaction()
     if (transaction === undefined || transaction.mode !== 'readwrite') return
+    // Dexie keeps what the transaction changed on it, and sends that same object as its change signal.
+    const run = () => callback((transaction as IDBTransaction & { mutatedParts?: object }).mutatedParts)
     const callbacks = this.commitCallbacks.get(transaction)
-    if (callbacks === undefined) this.commitCallbacks.set(transaction, [callback])
-    else callbacks.push(callback)
+    if (callbacks === undefined) this.commitCallbacks.set(transaction, [run])
+    else callbacks.push(run)
+  }
+
+  /**
+   * Inside a write transaction that appends to `threadId` up to `lastSeq`: once committed, its
+   * change signal is known as this tab's own append (see `ownAppendIn`).
+   */
+  markOwnAppend(threadId: string, lastSeq: number): void {
+    this.onCommitted((changed) => {
+      if (changed !== undefined) this.ownAppends.set(changed, { threadId, lastSeq })
+    })
+  }
+
+  /** The append of this tab that a change signal (Dexie's `storagemutated` parts) comes from, if it does. */
+  ownAppendIn(changed: object): { readonly threadId: string; readonly lastSeq: number } | undefined {
+    return this.ownAppends.get(changed)
   }
 
   /** Runs a store call: refuses it when stopped, and maps whatever it throws to a threadlens error. */

@@ -10,9 +10,10 @@ export interface WatchedRows {
  * Calls `listener` after each commit that wrote any of `watched`, in this tab or another: Dexie's
  * `storagemutated` event, which carries this tab's commits as they complete and other tabs' through
  * a BroadcastChannel (the same signal its `liveQuery` re-runs on). It says what changed, never
- * the new values: read them. Returns the function that stops it.
+ * the new values: read them. `listener` gets Dexie's set of changed parts (the same object for every
+ * listener of one commit). Returns the function that stops it.
  */
-export function watchRows(databaseName: string, watched: readonly WatchedRows[], listener: () => void): () => void {
+export function watchRows(databaseName: string, watched: readonly WatchedRows[], listener: (changed: ObservabilitySet) => void): () => void {
   const targets = watched.map(({ table, keys }) => ({
     part: `idb://${databaseName}/${table}/`,
     keys: keys === undefined ? undefined : keys.reduce<RangeSet>((set, key) => set.addKey(key), new RangeSet()),
@@ -23,7 +24,7 @@ export function watchRows(databaseName: string, watched: readonly WatchedRows[],
       if (changed === undefined) return false
       return keys === undefined || rangesOverlap(changed, keys)
     })
-    if (touched) listener()
+    if (touched) listener(parts)
   }
   Dexie.on('storagemutated', onMutated)
   return () => Dexie.on.storagemutated.unsubscribe(onMutated)

@@ -117,6 +117,7 @@ export function indexedDbThreadBackend(db: ThreadlensDB): ThreadBackend {
           const { entries, row: next } = plan(row, stored)
           if (entries.length === 0) return entries
           if (onCommitted !== undefined) db.onCommitted(() => onCommitted(entries))
+          db.markOwnAppend(threadId, next.lastSeq)
           await Promise.all([db.entries.bulkAdd([...entries]), db.threads.put(next), ...calibrations.map((calibration) => db.calibrations.put(calibration))])
           written = calibrations
           return entries

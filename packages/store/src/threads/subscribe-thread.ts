@@ -87,11 +87,14 @@ export function subscribeThread(
       .catch(fail)
   }
   // After a commit that wrote the row (or the sentinel), in this tab or another, the row is read
-  // again once the page has painted: this tab's own appends have reached the listener already at
-  // their commit, and their frame should not wait for a read that finds nothing new.
+  // again, once the page has painted: the frame showing a change should not wait for a read. An
+  // append of this tab whose entries this listener already got at the commit needs no read at all
+  // (appends keep the record's rev, so there is no record to send either).
   let pending = false
-  const stopWatching = db.dexieRuntime.watchRows(db.name, [{ table: 'threads', keys: [threadId] }, { table: 'meta' }], () => {
+  const stopWatching = db.dexieRuntime.watchRows(db.name, [{ table: 'threads', keys: [threadId] }, { table: 'meta' }], (changed) => {
     if (pending || stopped) return
+    const own = db.ownAppendIn(changed)
+    if (own !== undefined && own.threadId === threadId && (delivered() ?? -1) >= own.lastSeq) return
     pending = true
     afterNextPaint(() => {
       pending = false
