@@ -9,6 +9,7 @@ import { sentinelKey, sentinelRowSchema, type AttachmentRefRow, type AttachmentR
 import { defineSchema, schemaVersion } from './schema'
 import { parseOptions } from '../parse-options'
 import { watchRows } from './watch-rows'
+import { CommitHooks, type OwnAppend } from './commit-hooks'
 
 export interface OpenThreadlensDBOptions {
   /** Name of the IndexedDB database: one per app (or per app user). Required; no default. */
@@ -57,19 +58,6 @@ export interface DexieRuntime {
   readonly watchRows: typeof watchRows
 }
 
-function runCommitted(callbacks: readonly (() => void)[] | undefined): void {
-  for (const callback of callbacks ?? []) {
-    try {
-      callback()
-    } catch (error) {
-      // The write has committed: a throwing callback must not stop the others or Dexie's completion.
-      queueMicrotask(() => {
-        throw error
-      })
-    }
-  }
-}
-
 const dexieRuntime: DexieRuntime = {
   liveQuery,
   minKey: Dexie.minKey,
@@ -108,9 +96,7 @@ export class ThreadlensDB extends Dexie {
   private currentStatus: DatabaseStatus = working
   private instanceId: string | undefined
   private readonly statusListeners = new Set<(status: DatabaseStatus) => void>()
-  private readonly commitCallbacks = new WeakMap<IDBTransaction, (() => void)[]>()
-  // Dexie's change signal for a commit of this tab is the transaction's own set of changed parts.
-  private readonly ownAppends = new WeakMap<object, { readonly threadId: string; readonly lastSeq: number }>()
+  private readonly commits = new CommitHooks()
 
   constructor(options: OpenThreadlensDBOptions) {
     const parsed = parseOptions(optionsSchema, options, 'database options')
@@ -122,24 +108,7 @@ export class ThreadlensDB extends Dexie {
       ...(options.IDBKeyRange === undefined ? {} : { IDBKeyRange: options.IDBKeyRange }),
     })
     defineSchema(this)
-    const commitCallbacks = this.commitCallbacks
-    // Innermost (lowest level): its `complete` listener comes before Dexie's own completion work.
-    this.use({
-      stack: 'dbcore',
-      name: 'threadlens-committed',
-      level: -10,
-      create: (down) => ({
-        ...down,
-        transaction: (stores, mode, transactionOptions) => {
-          const transaction = down.transaction(stores, mode, transactionOptions)
-          if (mode === 'readwrite') {
-            const idbTransaction = transaction as unknown as IDBTransaction
-            idbTransaction.addEventListener('complete', () => runCommitted(commitCallbacks.get(idbTransaction)))
-          }
-          return transaction
-        },
-      }),
-    })
+    this.use(this.commits.middleware())
     this.on('populate', (transaction) => {
       transaction.table('meta').add({ key: sentinelKey, instanceId: globalThis.crypto.randomUUID(), createdAt: Date.now() })
     })
@@ -249,12 +218,7 @@ export class ThreadlensDB extends Dexie {
    */
   onCommitted(callback: (changed: object | undefined) => void): void {
     const transaction = this.dexieRuntime.currentIdbTransaction()
-    if (transaction === undefined || transaction.mode !== 'readwrite') return
-    // Dexie keeps what the transaction changed on it, and sends that same object as its change signal.
-    const run = () => callback((transaction as IDBTransaction & { mutatedParts?: object }).mutatedParts)
-    const callbacks = this.commitCallbacks.get(transaction)
-    if (callbacks === undefined) this.commitCallbacks.set(transaction, [run])
-    else callbacks.push(run)
+    if (transaction !== undefined && transaction.mode === 'readwrite') this.commits.onCommitted(transaction, callback)
   }
 
   /**
@@ -262,14 +226,13 @@ export class ThreadlensDB extends Dexie {
    * change signal is known as this tab's own append (see `ownAppendIn`).
    */
   markOwnAppend(threadId: string, lastSeq: number): void {
-    this.onCommitted((changed) => {
-      if (changed !== undefined) this.ownAppends.set(changed, { threadId, lastSeq })
-    })
+    const transaction = this.dexieRuntime.currentIdbTransaction()
+    if (transaction !== undefined && transaction.mode === 'readwrite') this.commits.markOwnAppend(transaction, { threadId, lastSeq })
   }
 
   /** The append of this tab that a change signal (Dexie's `storagemutated` parts) comes from, if it does. */
-  ownAppendIn(changed: object): { readonly threadId: string; readonly lastSeq: number } | undefined {
-    return this.ownAppends.get(changed)
+  ownAppendIn(changed: object): OwnAppend | undefined {
+    return this.commits.ownAppendIn(changed)
   }
 
   /** Runs a store call: refuses it when stopped, and maps whatever it throws to a threadlens error. */
