@@ -48,11 +48,9 @@ export class CommitHooks {
     else callbacks.push(run)
   }
 
-  /** Once `transaction` has committed, its change signal is known as this connection's append. */
-  markOwnAppend(transaction: IDBTransaction, append: OwnAppend): void {
-    this.onCommitted(transaction, (changed) => {
-      if (changed !== undefined) this.#ownAppends.set(changed, append)
-    })
+  /** Remembers a committed change signal (Dexie's changed parts) as this connection's append. */
+  rememberOwnAppend(changed: object, append: OwnAppend): void {
+    this.#ownAppends.set(changed, append)
   }
 
   ownAppendIn(changed: object): OwnAppend | undefined {

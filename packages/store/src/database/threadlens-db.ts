@@ -226,8 +226,9 @@ export class ThreadlensDB extends Dexie {
    * change signal is known as this tab's own append (see `ownAppendIn`).
    */
   markOwnAppend(threadId: string, lastSeq: number): void {
-    const transaction = this.dexieRuntime.currentIdbTransaction()
-    if (transaction !== undefined && transaction.mode === 'readwrite') this.commits.markOwnAppend(transaction, { threadId, lastSeq })
+    this.onCommitted((changed) => {
+      if (changed !== undefined) this.commits.rememberOwnAppend(changed, { threadId, lastSeq })
+    })
   }
 
   /** The append of this tab that a change signal (Dexie's `storagemutated` parts) comes from, if it does. */
