@@ -12,6 +12,7 @@ import { useMemoryText } from './memory/use-memory-text'
 import { useChatSession } from './session/use-chat-session'
 import { loadChatAgent } from './session/load-chat-agent'
 import { useChatActions } from './use-chat-actions'
+import { useCountingPolicy } from './counting/use-counting-policy'
 import type { ActiveChatProps } from './active-chat'
 
 export type ChatBodyProps = ActiveChatProps & { readonly snapshot: ThreadSnapshot; readonly thread: Thread }
@@ -26,7 +27,8 @@ const warmUp = () => void loadChatAgent().catch(() => undefined)
  */
 export function ChatBody(props: ChatBodyProps) {
   const { stores, threadId, choice, layout, thread } = props
-  const policy = choice.policy
+  // Estimated counts until the visitor first interacts and the exact encoding has loaded.
+  const policy = useCountingPolicy(choice.policy)
   const memoryText = useMemoryText(props.memory, policy)
   const projection = useProjection(threadId, policy, { tools: props.toolSchemas, ...(memoryText === undefined ? {} : { memory: memoryText }) })
   const chatSession = useChatSession({ agent: props.agent, threads: stores.threads, callLog: stores.calls, threadId, setup: props.setup, tools: props.tools, memory: props.readMemory, attachments: stores.attachments })

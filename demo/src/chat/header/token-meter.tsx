@@ -36,6 +36,7 @@ export function TokenMeter({ meta, source }: { readonly meta: ProjectionMeta | u
       className={`chat-meter chat-meter--${level}`}
       data-testid="chat-token-meter"
       data-status="ready"
+      data-exact={meta.counter.exact}
       data-total={total}
       data-budget={budget}
       data-source={source}
@@ -48,7 +49,7 @@ export function TokenMeter({ meta, source }: { readonly meta: ProjectionMeta | u
         aria-valuemin={0}
         aria-valuemax={budget}
         aria-valuenow={Math.min(total, budget)}
-        aria-valuetext={`${format(total)} of ${format(budget)} tokens (${description})`}
+        aria-valuetext={`${format(total)} of ${format(budget)} tokens${meta.counter.exact ? '' : ', estimated'} (${description})`}
       >
         {parts.map((part) =>
           meta.tokens[part.key] > 0 ? <span key={part.key} className={`chat-meter-part chat-meter-part--${part.key}`} style={{ width: `${Math.min(100, (meta.tokens[part.key] / budget) * 100)}%` }} /> : null,

@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react'
+import { onFirstInteraction } from '../counting/first-interaction'
 
 export type ChatAgent = typeof import('./chat-agent')
 
@@ -27,12 +28,12 @@ export function loadChatAgent(): Promise<ChatAgent> {
 }
 
 /**
- * The sending part once loaded, `undefined` until then. It starts loading when the browser is
- * idle after the first paint (at the latest after `idleTimeoutMs`, default 1 s), and at once on
- * `loadChatAgent()` (the composer calls it on focus and typing), so a first send does not wait
- * for it visibly.
+ * The sending part once loaded, `undefined` until then. It starts loading at the visitor's first
+ * interaction with the page (a press, a key, a tap), not before: a visit that only reads
+ * downloads only what shows the chat. The composer also calls `loadChatAgent()` on focus and
+ * typing, so a first send does not wait for it visibly.
  */
-export function useChatAgent(idleTimeoutMs = 1_000): ChatAgent | undefined {
+export function useChatAgent(): ChatAgent | undefined {
   const [agent, setAgent] = useState(loaded)
   useEffect(() => {
     if (agent !== undefined) return undefined
@@ -41,15 +42,12 @@ export function useChatAgent(idleTimeoutMs = 1_000): ChatAgent | undefined {
       return undefined
     }
     listeners.add(setAgent)
-    // A failed idle load shows nowhere: the send that needs it reports its own failure.
-    const start = () => void loadChatAgent().catch(() => undefined)
-    const idle = globalThis.requestIdleCallback
-    const handle = idle === undefined ? setTimeout(start, 0) : idle(start, { timeout: idleTimeoutMs })
+    // A failed early load shows nowhere: the send that needs it reports its own failure.
+    const cancel = onFirstInteraction(() => void loadChatAgent().catch(() => undefined))
     return () => {
       listeners.delete(setAgent)
-      if (idle === undefined) clearTimeout(handle as ReturnType<typeof setTimeout>)
-      else globalThis.cancelIdleCallback(handle as number)
+      cancel()
     }
-  }, [agent, idleTimeoutMs])
+  }, [agent])
   return agent
 }
