@@ -1,6 +1,6 @@
 import { gzipSync } from 'node:zlib'
 import { expect, test, type Page, type Response } from '@playwright/test'
-import { collectErrors, composer, fastChat, meter } from './chat-page'
+import { collectErrors, composer, devtools, fastChat, meter } from './chat-page'
 
 // The exact encodings and the sending part: what a visit that only reads must not download.
 const tokenizerChunk = /\/assets\/(o200k_base|cl100k_base|GptEncoding)-[\w-]+\.js$/
@@ -42,6 +42,11 @@ for (const width of [390, 1440]) {
     await expect(meter(page)).toHaveAttribute('data-exact', 'true', { timeout: 30_000 })
     await expect(meter(page)).not.toContainText('(estimated)')
     expect(responses.some((response) => tokenizerChunk.test(response.url))).toBe(true)
+    if (width === 1440) {
+      // The panel docked beside the chat names the chat's policy as the chat's menu does.
+      const chosen = await page.getByTestId('chat-policy-select').locator('option:checked').innerText()
+      await expect(devtools(page).getByTestId('policy-select').locator('option[value="app"]')).toHaveText(`app: ${chosen}`)
+    }
     expect(errors).toEqual([])
   })
 }

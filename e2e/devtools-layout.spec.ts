@@ -88,6 +88,8 @@ test('a bad remembered state falls back to defaults; docking, keyboard resize, f
   await expect(frame).toHaveAttribute('data-dock', 'bottom', { timeout: 30_000 })
   await expect(devtools.getByTestId('tab-projection')).toHaveAttribute('aria-selected', 'true')
   await expect(devtools.getByTestId('panel-thread-title')).toHaveText('Trip to Japan (sample)')
+  // The page's policy under the page's own name for it.
+  await expect(devtools.getByTestId('policy-select').locator('option[value="app"]')).toHaveText('app: short context (8k)')
 
   // The resize handle is a focusable separator: arrow keys resize, aria-valuenow follows.
   const separator = devtools.getByTestId('devtools-resize')

@@ -1,4 +1,4 @@
-import { definePolicy, presets, type ContextPolicy } from '@threadlens/core'
+import { definePolicy, presets, withPolicy, type ContextPolicy } from '@threadlens/core'
 import { sampleSystemPrompt } from './sample-thread'
 
 export interface PolicyChoice {
@@ -9,12 +9,17 @@ export interface PolicyChoice {
 
 const systemPrompt = sampleSystemPrompt
 
+/** A choice whose policy carries the label as its name: the devtools name the page's policy as the page does. */
+function named(id: string, label: string, policy: ContextPolicy): PolicyChoice {
+  return { id, label, policy: withPolicy(policy, { name: label }) }
+}
+
 /** The presets the selector offers; "tiny" is small enough that dropping is visible on the sample thread. */
 export const policyChoices: readonly PolicyChoice[] = [
-  { id: 'short', label: 'short context (8k)', policy: presets.shortContext({ systemPrompt }) },
-  { id: 'long', label: 'long context (128k)', policy: presets.longContext({ systemPrompt }) },
-  { id: 'tool-focused', label: 'tool-focused (32k)', policy: presets.toolFocused({ systemPrompt }) },
-  { id: 'tiny', label: 'tiny (1k)', policy: definePolicy({ name: 'tiny', maxInputTokens: 1024, reserveOutputTokens: 256, keepLastTurns: 1, systemPrompt }) },
+  named('short', 'short context (8k)', presets.shortContext({ systemPrompt })),
+  named('long', 'long context (128k)', presets.longContext({ systemPrompt })),
+  named('tool-focused', 'tool-focused (32k)', presets.toolFocused({ systemPrompt })),
+  named('tiny', 'tiny (1k)', definePolicy({ maxInputTokens: 1024, reserveOutputTokens: 256, keepLastTurns: 1, systemPrompt })),
 ]
 
 export const defaultPolicyId = 'short'

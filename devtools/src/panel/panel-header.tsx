@@ -29,7 +29,8 @@ export function PanelHeader({ controls, idBase }: { readonly controls: ReactNode
         <label className="tl-row">
           <span className="tl-muted">policy</span>
           <select className="tl-select" data-testid="policy-select" value={panel.labChoice} onChange={(event) => onPolicy(event.target.value)}>
-            <option value="app">app policy{panel.basePolicy.name === undefined ? '' : ` (${panel.basePolicy.name})`}</option>
+            {/* The app's policy under the name the app gives it. */}
+            <option value="app">{panel.basePolicy.name === undefined ? 'app policy' : `app: ${panel.basePolicy.name}`}</option>
             {panel.choices.map((choice) => (
               <option key={choice.id} value={choice.id}>
                 {choice.label}

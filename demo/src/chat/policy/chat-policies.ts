@@ -1,4 +1,4 @@
-import { presets, type ContextPolicy, type PolicyOptions } from '@threadlens/core'
+import { presets, withPolicy, type ContextPolicy, type PolicyOptions } from '@threadlens/core'
 import { modelInfo, policyForModel } from '@threadlens/core/models'
 import { SYSTEM_PROMPT } from '../chat-config'
 
@@ -14,11 +14,16 @@ const shared: PolicyOptions = { systemPrompt: SYSTEM_PROMPT, memorySpaces: ['wor
 /** Models offered with a policy of their own even offline (their window, output limit and tokenizer). */
 export const exampleModels = ['gpt-4o-mini', 'claude-haiku-4-5', 'llama-3.1-8b-instruct'] as const
 
+/** A choice whose policy carries the label as its name: the devtools name the app's policy as the chat does. */
+function named(id: string, label: string, policy: ContextPolicy): ChatPolicyChoice {
+  return { id, label, policy: withPolicy(policy, { name: label }) }
+}
+
 export const presetChoices: readonly ChatPolicyChoice[] = [
   // An 8k window: read_document output is cut harder before it enters the thread, so one fits.
-  { id: 'short', label: 'Short context (8k)', policy: presets.shortContext({ ...shared, toolOutputMaxLines: 200, toolOutputMaxBytes: 8000 }) },
-  { id: 'long', label: 'Long context (128k)', policy: presets.longContext(shared) },
-  { id: 'tool-focused', label: 'Tool-focused (32k)', policy: presets.toolFocused({ ...shared, toolOutputMaxBytes: 16_000 }) },
+  named('short', 'Short context (8k)', presets.shortContext({ ...shared, toolOutputMaxLines: 200, toolOutputMaxBytes: 8000 })),
+  named('long', 'Long context (128k)', presets.longContext(shared)),
+  named('tool-focused', 'Tool-focused (32k)', presets.toolFocused({ ...shared, toolOutputMaxBytes: 16_000 })),
 ]
 
 export const DEFAULT_POLICY_ID = 'short'
@@ -35,7 +40,7 @@ function isKnownModel(id: string): boolean {
 /** The per-model choice for `modelId`, or `undefined` when threadlens does not know the model. */
 export function modelChoice(modelId: string): ChatPolicyChoice | undefined {
   if (!isKnownModel(modelId)) return undefined
-  return { id: `model:${modelId}`, label: `For ${modelId}`, policy: policyForModel(modelId, shared) }
+  return named(`model:${modelId}`, `For ${modelId}`, policyForModel(modelId, shared))
 }
 
 /** The presets, then a policy per model: the configured model's first (when known), then the examples. */
