@@ -6,7 +6,7 @@ export interface RouteFakeProviderOptions extends FakeProviderOptions {
   /**
    * The base URL the app under test is pointed at (its `/chat/completions` and `/messages` are
    * answered). On the page's own origin, so the page needs no CORS and no network.
-   * Default: `http://127.0.0.1:4173/fake-llm/v1` (the demo's preview server).
+   * Default: `http://127.0.0.1:4173/fake-llm/v1` (the demo's preview server; `THREADLENS_E2E_PORT` moves it).
    */
   readonly baseURL?: string
 }
@@ -26,7 +26,7 @@ export interface RoutedFakeProvider extends FakeProvider {
  * that need a stream cut half-way use the Node server.
  */
 export async function routeFakeProvider(page: Page, options: RouteFakeProviderOptions = {}): Promise<RoutedFakeProvider> {
-  const baseURL = (options.baseURL ?? 'http://127.0.0.1:4173/fake-llm/v1').replace(/\/+$/, '')
+  const baseURL = (options.baseURL ?? `http://127.0.0.1:${process.env.THREADLENS_E2E_PORT ?? 4173}/fake-llm/v1`).replace(/\/+$/, '')
   const basePath = new URL(baseURL).pathname
   const provider = createFakeProvider(options)
 
