@@ -1,6 +1,6 @@
 // The database class (and Dexie with it) loads on the first `openThreadlensDB`/`openThreadlensStores`:
 // only its type is exported here; `@threadlens/store/dexie` exports the class.
-export type { DatabaseStatus, OpenThreadlensDBOptions, StopReason, ThreadlensDB } from './database/threadlens-db'
+export type { DatabaseStatus, DatabaseStopReason, OpenThreadlensDBOptions, ThreadlensDB } from './database/threadlens-db'
 export { openThreadlensDB } from './database/open-database'
 export type { ThreadRecord } from './database/rows'
 export { schemaVersion } from './database/schema'

@@ -27,7 +27,7 @@ const optionsSchema = z.object({
 })
 
 /** Why a database connection stopped for good (until a reload or `acknowledgeReset()`). */
-export type StopReason = 'cleared' | 'erased-elsewhere' | 'upgraded-elsewhere' | 'database-newer'
+export type DatabaseStopReason = 'cleared' | 'erased-elsewhere' | 'upgraded-elsewhere' | 'database-newer'
 
 /**
  * - `working`: usable;
@@ -37,7 +37,7 @@ export type StopReason = 'cleared' | 'erased-elsewhere' | 'upgraded-elsewhere' |
 export type DatabaseStatus =
   | { readonly state: 'working' }
   | { readonly state: 'blocked' }
-  | { readonly state: 'stopped'; readonly reason: StopReason; readonly otherVersion: number | undefined }
+  | { readonly state: 'stopped'; readonly reason: DatabaseStopReason; readonly otherVersion: number | undefined }
 
 const working: DatabaseStatus = { state: 'working' }
 
@@ -169,7 +169,7 @@ export class ThreadlensDB extends Dexie {
     for (const listener of this.statusListeners) listener(status)
   }
 
-  private stop(reason: StopReason, otherVersion: number | undefined): void {
+  private stop(reason: DatabaseStopReason, otherVersion: number | undefined): void {
     if (this.currentStatus.state === 'stopped') return
     this.setStatus({ state: 'stopped', reason, otherVersion })
   }
