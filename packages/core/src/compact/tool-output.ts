@@ -2,7 +2,7 @@ import type { EntryInputOf, EntryRefs, JsonValue } from '../entries/entry'
 import type { ThreadlensEvent } from '../events'
 import type { ContextPolicy } from '../policy/policy'
 import { utf8Length } from '../utils/utf8-length'
-import { truncateHead, truncateHeadTail, truncateTail, type TruncateResult } from './truncate'
+import { truncateHead, truncateHeadTail, truncateTail, type TruncateResult } from '../text/truncate'
 
 export interface ToolResultInputOptions {
   readonly name: string

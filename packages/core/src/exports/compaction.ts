@@ -1,8 +1,8 @@
 /** @threadlens/core/compaction: the parts of compaction (budget, plan, truncation of tool output) for a loop of your own. */
 
 export type { CompactionFailure } from '../events'
-export type { TruncateOptions, TruncateResult } from '../compact/truncate'
-export { truncateHead, truncateTail, truncateHeadTail } from '../compact/truncate'
+export type { TruncateOptions, TruncateResult } from '../text/truncate'
+export { truncateHead, truncateTail, truncateHeadTail } from '../text/truncate'
 export type { ToolResultInputOptions } from '../compact/tool-output'
 export { toolResultInput } from '../compact/tool-output'
 export type { CompactionDecision, CompactionDecisionOptions } from '../compact/budget'

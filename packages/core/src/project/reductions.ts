@@ -1,4 +1,4 @@
-import { truncateHeadTail } from '../compact/truncate'
+import { truncateHeadTail } from '../text/truncate'
 import type { Entry, ToolResultEntry } from '../entries/entry'
 import { toolResultText } from '../entries/entry-text'
 import { resultContentHash, type ThreadIndex } from '../entries/thread-index'
