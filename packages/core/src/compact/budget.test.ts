@@ -1,8 +1,10 @@
+import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { createThread } from '../entries/thread'
 import { BudgetOverflowError } from '../errors/threadlens-error'
 import { definePolicy } from '../policy/policy'
 import { project } from '../project/project'
+import { actionsArbitrary, buildThread, pendingArbitrary, policyOptionsArbitrary, sampleTools } from '../testing/random-thread'
 import { customTokenCounter } from '../tokens/token-counter'
 import { assertFits, ContextTokenBudget, decideCompaction } from './budget'
 
@@ -49,6 +51,38 @@ describe('decideCompaction', () => {
     expect(decideCompaction(dropped, policy)).toEqual({ action: 'compact', reason: 'history-dropped' })
     const overflow = project({ thread: threadOf(['a'.repeat(2000)]), policy, counter })
     expect(decideCompaction(overflow, policy)).toEqual({ action: 'compact', reason: 'overflow' })
+  })
+})
+
+describe('one verdict: meta.needsSummary and decideCompaction', () => {
+  // The panel shows meta.needsSummary; sessions compact on decideCompaction. They must never disagree.
+  const SEED = 20261127
+  it(`agree on 1,000 random threads, policies, pending messages and tools (seed ${SEED})`, () => {
+    const heuristic = customTokenCounter('words', (text) => Math.ceil(text.length / 4), false)
+    fc.assert(
+      fc.property(actionsArbitrary, policyOptionsArbitrary, pendingArbitrary, fc.boolean(), fc.double({ min: 0.05, max: 1, noNaN: true }), (actions, options, pending, withTools, ratio) => {
+        const policy = definePolicy({ ...options, summarizeAtRatio: ratio })
+        const result = project({ thread: buildThread(actions), policy, counter: heuristic, pending, ...(withTools ? { tools: sampleTools } : {}) })
+        const decision = decideCompaction(result, policy)
+        expect(decision.action === 'compact').toBe(result.meta.needsSummary)
+        const budget = ContextTokenBudget.of(result, policy)
+        if (result.meta.needsSummaryReason === 'over-threshold') expect(budget.overSoftThreshold()).toBe(true)
+        if (!result.meta.needsSummary) expect(budget.overSoftThreshold()).toBe(false)
+      }),
+      { seed: SEED, numRuns: 1000 },
+    )
+  })
+
+  it('counts only what a summary can shrink: a large system prompt and tool schemas do not trigger it alone', () => {
+    const policy = definePolicy({ maxInputTokens: 1000, reserveOutputTokens: 100, systemPrompt: 'x'.repeat(600), summarizeAtRatio: 0.5 })
+    // 600 of 900 tokens are the system prompt: over half the budget, but the conversation is tiny.
+    const result = project({ thread: threadOf(['hello']), policy, counter })
+    expect(result.meta.needsSummary).toBe(false)
+    expect(decideCompaction(result, policy)).toEqual({ action: 'none' })
+    // The conversation takes half of the ~297 tokens left: now both say so.
+    const grown = project({ thread: threadOf(['a'.repeat(160)]), policy, counter })
+    expect(grown.meta.needsSummaryReason).toBe('over-threshold')
+    expect(decideCompaction(grown, policy)).toEqual({ action: 'compact', reason: 'over-soft-threshold' })
   })
 })
 

@@ -1,5 +1,6 @@
 import { BudgetOverflowError } from '../errors/threadlens-error'
 import type { ContextPolicy } from '../policy/policy'
+import { summaryThreshold } from '../project/summary-threshold'
 import type { ProjectionResult } from '../project/types'
 
 /** A context window's accounting at one moment. */
@@ -50,7 +51,7 @@ function budgetFields(result: ProjectionResult, policy: ContextPolicy): BudgetFi
     used: tokens.total - reservedSystem,
     reservedOutput: policy.reserveOutputTokens,
     reservedSystem,
-    softThreshold: Math.floor(policy.summarizeAtRatio * (policy.maxInputTokens - policy.reserveOutputTokens - reservedSystem)),
+    softThreshold: summaryThreshold(policy.maxInputTokens - policy.reserveOutputTokens, reservedSystem, policy.summarizeAtRatio),
   }
 }
 
@@ -72,11 +73,11 @@ export interface CompactionDecisionOptions {
  * projection already had to drop history or overflowed.
  */
 export function decideCompaction(result: ProjectionResult, policy: ContextPolicy, options: CompactionDecisionOptions = {}): CompactionDecision {
-  const budget = budgetFields(result, policy)
-  if (result.meta.overflow) return { action: 'compact', reason: 'overflow' }
-  if (result.meta.needsSummaryReason === 'history-dropped') return { action: 'compact', reason: 'history-dropped' }
-  if (budget.used >= budget.softThreshold) return { action: 'compact', reason: 'over-soft-threshold' }
-  if (remainingOf(budget) < (options.minHeadroom ?? 0)) return { action: 'compact', reason: 'low-headroom' }
+  // `meta.needsSummaryReason` is the one verdict (see `summaryThreshold`); only the headroom is extra.
+  const reason = result.meta.needsSummaryReason
+  if (reason === 'overflow' || reason === 'history-dropped') return { action: 'compact', reason }
+  if (reason === 'over-threshold') return { action: 'compact', reason: 'over-soft-threshold' }
+  if (remainingOf(budgetFields(result, policy)) < (options.minHeadroom ?? 0)) return { action: 'compact', reason: 'low-headroom' }
   return { action: 'none' }
 }
 

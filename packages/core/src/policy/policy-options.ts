@@ -86,7 +86,10 @@ export interface PolicyFields {
   readonly unresolvedToolCalls: 'drop' | 'interrupt'
   /** The synthetic result text for `interrupt`. */
   readonly interruptedResultText: string
-  /** `needsSummary` turns on when the projection uses more than this share of the budget. Default 0.8. */
+  /**
+   * `needsSummary` turns on (and `decideCompaction` says compact) when the conversation content takes
+   * this share of the input budget left after the system prompt and tool schemas. Default 0.8.
+   */
   readonly summarizeAtRatio: number
   /**
    * Tool traffic of older requests (outside the last `keepLastTurns` turns, unpinned, resolved):

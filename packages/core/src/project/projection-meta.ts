@@ -3,6 +3,7 @@ import type { ContextPolicy } from '../policy/policy'
 import { REPLY_PRIMING_TOKENS } from '../tokens/token-counter'
 import { HashBuilder } from '../utils/hash'
 import { attachmentTokens } from '../tokens/attachment-tokens'
+import { overSummaryThreshold } from './summary-threshold'
 import { placeCacheBreakpoints, placeOpenAICacheBreakpoints } from './cache-breakpoints'
 import type { CheckpointSegments } from './checkpoint-segments'
 import { droppedRanges } from './dropped-ranges'
@@ -83,7 +84,7 @@ export function projectionMeta(
     ? 'overflow'
     : historyDropped
       ? 'history-dropped'
-      : tokens.total > policy.summarizeAtRatio * budget
+      : overSummaryThreshold(tokens.total, tokens.system + tokens.tools, budget, policy.summarizeAtRatio)
         ? 'over-threshold'
         : undefined
   const { messages, infos } = assembled

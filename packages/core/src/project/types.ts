@@ -114,7 +114,10 @@ export type NeedsSummaryReason =
   | 'overflow'
   /** history was dropped by budget, window or a cache-friendly window, and no summary covers it */
   | 'history-dropped'
-  /** the projection uses more than `summarizeAtRatio` of the budget */
+  /**
+   * the conversation content (all but system prompt and tool schemas) takes at least
+   * `summarizeAtRatio` of the room the budget leaves it (`decideCompaction` uses the same rule)
+   */
   | 'over-threshold'
 
 export interface ProjectionTokens {
