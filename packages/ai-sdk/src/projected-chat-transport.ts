@@ -178,7 +178,17 @@ async function projectForSend(send: {
   let projected = projectNow()
   if (summarizer !== undefined && projected.projection.meta.needsSummary) {
     // Compaction keeps history: a summary entry is appended (or a recorded failure), nothing is removed.
-    const compaction = await compact({ thread, policy, counter, summarizer, ...(abortSignal === undefined ? {} : { signal: abortSignal }) })
+    const compaction = await compact({
+      thread,
+      policy,
+      counter,
+      summarizer,
+      // The request's own projection, tools and memory: before/after are the counts the meter shows.
+      projection: projected.projection,
+      ...(toolSchemas.length === 0 ? {} : { tools: toolSchemas }),
+      ...(memory === undefined ? {} : { memory }),
+      ...(abortSignal === undefined ? {} : { signal: abortSignal }),
+    })
     if (compaction.entries.length > 0) {
       await persistence.append(compaction.entries)
       thread = await persistence.thread()

@@ -1,6 +1,6 @@
 import { compact, decideCompaction, extractiveSummarizer, project, type ContextPolicy, type ProjectionResult, type ThreadlensEvent, type TokenCounter, type ToolSchema } from '@threadlens/core'
 import { chooseMemoryText, memoryWindowKey, type HeldMemory } from '@threadlens/core/caching'
-import { assertFits } from '@threadlens/core/compaction'
+import { assertFits, type CompactOptions } from '@threadlens/core/compaction'
 import { renderMemory } from '@threadlens/core/memory'
 import type { ContextTooLongError } from '../model/errors'
 import { policyWithin, serverLimitOf } from './context-recovery'
@@ -33,7 +33,8 @@ export class ContextFitting {
     const fresh = typeof source === 'object' ? renderMemory(source, { spaces: policy.memorySpaces, maxTokens: policy.memoryMaxTokens, counter }).text : (source ?? '')
     let result = await this.#projectWithMemory(policy, counter, tools, fresh)
     if (decideCompaction(result.projection, policy).action === 'compact') {
-      const compacted = await this.compact(policy, counter, onEvent)
+      // The projection just made is compaction's "before"; its counts are the meter's (tools and memory in).
+      const compacted = await this.compact(policy, counter, onEvent, { projection: result.projection, tools, ...(result.memory === undefined ? {} : { memory: result.memory }) })
       if (compacted) result = await this.#projectWithMemory(policy, counter, tools, fresh)
     }
     assertFits(result.projection)
@@ -58,10 +59,19 @@ export class ContextFitting {
     return { projection, basisSeq, memory: text === '' ? undefined : text }
   }
 
-  /** Summarizes what the policy allows now; `true` when something was summarized. */
-  async compact(policy: ContextPolicy, counter: TokenCounter, onEvent: (event: ThreadlensEvent) => void): Promise<boolean> {
+  /**
+   * Summarizes what the policy allows now; `true` when something was summarized. `request`: the
+   * projection that called for it and its tools and memory, so the compaction's before and after
+   * counts are the request's own.
+   */
+  async compact(
+    policy: ContextPolicy,
+    counter: TokenCounter,
+    onEvent: (event: ThreadlensEvent) => void,
+    request: Pick<CompactOptions, 'projection' | 'tools' | 'memory'> = {},
+  ): Promise<boolean> {
     const thread = await this.#session.mirror.thread()
-    const result = await compact({ thread, policy, counter, summarizer: this.#session.options.summarizer ?? extractiveSummarizer(), onEvent })
+    const result = await compact({ ...request, thread, policy, counter, summarizer: this.#session.options.summarizer ?? extractiveSummarizer(), onEvent })
     if (result.entries.length > 0) await this.#session.mirror.append(result.entries)
     return result.status === 'summarized'
   }

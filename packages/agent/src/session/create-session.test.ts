@@ -236,7 +236,10 @@ describe('session loop', () => {
   })
 
   it('compacts before the call when the projection needs a summary', async () => {
-    const { threads, threadId, session } = await setup(['Fine.'], { policy: definePolicy({ maxInputTokens: 400, reserveOutputTokens: 50, keepLastTurns: 1 }) })
+    const { threads, threadId, session } = await setup(['Fine.'], {
+      policy: definePolicy({ maxInputTokens: 400, reserveOutputTokens: 50, keepLastTurns: 1 }),
+      memory: () => 'The user travels by train.',
+    })
     for (let turn = 0; turn < 20; turn++) {
       await threads.appendMany(threadId, [
         { kind: 'message', payload: { role: 'user', content: `Question ${turn}: what about the train from Oslo to Bergen?` } },
@@ -247,6 +250,12 @@ describe('session loop', () => {
     const projection = events.find((event) => event.type === 'projection-end')
     expect(events.findIndex((event) => event.type === 'compaction-end')).toBeLessThan(events.indexOf(projection as SessionEvent))
     expect(projection?.type === 'projection-end' && projection.projection.meta.summaryUsed).toBe(true)
+    // The compaction's figures are the request's own (tool schemas and memory in), as the meter shows them.
+    const compacted = events.find((event) => event.type === 'compaction-end')
+    const meta = projection?.type === 'projection-end' ? projection.projection.meta : undefined
+    expect(meta?.tokens.tools).toBeGreaterThan(0)
+    expect(meta?.tokens.memory).toBeGreaterThan(0)
+    expect(compacted?.type === 'compaction-end' && compacted.tokensAfter).toBe(meta?.tokens.total)
   })
 
   it('stops with a typed error when even the mandatory part cannot fit, history intact', async () => {

@@ -51,6 +51,40 @@ describe('compact', () => {
     expect(events.map((event) => event.type)).toEqual(['compaction-start', 'compaction-end'])
   })
 
+  it("counts the request it is for: tools, memory and pending included, the caller's projection reused as the before", async () => {
+    const thread = tripThread(10)
+    const tools = [{ name: 'search', description: 'Searches the web for places and prices.', parameters: { type: 'object', properties: { query: { type: 'string' } } } }]
+    const request = { thread, policy, counter, tools, memory: 'The user prefers trains and cheap food.', pending: [{ role: 'user' as const, content: 'And the last day?' }] }
+    const before = project(request)
+    const result = await compact({ ...request, summarizer: extractiveSummarizer(), projection: before })
+    expect(result.status).toBe('summarized')
+    if (result.status !== 'summarized') return
+    // The meter's figure of this request, not of the thread alone.
+    expect(result.tokensBefore).toBe(before.meta.tokens.total)
+    expect(result.tokensBefore).toBeGreaterThan(project({ thread, policy, counter }).meta.tokens.total)
+    thread.appendMany(result.entries)
+    expect(result.tokensAfter).toBe(project(request).meta.tokens.total)
+    // Given the before, compaction projects once (the after): a counter that counts every call it
+    // gets tells — without it, compaction costs exactly one projection more.
+    let counted = 0
+    const countingCounter = new Proxy(counter, {
+      get(target, key) {
+        const value: unknown = Reflect.get(target, key)
+        return typeof value === 'function' ? (...args: unknown[]) => (counted++, (value as (...inner: unknown[]) => unknown).apply(target, args)) : value
+      },
+    })
+    const freshRequest = { ...request, thread: tripThread(10), counter: countingCounter }
+    const freshBefore = project(freshRequest)
+    const perProjection = counted
+    counted = 0
+    await compact({ ...freshRequest, summarizer: extractiveSummarizer(), projection: freshBefore })
+    const withBefore = counted
+    counted = 0
+    await compact({ ...freshRequest, summarizer: extractiveSummarizer() })
+    expect(perProjection).toBeGreaterThan(0)
+    expect(counted - withBefore).toBe(perProjection)
+  })
+
   it('continues the previous summary: the summarizer gets it and only what came after', async () => {
     const thread = tripThread(6)
     const seen: { previous: string | undefined; seqs: number[] }[] = []

@@ -1,20 +1,26 @@
 import type { Entry, EntryInput } from '../entries/entry'
 import type { ThreadSource } from '../entries/thread'
 import type { CompactionFailure, ThreadlensEvent } from '../events'
-import type { ContextPolicy } from '../policy/policy'
 import { project } from '../project/project'
-import type { TokenCounter } from '../tokens/token-counter'
+import type { ProjectInput, ProjectionResult } from '../project/types'
 import { planCompaction } from './plan-compaction'
 import type { Summarizer } from './summarizer'
 
 export { planCompaction } from './plan-compaction'
 export type { CompactionPlan } from './plan-compaction'
 
-export interface CompactOptions {
-  readonly thread: ThreadSource | readonly Entry[]
-  readonly policy: ContextPolicy
-  readonly counter: TokenCounter
+/**
+ * What to compact, and the request it is for: give the same `tools`, `memory` and `pending` the
+ * request projects with, and `tokensBefore`/`tokensAfter` are that request's `meta.tokens.total`,
+ * the figure the token meter shows.
+ */
+export interface CompactOptions extends ProjectInput {
   readonly summarizer: Summarizer
+  /**
+   * The projection of this same input, when the caller already made it (to decide to compact):
+   * it is the "before", and compaction projects only once, for the "after". Default: projected here.
+   */
+  readonly projection?: ProjectionResult
   /** Cancels the summary; the result is then a recorded failure. */
   readonly signal?: AbortSignal
   /** Give up on the summarizer after this many milliseconds. Default: no limit. */
@@ -59,7 +65,8 @@ export async function compact(options: CompactOptions): Promise<CompactionResult
   const entries: readonly Entry[] = Array.isArray(options.thread) ? (options.thread as readonly Entry[]) : (options.thread as ThreadSource).entries
   const threadId = entries[0]?.threadId ?? ''
   const emit = options.onEvent ?? (() => undefined)
-  const tokensBefore = project({ thread: options.thread, policy, counter }).meta.tokens.total
+  const request: ProjectInput = { thread: options.thread, policy, counter, ...requestParts(options) }
+  const tokensBefore = (options.projection ?? project(request)).meta.tokens.total
   const plan = planCompaction(options.thread, policy)
   if (plan === undefined) return { status: 'nothing-to-do', entries: [], tokensBefore }
 
@@ -111,10 +118,19 @@ export async function compact(options: CompactOptions): Promise<CompactionResult
   }
   appended.push({ kind: 'summary', payload: { fromSeq: plan.fromSeq, toSeq: plan.toSeq, content } })
 
-  const tokensAfter = project({ thread: withAppended(entries, appended), policy, counter }).meta.tokens.total
+  const tokensAfter = project({ ...request, thread: withAppended(entries, appended) }).meta.tokens.total
   const contentTokens = counter.count(content)
   emit({ type: 'compaction-end', threadId, fromSeq: plan.fromSeq, toSeq: plan.toSeq, tokensBefore, tokensAfter, summaryTokens: contentTokens })
   return { status: 'summarized', entries: appended, fromSeq: plan.fromSeq, toSeq: plan.toSeq, tokensBefore, tokensAfter, summaryTokens: contentTokens }
+}
+
+/** The parts of the request besides thread, policy and counter that were given. */
+function requestParts(options: CompactOptions): Pick<ProjectInput, 'tools' | 'memory' | 'pending'> {
+  return {
+    ...(options.tools === undefined ? {} : { tools: options.tools }),
+    ...(options.memory === undefined ? {} : { memory: options.memory }),
+    ...(options.pending === undefined ? {} : { pending: options.pending }),
+  }
 }
 
 /** Entries as they would be after appending `inputs` (for measuring, never stored). */
