@@ -39,6 +39,9 @@ export type { BuiltinCounterId, CounterId, EncodingName } from '../tokens/token-
 export { loadedTokenCounter, heuristicCount, messageTokens, MESSAGE_OVERHEAD_TOKENS, REPLY_PRIMING_TOKENS, TOOL_CALL_OVERHEAD_TOKENS } from '../tokens/token-counter'
 export { inputBudget, DEFAULT_SUMMARY_PREFIX, DEFAULT_INTERRUPTED_RESULT } from '../policy/policy'
 export type { PresetName } from '../policy/presets'
+// A windowed read of a thread: the facts a store keeps beside it and the projector's cost model.
+export type { SummaryFact, ThreadFacts } from '../project/window-read'
+export { emptyThreadFacts, foldThreadFacts, WindowRead } from '../project/window-read'
 export type { DroppedRange, NeedsSummaryReason, ProjectedToolCall, ProjectInput, ProjectionTokens, ProjectionCache } from '../project/types'
 export type {
   OpenAIChatSystemMessage,

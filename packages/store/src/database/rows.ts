@@ -1,7 +1,7 @@
 import { type JsonObject } from '@threadlens/core'
-import { jsonObjectSchema, threadId as toThreadId, type ForkInfo, type ThreadId } from '@threadlens/core/internal'
+import { jsonObjectSchema, threadId as toThreadId, type ForkInfo, type ThreadFacts, type ThreadId } from '@threadlens/core/internal'
 import { z } from 'zod/mini'
-import { threadFactsSchema, type ThreadFacts } from '../threads/thread-facts'
+import { threadFactsSchema } from '../threads/thread-facts'
 
 /** A stored thread as the app sees it: everything but its entries. */
 export interface ThreadRecord {

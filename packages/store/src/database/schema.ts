@@ -1,6 +1,6 @@
 import type { Entry } from '@threadlens/core'
 import type { Dexie, Transaction } from 'dexie'
-import { emptyThreadFacts, foldThreadFacts } from '../threads/thread-facts'
+import { emptyThreadFacts, foldThreadFacts } from '@threadlens/core/internal'
 
 /** The schema version this code writes. Bump it with a new `version(n)` below, never by editing an old one. */
 export const schemaVersion = 4

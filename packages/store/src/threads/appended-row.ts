@@ -1,6 +1,6 @@
 import type { Entry } from '@threadlens/core'
 import type { ThreadRow } from '../database/rows'
-import { foldThreadFacts } from './thread-facts'
+import { foldThreadFacts } from '@threadlens/core/internal'
 import { exportedBytes } from './thread-limits'
 
 /** The row after entries were appended to it. */

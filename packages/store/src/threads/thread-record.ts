@@ -4,7 +4,7 @@ import { z } from 'zod/mini'
 import { toThreadRecord, type ThreadRecord, type ThreadRow } from '../database/rows'
 import { ThreadRevisionConflictError } from '../errors'
 import { parseOptions } from '../parse-options'
-import { emptyThreadFacts } from './thread-facts'
+import { emptyThreadFacts } from '@threadlens/core/internal'
 
 /** The fields of a thread record the app sets. */
 export interface ThreadRecordFields {

@@ -1,5 +1,5 @@
 import { type Entry } from '@threadlens/core'
-import { inputBudget, MESSAGE_OVERHEAD_TOKENS, REPLY_PRIMING_TOKENS } from '@threadlens/core/internal'
+import { WindowRead } from '@threadlens/core/internal'
 import type { ThreadRow } from '../database/rows'
 import type { ThreadlensDB } from '../database/threadlens-db'
 import { checkStoredEntry, newestFirstPage, readEntries, readEntriesNewestFirst, readNewestRows } from './entry-reads'
@@ -18,60 +18,31 @@ export function readWindowFirstPage(db: ThreadlensDB, threadId: string): Promise
 
 /**
  * The newest entries of a thread that a projection under `options.policy` can use, read inside
- * the caller's transaction. Why the window is enough, in short: the projector walks units newest
- * first and stops at the first that does not fit the budget; the walk below sums, per entry, no
- * more than the projector would spend on it, so once the sum exceeds the budget the projector
- * cannot get past the window. Two sums run at once because the summary checkpoint may or may not
- * fit: one skips the entries it covers, the other does not (and is enough once it exceeds the
- * summary's own cost, since the summary did not fit in what was left). Then the window is
- * extended to hold the latest user message, every visible pinned entry, the summary in use, and
- * every tool call unit it cuts through. A cache-friendly policy's grid is anchored at the window's
- * start (stable while the session follows the thread), so its window reads one chunk more than the
- * budget rather than reaching back to the start of history: the projection is valid and as full,
- * though its window may start on another grid point than a projection of the whole thread would.
+ * the caller's transaction. The store only reads: pages newest first until core's `WindowRead`
+ * (the projector's cost model, with the proof of why the window is enough) says no projection can
+ * reach further, then what the projector always looks at (latest user message, pins, the summary
+ * in use) and every tool call unit the window cuts through. A cache-friendly policy's grid is
+ * anchored at the window's start (stable while the session follows the thread), so its window
+ * reads one chunk more than the budget rather than reaching back to the start of history: the
+ * projection is valid and as full, though its window may start on another grid point than a
+ * projection of the whole thread would.
  * `firstPage`: the thread's newest rows from `readWindowFirstPage` in the same transaction, if the
  * caller asked for them early (default: the walk reads its first page itself).
  */
 export async function loadWindowEntries(db: ThreadlensDB, row: ThreadRow, options: LoadWindowOptions, operation: string, firstPage?: Promise<readonly unknown[]>): Promise<Entry[]> {
-  const { policy, counter } = options
   const threadId = row.id
   const lastSeq = row.lastSeq
   if (lastSeq < 0) return []
-  const { facts } = row
-  // Nothing before the newest reset is ever projected; keep at least the newest entry.
-  const floor = Math.min(facts.resetSeq + 1, lastSeq)
-  const budget = inputBudget(policy)
-  const include = new Set(policy.includeKinds)
-  const summary = include.has('summary') && facts.summary !== null && facts.summary.toSeq >= floor ? facts.summary : null
+  const plan = new WindowRead(options.policy, options.counter, row.facts, lastSeq)
+  const { floor, summary } = plan
+  if (summary !== null) plan.costSummary(checkStoredEntry(await db.entries.get([threadId, summary.seq]), threadId, summary.seq, operation))
 
-  let summaryCost = 0
-  if (summary !== null) {
-    const raw = await db.entries.get([threadId, summary.seq])
-    const entry = checkStoredEntry(raw, threadId, summary.seq, operation)
-    if (entry.kind === 'summary') summaryCost = MESSAGE_OVERHEAD_TOKENS + counter.countCached(policy.summaryPrefix + entry.payload.content)
-  }
-  const coveredFrom = summary === null ? Number.POSITIVE_INFINITY : Math.max(floor, summary.fromSeq)
-  const coveredTo = summary === null ? -1 : summary.toSeq
-
-  // A cache-friendly window moves in chunks: hold one chunk beyond the budget so it can fill it.
-  const reach = policy.cacheFriendly ? budget + Math.floor(budget * (1 - policy.cacheLowWaterRatio)) : budget
-
-  // The walk: newest first, page by page.
-  let sumOutsideSummary = 0
-  let sumAll = 0
-  const costOf = projectedCostModel(options, include)
-  const enough = (lowest: number): boolean => {
-    if (summary === null) return sumAll > reach
-    const whenSummaryUsed = sumOutsideSummary > reach || (lowest <= coveredTo && coveredFrom <= floor)
-    const whenSummaryUnused = sumAll > reach || sumAll >= summaryCost
-    return whenSummaryUsed && whenSummaryUnused
-  }
-
+  // The walk: newest first, page by page, until the plan says no projection reaches further.
   const lookups = new FirstSeqLookups(db, threadId)
   const newestFirst: Entry[] = []
-  let lowest = lastSeq + 1
   let pageSize = firstPageSize
-  walk: while (lowest > floor && !enough(lowest)) {
+  walk: while (plan.needsMore) {
+    const lowest = plan.lowest
     const page =
       firstPage !== undefined && lowest === lastSeq + 1
         ? newestFirstPage(upTo(await firstPage, lastSeq), threadId, floor, lastSeq, operation)
@@ -81,25 +52,18 @@ export async function loadWindowEntries(db: ThreadlensDB, row: ThreadRow, option
     for (let position = 0; position < page.length; position++) {
       const entry = page.entry(position)
       newestFirst.push(entry)
-      lowest = entry.seq
-      const cost = costOf(entry)
-      sumAll += cost
-      if (entry.seq < coveredFrom || entry.seq > coveredTo) sumOutsideSummary += cost
       // The rest of the page is not needed: the window stays as small as the proof allows.
-      if (enough(lowest)) break walk
+      if (plan.add(entry)) break walk
     }
     // Asked now, the storage answers these while the next page is on its way (see `FirstSeqLookups`).
     lookups.askModelCalls(newestFirst, walkedBefore)
-    pageSize = nextPageSize(pageSize, newestFirst.length, sumAll, reach)
+    pageSize = nextPageSize(pageSize, newestFirst.length, plan.spent, plan.reach)
   }
   let window = newestFirst.reverse()
-  let start = lowest
+  let start = plan.lowest
 
   // What the projector always looks at, wherever it is.
-  let required = start
-  if (facts.lastUserSeq >= floor) required = Math.min(required, facts.lastUserSeq)
-  for (const pinned of facts.pinnedSeqs) if (pinned >= floor) required = Math.min(required, pinned)
-  if (summary !== null) required = Math.min(required, summary.toSeq, summary.seq)
+  const required = plan.requiredFrom(start)
   if (required < start) {
     window = [...(await readEntries(db, threadId, required, start - 1, operation)), ...window]
     start = required
@@ -128,43 +92,6 @@ function nextPageSize(previous: number, walked: number, spent: number, reach: nu
   if (spent <= 0) return Math.min(maxPageSize, previous * 2)
   const estimate = Math.ceil((Math.max(0, reach - spent) / spent) * walked * 1.25) + firstPageSize
   return Math.min(maxPageSize, Math.max(previous, estimate))
-}
-
-/**
- * Per entry, no more than the projector would spend on it: a tool call is counted with its result
- * (met first, walking newest first). Outside the last turns boundary isolation sends a tool unit
- * not at all, so its entries count as nothing; masking, pruning and dedupe keep the call and
- * shorten the result to a text that still costs at least its message overhead.
- */
-function projectedCostModel(options: LoadWindowOptions, include: ReadonlySet<string>): (entry: Entry) => number {
-  const { policy, counter } = options
-  const toolsIncluded = include.has('tool_call') && include.has('tool_result')
-  const toolsMayVanish = policy.toolTrace === 'boundary'
-  const resultsMayShrink = policy.toolTrace === 'masked' || policy.dedupeToolResults || policy.pruneToolOutputsOverTokens !== undefined
-  const pendingResultTokens = new Map<string, number>()
-  return (entry: Entry): number => {
-    switch (entry.kind) {
-      case 'message':
-        return include.has('message') ? counter.countEntry(entry) : 0
-      case 'tool_result':
-        // Counted with its call: a result whose call is hidden is an orphan and costs nothing.
-        if (toolsIncluded && !toolsMayVanish) pendingResultTokens.set(entry.refs.toolCallId as string, resultsMayShrink ? MESSAGE_OVERHEAD_TOKENS : counter.countEntry(entry))
-        return 0
-      case 'tool_call': {
-        if (!toolsIncluded || toolsMayVanish) return 0
-        const toolCallId = entry.refs.toolCallId as string
-        const result = pendingResultTokens.get(toolCallId)
-        if (result !== undefined) {
-          pendingResultTokens.delete(toolCallId)
-          return counter.countEntry(entry) + result
-        }
-        // Unresolved: dropped calls cost nothing, interrupted ones at least the call.
-        return policy.unresolvedToolCalls === 'drop' ? 0 : counter.countEntry(entry)
-      }
-      default:
-        return 0
-    }
-  }
 }
 
 /**
