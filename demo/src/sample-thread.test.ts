@@ -49,7 +49,7 @@ describe('sample thread', () => {
     }
     const tiny = project({ thread, policy: policyById('tiny').policy, counter })
     const rows = timelineRows(thread.entries, tiny.meta)
-    expect(rows.some((row) => row.state === 'dropped' && row.detail === 'over the token budget')).toBe(true)
+    expect(rows.some((row) => row.state === 'dropped' && row.detail === 'not sent: over the token budget')).toBe(true)
     expect(rows.find((row) => row.entry.seq === sampleSeqs.pinnedConstraints)?.state).toBe('included')
     const long = project({ thread, policy: policyById('long').policy, counter })
     const longRows = timelineRows(thread.entries, long.meta)

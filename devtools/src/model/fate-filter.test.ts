@@ -1,6 +1,6 @@
 import { createThread, createTokenCounter, definePolicy, project } from '@threadlens/core'
 import { describe, expect, it } from 'vitest'
-import { fateIndex } from './entry-fates'
+import { entryFates } from '@threadlens/core/views'
 import { fateFilterOptions, fateMatches } from './fate-filter'
 
 describe('fate filters', () => {
@@ -14,7 +14,7 @@ describe('fate filters', () => {
     }
     const counter = await createTokenCounter('heuristic')
     const { meta } = project({ thread, policy: definePolicy({ tokenizer: 'heuristic', maxInputTokens: 6000, reserveOutputTokens: 200, maxTurns: 12, toolTrace: 'masked' }), counter })
-    const fates = fateIndex(meta)
+    const fates = entryFates(meta)
     const options = fateFilterOptions(meta).map((option) => option.value)
     expect(options).toContain('dropped:window')
     const count = (filter: (typeof options)[number]) => thread.entries.filter((entry) => fateMatches(fates.fateOf(entry.seq), filter)).length

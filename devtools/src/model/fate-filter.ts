@@ -1,5 +1,5 @@
 import type { DropReason, ProjectionMeta } from '@threadlens/core'
-import { fateIndex, type EntryFate } from './entry-fates'
+import { entryFates, type EntryFate } from '@threadlens/core/views'
 
 /** What the timeline can show: every entry, a broad fate, or one drop reason (`dropped:budget`). */
 export type FateFilter = 'all' | 'sent' | 'as-written' | 'shortened' | 'left-out' | 'summarized' | `dropped:${DropReason}`
@@ -45,5 +45,5 @@ export function fateMatches(fate: EntryFate, filter: FateFilter): boolean {
 
 /** Whether an entry of this projection passes the filter. */
 export function seqMatches(meta: ProjectionMeta, seq: number, filter: FateFilter): boolean {
-  return filter === 'all' || fateMatches(fateIndex(meta).fateOf(seq), filter)
+  return filter === 'all' || fateMatches(entryFates(meta).fateOf(seq), filter)
 }

@@ -1,7 +1,7 @@
 import { createThread, createTokenCounter, definePolicy, project, type Entry, type TokenCounter } from '@threadlens/core'
 import fc from 'fast-check'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { fateIndex } from './entry-fates'
+import { entryFates } from '@threadlens/core/views'
 import { leftOut, rangeText } from './left-out'
 
 let counter: TokenCounter
@@ -41,7 +41,7 @@ describe('leftOut', () => {
           const policy = definePolicy({ tokenizer: 'heuristic', maxInputTokens, reserveOutputTokens: 200, toolTrace, ...(maxTurns === undefined ? {} : { maxTurns }) })
           const { meta } = project({ thread, policy, counter })
           const groups = leftOut(meta, { entryAt: (seq) => thread.entries[seq], counter })
-          const fates = fateIndex(meta)
+          const fates = entryFates(meta)
           for (const group of groups) reasonsSeen.add(group.reason)
           const seen = new Map<number, string>()
           for (const group of groups) {

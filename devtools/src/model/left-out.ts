@@ -1,5 +1,5 @@
 import type { DropReason, Entry, ProjectionMeta, Reduction, TokenCounter } from '@threadlens/core'
-import { dropRules, reductionRules } from './entry-fates'
+import { dropReasonTexts, reductionRules } from '@threadlens/core/views'
 
 /** Why entries are not sent as written: a drop reason, covered by the summary in use, or sent shortened. */
 export type LeftOutReason = DropReason | 'summarized' | Reduction
@@ -93,7 +93,7 @@ export function leftOut(meta: ProjectionMeta, options: LeftOutOptions = {}): Lef
     groups.push({
       reason,
       label: reason === 'summarized' ? `summarized by #${meta.summary?.seq ?? '?'}` : reason,
-      rule: reason === 'summarized' ? `covered by the summary checkpoint #${meta.summary?.seq ?? '?'} sent in their place` : reduced ? reductionRules[reason] : dropRules[reason],
+      rule: reason === 'summarized' ? `covered by the summary checkpoint #${meta.summary?.seq ?? '?'} sent in their place` : reduced ? reductionRules[reason] : dropReasonTexts[reason].rule,
       sent: reduced ? 'shortened' : 'no',
       ranges: list,
       count,

@@ -1,6 +1,6 @@
 import type { ProjectedMessage, ProjectionResult, Reduction } from '@threadlens/core'
 import type { CacheBreakpoint } from '@threadlens/core/caching'
-import { describeFate, fateIndex } from './entry-fates'
+import { describeFate, entryFates } from '@threadlens/core/views'
 
 /** How an entry is present in a request. */
 export type EntryForm = 'whole' | Reduction | 'summary'
@@ -72,7 +72,7 @@ const formWords: Readonly<Record<EntryForm, string>> = { whole: 'sent whole', ma
 
 function absentReason(result: ProjectionResult, seq: number): string {
   if (seq >= result.meta.firstSeq + result.meta.entryCount) return 'not in the thread yet'
-  const { label, rule } = describeFate(fateIndex(result.meta).fateOf(seq))
+  const { label, rule } = describeFate(entryFates(result.meta).fateOf(seq))
   return `${label}: ${rule}`
 }
 

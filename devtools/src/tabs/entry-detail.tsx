@@ -2,7 +2,7 @@ import type { Entry, TokenCounter } from '@threadlens/core'
 import { CollapsibleText } from '../components/collapsible-text'
 import { CopyButton } from '../components/copy-button'
 import { COLLAPSE_JSON_AFTER_CHARS } from '../constants'
-import { describeFate, type FateIndex } from '../model/entry-fates'
+import { describeFate, type FateIndex } from '@threadlens/core/views'
 import { refsText } from '../model/entry-preview'
 
 /** One entry in full: fate and rule, refs, tokens, and its JSON (copyable). */

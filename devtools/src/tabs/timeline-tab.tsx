@@ -4,7 +4,7 @@ import { memo, useDeferredValue, useMemo, useState } from 'react'
 import { VirtualList } from '../components/virtual-list'
 import { TIMELINE_ROW_HEIGHT } from '../constants'
 import { entryPreview, refsText } from '../model/entry-preview'
-import { describeFate, fateIndex, sameFate, type EntryFate } from '../model/entry-fates'
+import { describeFate, entryFates, sameFate, type EntryFate } from '@threadlens/core/views'
 import { fateFilterOptions, seqMatches, type FateFilter } from '../model/fate-filter'
 import { formatNumber } from '../model/meter-parts'
 import { usePanel } from '../panel/panel-context'
@@ -26,7 +26,7 @@ export function TimelineTab() {
   const entries = thread?.entries
   const visible = useVisibleRows(entries, result?.meta, kinds, text, fate)
   if (entries === undefined || result === undefined || counter === undefined) return <ProjectionStatus snapshot={projection} />
-  const fates = fateIndex(result.meta)
+  const fates = entryFates(result.meta)
   const count = visible === undefined ? entries.length : visible.length
   const entryAt = (row: number) => entries[visible === undefined ? row : (visible[row] as number)] as Entry
   const selected = panel.selectedSeq === undefined ? undefined : thread?.bySeq(panel.selectedSeq)

@@ -3,7 +3,7 @@ import { useMemo, useState } from 'react'
 import { CHAT_PAGE_SIZE } from '../chat-config'
 import { CONVERSATION_ID } from '../skip-links'
 import { chatItems, type ChatItem } from './chat-items'
-import { contextFates, type ContextFate } from './context-fates'
+import { entryFates, type EntryFate } from '@threadlens/core/views'
 import { MessageBubble } from './message-bubble'
 import { SummaryCard } from './summary-card'
 import { ToolCard } from './tool-card'
@@ -25,10 +25,10 @@ export interface ChatViewProps {
   loadAttachment(id: string): Promise<Blob | undefined>
 }
 
-const included: ContextFate = { state: 'included' }
+const included: EntryFate = { state: 'included', reduced: undefined }
 const suggestions = ['Hello! What can you do?', 'What is 17% of 2,340?', 'Convert 5 km to miles', 'Remember that my flight leaves at 9:40', 'Read the quarterly report']
 
-function ItemView({ item, fate, onFork, loadAttachment }: { readonly item: ChatItem; readonly fate: ContextFate; onFork(seq: number): void; loadAttachment(id: string): Promise<Blob | undefined> }) {
+function ItemView({ item, fate, onFork, loadAttachment }: { readonly item: ChatItem; readonly fate: EntryFate; onFork(seq: number): void; loadAttachment(id: string): Promise<Blob | undefined> }) {
   if (item.kind === 'message') {
     return (
       <MessageBubble
@@ -56,7 +56,7 @@ function ItemView({ item, fate, onFork, loadAttachment }: { readonly item: ChatI
 /** The conversation: messages, tool cards and summaries, the message being sent and the reply streaming in. */
 export function ChatView({ thread, meta, pending, waitingForTab, streamingText, busy, onFork, onSuggest, loadAttachment }: ChatViewProps) {
   const items = useMemo(() => chatItems(thread), [thread])
-  const fateOf = useMemo(() => (meta === undefined ? () => included : contextFates(meta)), [meta])
+  const fates = meta === undefined ? undefined : entryFates(meta)
   const [shown, setShown] = useState(CHAT_PAGE_SIZE)
   const visible = items.length > shown ? items.slice(items.length - shown) : items
   const hidden = items.length - visible.length
@@ -93,7 +93,7 @@ export function ChatView({ thread, meta, pending, waitingForTab, streamingText, 
         </button>
       ) : null}
       {visible.map((item) => (
-        <ItemView key={`${item.kind}-${item.seq}`} item={item} fate={fateOf(item.seq)} onFork={onFork} loadAttachment={loadAttachment} />
+        <ItemView key={`${item.kind}-${item.seq}`} item={item} fate={fates === undefined ? included : fates.fateOf(item.seq)} onFork={onFork} loadAttachment={loadAttachment} />
       ))}
       {pendingShown ? <PendingMessage text={pending.text} waitingForTab={waitingForTab} /> : null}
       {streamingText === '' ? null : <StreamingReply text={streamingText} />}

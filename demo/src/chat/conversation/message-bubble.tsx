@@ -1,5 +1,5 @@
 import { ContextBadge, isOutOfContext } from './context-badge'
-import type { ContextFate } from './context-fates'
+import type { EntryFate } from '@threadlens/core/views'
 import type { ContentPart } from '@threadlens/core/parts'
 import { MessageAttachments } from './message-attachments'
 
@@ -8,7 +8,7 @@ export interface MessageBubbleProps {
   readonly role: 'user' | 'assistant'
   readonly content: string
   readonly interrupted: boolean
-  readonly fate: ContextFate
+  readonly fate: EntryFate
   onFork(seq: number): void
   readonly refusal?: string
   readonly parts?: readonly ContentPart[]

@@ -1,6 +1,6 @@
 import type { ReasoningItem } from '@threadlens/core/views'
 import { ContextBadge, isOutOfContext } from './context-badge'
-import type { ContextFate } from './context-fates'
+import type { EntryFate } from '@threadlens/core/views'
 
 type ToolItem = Extract<ReasoningItem, { kind: 'tool' }>
 
@@ -14,7 +14,7 @@ function argumentsPreview(args: ToolItem['arguments']): string {
 const statusText = { ok: 'done', error: 'failed', pending: 'running…' } as const
 
 /** A tool call and its result: one line, expandable to the full arguments and output (as text). */
-export function ToolCard({ item, fate, onFork }: { readonly item: ToolItem; readonly fate: ContextFate; onFork(seq: number): void }) {
+export function ToolCard({ item, fate, onFork }: { readonly item: ToolItem; readonly fate: EntryFate; onFork(seq: number): void }) {
   const forkAt = item.resultSeq ?? item.seq
   return (
     <details

@@ -1,4 +1,4 @@
-/** @threadlens/core/views: a thread as a reader sees it (conversation, reasoning), a text debug view of a projection, and a text split into its tokens. */
+/** @threadlens/core/views: a thread as a reader sees it (conversation, reasoning), each entry's fate in a projection, a text debug view of a projection, and a text split into its tokens. */
 
 export type { DebugViewOptions } from '../project/debug-view'
 export { debugView } from '../project/debug-view'
@@ -8,3 +8,5 @@ export type { ReasoningItem } from '../views/reasoning-view'
 export { reasoningView } from '../views/reasoning-view'
 export type { EncodingName } from '../tokens/token-counter'
 export { tokenSegments } from '../tokens/token-segments'
+export type { EntryFate, FateIndex, FateState } from '../project/fates'
+export { describeFate, dropReasonTexts, entryFates, reductionRules, sameFate } from '../project/fates'

@@ -22,6 +22,7 @@ import {
 import { toAnthropicMessages } from '../formats/anthropic-messages'
 import { openAIChatCacheFields, toOpenAIChat } from '../formats/openai-chat'
 import { anthropicMessagesProblems, openAIChatProblems } from '../formats/provider-rules'
+import { entryFates } from './fates'
 import { project } from './project'
 import { segments, type ProjectedMessage, type ProjectInput, type ProjectionResult } from './types'
 
@@ -306,6 +307,8 @@ describe('project: invariants over random threads', () => {
     const { meta } = result
     const included = new Set(meta.includedSeqs)
     const droppedSeqs = new Map<number, string>()
+    const reduced = new Map(meta.reduced.map((item) => [item.seq, item.how]))
+    const fates = entryFates(meta)
     let previousTo = -1
     for (const range of meta.dropped) {
       expect(range.fromSeq).toBeLessThanOrEqual(range.toSeq)
@@ -319,7 +322,14 @@ describe('project: invariants over random threads', () => {
       const dropped = droppedSeqs.has(entry.seq)
       expect(raw && dropped).toBe(false)
       expect(raw || covered || dropped).toBe(true)
+      // The one reading of meta every view uses gives that same account.
+      const fate = fates.fateOf(entry.seq)
+      if (meta.summary !== undefined && entry.seq === meta.summary.seq) expect(fate.state).toBe('summary')
+      else if (raw) expect(fate).toEqual({ state: 'included', reduced: reduced.get(entry.seq) })
+      else if (dropped) expect(fate).toEqual({ state: 'dropped', reason: droppedSeqs.get(entry.seq) })
+      else expect(fate).toEqual({ state: 'summarized', summarySeq: meta.summary?.seq })
     }
+    expect(fates.fateOf(thread.nextSeq).state).toBe('unprojected')
     // A raw entry really is in the messages.
     const seqsInMessages = new Set(meta.messages.flatMap((info) => info.seqs))
     for (const seq of included) expect(seqsInMessages.has(seq)).toBe(true)

@@ -1,5 +1,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
+import type { Entry } from '../entries/entry'
+import { createThread } from '../entries/thread'
 import { definePolicy } from '../policy/policy'
 import { actionsArbitrary, buildThread } from '../testing/random-thread'
 import { customTokenCounter } from '../tokens/token-counter'
@@ -37,16 +39,17 @@ describe('thread facts', () => {
 })
 
 describe('WindowRead', () => {
-  const user = (seq: number, content: string) => ({ id: `e${seq}`, threadId: 't', seq, kind: 'message', payload: { role: 'user', content }, refs: {}, createdAt: 0 }) as const
-
   it('is enough once what it counted exceeds the input budget, and not before', () => {
+    const thread = createThread({ id: 't' })
+    for (let seq = 0; seq < 10; seq++) thread.append({ kind: 'message', payload: { role: 'user', content: 'a'.repeat(90) } })
+    const entry = (seq: number) => thread.entries[seq] as Entry
     const policy = definePolicy({ maxInputTokens: 200, reserveOutputTokens: 0 })
     const read = new WindowRead(policy, counter, emptyThreadFacts, 9)
     expect(read.floor).toBe(0)
     expect(read.needsMore).toBe(true)
-    expect(read.add(user(9, 'a'.repeat(90)))).toBe(false)
-    expect(read.add(user(8, 'b'.repeat(90)))).toBe(false)
-    expect(read.add(user(7, 'c'.repeat(90)))).toBe(true)
+    expect(read.add(entry(9))).toBe(false)
+    expect(read.add(entry(8))).toBe(false)
+    expect(read.add(entry(7))).toBe(true)
     expect(read.lowest).toBe(7)
     expect(read.needsMore).toBe(false)
   })

@@ -1,9 +1,12 @@
-import { createThread, createTokenCounter, definePolicy, project } from '@threadlens/core'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { describeFate, fateIndex, sameFate, type EntryFate } from './entry-fates'
+import { createThread } from '../entries/thread'
+import { definePolicy } from '../policy/policy'
+import { createTokenCounter } from '../tokens/token-counter'
+import { describeFate, entryFates, sameFate, type EntryFate } from './fates'
+import { project } from './project'
 
-describe('fateIndex', () => {
+describe('entryFates', () => {
   it('gives every entry exactly the fate meta says, with the rule', async () => {
     const thread = createThread({ id: 'fates', now: () => 1 })
     for (let turn = 0; turn < 6; turn++) {
@@ -16,8 +19,8 @@ describe('fateIndex', () => {
     thread.append({ kind: 'message', payload: { role: 'user', content: 'latest' } }) // 15
     const counter = await createTokenCounter('heuristic')
     const result = project({ thread, policy: definePolicy({ tokenizer: 'heuristic', maxInputTokens: 600, reserveOutputTokens: 100 }), counter })
-    const fates = fateIndex(result.meta)
-    expect(fateIndex(result.meta)).toBe(fates)
+    const fates = entryFates(result.meta)
+    expect(entryFates(result.meta)).toBe(fates)
     const included = new Set(result.meta.includedSeqs)
     for (const entry of thread.entries) {
       const fate = fates.fateOf(entry.seq)
@@ -31,6 +34,9 @@ describe('fateIndex', () => {
     expect(fates.unresolved.has(14)).toBe(true)
     expect(describeFate(fates.fateOf(13)).rule).toContain('never sent')
     expect(describeFate(fates.fateOf(1)).label).toBe('summarized (#12)')
+    expect(describeFate(fates.fateOf(4)).text).toMatch(/^not sent: |^in context/)
+    expect(fates.fateOf(16)).toEqual({ state: 'unprojected' })
+    expect(describeFate(fates.fateOf(16)).text).toBe('new')
     const budgetDropped = thread.entries.map((entry) => fates.fateOf(entry.seq)).filter((fate) => fate.state === 'dropped' && fate.reason === 'budget')
     expect(budgetDropped.length).toBeGreaterThan(0)
   })
@@ -44,6 +50,7 @@ describe('sameFate', () => {
     fc.record({ state: fc.constant('summary' as const), covers: fc.tuple(fc.nat(5), fc.nat(5)) }),
     fc.record({ state: fc.constant('summarized' as const), summarySeq: fc.nat(5) }),
     fc.record({ state: fc.constant('dropped' as const), reason: fc.constantFrom('budget' as const, 'window' as const, 'kind' as const) }),
+    fc.constant({ state: 'unprojected' as const }),
   )
   it(`is true exactly when two fates say the same, whatever object holds them (seed ${SEED})`, () => {
     fc.assert(

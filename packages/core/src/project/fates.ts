@@ -1,28 +1,34 @@
-import type { DropReason, ProjectionMeta, Reduction } from '@threadlens/core'
+import type { DropReason, ProjectionMeta, Reduction } from './types'
 
-/** What the projection did with one thread entry. */
+/**
+ * What a projection did with one thread entry, read from its `meta` alone: sent (maybe shortened),
+ * sent as the summary in use, covered by that summary, left out (and why), or `unprojected`:
+ * newer than the projection (appended since; the next projection will say).
+ */
 export type EntryFate =
   | { readonly state: 'included'; readonly reduced: Reduction | undefined }
   | { readonly state: 'summary'; readonly covers: readonly [number, number] }
   | { readonly state: 'summarized'; readonly summarySeq: number }
   | { readonly state: 'dropped'; readonly reason: DropReason }
+  | { readonly state: 'unprojected' }
 
 export type FateState = EntryFate['state']
 
-/** The rule behind each drop reason, in words (shown beside greyed entries). */
-export const dropRules: Readonly<Record<DropReason, string>> = {
-  reset: 'before the newest reset op: hidden from every projection',
-  kind: 'its kind is not in policy.includeKinds',
-  applied: 'a context op: applied to the projection, never sent',
-  superseded: 'an older summary: a newer checkpoint replaces it',
-  window: 'outside maxTurns / maxMessages',
-  'cache-window': 'cut early by cacheFriendly so the cached prompt prefix stays stable',
-  isolated: "older request's tool traffic: toolTrace 'boundary' keeps only its outcome",
-  budget: 'did not fit the token budget (newest first, contiguous)',
-  unresolved: "a tool call with no result, under unresolvedToolCalls: 'drop'",
-  orphan: 'a tool result whose call is not in the projected part of the thread',
+/** Each drop reason in a few plain words (a chat's badge) and as the rule that decided it (a devtools row). */
+export const dropReasonTexts: Readonly<Record<DropReason, { readonly text: string; readonly rule: string }>> = {
+  reset: { text: 'before a reset', rule: 'before the newest reset op: hidden from every projection' },
+  kind: { text: 'kind not sent', rule: 'its kind is not in policy.includeKinds' },
+  applied: { text: 'applied, never sent', rule: 'a context op: applied to the projection, never sent' },
+  superseded: { text: 'older summary', rule: 'an older summary: a newer checkpoint replaces it' },
+  window: { text: 'outside the turn window', rule: 'outside maxTurns / maxMessages' },
+  'cache-window': { text: 'before the cache-friendly window', rule: 'cut early by cacheFriendly so the cached prompt prefix stays stable' },
+  isolated: { text: 'older tool trace', rule: "older request's tool traffic: toolTrace 'boundary' keeps only its outcome" },
+  budget: { text: 'over the token budget', rule: 'did not fit the token budget (newest first, contiguous)' },
+  unresolved: { text: 'unanswered tool call', rule: "a tool call with no result, under unresolvedToolCalls: 'drop'" },
+  orphan: { text: 'result without its call', rule: 'a tool result whose call is not in the projected part of the thread' },
 }
 
+/** Each way a sent tool result was shortened, as the rule that did it. */
 export const reductionRules: Readonly<Record<Reduction, string>> = {
   masked: "sent as a placeholder (toolTrace 'masked'): name, call id and size kept",
   deduped: 'sent as a reference to a newer identical result (dedupeToolResults)',
@@ -36,10 +42,11 @@ export interface FateIndex {
 }
 
 const included: EntryFate = { state: 'included', reduced: undefined }
+const unprojected: EntryFate = { state: 'unprojected' }
 const cache = new WeakMap<ProjectionMeta, FateIndex>()
 
 /** Looks up any entry's fate in O(log ranges), from `meta` alone. Memoised per meta. */
-export function fateIndex(meta: ProjectionMeta): FateIndex {
+export function entryFates(meta: ProjectionMeta): FateIndex {
   const cached = cache.get(meta)
   if (cached !== undefined) return cached
   const includedSeqs = new Set(meta.includedSeqs)
@@ -55,10 +62,12 @@ export function fateIndex(meta: ProjectionMeta): FateIndex {
   const summaryFate: EntryFate | undefined = summary === undefined ? undefined : { state: 'summary', covers: [summary.fromSeq, summary.toSeq] }
   const summarizedFate: EntryFate | undefined = summary === undefined ? undefined : { state: 'summarized', summarySeq: summary.seq }
   const ranges = meta.dropped
+  const lastSeq = meta.firstSeq + meta.entryCount - 1
   const index: FateIndex = {
     pinned: new Set(meta.pinnedSeqs),
     unresolved: new Set(meta.unresolvedToolCalls.map((call) => call.seq)),
     fateOf(seq) {
+      if (seq > lastSeq) return unprojected
       if (summary !== undefined && seq === summary.seq) return summaryFate as EntryFate
       const shortened = reduced.get(seq)
       if (shortened !== undefined) return shortened
@@ -73,7 +82,8 @@ export function fateIndex(meta: ProjectionMeta): FateIndex {
         else return droppedFate(range.reason)
       }
       if (summary !== undefined && seq >= summary.fromSeq && seq <= summary.toSeq) return summarizedFate as EntryFate
-      // meta accounts for every entry; this is only reached for seqs outside the projected thread.
+      // meta accounts for every entry it saw; an older one it did not see (a windowed read stops
+      // where no projection can reach) was not sent either.
       return droppedFate('budget')
     },
   }
@@ -93,21 +103,29 @@ export function sameFate(a: EntryFate, b: EntryFate): boolean {
       return b.state === 'summarized' && a.summarySeq === b.summarySeq
     case 'dropped':
       return b.state === 'dropped' && a.reason === b.reason
+    case 'unprojected':
+      return b.state === 'unprojected'
   }
 }
 
-/** The fate as a short label and the rule that decided it. */
-export function describeFate(fate: EntryFate): { label: string; rule: string } {
+/**
+ * A fate in words: `label`, a compact tag (`included`, `masked`, `summarized (#12)`, `budget`);
+ * `text`, a few plain words for a reader (`in context`, `not sent: over the token budget`);
+ * `rule`, the rule that decided it.
+ */
+export function describeFate(fate: EntryFate): { readonly label: string; readonly text: string; readonly rule: string } {
   switch (fate.state) {
     case 'included':
       return fate.reduced === undefined
-        ? { label: 'included', rule: 'sent to the model' }
-        : { label: fate.reduced, rule: reductionRules[fate.reduced] }
+        ? { label: 'included', text: 'in context', rule: 'sent to the model' }
+        : { label: fate.reduced, text: `in context, ${fate.reduced}`, rule: reductionRules[fate.reduced] }
     case 'summary':
-      return { label: 'summary in use', rule: `sent as the summary segment, replacing #${fate.covers[0]}–#${fate.covers[1]}` }
+      return { label: 'summary in use', text: 'summary in use', rule: `sent as the summary segment, replacing #${fate.covers[0]}–#${fate.covers[1]}` }
     case 'summarized':
-      return { label: `summarized (#${fate.summarySeq})`, rule: `covered by summary #${fate.summarySeq}` }
+      return { label: `summarized (#${fate.summarySeq})`, text: `summarized by #${fate.summarySeq}`, rule: `covered by summary #${fate.summarySeq}` }
     case 'dropped':
-      return { label: fate.reason, rule: dropRules[fate.reason] }
+      return { label: fate.reason, text: `not sent: ${dropReasonTexts[fate.reason].text}`, rule: dropReasonTexts[fate.reason].rule }
+    case 'unprojected':
+      return { label: 'new', text: 'new', rule: 'newer than the projection shown: it is being recomputed' }
   }
 }
