@@ -1,5 +1,5 @@
 import type { CachePolicy, ContextPolicy } from '../policy/policy'
-import type { CacheBreakpoint, MessageInfo, ProjectedMessage } from './types'
+import type { CacheBreakpoint, MessageInfo, ProjectedMessage, ProjectionResult } from './types'
 
 /** Anthropic accepts at most this many `cache_control` markers per request, the automatic one included. */
 export const MAX_CACHE_BREAKPOINTS = 4
@@ -164,4 +164,107 @@ export function placeOpenAICacheBreakpoints(explicit: readonly CacheBreakpoint[]
 /** OpenAI accepts a cache breakpoint on input content: system, user and tool messages with text. */
 function takesOpenAIBreakpoint(message: ProjectedMessage): boolean {
   return message.role !== 'assistant' && message.content !== ''
+}
+
+/** Where a projection's requests ask providers to cache their prefix, newest last; see `cacheBreakpoints`. */
+export interface CacheBreakpoints {
+  /**
+   * Anthropic `cache_control` breakpoints, in request order (tools → system → messages); at most 4
+   * with the automatic one. Empty when `meta.cache.anthropic` is `off`.
+   */
+  readonly anthropic: readonly CacheBreakpoint[]
+  /**
+   * Where an OpenAI request may carry explicit `prompt_cache_breakpoint` markers, in request order:
+   * on system, user or tool messages only (OpenAI accepts no marker on assistant content), at most
+   * `MAX_OPENAI_EXPLICIT_BREAKPOINTS`. Empty when `meta.cache.openAI` is `off`.
+   */
+  readonly openAI: readonly CacheBreakpoint[]
+}
+
+/**
+ * Where a projection's requests ask providers to cache: the one placement, a pure function of the
+ * result (its messages and `meta`). `toAnthropicMessages`, `anthropicToolsCacheControl` and
+ * `toOpenAIChat(result, { cacheBreakpoints: true })` put these on the wire; the devtools show them.
+ * Kept out of `project()` so an app that never formats a request does not bundle it.
+ */
+export function cacheBreakpoints(result: ProjectionResult): CacheBreakpoints {
+  const { anthropic, openAI } = result.meta.cache
+  const placed = anthropic === 'off' ? [] : placeFromResult(result, anthropic)
+  if (openAI === 'off') return { anthropic: placed, openAI: [] }
+  return { anthropic: placed, openAI: placeOpenAICacheBreakpoints(anthropic === 'explicit' ? placed : placeFromResult(result, 'explicit'), result.messages) }
+}
+
+/**
+ * Where a request asks Anthropic to cache, newest last. Each breakpoint caches the prefix up to and
+ * including its block; a later call reads the longest cached prefix whose entry lies at one of its
+ * own breakpoints or within `CACHE_LOOKBACK_BLOCKS` before one. So breakpoints go where bytes stay
+ * put: after tools and system (long TTL), after the fixed segments that open the window (memory,
+ * summary checkpoint), after the newest history message reductions will not touch again, and at the
+ * end of the request (the next call repeats it and appends, typically a few blocks: within lookback).
+ * Never on a message that makes no block (empty text), never more than `MAX_CACHE_BREAKPOINTS`.
+ */
+function placeFromResult(result: ProjectionResult, mode: 'explicit' | 'auto'): CacheBreakpoint[] {
+  const { messages, meta } = result
+  const { messages: infos, cache } = meta
+  const breakpoints: CacheBreakpoint[] = []
+  const add = (at: number | 'tools', reason: CacheBreakpoint['reason'], ttl: CacheBreakpoint['ttl']): void => {
+    if (breakpoints.some((breakpoint) => breakpoint.at === at)) return
+    breakpoints.push({ at, reason, ttl })
+  }
+  const lastWithBlocks = (from: number, to: number, accept: (info: MessageInfo) => boolean): number | undefined => {
+    for (let position = to; position >= from; position--) {
+      if (accept(infos[position] as MessageInfo) && hasBlocks(messages[position] as ProjectedMessage)) return position
+    }
+    return undefined
+  }
+
+  // 1. Tools and system prompt: identical on every call of the thread.
+  const systemEnd = lastWithBlocks(0, messages.length - 1, (info) => info.segment === 'system')
+  if (systemEnd !== undefined) add(systemEnd, 'tools-and-system', cache.ttl)
+  else if (meta.tokens.tools > 0) add('tools', 'tools-and-system', cache.ttl)
+
+  // 2. The window's stable base: memory and summary checkpoint, before any history.
+  const baseEnd = lastWithBlocks(0, messages.length - 1, (info) => info.segment === 'memory' || info.segment === 'summary')
+  if (baseEnd !== undefined) add(baseEnd, 'stable-base', cache.ttl)
+
+  // The automatic mode caches up to the last block on its own and takes one of the four slots.
+  if (mode === 'auto') return breakpoints
+
+  // 3. The newest history message no later call rewrites (only when the policy rewrites at all).
+  // A batch of reductions moves that point several turns at once, further than a breakpoint looks
+  // back: while a slot is free, the point the previous batch left keeps the prefix before the
+  // batch readable on the call that applies it.
+  const end = lastWithBlocks(0, messages.length - 1, () => true)
+  if (cache.reducesLater) {
+    const stableBefore = (floor: number): number | undefined =>
+      lastWithBlocks(0, messages.length - 1, (info) => info.segment === 'history' && info.seqs.every((seq) => seq < floor))
+    const stable = stableBefore(cache.reductionFloor)
+    const previous = cache.previousReductionFloor === undefined ? undefined : stableBefore(cache.previousReductionFloor)
+    if (previous !== undefined && previous !== stable && previous !== end && breakpoints.length < MAX_CACHE_BREAKPOINTS - 2) {
+      add(previous, 'previous-stable', '5m')
+    }
+    if (stable !== undefined && stable !== end) add(stable, 'newest-stable', '5m')
+  }
+
+  // 4. The end of the request.
+  if (end !== undefined && breakpoints.length < MAX_CACHE_BREAKPOINTS) add(end, 'request-end', '5m')
+
+  // 5. When the newest turn adds more blocks than the end breakpoint looks back (many parallel tool
+  // calls), the previous call's entry would be out of its reach: mark where that request ended,
+  // giving up the previous-stable, then the newest-stable breakpoint if all four are taken.
+  const bridge = end === undefined ? undefined : previousRequestEnd(messages, infos)
+  if (bridge !== undefined && end !== undefined && !breakpoints.some((breakpoint) => breakpoint.at === bridge)) {
+    let tail = 0
+    for (let position = bridge + 1; position <= end; position++) tail += blocksOf(messages[position] as ProjectedMessage)
+    if (tail > CACHE_LOOKBACK_BLOCKS) {
+      for (const reason of ['previous-stable', 'newest-stable'] as const) {
+        if (breakpoints.length < MAX_CACHE_BREAKPOINTS) break
+        const index = breakpoints.findIndex((breakpoint) => breakpoint.reason === reason)
+        if (index !== -1) breakpoints.splice(index, 1)
+      }
+      if (breakpoints.length < MAX_CACHE_BREAKPOINTS && hasBlocks(messages[bridge] as ProjectedMessage)) breakpoints.push({ at: bridge, reason: 'lookback-bridge', ttl: '5m' })
+    }
+  }
+  // Request order: tools, then messages by position.
+  return breakpoints.sort((first, second) => (first.at === 'tools' ? -1 : first.at) - (second.at === 'tools' ? -1 : second.at))
 }

@@ -9,6 +9,7 @@ import type { CheckpointSegments } from './checkpoint-segments'
 import { droppedRanges } from './dropped-ranges'
 import type { FixedSegments } from './fixed-segments'
 import type { ProjectionContext } from './projection-context'
+import { reducesLater } from './reductions'
 import type { UnitSelection } from './select-units'
 import type { MessageInfo, NeedsSummaryReason, ProjectedMessage, ProjectionMeta, Reduction } from './types'
 import { emitUnit } from './unit-messages'
@@ -126,7 +127,10 @@ export function projectionMeta(
       openAIBreakpoints,
       ttl: policy.cache.ttl,
       key: policy.cache.openAIKey === false ? undefined : (policy.cache.openAIKey ?? entries[0]?.threadId),
+      openAI: policy.cache.openAI,
       reductionFloor: windows.reductionFloor,
+      previousReductionFloor: windows.previousReductionFloor,
+      reducesLater: reducesLater(policy),
     },
     cacheWindowStart: stopReason === 'cache-window' ? windows.cacheStart : undefined,
     entryCount: entries.length,

@@ -54,6 +54,11 @@ export interface ReductionContext {
   readonly pinnedSeqs: ReadonlySet<number>
 }
 
+/** Whether the policy rewrites a history message's bytes once it leaves the protected zone. */
+export function reducesLater(policy: ContextPolicy): boolean {
+  return policy.toolTrace !== 'transparent' || policy.dedupeToolResults || policy.pruneToolOutputsOverTokens !== undefined
+}
+
 /**
  * The plan for a unit. Only tool units outside the protected zone are reduced, and never pinned
  * ones or ones with an unresolved call: those are what the model is still working with.
@@ -61,8 +66,7 @@ export interface ReductionContext {
 export function planUnit(unit: Unit, context: ReductionContext): UnitPlan {
   const { policy } = context
   if (unit.calls.length === 0 || unit.start >= context.protectedFrom) return whole
-  const reducing = policy.toolTrace !== 'transparent' || policy.dedupeToolResults || policy.pruneToolOutputsOverTokens !== undefined
-  if (!reducing) return whole
+  if (!reducesLater(policy)) return whole
   if (unit.results.some((result) => result === undefined)) return whole
   if (unit.calls.some((call) => context.pinnedSeqs.has(call.seq)) || unit.texts.some((text) => context.pinnedSeqs.has(text.seq))) return whole
   const results = unit.results as readonly ToolResultEntry[]

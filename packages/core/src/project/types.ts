@@ -176,11 +176,17 @@ export interface ProjectionCache {
   readonly openAIBreakpoints: readonly CacheBreakpoint[]
   /** OpenAI's `prompt_cache_key`: `policy.cache.openAIKey`, else the thread id; `undefined` sends none. */
   readonly key: string | undefined
+  /** OpenAI explicit breakpoints (`policy.cache.openAI`): `auto` places them, `off` none. */
+  readonly openAI: 'auto' | 'off'
   /**
    * Where reductions (masking, pruning, dedupe, isolation) stop: results from this seq on are sent whole.
    * Lower than the protected zone while reductions wait for the cache window to move.
    */
   readonly reductionFloor: number
+  /** Where the batch of reductions before this one stopped, when reductions come in batches (`cache.reduceEveryTurns`). */
+  readonly previousReductionFloor: number | undefined
+  /** Whether the policy rewrites history already sent (masks, isolates, dedupes or prunes tool results) once it leaves the protected zone. */
+  readonly reducesLater: boolean
 }
 
 export interface ProjectionMeta {

@@ -21,7 +21,7 @@ export function projectionOf(messages: readonly ProjectedMessage[], cache?: Part
     pinnedSeqs: [],
     prefixKey: '',
     // No breakpoints unless a test asks: formats then give the same bytes as before caching existed.
-    cache: { anthropic: 'off', breakpoints: [], openAIBreakpoints: [], ttl: '5m', key: undefined, reductionFloor: 0, ...cache },
+    cache: { anthropic: 'off', breakpoints: [], openAIBreakpoints: [], openAI: 'off', ttl: '5m', key: undefined, reductionFloor: 0, previousReductionFloor: undefined, reducesLater: false, ...cache },
     cacheWindowStart: undefined,
     entryCount: 0,
     firstSeq: 0,
