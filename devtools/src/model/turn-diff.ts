@@ -1,5 +1,5 @@
 import type { ProjectedMessage, ProjectionResult, Reduction } from '@threadlens/core'
-import type { CacheBreakpoint } from '@threadlens/core/caching'
+import { cacheBreakpoints, type CacheBreakpoint } from '@threadlens/core/caching'
 import { describeFate, entryFates } from '@threadlens/core/views'
 
 /** How an entry is present in a request. */
@@ -156,7 +156,7 @@ export function turnDiff(before: ProjectionResult, after: ProjectionResult): Tur
 
   let running = before.meta.tokens.tools
   const prefixTokens = before.meta.messages.map((info) => (running += info.tokens))
-  const breakpoints = before.meta.cache.breakpoints.map((breakpoint) => {
+  const breakpoints = cacheBreakpoints(before).anthropic.map((breakpoint) => {
     const tokens = breakpoint.at === 'tools' ? before.meta.tokens.tools : (prefixTokens[breakpoint.at] ?? 0)
     // Tool schemas are not in the projection: a breakpoint on them counts as kept when the counts agree.
     const reusable = breakpoint.at === 'tools' ? before.meta.tokens.tools === after.meta.tokens.tools : breakpoint.at < shared

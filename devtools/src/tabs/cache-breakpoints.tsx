@@ -1,5 +1,5 @@
 import type { ProjectionResult } from '@threadlens/core'
-import type { CacheBreakpointReason } from '@threadlens/core/caching'
+import { cacheBreakpoints, type CacheBreakpointReason } from '@threadlens/core/caching'
 import { formatNumber } from '../model/meter-parts'
 
 /** Why each breakpoint is where it is, in words. */
@@ -15,12 +15,13 @@ export const breakpointReasons: Readonly<Record<CacheBreakpointReason, string>> 
 /** The prompt-cache breakpoints the projection asks for: where each sits, why, its TTL, and the OpenAI cache key. */
 export function CacheBreakpoints({ result }: { readonly result: ProjectionResult }) {
   const cache = result.meta.cache
+  const placed = cacheBreakpoints(result)
   // Tokens up to and including each message: what a breakpoint there caches.
   const prefixTokens: number[] = []
   let running = result.meta.tokens.tools
   for (const info of result.meta.messages) prefixTokens.push((running += info.tokens))
   return (
-    <div className="tl-card" data-testid="cache-breakpoints" data-mode={cache.anthropic} data-count={cache.breakpoints.length}>
+    <div className="tl-card" data-testid="cache-breakpoints" data-mode={cache.anthropic} data-count={placed.anthropic.length}>
       <p>
         <strong>Prompt cache</strong>{' '}
         <span className="tl-muted">
@@ -29,14 +30,14 @@ export function CacheBreakpoints({ result }: { readonly result: ProjectionResult
           {' · '}reductions stop at #{cache.reductionFloor}
         </span>
       </p>
-      <p className="tl-muted" data-testid="openai-breakpoints" data-count={cache.openAIBreakpoints.length}>
+      <p className="tl-muted" data-testid="openai-breakpoints" data-count={placed.openAI.length}>
         OpenAI GPT-5.6 and later:{' '}
-        {cache.openAIBreakpoints.length === 0
+        {placed.openAI.length === 0
           ? 'no explicit markers'
-          : cache.openAIBreakpoints.map((breakpoint) => `message ${(breakpoint.at as number) + 1} (${breakpoint.reason})`).join(', ')}
+          : placed.openAI.map((breakpoint) => `message ${(breakpoint.at as number) + 1} (${breakpoint.reason})`).join(', ')}
         {' '}+ OpenAI's implicit breakpoint on the latest message
       </p>
-      {cache.breakpoints.length === 0 ? null : (
+      {placed.anthropic.length === 0 ? null : (
         <table className="tl-table">
           <thead>
             <tr>
@@ -47,7 +48,7 @@ export function CacheBreakpoints({ result }: { readonly result: ProjectionResult
             </tr>
           </thead>
           <tbody>
-            {cache.breakpoints.map((breakpoint) => {
+            {placed.anthropic.map((breakpoint) => {
               const info = breakpoint.at === 'tools' ? undefined : result.meta.messages[breakpoint.at]
               const message = breakpoint.at === 'tools' ? undefined : result.messages[breakpoint.at]
               const where =

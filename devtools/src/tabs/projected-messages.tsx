@@ -1,5 +1,5 @@
 import { segments, type MessageInfo, type ProjectedMessage, type ProjectionResult, type Segment } from '@threadlens/core'
-import { type CacheBreakpoint } from '@threadlens/core/caching'
+import { cacheBreakpoints, type CacheBreakpoint } from '@threadlens/core/caching'
 import type { EncodingName } from '@threadlens/core/views'
 import { useState } from 'react'
 import { CollapsibleText } from '../components/collapsible-text'
@@ -31,12 +31,13 @@ interface Row {
 /** The neutral messages, segment by segment, each with its tokens and source seqs. */
 export function ProjectedMessages({ result }: { readonly result: ProjectionResult }) {
   const bySegment = new Map<Segment, Row[]>()
+  const breakpoints = cacheBreakpoints(result).anthropic
   result.messages.forEach((message, position) => {
     const info = result.meta.messages[position]
     const segment = info?.segment ?? 'history'
     let rows = bySegment.get(segment)
     if (rows === undefined) bySegment.set(segment, (rows = []))
-    rows.push({ message, info, position, breakpoint: result.meta.cache.breakpoints.find((candidate) => candidate.at === position) })
+    rows.push({ message, info, position, breakpoint: breakpoints.find((candidate) => candidate.at === position) })
   })
   return (
     <div data-testid="projected-messages" data-count={result.messages.length}>

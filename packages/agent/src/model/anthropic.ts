@@ -59,7 +59,7 @@ export function anthropicRequestBody(
   settings: { model: string; maxOutputTokens: number },
   toolNames: ProviderToolNames = requestToolNames(request),
 ): AnthropicRequestBody {
-  // Cache breakpoints come from the projection (`meta.cache`): see docs/caching.md.
+  // Cache breakpoints come from the projection (`cacheBreakpoints(result)`, which the formats call): see docs/caching.md.
   const { system, messages, cache_control: automatic } = toAnthropicMessages(request.projection, { toolNames, ...(request.attachmentData === undefined ? {} : { attachmentData: request.attachmentData }) })
   const toolsMark = anthropicToolsCacheControl(request.projection)
   const lastTool = request.tools.length - 1

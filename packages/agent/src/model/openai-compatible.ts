@@ -38,7 +38,7 @@ export interface OpenAICompatibleOptions extends RetryOptions {
   /** Sends `stream_options: { include_usage: true }` so the server reports usage; turn off for a server that rejects it. Default: `true`. */
   readonly includeUsage?: boolean
   /**
-   * Marks the projection's `meta.cache.openAIBreakpoints` with `prompt_cache_breakpoint` so the
+   * Marks the projection's OpenAI breakpoints (`cacheBreakpoints(result).openAI`) with `prompt_cache_breakpoint` so the
    * provider caches those prefixes (GPT-5.6 and later match cache entries only at breakpoints).
    * `auto`: when `openAITakesCacheBreakpoints(model)` says the model accepts them. Turn off for a
    * server that rejects content parts or unknown fields. Default `auto`.

@@ -1,5 +1,6 @@
 import type { JsonObject } from '../entries/entry'
 import type { ProjectedMessage, ProjectionResult } from '../project/types'
+import { cacheBreakpoints } from '../project/cache-breakpoints'
 import { attachmentBase64, type FormatOptions } from './openai-chat'
 import { type ContentPart, mediaTypeOf, parseDataUrl } from '../entries/content-parts'
 import { providerToolNames, type ProviderToolNames } from './provider-tool-names'
@@ -109,7 +110,7 @@ export function toAnthropicMessages(result: ProjectionResult, options: FormatOpt
   const toolNames = options.toolNames ?? providerToolNames(result)
   const cache = result.meta.cache
   const marks = new Map<number, AnthropicCacheControl>()
-  for (const breakpoint of cache.breakpoints) if (breakpoint.at !== 'tools') marks.set(breakpoint.at, cacheControl(breakpoint.ttl))
+  for (const breakpoint of cacheBreakpoints(result).anthropic) if (breakpoint.at !== 'tools') marks.set(breakpoint.at, cacheControl(breakpoint.ttl))
 
   const systemBlocks: AnthropicTextBlock[] = []
   let systemMarked = false
@@ -154,7 +155,7 @@ export function toAnthropicMessages(result: ProjectionResult, options: FormatOpt
  * breakpoint has no system prompt to sit on; `undefined` otherwise.
  */
 export function anthropicToolsCacheControl(result: ProjectionResult): AnthropicCacheControl | undefined {
-  const breakpoint = result.meta.cache.breakpoints.find((candidate) => candidate.at === 'tools')
+  const breakpoint = cacheBreakpoints(result).anthropic.find((candidate) => candidate.at === 'tools')
   return breakpoint === undefined ? undefined : cacheControl(breakpoint.ttl)
 }
 

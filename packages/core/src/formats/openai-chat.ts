@@ -1,5 +1,6 @@
 import { toolArgumentsText } from '../entries/entry-text'
 import type { ProjectedMessage, ProjectionResult } from '../project/types'
+import { cacheBreakpoints } from '../project/cache-breakpoints'
 import { providerToolNames, type ProviderToolNames } from './provider-tool-names'
 import { parseDataUrl, type ContentPart, type MediaSource } from '../entries/content-parts'
 import { AttachmentUnavailableError } from '../errors/threadlens-error'
@@ -99,7 +100,7 @@ export interface FormatOptions {
 
 export interface ToOpenAIChatOptions extends FormatOptions {
   /**
-   * Mark `meta.cache.openAIBreakpoints` with `prompt_cache_breakpoint` (on the last content part of
+   * Mark `cacheBreakpoints(result).openAI` with `prompt_cache_breakpoint` (on the last content part of
    * those messages; a string becomes one text part). Only GPT-5.6 and later accept the field
    * (`openAITakesCacheBreakpoints`); other models and most OpenAI-compatible servers reject or ignore
    * it. Default false.
@@ -117,7 +118,7 @@ export function toOpenAIChat(result: ProjectionResult, options: ToOpenAIChatOpti
   const toolNames = options.toolNames ?? providerToolNames(result)
   const messages = result.messages.map((message) => toOpenAIChatMessage(message, toolNames, options))
   if (options.cacheBreakpoints !== true) return messages
-  for (const breakpoint of result.meta.cache.openAIBreakpoints) {
+  for (const breakpoint of cacheBreakpoints(result).openAI) {
     const message = messages[breakpoint.at as number]
     if (message === undefined || message.role === 'assistant') continue
     if (typeof message.content === 'string') {

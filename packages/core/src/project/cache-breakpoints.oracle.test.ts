@@ -58,7 +58,7 @@ const caseArbitrary = fc
 const seen = { anthropic: new Set<CacheBreakpointReason>(), openAI: new Set<CacheBreakpointReason>() }
 
 describe('cacheBreakpoints(result): the placement project() used to put in meta', () => {
-  it(`gives exactly the Anthropic and OpenAI breakpoints of the in-projection placement (${RUNS} random threads, seed ${SEED})`, () => {
+  it(`gives exactly the Anthropic and OpenAI breakpoints the placement inside project() gave (${RUNS} random threads, seed ${SEED})`, () => {
     fc.assert(
       fc.property(caseArbitrary, (input) => {
         const result = project(input)
@@ -66,8 +66,6 @@ describe('cacheBreakpoints(result): the placement project() used to put in meta'
         const oracle = oracleCacheBreakpoints(input)
         expect(placed.anthropic).toEqual(oracle.breakpoints)
         expect(placed.openAI).toEqual(oracle.openAIBreakpoints)
-        expect(placed.anthropic).toEqual(result.meta.cache.breakpoints)
-        expect(placed.openAI).toEqual(result.meta.cache.openAIBreakpoints)
         for (const breakpoint of placed.anthropic) seen.anthropic.add(breakpoint.reason)
         for (const breakpoint of placed.openAI) seen.openAI.add(breakpoint.reason)
       }),

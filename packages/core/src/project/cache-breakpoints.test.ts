@@ -7,6 +7,7 @@ import { definePolicy, type PolicyOptions } from '../policy/policy'
 import { customTokenCounter, heuristicCount } from '../tokens/token-counter'
 import { anthropicCacheBlocks, openAICacheBlocks } from '../caching/cache-blocks'
 import { simulatePromptCache } from '../caching/simulate-prompt-cache'
+import { cacheBreakpoints } from './cache-breakpoints'
 import { project } from './project'
 
 const counter = customTokenCounter('heuristic', heuristicCount, false)
@@ -31,7 +32,7 @@ function projectWith(thread: Thread, options: PolicyOptions) {
 describe('cache breakpoints', () => {
   it('marks tools + system and the end of the request by default, and the formats carry them', () => {
     const result = projectWith(toolThread(2), {})
-    expect(result.meta.cache.breakpoints).toEqual([
+    expect(cacheBreakpoints(result).anthropic).toEqual([
       { at: 0, reason: 'tools-and-system', ttl: '5m' },
       { at: result.messages.length - 1, reason: 'request-end', ttl: '5m' },
     ])
@@ -46,7 +47,7 @@ describe('cache breakpoints', () => {
     const thread = toolThread(3)
     thread.append({ kind: 'summary', payload: { fromSeq: 0, toSeq: 3, content: 'Day 0: rain.' } })
     const result = projectWith(thread, { cache: { ttl: '1h' } })
-    expect(result.meta.cache.breakpoints.map(({ reason, ttl }) => [reason, ttl])).toEqual([
+    expect(cacheBreakpoints(result).anthropic.map(({ reason, ttl }) => [reason, ttl])).toEqual([
       ['tools-and-system', '1h'],
       ['stable-base', '1h'],
       ['request-end', '5m'],
@@ -61,7 +62,7 @@ describe('cache breakpoints', () => {
 
   it('adds the newest message reductions will not rewrite when the policy reduces, at most 4 in all', () => {
     const result = projectWith(toolThread(6), { toolTrace: 'masked', keepLastTurns: 2, cache: { reduceEveryTurns: 1 } })
-    const breakpoints = result.meta.cache.breakpoints
+    const breakpoints = cacheBreakpoints(result).anthropic
     expect(breakpoints.map((breakpoint) => breakpoint.reason)).toEqual(['tools-and-system', 'newest-stable', 'request-end'])
     const stable = breakpoints[1]?.at as number
     // The stable one is the last message before the protected zone: the assistant's answer of turn 3.
@@ -76,7 +77,7 @@ describe('cache breakpoints', () => {
     expect(automatic.cache_control).toEqual({ type: 'ephemeral' })
     expect(JSON.stringify(automatic).split('"cache_control"').length - 1).toBe(2)
     const off = projectWith(thread, { cache: { anthropic: 'off', openAIKey: false } })
-    expect(off.meta.cache.breakpoints).toEqual([])
+    expect(cacheBreakpoints(off).anthropic).toEqual([])
     expect(JSON.stringify(toAnthropicMessages(off))).not.toContain('cache_control')
     expect(toAnthropicMessages(off).system).toBe('You plan trips.')
     expect(openAIChatCacheFields(off)).toEqual({})
@@ -91,8 +92,8 @@ describe('cache breakpoints', () => {
     for (const city of cities) thread.append({ kind: 'tool_call', payload: { name: 'weather', arguments: { city } }, refs: { callId: 'c1', toolCallId: city } })
     for (const city of cities) thread.append({ kind: 'tool_result', payload: { name: 'weather', result: `${city}: rain` }, refs: { callId: 'c1', toolCallId: city } })
     const second = project({ thread, policy, counter, tools })
-    expect(second.meta.cache.breakpoints.map((breakpoint) => breakpoint.reason)).toEqual(['tools-and-system', 'lookback-bridge', 'request-end'])
-    expect(second.messages[second.meta.cache.breakpoints[1]?.at as number]).toEqual({ role: 'user', content: 'Compare the weather in twelve cities.' })
+    expect(cacheBreakpoints(second).anthropic.map((breakpoint) => breakpoint.reason)).toEqual(['tools-and-system', 'lookback-bridge', 'request-end'])
+    expect(second.messages[cacheBreakpoints(second).anthropic[1]?.at as number]).toEqual({ role: 'user', content: 'Compare the weather in twelve cities.' })
     expect(anthropicMessagesProblems(toAnthropicMessages(second))).toEqual([])
     const count = (text: string): number => counter.countCached(text)
     const usages = simulatePromptCache(
@@ -106,7 +107,7 @@ describe('cache breakpoints', () => {
 
   it('puts the tools + system breakpoint on the tools when there is no system prompt', () => {
     const result = project({ thread: toolThread(1), policy: definePolicy(), counter, tools })
-    expect(result.meta.cache.breakpoints[0]).toEqual({ at: 'tools', reason: 'tools-and-system', ttl: '5m' })
+    expect(cacheBreakpoints(result).anthropic[0]).toEqual({ at: 'tools', reason: 'tools-and-system', ttl: '5m' })
   })
 
   it('with a cache-friendly window, reduces in batches: every reduceEveryTurns turns and when the window moves, never in between', () => {
@@ -147,7 +148,7 @@ describe('OpenAI explicit cache breakpoints (GPT-5.6 and later)', () => {
 
   it('marks the system prompt as one text part when asked, and leaves the implicit breakpoint to OpenAI', () => {
     const result = projectWith(toolThread(2), {})
-    expect(result.meta.cache.openAIBreakpoints).toEqual([{ at: 0, reason: 'tools-and-system', ttl: '5m' }])
+    expect(cacheBreakpoints(result).openAI).toEqual([{ at: 0, reason: 'tools-and-system', ttl: '5m' }])
     const marked = toOpenAIChat(result, { cacheBreakpoints: true })
     expect(marked[0]).toEqual({ role: 'system', content: [{ type: 'text', text: 'You plan trips.', prompt_cache_breakpoint: marker }] })
     expect(JSON.stringify(marked).split('prompt_cache_breakpoint').length - 1).toBe(1)
@@ -161,12 +162,12 @@ describe('OpenAI explicit cache breakpoints (GPT-5.6 and later)', () => {
     const thread = toolThread(6)
     thread.append({ kind: 'summary', payload: { fromSeq: 0, toSeq: 3, content: 'Day 0: rain.' } })
     const result = projectWith(thread, { toolTrace: 'masked', keepLastTurns: 2 })
-    const anthropic = result.meta.cache.breakpoints.map((breakpoint) => breakpoint.reason)
+    const anthropic = cacheBreakpoints(result).anthropic.map((breakpoint) => breakpoint.reason)
     expect(anthropic).toEqual(['tools-and-system', 'stable-base', 'newest-stable', 'request-end'])
-    const openAI = result.meta.cache.openAIBreakpoints
+    const openAI = cacheBreakpoints(result).openAI
     expect(openAI.map((breakpoint) => breakpoint.reason)).toEqual(['tools-and-system', 'stable-base', 'newest-stable'])
     // The stable Anthropic breakpoint sits on the assistant's answer of turn 3; OpenAI's on the tool result before it.
-    const stable = result.meta.cache.breakpoints[2]?.at as number
+    const stable = cacheBreakpoints(result).anthropic[2]?.at as number
     expect(result.messages[stable]?.role).toBe('assistant')
     expect(openAI[2]?.at).toBe(stable - 1)
     expect(result.messages[stable - 1]?.role).toBe('tool')
@@ -177,10 +178,10 @@ describe('OpenAI explicit cache breakpoints (GPT-5.6 and later)', () => {
 
   it('policy.cache.openAI off places none; Anthropic off leaves OpenAI on', () => {
     const thread = toolThread(2)
-    expect(projectWith(thread, { cache: { openAI: 'off' } }).meta.cache.openAIBreakpoints).toEqual([])
+    expect(cacheBreakpoints(projectWith(thread, { cache: { openAI: 'off' } })).openAI).toEqual([])
     const anthropicOff = projectWith(thread, { cache: { anthropic: 'off' } })
-    expect(anthropicOff.meta.cache.breakpoints).toEqual([])
-    expect(anthropicOff.meta.cache.openAIBreakpoints.map((breakpoint) => breakpoint.reason)).toEqual(['tools-and-system'])
+    expect(cacheBreakpoints(anthropicOff).anthropic).toEqual([])
+    expect(cacheBreakpoints(anthropicOff).openAI.map((breakpoint) => breakpoint.reason)).toEqual(['tools-and-system'])
   })
 
   it('a growing thread on GPT-5.6 reads the previous request at every turn, as the simulator bills it', () => {

@@ -22,6 +22,7 @@ import {
 import { toAnthropicMessages } from '../formats/anthropic-messages'
 import { openAIChatCacheFields, toOpenAIChat } from '../formats/openai-chat'
 import { anthropicMessagesProblems, openAIChatProblems } from '../formats/provider-rules'
+import { cacheBreakpoints } from './cache-breakpoints'
 import { entryFates } from './fates'
 import { project } from './project'
 import { segments, type ProjectedMessage, type ProjectInput, type ProjectionResult } from './types'
@@ -217,7 +218,8 @@ describe('project: invariants over random threads', () => {
   })
 
   check('places at most 4 cache breakpoints, in request order, only on messages that make a block, and the formats carry exactly them', ({ thread, input }, result) => {
-    const { breakpoints, anthropic } = result.meta.cache
+    const { anthropic } = result.meta.cache
+    const breakpoints = cacheBreakpoints(result).anthropic
     const automatic = anthropic === 'auto' ? 1 : 0
     expect(breakpoints.length + automatic).toBeLessThanOrEqual(4)
     if (anthropic === 'off') expect(breakpoints).toEqual([])
@@ -244,7 +246,7 @@ describe('project: invariants over random threads', () => {
   })
 
   check('places at most 3 OpenAI breakpoints, only on input messages with text, and marking them changes nothing but the markers', ({ input }, result) => {
-    const { openAIBreakpoints } = result.meta.cache
+    const openAIBreakpoints = cacheBreakpoints(result).openAI
     if (input.policy.cache.openAI === 'off') expect(openAIBreakpoints).toEqual([])
     expect(openAIBreakpoints.length).toBeLessThanOrEqual(3)
     const positions = openAIBreakpoints.map((breakpoint) => breakpoint.at as number)

@@ -4,7 +4,6 @@ import { REPLY_PRIMING_TOKENS } from '../tokens/token-counter'
 import { HashBuilder } from '../utils/hash'
 import { attachmentTokens } from '../tokens/attachment-tokens'
 import { overSummaryThreshold } from './summary-threshold'
-import { placeCacheBreakpoints, placeOpenAICacheBreakpoints } from './cache-breakpoints'
 import type { CheckpointSegments } from './checkpoint-segments'
 import { droppedRanges } from './dropped-ranges'
 import type { FixedSegments } from './fixed-segments'
@@ -89,15 +88,6 @@ export function projectionMeta(
         ? 'over-threshold'
         : undefined
   const { messages, infos } = assembled
-  const placement = { messages, infos, hasTools: fixed.toolTokens > 0, reductionFloor: windows.reductionFloor, previousReductionFloor: windows.previousReductionFloor }
-  const breakpoints = placeCacheBreakpoints({ ...placement, policy })
-  const openAIBreakpoints =
-    policy.cache.openAI === 'off'
-      ? []
-      : placeOpenAICacheBreakpoints(
-          policy.cache.anthropic === 'explicit' ? breakpoints : placeCacheBreakpoints({ ...placement, policy: { ...policy, cache: { ...policy.cache, anthropic: 'explicit' } } }),
-          messages,
-        )
   return {
     tokens,
     budget: {
@@ -123,8 +113,6 @@ export function projectionMeta(
     prefixKey: prefixKeyOf(messages, infos, fixed.anchorSeq, policy),
     cache: {
       anthropic: policy.cache.anthropic,
-      breakpoints,
-      openAIBreakpoints,
       ttl: policy.cache.ttl,
       key: policy.cache.openAIKey === false ? undefined : (policy.cache.openAIKey ?? entries[0]?.threadId),
       openAI: policy.cache.openAI,

@@ -160,20 +160,15 @@ export interface CacheBreakpoint {
   readonly ttl: '5m' | '1h'
 }
 
-/** How the request asks providers to cache its prefix (from `policy.cache`). */
+/**
+ * How the request asks providers to cache its prefix (from `policy.cache`), and what placing the
+ * breakpoints needs from inside the projection: `cacheBreakpoints(result)` places them.
+ */
 export interface ProjectionCache {
   /** Anthropic mode; with `auto` the request also carries a top-level `cache_control`. */
   readonly anthropic: 'explicit' | 'auto' | 'off'
-  /** Explicit Anthropic breakpoints, in request order (tools → system → messages); at most 4 with the automatic one. */
-  readonly breakpoints: readonly CacheBreakpoint[]
-  /** TTL of the automatic breakpoint under `auto`. */
+  /** TTL of the automatic breakpoint under `auto`, and of the breakpoints on tools, system and the stable base. */
   readonly ttl: '5m' | '1h'
-  /**
-   * Where an OpenAI request may carry explicit `prompt_cache_breakpoint` markers (`policy.cache.openAI`),
-   * in request order: on system, user or tool messages only (OpenAI accepts no marker on assistant
-   * content), at most `MAX_OPENAI_EXPLICIT_BREAKPOINTS`. Empty when `openAI` is `off`.
-   */
-  readonly openAIBreakpoints: readonly CacheBreakpoint[]
   /** OpenAI's `prompt_cache_key`: `policy.cache.openAIKey`, else the thread id; `undefined` sends none. */
   readonly key: string | undefined
   /** OpenAI explicit breakpoints (`policy.cache.openAI`): `auto` places them, `off` none. */

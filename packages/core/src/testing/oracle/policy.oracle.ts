@@ -17,7 +17,7 @@ export const cachePolicySchema = z.strictObject({
   /**
    * Anthropic caches only what `cache_control` marks. `explicit`: the projection places up to 4
    * block breakpoints (end of tools + system, the window's stable base, the newest stable message,
-   * the end of the request) and `meta.cache.breakpoints` says where and why. `auto`: the tools +
+   * the end of the request) and `cacheBreakpoints(result).anthropic` says where and why. `auto`: the tools +
    * system breakpoint plus the API's top-level automatic mode, which caches up to the last block.
    * `off`: no `cache_control` at all. Default `explicit`.
    */
@@ -35,8 +35,8 @@ export const cachePolicySchema = z.strictObject({
   openAIKey: z.optional(z.union([z.string().check(z.minLength(1), z.maxLength(1024)), z.literal(false)])),
   /**
    * OpenAI's explicit cache breakpoints (`prompt_cache_breakpoint` on a content part; GPT-5.6 and
-   * later only match a cache entry at a breakpoint). `auto`: the projection lists where they go in
-   * `meta.cache.openAIBreakpoints` (the end of the system prompt, the window's stable base, the
+   * later only match a cache entry at a breakpoint). `auto`: `cacheBreakpoints(result).openAI` lists
+   * where they go (the end of the system prompt, the window's stable base, the
    * newest stable message — up to 3, beside the implicit one OpenAI keeps on the latest message) and
    * `toOpenAIChat` sends them when the client's model accepts them. `off`: none. Default `auto`.
    */
