@@ -15,7 +15,7 @@ export type { CallRecord, Entry, EntryInput, EntryKind, EntryMeta, EntryRefs, Js
 
 export { entryLimits } from './entries/json-data'
 export type { CreateThreadOptions, ThreadSource } from './entries/thread'
-export { Thread, createThread } from './entries/thread'
+export { Thread, createThread, forkThread } from './entries/thread'
 
 export type { TokenCounter, ToolSchema } from './tokens/token-counter'
 export { createTokenCounter, customTokenCounter } from './tokens/token-counter'

@@ -1,5 +1,6 @@
 import type { Entry, EntryInput, Thread } from '@threadlens/core'
 import { StoredHashes } from '@threadlens/core/calls'
+import { ingestEntries } from '@threadlens/core/internal'
 import type { ThreadRecord, ThreadStore } from '@threadlens/store'
 
 /**
@@ -43,7 +44,7 @@ export class ThreadMirror {
       (event) => {
         if (event.type !== 'entry-append') return
         this.stored.addFrom(event.entries)
-        thread.ingest(event.entries)
+        ingestEntries(thread, event.entries)
       },
       { afterSeq: thread.nextSeq - 1 },
     )
@@ -83,7 +84,7 @@ export class ThreadMirror {
       // Someone else wrote in between and the live events have not arrived yet: read it again.
       this.close()
       await this.thread()
-    } else thread.ingest(entries)
+    } else ingestEntries(thread, entries)
     return entries
   }
 }

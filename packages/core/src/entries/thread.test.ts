@@ -2,8 +2,9 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { InvalidEntryError } from '../errors/threadlens-error'
 import { actionsArbitrary, buildThread } from '../testing/random-thread'
+import type { Entry } from './entry'
 import type { ThreadEvent } from './thread'
-import { createThread } from './thread'
+import { createThread, forkThread, ingestEntries } from './thread'
 import { indexOfEntries } from './thread-index'
 
 describe('Thread', () => {
@@ -101,7 +102,7 @@ describe('Thread', () => {
   it('forks at a seq: a new thread with copies, the parent recorded, the original untouched', () => {
     const thread = createThread({ id: 'parent' })
     for (const content of ['a', 'b', 'c', 'd']) thread.append({ kind: 'message', payload: { role: 'user', content } })
-    const fork = thread.fork({ atSeq: 1, id: 'child' })
+    const fork = forkThread(thread, { atSeq: 1, id: 'child' })
     expect(fork.id).toBe('child')
     expect(fork.parent).toEqual({ threadId: 'parent', atSeq: 1 })
     expect(fork.entries.map((entry) => [entry.seq, entry.threadId, entry.payload])).toEqual([
@@ -111,7 +112,20 @@ describe('Thread', () => {
     expect(fork.entries[0]?.id).not.toBe(thread.entries[0]?.id)
     fork.append({ kind: 'message', payload: { role: 'user', content: 'other branch' } })
     expect(thread.entries).toHaveLength(4)
-    expect(() => thread.fork({ atSeq: 9 })).toThrow(InvalidEntryError)
+    expect(() => forkThread(thread, { atSeq: 9 })).toThrow(InvalidEntryError)
+  })
+
+  it("forks with the parent's clock and id source, and refuses a windowed thread", () => {
+    let next = 0
+    const thread = createThread({ id: 'clocked', now: () => 42, createId: () => `id-${next++}` })
+    for (const content of ['a', 'b']) thread.append({ kind: 'message', payload: { role: 'user', content } })
+    const fork = forkThread(thread, { atSeq: 0 })
+    expect(fork.id).toBe('id-2')
+    expect(fork.entries.map((entry) => entry.id)).toEqual(['id-3'])
+    const added = fork.append({ kind: 'message', payload: { role: 'user', content: 'c' } })
+    expect([added.id, added.createdAt]).toEqual(['id-4', 42])
+    const window = createThread({ id: 'clocked', entries: thread.entries.slice(1) })
+    expect(() => forkThread(window, { atSeq: 1 })).toThrow(/cannot fork a windowed thread/)
   })
 
   it('rehydrates from stored entries, refusing gaps and foreign entries', () => {
@@ -139,23 +153,24 @@ describe('Thread', () => {
   })
 })
 
-describe('Thread.ingest', () => {
+describe('ingestEntries', () => {
   it('mirrors committed entries: skips ones it has, refuses gaps and conflicts, notifies', () => {
     const source = createThread({ id: 'm' })
     for (const content of ['a', 'b', 'c']) source.append({ kind: 'message', payload: { role: 'user', content } })
     const mirror = createThread({ id: 'm', entries: source.entries.slice(0, 1) })
     const seen: number[] = []
     mirror.subscribe((event) => seen.push(...event.entries.map((entry) => entry.seq)))
-    expect(mirror.ingest(source.entries).map((entry) => entry.seq)).toEqual([1, 2])
-    expect(mirror.ingest(source.entries)).toEqual([])
+    expect(ingestEntries(mirror, source.entries).map((entry) => entry.seq)).toEqual([1, 2])
+    expect(ingestEntries(mirror, source.entries)).toEqual([])
     expect(seen).toEqual([1, 2])
     const other = createThread({ id: 'm' })
     other.append({ kind: 'message', payload: { role: 'user', content: 'x' } })
-    expect(() => mirror.ingest(other.entries)).toThrow(/already taken/)
+    expect(() => ingestEntries(mirror, other.entries)).toThrow(/already taken/)
     const ahead = createThread({ id: 'm', entries: source.entries })
     ahead.append({ kind: 'message', payload: { role: 'user', content: 'd' } })
     ahead.append({ kind: 'message', payload: { role: 'user', content: 'e' } })
-    expect(() => mirror.ingest(ahead.entries.slice(4))).toThrow(/expected seq 3/)
+    expect(() => ingestEntries(mirror, ahead.entries.slice(4))).toThrow(/expected seq 3/)
+    expect(() => ingestEntries(mirror, [{ ...source.entries[0]!, threadId: 'n' } as Entry])).toThrow(/belongs to thread n/)
     expect(mirror.index.userSeqs).toEqual([0, 1, 2])
   })
 })

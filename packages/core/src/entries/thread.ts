@@ -33,8 +33,18 @@ export interface CreateThreadOptions {
   readonly createId?: () => string
 }
 
-// Set by `Thread`'s static block, which alone can reach its private fields; see `extendThread`.
-let extendThreadVersion: (thread: Thread, entries: readonly Entry[]) => Thread
+// A thread's private state, for the functions after the class (`extendThread`, `ingestEntries`,
+// `forkThread`): set by `Thread`'s static block, which alone can reach its private fields. An app
+// that imports none of them does not bundle the block either.
+let internals: {
+  /** The thread's clock and id source. */
+  readonly sources: (thread: Thread) => { readonly now: () => number; readonly createId: () => string }
+  /** Adds an entry already checked and frozen, and indexes it. */
+  readonly push: (thread: Thread, entry: Entry) => void
+  /** Tells the listeners about entries just added. */
+  readonly emit: (thread: Thread, entries: readonly Entry[]) => void
+  readonly extend: (thread: Thread, entries: readonly Entry[]) => Thread
+}
 
 /**
  * The canonical, append-only history of one conversation, in memory.
@@ -52,24 +62,24 @@ export class Thread extends Subscribable<(event: ThreadEvent) => void> implement
   #firstSeq: number
 
   static {
-    extendThreadVersion = (thread, entries) => {
-      const next = new Thread({ id: thread.id, now: thread.#now, createId: thread.#createId, ...(thread.parent === undefined ? {} : { parent: thread.parent }) })
-      next.#firstSeq = thread.#firstSeq
-      let expected = thread.nextSeq
-      for (const entry of entries) {
-        if (entry.threadId !== thread.id) throw new InvalidEntryError('threadId', `entry ${entry.seq} belongs to thread ${entry.threadId}, not ${thread.id}`)
-        if (entry.seq !== expected) throw new InvalidEntryError('seq', `entries must be gapless: expected seq ${expected}, got ${entry.seq}`)
-        expected++
-      }
-      // The older version keeps its entries (a render holding it stays consistent) and gives its
-      // index away: extending it costs the new entries only, and the rare reader of an old
-      // version's index pays for a rebuild of that version alone.
-      const index = thread.#ownIndex()
-      thread.#index = undefined
-      next.#entries = thread.#entries.concat(entries)
-      next.#index = index
-      for (const entry of entries) indexEntry(index, entry)
-      return next
+    internals = {
+      sources: (thread) => ({ now: thread.#now, createId: thread.#createId }),
+      push: (thread, entry) => thread.#push(entry),
+      emit: (thread, entries) => thread.#emit(entries),
+      extend: (thread, entries) => {
+        const next = new Thread({ id: thread.id, now: thread.#now, createId: thread.#createId, ...(thread.parent === undefined ? {} : { parent: thread.parent }) })
+        next.#firstSeq = thread.#firstSeq
+        entries.forEach((entry, offset) => checkContinues(thread.id, entry, thread.nextSeq + offset))
+        // The older version keeps its entries (a render holding it stays consistent) and gives its
+        // index away: extending it costs the new entries only, and the rare reader of an old
+        // version's index pays for a rebuild of that version alone.
+        const index = thread.#ownIndex()
+        thread.#index = undefined
+        next.#entries = thread.#entries.concat(entries)
+        next.#index = index
+        for (const entry of entries) indexEntry(index, entry)
+        return next
+      },
     }
   }
 
@@ -82,10 +92,7 @@ export class Thread extends Subscribable<(event: ThreadEvent) => void> implement
     const initial = options.entries ?? []
     this.#firstSeq = initial[0]?.seq ?? 0
     initial.forEach((entry, position) => {
-      if (entry.threadId !== this.id) throw new InvalidEntryError('threadId', `entry ${entry.seq} belongs to thread ${entry.threadId}, not ${this.id}`)
-      if (entry.seq !== this.#firstSeq + position) {
-        throw new InvalidEntryError('seq', `entries must be gapless: expected seq ${this.#firstSeq + position}, got ${entry.seq}`)
-      }
+      checkContinues(this.id, entry, this.#firstSeq + position)
       this.#push(entry)
     })
   }
@@ -150,37 +157,8 @@ export class Thread extends Subscribable<(event: ThreadEvent) => void> implement
       built.push(this.#build(parsed, seq))
     })
     for (const entry of built) this.#push(entry)
-    if (built.length > 0 && this.listeners.size > 0) {
-      const event: ThreadEvent = { type: 'entry-append', threadId: this.id, entries: built }
-      for (const listener of this.listeners) listener(event)
-    }
+    this.#emit(built)
     return built
-  }
-
-  /**
-   * Adds entries that were already committed elsewhere (a store, another tab), keeping this thread
-   * a live mirror. Entries it already holds are skipped; a gap or a different thread is refused.
-   */
-  ingest(entries: readonly Entry[]): readonly Entry[] {
-    const added: Entry[] = []
-    for (const entry of entries) {
-      if (entry.threadId !== this.id) throw new InvalidEntryError('threadId', `entry ${entry.seq} belongs to thread ${entry.threadId}, not ${this.id}`)
-      if (entry.seq < this.nextSeq) {
-        if (this.bySeq(entry.seq)?.id !== entry.id && entry.seq >= this.#firstSeq) {
-          throw new InvalidEntryError('seq', `seq ${entry.seq} is already taken by another entry: the mirror is out of step; load the thread again`)
-        }
-        continue
-      }
-      if (entry.seq !== this.nextSeq) throw new InvalidEntryError('seq', `expected seq ${this.nextSeq}, got ${entry.seq}: load the thread again`)
-      const frozen = deepFreeze(entry)
-      this.#push(frozen)
-      added.push(frozen)
-    }
-    if (added.length > 0 && this.listeners.size > 0) {
-      const event: ThreadEvent = { type: 'entry-append', threadId: this.id, entries: added }
-      for (const listener of this.listeners) listener(event)
-    }
-    return added
   }
 
   #checkRules(input: EntryInput, seq: number, pendingCalls: Set<string>, pendingResults: Set<string>): void {
@@ -215,6 +193,12 @@ export class Thread extends Subscribable<(event: ThreadEvent) => void> implement
     indexEntry(this.#ownIndex(), entry)
   }
 
+  #emit(entries: readonly Entry[]): void {
+    if (entries.length === 0 || this.listeners.size === 0) return
+    const event: ThreadEvent = { type: 'entry-append', threadId: this.id, entries }
+    for (const listener of this.listeners) listener(event)
+  }
+
   bySeq(seq: number): Entry | undefined {
     return this.#entries[seq - this.#firstSeq]
   }
@@ -233,22 +217,6 @@ export class Thread extends Subscribable<(event: ThreadEvent) => void> implement
     const end = Math.max(start, toSeq - this.#firstSeq + 1)
     return this.#entries.slice(start, end)
   }
-
-  /**
-   * A new thread holding copies of entries `0..atSeq`, under a new id, with the parent recorded.
-   * The copies keep seq, payload, refs and createdAt; they get new entry ids.
-   */
-  fork(options: { atSeq: number; id?: string }): Thread {
-    if (this.#firstSeq !== 0) throw new InvalidEntryError('', 'cannot fork a windowed thread: load it whole first')
-    if (!Number.isInteger(options.atSeq) || options.atSeq < 0 || options.atSeq >= this.nextSeq) {
-      throw new InvalidEntryError('atSeq', `atSeq must be an existing seq (0..${this.nextSeq - 1}), got ${options.atSeq}`)
-    }
-    const id = toThreadId(options.id ?? this.#createId())
-    const entries = this.slice(0, options.atSeq).map((entry) =>
-      deepFreeze({ ...entry, id: entryId(this.#createId()), threadId: id }) as Entry,
-    )
-    return new Thread({ id, entries, parent: { threadId: this.id, atSeq: options.atSeq }, now: this.#now, createId: this.#createId })
-  }
 }
 
 /**
@@ -258,12 +226,58 @@ export class Thread extends Subscribable<(event: ThreadEvent) => void> implement
  * Throws `InvalidEntryError` for an entry of another thread or a gap.
  */
 export function extendThread(thread: Thread, entries: readonly Entry[]): Thread {
-  return extendThreadVersion(thread, entries)
+  return internals.extend(thread, entries)
+}
+
+/**
+ * Adds entries that were already committed elsewhere (a store, another tab) to `thread`, keeping it
+ * a live mirror; returns the ones added and tells the thread's listeners about them. Entries it
+ * already holds are skipped; a gap or a different thread is refused (`InvalidEntryError`).
+ */
+export function ingestEntries(thread: Thread, entries: readonly Entry[]): readonly Entry[] {
+  const added: Entry[] = []
+  for (const entry of entries) {
+    if (entry.seq < thread.nextSeq && entry.threadId === thread.id) {
+      if (thread.bySeq(entry.seq)?.id !== entry.id && entry.seq >= thread.firstSeq) {
+        throw new InvalidEntryError('seq', `seq ${entry.seq} is already taken by another entry: the mirror is out of step; load the thread again`)
+      }
+      continue
+    }
+    checkContinues(thread.id, entry, thread.nextSeq, ': load the thread again')
+    const frozen = deepFreeze(entry)
+    internals.push(thread, frozen)
+    added.push(frozen)
+  }
+  internals.emit(thread, added)
+  return added
+}
+
+/**
+ * A new thread holding copies of `thread`'s entries `0..atSeq`, under a new id (`options.id`, else
+ * one from the thread's id source), with the parent recorded and the thread's clock and id source.
+ * The copies keep seq, payload, refs and createdAt; they get new entry ids. Throws
+ * `InvalidEntryError` for a seq the thread does not hold, or a thread loaded as a window.
+ */
+export function forkThread(thread: Thread, options: { readonly atSeq: number; readonly id?: string }): Thread {
+  if (thread.firstSeq !== 0) throw new InvalidEntryError('', 'cannot fork a windowed thread: load it whole first')
+  if (!Number.isInteger(options.atSeq) || options.atSeq < 0 || options.atSeq >= thread.nextSeq) {
+    throw new InvalidEntryError('atSeq', `atSeq must be an existing seq (0..${thread.nextSeq - 1}), got ${options.atSeq}`)
+  }
+  const { now, createId } = internals.sources(thread)
+  const id = toThreadId(options.id ?? createId())
+  const entries = thread.slice(0, options.atSeq).map((entry) => deepFreeze({ ...entry, id: entryId(createId()), threadId: id }) as Entry)
+  return new Thread({ id, entries, parent: { threadId: thread.id, atSeq: options.atSeq }, now, createId })
 }
 
 /** An in-memory thread; no storage needed. */
 export function createThread(options: CreateThreadOptions = {}): Thread {
   return new Thread(options)
+}
+
+/** Throws unless `entry` belongs to thread `id` and has seq `expected` (the next one). */
+function checkContinues(id: ThreadId, entry: Entry, expected: number, hint = ''): void {
+  if (entry.threadId !== id) throw new InvalidEntryError('threadId', `entry ${entry.seq} belongs to thread ${entry.threadId}, not ${id}`)
+  if (entry.seq !== expected) throw new InvalidEntryError('seq', `entries must be gapless: expected seq ${expected}, got ${entry.seq}${hint}`)
 }
 
 function freezeShallow<T extends object>(value: T): T {
