@@ -1,4 +1,5 @@
 import type { JsonValue, ToolCallPayload, ToolResultPayload } from './entry'
+import { memo } from '../utils/memo'
 
 // Entries are frozen, so a payload's text never changes: serialize each structured result once.
 const resultTexts = new WeakMap<ToolResultPayload, string>()
@@ -8,9 +9,7 @@ export function toolResultText(payload: ToolResultPayload): string {
   if (payload.error !== undefined) return `Error: ${payload.error}`
   if (typeof payload.result === 'string') return payload.result
   if (!Object.isFrozen(payload)) return jsonText(payload.result as JsonValue)
-  let text = resultTexts.get(payload)
-  if (text === undefined) resultTexts.set(payload, (text = jsonText(payload.result as JsonValue)))
-  return text
+  return memo(resultTexts, payload, () => jsonText(payload.result as JsonValue))
 }
 
 /** Tool call arguments as the JSON text providers exchange. */

@@ -1,4 +1,5 @@
 import { hashString } from '../utils/hash'
+import { memo } from '../utils/memo'
 import type { Entry, ToolResultPayload } from './entry'
 import { toolArgumentsText, toolResultText } from './entry-text'
 
@@ -99,9 +100,7 @@ export function indexEntry(index: MutableThreadIndex, entry: Entry): void {
 }
 
 function pushSeq(map: Map<string, number[]>, key: string, seq: number): void {
-  const list = map.get(key)
-  if (list === undefined) map.set(key, [seq])
-  else list.push(seq)
+  memo(map, key, () => []).push(seq)
 }
 
 const indexCache = new WeakMap<readonly Entry[], { length: number; index: MutableThreadIndex }>()

@@ -1,6 +1,7 @@
 import type { JsonValue } from '../entries/entry'
 import type { TokenCounter } from '../tokens/token-counter'
 import { MESSAGE_OVERHEAD_TOKENS } from '../tokens/token-counter'
+import { memo } from '../utils/memo'
 import type { Memory, Space, Task } from './memory'
 
 export interface RenderedMemory {
@@ -39,10 +40,10 @@ const cache = new WeakMap<Memory, Map<string, RenderedMemory>>()
  */
 export function renderMemory(memory: Memory, options: { readonly spaces: readonly string[]; readonly maxTokens: number; readonly counter: TokenCounter }): RenderedMemory {
   const key = `${options.counter.id}\u0000${options.maxTokens}\u0000${options.spaces.join('\u0000')}`
-  let byKey = cache.get(memory)
-  if (byKey === undefined) cache.set(memory, (byKey = new Map()))
-  const cached = byKey.get(key)
-  if (cached !== undefined) return cached
+  return memo(memo(cache, memory, () => new Map()), key, () => render(memory, options))
+}
+
+function render(memory: Memory, options: Parameters<typeof renderMemory>[1]): RenderedMemory {
   const header = `Memory (rev ${memory.rev}): what you know and intend now.`
   const blocks: string[] = []
   const spaces: string[] = []
@@ -61,7 +62,5 @@ export function renderMemory(memory: Memory, options: { readonly spaces: readonl
     blocks.push(block)
     spaces.push(name)
   }
-  const rendered: RenderedMemory = { text: blocks.length === 0 ? '' : [header, ...blocks].join('\n\n'), spaces, omitted, rev: memory.rev }
-  byKey.set(key, rendered)
-  return rendered
+  return { text: blocks.length === 0 ? '' : [header, ...blocks].join('\n\n'), spaces, omitted, rev: memory.rev }
 }

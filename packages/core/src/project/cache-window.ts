@@ -1,6 +1,8 @@
 import type { Entry } from '../entries/entry'
 import type { ThreadIndex } from '../entries/thread-index'
 import type { TokenCounter } from '../tokens/token-counter'
+import { firstWhere } from '../utils/first-where'
+import { memo } from '../utils/memo'
 
 /**
  * Running token totals of a thread's entries, per counter: `sums[i]` is the cost of entries
@@ -9,8 +11,7 @@ import type { TokenCounter } from '../tokens/token-counter'
 const sumsCache = new WeakMap<ThreadIndex, Map<string, number[]>>()
 
 export function cumulativeTokens(entries: readonly Entry[], index: ThreadIndex, counter: TokenCounter): readonly number[] {
-  let byCounter = sumsCache.get(index)
-  if (byCounter === undefined) sumsCache.set(index, (byCounter = new Map()))
+  const byCounter = memo(sumsCache, index, () => new Map())
   let sums = byCounter.get(counter.id)
   if (sums === undefined || sums.length > entries.length + 1) byCounter.set(counter.id, (sums = [0]))
   for (let position = sums.length - 1; position < entries.length; position++) {
@@ -40,15 +41,8 @@ export function cacheWindowStart(options: {
   const level = windowLevel(options)
   if (level === undefined) return undefined
   const target = level.origin + level.level * level.chunk
-  // First position whose running total reaches the target: binary search.
-  let low = regionStart - firstSeq
-  let high = lastSeq - firstSeq + 1
-  while (low < high) {
-    const middle = (low + high) >>> 1
-    if ((sums[middle] as number) >= target) high = middle
-    else low = middle + 1
-  }
-  return low + firstSeq
+  // First position whose running total reaches the target.
+  return firstWhere(regionStart - firstSeq, lastSeq - firstSeq + 1, (position) => (sums[position] as number) >= target) + firstSeq
 }
 
 /**
@@ -65,14 +59,8 @@ export function cacheWindowMovedAt(options: Parameters<typeof cacheWindowStart>[
   const { origin, chunk, level } = found
   // The thread end at which this level began: the budget plus (level - 1) chunks past the origin.
   const target = origin + options.budget + (level - 1) * chunk
-  let low = regionStart - firstSeq + 1
-  let high = lastSeq - firstSeq + 1
-  while (low < high) {
-    const middle = (low + high) >>> 1
-    if ((sums[middle] as number) >= target) high = middle
-    else low = middle + 1
-  }
-  return Math.min(lastSeq, low - 1 + firstSeq)
+  const reached = firstWhere(regionStart - firstSeq + 1, lastSeq - firstSeq + 1, (position) => (sums[position] as number) >= target)
+  return Math.min(lastSeq, reached - 1 + firstSeq)
 }
 
 /**

@@ -6,6 +6,7 @@ import type { ThreadSource } from '../entries/thread'
 import { indexOfEntries, type ThreadIndex } from '../entries/thread-index'
 import type { ProjectInput } from './types'
 import type { UnitContext } from './units'
+import { memo } from '../utils/memo'
 
 /** What every phase of `project()` reads: the thread's window and what the policy lets in. */
 export interface ProjectionContext {
@@ -29,12 +30,7 @@ export interface ProjectionContext {
 const includeSets = new WeakMap<readonly EntryKind[], ReadonlySet<EntryKind>>()
 
 function includeSetOf(kinds: readonly EntryKind[]): ReadonlySet<EntryKind> {
-  let set = includeSets.get(kinds)
-  if (set === undefined) {
-    set = new Set(kinds)
-    includeSets.set(kinds, set)
-  }
-  return set
+  return memo(includeSets, kinds, () => new Set(kinds))
 }
 
 function sourceOf(thread: ThreadSource | readonly Entry[]): ThreadSource {
@@ -54,14 +50,8 @@ export function projectionContext(input: ProjectInput): ProjectionContext {
   const pendingHasUser = (input.pending ?? []).some((message) => message.role === 'user')
   const imageFloor = policy.keepImagesTurns === undefined ? Number.NEGATIVE_INFINITY : turnWindowFloor(policy.keepImagesTurns, index.userSeqs, visibleFrom, pendingHasUser)
   const sentBySeq = new Map<number, SentParts>()
-  const sentOf = (message: MessageEntry): SentParts => {
-    let sent = sentBySeq.get(message.seq)
-    if (sent === undefined) {
-      const omitImages = message.seq < imageFloor && !index.pinnedSeqs.has(message.seq)
-      sentBySeq.set(message.seq, (sent = sentParts(message, omitImages, (parts) => attachmentTokens(parts))))
-    }
-    return sent
-  }
+  const sentOf = (message: MessageEntry): SentParts =>
+    memo(sentBySeq, message.seq, () => sentParts(message, message.seq < imageFloor && !index.pinnedSeqs.has(message.seq), (parts) => attachmentTokens(parts)))
   return {
     input,
     entries,

@@ -5,6 +5,7 @@ import { resultContentHash, type ThreadIndex } from '../entries/thread-index'
 import type { ContextPolicy } from '../policy/policy'
 import { MESSAGE_OVERHEAD_TOKENS, type TokenCounter } from '../tokens/token-counter'
 import { utf8Length } from '../utils/utf8-length'
+import { memo } from '../utils/memo'
 import type { Reduction } from './types'
 import type { Unit, UnitContext } from './units'
 import { entryAt } from './units'
@@ -25,23 +26,14 @@ const textCache = new WeakMap<Entry, Map<string, string>>()
 const tokenCache = new WeakMap<Entry, Map<string, Map<string, number>>>()
 
 function cachedText(entry: Entry, variant: string, make: () => string): string {
-  let byVariant = textCache.get(entry)
-  if (byVariant === undefined) textCache.set(entry, (byVariant = new Map()))
-  let text = byVariant.get(variant)
-  if (text === undefined) byVariant.set(variant, (text = make()))
-  return text
+  return memo(memo(textCache, entry, () => new Map()), variant, make)
 }
 
 /** Tokens of a reduced tool message: cached per entry, variant and counter. */
 export function reducedResultTokens(entry: Entry, text: string, counter: TokenCounter): number {
-  let byCounter = tokenCache.get(entry)
-  if (byCounter === undefined) tokenCache.set(entry, (byCounter = new Map()))
-  let byText = byCounter.get(counter.id)
-  if (byText === undefined) byCounter.set(counter.id, (byText = new Map()))
+  const byText = memo(memo(tokenCache, entry, () => new Map()), counter.id, () => new Map<string, number>())
   // Keyed by the cached text itself: the same string object each time, so lookups stay cheap.
-  let tokens = byText.get(text)
-  if (tokens === undefined) byText.set(text, (tokens = MESSAGE_OVERHEAD_TOKENS + counter.count(text)))
-  return tokens
+  return memo(byText, text, () => MESSAGE_OVERHEAD_TOKENS + counter.count(text))
 }
 
 export interface ReductionContext {

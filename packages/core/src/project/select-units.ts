@@ -8,6 +8,7 @@ import type { DropReason } from './types'
 import { unitCost, type UnitCost } from './unit-messages'
 import { entryAt, unitOf, unitSeqs, type Unit, type UnitContext } from './units'
 import type { WindowPlan } from './window-plan'
+import { memo } from '../utils/memo'
 
 /** Which units of history are sent, and the fate of every entry the walk looked at. */
 export interface UnitSelection {
@@ -77,15 +78,11 @@ class Selector {
   }
 
   planOf(unit: Unit): UnitPlan {
-    let plan = this.#plans.get(unit.key)
-    if (plan === undefined) this.#plans.set(unit.key, (plan = planUnit(unit, this.#reductions)))
-    return plan
+    return memo(this.#plans, unit.key, () => planUnit(unit, this.#reductions))
   }
 
   #costOf(unit: Unit): UnitCost {
-    let cost = this.#costs.get(unit.key)
-    if (cost === undefined) this.#costs.set(unit.key, (cost = unitCost(unit, this.planOf(unit), this.#context.input.policy, this.#context.input.counter, this.#context.messageCost)))
-    return cost
+    return memo(this.#costs, unit.key, () => unitCost(unit, this.planOf(unit), this.#context.input.policy, this.#context.input.counter, this.#context.messageCost))
   }
 
   decide(unit: Unit, fate: DropReason | 'included'): void {

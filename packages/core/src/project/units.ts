@@ -1,5 +1,6 @@
 import type { Entry, MessageEntry, ToolCallEntry, ToolResultEntry } from '../entries/entry'
 import type { ThreadIndex } from '../entries/thread-index'
+import { memo } from '../utils/memo'
 
 /**
  * An atomic unit of history: kept or dropped whole. Either one message, or one model call's
@@ -43,12 +44,7 @@ export function unitOf(context: UnitContext, entry: Entry, cache: Map<string, Un
         return callUnit(context, callId, cache)
       }
       const key = `m:${entry.seq}`
-      let unit = cache.get(key)
-      if (unit === undefined) {
-        unit = { key, start: entry.seq, message: entry, texts: [], calls: [], results: [] }
-        cache.set(key, unit)
-      }
-      return unit
+      return memo(cache, key, () => ({ key, start: entry.seq, message: entry, texts: [], calls: [], results: [] }))
     }
     case 'tool_call': {
       const callId = entry.refs.callId
@@ -79,29 +75,23 @@ function hasToolCalls(context: UnitContext, callId: string): boolean {
 
 function callUnit(context: UnitContext, callId: string, cache: Map<string, Unit>): Unit {
   const key = `c:${callId}`
-  const cached = cache.get(key)
-  if (cached !== undefined) return cached
-  const texts: MessageEntry[] = []
-  const calls: ToolCallEntry[] = []
-  for (const seq of context.index.seqsByCallId.get(callId) ?? []) {
-    if (seq < context.visibleFrom) continue
-    const member = entryAt(context, seq)
-    if (member === undefined) continue
-    if (member.kind === 'tool_call') calls.push(member)
-    else if (member.kind === 'message') texts.push(member)
-  }
-  const unit = withResults(context, key, texts, calls)
-  cache.set(key, unit)
-  return unit
+  return memo(cache, key, () => {
+    const texts: MessageEntry[] = []
+    const calls: ToolCallEntry[] = []
+    for (const seq of context.index.seqsByCallId.get(callId) ?? []) {
+      if (seq < context.visibleFrom) continue
+      const member = entryAt(context, seq)
+      if (member === undefined) continue
+      if (member.kind === 'tool_call') calls.push(member)
+      else if (member.kind === 'message') texts.push(member)
+    }
+    return withResults(context, key, texts, calls)
+  })
 }
 
 function singleCallUnit(context: UnitContext, call: ToolCallEntry, cache: Map<string, Unit>): Unit {
   const key = `t:${call.refs.toolCallId as string}`
-  const cached = cache.get(key)
-  if (cached !== undefined) return cached
-  const unit = withResults(context, key, [], [call])
-  cache.set(key, unit)
-  return unit
+  return memo(cache, key, () => withResults(context, key, [], [call]))
 }
 
 function withResults(context: UnitContext, key: string, texts: MessageEntry[], calls: ToolCallEntry[]): Unit {

@@ -3,6 +3,7 @@ import type { CheckpointSegments } from './checkpoint-segments'
 import type { FixedSegments } from './fixed-segments'
 import { latestVisible, type ProjectionContext } from './projection-context'
 import { turnWindowFloor } from './turns'
+import { firstWhere } from '../utils/first-where'
 
 /** Where history may start for the prompt cache's sake, and below which seq reductions may apply. */
 export interface WindowPlan {
@@ -60,12 +61,5 @@ export function planWindows(context: ProjectionContext, fixed: FixedSegments, ch
 
 /** The user seqs up to `seq`, ascending (a prefix of `seqs`). */
 function userSeqsUpTo(seqs: readonly number[], seq: number): readonly number[] {
-  let low = 0
-  let high = seqs.length
-  while (low < high) {
-    const middle = (low + high) >>> 1
-    if ((seqs[middle] as number) <= seq) low = middle + 1
-    else high = middle
-  }
-  return seqs.slice(0, low)
+  return seqs.slice(0, firstWhere(0, seqs.length, (position) => (seqs[position] as number) > seq))
 }
