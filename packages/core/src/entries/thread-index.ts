@@ -48,8 +48,9 @@ export interface MutableThreadIndex extends ThreadIndex {
   readonly callHashByToolCallId: Map<string, number>
 }
 
-export function createThreadIndex(): MutableThreadIndex {
-  return {
+/** An index of `entries` (seq order; none by default), to extend entry by entry with `indexEntry`. */
+export function createThreadIndex(entries: readonly Entry[] = []): MutableThreadIndex {
+  const index: MutableThreadIndex = {
     resetSeq: -1,
     summarySeqs: [],
     userSeqs: [],
@@ -61,6 +62,8 @@ export function createThreadIndex(): MutableThreadIndex {
     newestResultSeqByContentHash: new Map(),
     callHashByToolCallId: new Map(),
   }
+  for (const entry of entries) indexEntry(index, entry)
+  return index
 }
 
 /** Folds one entry (the next in seq order) into the index. */
@@ -116,8 +119,7 @@ export function indexOfEntries(entries: readonly Entry[]): ThreadIndex {
     cached.length = entries.length
     return cached.index
   }
-  const index = createThreadIndex()
-  for (const entry of entries) indexEntry(index, entry)
+  const index = createThreadIndex(entries)
   indexCache.set(entries, { length: entries.length, index })
   return index
 }

@@ -107,12 +107,7 @@ export class Thread extends Subscribable<(event: ThreadEvent) => void> implement
   }
 
   #ownIndex(): MutableThreadIndex {
-    if (this.#index === undefined) {
-      const index = createThreadIndex()
-      for (const entry of this.#entries) indexEntry(index, entry)
-      this.#index = index
-    }
-    return this.#index
+    return (this.#index ??= createThreadIndex(this.#entries))
   }
 
   /** Seq of the first entry held (0 unless this thread holds a window of a longer one). */
@@ -181,7 +176,7 @@ export class Thread extends Subscribable<(event: ThreadEvent) => void> implement
       seq,
       kind: input.kind,
       payload: input.payload,
-      refs: freezeShallow({ ...input.refs }),
+      refs: Object.freeze({ ...input.refs }),
       createdAt: input.createdAt ?? this.#now(),
       ...(input.meta === undefined ? {} : { meta: input.meta }),
     }
@@ -278,10 +273,6 @@ export function createThread(options: CreateThreadOptions = {}): Thread {
 function checkContinues(id: ThreadId, entry: Entry, expected: number, hint = ''): void {
   if (entry.threadId !== id) throw new InvalidEntryError('threadId', `entry ${entry.seq} belongs to thread ${entry.threadId}, not ${id}`)
   if (entry.seq !== expected) throw new InvalidEntryError('seq', `entries must be gapless: expected seq ${expected}, got ${entry.seq}${hint}`)
-}
-
-function freezeShallow<T extends object>(value: T): T {
-  return Object.freeze(value)
 }
 
 function deepFreeze<T>(value: T): T {

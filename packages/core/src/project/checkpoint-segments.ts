@@ -27,7 +27,7 @@ export function fitCheckpoints(context: ProjectionContext, remainingBefore: numb
   const { input, include, index, visibleFrom } = context
   const { policy, counter } = input
   let remaining = remainingBefore
-  const summaryEntry = include.has('summary') ? newestSummary(context.units, index) : undefined
+  const summaryEntry = include.has('summary') ? newestSummary(context, index) : undefined
   let summaryUsed = false
   let summaryTokens = 0
   let summaryText = ''

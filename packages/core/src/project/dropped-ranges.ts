@@ -1,25 +1,20 @@
+import type { CheckpointSegments } from './checkpoint-segments'
+import type { ProjectionContext } from './projection-context'
+import type { UnitSelection } from './select-units'
 import type { DropReason, DroppedRange } from './types'
-
-export interface RangeInput {
-  readonly firstSeq: number
-  readonly lastSeq: number
-  readonly resetSeq: number
-  readonly visibleFrom: number
-  readonly coveredFrom: number
-  readonly coveredTo: number
-  /** Below this seq the walk did not look: those entries share `stopReason`. */
-  readonly lowWater: number
-  readonly stopReason: DropReason | undefined
-  readonly explicit: ReadonlyMap<number, DropReason | 'included'>
-  readonly includedSeqs: readonly number[]
-}
 
 /**
  * Every entry not present raw and not covered by the summary in use, as ascending ranges.
  * Only the walked part is looked at entry by entry; older parts are whole ranges split around
  * the pinned entries that made it in, so meta stays small on huge threads.
+ * `includedSeqs` are the seqs sent, ascending.
  */
-export function droppedRanges(input: RangeInput): DroppedRange[] {
+export function droppedRanges(
+  { firstSeq, lastSeq, index, visibleFrom }: ProjectionContext,
+  { coveredFrom, coveredTo }: CheckpointSegments,
+  { lowWater, stopReason, explicit }: UnitSelection,
+  includedSeqs: readonly number[],
+): DroppedRange[] {
   const ranges: DroppedRange[] = []
   const pushRange = (fromSeq: number, toSeq: number, reason: DropReason): void => {
     if (toSeq < fromSeq) return
@@ -28,40 +23,40 @@ export function droppedRanges(input: RangeInput): DroppedRange[] {
       ranges[ranges.length - 1] = { fromSeq: last.fromSeq, toSeq, reason }
     } else ranges.push({ fromSeq, toSeq, reason })
   }
-  const covered = (seq: number): boolean => seq >= input.coveredFrom && seq <= input.coveredTo
+  const covered = (seq: number): boolean => seq >= coveredFrom && seq <= coveredTo
 
   // Hidden by reset; the reset op itself is applied, never sent.
-  if (input.visibleFrom > input.firstSeq) {
-    pushRange(input.firstSeq, input.visibleFrom - 2, 'reset')
-    pushRange(input.visibleFrom - 1, input.visibleFrom - 1, input.resetSeq === input.visibleFrom - 1 ? 'applied' : 'reset')
+  if (visibleFrom > firstSeq) {
+    pushRange(firstSeq, visibleFrom - 2, 'reset')
+    pushRange(visibleFrom - 1, visibleFrom - 1, index.resetSeq === visibleFrom - 1 ? 'applied' : 'reset')
   }
 
   // Not walked: one reason for all, split around included (pinned) entries and the summary's range.
-  if (input.stopReason !== undefined) {
-    const reason = input.stopReason
-    let from = input.visibleFrom
+  if (stopReason !== undefined) {
+    const reason = stopReason
+    let from = visibleFrom
     const gaps: [number, number][] = []
-    if (input.coveredTo >= input.coveredFrom) gaps.push([input.coveredFrom, input.coveredTo])
-    for (const seq of input.includedSeqs) if (seq < input.lowWater) gaps.push([seq, seq])
+    if (coveredTo >= coveredFrom) gaps.push([coveredFrom, coveredTo])
+    for (const seq of includedSeqs) if (seq < lowWater) gaps.push([seq, seq])
     gaps.sort((a, b) => a[0] - b[0])
     for (const [gapFrom, gapTo] of gaps) {
       if (gapTo < from) continue
-      if (gapFrom >= input.lowWater) break
-      pushRange(from, Math.min(gapFrom, input.lowWater) - 1, reason)
+      if (gapFrom >= lowWater) break
+      pushRange(from, Math.min(gapFrom, lowWater) - 1, reason)
       from = gapTo + 1
     }
-    pushRange(from, input.lowWater - 1, reason)
+    pushRange(from, lowWater - 1, reason)
   }
 
   // Walked: entry by entry, skipping the summary's range in one step.
-  for (let seq = Math.max(input.lowWater, input.visibleFrom); seq <= input.lastSeq; seq++) {
+  for (let seq = Math.max(lowWater, visibleFrom); seq <= lastSeq; seq++) {
     if (covered(seq)) {
-      seq = input.coveredTo
+      seq = coveredTo
       continue
     }
-    const fate = input.explicit.get(seq)
+    const fate = explicit.get(seq)
     if (fate === 'included') continue
-    pushRange(seq, seq, fate ?? input.stopReason ?? 'budget')
+    pushRange(seq, seq, fate ?? stopReason ?? 'budget')
   }
   return ranges
 }

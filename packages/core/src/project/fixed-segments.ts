@@ -34,7 +34,7 @@ export function measureFixedSegments(context: ProjectionContext): FixedSegments 
   // The user's latest message is never dropped: pending if there is one, else the thread's.
   const pendingHasUser = pending.some((message) => message.role === 'user')
   const anchorSeq = pendingHasUser || !include.has('message') ? undefined : latestVisible(index.userSeqs, visibleFrom)
-  const anchor = anchorSeq === undefined ? undefined : entryAt(context.units, anchorSeq)
+  const anchor = anchorSeq === undefined ? undefined : entryAt(context, anchorSeq)
   const anchorTokens = anchor === undefined ? 0 : context.messageCost(anchor as MessageEntry)
   return {
     systemTokens,

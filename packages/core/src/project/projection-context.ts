@@ -8,17 +8,14 @@ import type { ProjectInput } from './types'
 import type { UnitContext } from './units'
 import { memo } from '../utils/memo'
 
-/** What every phase of `project()` reads: the thread's window and what the policy lets in. */
-export interface ProjectionContext {
+/**
+ * What every phase of `project()` reads: the thread's window and what the policy lets in (the
+ * `UnitContext` history units are built from, and more).
+ */
+export interface ProjectionContext extends UnitContext {
   readonly input: ProjectInput
-  readonly entries: readonly Entry[]
-  readonly index: ThreadIndex
-  readonly firstSeq: number
   readonly lastSeq: number
-  /** Entries below this seq are hidden (reset) or not loaded. */
-  readonly visibleFrom: number
   readonly include: ReadonlySet<EntryKind>
-  readonly units: UnitContext
   /** Tokens the policy allows for input: `maxInputTokens − reserveOutputTokens`. */
   readonly budget: number
   /** What a message sends of its parts: images before the newest `keepImagesTurns` turns are left out (pinned ones are sent). */
@@ -60,7 +57,7 @@ export function projectionContext(input: ProjectInput): ProjectionContext {
     lastSeq: firstSeq + entries.length - 1,
     visibleFrom,
     include,
-    units: { entries, index, firstSeq, visibleFrom, toolsIncluded: include.has('tool_call') && include.has('tool_result') },
+    toolsIncluded: include.has('tool_call') && include.has('tool_result'),
     budget: policy.maxInputTokens - policy.reserveOutputTokens,
     sentOf,
     messageCost: (message) => input.counter.countEntry(message) - sentOf(message).omittedTokens,

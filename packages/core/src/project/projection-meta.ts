@@ -23,7 +23,7 @@ export interface AssembledMessages {
 }
 
 export function assembleMessages(context: ProjectionContext, fixed: FixedSegments, checkpoints: CheckpointSegments, selection: UnitSelection): AssembledMessages {
-  const { policy, counter } = context.input
+  const { policy } = context.input
   const messages: ProjectedMessage[] = []
   const infos: MessageInfo[] = []
   if (policy.systemPrompt !== undefined) {
@@ -39,8 +39,7 @@ export function assembleMessages(context: ProjectionContext, fixed: FixedSegment
     infos.push({ segment: 'summary', tokens: checkpoints.summaryTokens, seqs: [checkpoints.summaryEntry.seq] })
   }
   let historyTokens = 0
-  const emitting = { policy, counter, messageCost: context.messageCost, sentOf: context.sentOf, messages, infos }
-  for (const unit of selection.history) historyTokens += emitUnit(unit, selection.planOf(unit), emitting)
+  for (const unit of selection.history) historyTokens += emitUnit(unit, selection.planOf(unit), context, messages, infos)
   fixed.pending.forEach((message, position) => {
     const projected: { role: typeof message.role; content: string; name?: string; parts?: typeof message.parts } = { role: message.role, content: message.content }
     if (message.name !== undefined) projected.name = message.name
@@ -108,7 +107,7 @@ export function projectionMeta(
     needsSummary: needsSummaryReason !== undefined,
     needsSummaryReason,
     overflow,
-    unresolvedToolCalls: unresolvedCalls(context.units, index),
+    unresolvedToolCalls: unresolvedCalls(context, index),
     pinnedSeqs: [...index.pinnedSeqs].filter((pinned) => pinned >= firstSeq && pinned <= lastSeq).sort((a, b) => a - b),
     prefixKey: prefixKeyOf(messages, infos, fixed.anchorSeq, policy),
     cache: {
@@ -135,18 +134,7 @@ function entryFates(
   const includedSeqs: number[] = []
   for (const [entrySeq, fate] of selection.explicit) if (fate === 'included') includedSeqs.push(entrySeq)
   includedSeqs.sort((a, b) => a - b)
-  const dropped = droppedRanges({
-    firstSeq: context.firstSeq,
-    lastSeq: context.lastSeq,
-    resetSeq: context.index.resetSeq,
-    visibleFrom: context.visibleFrom,
-    coveredFrom: checkpoints.coveredFrom,
-    coveredTo: checkpoints.coveredTo,
-    lowWater: selection.lowWater,
-    stopReason: selection.stopReason,
-    explicit: selection.explicit,
-    includedSeqs,
-  })
+  const dropped = droppedRanges(context, checkpoints, selection, includedSeqs)
   const reduced: { seq: number; how: Reduction }[] = []
   for (const unit of selection.history) {
     const plan = selection.planOf(unit)

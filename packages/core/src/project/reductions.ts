@@ -7,7 +7,8 @@ import { MESSAGE_OVERHEAD_TOKENS, type TokenCounter } from '../tokens/token-coun
 import { utf8Length } from '../utils/utf8-length'
 import { memo } from '../utils/memo'
 import type { Reduction } from './types'
-import type { Unit, UnitContext } from './units'
+import type { ProjectionContext } from './projection-context'
+import type { Unit } from './units'
 import { entryAt } from './units'
 
 /** How one unit is projected: whole, or with its tool traffic reduced. */
@@ -36,33 +37,25 @@ export function reducedResultTokens(entry: Entry, text: string, counter: TokenCo
   return memo(byText, text, () => MESSAGE_OVERHEAD_TOKENS + counter.count(text))
 }
 
-export interface ReductionContext {
-  readonly unitContext: UnitContext
-  readonly index: ThreadIndex
-  readonly policy: ContextPolicy
-  readonly counter: TokenCounter
-  /** Units starting at or after this seq are in the protected zone (the last `keepLastTurns` turns). */
-  readonly protectedFrom: number
-  readonly pinnedSeqs: ReadonlySet<number>
-}
-
 /** Whether the policy rewrites a history message's bytes once it leaves the protected zone. */
 export function reducesLater(policy: ContextPolicy): boolean {
   return policy.toolTrace !== 'transparent' || policy.dedupeToolResults || policy.pruneToolOutputsOverTokens !== undefined
 }
 
 /**
- * The plan for a unit. Only tool units outside the protected zone are reduced, and never pinned
- * ones or ones with an unresolved call: those are what the model is still working with.
+ * The plan for a unit. Only tool units outside the protected zone (starting before `protectedFrom`,
+ * the reduction floor) are reduced, and never pinned ones or ones with an unresolved call: those
+ * are what the model is still working with.
  */
-export function planUnit(unit: Unit, context: ReductionContext): UnitPlan {
-  const { policy } = context
-  if (unit.calls.length === 0 || unit.start >= context.protectedFrom) return whole
+export function planUnit(unit: Unit, context: ProjectionContext, protectedFrom: number): UnitPlan {
+  const { policy, counter } = context.input
+  const { pinnedSeqs } = context.index
+  if (unit.calls.length === 0 || unit.start >= protectedFrom) return whole
   if (!reducesLater(policy)) return whole
   if (unit.results.some((result) => result === undefined)) return whole
-  if (unit.calls.some((call) => context.pinnedSeqs.has(call.seq)) || unit.texts.some((text) => context.pinnedSeqs.has(text.seq))) return whole
+  if (unit.calls.some((call) => pinnedSeqs.has(call.seq)) || unit.texts.some((text) => pinnedSeqs.has(text.seq))) return whole
   const results = unit.results as readonly ToolResultEntry[]
-  if (results.some((result) => context.pinnedSeqs.has(result.seq))) return whole
+  if (results.some((result) => pinnedSeqs.has(result.seq))) return whole
 
   if (policy.toolTrace === 'boundary') {
     return { omitTools: true, resultTexts: [], reductions: [] }
@@ -85,7 +78,7 @@ export function planUnit(unit: Unit, context: ReductionContext): UnitPlan {
         }),
       )
       reductions.push({ seq: result.seq, how: 'masked' })
-    } else if (policy.pruneToolOutputsOverTokens !== undefined && context.counter.countEntry(result) > policy.pruneToolOutputsOverTokens) {
+    } else if (policy.pruneToolOutputsOverTokens !== undefined && counter.countEntry(result) > policy.pruneToolOutputsOverTokens) {
       const variant = `prune:${policy.pruneKeepLines}:${policy.pruneKeepBytes}`
       resultTexts.push(
         cachedText(result, variant, () => truncateHeadTail(toolResultText(result.payload), { maxLines: policy.pruneKeepLines, maxBytes: policy.pruneKeepBytes }).content),
@@ -99,18 +92,18 @@ export function planUnit(unit: Unit, context: ReductionContext): UnitPlan {
 }
 
 /** The newest result with the same tool, arguments and output, if it is newer than this one. */
-function newerDuplicate(result: ToolResultEntry, context: ReductionContext): ToolResultEntry | undefined {
+function newerDuplicate(result: ToolResultEntry, context: ProjectionContext): ToolResultEntry | undefined {
   const callHash = context.index.callHashByToolCallId.get(result.refs.toolCallId as string)
   if (callHash === undefined) return undefined
   const newestSeq = context.index.newestResultSeqByContentHash.get(resultContentHash(callHash, result.payload))
   if (newestSeq === undefined || newestSeq <= result.seq) return undefined
-  const newest = entryAt(context.unitContext, newestSeq)
+  const newest = entryAt(context, newestSeq)
   if (newest?.kind !== 'tool_result') return undefined
   // Hashes can collide: confirm tool, arguments and output really are the same.
   const newestCallSeq = context.index.callSeqByToolCallId.get(newest.refs.toolCallId as string)
   const callSeq = context.index.callSeqByToolCallId.get(result.refs.toolCallId as string)
-  const newestCall = newestCallSeq === undefined ? undefined : entryAt(context.unitContext, newestCallSeq)
-  const call = callSeq === undefined ? undefined : entryAt(context.unitContext, callSeq)
+  const newestCall = newestCallSeq === undefined ? undefined : entryAt(context, newestCallSeq)
+  const call = callSeq === undefined ? undefined : entryAt(context, callSeq)
   if (newestCall?.kind !== 'tool_call' || call?.kind !== 'tool_call') return undefined
   const same =
     newestCall.payload.name === call.payload.name &&

@@ -2,7 +2,7 @@ import type { Entry, EntryKind, SummaryEntry } from '../entries/entry'
 import type { CheckpointSegments } from './checkpoint-segments'
 import type { FixedSegments } from './fixed-segments'
 import type { ProjectionContext } from './projection-context'
-import { planUnit, type ReductionContext, type UnitPlan } from './reductions'
+import { planUnit, type UnitPlan } from './reductions'
 import { turnWindowFloor } from './turns'
 import type { DropReason } from './types'
 import { unitCost, type UnitCost } from './unit-messages'
@@ -19,6 +19,7 @@ export interface UnitSelection {
   readonly explicit: ReadonlyMap<number, DropReason | 'included'>
   /** Why the walk stopped, and at which seq; `undefined` when it reached the start of the window. */
   readonly stopReason: DropReason | undefined
+  /** Below this seq the walk did not look: those entries share `stopReason`. */
   readonly lowWater: number
   readonly pinnedDroppedByBudget: boolean
 }
@@ -29,7 +30,7 @@ export interface UnitSelection {
  */
 export function selectUnits(context: ProjectionContext, fixed: FixedSegments, checkpoints: CheckpointSegments, windows: WindowPlan): UnitSelection {
   const selector = new Selector(context, fixed, checkpoints, windows)
-  if (fixed.anchor !== undefined) selector.decide(unitOf(context.units, fixed.anchor, selector.units) as Unit, 'included')
+  if (fixed.anchor !== undefined) selector.decide(unitOf(context, fixed.anchor, selector.units) as Unit, 'included')
   // The summary entry in use is present (as the summary segment) even if the walk stops short of it.
   if (checkpoints.summaryUsed) selector.explicit.set((checkpoints.summaryEntry as SummaryEntry).seq, 'included')
   selector.admitPinned()
@@ -54,7 +55,7 @@ class Selector {
   readonly #context: ProjectionContext
   readonly #checkpoints: CheckpointSegments
   readonly #cacheStart: number | undefined
-  readonly #reductions: ReductionContext
+  readonly #reductionFloor: number
   readonly #costs = new Map<string, UnitCost>()
   readonly #plans = new Map<string, UnitPlan>()
   readonly #turnFloor: number
@@ -64,11 +65,11 @@ class Selector {
   readonly #straddlers: Unit[] = []
 
   constructor(context: ProjectionContext, fixed: FixedSegments, checkpoints: CheckpointSegments, windows: WindowPlan) {
-    const { policy, counter } = context.input
+    const { policy } = context.input
     this.#context = context
     this.#checkpoints = checkpoints
     this.#cacheStart = windows.cacheStart
-    this.#reductions = { unitContext: context.units, index: context.index, policy, counter, protectedFrom: windows.reductionFloor, pinnedSeqs: context.index.pinnedSeqs }
+    this.#reductionFloor = windows.reductionFloor
     this.#remaining = checkpoints.remaining
     // Windows: the oldest seq a turn window allows, and the message count cap.
     this.#turnFloor = turnWindowFloor(policy.maxTurns, context.index.userSeqs, context.visibleFrom, fixed.pendingHasUser)
@@ -78,7 +79,7 @@ class Selector {
   }
 
   planOf(unit: Unit): UnitPlan {
-    return memo(this.#plans, unit.key, () => planUnit(unit, this.#reductions))
+    return memo(this.#plans, unit.key, () => planUnit(unit, this.#context, this.#reductionFloor))
   }
 
   #costOf(unit: Unit): UnitCost {
@@ -102,14 +103,15 @@ class Selector {
 
   /** Pinned units are always candidates, whatever the windows say; newest first while they fit. */
   admitPinned(): void {
-    const { index, visibleFrom, lastSeq, include, units } = this.#context
+    const context = this.#context
+    const { index, visibleFrom, lastSeq, include } = context
     const pinnedUnits: Unit[] = []
     for (const seq of index.pinnedSeqs) {
       if (seq < visibleFrom || seq > lastSeq) continue
-      const entry = entryAt(units, seq)
+      const entry = entryAt(context, seq)
       if (entry === undefined || !include.has(entry.kind)) continue
-      if ((entry.kind === 'tool_call' || entry.kind === 'tool_result') && !units.toolsIncluded) continue
-      const unit = unitOf(units, entry, this.units)
+      if ((entry.kind === 'tool_call' || entry.kind === 'tool_result') && !context.toolsIncluded) continue
+      const unit = unitOf(context, entry, this.units)
       if (unit !== undefined && !this.included.has(unit.key) && !pinnedUnits.includes(unit)) pinnedUnits.push(unit)
     }
     pinnedUnits.sort((a, b) => b.start - a.start)
@@ -161,7 +163,8 @@ class Selector {
 
   /** Walks newest to oldest; decides each unit at its start; stops at the first that does not fit. */
   walkNewestFirst(): void {
-    const { visibleFrom, lastSeq, include, units } = this.#context
+    const context = this.#context
+    const { visibleFrom, lastSeq, include } = context
     const { summaryEntry, summaryUsed, coveredFrom, coveredTo } = this.#checkpoints
     let seq = lastSeq
     while (seq >= visibleFrom) {
@@ -170,13 +173,13 @@ class Selector {
         seq = coveredFrom - 1
         continue
       }
-      const entry = entryAt(units, seq) as Entry
+      const entry = entryAt(context, seq) as Entry
       if (!this.explicit.has(seq)) {
-        const fate = classify(entry, summaryEntry, summaryUsed, include, units)
+        const fate = classify(entry, summaryEntry, summaryUsed, include, context)
         if (fate !== undefined) {
           this.explicit.set(seq, fate)
         } else {
-          const unit = unitOf(units, entry, this.units)
+          const unit = unitOf(context, entry, this.units)
           if (unit === undefined) this.explicit.set(seq, 'orphan')
           else if (unit.start === seq) {
             if (!this.#consider(unit)) break

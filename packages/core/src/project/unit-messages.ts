@@ -5,7 +5,8 @@ import { MESSAGE_OVERHEAD_TOKENS, type TokenCounter } from '../tokens/token-coun
 import { reducedResultTokens, type UnitPlan } from './reductions'
 import type { MessageInfo, ProjectedMessage, Segment } from './types'
 import type { Unit } from './units'
-import { messageInfo, projectedMessage, type SentParts } from './message-parts'
+import { messageInfo, projectedMessage } from './message-parts'
+import type { ProjectionContext } from './projection-context'
 
 /** What a unit costs if sent: its tokens and how many messages it becomes. */
 export interface UnitCost {
@@ -42,19 +43,9 @@ export function unitCost(unit: Unit, plan: UnitPlan, policy: ContextPolicy, coun
   return { tokens, messageCount: unit.texts.length + (needsCarrier ? 1 : 0) + kept.length }
 }
 
-/** What emitting a unit needs: the policy and counter, how messages are sent, where messages go. */
-export interface EmitContext {
-  readonly policy: ContextPolicy
-  readonly counter: TokenCounter
-  readonly messageCost: (message: MessageEntry) => number
-  readonly sentOf: (message: MessageEntry) => SentParts
-  readonly messages: ProjectedMessage[]
-  readonly infos: MessageInfo[]
-}
-
 /** Appends a unit's messages; returns their tokens. */
-export function emitUnit(unit: Unit, plan: UnitPlan, context: EmitContext): number {
-  const { policy, counter, messageCost, sentOf, messages, infos } = context
+export function emitUnit(unit: Unit, plan: UnitPlan, context: ProjectionContext, messages: ProjectedMessage[], infos: MessageInfo[]): number {
+  const { input: { policy, counter }, messageCost, sentOf } = context
   const segment: Segment = 'history'
   if (unit.message !== undefined) {
     const tokens = messageCost(unit.message)
