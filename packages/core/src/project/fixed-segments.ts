@@ -13,7 +13,6 @@ export interface FixedSegments {
   readonly pending: readonly PendingMessage[]
   readonly pendingCosts: readonly number[]
   readonly pendingTokens: number
-  readonly pendingHasUser: boolean
   /** The thread's latest user message, kept whatever happens (unless a pending one takes its place). */
   readonly anchorSeq: number | undefined
   readonly anchor: Entry | undefined
@@ -21,7 +20,7 @@ export interface FixedSegments {
 }
 
 export function measureFixedSegments(context: ProjectionContext): FixedSegments {
-  const { input, include, index, visibleFrom } = context
+  const { input, include, index, visibleFrom, pendingHasUser } = context
   const { policy, counter } = input
   const systemTokens =
     REPLY_PRIMING_TOKENS + (policy.systemPrompt === undefined ? 0 : MESSAGE_OVERHEAD_TOKENS + counter.countCached(policy.systemPrompt))
@@ -32,7 +31,6 @@ export function measureFixedSegments(context: ProjectionContext): FixedSegments 
   for (const cost of pendingCosts) pendingTokens += cost
 
   // The user's latest message is never dropped: pending if there is one, else the thread's.
-  const pendingHasUser = pending.some((message) => message.role === 'user')
   const anchorSeq = pendingHasUser || !include.has('message') ? undefined : latestVisible(index.userSeqs, visibleFrom)
   const anchor = anchorSeq === undefined ? undefined : entryAt(context, anchorSeq)
   const anchorTokens = anchor === undefined ? 0 : context.messageCost(anchor as MessageEntry)
@@ -42,7 +40,6 @@ export function measureFixedSegments(context: ProjectionContext): FixedSegments 
     pending,
     pendingCosts,
     pendingTokens,
-    pendingHasUser,
     anchorSeq,
     anchor,
     mandatoryTokens: systemTokens + toolTokens + pendingTokens + anchorTokens,

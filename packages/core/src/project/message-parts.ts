@@ -1,6 +1,6 @@
-import type { ContentPart, MessageEntry } from '../entries/entry'
-import { imageTokens } from '../tokens/attachment-tokens'
-import type { MessageInfo, ProjectedMessage, Segment } from './types'
+import type { ContentPart, MessageEntry, MessagePayload } from '../entries/entry'
+import { attachmentTokens, imageTokens } from '../tokens/attachment-tokens'
+import type { MessageInfo, PendingMessage, ProjectedMessage, Segment } from './types'
 
 /** What a message sends of its parts: all of them, or all but the images a policy leaves out. */
 export interface SentParts {
@@ -16,10 +16,10 @@ export interface SentParts {
 const noParts: SentParts = { parts: undefined, omittedImages: [], omittedTokens: 0, attachmentTokens: 0 }
 
 /** The parts a message sends; `omitImages` leaves its images out (`policy.keepImagesTurns`). */
-export function sentParts(entry: MessageEntry, omitImages: boolean, attachmentTokensOf: (parts: readonly ContentPart[]) => number): SentParts {
+export function sentParts(entry: MessageEntry, omitImages: boolean): SentParts {
   const parts = entry.payload.parts
   if (parts === undefined) return noParts
-  if (!omitImages || !parts.some((part) => part.type === 'image')) return { parts, omittedImages: [], omittedTokens: 0, attachmentTokens: attachmentTokensOf(parts) }
+  if (!omitImages || !parts.some((part) => part.type === 'image')) return { parts, omittedImages: [], omittedTokens: 0, attachmentTokens: attachmentTokens(parts) }
   const kept: ContentPart[] = []
   const omittedImages: number[] = []
   let omittedTokens = 0
@@ -33,21 +33,23 @@ export function sentParts(entry: MessageEntry, omitImages: boolean, attachmentTo
     omittedTokens += 1 + imageTokens(part)
   })
   // A message of images only goes as its (empty) text: providers refuse an empty list of parts.
-  return { parts: kept.length === 0 ? undefined : kept, omittedImages, omittedTokens, attachmentTokens: attachmentTokensOf(kept) }
+  return { parts: kept.length === 0 ? undefined : kept, omittedImages, omittedTokens, attachmentTokens: attachmentTokens(kept) }
 }
 
-/** A stored message as the model sees it, with its name, refusal and sent parts. */
-export function projectedMessage(entry: MessageEntry, sent: SentParts): ProjectedMessage {
-  const { role, content, name, refusal } = entry.payload
+/**
+ * A stored message (its payload and the parts it sends) or a pending one as the model sees it: its
+ * name, the parts, and an assistant's `refusal` (from a stored message only).
+ */
+export function projectedMessage({ role, content, name }: MessagePayload | PendingMessage, parts: readonly ContentPart[] | undefined, refusal?: string): ProjectedMessage {
   const message: { role: typeof role; content: string; name?: string; parts?: readonly ContentPart[]; refusal?: string } = { role, content }
   if (name !== undefined) message.name = name
-  if (sent.parts !== undefined) message.parts = sent.parts
+  if (parts !== undefined) message.parts = parts
   if (refusal !== undefined && role === 'assistant') message.refusal = refusal
   return message as ProjectedMessage
 }
 
 /** The meta record of a projected message, with its attachment share when it has one. */
-export function messageInfo(segment: Segment, tokens: number, seqs: readonly number[], sent: SentParts): MessageInfo {
+export function messageInfo(segment: Segment, tokens: number, seqs: readonly number[], sent: Pick<SentParts, 'attachmentTokens' | 'omittedImages'>): MessageInfo {
   const info: { segment: Segment; tokens: number; seqs: readonly number[]; attachmentTokens?: number; omittedImages?: readonly number[] } = { segment, tokens, seqs }
   if (sent.attachmentTokens > 0) info.attachmentTokens = sent.attachmentTokens
   if (sent.omittedImages.length > 0) info.omittedImages = sent.omittedImages

@@ -1,5 +1,4 @@
 import type { Entry, EntryKind, MessageEntry } from '../entries/entry'
-import { attachmentTokens } from '../tokens/attachment-tokens'
 import { sentParts, type SentParts } from './message-parts'
 import { turnWindowFloor } from './turns'
 import type { ThreadSource } from '../entries/thread'
@@ -16,6 +15,8 @@ export interface ProjectionContext extends UnitContext {
   readonly input: ProjectInput
   readonly lastSeq: number
   readonly include: ReadonlySet<EntryKind>
+  /** A pending user message opens a turn of its own (and takes the place of the thread's latest). */
+  readonly pendingHasUser: boolean
   /** Tokens the policy allows for input: `maxInputTokens − reserveOutputTokens`. */
   readonly budget: number
   /** What a message sends of its parts: images before the newest `keepImagesTurns` turns are left out (pinned ones are sent). */
@@ -48,7 +49,7 @@ export function projectionContext(input: ProjectInput): ProjectionContext {
   const imageFloor = policy.keepImagesTurns === undefined ? Number.NEGATIVE_INFINITY : turnWindowFloor(policy.keepImagesTurns, index.userSeqs, visibleFrom, pendingHasUser)
   const sentBySeq = new Map<number, SentParts>()
   const sentOf = (message: MessageEntry): SentParts =>
-    memo(sentBySeq, message.seq, () => sentParts(message, message.seq < imageFloor && !index.pinnedSeqs.has(message.seq), (parts) => attachmentTokens(parts)))
+    memo(sentBySeq, message.seq, () => sentParts(message, message.seq < imageFloor && !index.pinnedSeqs.has(message.seq)))
   return {
     input,
     entries,
@@ -57,6 +58,7 @@ export function projectionContext(input: ProjectInput): ProjectionContext {
     lastSeq: firstSeq + entries.length - 1,
     visibleFrom,
     include,
+    pendingHasUser,
     toolsIncluded: include.has('tool_call') && include.has('tool_result'),
     budget: policy.maxInputTokens - policy.reserveOutputTokens,
     sentOf,

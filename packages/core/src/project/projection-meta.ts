@@ -12,6 +12,7 @@ import { reducesLater } from './reductions'
 import type { UnitSelection } from './select-units'
 import type { MessageInfo, NeedsSummaryReason, ProjectedMessage, ProjectionMeta, Reduction } from './types'
 import { emitUnit } from './unit-messages'
+import { messageInfo, projectedMessage } from './message-parts'
 import { entryAt, type UnitContext } from './units'
 import type { WindowPlan } from './window-plan'
 
@@ -41,13 +42,8 @@ export function assembleMessages(context: ProjectionContext, fixed: FixedSegment
   let historyTokens = 0
   for (const unit of selection.history) historyTokens += emitUnit(unit, selection.planOf(unit), context, messages, infos)
   fixed.pending.forEach((message, position) => {
-    const projected: { role: typeof message.role; content: string; name?: string; parts?: typeof message.parts } = { role: message.role, content: message.content }
-    if (message.name !== undefined) projected.name = message.name
-    if (message.parts !== undefined) projected.parts = message.parts
-    messages.push(projected as ProjectedMessage)
-    const attachments = attachmentTokens(message.parts)
-    const tokens = fixed.pendingCosts[position] as number
-    infos.push(attachments > 0 ? { segment: 'pending', tokens, seqs: [], attachmentTokens: attachments } : { segment: 'pending', tokens, seqs: [] })
+    messages.push(projectedMessage(message, message.parts))
+    infos.push(messageInfo('pending', fixed.pendingCosts[position] as number, [], { attachmentTokens: attachmentTokens(message.parts), omittedImages: [] }))
   })
   return { messages, infos, historyTokens }
 }

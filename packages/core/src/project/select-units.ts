@@ -72,7 +72,7 @@ class Selector {
     this.#reductionFloor = windows.reductionFloor
     this.#remaining = checkpoints.remaining
     // Windows: the oldest seq a turn window allows, and the message count cap.
-    this.#turnFloor = turnWindowFloor(policy.maxTurns, context.index.userSeqs, context.visibleFrom, fixed.pendingHasUser)
+    this.#turnFloor = turnWindowFloor(policy.maxTurns, context.index.userSeqs, context.visibleFrom, context.pendingHasUser)
     this.#messageCount = fixed.anchor === undefined ? 0 : 1
     this.#maxMessages = policy.maxMessages ?? Number.POSITIVE_INFINITY
     this.lowWater = context.visibleFrom

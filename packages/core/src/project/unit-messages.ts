@@ -50,7 +50,7 @@ export function emitUnit(unit: Unit, plan: UnitPlan, context: ProjectionContext,
   if (unit.message !== undefined) {
     const tokens = messageCost(unit.message)
     const sent = sentOf(unit.message)
-    messages.push(projectedMessage(unit.message, sent))
+    messages.push(projectedMessage(unit.message.payload, sent.parts, unit.message.payload.refusal))
     infos.push(messageInfo(segment, tokens, [unit.message.seq], sent))
     return tokens
   }
@@ -68,7 +68,7 @@ export function emitUnit(unit: Unit, plan: UnitPlan, context: ProjectionContext,
         seqs.push(call.seq)
       }
     }
-    const message = projectedMessage(text, sent)
+    const message = projectedMessage(text.payload, sent.parts, text.payload.refusal)
     messages.push(carriesCalls ? { ...message, role: 'assistant', toolCalls: kept.map(({ call }) => toolCallOf(call)) } : message)
     infos.push(messageInfo(segment, tokens, seqs, sent))
     total += tokens

@@ -42,7 +42,7 @@ export function planWindows(context: ProjectionContext, fixed: FixedSegments, ch
   // (`cache.reduceEveryTurns` > 1, cache-friendly windows) they come in batches: every that many
   // turns, and when the window moves (everything after its start is sent anew then anyway), each
   // time using the protected zone as it stood at that moment. Between batches nothing sent changes.
-  const protectedFrom = turnWindowFloor(policy.keepLastTurns, index.userSeqs, visibleFrom, fixed.pendingHasUser)
+  const protectedFrom = turnWindowFloor(policy.keepLastTurns, index.userSeqs, visibleFrom, context.pendingHasUser)
   if (!(policy.cacheFriendly && policy.cache.reduceEveryTurns > 1)) return { cacheStart, reductionFloor: protectedFrom, previousReductionFloor: undefined }
   // The protected zone when the thread ended at `seq`: nothing after it existed to reduce.
   const floorAsOf = (seq: number): number => Math.min(seq + 1, turnWindowFloor(policy.keepLastTurns, userSeqsUpTo(index.userSeqs, seq), visibleFrom, false))
