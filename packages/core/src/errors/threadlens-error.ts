@@ -1,3 +1,5 @@
+import { issuesText } from '../validation/issues'
+
 /** The `Symbol.for` key of one error class's marker: the same in every copy of a package. */
 function markerOf(errorName: string): symbol {
   return Symbol.for(`threadlens.error.${errorName}`)
@@ -119,10 +121,7 @@ export class InvalidPolicyError extends ThreadlensError {
   static override readonly errorName: string = 'InvalidPolicyError'
   declare readonly issues: readonly { path: string; message: string }[]
   constructor(issues: readonly { path: string; message: string }[], options?: { cause?: unknown }) {
-    super(
-      `Invalid policy: ${issues.map((issue) => (issue.path === '' ? issue.message : `${issue.path}: ${issue.message}`)).join('; ')}`,
-      options,
-    )
+    super(`Invalid policy: ${issuesText(issues)}`, options)
     this.issues = issues
   }
 }
@@ -150,10 +149,7 @@ export class InvalidModelInfoError extends ThreadlensError {
   static override readonly errorName: string = 'InvalidModelInfoError'
   declare readonly issues: readonly { path: string; message: string }[]
   constructor(issues: readonly { path: string; message: string }[], options?: { cause?: unknown }) {
-    super(
-      `Invalid model info: ${issues.map((issue) => (issue.path === '' ? issue.message : `${issue.path}: ${issue.message}`)).join('; ')}`,
-      options,
-    )
+    super(`Invalid model info: ${issuesText(issues)}`, options)
     this.issues = issues
   }
 }

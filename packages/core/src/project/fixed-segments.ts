@@ -14,7 +14,6 @@ export interface FixedSegments {
   readonly pendingCosts: readonly number[]
   readonly pendingTokens: number
   /** The thread's latest user message, kept whatever happens (unless a pending one takes its place). */
-  readonly anchorSeq: number | undefined
   readonly anchor: Entry | undefined
   readonly mandatoryTokens: number
 }
@@ -40,7 +39,6 @@ export function measureFixedSegments(context: ProjectionContext): FixedSegments 
     pending,
     pendingCosts,
     pendingTokens,
-    anchorSeq,
     anchor,
     mandatoryTokens: systemTokens + toolTokens + pendingTokens + anchorTokens,
   }

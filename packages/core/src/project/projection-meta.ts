@@ -105,7 +105,7 @@ export function projectionMeta(
     overflow,
     unresolvedToolCalls: unresolvedCalls(context, index),
     pinnedSeqs: [...index.pinnedSeqs].filter((pinned) => pinned >= firstSeq && pinned <= lastSeq).sort((a, b) => a - b),
-    prefixKey: prefixKeyOf(messages, infos, fixed.anchorSeq, policy),
+    prefixKey: prefixKeyOf(messages, infos, fixed.anchor?.seq, policy),
     cache: {
       anthropic: policy.cache.anthropic,
       ttl: policy.cache.ttl,

@@ -1,7 +1,7 @@
 import { truncateHeadTail } from '../text/truncate'
 import type { Entry, ToolResultEntry } from '../entries/entry'
 import { toolResultText } from '../entries/entry-text'
-import { resultContentHash, type ThreadIndex } from '../entries/thread-index'
+import { resultContentHash } from '../entries/thread-index'
 import type { ContextPolicy } from '../policy/policy'
 import { MESSAGE_OVERHEAD_TOKENS, type TokenCounter } from '../tokens/token-counter'
 import { utf8Length } from '../utils/utf8-length'

@@ -1,4 +1,4 @@
-import type { Entry, EntryKind, SummaryEntry } from '../entries/entry'
+import type { Entry, SummaryEntry } from '../entries/entry'
 import type { CheckpointSegments } from './checkpoint-segments'
 import type { FixedSegments } from './fixed-segments'
 import type { ProjectionContext } from './projection-context'
@@ -6,7 +6,7 @@ import { planUnit, type UnitPlan } from './reductions'
 import { turnWindowFloor } from './turns'
 import type { DropReason } from './types'
 import { unitCost, type UnitCost } from './unit-messages'
-import { entryAt, unitOf, unitSeqs, type Unit, type UnitContext } from './units'
+import { entryAt, unitOf, unitSeqs, type Unit } from './units'
 import type { WindowPlan } from './window-plan'
 import { memo } from '../utils/memo'
 
@@ -35,27 +35,22 @@ export function selectUnits(context: ProjectionContext, fixed: FixedSegments, ch
   if (checkpoints.summaryUsed) selector.explicit.set((checkpoints.summaryEntry as SummaryEntry).seq, 'included')
   selector.admitPinned()
   selector.walkNewestFirst()
-  return {
-    history: [...selector.included.values()].sort((a, b) => a.start - b.start),
-    planOf: (unit) => selector.planOf(unit),
-    explicit: selector.explicit,
-    stopReason: selector.stopReason,
-    lowWater: selector.lowWater,
-    pinnedDroppedByBudget: selector.pinnedDroppedByBudget,
-  }
+  selector.history = [...selector.included.values()].sort((a, b) => a.start - b.start)
+  return selector
 }
 
-class Selector {
+/** The walk's state; once it is done, the selection itself. */
+class Selector implements UnitSelection {
   readonly units = new Map<string, Unit>()
   readonly included = new Map<string, Unit>()
+  history: readonly Unit[] = []
   readonly explicit = new Map<number, DropReason | 'included'>()
   stopReason: DropReason | undefined
   lowWater: number
   pinnedDroppedByBudget = false
   readonly #context: ProjectionContext
   readonly #checkpoints: CheckpointSegments
-  readonly #cacheStart: number | undefined
-  readonly #reductionFloor: number
+  readonly #windows: WindowPlan
   readonly #costs = new Map<string, UnitCost>()
   readonly #plans = new Map<string, UnitPlan>()
   readonly #turnFloor: number
@@ -68,8 +63,7 @@ class Selector {
     const { policy } = context.input
     this.#context = context
     this.#checkpoints = checkpoints
-    this.#cacheStart = windows.cacheStart
-    this.#reductionFloor = windows.reductionFloor
+    this.#windows = windows
     this.#remaining = checkpoints.remaining
     // Windows: the oldest seq a turn window allows, and the message count cap.
     this.#turnFloor = turnWindowFloor(policy.maxTurns, context.index.userSeqs, context.visibleFrom, context.pendingHasUser)
@@ -79,7 +73,7 @@ class Selector {
   }
 
   planOf(unit: Unit): UnitPlan {
-    return memo(this.#plans, unit.key, () => planUnit(unit, this.#context, this.#reductionFloor))
+    return memo(this.#plans, unit.key, () => planUnit(unit, this.#context, this.#windows.reductionFloor))
   }
 
   #costOf(unit: Unit): UnitCost {
@@ -136,7 +130,7 @@ class Selector {
     let reason: DropReason | undefined
     if (unit.start < this.#turnFloor || this.#messageCount + cost.messageCount > this.#maxMessages) reason = 'window'
     else if (cost.tokens > this.#remaining) reason = 'budget'
-    else if (this.#cacheStart !== undefined && unit.start < this.#cacheStart) reason = 'cache-window'
+    else if (unit.start < (this.#windows.cacheStart ?? Number.NEGATIVE_INFINITY)) reason = 'cache-window'
     if (reason !== undefined) {
       this.stopReason = reason
       this.lowWater = unit.start
@@ -164,8 +158,8 @@ class Selector {
   /** Walks newest to oldest; decides each unit at its start; stops at the first that does not fit. */
   walkNewestFirst(): void {
     const context = this.#context
-    const { visibleFrom, lastSeq, include } = context
-    const { summaryEntry, summaryUsed, coveredFrom, coveredTo } = this.#checkpoints
+    const { visibleFrom, lastSeq } = context
+    const { summaryUsed, coveredFrom, coveredTo } = this.#checkpoints
     let seq = lastSeq
     while (seq >= visibleFrom) {
       if (seq <= coveredTo && seq >= coveredFrom) {
@@ -175,7 +169,7 @@ class Selector {
       }
       const entry = entryAt(context, seq) as Entry
       if (!this.explicit.has(seq)) {
-        const fate = classify(entry, summaryEntry, summaryUsed, include, context)
+        const fate = classify(entry, this.#checkpoints, context)
         if (fate !== undefined) {
           this.explicit.set(seq, fate)
         } else {
@@ -195,20 +189,14 @@ class Selector {
 }
 
 /** The fate of entries that never form a unit, or `undefined` for entries that do. */
-function classify(
-  entry: Entry,
-  summaryEntry: SummaryEntry | undefined,
-  summaryUsed: boolean,
-  include: ReadonlySet<EntryKind>,
-  context: UnitContext,
-): DropReason | 'included' | undefined {
+function classify(entry: Entry, { summaryEntry, summaryUsed }: CheckpointSegments, { include, toolsIncluded }: ProjectionContext): DropReason | 'included' | undefined {
   if (entry.kind === 'context_op') return 'applied'
   if (entry.kind === 'summary') {
     if (entry === summaryEntry) return summaryUsed ? 'included' : 'budget'
     return include.has('summary') ? 'superseded' : 'kind'
   }
   if (!include.has(entry.kind)) return 'kind'
-  if ((entry.kind === 'tool_call' || entry.kind === 'tool_result') && !context.toolsIncluded) return 'kind'
+  if ((entry.kind === 'tool_call' || entry.kind === 'tool_result') && !toolsIncluded) return 'kind'
   return undefined
 }
 
