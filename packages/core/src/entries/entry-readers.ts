@@ -14,7 +14,7 @@ import type {
   ToolCallPayload,
   ToolResultPayload,
 } from './entry'
-import { idPatternSource } from './ids'
+import { idPattern } from './ids'
 
 // The rules of an entry, as readers (see validation/readers.ts): what `parseEntryInput` and
 // `parseEntry` check after `readEntryData` has made a clean JSON copy.
@@ -22,7 +22,7 @@ import { idPatternSource } from './ids'
 const count = int({ min: 0 })
 const refText = string({ min: 1, max: 256 })
 const hash = string({ min: 1, max: 64 })
-const id = string({ pattern: new RegExp(idPatternSource) })
+const id = string({ pattern: idPattern })
 
 export const entryRefsReader: Reader<EntryRefs> = object<EntryRefs>({
   requestId: optional(refText),

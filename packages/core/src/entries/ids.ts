@@ -8,7 +8,8 @@ export type ThreadId = string & { readonly [threadIdBrand]: true }
 /** An entry's id. Made only by `entryId()` or by parsing with `entryIdSchema`. */
 export type EntryId = string & { readonly [entryIdBrand]: true }
 
-const idPattern = /^[A-Za-z0-9_.:-]{1,128}$/
+/** What a thread or entry id is: 1-128 characters of A-Z a-z 0-9 _ . : - */
+export const idPattern = /^[A-Za-z0-9_.:-]{1,128}$/
 
 function checkId(kind: 'thread' | 'entry', value: unknown): void {
   // Ids come from callers of the public API: anything may arrive here, not only strings.
@@ -24,8 +25,6 @@ export function entryId(value: string): EntryId {
   checkId('entry', value)
   return value as EntryId
 }
-
-export const idPatternSource = idPattern.source
 
 /** A random id; `crypto.randomUUID` exists in every browser and in Node 19+. */
 export function randomId(): string {

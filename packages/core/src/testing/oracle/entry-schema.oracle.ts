@@ -4,7 +4,7 @@
 import { z } from 'zod/mini'
 import type { CallRecord } from '../../calls/call-record'
 import type { Entry, EntryInput, EntryMeta, EntryRefs, JsonObject, JsonValue } from '../../entries/entry'
-import { idPatternSource } from '../../entries/ids'
+import { idPattern } from '../../entries/ids'
 import { InvalidEntryError } from '../../errors/threadlens-error'
 import { readJsonData } from '../../entries/json-data'
 import { partsText } from '../../entries/content-parts'
@@ -144,7 +144,7 @@ const inputCommon = {
   refs: z.exactOptional(entryRefsSchema),
   meta: z.exactOptional(entryMetaSchema),
   createdAt: z.exactOptional(z.int().check(z.nonnegative())),
-  id: z.exactOptional(z.string().check(z.regex(new RegExp(idPatternSource)))),
+  id: z.exactOptional(z.string().check(z.regex(idPattern))),
 }
 
 export const entryInputSchema = z.discriminatedUnion('kind', [
@@ -156,8 +156,8 @@ export const entryInputSchema = z.discriminatedUnion('kind', [
 ]) as unknown as z.ZodMiniType<EntryInput>
 
 const storedCommon = {
-  id: z.string().check(z.regex(new RegExp(idPatternSource))),
-  threadId: z.string().check(z.regex(new RegExp(idPatternSource))),
+  id: z.string().check(z.regex(idPattern)),
+  threadId: z.string().check(z.regex(idPattern)),
   seq: seqSchema,
   refs: entryRefsSchema,
   createdAt: z.int().check(z.nonnegative()),
