@@ -1,7 +1,7 @@
 // Type-checked by the consumer test with moduleResolution `bundler` and `node16`, skipLibCheck off:
 // every public entry point resolves to its declarations, and the declarations are not `any`.
-import { createThread, createTokenCounter, definePolicy, project, type ContextPolicy, type ProjectionResult } from '@threadlens/core'
-import { openAITakesCacheBreakpoints } from '@threadlens/core/caching'
+import { createThread, createTokenCounter, definePolicy, forkThread, project, type ContextPolicy, type ProjectionResult } from '@threadlens/core'
+import { cacheBreakpoints, openAITakesCacheBreakpoints, type CacheBreakpoints } from '@threadlens/core/caching'
 import { isValidToolName, type ContentPart } from '@threadlens/core/parts'
 import { policyForModel } from '@threadlens/core/models'
 import { fromOpenAIChat, type FromOpenAIChatResult } from '@threadlens/core/import'
@@ -49,6 +49,14 @@ export async function run(): Promise<number> {
   thread.append({ kind: 'message', payload: { role: 'user', content: 'Hi' } })
   const counter = await createTokenCounter('o200k_base')
   const result: ProjectionResult = project({ thread, policy, counter })
+  // Prompt-cache breakpoints are placed from the result, outside project().
+  const placed: CacheBreakpoints = cacheBreakpoints(result)
+  // @ts-expect-error breakpoints are a list: an `any` declaration would let this through.
+  const notPlaced: string = placed.anthropic
+  void notPlaced
+  const branch = forkThread(thread, { atSeq: 0 })
+  // @ts-expect-error atSeq is a number: an `any` declaration would let this through.
+  forkThread(thread, { atSeq: 'first' })
   const { threads, memory } = await openThreadlensStores({ name: 'typed' })
   const store: ThreadStore = threads
   const session = createSession({ threads: store, threadId: 'typed', policy, model: scriptedModel({ script: () => 'ok' }) })
@@ -57,7 +65,7 @@ export async function run(): Promise<number> {
   void session
   void transport
   void createThreadlensClient({ threads, memory })
-  return result.meta.tokens.total
+  return result.meta.tokens.total + branch.nextSeq + placed.openAI.length
 }
 
 export function Count({ threadId }: { threadId: string }) {
