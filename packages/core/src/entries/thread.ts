@@ -127,8 +127,7 @@ export class Thread extends Subscribable<(event: ThreadEvent) => void> implement
 
   /** Validates and appends one entry. Throws `InvalidEntryError` (naming the field) and changes nothing on bad input. */
   append(input: EntryInput): Entry {
-    const [entry] = this.appendMany([input])
-    return entry as Entry
+    return this.appendMany([input])[0] as Entry
   }
 
   /** Appends entries all or nothing: if any is invalid, none is appended. */
@@ -176,7 +175,7 @@ export class Thread extends Subscribable<(event: ThreadEvent) => void> implement
       seq,
       kind: input.kind,
       payload: input.payload,
-      refs: Object.freeze({ ...input.refs }),
+      refs: { ...input.refs },
       createdAt: input.createdAt ?? this.#now(),
       ...(input.meta === undefined ? {} : { meta: input.meta }),
     }

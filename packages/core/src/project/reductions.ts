@@ -8,8 +8,7 @@ import { utf8Length } from '../utils/utf8-length'
 import { memo } from '../utils/memo'
 import type { Reduction } from './types'
 import type { ProjectionContext } from './projection-context'
-import type { Unit } from './units'
-import { entryAt } from './units'
+import { entryAt, unitSeqs, type Unit } from './units'
 
 /** How one unit is projected: whole, or with its tool traffic reduced. */
 export interface UnitPlan {
@@ -53,9 +52,8 @@ export function planUnit(unit: Unit, context: ProjectionContext, protectedFrom: 
   if (unit.calls.length === 0 || unit.start >= protectedFrom) return whole
   if (!reducesLater(policy)) return whole
   if (unit.results.some((result) => result === undefined)) return whole
-  if (unit.calls.some((call) => pinnedSeqs.has(call.seq)) || unit.texts.some((text) => pinnedSeqs.has(text.seq))) return whole
+  if (unitSeqs(unit).some((seq) => pinnedSeqs.has(seq))) return whole
   const results = unit.results as readonly ToolResultEntry[]
-  if (results.some((result) => pinnedSeqs.has(result.seq))) return whole
 
   if (policy.toolTrace === 'boundary') {
     return { omitTools: true, resultTexts: [], reductions: [] }
