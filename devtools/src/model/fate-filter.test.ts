@@ -1,7 +1,7 @@
 import { createThread, createTokenCounter, definePolicy, project } from '@threadlens/core'
 import { describe, expect, it } from 'vitest'
 import { entryFates } from '@threadlens/core/views'
-import { fateFilterOptions, fateMatches } from './fate-filter'
+import { fateFilterOptions, fateFilters, fateMatches } from './fate-filter'
 
 describe('fate filters', () => {
   it('split the thread: sent and left out partition it, and each drop reason is a part of left out', async () => {
@@ -24,5 +24,7 @@ describe('fate filters', () => {
     expect(count('shortened')).toBeGreaterThan(0)
     const reasons = options.filter((option) => option.startsWith('dropped:'))
     expect(reasons.reduce((sum, reason) => sum + count(reason), 0) + count('summarized')).toBe(count('left-out'))
+    // Whatever is offered can be remembered: a stored choice is checked against `fateFilters`.
+    for (const option of options) expect(fateFilters).toContain(option)
   })
 })

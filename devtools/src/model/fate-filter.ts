@@ -1,8 +1,19 @@
 import type { DropReason, ProjectionMeta } from '@threadlens/core'
-import { entryFates, type EntryFate } from '@threadlens/core/views'
+import { dropReasonTexts, entryFates, type EntryFate } from '@threadlens/core/views'
 
 /** What the timeline can show: every entry, a broad fate, or one drop reason (`dropped:budget`). */
 export type FateFilter = 'all' | 'sent' | 'as-written' | 'shortened' | 'left-out' | 'summarized' | `dropped:${DropReason}`
+
+/** Every fate filter there is, whatever a projection holds: what a remembered filter may be. */
+export const fateFilters: readonly FateFilter[] = [
+  'all',
+  'sent',
+  'as-written',
+  'shortened',
+  'left-out',
+  'summarized',
+  ...(Object.keys(dropReasonTexts) as DropReason[]).map((reason): FateFilter => `dropped:${reason}`),
+]
 
 export interface FateFilterOption {
   readonly value: FateFilter

@@ -2,6 +2,10 @@ import { useMemo } from 'react'
 import { useStore } from 'zustand'
 import { usePanel } from './panel-context'
 
+// Every tab's filters live in the devtools' UI state (`filters`, checked by its zod schema when read
+// back from localStorage). Each hook here then checks the stored value against what the tab offers:
+// a value that is not among them (another version's, a hand edit) reads as the default.
+
 /**
  * A set filter remembered across reloads under `name` (in the devtools' UI state). Stored values
  * that are not among `all` are ignored; nothing stored means everything chosen.
@@ -24,4 +28,16 @@ export function useRememberedText(name: string): readonly [string, (next: string
   const stored = useStore(ui, (state) => state.filters[name])
   const set = (next: string) => ui.getState().setFilter(name, next === '' ? undefined : next)
   return [typeof stored === 'string' ? stored : '', set] as const
+}
+
+/**
+ * One choice among `choices` remembered across reloads under `name`; a stored value that is not
+ * one of them reads as `fallback`, and choosing `fallback` forgets the filter.
+ */
+export function useRememberedChoice<T extends string>(name: string, choices: readonly T[], fallback: T): readonly [T, (next: T) => void] {
+  const ui = usePanel().ui
+  const stored = useStore(ui, (state) => state.filters[name])
+  const value = typeof stored === 'string' && (choices as readonly string[]).includes(stored) ? (stored as T) : fallback
+  const set = (next: T) => ui.getState().setFilter(name, next === fallback ? undefined : next)
+  return [value, set] as const
 }

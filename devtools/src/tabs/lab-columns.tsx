@@ -1,8 +1,9 @@
 import type { ProjectionResult } from '@threadlens/core'
-import { useMemo, useState } from 'react'
+import { useMemo } from 'react'
 import { messagePreview, messageRole } from '../model/message-preview'
 import { formatNumber } from '../model/meter-parts'
 import { turnDiff, type EntryChange } from '../model/turn-diff'
+import { useRememberedChoice } from '../panel/use-remembered-filter'
 import { signed } from './turn-diff-view'
 
 type Mark = 'entering' | 'leaving' | 'changed' | undefined
@@ -15,6 +16,8 @@ interface Item {
 }
 
 const MESSAGES_SHOWN = 300
+/** Whether the two lists show only the messages that differ, or all of them (remembered). */
+const labMessageChoices = ['changed', 'all'] as const
 
 function items(result: ProjectionResult, changes: ReadonlyMap<number, EntryChange>, side: 'before' | 'after'): Item[] {
   return result.messages.map((_, position) => {
@@ -37,11 +40,12 @@ const markWords: Readonly<Record<NonNullable<Mark>, string>> = { entering: 'ente
 export function LabColumns({ base, lab }: { readonly base: ProjectionResult; readonly lab: ProjectionResult }) {
   const diff = useMemo(() => turnDiff(base, lab), [base, lab])
   const changes = useMemo(() => new Map(diff.changes.map((change) => [change.seq, change])), [diff])
-  const [all, setAll] = useState(false)
+  const [shown, setShown] = useRememberedChoice('lab-messages', labMessageChoices, 'changed')
+  const all = shown === 'all'
   return (
     <div data-testid="lab-columns">
       <label className="tl-row tl-muted">
-        <input type="checkbox" checked={all} onChange={(event) => setAll(event.target.checked)} data-testid="lab-show-all" /> show unchanged messages too
+        <input type="checkbox" checked={all} onChange={(event) => setShown(event.target.checked ? 'all' : 'changed')} data-testid="lab-show-all" /> show unchanged messages too
       </label>
       <div className="tl-diff-columns">
         <Column title="App policy sends" result={base} list={items(base, changes, 'before')} all={all} testId="lab-before" />

@@ -1,11 +1,12 @@
 import { toAnthropicMessages, toOpenAIChat, type ProjectionResult } from '@threadlens/core'
-import { useMemo, useState } from 'react'
+import { useMemo } from 'react'
 import { CollapsibleText } from '../components/collapsible-text'
 import { CopyButton } from '../components/copy-button'
 import { COLLAPSE_JSON_AFTER_CHARS } from '../constants'
 import { formatNumber } from '../model/meter-parts'
 import { usePanel } from '../panel/panel-context'
 import { usePanelProjection } from '../panel/panel-projection'
+import { useRememberedChoice } from '../panel/use-remembered-filter'
 import { CacheBreakpoints } from './cache-breakpoints'
 import { LeftOutList } from './left-out-list'
 import { NextVsLastCall } from './next-vs-last-call'
@@ -13,6 +14,8 @@ import { ProjectedMessages } from './projected-messages'
 import { ProjectionStatus } from './projection-status'
 
 type Format = 'neutral' | 'openai' | 'anthropic'
+const formatIds: readonly Format[] = ['neutral', 'openai', 'anthropic']
+const sources = ['next', 'session'] as const
 const formats: readonly { id: Format; label: string }[] = [
   { id: 'neutral', label: 'neutral' },
   { id: 'openai', label: 'OpenAI chat' },
@@ -23,8 +26,8 @@ const formats: readonly { id: Format; label: string }[] = [
 export function ProjectionTab() {
   const panel = usePanel()
   const next = usePanelProjection()
-  const [format, setFormat] = useState<Format>('neutral')
-  const [source, setSource] = useState<'next' | 'session'>('next')
+  const [format, setFormat] = useRememberedChoice<Format>('projection-format', formatIds, 'neutral')
+  const [source, setSource] = useRememberedChoice<(typeof sources)[number]>('projection-source', sources, 'next')
   const thread = next.thread
   // Bound once per thread version, so the left-out groups are counted once.
   const entryAt = useMemo(() => (thread === undefined ? undefined : (seq: number) => thread.bySeq(seq)), [thread])

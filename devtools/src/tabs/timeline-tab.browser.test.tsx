@@ -70,8 +70,16 @@ describe('Timeline tab', () => {
     const count = await panel.find('timeline-count')
     await eventually(() => expect(count.textContent).not.toMatch(/^(\d+) of \1 entries/))
     expect(panel.queryAll('[data-testid="timeline-row"]').every((row) => row.dataset['fate'] === 'budget')).toBe(true)
-    fate.value = 'all'
+    // An entry opened from elsewhere that the filters hide says so, and one click shows it.
+    fate.value = 'sent'
     fate.dispatchEvent(new Event('change', { bubbles: true }))
+    await panel.click('tab-projection')
+    ;((await panel.find('left-out')).querySelector('button') as HTMLButtonElement).click()
+    expect((await panel.find('timeline-hidden-selection')).textContent).toMatch(/^#0 is open but hidden by the filters/)
+    expect(panel.query('[data-testid="entry-detail"]')?.dataset['seq']).toBe('0')
+    ;(panel.query('[data-testid="timeline-hidden-selection"] button') as HTMLButtonElement).click()
+    await eventually(() => expect(panel.query('[data-testid="timeline-hidden-selection"]')).toBeNull())
+    expect(((await panel.find('timeline-fate')) as HTMLSelectElement).value).toBe('all')
     // The first entry, far above the end the list opens at, is brought into view when opened.
     await panel.click('tab-projection')
     const leftOut = await panel.find('left-out')

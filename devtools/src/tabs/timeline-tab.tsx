@@ -1,15 +1,15 @@
 import { type Entry, type EntryKind, type ProjectionMeta, type TokenCounter } from '@threadlens/core'
 import { entryKinds } from '@threadlens/core/internal'
-import { memo, useDeferredValue, useMemo, useState } from 'react'
+import { memo, useDeferredValue, useMemo } from 'react'
 import { VirtualList } from '../components/virtual-list'
 import { TIMELINE_ROW_HEIGHT } from '../constants'
 import { entryPreview, refsText } from '../model/entry-preview'
 import { describeFate, entryFates, sameFate, type EntryFate } from '@threadlens/core/views'
-import { fateFilterOptions, seqMatches, type FateFilter } from '../model/fate-filter'
+import { fateFilterOptions, fateFilters, seqMatches, type FateFilter } from '../model/fate-filter'
 import { formatNumber } from '../model/meter-parts'
 import { usePanel } from '../panel/panel-context'
 import { usePanelProjectionFirst } from '../panel/panel-projection'
-import { useRememberedSet, useRememberedText } from '../panel/use-remembered-filter'
+import { useRememberedChoice, useRememberedSet, useRememberedText } from '../panel/use-remembered-filter'
 import { EntryDetail } from './entry-detail'
 import { ProjectionStatus } from './projection-status'
 import { TimelineFilters } from './timeline-filters'
@@ -21,7 +21,7 @@ export function TimelineTab() {
   const { snapshot: projection, partial } = usePanelProjectionFirst()
   const [kinds, setKinds] = useRememberedSet<EntryKind>('timeline-kinds', entryKinds)
   const [text, setText] = useRememberedText('timeline-text')
-  const [fate, setFate] = useState<FateFilter>('all')
+  const [fate, setFate] = useRememberedChoice<FateFilter>('timeline-fate', fateFilters, 'all')
   const { thread, result, counter } = projection
   const entries = thread?.entries
   const visible = useVisibleRows(entries, result?.meta, kinds, text, fate)
@@ -39,6 +39,22 @@ export function TimelineTab() {
           {partial ? ' · loading the rest…' : ''}
         </span>
       </TimelineFilters>
+      {selected !== undefined && selectedRow !== undefined && selectedRow < 0 ? (
+        <p className="tl-muted" data-testid="timeline-hidden-selection">
+          #{selected.seq} is open but hidden by the filters.{' '}
+          <button
+            type="button"
+            className="tl-link"
+            onClick={() => {
+              setKinds(new Set(entryKinds))
+              setText('')
+              setFate('all')
+            }}
+          >
+            show every entry
+          </button>
+        </p>
+      ) : null}
       <div className="tl-timeline-host">
         <div className="tl-split">
         <VirtualList

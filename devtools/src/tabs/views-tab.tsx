@@ -1,11 +1,11 @@
 import { type Thread } from '@threadlens/core'
 import { conversationView, reasoningView, type ConversationMessage, type EncodingName, type ReasoningItem } from '@threadlens/core/views'
 import { useThread } from '@threadlens/react'
-import { useState } from 'react'
 import { CollapsibleText } from '../components/collapsible-text'
 import { TokenToggle } from '../components/token-text'
 import { VirtualList } from '../components/virtual-list'
 import { usePanel } from '../panel/panel-context'
+import { useRememberedChoice } from '../panel/use-remembered-filter'
 
 const conversations = new WeakMap<Thread, ConversationMessage[]>()
 const reasonings = new WeakMap<Thread, ReasoningItem[]>()
@@ -17,6 +17,7 @@ function memo<T>(cache: WeakMap<Thread, T>, thread: Thread, make: (thread: Threa
 }
 
 type Mode = 'both' | 'conversation' | 'reasoning'
+const modes: readonly Mode[] = ['both', 'conversation', 'reasoning']
 
 /** What each view is for, in one line. */
 export const viewExplanations = {
@@ -28,7 +29,7 @@ export const viewExplanations = {
 export function ViewsTab() {
   const panel = usePanel()
   const thread = useThread(panel.threadId, (snapshot) => snapshot.thread)
-  const [mode, setMode] = useState<Mode>('both')
+  const [mode, setMode] = useRememberedChoice<Mode>('views-mode', modes, 'both')
   // Token boundaries in the policy's encoding; a heuristic policy has none, so they are shown in o200k_base.
   const encoding: EncodingName = panel.policy.tokenizer === 'cl100k_base' ? 'cl100k_base' : 'o200k_base'
   if (thread === undefined) return <p className="tl-muted">loading the thread…</p>
@@ -37,7 +38,7 @@ export function ViewsTab() {
   return (
     <>
       <div className="tl-row" role="radiogroup" aria-label="views">
-        {(['both', 'conversation', 'reasoning'] as const).map((id) => (
+        {modes.map((id) => (
           <button key={id} type="button" className="tl-button" role="radio" aria-checked={mode === id} data-testid={`view-${id}`} onClick={() => setMode(id)}>
             {id === 'both' ? 'side by side' : id}
           </button>
