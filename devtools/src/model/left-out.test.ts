@@ -2,7 +2,7 @@ import { createThread, createTokenCounter, definePolicy, project, type Entry, ty
 import fc from 'fast-check'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { entryFates } from '@threadlens/core/views'
-import { leftOut, rangeText } from './left-out'
+import { leftOut, leftOutHeading, leftOutTotals, rangeText, type LeftOutGroup, type LeftOutReason } from './left-out'
 
 let counter: TokenCounter
 beforeAll(async () => {
@@ -10,6 +10,31 @@ beforeAll(async () => {
 })
 
 const SEED = 1313
+
+/** The numbers a user reads in the heading: entries, tokens, and the split when there is one. */
+function readHeading(heading: string) {
+  const match = /^(?:Left out|Sent shortened|Left out or shortened): ([\d,]+) entr(?:y|ies)(?: \(([\d,]+) tokens as written\))?(?:: ([\d,]+) not sent, ([\d,]+) sent shortened)?$/.exec(heading)
+  if (match === null) throw new Error(`unexpected heading: ${heading}`)
+  const number = (text: string | undefined) => (text === undefined ? undefined : Number(text.replaceAll(',', '')))
+  return { count: number(match[1]), tokens: number(match[2]), absent: number(match[3]), shortened: number(match[4]) }
+}
+
+/** The heading says exactly what the listed groups add up to, whatever their reasons. */
+function expectHeadingAgrees(groups: readonly LeftOutGroup[]) {
+  const heading = leftOutHeading(groups)
+  const count = groups.reduce((sum, group) => sum + group.count, 0)
+  if (count === 0) {
+    expect(heading).toBe('Nothing left out: every entry of the thread is sent as written.')
+    return
+  }
+  const read = readHeading(heading)
+  expect(read.count).toBe(count)
+  expect(read.tokens).toBe(groups.some((group) => group.tokens === undefined) ? undefined : groups.reduce((sum, group) => sum + (group.tokens ?? 0), 0))
+  const absent = groups.filter((group) => group.sent === 'no').reduce((sum, group) => sum + group.count, 0)
+  if (absent > 0 && absent < count) expect([read.absent, read.shortened]).toEqual([absent, count - absent])
+  else expect([read.absent, read.shortened]).toEqual([undefined, undefined])
+  expect(heading.startsWith(absent === count ? 'Left out:' : absent === 0 ? 'Sent shortened:' : 'Left out or shortened:')).toBe(true)
+}
 
 function buildThread(turns: number, summaryTo: number | undefined, words: number) {
   const thread = createThread({ id: 'left-out', now: () => 1 })
@@ -36,9 +61,17 @@ describe('leftOut', () => {
         fc.integer({ min: 600, max: 8000 }),
         fc.option(fc.integer({ min: 1, max: 10 }), { nil: undefined }),
         fc.constantFrom('transparent' as const, 'masked' as const, 'boundary' as const),
-        (turns, summaryTo, words, maxInputTokens, maxTurns, toolTrace) => {
+        fc.option(fc.integer({ min: 5, max: 200 }), { nil: undefined }),
+        (turns, summaryTo, words, maxInputTokens, maxTurns, toolTrace, pruneOver) => {
           const thread = buildThread(turns, summaryTo, words)
-          const policy = definePolicy({ tokenizer: 'heuristic', maxInputTokens, reserveOutputTokens: 200, toolTrace, ...(maxTurns === undefined ? {} : { maxTurns }) })
+          const policy = definePolicy({
+            tokenizer: 'heuristic',
+            maxInputTokens,
+            reserveOutputTokens: 200,
+            toolTrace,
+            ...(maxTurns === undefined ? {} : { maxTurns }),
+            ...(pruneOver === undefined ? {} : { pruneToolOutputsOverTokens: pruneOver }),
+          })
           const { meta } = project({ thread, policy, counter })
           const groups = leftOut(meta, { entryAt: (seq) => thread.entries[seq], counter })
           const fates = entryFates(meta)
@@ -62,6 +95,9 @@ describe('leftOut', () => {
             expect(group.count).toBe(count)
             expect(group.tokens).toBe(tokens)
           }
+          // The heading counts every group listed, entries and tokens, and so do the totals.
+          expectHeadingAgrees(groups)
+          expect(leftOutTotals(groups).all).toEqual({ count: seen.size, tokens: [...seen.keys()].reduce((sum, seq) => sum + counter.countEntry(thread.entries[seq] as Entry), 0) })
           // And every entry outside the groups is sent as written.
           for (const entry of thread.entries) {
             if (seen.has(entry.seq)) continue
@@ -73,7 +109,36 @@ describe('leftOut', () => {
       { seed: SEED, numRuns: 150 },
     )
     // The random threads reach the interesting fates, so the property above is not vacuous.
-    for (const reason of ['budget', 'window', 'summarized', 'masked', 'isolated']) expect(reasonsSeen).toContain(reason)
+    for (const reason of ['budget', 'window', 'summarized', 'masked', 'pruned', 'isolated']) expect(reasonsSeen).toContain(reason)
+  })
+
+  it(`heads the list with what every listed group adds up to, whatever the reasons (seed ${SEED})`, () => {
+    const reasons: readonly LeftOutReason[] = ['budget', 'window', 'cache-window', 'summarized', 'superseded', 'isolated', 'masked', 'pruned', 'deduped', 'kind', 'unresolved', 'orphan', 'applied', 'reset']
+    const group = fc.record({
+      reason: fc.constantFrom(...reasons),
+      count: fc.integer({ min: 1, max: 5_000 }),
+      tokens: fc.option(fc.integer({ min: 0, max: 2_000_000 }), { nil: undefined }),
+    })
+    fc.assert(
+      fc.property(fc.uniqueArray(group, { selector: (item) => item.reason, maxLength: reasons.length }), (items) => {
+        const groups: LeftOutGroup[] = items.map((item) => ({
+          ...item,
+          label: item.reason,
+          rule: '',
+          sent: item.reason === 'masked' || item.reason === 'pruned' || item.reason === 'deduped' ? 'shortened' : 'no',
+          ranges: [{ fromSeq: 0, toSeq: item.count - 1 }],
+        }))
+        expectHeadingAgrees(groups)
+      }),
+      { seed: SEED, numRuns: 300 },
+    )
+    // Masked and pruned entries are counted in the heading, not only listed under it.
+    const masked = leftOutHeading([
+      { reason: 'budget', label: 'budget', rule: '', sent: 'no', ranges: [{ fromSeq: 0, toSeq: 716 }], count: 717, tokens: 40_000 },
+      { reason: 'masked', label: 'masked', rule: '', sent: 'shortened', ranges: [{ fromSeq: 720, toSeq: 721 }], count: 2, tokens: 900 },
+      { reason: 'pruned', label: 'pruned', rule: '', sent: 'shortened', ranges: [{ fromSeq: 725, toSeq: 725 }], count: 1, tokens: 2_400 },
+    ])
+    expect(masked).toBe('Left out or shortened: 720 entries (43,300 tokens as written): 717 not sent, 3 sent shortened')
   })
 
   it('names the summary and says the 717 older entries fell to the budget', () => {

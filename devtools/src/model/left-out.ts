@@ -1,5 +1,6 @@
 import type { DropReason, Entry, ProjectionMeta, Reduction, TokenCounter } from '@threadlens/core'
 import { dropReasonTexts, reductionRules } from '@threadlens/core/views'
+import { formatNumber } from './meter-parts'
 
 /** Why entries are not sent as written: a drop reason, covered by the summary in use, or sent shortened. */
 export type LeftOutReason = DropReason | 'summarized' | Reduction
@@ -101,6 +102,48 @@ export function leftOut(meta: ProjectionMeta, options: LeftOutOptions = {}): Lef
     })
   }
   return groups
+}
+
+export interface LeftOutTally {
+  readonly count: number
+  /** `undefined` when any group has no token count. */
+  readonly tokens: number | undefined
+}
+
+/** What a list of left-out groups adds up to: all of them, the ones not sent, the ones sent shortened. */
+export interface LeftOutTotals {
+  readonly all: LeftOutTally
+  readonly absent: LeftOutTally
+  readonly shortened: LeftOutTally
+}
+
+function tally(groups: readonly LeftOutGroup[]): LeftOutTally {
+  let count = 0
+  let tokens: number | undefined = 0
+  for (const group of groups) {
+    count += group.count
+    tokens = tokens === undefined || group.tokens === undefined ? undefined : tokens + group.tokens
+  }
+  return { count, tokens }
+}
+
+export function leftOutTotals(groups: readonly LeftOutGroup[]): LeftOutTotals {
+  return { all: tally(groups), absent: tally(groups.filter((group) => group.sent === 'no')), shortened: tally(groups.filter((group) => group.sent === 'shortened')) }
+}
+
+const entries = (count: number) => `${formatNumber(count)} ${count === 1 ? 'entry' : 'entries'}`
+const tokensOf = (tokens: number | undefined) => (tokens === undefined ? '' : ` (${formatNumber(tokens)} tokens as written)`)
+
+/**
+ * The heading over the groups: it counts every group listed under it (entries and tokens), and
+ * when some are not sent and some are sent shortened, says how many of each.
+ */
+export function leftOutHeading(groups: readonly LeftOutGroup[]): string {
+  const { all, absent, shortened } = leftOutTotals(groups)
+  if (all.count === 0) return 'Nothing left out: every entry of the thread is sent as written.'
+  if (shortened.count === 0) return `Left out: ${entries(all.count)}${tokensOf(all.tokens)}`
+  if (absent.count === 0) return `Sent shortened: ${entries(all.count)}${tokensOf(all.tokens)}`
+  return `Left out or shortened: ${entries(all.count)}${tokensOf(all.tokens)}: ${formatNumber(absent.count)} not sent, ${formatNumber(shortened.count)} sent shortened`
 }
 
 /** `#4` or `#0–#716`. */

@@ -21,6 +21,28 @@ describe('Left out', () => {
     panel.unmount()
   })
 
+  it('counts every group listed under the heading, masked ones too (entries and tokens)', async () => {
+    const entries = conversation(24, 20)
+    const panel = await renderPanel({ entries, tab: 'projection', policy: testPolicy({ maxInputTokens: 1200, reserveOutputTokens: 200, toolTrace: 'masked' }) })
+    const card = await panel.find('left-out')
+    const groups = panel.queryAll('[data-testid="left-out-group"]')
+    expect(groups.map((group) => group.dataset['reason'])).toEqual(expect.arrayContaining(['budget', 'masked']))
+    const count = (group: HTMLElement) => Number(group.dataset['count'])
+    const total = groups.reduce((sum, group) => sum + count(group), 0)
+    const notSent = groups.filter((group) => group.dataset['reason'] !== 'masked').reduce((sum, group) => sum + count(group), 0)
+    // What each group lists, as the user reads it: its entries and its tokens.
+    const read = (text: string | null | undefined, pattern: RegExp) => Number(pattern.exec(text ?? '')?.[1]?.replaceAll(',', ''))
+    await eventually(() => expect(groups.every((group) => /[\d,]+ tokens/.test(group.textContent ?? ''))).toBe(true))
+    const tokens = groups.reduce((sum, group) => sum + read(group.textContent, /([\d,]+) tokens/), 0)
+    const heading = card.querySelector('h3')?.textContent
+    expect(heading).toMatch(/^Left out or shortened: /)
+    expect(read(heading, /: ([\d,]+) entries/)).toBe(total)
+    expect(read(heading, /\(([\d,]+) tokens as written\)/)).toBe(tokens)
+    expect(heading).toContain(`${notSent} not sent, ${total - notSent} sent shortened`)
+    expect(Number(card.dataset['count'])).toBe(total)
+    panel.unmount()
+  })
+
   it('says nothing is left out when the whole thread fits', async () => {
     const panel = await renderPanel({ entries: conversation(2), tab: 'projection', policy: testPolicy({ maxInputTokens: 100_000 }) })
     expect((await panel.find('left-out')).textContent).toBe('Nothing left out: every entry of the thread is sent as written.')

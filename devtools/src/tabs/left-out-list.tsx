@@ -1,6 +1,6 @@
 import type { Entry, ProjectionResult, TokenCounter } from '@threadlens/core'
 import { useDeferredValue, useMemo } from 'react'
-import { leftOut, rangeText, type LeftOutReason } from '../model/left-out'
+import { leftOut, leftOutHeading, leftOutTotals, rangeText, type LeftOutReason } from '../model/left-out'
 import { formatNumber } from '../model/meter-parts'
 import { usePanel } from '../panel/panel-context'
 
@@ -30,20 +30,14 @@ export function LeftOutList({ result, entryAt, counter }: LeftOutListProps) {
     () => leftOut(result.meta, withTokens ? { ...(entryAt === undefined ? {} : { entryAt }), ...(counter === undefined ? {} : { counter }) } : {}),
     [result.meta, entryAt, counter, withTokens],
   )
-  const absent = groups.filter((group) => group.sent === 'no')
-  const count = absent.reduce((sum, group) => sum + group.count, 0)
-  const tokens = absent.reduce((sum, group) => (sum === undefined || group.tokens === undefined ? undefined : sum + group.tokens), 0 as number | undefined)
+  const totals = leftOutTotals(groups)
   const open = (seq: number) => {
     panel.selectSeq(seq)
     panel.ui.getState().setTab('timeline')
   }
   return (
-    <section className="tl-card" aria-label="left out" data-testid="left-out" data-count={count}>
-      <h3 className="tl-h">
-        {groups.length === 0
-          ? 'Nothing left out: every entry of the thread is sent as written.'
-          : `Left out: ${formatNumber(count)} ${count === 1 ? 'entry' : 'entries'}${tokens === undefined || count === 0 ? '' : ` (${formatNumber(tokens)} tokens as written)`}`}
-      </h3>
+    <section className="tl-card" aria-label="left out" data-testid="left-out" data-count={totals.all.count} data-tokens={totals.all.tokens}>
+      <h3 className="tl-h">{leftOutHeading(groups)}</h3>
       <ul className="tl-left-out-list">
         {groups.map((group) => (
           <li key={group.reason} className="tl-left-out-group" data-testid="left-out-group" data-reason={group.reason} data-count={group.count}>
