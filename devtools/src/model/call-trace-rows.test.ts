@@ -2,7 +2,7 @@ import { createThread, type CallRecord, type Entry } from '@threadlens/core'
 import type { CallAttempt } from '@threadlens/core/calls'
 import type { ThreadCall } from '@threadlens/client'
 import { describe, expect, it } from 'vitest'
-import { countDifference, traceLabel, traceRows, type TraceRow } from './call-trace-rows'
+import { countDifference, rowNeighbours, traceLabel, traceRows, type TraceRow } from './call-trace-rows'
 
 const record = (startedAt: number, extra: Partial<CallRecord> = {}): CallRecord => ({
   model: 'm',
@@ -62,6 +62,25 @@ describe('the Calls tab trace', () => {
     const failed = { ...attempt('c2', 1, 200, 'failed'), record: record(200, { basisSeq: 1 }), error: { name: 'ProviderAuthError', message: 'invalid x-api-key', status: 401 } }
     const [row] = traceRows([], [failed])
     expect(traceLabel(row as TraceRow, entryAt)).toBe('HTTP 401: invalid x-api-key · for “What is the weather in Oslo?”')
+  })
+
+  it('compares each row with the request sent just before it, and predicts cache reads after the newest answered one', () => {
+    const rows = traceRows(
+      [call('c1', record(100)), call('c2', record(300, { attempts: 2 }))],
+      [attempt('c2', 1, 200), attempt('c3', 1, 400, 'failed'), attempt('c4', 1, 500, 'aborted')],
+    )
+    const keys = rows.map((_, index) => {
+      const { previous, answered } = rowNeighbours(rows, index)
+      return [previous?.key, answered?.key]
+    })
+    expect(rows.map((row) => row.key)).toEqual(['c:c1', 'a:c2#1', 'c:c2', 'a:c3#1', 'a:c4#1'])
+    expect(keys).toEqual([
+      [undefined, undefined],
+      ['c:c1', 'c:c1'],
+      ['a:c2#1', 'c:c1'],
+      ['c:c2', 'c:c2'],
+      ['a:c3#1', 'c:c2'],
+    ])
   })
 
   it('says how far the provider counted from the local count', () => {

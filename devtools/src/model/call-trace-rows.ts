@@ -46,6 +46,17 @@ export function traceRows(calls: readonly ThreadCall[], attempts: readonly CallA
   return rows
 }
 
+/**
+ * What a row of the trace is compared with: the request sent just before it (another call, or the
+ * previous try of the same call), and the newest answered request before it (what a provider's
+ * prompt cache can hold: a request that failed or was stopped may have written nothing).
+ */
+export function rowNeighbours(rows: readonly TraceRow[], index: number): { readonly previous: TraceRow | undefined; readonly answered: TraceRow | undefined } {
+  let answered: TraceRow | undefined
+  for (let before = index - 1; before >= 0 && answered === undefined; before--) if (rows[before]?.status === 'ok') answered = rows[before]
+  return { previous: index > 0 ? rows[index - 1] : undefined, answered }
+}
+
 /** `+3.1%`: how far the provider's count is from the local one. */
 export function countDifference(record: CallRecord | undefined): string | undefined {
   if (record?.inputTokens === undefined || record.localInputTokens === undefined || record.localInputTokens === 0) return undefined

@@ -1,39 +1,54 @@
-import { replayCall, toOpenAIChat, type Thread } from '@threadlens/core'
+import { toOpenAIChat, type Thread } from '@threadlens/core'
 import { type CallAttempt } from '@threadlens/core/calls'
-import { useTokenCounter } from '@threadlens/react'
 import { useMemo } from 'react'
 import { CopyButton } from '../components/copy-button'
-import { clockTime, countDifference, duration } from '../model/call-trace-rows'
+import { clockTime, countDifference, duration, type TraceRow } from '../model/call-trace-rows'
 import { formatNumber } from '../model/meter-parts'
+import { usePanel } from '../panel/panel-context'
 import { ProjectedMessages } from './projected-messages'
+import { RowDiff, useRowReplay } from './row-replay'
 
-/** An attempt that did not answer: its error, and the exact messages it sent, rebuilt from the thread and its record. */
-export function AttemptDetail({ thread, attempt }: { readonly thread: Thread; readonly attempt: CallAttempt }) {
+const statusWords: Readonly<Record<CallAttempt['status'], string>> = {
+  retried: 'failed, then tried again',
+  failed: 'failed: the call ended with this error',
+  aborted: 'stopped before it answered',
+}
+
+export interface AttemptDetailProps {
+  readonly thread: Thread
+  readonly row: TraceRow
+  readonly attempt: CallAttempt
+  readonly previous: TraceRow | undefined
+  readonly answered: TraceRow | undefined
+}
+
+/**
+ * An attempt that did not answer: its error, the exact messages it sent (rebuilt from the thread and
+ * its record), and what it sent against the request before it.
+ */
+export function AttemptDetail({ thread, row, attempt, previous, answered }: AttemptDetailProps) {
+  const panel = usePanel()
   const record = attempt.record
-  const id = record.counter
-  const counter = useTokenCounter(id === 'o200k_base' || id === 'cl100k_base' || id === 'heuristic' ? id : undefined)?.counter
-  const replay = useMemo(() => {
-    if (counter === undefined) return undefined
-    try {
-      return { result: replayCall(thread.entries, record, { counter }), error: undefined }
-    } catch (error) {
-      return { result: undefined, error }
-    }
-  }, [thread, record, counter])
+  const state = useRowReplay(thread, row, panel.policy)
+  const replay = state.status === 'ready' ? state.replay : undefined
+  const entryAt = useMemo(() => (seq: number) => thread.bySeq(seq), [thread])
   const difference = countDifference(record)
   return (
     <section style={{ overflow: 'auto' }} data-testid="attempt-detail" data-attempt-id={attempt.id} aria-label={`attempt ${attempt.id}`}>
       <div className="tl-row">
         <strong>
-          call {attempt.callId} · attempt {attempt.attempt}
+          call {attempt.callId} · try {attempt.attempt}
         </strong>
-        <span className={`tl-badge ${attempt.status === 'failed' ? 'tl-danger' : 'tl-warn'}`}>{attempt.status}</span>
-        {replay?.result === undefined ? null : (
-          <span className={`tl-badge ${replay.result.verified === true ? 'tl-ok' : 'tl-danger'}`} data-testid="replay-verified" data-verified={replay.result.verified}>
-            {replay.result.verified === true ? 'matches the recorded messages hash' : 'differs from what was recorded'}
+        <span className={`tl-badge ${attempt.status === 'failed' ? 'tl-danger' : 'tl-warn'}`} data-testid="attempt-status">
+          {attempt.status}
+        </span>
+        <span className="tl-muted">{statusWords[attempt.status]}</span>
+        {replay?.verified === undefined ? null : (
+          <span className={`tl-badge ${replay.verified ? 'tl-ok' : 'tl-danger'}`} data-testid="replay-verified" data-verified={replay.verified}>
+            {replay.verified ? 'matches the recorded messages hash' : 'differs from what was recorded'}
           </span>
         )}
-        {replay?.result === undefined ? null : <CopyButton text={JSON.stringify({ messages: toOpenAIChat(replay.result.projection) }, null, 2)} label="copy as OpenAI JSON" />}
+        {replay === undefined ? null : <CopyButton text={JSON.stringify({ messages: toOpenAIChat(replay.result) }, null, 2)} label="copy as OpenAI JSON" />}
       </div>
       {attempt.error === undefined ? null : (
         <p className="tl-error" data-testid="attempt-error">
@@ -41,14 +56,16 @@ export function AttemptDetail({ thread, attempt }: { readonly thread: Thread; re
           {attempt.error.status === undefined ? '' : ` (HTTP ${attempt.error.status})`}: {attempt.error.message}
         </p>
       )}
-      <p className="tl-muted">
-        sent {clockTime(record.startedAt)} UTC · first token {duration(record.firstTokenMs)} · took {duration(record.durationMs)} · model {record.model} ·{' '}
-        {record.localInputTokens === undefined ? '' : `${formatNumber(record.localInputTokens)} tokens counted`}
-        {record.inputTokens === undefined ? ' · no usage reported' : ` · ${formatNumber(record.inputTokens)} reported (${difference ?? '—'})`}
+      <p className="tl-muted" data-testid="attempt-timing">
+        sent {clockTime(record.startedAt)} UTC · first token {record.firstTokenMs === undefined ? 'none' : duration(record.firstTokenMs)} · took {duration(record.durationMs)} · model {record.model} ·{' '}
+        {record.localInputTokens === undefined ? 'not counted' : `${formatNumber(record.localInputTokens)} prompt tokens counted`}
+        {record.inputTokens === undefined ? ' · the provider reported no usage' : ` · ${formatNumber(record.inputTokens)} reported (${difference ?? '—'})`}
       </p>
-      {replay === undefined ? <p className="tl-muted">{counter === undefined && id !== 'o200k_base' && id !== 'cl100k_base' && id !== 'heuristic' ? `counted with "${id}": replay it with that counter (core's replayCall)` : 'loading the token counter…'}</p> : null}
-      {replay?.error === undefined ? null : <p className="tl-error">Replay failed: {String(replay.error)}</p>}
-      {replay?.result === undefined ? null : <ProjectedMessages result={replay.result.projection} />}
+      {state.status === 'loading' ? <p className="tl-muted">loading the token counter…</p> : null}
+      {state.status === 'unavailable' ? <p className="tl-muted">This attempt was {state.reason}.</p> : null}
+      {state.status === 'failed' ? <p className="tl-error">Replay failed: {String(state.error)}</p> : null}
+      {replay === undefined ? null : <RowDiff thread={thread} row={row} replay={replay} previous={previous} answered={answered} entryAt={entryAt} />}
+      {replay === undefined ? null : <ProjectedMessages result={replay.result} />}
     </section>
   )
 }

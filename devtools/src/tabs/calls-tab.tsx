@@ -1,24 +1,23 @@
-import { toOpenAIChat, type ProjectionResult, type Thread, type TokenCounter } from '@threadlens/core'
-import { replayThreadCall, threadCalls, createSessionSource, type ThreadCall } from '@threadlens/client'
-import { useCallAttempts, useSession, useThread, useTokenCounter } from '@threadlens/react'
+import { toOpenAIChat, type Thread } from '@threadlens/core'
+import { threadCalls, createSessionSource, type ThreadCall } from '@threadlens/client'
+import { useCallAttempts, useSession, useThread } from '@threadlens/react'
 import { useMemo, useState } from 'react'
 import { CopyButton } from '../components/copy-button'
-import { traceRows, clockTime, countDifference, duration, type TraceRow } from '../model/call-trace-rows'
+import { traceRows, clockTime, countDifference, duration, rowNeighbours, type TraceRow } from '../model/call-trace-rows'
 import { AttemptDetail } from './attempt-detail'
 import { CalibrationList, TraceList } from './calls-trace'
 import { formatNumber } from '../model/meter-parts'
 import { usePanel } from '../panel/panel-context'
 import { CachePredictions } from './cache-predictions'
-import { TurnDiffView } from './turn-diff-view'
-import { predictCalls } from '../model/cache-predictions'
+import { RowDiff, useRowReplay } from './row-replay'
 import { ProjectedMessages } from './projected-messages'
 
 const noSession = createSessionSource({ status: 'idle', threadId: '' })
 
 /**
  * Every attempt of every model call of the thread, answered or not (the thread's records and the
- * call log's failed, retried and aborted attempts), each replayed; answered calls diffed with the
- * call before; per model, the token calibration in use.
+ * call log's failed, retried and aborted attempts), each replayed and diffed with the request sent
+ * before it; per model, the token calibration in use.
  */
 export function CallsTab() {
   const panel = usePanel()
@@ -52,50 +51,32 @@ export function CallsTab() {
         <CalibrationList />
         <CachePredictions thread={thread} calls={calls} />
       </div>
-      {row.kind === 'call' ? <CallDetail thread={thread} call={row.call} previous={calls[row.call.ordinal - 1]} /> : <AttemptDetail thread={thread} attempt={row.attempt} />}
+      {row.kind === 'call' ? (
+        <CallDetail key={row.key} thread={thread} row={row} call={row.call} {...rowNeighbours(rows, rows.indexOf(row))} />
+      ) : (
+        <AttemptDetail key={row.key} thread={thread} row={row} attempt={row.attempt} {...rowNeighbours(rows, rows.indexOf(row))} />
+      )}
     </div>
   )
 }
 
-/** What the prompt-cache simulator predicts this call reads after the call before (provider rules by model). */
-function predictedRead(thread: Thread, previous: ThreadCall, before: ProjectionResult, call: ThreadCall, after: ProjectionResult, counter: TokenCounter): number | undefined {
-  const at = (item: ThreadCall) => item.record?.startedAt ?? thread.bySeq(item.firstSeq)?.createdAt ?? 0
-  const input = (item: ThreadCall, result: ProjectionResult) => ({ callId: item.callId, result, tools: item.record?.tools ?? [], at: at(item), model: item.record?.model, reported: item.record?.usage })
-  return predictCalls([input(previous, before), input(call, after)], (text) => counter.countCached(text))[1]?.predicted.readTokens
-}
-
-function CallDetail({ thread, call, previous }: { readonly thread: Thread; readonly call: ThreadCall; readonly previous: ThreadCall | undefined }) {
+function CallDetail({ thread, row, call, previous, answered }: { readonly thread: Thread; readonly row: TraceRow; readonly call: ThreadCall; readonly previous: TraceRow | undefined; readonly answered: TraceRow | undefined }) {
   const panel = usePanel()
-  // The counter the call recorded, when it is a built-in one; else the recorded policy's, else the panel's.
-  const recordedCounter = call.record?.counter
-  const builtIn = recordedCounter === 'o200k_base' || recordedCounter === 'cl100k_base' || recordedCounter === 'heuristic' ? recordedCounter : undefined
-  const tokenizer = builtIn ?? call.record?.policy?.tokenizer ?? panel.policy.tokenizer
-  const counter = useTokenCounter(tokenizer).counter
-  const replays = useMemo(() => {
-    if (counter === undefined) return undefined
-    const options = { fallbackPolicy: panel.policy, counter }
-    try {
-      const current = replayThreadCall(thread, call, options)
-      const before = previous === undefined ? undefined : replayThreadCall(thread, previous, options)
-      return { current, before, predictedReadTokens: before === undefined || previous === undefined ? undefined : predictedRead(thread, previous, before.result, call, current.result, counter), error: undefined }
-    } catch (error) {
-      return { current: undefined, before: undefined, predictedReadTokens: undefined, error }
-    }
-  }, [thread, call, previous, counter, panel.policy])
+  const replay = useRowReplay(thread, row, panel.policy)
   const entryAt = useMemo(() => (seq: number) => thread.bySeq(seq), [thread])
-  if (replays === undefined) return <p className="tl-muted">loading the token counter…</p>
-  if (replays.current === undefined) return <p className="tl-error">Replay failed: {String(replays.error)}</p>
-  const { current, before } = replays
+  if (replay.status === 'loading' || replay.status === 'none') return <p className="tl-muted">loading the token counter…</p>
+  if (replay.status === 'unavailable') return <p className="tl-muted">Call {call.callId} was {replay.reason}.</p>
+  if (replay.status === 'failed') return <p className="tl-error">Replay failed: {String(replay.error)}</p>
+  const current = replay.replay
   const usage = call.record?.usage
   const stored = call.record?.stored
-  const reportedCached = usage?.cachedInputTokens ?? stored?.cachedInputTokens
   return (
     <section style={{ overflow: 'auto' }} data-testid="call-detail" data-call-id={call.callId} aria-label={`call ${call.callId}`}>
       <div className="tl-row">
         <strong>call {call.callId}</strong>
         {call.requestId === undefined ? null : <span className="tl-muted">request {call.requestId}</span>}
         <span className={`tl-badge ${current.policySource === 'recorded' ? 'tl-ok' : 'tl-warn'}`} title={current.policySource === 'recorded' ? 'replayed with the policy the call recorded: exact' : 'no policy recorded: replayed with the panel policy'}>
-          {current.policySource === 'recorded' ? 'exact replay (recorded policy)' : `replayed with ${current.policy.name ?? 'the panel policy'}`}
+          {current.policySource === 'recorded' ? 'exact replay (recorded policy)' : `replayed with ${current.policyName ?? 'the panel policy'}`}
         </span>
         {current.verified === undefined ? null : (
           <span className={`tl-badge ${current.verified ? 'tl-ok' : 'tl-danger'}`} data-testid="replay-verified" data-verified={current.verified}>
@@ -119,21 +100,7 @@ function CallDetail({ thread, call, previous }: { readonly thread: Thread; reado
           {stored.cacheWriteInputTokens === undefined ? '' : ` · ${formatNumber(stored.cacheWriteInputTokens)} written to cache`}
         </p>
       )}
-      {before === undefined ? (
-        <p className="tl-muted">The thread&apos;s first call: nothing to compare with.</p>
-      ) : (
-        <TurnDiffView
-          before={before.result}
-          after={current.result}
-          entryAt={entryAt}
-          beforeLabel="the call before"
-          testId="call-diff"
-          cache={{
-            ...(replays.predictedReadTokens === undefined ? {} : { predictedReadTokens: replays.predictedReadTokens }),
-            ...(reportedCached === undefined ? {} : { reportedReadTokens: reportedCached }),
-          }}
-        />
-      )}
+      <RowDiff thread={thread} row={row} replay={current} previous={previous} answered={answered} entryAt={entryAt} />
       <ProjectedMessages result={current.result} />
     </section>
   )

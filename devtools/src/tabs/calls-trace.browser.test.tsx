@@ -4,9 +4,10 @@ import { page } from 'vitest/browser'
 import { describe, expect, it } from 'vitest'
 import { eventually, renderPanel, testPolicy } from '../testing/panel-harness'
 
-// A thread as the agent leaves it after a call retried twice and a call that failed for good:
-// answered calls on the thread (meta.call), the rest in the call log, a calibration per model.
-async function seeded() {
+// A thread as the agent leaves it after a call retried twice and a call that failed for good (and,
+// with `aborted`, a last call the user stopped): answered calls on the thread (meta.call), the rest
+// in the call log, a calibration per model.
+async function seeded({ aborted = false } = {}) {
   const counter = await createTokenCounter('heuristic')
   const policy = testPolicy({ systemPrompt: 'Be brief.' })
   const harness = await renderPanel({ tab: 'calls', policy, entries: [], width: 1440, height: 700 })
@@ -14,7 +15,7 @@ async function seeded() {
   const stored = new StoredHashes()
   const attempts: CallAttempt[] = []
   const start = Date.UTC(2026, 10, 23, 8, 0, 0)
-  for (let turn = 0; turn < 3; turn++) {
+  for (let turn = 0; turn < (aborted ? 4 : 3); turn++) {
     const [question] = await stores.threads.appendMany(threadId, [{ kind: 'message', payload: { role: 'user', content: `question ${turn} ${'about the harbour '.repeat(8)}` } }])
     const thread = await stores.threads.load(threadId)
     const projection = project({ thread, policy, counter, tools: [] })
@@ -30,6 +31,12 @@ async function seeded() {
     if (turn === 2) {
       const record = callRecord({ ...base, stopReason: 'error', usage: undefined, timing: { startedAt, durationMs: 120, attempts: 1 } })
       attempts.push({ id: `${callId}#1`, threadId, callId, requestId: `r${turn}`, attempt: 1, status: 'failed', record, error: { name: 'ProviderAuthError', message: 'invalid x-api-key', status: 401 } })
+      continue
+    }
+    if (turn === 3) {
+      // Stopped by the user 2.1 s in, after the first token: the agent logs it with the abort's error.
+      const record = callRecord({ ...base, stopReason: 'abort', usage: undefined, timing: { startedAt, firstTokenMs: 380, durationMs: 2_100, attempts: 1 } })
+      attempts.push({ id: `${callId}#1`, threadId, callId, requestId: `r${turn}`, attempt: 1, status: 'aborted', record, error: { name: 'AbortError', message: 'The request was aborted.' } })
       continue
     }
     const local = projection.meta.tokens.total
@@ -85,6 +92,76 @@ describe('Calls tab: every attempt on record', () => {
     await eventually(() => expect(panel.query('[data-testid="call-timing"]')?.textContent).toContain('3 attempts'))
     expect(call.dataset['callId']).toBe('call-1')
     await page.screenshot({ path: '../../../test-results/devtools-calls-1440.png', element: panel.root.host as HTMLElement })
+    panel.unmount()
+  })
+
+  it('shows what the user needs of an aborted, a failed and a retried attempt, and what each sent against the request before it', async () => {
+    await page.viewport(1440, 900)
+    const panel = await seeded({ aborted: true })
+    await eventually(() => expect(panel.queryAll('.tl-trace-row')).toHaveLength(6))
+    expect(panel.queryAll('.tl-trace-row').map((row) => `${row.dataset['callId']}:${row.dataset['status']}`)).toEqual([
+      'call-0:ok',
+      'call-1:retried',
+      'call-1:retried',
+      'call-1:ok',
+      'call-2:failed',
+      'call-3:aborted',
+    ])
+    expect((await panel.find('calls-count')).textContent).toBe('2 calls · 6 attempts, 4 not answered')
+    // Each row as the user reads it: clock, status, what it was for and why it failed, latency, local → reported tokens.
+    const cells = (selector: string) => [...(panel.query(selector) as HTMLElement).children].map((cell) => cell.textContent)
+    const [clock, status, label, latency, tokens, cached] = cells('[data-testid="attempt-row"][data-call-id="call-3"]')
+    expect([clock, status, latency, cached]).toEqual(['08:03:00', 'aborted', '380 ms / 2.1 s', ''])
+    expect(label).toMatch(/^try 1 · AbortError: The request was aborted\. · for “question 3 about the harbour/)
+    expect(tokens).toMatch(/^[\d,]+ → —$/)
+    const [, retriedStatus, retriedLabel, retriedLatency, retriedTokens] = cells('[data-testid="attempt-row"][data-call-id="call-1"]')
+    expect([retriedStatus, retriedLatency]).toEqual(['retried', '— / 300 ms'])
+    expect(retriedLabel).toMatch(/^try 1 · HTTP 429: rate limited: retry after 2 s · for “question 1/)
+    expect(retriedTokens).toMatch(/^[\d,]+ → —$/)
+    const [, failedStatus, failedLabel, failedLatency] = cells('[data-testid="attempt-row"][data-call-id="call-2"]')
+    expect([failedStatus, failedLatency]).toEqual(['failed', '— / 120 ms'])
+    expect(failedLabel).toMatch(/^try 1 · HTTP 401: invalid x-api-key · for “question 2/)
+
+    // The newest row, the aborted call, is open: its status, error, timing, counts and its diff from the failed call before it.
+    const detail = await panel.find('attempt-detail')
+    expect(detail.dataset['attemptId']).toBe('call-3#1')
+    expect((await panel.find('attempt-status')).textContent).toBe('aborted')
+    expect(detail.textContent).toContain('stopped before it answered')
+    expect((await panel.find('attempt-error')).textContent).toBe('AbortError: The request was aborted.')
+    expect((await panel.find('attempt-timing')).textContent).toMatch(/^sent 08:03:00 UTC · first token 380 ms · took 2\.1 s · model claude-sonnet-4-5 · [\d,]+ prompt tokens counted · the provider reported no usage$/)
+    const diff = await panel.find('call-diff')
+    expect(diff.textContent).toContain('vs the attempt before (failed, sent 08:02:00 UTC)')
+    const changed = (change: string) => [...diff.querySelectorAll(`[data-change="${change}"]`)].map((item) => Number((item as HTMLElement).dataset['seq']))
+    expect([changed('entering'), changed('leaving'), changed('changed')]).toEqual([[5], [], []])
+    expect(diff.querySelector('[data-change="entering"]')?.textContent).toContain('user: question 3')
+    expect(diff.querySelector('[data-testid="prefix-stable"]')?.getAttribute('data-stable')).toBe('true')
+    // Cache reads are predicted after the newest answered call; an attempt that never answered has no usage, and says so.
+    expect(diff.querySelector('[data-testid="cache-figures"]')?.textContent).toMatch(/simulator predicts [\d,]+ · no usage: the attempt was stopped before the provider reported any$/)
+
+    // A retry is compared with the try before it (nothing changed), its first try with the call before.
+    const select = async (selector: string) => {
+      ;(panel.query(selector) as HTMLElement).click()
+      await eventually(() => expect(panel.query('[data-testid="call-diff"]')).not.toBeNull())
+    }
+    const rows = () => panel.queryAll('.tl-trace-row')
+    await select('[data-testid="attempt-row"][data-call-id="call-1"]')
+    await eventually(() => expect(panel.query('[data-testid="attempt-detail"]')?.dataset['attemptId']).toBe('call-1#1'))
+    await eventually(() => expect(panel.query('[data-testid="call-diff"]')?.textContent).toContain('vs the call before (answered, sent 08:00:00 UTC)'))
+    const current = () => panel.query('[data-testid="call-diff"]') as HTMLElement
+    expect([...current().querySelectorAll('[data-change="entering"]')].map((item) => Number((item as HTMLElement).dataset['seq']))).toEqual([1, 2])
+    ;(rows()[2] as HTMLElement).click()
+    await eventually(() => expect(panel.query('[data-testid="attempt-detail"]')?.dataset['attemptId']).toBe('call-1#2'))
+    await eventually(() => expect(current().textContent).toContain('vs try 1 of this call (retried, sent 08:01:00 UTC)'))
+    expect([current().dataset['entered'], current().dataset['left'], current().dataset['changed']]).toEqual(['0', '0', '0'])
+    expect((await panel.find('attempt-error')).textContent).toBe('ProviderServerError (HTTP 529): overloaded')
+    ;(rows()[3] as HTMLElement).click()
+    await eventually(() => expect(panel.query('[data-testid="call-detail"]')?.dataset['callId']).toBe('call-1'))
+    await eventually(() => expect(current().textContent).toContain('vs try 2 of this call (retried, sent 08:01:02 UTC)'))
+    ;(rows()[4] as HTMLElement).click()
+    await eventually(() => expect(panel.query('[data-testid="attempt-detail"]')?.dataset['attemptId']).toBe('call-2#1'))
+    await eventually(() => expect(current().textContent).toContain('vs the call before (answered, sent 08:01:00 UTC)'))
+    expect(current().querySelector('[data-testid="cache-figures"]')?.textContent).toMatch(/no usage: the attempt failed before the provider reported any$/)
+    await page.screenshot({ path: '../../../test-results/devtools-calls-attempts-1440.png', element: panel.root.host as HTMLElement })
     panel.unmount()
   })
 

@@ -14,6 +14,8 @@ export interface CacheFigures {
   readonly predictedReadTokens?: number
   /** Cached input tokens the provider reported. */
   readonly reportedReadTokens?: number
+  /** Why there is no reported figure (an attempt that did not answer), said instead of "none". */
+  readonly reportedNote?: string
 }
 
 export interface TurnDiffViewProps {
@@ -125,7 +127,7 @@ function CacheLine({ diff, cache }: { readonly diff: TurnDiff; readonly cache: C
     <p data-testid="cache-figures">
       cache reads: breakpoints allow {formatNumber(diff.reusableTokens)} tokens
       {cache.predictedReadTokens === undefined ? '' : ` · simulator predicts ${formatNumber(cache.predictedReadTokens)}`}
-      {cache.reportedReadTokens === undefined ? ' · provider reported none' : ` · provider reported ${formatNumber(cache.reportedReadTokens)}`}
+      {cache.reportedReadTokens !== undefined ? ` · provider reported ${formatNumber(cache.reportedReadTokens)}` : cache.reportedNote === undefined ? ' · provider reported none' : ` · ${cache.reportedNote}`}
     </p>
   )
 }

@@ -1,0 +1,138 @@
+import { replayCall, type ContextPolicy, type Entry, type ProjectionResult, type Thread, type TokenCounter, type ToolSchema } from '@threadlens/core'
+import { replayThreadCall } from '@threadlens/client'
+import { useTokenCounter } from '@threadlens/react'
+import { useMemo } from 'react'
+import { predictCalls } from '../model/cache-predictions'
+import { clockTime, type TraceRow } from '../model/call-trace-rows'
+import { usePanel } from '../panel/panel-context'
+import { TurnDiffView } from './turn-diff-view'
+
+type BuiltinCounter = 'o200k_base' | 'cl100k_base' | 'heuristic'
+const builtIn = (id: string | undefined): BuiltinCounter | undefined => (id === 'o200k_base' || id === 'cl100k_base' || id === 'heuristic' ? id : undefined)
+
+/** What one row of the trace sent, rebuilt from the thread. */
+export interface RowReplay {
+  readonly result: ProjectionResult
+  /** `recorded`: with the policy the request recorded, so exactly what was sent. */
+  readonly policySource: 'recorded' | 'fallback'
+  readonly policyName: string | undefined
+  /** Whether the rebuilt messages match the recorded hash; `undefined` when none was recorded. */
+  readonly verified: boolean | undefined
+  readonly tools: readonly ToolSchema[]
+  readonly counter: TokenCounter
+}
+
+export type RowReplayState =
+  | { readonly status: 'none' }
+  | { readonly status: 'loading' }
+  /** Counted with a counter the panel does not have: core's `replayCall` with that counter rebuilds it. */
+  | { readonly status: 'unavailable'; readonly reason: string }
+  | { readonly status: 'failed'; readonly error: unknown }
+  | { readonly status: 'ready'; readonly replay: RowReplay }
+
+/**
+ * The counter a row replays with: the one its record names when built in; for an answered call with
+ * no such record, its recorded policy's tokenizer, else the panel's.
+ */
+function counterFor(row: TraceRow, fallback: ContextPolicy): { readonly id: BuiltinCounter | undefined; readonly named: string } {
+  if (row.kind === 'attempt') return { id: builtIn(row.attempt.record.counter), named: row.attempt.record.counter }
+  const recorded = row.call.record?.counter
+  const id = builtIn(recorded) ?? row.call.record?.policy?.tokenizer ?? fallback.tokenizer
+  return { id, named: recorded ?? id }
+}
+
+/** Rebuilds what a row of the trace sent: an answered call from the thread, an attempt from its own record. */
+export function useRowReplay(thread: Thread, row: TraceRow | undefined, fallbackPolicy: ContextPolicy): RowReplayState {
+  const wanted = row === undefined ? undefined : counterFor(row, fallbackPolicy)
+  const counter = useTokenCounter(wanted?.id)?.counter
+  return useMemo((): RowReplayState => {
+    if (row === undefined || wanted === undefined) return { status: 'none' }
+    if (wanted.id === undefined) return { status: 'unavailable', reason: `counted with "${wanted.named}": replay it with that counter (core's replayCall)` }
+    if (counter === undefined) return { status: 'loading' }
+    try {
+      if (row.kind === 'call') {
+        const replay = replayThreadCall(thread, row.call, { fallbackPolicy, counter })
+        return { status: 'ready', replay: { result: replay.result, policySource: replay.policySource, policyName: replay.policy.name, verified: replay.verified, tools: row.call.record?.tools ?? [], counter } }
+      }
+      const replay = replayCall(thread.entries, row.attempt.record, { counter })
+      return { status: 'ready', replay: { result: replay.projection, policySource: replay.policySource, policyName: replay.policy.name, verified: replay.verified, tools: replay.tools, counter } }
+    } catch (error) {
+      return { status: 'failed', error }
+    }
+    // `wanted` follows from `row` and `fallbackPolicy`.
+  }, [thread, row, counter, fallbackPolicy])
+}
+
+/** The neighbours a row is compared with (see `rowNeighbours`). */
+export interface RowDiffProps {
+  readonly thread: Thread
+  readonly row: TraceRow
+  readonly replay: RowReplay
+  /** The request sent just before this one: what the diff is against. */
+  readonly previous: TraceRow | undefined
+  /** The newest answered request before this one: what a provider's prompt cache holds. */
+  readonly answered: TraceRow | undefined
+  readonly entryAt: (seq: number) => Entry | undefined
+}
+
+/** How the diff names the request it compares with. */
+function previousLabel(row: TraceRow, previous: TraceRow): string {
+  const callId = (item: TraceRow) => (item.kind === 'call' ? item.call.callId : item.attempt.callId)
+  const when = previous.record?.startedAt === undefined ? '' : `, sent ${clockTime(previous.record.startedAt)} UTC`
+  if (previous.kind === 'attempt' && callId(previous) === callId(row)) return `try ${previous.attempt.attempt} of this call (${previous.status}${when})`
+  if (previous.kind === 'attempt') return `the attempt before (${previous.status}${when})`
+  return `the call before (${previous.status === 'ok' ? 'answered' : previous.status}${when})`
+}
+
+function cacheInput(thread: Thread, row: TraceRow, replay: RowReplay) {
+  const model = row.record?.model ?? (row.kind === 'call' ? row.call.record?.model : undefined)
+  const at = row.record?.startedAt ?? (row.kind === 'call' ? thread.bySeq(row.call.firstSeq)?.createdAt : undefined) ?? 0
+  const usage = row.kind === 'call' ? row.call.record?.usage : undefined
+  const reported = usage ?? (row.record?.inputTokens === undefined ? undefined : { inputTokens: row.record.inputTokens, ...(row.record.cachedInputTokens === undefined ? {} : { cachedInputTokens: row.record.cachedInputTokens }) })
+  return { callId: row.key, result: replay.result, tools: replay.tools, at, model, reported }
+}
+
+/** What the provider reported reading from its cache for this row, or why there is no figure. */
+function reportedRead(row: TraceRow): { readonly tokens?: number; readonly note?: string } {
+  const usage = row.kind === 'call' ? row.call.record?.usage : undefined
+  const tokens = usage?.cachedInputTokens ?? row.record?.cachedInputTokens
+  if (tokens !== undefined) return { tokens }
+  if (row.status !== 'ok') return { note: `no usage: the attempt ${row.status === 'aborted' ? 'was stopped' : 'failed'} before the provider reported any` }
+  return {}
+}
+
+/**
+ * What this request sent against the one sent just before it (another call, or the previous try of
+ * this one): entries entered, left and changed form with token deltas, the first byte where the
+ * cached prefix broke; and the cache reads the simulator predicts after the newest answered request.
+ */
+export function RowDiff({ thread, row, replay, previous, answered, entryAt }: RowDiffProps) {
+  const fallbackPolicy = usePanel().policy
+  const before = useRowReplay(thread, previous, fallbackPolicy)
+  const cacheBase = useRowReplay(thread, answered === previous ? undefined : answered, fallbackPolicy)
+  const base = answered === previous ? before : cacheBase
+  const predicted = useMemo(() => {
+    if (answered === undefined || base.status !== 'ready') return undefined
+    const inputs = [cacheInput(thread, answered, base.replay), cacheInput(thread, row, replay)]
+    return predictCalls(inputs, (text) => replay.counter.countCached(text))[1]?.predicted.readTokens
+  }, [thread, answered, base, row, replay])
+  if (previous === undefined) return <p className="tl-muted" data-testid="call-diff-none">The thread&apos;s first request: nothing to compare with.</p>
+  if (before.status === 'loading' || before.status === 'none') return <p className="tl-muted">loading the request before…</p>
+  if (before.status === 'unavailable') return <p className="tl-muted" data-testid="call-diff-none">No diff: the request before was {before.reason}.</p>
+  if (before.status === 'failed') return <p className="tl-error" data-testid="call-diff-none">No diff: the request before could not be rebuilt ({String(before.error)}).</p>
+  const reported = reportedRead(row)
+  return (
+    <TurnDiffView
+      before={before.replay.result}
+      after={replay.result}
+      entryAt={entryAt}
+      beforeLabel={previousLabel(row, previous)}
+      testId="call-diff"
+      cache={{
+        ...(predicted === undefined ? {} : { predictedReadTokens: predicted }),
+        ...(reported.tokens === undefined ? {} : { reportedReadTokens: reported.tokens }),
+        ...(reported.note === undefined ? {} : { reportedNote: reported.note }),
+      }}
+    />
+  )
+}
