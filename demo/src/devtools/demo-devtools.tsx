@@ -5,6 +5,7 @@ import { openThreadlensStores, type ThreadlensStores } from '@threadlens/store'
 import { ThreadlensDevtools } from '@threadlens/devtools/production'
 import { useEffect, useState } from 'react'
 import { defaultPolicyId, policyById, policyChoices } from '../policies'
+import { ensureSampleAttempts } from './sample-attempts'
 import { ensureGeneratedThread, ensureSampleThread, generatedInputs } from './seed-threads'
 
 export const sampleThreadId = 'sample-trip-japan'
@@ -29,7 +30,10 @@ async function setUp(): Promise<Ready> {
   const size = Number(new URLSearchParams(globalThis.location.search).get('entries') ?? '0')
   const threadId = size > 0 ? `generated-${size}` : sampleThreadId
   if (size > 0) await ensureGeneratedThread(stores.threads, threadId, size)
-  else await ensureSampleThread(stores.threads, threadId)
+  else {
+    await ensureSampleThread(stores.threads, threadId)
+    await ensureSampleAttempts(stores.calls, threadId, async () => (await stores.threads.load(threadId)).entries, policyById(defaultPolicyId).policy)
+  }
   const memory = await stores.memory.get(demoAgentId)
   if (memory.rev === 0) {
     await stores.memory.tasks.add(demoAgentId, 'Book the Kagayaki 509 (SmartEX, from March 5)')
