@@ -1,15 +1,20 @@
 import AxeBuilder from '@axe-core/playwright'
 import { expect, test, type Locator, type Page } from '@playwright/test'
 import { collectErrors, copyToDocs } from './chat-page'
-import { overlaps, sidewaysScrolling, squeezedText } from './layout-checks'
+import { acrossScrolling, overlaps, sidewaysScrolling, squeezedText } from './layout-checks'
 
-// The devtools panel at the widths people use it: a phone (390), the old 40 % column at 1440 (555),
-// a tablet (800) and a full-width bottom dock (1440). For every tab at every width: no two visible
-// controls or text blocks overlap, axe finds nothing critical or serious, and a screenshot is saved
-// as a test artifact (test-results/, gitignored); `npm run screenshots` also copies the 555 px ones
-// to docs/screenshots.
+// The devtools panel at the widths people use it: the narrowest phones (360), a phone (390), the old
+// 40 % column at 1440 (555), a tablet (800) and a full-width bottom dock (1440). For every tab at
+// every width, scrolled through from top to bottom (every scrolling region of the panel, so what lies
+// out of sight is checked too): no two visible controls or text blocks overlap, no text is squeezed
+// to one word per line, nothing but the tab strip scrolls sideways, and axe finds nothing critical or
+// serious. The Policy lab is checked with a preview policy (both lists, every message, marked
+// leaving or changing form), the timeline with an entry open, and Calls on an aborted, a retried and
+// an answered call (the sample's call log has retried, failed and aborted attempts). A screenshot of
+// each is saved as a test artifact (test-results/, gitignored); `npm run screenshots` also copies the
+// 555 px ones to docs/screenshots. Each width prints how long it took and how many views it checked.
 
-const widths = [390, 555, 800, 1440] as const
+const widths = [360, 390, 555, 800, 1440] as const
 const tabs = ['projection', 'tokens', 'timeline', 'views', 'lab', 'calls', 'memory', 'storage'] as const
 const storageKey = 'threadlens-devtools'
 
@@ -29,45 +34,121 @@ async function openLab(page: Page, width: number): Promise<Locator> {
   return devtools
 }
 
-async function checkTab(page: Page, label: string): Promise<void> {
-  expect((await sidewaysScrolling(page)).map((item) => `${label}: scrolls sideways: ${item}`)).toEqual([])
-  const found = await overlaps(page)
-  expect(found.map((item) => `${label}: ${item.first} overlaps ${item.second} by ${item.width}×${item.height} px`)).toEqual([])
-  expect((await squeezedText(page)).map((item) => `${label}: one word per line: ${item}`)).toEqual([])
+/** Everything wrong with the panel as it is now, in every view of every scroller; and how many views were checked. */
+async function checkTab(page: Page, label: string): Promise<{ readonly failures: string[]; readonly views: number }> {
+  const failures = (await sidewaysScrolling(page)).map((item) => `${label}: scrolls sideways: ${item}`)
+  // The same overlap seen in several views is reported once, where it was first seen.
+  const seen = new Set<string>()
+  const report = (key: string, text: string) => {
+    if (seen.has(key)) return
+    seen.add(key)
+    failures.push(text)
+  }
+  const views = await acrossScrolling(page, async (where) => {
+    for (const item of await overlaps(page)) report(`${item.first}|${item.second}`, `${label}, ${where}: ${item.first} overlaps ${item.second} by ${item.width}×${item.height} px`)
+    for (const item of await squeezedText(page)) report(item, `${label}, ${where}: one word per line: ${item}`)
+  })
   const axe = await new AxeBuilder({ page }).include('[data-testid="threadlens-devtools"]').analyze()
-  const bad = axe.violations
-    .filter((violation) => violation.impact === 'critical' || violation.impact === 'serious' || violation.id === 'heading-order')
-    .map((violation) => `${label}: ${violation.impact} ${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`)
-  expect(bad).toEqual([])
+  failures.push(
+    ...axe.violations
+      .filter((violation) => violation.impact === 'critical' || violation.impact === 'serious' || violation.id === 'heading-order')
+      .map((violation) => `${label}: ${violation.impact} ${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`),
+  )
+  return { failures, views }
+}
+
+/** The states of a tab worth checking, each set up by its function (the tab is open already). */
+function statesOf(tab: (typeof tabs)[number], devtools: Locator): { readonly name: string; readonly setUp: () => Promise<void> }[] {
+  const attempt = (callId: string, status: string) => devtools.locator(`[data-testid="attempt-row"][data-call-id="${callId}"][data-status="${status}"]`)
+  switch (tab) {
+    case 'timeline':
+      return [
+        {
+          name: 'timeline',
+          setUp: async () => {
+            await devtools.locator('[data-testid="timeline-row"][data-seq="40"]').click()
+            await expect(devtools.getByTestId('entry-detail')).toBeVisible()
+            await expect(devtools.locator('[data-testid="timeline-row"][data-seq="40"] [data-testid="fate-badge"]')).toBeVisible()
+          },
+        },
+      ]
+    case 'lab':
+      return [
+        {
+          name: 'lab',
+          // A preview policy small enough that messages leave and change form, every message listed.
+          setUp: async () => {
+            await devtools.getByTestId('lab-tiny').click()
+            await devtools.getByTestId('lab-show-all').check()
+            await expect(devtools.locator('[data-testid="lab-before"] [data-change="leaving"]').first()).toBeVisible()
+            await expect(devtools.locator('[data-testid="lab-after"] [data-change="changed"]').first()).toBeVisible()
+            await expect(devtools.locator('[data-testid="lab-after"] [data-testid="lab-message"]:not([data-change])').first()).toBeAttached()
+          },
+        },
+      ]
+    case 'calls':
+      return [
+        {
+          name: 'calls',
+          // The newest row is open: the call the user stopped, and its diff from the failed one before it.
+          setUp: async () => {
+            await expect(attempt('c20', 'retried')).toBeVisible()
+            await expect(attempt('c20', 'failed')).toBeVisible()
+            await expect(devtools.getByTestId('attempt-detail')).toHaveAttribute('data-attempt-id', 'c21#1')
+            await expect(devtools.getByTestId('attempt-status')).toHaveText('aborted')
+            await expect(devtools.getByTestId('call-diff')).toBeVisible()
+          },
+        },
+        {
+          name: 'calls-retried',
+          setUp: async () => {
+            await attempt('c10', 'retried').click()
+            await expect(devtools.getByTestId('attempt-error')).toContainText('HTTP 429')
+            await expect(devtools.getByTestId('call-diff')).toBeVisible()
+          },
+        },
+        {
+          name: 'calls-answered',
+          setUp: async () => {
+            await devtools.locator('[data-testid="call-row"][data-call-id="c10"]').click()
+            await expect(devtools.getByTestId('call-detail')).toHaveAttribute('data-call-id', 'c10')
+            await expect(devtools.getByTestId('call-diff')).toContainText('vs try 1 of this call')
+          },
+        },
+      ]
+    default:
+      return [{ name: tab, setUp: async () => {} }]
+  }
 }
 
 for (const width of widths) {
-  test(`every tab at ${width} px: nothing overlaps, axe finds nothing serious, screenshots saved`, async ({ page }, testInfo) => {
-    test.setTimeout(180_000)
+  test(`every tab at ${width} px, scrolled through: nothing overlaps, axe finds nothing serious, screenshots saved`, async ({ page }, testInfo) => {
+    test.setTimeout(300_000)
+    const started = Date.now()
     const errors = collectErrors(page)
     const devtools = await openLab(page, width)
     const failures: string[] = []
+    let views = 0
     for (const tab of tabs) {
       await devtools.getByTestId(`tab-${tab}`).click()
       await expect(devtools.getByTestId(`tab-${tab}`)).toHaveAttribute('aria-selected', 'true')
       // Let the tab's lazy data (projection, storage estimate) arrive before looking at it.
       await page.waitForTimeout(250)
-      if (tab === 'timeline') {
-        await devtools.locator('[data-testid="timeline-row"][data-seq="40"]').click()
-        await expect(devtools.getByTestId('entry-detail')).toBeVisible()
-        await expect(devtools.locator('[data-testid="timeline-row"][data-seq="40"] [data-testid="fate-badge"]')).toBeVisible()
+      for (const state of statesOf(tab, devtools)) {
+        await state.setUp()
+        const path = testInfo.outputPath(`devtools-${state.name}-${width}.png`)
+        await page.screenshot({ path })
+        await testInfo.attach(`devtools-${state.name}-${width}`, { path, contentType: 'image/png' })
+        // The docs show every tab at the width of a side column (the old 40 % of 1440).
+        if (width === 555 && state.name === tab) await copyToDocs(path, `devtools-${tab}`)
+        const checked = await checkTab(page, `${state.name} at ${width} px`)
+        failures.push(...checked.failures)
+        views += checked.views
       }
-      const path = testInfo.outputPath(`devtools-${tab}-${width}.png`)
-      await page.screenshot({ path })
-      await testInfo.attach(`devtools-${tab}-${width}`, { path, contentType: 'image/png' })
-      // The docs show every tab at the width of a side column (the old 40 % of 1440).
-      if (width === 555) await copyToDocs(path, `devtools-${tab}`)
-      try {
-        await checkTab(page, `${tab} at ${width} px`)
-      } catch (error) {
-        failures.push(error instanceof Error ? error.message : String(error))
-      }
+      // The lab's preview applies to every tab: back to the app's policy for the rest.
+      if (tab === 'lab') await devtools.getByTestId('lab-app').click()
     }
+    console.log(`[devtools layout] ${width} px: ${views} views of ${tabs.length} tabs checked in ${((Date.now() - started) / 1000).toFixed(1)} s`)
     expect(failures).toEqual([])
     expect(errors).toEqual([])
   })

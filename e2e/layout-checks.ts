@@ -37,15 +37,24 @@ export async function overlaps(page: Page, scope: string = devtoolsScope): Promi
       const bottom = Math.min(box.bottom, outer.bottom)
       return right - left < 1 || bottom - top < 1 ? undefined : new DOMRect(left, top, right - left, bottom - top)
     }
+    // The area an element and its ancestors let show (`undefined`: no limit, `null`: nothing), once per element.
+    const areas = new Map<Element, DOMRect | null | undefined>()
+    const areaOf = (element: Element | null): DOMRect | null | undefined => {
+      if (element === null) return undefined
+      if (areas.has(element)) return areas.get(element)
+      let area = areaOf(element.parentElement)
+      const style = getComputedStyle(element)
+      if (area !== null && !(style.overflowX === 'visible' && style.overflowY === 'visible')) {
+        const own = element.getBoundingClientRect()
+        area = area === undefined ? own : (intersect(own, area) ?? null)
+      }
+      areas.set(element, area)
+      return area
+    }
     // What is seen of a box: clipped by every ancestor (from `from` up) that clips its overflow.
     const clip = (box: DOMRect, from: Element | null): DOMRect | undefined => {
-      let seen: DOMRect | undefined = box
-      for (let parent = from; parent !== null && seen !== undefined; parent = parent.parentElement) {
-        const style = getComputedStyle(parent)
-        if (style.overflowX === 'visible' && style.overflowY === 'visible') continue
-        seen = intersect(seen, parent.getBoundingClientRect())
-      }
-      return seen
+      const area = areaOf(from)
+      return area === null ? undefined : area === undefined ? box : intersect(box, area)
     }
     const items: { element: Element; boxes: DOMRect[] }[] = []
     for (const element of root.querySelectorAll('*')) {
@@ -132,4 +141,82 @@ export async function sidewaysScrolling(page: Page, scope: string = devtoolsScop
     }
     return found
   }, scope)
+}
+
+/** A region of the scope that scrolls up and down and holds more than it shows. */
+export interface Scroller {
+  /** `scrollTo` finds it again by it (its `data-layout-scroller` attribute). */
+  readonly index: number
+  readonly name: string
+  /** Where it was scrolled to when found. */
+  readonly initialTop: number
+  /** Scroll offsets that show all of it, one view after the other. */
+  readonly stops: readonly number[]
+}
+
+/** The scope's vertical scrollers (outer ones first), each with the offsets that bring every part of it into view. */
+export async function scrollers(page: Page, scope: string = devtoolsScope): Promise<Scroller[]> {
+  return page.evaluate((selector) => {
+    const host = document.querySelector(selector)
+    const root = host?.shadowRoot ?? host
+    if (root === null || root === undefined) throw new Error(`nothing matches ${selector}`)
+    const found: Scroller[] = []
+    for (const marked of root.querySelectorAll('[data-layout-scroller]')) marked.removeAttribute('data-layout-scroller')
+    for (const element of root.querySelectorAll('*')) {
+      const style = getComputedStyle(element)
+      if ((style.overflowY !== 'auto' && style.overflowY !== 'scroll') || !element.checkVisibility({ contentVisibilityAuto: true })) continue
+      const range = element.scrollHeight - element.clientHeight
+      if (range <= 1 || element.clientHeight < 24) continue
+      // Each view overlaps the one before by a few lines, so nothing falls between two.
+      const step = Math.max(16, element.clientHeight - 24)
+      const stops: number[] = []
+      for (let top = 0; top < range; top += step) stops.push(top)
+      stops.push(range)
+      const id = element.getAttribute('data-testid') ?? element.getAttribute('aria-label')
+      const index = found.length
+      element.setAttribute('data-layout-scroller', String(index))
+      found.push({ index, name: `<${element.tagName.toLowerCase()}${id === null ? '' : ` "${id}"`} class="${String(element.className)}">`, initialTop: element.scrollTop, stops })
+    }
+    return found
+  }, scope)
+}
+
+/**
+ * Scrolls the scroller `index` (see `scrollers`) to `top` and waits for the page to paint it; with
+ * `reveal`, first scrolls the scrollers around it so that it is in view.
+ */
+export async function scrollTo(page: Page, index: number, top: number, reveal: boolean, scope: string = devtoolsScope): Promise<void> {
+  await page.evaluate(
+    async ([selector, at, offset, show]) => {
+      const host = document.querySelector(selector as string)
+      const root = host?.shadowRoot ?? host
+      const element = root?.querySelector(`[data-layout-scroller="${String(at)}"]`)
+      if (element === null || element === undefined) throw new Error(`no scroller ${String(at)} in ${String(selector)}`)
+      if (show === true) element.scrollIntoView({ block: 'start' })
+      element.scrollTop = offset as number
+      // Two frames: a virtual list renders the rows of its new offset, then they are laid out.
+      await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)))
+    },
+    [scope, index, top, reveal] as const,
+  )
+}
+
+/**
+ * Runs `check` on the scope as it is, then on every view of every scroller in it (outer ones first,
+ * each scrolled from top to bottom, the others where they were), so what lies scrolled out of sight
+ * is checked too. Returns how many views were checked.
+ */
+export async function acrossScrolling(page: Page, check: (where: string) => Promise<void>, scope: string = devtoolsScope): Promise<number> {
+  const found = await scrollers(page, scope)
+  await check('as opened')
+  let views = 1
+  for (const scroller of found) {
+    for (const [position, top] of scroller.stops.entries()) {
+      await scrollTo(page, scroller.index, top, position === 0, scope)
+      await check(`${scroller.name} scrolled to ${Math.round(top)} px`)
+      views += 1
+    }
+    for (const each of found) await scrollTo(page, each.index, each.initialTop, false, scope)
+  }
+  return views
 }

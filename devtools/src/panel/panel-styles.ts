@@ -44,6 +44,7 @@ export const panelCss = `
 .tl-message { padding: 6px 8px; border-top: 1px solid #20262e; display: grid; grid-template-columns: 84px minmax(0, 1fr) max-content; gap: 8px; }
 .tl-message:first-of-type { border-top: 0; }
 .tl-role { font-weight: 600; }
+.tl-message > :first-child { min-width: 0; overflow-wrap: anywhere; }
 .tl-tokens { text-align: right; color: var(--tl-muted); font: 11px ui-monospace, monospace; }
 .tl-meter-bar { display: flex; height: 14px; border-radius: 4px; overflow: hidden; background: var(--part-free); min-width: 120px; }
 .tl-meter-bar.tl-compact { height: 8px; width: clamp(60px, 18vw, 180px); min-width: 60px; }

@@ -17,8 +17,21 @@ function messageBody(message: ProjectedMessage): string {
   return message.content
 }
 
-function roleLabel(message: ProjectedMessage): string {
-  return message.role === 'tool' ? `tool · ${message.name}` : message.role
+/** The role, and a tool message's tool; a long tool name may break after `_`, `.`, `-` or `/` (it sits in a narrow column). */
+function RoleLabel({ message }: { readonly message: ProjectedMessage }) {
+  if (message.role !== 'tool') return <>{message.role}</>
+  const parts = message.name.split(/(?<=[_./-])/)
+  return (
+    <>
+      tool ·{' '}
+      {parts.map((part, index) => (
+        <span key={index}>
+          {part}
+          {index < parts.length - 1 ? <wbr /> : null}
+        </span>
+      ))}
+    </>
+  )
 }
 
 interface Row {
@@ -66,7 +79,9 @@ function SegmentBlock({ segment, rows, tokens, encoding }: { readonly segment: S
       {rows.slice(Math.max(0, rows.length - shown)).map((row) => (
         <div key={row.position} className="tl-message" data-testid="projected-message" data-role={row.message.role}>
           <div>
-            <div className="tl-role">{roleLabel(row.message)}</div>
+            <div className="tl-role">
+              <RoleLabel message={row.message} />
+            </div>
             <div className="tl-muted tl-mono">{row.info === undefined || row.info.seqs.length === 0 ? '' : `#${row.info.seqs.join(', #')}`}</div>
             {row.info?.reduced === undefined ? null : <span className="tl-badge tl-warn">{row.info.reduced}</span>}
             {row.info?.synthetic === undefined ? null : <span className="tl-badge tl-info">synthetic</span>}
