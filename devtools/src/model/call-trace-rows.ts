@@ -86,6 +86,12 @@ function askedBefore(basisSeq: number, entryAt: (seq: number) => Entry | undefin
   return undefined
 }
 
+/** The user message a row's request answered (the newest one sent before it), as one line; undefined when none is near. */
+export function rowQuestion(row: TraceRow, entryAt: (seq: number) => Entry | undefined): string | undefined {
+  const question = askedBefore(row.kind === 'call' ? row.call.firstSeq : row.attempt.record.basisSeq, entryAt)
+  return question === undefined ? undefined : oneLine(question, 160)
+}
+
 /**
  * A row's words instead of its call id: what an answered call wrote (its reply or tool calls), or,
  * for an attempt that did not answer, its error and the question it was sent for. Plain text.

@@ -146,6 +146,17 @@ export function leftOutHeading(groups: readonly LeftOutGroup[]): string {
   return `Left out or shortened: ${entries(all.count)}${tokensOf(all.tokens)}: ${formatNumber(absent.count)} not sent, ${formatNumber(shortened.count)} sent shortened`
 }
 
+/**
+ * The badge colour of a reason: red for history the model lost, amber for history it gets in another
+ * form (a summary, a shortened result), plain for bookkeeping (a context op applied, entries before a
+ * reset or of a kind the policy leaves out, an older summary).
+ */
+export function reasonBadgeClass(reason: LeftOutReason): '' | 'tl-warn' | 'tl-danger' {
+  if (reason === 'applied' || reason === 'reset' || reason === 'kind' || reason === 'superseded') return ''
+  if (reason === 'summarized' || reason === 'masked' || reason === 'pruned' || reason === 'deduped') return 'tl-warn'
+  return 'tl-danger'
+}
+
 /** `#4` or `#0–#716`. */
 export function rangeText(range: SeqRange): string {
   return range.fromSeq === range.toSeq ? `#${range.fromSeq}` : `#${range.fromSeq}–#${range.toSeq}`

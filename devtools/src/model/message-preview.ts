@@ -23,3 +23,13 @@ export function messagePreview(message: ProjectedMessage, limit: number = PREVIE
   }
   return oneLine(message.content, limit) || '(empty)'
 }
+
+/**
+ * Where a projected message came from, after its role: its entries' seqs (`#17, #18`), or, for one
+ * built from no entry (system prompt, memory, pending), its segment when the role does not say it already.
+ */
+export function messageSource(message: ProjectedMessage, info: { readonly segment: string; readonly seqs: readonly number[] } | undefined): string {
+  if (info === undefined) return ''
+  if (info.seqs.length > 0) return `#${info.seqs.join(', #')}`
+  return info.segment === message.role ? '' : info.segment
+}

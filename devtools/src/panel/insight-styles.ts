@@ -2,6 +2,7 @@
 // everything wraps or stacks; the panel frame adds its own container-query layout around them.
 export const insightCss = `
 .tl-context { display: flex; flex-direction: column; gap: 6px; flex: none; }
+.tl-context > p { margin: 0; }
 .tl-tile-label:first-child { padding-top: 2px; }
 .tl-map { position: relative; width: 100%; aspect-ratio: 2 / 1; max-height: 280px; min-height: 120px; border-radius: 4px; overflow: hidden; background: var(--part-free); }
 .tl-tile { position: absolute; margin: 0; padding: 0; border: 0; box-shadow: inset 0 0 0 1px #161a20; border-radius: 0; min-width: 0; min-height: 0; overflow: hidden; cursor: pointer;
@@ -43,8 +44,8 @@ export const insightCss = `
 .tl-largest-item > * { flex: none; }
 .tl-largest-item > .tl-one-line { flex: 1 1 auto; }
 .tl-preview { grid-column: 1 / -1; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
-.tl-lab-form { display: flex; flex-wrap: wrap; gap: 4px 14px; }
-.tl-lab-form .tl-field { grid-template-columns: minmax(120px, 180px) minmax(80px, 160px); flex: 1 1 300px; }
+.tl-lab-form { display: grid; grid-template-columns: repeat(auto-fill, minmax(min(100%, 300px), 1fr)); gap: 4px 14px; }
+.tl-lab-form .tl-field { grid-template-columns: minmax(0, 1fr) minmax(80px, 160px); }
 .tl-lab-form .tl-field .tl-input, .tl-lab-form .tl-field .tl-select { width: 100%; max-width: none; }
 .tl-token { border-radius: 2px; }
 .tl-token-0 { background: #27406a; } .tl-token-1 { background: #4a3a17; } .tl-token-2 { background: #163a2b; } .tl-token-3 { background: #4d1f3b; } .tl-token-4 { background: #33305a; }
@@ -53,7 +54,7 @@ export const insightCss = `
 .tl-view-reasoning .tl-view-item { border-left: 3px solid var(--part-tools); font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; font-size: 11.5px; }
 .tl-bubble-user { background: #1b2a40; border-radius: 8px; padding: 4px 8px; }
 .tl-bubble-assistant { background: #20262e; border-radius: 8px; padding: 4px 8px; }
-.tl-root .tl-timeline-row { grid-template-columns: 52px minmax(64px, 136px) 70px minmax(0, 1fr) 52px; }
+.tl-root .tl-timeline-row { grid-template-columns: 52px minmax(64px, 136px) 80px minmax(0, 1fr) 52px; }
 /* Read by assistive technology, not drawn. */
 .tl-visually-hidden { position: absolute; width: 1px; height: 1px; padding: 0; margin: -1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; border: 0; }
 /* Greyed by colour, not opacity: left-out rows stay readable (contrast) and their badges keep their colours. */
@@ -68,8 +69,21 @@ export const insightCss = `
 @container (max-width: 640px) {
   .tl-timeline-host .tl-split { flex-direction: column; }
   .tl-timeline-host .tl-detail { max-width: none; max-height: 50%; border-left: 0; border-top: 1px solid var(--tl-border); padding: 6px 0 0; }
-  .tl-root .tl-timeline-row { grid-template-columns: 44px minmax(60px, 136px) minmax(0, 1fr) 48px; }
+  /* The fate column no wider than its usual badges, so the text preview keeps the room. */
+  .tl-root .tl-timeline-row { grid-template-columns: 40px 96px minmax(0, 1fr) 44px; }
   .tl-timeline-row > .tl-kind { display: none; }
+}
+/* A phone: the usual badges (included, masked, budget) still fit; longer fates end in an ellipsis (the row's tooltip has them whole). */
+@container (max-width: 420px) {
+  .tl-root .tl-timeline-row { grid-template-columns: 34px 72px minmax(0, 1fr) 36px; gap: 6px; }
+}
+/* Cache breakpoints: place, why, size and TTL on one line; when narrow, the why goes under them. */
+.tl-bp-caption { margin: 6px 0 2px; }
+.tl-bp-list { list-style: none; margin: 0; padding: 0; container-type: inline-size; }
+.tl-bp { display: grid; grid-template-columns: minmax(0, 15em) minmax(0, 1fr) max-content max-content; gap: 2px 10px; align-items: baseline; padding: 3px 0; border-bottom: 1px solid #20262e; }
+@container (max-width: 480px) {
+  .tl-bp { grid-template-columns: minmax(0, 1fr) max-content max-content; }
+  .tl-bp-why { grid-column: 1 / -1; grid-row: 2; color: var(--tl-muted); }
 }
 .tl-break-text { max-height: 8em; overflow: auto; background: #11151a; border: 1px solid var(--tl-border); border-radius: 4px; padding: 4px 6px; }
 .tl-root .tl-select { max-width: 100%; min-width: 0; }

@@ -7,7 +7,8 @@ export const panelCss = `
   /* Muted text stays at 4.5:1 or more on every background of the panel, selected rows included. */
   --tl-border: #2c333d; --tl-muted: #a3adba; --tl-accent: #5b9dff; --tl-amber: #e0a030; --tl-red: #e5534b; --tl-green: #3fb37f;
   --part-system: #7d8ba1; --part-memory: #a685e2; --part-summary: #e0a030; --part-history: #5b9dff; --part-pending: #3fb37f;
-  --part-tools: #d46fa8; --part-reserved: #4b535e; --part-free: #262c35; }
+  --part-tools: #d46fa8; --part-reserved: #4b535e; --part-free: #262c35;
+  container: tl-root / inline-size; }
 .tl-root *, .tl-root *::before, .tl-root *::after { box-sizing: border-box; }
 .tl-root button, .tl-root select, .tl-root input, .tl-root textarea { font: inherit; color: inherit; }
 .tl-header { display: flex; align-items: center; gap: 10px; padding: 6px 10px; border-bottom: 1px solid var(--tl-border); flex-wrap: wrap; }
@@ -19,6 +20,8 @@ export const panelCss = `
 .tl-tab { background: none; border: 0; border-bottom: 2px solid transparent; padding: 6px 10px; cursor: pointer; color: var(--tl-muted); white-space: nowrap; }
 .tl-tab[aria-selected="true"] { color: #fff; border-bottom-color: var(--tl-accent); }
 .tl-tab:focus-visible { outline: 2px solid var(--tl-accent); outline-offset: -2px; }
+/* A narrow panel shows every tab, on two rows if need be, rather than hiding some past its edge. */
+@container tl-root (max-width: 600px) { .tl-tabs { flex-wrap: wrap; overflow-x: visible; } .tl-tab { padding: 5px 8px; } }
 /* Every tab lays itself out by the panel's width, not the window's: the panel may be docked, floating or embedded. */
 .tl-body { flex: 1; min-height: 0; display: flex; flex-direction: column; overflow: auto; padding: 8px 10px; gap: 8px; container: tl-body / inline-size; }
 .tl-body.tl-fill { overflow: hidden; }
@@ -80,12 +83,18 @@ export const panelCss = `
 .tl-calls { flex-wrap: wrap; overflow: auto; }
 .tl-calls > * { flex: 1 1 340px; }
 .tl-calls-list { container-type: inline-size; gap: 6px; min-height: 220px; }
-.tl-trace-row { grid-template-columns: 62px 58px minmax(60px, 1fr) 100px 150px 150px; font-size: 11px; }
+.tl-trace-row, .tl-trace-head { grid-template-columns: 58px 58px minmax(60px, 1fr) 96px 148px 92px; font-size: 11px; }
+.tl-trace-row > * { min-width: 0; overflow: hidden; text-overflow: ellipsis; }
+.tl-trace-head { display: grid; gap: 8px; padding: 2px 6px; color: var(--tl-muted); align-items: end; line-height: 1.25; border-bottom: 1px solid var(--tl-border); }
+.tl-calls > section > p { margin: 6px 0; }
+.tl-calls > section > .tl-detail-title { margin: 0 0 2px; }
+.tl-calls > section > .tl-detail-subtitle { margin: 0 0 6px; }
 .tl-trace-list { min-height: min(136px, 100%); flex: 1 0 136px; }
 .tl-ellipsis { overflow: hidden; text-overflow: ellipsis; }
 @container (max-width: 560px) {
-  .tl-trace-row { grid-template-columns: 58px minmax(50px, 1fr) 150px; }
-  .tl-trace-row > :nth-child(1), .tl-trace-row > :nth-child(4), .tl-trace-row > :nth-child(6) { display: none; }
+  .tl-trace-row, .tl-trace-head { grid-template-columns: 58px minmax(50px, 1fr) 96px; }
+  .tl-trace-row > :nth-child(1), .tl-trace-row > :nth-child(4), .tl-trace-row > :nth-child(6), .tl-trace-difference { display: none; }
+  .tl-trace-head > :nth-child(1), .tl-trace-head > :nth-child(4), .tl-trace-head > :nth-child(6) { display: none; }
 }
 .tl-view-item { padding: 5px 8px; border-bottom: 1px solid #1d232b; }
 .tl-h { margin: 0 0 6px; font-size: 12px; font-weight: 600; }
@@ -96,6 +105,8 @@ export const panelCss = `
   /* Calls: the trace list, then the selected call, one under the other, the tab scrolling as a whole. */
   .tl-split.tl-calls { flex-wrap: nowrap; }
   .tl-split.tl-calls > * { flex: none; }
+  /* Up to nine rows of the trace in view (fewer when there are fewer), the detail under them. */
+  .tl-split.tl-calls .tl-trace-list { flex: none; height: calc(min(var(--tl-rows, 9), 9) * 26px + 2px); min-height: 0; }
 }
 /* A narrow message list puts the text under its role and token count, at full width. */
 @container (max-width: 480px) {

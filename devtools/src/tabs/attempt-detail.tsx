@@ -2,7 +2,7 @@ import { toOpenAIChat, type Thread } from '@threadlens/core'
 import { type CallAttempt } from '@threadlens/core/calls'
 import { useMemo } from 'react'
 import { CopyButton } from '../components/copy-button'
-import { clockTime, countDifference, duration, type TraceRow } from '../model/call-trace-rows'
+import { clockTime, countDifference, duration, rowQuestion, type TraceRow } from '../model/call-trace-rows'
 import { formatNumber } from '../model/meter-parts'
 import { usePanel } from '../panel/panel-context'
 import { ProjectedMessages } from './projected-messages'
@@ -36,9 +36,7 @@ export function AttemptDetail({ thread, row, attempt, previous, answered }: Atte
   return (
     <section style={{ overflow: 'auto' }} data-testid="attempt-detail" data-attempt-id={attempt.id} aria-label={`attempt ${attempt.id}`}>
       <div className="tl-row">
-        <strong>
-          call {attempt.callId} · try {attempt.attempt}
-        </strong>
+        <strong>try {attempt.attempt}</strong>
         <span className={`tl-badge ${attempt.status === 'failed' ? 'tl-danger' : 'tl-warn'}`} data-testid="attempt-status">
           {attempt.status}
         </span>
@@ -50,6 +48,10 @@ export function AttemptDetail({ thread, row, attempt, previous, answered }: Atte
         )}
         {replay === undefined ? null : <CopyButton text={JSON.stringify({ messages: toOpenAIChat(replay.result) }, null, 2)} label="copy as OpenAI JSON" />}
       </div>
+      <p className="tl-muted tl-detail-subtitle">
+        {rowQuestion(row, entryAt) === undefined ? '' : `for “${rowQuestion(row, entryAt)}” · `}call {attempt.callId}
+        {attempt.requestId === undefined ? '' : ` · request ${attempt.requestId}`}
+      </p>
       {attempt.error === undefined ? null : (
         <p className="tl-error" data-testid="attempt-error">
           {attempt.error.name}

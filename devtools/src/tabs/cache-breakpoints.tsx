@@ -12,6 +12,15 @@ export const breakpointReasons: Readonly<Record<CacheBreakpointReason, string>> 
   'lookback-bridge': 'where the previous call ended: the newest turn adds more than the 20 blocks a breakpoint looks back',
 }
 
+/** Where a breakpoint sits: `message 25 · history · assistant #37`, or the tool schemas. */
+export function breakpointPlace(result: ProjectionResult, at: number | 'tools'): string {
+  if (at === 'tools') return 'last tool schema'
+  const info = result.meta.messages[at]
+  const message = result.messages[at]
+  const role = message === undefined || message.role === info?.segment ? '' : ` · ${message.role}`
+  return `message ${at + 1} · ${info?.segment ?? ''}${role}${info === undefined || info.seqs.length === 0 ? '' : ` #${info.seqs.join(', #')}`}`
+}
+
 /** The prompt-cache breakpoints the projection asks for: where each sits, why, its TTL, and the OpenAI cache key. */
 export function CacheBreakpoints({ result }: { readonly result: ProjectionResult }) {
   const cache = result.meta.cache
@@ -38,35 +47,22 @@ export function CacheBreakpoints({ result }: { readonly result: ProjectionResult
         {' '}+ OpenAI's implicit breakpoint on the latest message
       </p>
       {placed.anthropic.length === 0 ? null : (
-        <table className="tl-table">
-          <thead>
-            <tr>
-              <th>where</th>
-              <th>why</th>
-              <th>TTL</th>
-              <th>caches</th>
-            </tr>
-          </thead>
-          <tbody>
+        <>
+          <p className="tl-muted tl-bp-caption">Breakpoints: where each sits, why there, the tokens it caches (all before it) and how long.</p>
+          <ul className="tl-bp-list">
             {placed.anthropic.map((breakpoint) => {
-              const info = breakpoint.at === 'tools' ? undefined : result.meta.messages[breakpoint.at]
-              const message = breakpoint.at === 'tools' ? undefined : result.messages[breakpoint.at]
-              const where =
-                breakpoint.at === 'tools'
-                  ? 'last tool schema'
-                  : `message ${breakpoint.at + 1} · ${info?.segment ?? ''} · ${message?.role ?? ''}${info === undefined || info.seqs.length === 0 ? '' : ` #${info.seqs.join(', #')}`}`
               const tokens = breakpoint.at === 'tools' ? result.meta.tokens.tools : (prefixTokens[breakpoint.at] ?? 0)
               return (
-                <tr key={`${breakpoint.at}`} data-testid="cache-breakpoint" data-reason={breakpoint.reason}>
-                  <td className="tl-mono">{where}</td>
-                  <td>{breakpointReasons[breakpoint.reason]}</td>
-                  <td>{breakpoint.ttl}</td>
-                  <td>{formatNumber(tokens)} tok</td>
-                </tr>
+                <li key={`${breakpoint.at}`} className="tl-bp" data-testid="cache-breakpoint" data-reason={breakpoint.reason}>
+                  <span className="tl-mono">{breakpointPlace(result, breakpoint.at)}</span>
+                  <span className="tl-bp-why">{breakpointReasons[breakpoint.reason]}</span>
+                  <span className="tl-num">caches {formatNumber(tokens)} tok</span>
+                  <span className="tl-badge" title="how long the provider keeps it">{breakpoint.ttl}</span>
+                </li>
               )
             })}
-          </tbody>
-        </table>
+          </ul>
+        </>
       )}
     </div>
   )

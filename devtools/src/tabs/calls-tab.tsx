@@ -1,9 +1,9 @@
 import { toOpenAIChat, type Thread } from '@threadlens/core'
 import { threadCalls, createSessionSource, type ThreadCall } from '@threadlens/client'
 import { useCallAttempts, useSession, useThread } from '@threadlens/react'
-import { useMemo, useState } from 'react'
+import { useMemo, useState, type CSSProperties } from 'react'
 import { CopyButton } from '../components/copy-button'
-import { traceRows, clockTime, countDifference, duration, rowNeighbours, type TraceRow } from '../model/call-trace-rows'
+import { traceRows, clockTime, countDifference, duration, rowNeighbours, rowQuestion, traceLabel, type TraceRow } from '../model/call-trace-rows'
 import { AttemptDetail } from './attempt-detail'
 import { CalibrationList, TraceList } from './calls-trace'
 import { formatNumber } from '../model/meter-parts'
@@ -43,8 +43,8 @@ export function CallsTab() {
   const failures = rows.filter((item) => item.status !== 'ok').length
   return (
     <div className="tl-split tl-calls">
-      <div className="tl-calls-list">
-        <p className="tl-muted" data-testid="calls-count">
+      <div className="tl-calls-list" style={{ '--tl-rows': rows.length } as CSSProperties}>
+        <p className="tl-muted" style={{ margin: 0 }} data-testid="calls-count">
           {calls.length} calls{attempts.length === 0 ? '' : ` · ${rows.length} attempts, ${failures} not answered`}
         </p>
         <TraceList rows={rows} selected={row} onSelect={setSelected} entryAt={entryAt} />
@@ -72,9 +72,12 @@ function CallDetail({ thread, row, call, previous, answered }: { readonly thread
   const stored = call.record?.stored
   return (
     <section style={{ overflow: 'auto' }} data-testid="call-detail" data-call-id={call.callId} aria-label={`call ${call.callId}`}>
+      <p className="tl-h tl-detail-title">{traceLabel(row, entryAt)}</p>
+      <p className="tl-muted tl-detail-subtitle">
+        {rowQuestion(row, entryAt) === undefined ? '' : `for “${rowQuestion(row, entryAt)}” · `}call {call.callId}
+        {call.requestId === undefined ? '' : ` · request ${call.requestId}`}
+      </p>
       <div className="tl-row">
-        <strong>call {call.callId}</strong>
-        {call.requestId === undefined ? null : <span className="tl-muted">request {call.requestId}</span>}
         <span className={`tl-badge ${current.policySource === 'recorded' ? 'tl-ok' : 'tl-warn'}`} title={current.policySource === 'recorded' ? 'replayed with the policy the call recorded: exact' : 'no policy recorded: replayed with the panel policy'}>
           {current.policySource === 'recorded' ? 'exact replay (recorded policy)' : `replayed with ${current.policyName ?? 'the panel policy'}`}
         </span>

@@ -74,8 +74,10 @@ describe('Calls tab: every attempt on record', () => {
     expect(answered.querySelector('[data-testid="trace-label"]')?.textContent).toBe('try 3 · assistant: answer 1')
     expect(answered.title).toContain('call call-1')
     expect(panel.query('[data-testid="attempt-row"][data-call-id="call-2"] [data-testid="trace-label"]')?.textContent).toMatch(/^try 1 · HTTP 401: invalid x-api-key/)
-    expect(answered.textContent).toMatch(/→ [\d,]+ \(\+1[12]\.\d%\)/)
-    expect(answered.textContent).toContain('40 cached')
+    expect(answered.textContent).toMatch(/→ [\d,]+ \+1[12]\.\d%/)
+    // Cache read / written, under a header that says so.
+    expect(answered.children[5]?.textContent).toBe('40 / 0')
+    expect((await panel.find('calls-head')).textContent).toContain('cache read / written')
     // The newest row is selected: the failed call, with its error and a verified replay from its record.
     const detail = await panel.find('attempt-detail')
     expect(detail.dataset['attemptId']).toBe('call-2#1')
@@ -111,7 +113,7 @@ describe('Calls tab: every attempt on record', () => {
     // Each row as the user reads it: clock, status, what it was for and why it failed, latency, local → reported tokens.
     const cells = (selector: string) => [...(panel.query(selector) as HTMLElement).children].map((cell) => cell.textContent)
     const [clock, status, label, latency, tokens, cached] = cells('[data-testid="attempt-row"][data-call-id="call-3"]')
-    expect([clock, status, latency, cached]).toEqual(['08:03:00', 'aborted', '380 ms / 2.1 s', ''])
+    expect([clock, status, latency, cached]).toEqual(['08:03:00', 'aborted', '380 ms / 2.1 s', '—'])
     expect(label).toMatch(/^try 1 · AbortError: The request was aborted\. · for “question 3 about the harbour/)
     expect(tokens).toMatch(/^[\d,]+ → —$/)
     const [, retriedStatus, retriedLabel, retriedLatency, retriedTokens] = cells('[data-testid="attempt-row"][data-call-id="call-1"]')

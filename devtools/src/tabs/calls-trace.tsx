@@ -22,7 +22,17 @@ export function TraceList({
   readonly entryAt: (seq: number) => Entry | undefined
 }) {
   return (
-    <VirtualList
+    <>
+      {/* What each column holds (the same grid as the rows, the same columns fold away when narrow). */}
+      <div className="tl-trace-head" data-testid="calls-head">
+        <span>sent (UTC)</span>
+        <span>status</span>
+        <span>what it answered, or why it failed</span>
+        <span>first token / total</span>
+        <span>prompt tokens: counted → reported</span>
+        <span>cache read / written</span>
+      </div>
+      <VirtualList
       count={rows.length}
       rowHeight={26}
       label="model call attempts"
@@ -65,16 +75,18 @@ export function TraceList({
             </span>
             <span className="tl-mono" title="prompt tokens: local count → provider-reported (difference)">
               {record?.localInputTokens === undefined ? '—' : formatNumber(record.localInputTokens)} → {record?.inputTokens === undefined ? '—' : formatNumber(record.inputTokens)}
-              {difference === undefined ? '' : ` (${difference})`}
+              {difference === undefined ? '' : <span className="tl-trace-difference"> {difference}</span>}
             </span>
-            <span className="tl-mono tl-muted" title="cached (read) / cache write tokens">
-              {record?.cachedInputTokens === undefined ? '' : `${formatNumber(record.cachedInputTokens)} cached`}
-              {record?.cacheWriteInputTokens === undefined || record.cacheWriteInputTokens === 0 ? '' : ` +${formatNumber(record.cacheWriteInputTokens)} written`}
+            <span className="tl-mono tl-muted" title="prompt tokens read from the provider's cache / written to it">
+              {record?.cachedInputTokens === undefined && record?.cacheWriteInputTokens === undefined
+                ? '—'
+                : `${record.cachedInputTokens === undefined ? '—' : formatNumber(record.cachedInputTokens)} / ${record.cacheWriteInputTokens === undefined ? '—' : formatNumber(record.cacheWriteInputTokens)}`}
             </span>
           </div>
         )
       }}
-    />
+      />
+    </>
   )
 }
 

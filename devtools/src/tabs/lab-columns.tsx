@@ -1,6 +1,6 @@
 import type { ProjectionResult } from '@threadlens/core'
 import { useMemo } from 'react'
-import { messagePreview, messageRole } from '../model/message-preview'
+import { messagePreview, messageRole, messageSource } from '../model/message-preview'
 import { formatNumber } from '../model/meter-parts'
 import { turnDiff, type EntryChange } from '../model/turn-diff'
 import { useRememberedChoice } from '../panel/use-remembered-filter'
@@ -44,7 +44,7 @@ export function LabColumns({ base, lab }: { readonly base: ProjectionResult; rea
   const all = shown === 'all'
   return (
     <div data-testid="lab-columns">
-      <label className="tl-row tl-muted">
+      <label className="tl-row tl-muted" style={{ marginBottom: 6 }}>
         <input type="checkbox" checked={all} onChange={(event) => setShown(event.target.checked ? 'all' : 'changed')} data-testid="lab-show-all" /> show unchanged messages too
       </label>
       <div className="tl-diff-columns">
@@ -75,7 +75,7 @@ function Column({ title, result, list, all, testId }: { readonly title: string; 
             <li key={item.position} className="tl-lab-item" data-change={item.mark} data-testid="lab-message" data-seqs={(info?.seqs ?? []).join(',')}>
               <span className={item.mark === undefined ? 'tl-muted tl-change' : `tl-change tl-change-${item.mark}`}>{item.mark === undefined ? 'same' : markWords[item.mark]}</span>
               <span>
-                <span className="tl-role">{messageRole(message)}</span> <span className="tl-muted tl-mono">{info === undefined || info.seqs.length === 0 ? info?.segment : `#${info.seqs.join(', #')}`}</span>{' '}
+                <span className="tl-role">{messageRole(message)}</span> <span className="tl-muted tl-mono">{messageSource(message, info)}</span>{' '}
                 {item.mark === undefined ? null : <span className="tl-muted">{item.reason}</span>}
               </span>
               <span className="tl-num">

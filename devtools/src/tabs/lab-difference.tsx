@@ -5,6 +5,7 @@ import { formatNumber } from '../model/meter-parts'
 import { changedOptions } from '../model/policy-fields'
 import { turnDiff } from '../model/turn-diff'
 import { LabColumns } from './lab-columns'
+import { signed } from './turn-diff-view'
 import { ProjectionStatus } from './projection-status'
 
 interface LabDifferenceProps {
@@ -28,12 +29,8 @@ export function LabDifference({ base, lab, basePolicy, current }: LabDifferenceP
         <>
           <p>
             tokens{' '}
-            <strong data-testid="lab-token-delta">
-              {diff.tokenDelta > 0 ? '+' : ''}
-              {formatNumber(diff.tokenDelta)}
-            </strong>{' '}
-            ({formatNumber(diff.tokensBefore)} → {formatNumber(diff.tokensAfter)}) · messages {lab.result.messages.length - base.result.messages.length > 0 ? '+' : ''}
-            {lab.result.messages.length - base.result.messages.length} ·{' '}
+            <strong data-testid="lab-token-delta">{signed(diff.tokenDelta)}</strong> ({formatNumber(diff.tokensBefore)} → {formatNumber(diff.tokensAfter)}) · messages{' '}
+            {signed(lab.result.messages.length - base.result.messages.length)} ·{' '}
             <span className="tl-change-entering" data-testid="lab-entered" data-count={diff.entered}>
               {diff.entered} entering
             </span>{' '}

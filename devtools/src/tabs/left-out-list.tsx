@@ -1,17 +1,10 @@
 import type { Entry, ProjectionResult, TokenCounter } from '@threadlens/core'
 import { useDeferredValue, useMemo } from 'react'
-import { leftOut, leftOutHeading, leftOutTotals, rangeText, type LeftOutReason } from '../model/left-out'
+import { leftOut, leftOutHeading, leftOutTotals, rangeText, reasonBadgeClass } from '../model/left-out'
 import { formatNumber } from '../model/meter-parts'
 import { usePanel } from '../panel/panel-context'
 
 const RANGES_SHOWN = 12
-
-// Red for history the model lost; amber for history it gets in another form; plain for bookkeeping.
-function badgeClass(reason: LeftOutReason): string {
-  if (reason === 'applied' || reason === 'reset' || reason === 'kind' || reason === 'superseded') return ''
-  if (reason === 'summarized' || reason === 'masked' || reason === 'pruned' || reason === 'deduped') return 'tl-warn'
-  return 'tl-danger'
-}
 
 export interface LeftOutListProps {
   readonly result: ProjectionResult
@@ -42,7 +35,7 @@ export function LeftOutList({ result, entryAt, counter }: LeftOutListProps) {
         {groups.map((group) => (
           <li key={group.reason} className="tl-left-out-group" data-testid="left-out-group" data-reason={group.reason} data-count={group.count}>
             <div className="tl-row">
-              <span className={`tl-badge ${badgeClass(group.reason)}`}>{group.label}</span>
+              <span className={`tl-badge ${reasonBadgeClass(group.reason)}`}>{group.label}</span>
               <strong className="tl-num">
                 {formatNumber(group.count)} {group.count === 1 ? 'entry' : 'entries'}
               </strong>

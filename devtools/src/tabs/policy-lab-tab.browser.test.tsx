@@ -15,13 +15,13 @@ describe('Policy lab', () => {
     const appendMany = vi.spyOn(panel.stores.threads, 'appendMany')
     const compact = await panel.find('meter-compact')
     const before = Number(compact.dataset['total'])
-    await eventually(() => expect(panel.query('[data-testid="lab-token-delta"]')?.textContent).toBe('0'))
+    await eventually(() => expect(panel.query('[data-testid="lab-token-delta"]')?.textContent).toBe('±0'))
 
     await panel.click('lab-tiny')
     await eventually(() => expect(Number(panel.query('[data-testid="meter-compact"]')?.dataset['total'])).toBeLessThan(before))
     expect(Number(panel.query('[data-testid="lab-left"]')?.dataset['count'])).toBeGreaterThan(0)
     expect(panel.query('[data-testid="lab-entered"]')?.dataset['count']).toBe('0')
-    expect(panel.query('[data-testid="lab-token-delta"]')?.textContent).toMatch(/^-/)
+    expect(panel.query('[data-testid="lab-token-delta"]')?.textContent).toMatch(/^−/)
     expect(panel.query('[data-testid="lab-changed"]')?.textContent).toContain('maxInputTokens: 100000 → 700')
     expect(panel.query('[data-testid="preview-badge"]')).not.toBeNull()
 

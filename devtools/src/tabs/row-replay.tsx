@@ -98,6 +98,7 @@ function reportedRead(row: TraceRow): { readonly tokens?: number; readonly note?
   const tokens = usage?.cachedInputTokens ?? row.record?.cachedInputTokens
   if (tokens !== undefined) return { tokens }
   if (row.status !== 'ok') return { note: `no usage: the attempt ${row.status === 'aborted' ? 'was stopped' : 'failed'} before the provider reported any` }
+  if (row.record === undefined && usage === undefined) return { note: 'no usage recorded for this call' }
   return {}
 }
 
@@ -111,10 +112,13 @@ export function RowDiff({ thread, row, replay, previous, answered, entryAt }: Ro
   const before = useRowReplay(thread, previous, fallbackPolicy)
   const cacheBase = useRowReplay(thread, answered === previous ? undefined : answered, fallbackPolicy)
   const base = answered === previous ? before : cacheBase
-  const predicted = useMemo(() => {
-    if (answered === undefined || base.status !== 'ready') return undefined
+  const predicted = useMemo((): { readonly tokens?: number; readonly note?: string } => {
+    if (answered === undefined || base.status !== 'ready') return {}
     const inputs = [cacheInput(thread, answered, base.replay), cacheInput(thread, row, replay)]
-    return predictCalls(inputs, (text) => replay.counter.countCached(text))[1]?.predicted.readTokens
+    // A provider's cache is per model: with one of the two models unknown, a prediction would be a guess.
+    if ((inputs[0]?.model === undefined) !== (inputs[1]?.model === undefined)) return { note: `no prediction: the model of ${inputs[0]?.model === undefined ? 'the answered call before' : 'this call'} is not recorded` }
+    const tokens = predictCalls(inputs, (text) => replay.counter.countCached(text))[1]?.predicted.readTokens
+    return tokens === undefined ? {} : { tokens }
   }, [thread, answered, base, row, replay])
   if (previous === undefined) return <p className="tl-muted" data-testid="call-diff-none">The thread&apos;s first request: nothing to compare with.</p>
   if (before.status === 'loading' || before.status === 'none') return <p className="tl-muted">loading the request before…</p>
@@ -129,7 +133,8 @@ export function RowDiff({ thread, row, replay, previous, answered, entryAt }: Ro
       beforeLabel={previousLabel(row, previous)}
       testId="call-diff"
       cache={{
-        ...(predicted === undefined ? {} : { predictedReadTokens: predicted }),
+        ...(predicted.tokens === undefined ? {} : { predictedReadTokens: predicted.tokens }),
+        ...(predicted.note === undefined ? {} : { predictedNote: predicted.note }),
         ...(reported.tokens === undefined ? {} : { reportedReadTokens: reported.tokens }),
         ...(reported.note === undefined ? {} : { reportedNote: reported.note }),
       }}

@@ -6,6 +6,7 @@ import { TIMELINE_ROW_HEIGHT } from '../constants'
 import { entryPreview, refsText } from '../model/entry-preview'
 import { describeFate, entryFates, sameFate, type EntryFate } from '@threadlens/core/views'
 import { fateFilterOptions, fateFilters, seqMatches, type FateFilter } from '../model/fate-filter'
+import { reasonBadgeClass } from '../model/left-out'
 import { formatNumber } from '../model/meter-parts'
 import { usePanel } from '../panel/panel-context'
 import { usePanelProjectionFirst } from '../panel/panel-projection'
@@ -126,7 +127,8 @@ const TimelineRow = memo(TimelineRowView, (before, after) => {
 function TimelineRowView({ entry, fate, pinned, unresolved, counter, selected, onSelect }: TimelineRowProps) {
   const { label, rule } = describeFate(fate)
   const state = fate.state === 'summary' ? 'included' : fate.state
-  const badgeClass = fate.state === 'dropped' ? 'tl-danger' : fate.state === 'summarized' ? 'tl-warn' : fate.state === 'included' && fate.reduced !== undefined ? 'tl-warn' : 'tl-ok'
+  // The left-out list's colours: red for lost history, amber for history sent in another form, plain for bookkeeping.
+  const badgeClass = fate.state === 'dropped' ? reasonBadgeClass(fate.reason) : fate.state === 'summarized' ? 'tl-warn' : fate.state === 'included' && fate.reduced !== undefined ? 'tl-warn' : 'tl-ok'
   return (
     <div
       className="tl-timeline-row"

@@ -4,7 +4,7 @@ import { entryPreview } from '../model/entry-preview'
 import { oneLine } from '../model/message-preview'
 import { formatNumber } from '../model/meter-parts'
 import { turnDiff, type EntryChange, type TurnDiff } from '../model/turn-diff'
-import { breakpointReasons } from './cache-breakpoints'
+import { breakpointPlace, breakpointReasons } from './cache-breakpoints'
 
 const CHANGES_SHOWN = 200
 
@@ -16,6 +16,8 @@ export interface CacheFigures {
   readonly reportedReadTokens?: number
   /** Why there is no reported figure (an attempt that did not answer), said instead of "none". */
   readonly reportedNote?: string
+  /** Why there is no prediction, when there could have been one. */
+  readonly predictedNote?: string
 }
 
 export interface TurnDiffViewProps {
@@ -96,29 +98,19 @@ function PrefixLine({ diff, after }: { readonly diff: TurnDiff; readonly after: 
 
 function BreakpointReuseTable({ diff, before }: { readonly diff: TurnDiff; readonly before: ProjectionResult }) {
   return (
-    <table className="tl-table" data-testid="breakpoint-reuse">
-      <caption className="tl-muted" style={{ textAlign: 'left' }}>
-        the earlier request&apos;s cache breakpoints: read back by this one?
-      </caption>
-      <thead>
-        <tr>
-          <th>where</th>
-          <th>why</th>
-          <th>caches</th>
-          <th>now</th>
-        </tr>
-      </thead>
-      <tbody>
+    <div>
+      <p className="tl-muted tl-bp-caption">The earlier request&apos;s cache breakpoints: read back by this one?</p>
+      <ul className="tl-bp-list" data-testid="breakpoint-reuse">
         {diff.breakpoints.map((item) => (
-          <tr key={String(item.breakpoint.at)} data-reusable={item.reusable}>
-            <td className="tl-mono">{item.breakpoint.at === 'tools' ? 'tool schemas' : `message ${item.breakpoint.at + 1} · ${before.meta.messages[item.breakpoint.at]?.segment ?? ''}`}</td>
-            <td>{breakpointReasons[item.breakpoint.reason]}</td>
-            <td className="tl-num">{formatNumber(item.prefixTokens)}</td>
-            <td>{item.reusable ? <span className="tl-badge tl-ok">read back</span> : <span className="tl-badge tl-warn">lost</span>}</td>
-          </tr>
+          <li key={String(item.breakpoint.at)} className="tl-bp" data-reusable={item.reusable}>
+            <span className="tl-mono">{breakpointPlace(before, item.breakpoint.at)}</span>
+            <span className="tl-bp-why">{breakpointReasons[item.breakpoint.reason]}</span>
+            <span className="tl-num">caches {formatNumber(item.prefixTokens)} tok</span>
+            {item.reusable ? <span className="tl-badge tl-ok">read back</span> : <span className="tl-badge tl-warn">lost</span>}
+          </li>
         ))}
-      </tbody>
-    </table>
+      </ul>
+    </div>
   )
 }
 
@@ -126,7 +118,7 @@ function CacheLine({ diff, cache }: { readonly diff: TurnDiff; readonly cache: C
   return (
     <p data-testid="cache-figures">
       cache reads: breakpoints allow {formatNumber(diff.reusableTokens)} tokens
-      {cache.predictedReadTokens === undefined ? '' : ` · simulator predicts ${formatNumber(cache.predictedReadTokens)}`}
+      {cache.predictedReadTokens !== undefined ? ` · simulator predicts ${formatNumber(cache.predictedReadTokens)}` : cache.predictedNote === undefined ? '' : ` · ${cache.predictedNote}`}
       {cache.reportedReadTokens !== undefined ? ` · provider reported ${formatNumber(cache.reportedReadTokens)}` : cache.reportedNote === undefined ? ' · provider reported none' : ` · ${cache.reportedNote}`}
     </p>
   )
