@@ -75,7 +75,7 @@ export const insightCss = `
 }
 /* A phone: the usual badges (included, masked, budget) still fit; longer fates end in an ellipsis (the row's tooltip has them whole). */
 @container (max-width: 420px) {
-  .tl-root .tl-timeline-row { grid-template-columns: 34px 72px minmax(0, 1fr) 36px; gap: 6px; }
+  .tl-root .tl-timeline-row { grid-template-columns: 34px 84px minmax(0, 1fr) 36px; gap: 6px; }
 }
 /* Cache breakpoints: place, why, size and TTL on one line; when narrow, the why goes under them. */
 .tl-bp-caption { margin: 6px 0 2px; }

@@ -83,7 +83,7 @@ export const panelCss = `
 .tl-calls { flex-wrap: wrap; overflow: auto; }
 .tl-calls > * { flex: 1 1 340px; }
 .tl-calls-list { container-type: inline-size; gap: 6px; min-height: 220px; }
-.tl-trace-row, .tl-trace-head { grid-template-columns: 58px 58px minmax(60px, 1fr) 96px 148px 92px; font-size: 11px; }
+.tl-trace-row, .tl-trace-head { grid-template-columns: 58px 58px minmax(60px, 1fr) 104px 148px 92px; font-size: 11px; }
 .tl-trace-row > * { min-width: 0; overflow: hidden; text-overflow: ellipsis; }
 .tl-trace-head { display: grid; gap: 8px; padding: 2px 6px; color: var(--tl-muted); align-items: end; line-height: 1.25; border-bottom: 1px solid var(--tl-border); }
 .tl-calls > section > p { margin: 6px 0; }
