@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
+import { tabIds } from '../../../devtools/src/constants'
 
 const root = new URL('../../../', import.meta.url)
 const documents = ['README.md', 'devtools/README.md', 'docs/devtools.md'].filter((path) => existsSync(new URL(path, root)))
@@ -61,5 +62,12 @@ describe.each(documents)('%s tables render as written', (path) => {
     const images = [...text.matchAll(/!\[[^\]]*\]\(([^)\s]+)\)/g)].map((match) => match[1] as string).filter((source) => !/^https?:/.test(source))
     const base = new URL(path.includes('/') ? path.slice(0, path.lastIndexOf('/') + 1) : '', root)
     expect(images.filter((source) => !existsSync(new URL(source, base)))).toEqual([])
+  })
+})
+
+describe('docs/devtools.md', () => {
+  it('shows a screenshot of every tab of the panel', () => {
+    const text = readFileSync(new URL('docs/devtools.md', root), 'utf8')
+    expect(tabIds.filter((tab) => !text.includes(`](screenshots/devtools-${tab}.png)`))).toEqual([])
   })
 })
