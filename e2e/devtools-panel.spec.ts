@@ -86,7 +86,7 @@ test('hostile markup in messages and tool output stays inert text in every tab',
   await devtools.getByTestId('tab-calls').click()
   // The newest attempt (the sample's stopped call) replays the whole request, hostile entries included.
   await expect(devtools.getByTestId('attempt-detail')).toBeVisible()
-  await expect(devtools.getByTestId('attempt-detail')).toContainText('javascript:window.__xss=3')
+  await expect(devtools.getByTestId('attempt-detail')).toContainText(hostileMessage)
 
   const active = await page.evaluate(() => {
     const root = document.querySelector('[data-testid="threadlens-devtools"]')?.shadowRoot
