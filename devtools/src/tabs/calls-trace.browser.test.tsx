@@ -2,7 +2,7 @@ import { createTokenCounter, project, type EntryInput } from '@threadlens/core'
 import { callRecord, StoredHashes, type CallAttempt } from '@threadlens/core/calls'
 import { page } from 'vitest/browser'
 import { describe, expect, it } from 'vitest'
-import { eventually, renderPanel, testPolicy } from '../testing/panel-harness'
+import { eventually, renderPanel, testPolicy, type Harness } from '../testing/panel-harness'
 
 // A thread as the agent leaves it after a call retried twice and a call that failed for good (and,
 // with `aborted`, a last call the user stopped): answered calls on the thread (meta.call), the rest
@@ -55,18 +55,17 @@ async function seeded({ aborted = false } = {}) {
   return harness
 }
 
+/** The trace's rows as `callId:status`, top to bottom. */
+const traceOrder = (panel: Harness) => panel.queryAll('.tl-trace-row').map((row) => `${row.dataset['callId']}:${row.dataset['status']}`)
+/** What `seeded()` leaves, in the order sent: each retry just before the call it led to. */
+const seededOrder = ['call-0:ok', 'call-1:retried', 'call-1:retried', 'call-1:ok', 'call-2:failed']
+
 describe('Calls tab: every attempt on record', () => {
   it('lists answered, retried and failed attempts with latency and local vs reported tokens; replays an attempt; shows the calibration in use', async () => {
     await page.viewport(1440, 900)
     const panel = await seeded()
     await eventually(() => expect(panel.queryAll('[data-testid="attempt-row"]')).toHaveLength(3))
-    expect(panel.queryAll('.tl-trace-row').map((row) => `${row.dataset['callId']}:${row.dataset['status']}`)).toEqual([
-      'call-0:ok',
-      'call-1:retried',
-      'call-1:retried',
-      'call-1:ok',
-      'call-2:failed',
-    ])
+    expect(traceOrder(panel)).toEqual(seededOrder)
     expect((await panel.find('calls-count')).textContent).toBe('2 calls · 5 attempts, 3 not answered')
     const answered = panel.query('[data-testid="call-row"][data-call-id="call-1"]') as HTMLElement
     expect(answered.textContent).toContain('420 ms / 4.9 s')
@@ -101,14 +100,7 @@ describe('Calls tab: every attempt on record', () => {
     await page.viewport(1440, 900)
     const panel = await seeded({ aborted: true })
     await eventually(() => expect(panel.queryAll('.tl-trace-row')).toHaveLength(6))
-    expect(panel.queryAll('.tl-trace-row').map((row) => `${row.dataset['callId']}:${row.dataset['status']}`)).toEqual([
-      'call-0:ok',
-      'call-1:retried',
-      'call-1:retried',
-      'call-1:ok',
-      'call-2:failed',
-      'call-3:aborted',
-    ])
+    expect(traceOrder(panel)).toEqual([...seededOrder, 'call-3:aborted'])
     expect((await panel.find('calls-count')).textContent).toBe('2 calls · 6 attempts, 4 not answered')
     // Each row as the user reads it: clock, status, what it was for and why it failed, latency, local → reported tokens.
     const cells = (selector: string) => [...(panel.query(selector) as HTMLElement).children].map((cell) => cell.textContent)
