@@ -1,27 +1,63 @@
-import type { TabId } from '../constants'
+import { useEffect, useRef, useState, type ComponentType } from 'react'
+import { tabLabels, type TabId } from '../constants'
 import { tabElementId, tabPanelId } from './panel-header'
-import { CallsTab } from '../tabs/calls-tab'
-import { MemoryTab } from '../tabs/memory-tab'
-import { PolicyLabTab } from '../tabs/policy-lab-tab'
-import { ProjectionTab } from '../tabs/projection-tab'
-import { StorageTab } from '../tabs/storage-tab'
-import { TimelineTab } from '../tabs/timeline-tab'
-import { TokensTab } from '../tabs/tokens-tab'
-import { ViewsTab } from '../tabs/views-tab'
+import { loadedTab, loadTab, prefetchTabsAfterInteraction } from './tab-loaders'
 
-/** Only the active tab is mounted. Tabs with their own virtualized scrolling fill the body. */
+interface Shown {
+  readonly tab: TabId
+  readonly Component: ComponentType
+}
+
+/**
+ * Only the active tab is mounted. Tabs with their own virtualized scrolling fill the body. A tab
+ * whose chunk is not in yet (selected before the prefetch got to it) is loaded then; meanwhile the
+ * tab shown before stays, marked busy, rather than an empty body flashing in between. A tab that
+ * could not load says so (selecting it again tries again).
+ */
 export function TabContent({ tab, idBase }: { readonly tab: TabId; readonly idBase: string }) {
-  const fill = tab === 'timeline' || tab === 'views' || tab === 'calls'
+  const ready = loadedTab(tab)
+  const last = useRef<Shown | undefined>(undefined)
+  const [failure, setFailure] = useState<{ readonly tab: TabId; readonly message: string } | undefined>(undefined)
+  const [, setLoadedCount] = useState(0)
+  useEffect(prefetchTabsAfterInteraction, [])
+  useEffect(() => {
+    if (ready !== undefined) return undefined
+    let current = true
+    setFailure(undefined)
+    loadTab(tab).then(
+      () => {
+        if (current) setLoadedCount((count) => count + 1)
+      },
+      (error: unknown) => {
+        if (current) setFailure({ tab, message: error instanceof Error ? error.message : String(error) })
+      },
+    )
+    return () => {
+      current = false
+    }
+  }, [tab, ready])
+  if (ready !== undefined) last.current = { tab, Component: ready }
+  const waiting = ready === undefined && failure?.tab !== tab
+  const shown = waiting ? last.current : { tab, Component: ready }
+  const shownTab = shown?.tab ?? tab
+  const fill = shownTab === 'timeline' || shownTab === 'views' || shownTab === 'calls'
+  const Component = shown?.Component
   return (
-    <div className={`tl-body${fill ? ' tl-fill' : ''}`} role="tabpanel" id={tabPanelId(idBase, tab)} aria-labelledby={tabElementId(idBase, tab)} data-testid={`panel-${tab}`}>
-      {tab === 'projection' ? <ProjectionTab /> : null}
-      {tab === 'tokens' ? <TokensTab /> : null}
-      {tab === 'timeline' ? <TimelineTab /> : null}
-      {tab === 'views' ? <ViewsTab /> : null}
-      {tab === 'lab' ? <PolicyLabTab /> : null}
-      {tab === 'calls' ? <CallsTab /> : null}
-      {tab === 'memory' ? <MemoryTab /> : null}
-      {tab === 'storage' ? <StorageTab /> : null}
+    <div
+      className={`tl-body${fill ? ' tl-fill' : ''}`}
+      role="tabpanel"
+      id={tabPanelId(idBase, shownTab)}
+      aria-labelledby={tabElementId(idBase, shownTab)}
+      aria-busy={waiting ? true : undefined}
+      data-testid={`panel-${shownTab}`}
+    >
+      {failure?.tab === tab ? (
+        <p className="tl-error" role="alert" data-testid="tab-load-error">
+          [threadlens] the {tabLabels[tab]} tab could not load ({failure.message}).
+        </p>
+      ) : Component === undefined ? null : (
+        <Component />
+      )}
     </div>
   )
 }

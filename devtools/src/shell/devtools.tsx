@@ -4,6 +4,7 @@ import { DEFAULT_BUTTON_POSITION, DEFAULT_SHORTCUT, DEFAULT_STORAGE_KEY, type Bu
 import { matchesShortcut, parseShortcut } from '../model/shortcut'
 import { devtoolsUiStore } from '../model/ui-state'
 import type { DevtoolsPanelProps } from '../panel/panel-props'
+import { listenForFirstInteraction } from '../panel/tab-loaders'
 import { LazyPanel } from './lazy-panel'
 import { ShadowHost } from './shadow-host'
 import { shellCss } from './shell-styles'
@@ -72,6 +73,9 @@ export function ThreadlensDevtools({
     }
     wasOpen.current = open
   }, [open])
+
+  // The panel's other tabs download once the user has interacted with the page (see tab-loaders).
+  useEffect(listenForFirstInteraction, [])
 
   useEffect(() => {
     if (parsed === undefined) return

@@ -1,4 +1,5 @@
-import type { CSSProperties } from 'react'
+import { useEffect, type CSSProperties } from 'react'
+import { listenForFirstInteraction } from '../panel/tab-loaders'
 import { shellCss } from './shell-styles'
 import { LazyPanel } from './lazy-panel'
 import { ShadowHost } from './shadow-host'
@@ -12,6 +13,7 @@ export interface ThreadlensDevtoolsPanelProps extends DevtoolsPanelProps {
 
 /** The devtools panel to embed anywhere (a route, a split pane); lazy-loaded and style-isolated. */
 export function ThreadlensDevtoolsPanel({ style, className, ...props }: ThreadlensDevtoolsPanelProps) {
+  useEffect(listenForFirstInteraction, [])
   return (
     <ShadowHost style={style ?? { display: 'block', height: '100%' }} {...(className === undefined ? {} : { className })} testId="threadlens-devtools-panel">
       <style>{shellCss}</style>

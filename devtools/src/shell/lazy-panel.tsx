@@ -1,12 +1,15 @@
 import { useOptionalThreadlensClient } from '@threadlens/react'
 import { useEffect, useState, type ComponentType } from 'react'
-import { FIRST_READ_WAIT_MS } from '../constants'
+import { DEFAULT_STORAGE_KEY, FIRST_READ_WAIT_MS } from '../constants'
+import { devtoolsUiStore } from '../model/ui-state'
 import type { PanelBodyProps } from '../panel/panel'
+import { loadTab } from '../panel/tab-loaders'
 import { discardNewestEntries, prefetchNewestEntries } from './newest-entries-prefetch'
 
 type PanelComponent = ComponentType<PanelBodyProps>
 
-// The panel body is its own chunk: an app pays for it only when the panel first opens.
+// The panel body is its own chunk: an app pays for it only when the panel first opens. Each tab is
+// one more (see `tab-loaders`); the one the panel opens on downloads beside the body, not after it.
 let loading: Promise<PanelComponent> | undefined
 let loaded: PanelComponent | undefined
 
@@ -50,7 +53,10 @@ export function LazyPanel(props: PanelBodyProps) {
     let handedOver = false
     // The thread's newest entries are read while the chunk downloads.
     const firstRead = prefetchNewestEntries(props, contextClient)
-    const ready = loadPanel().then(async (component) => {
+    const ui = props.ui ?? devtoolsUiStore(props.storageKey ?? DEFAULT_STORAGE_KEY)
+    // A tab that fails to load says so in the panel, which offers to try again.
+    const firstTab = loadTab(ui.getState().tab).catch(() => undefined)
+    const ready = Promise.all([loadPanel(), firstTab]).then(async ([component]) => {
       if (firstRead !== undefined) await firstReadOrTimeout(firstRead)
       return component
     })
