@@ -5,7 +5,7 @@ import type { ThreadlensStores } from '@threadlens/store'
 import { ChatBody } from './chat-body'
 import type { ModelSetup } from './model/model-settings'
 import type { ChatAgent } from './session/load-chat-agent'
-import type { ChatPolicyChoice } from './policy/chat-policies'
+import type { ChatPolicyChoice, ChatPolicyOption } from './policy/chat-policies'
 import type { ThreadActions } from './threads/thread-actions'
 
 export interface ChatLayout {
@@ -27,6 +27,9 @@ export interface ActiveChatProps {
   readonly setup: ModelSetup | undefined
   /** What the header shows for the model, known from the start. */
   readonly modelLabel: string
+  /** What the policy menu lists. */
+  readonly options: readonly ChatPolicyOption[]
+  /** The choices whose policy is known (the devtools offer them too). */
   readonly choices: readonly ChatPolicyChoice[]
   readonly choice: ChatPolicyChoice
   onPolicy(id: string): void

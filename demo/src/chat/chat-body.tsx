@@ -49,7 +49,7 @@ export function ChatBody(props: ChatBodyProps) {
           title={props.title}
           entryCount={thread.entries.length}
           modelLabel={props.modelLabel}
-          choices={props.choices}
+          options={props.options}
           policyId={choice.id}
           onPolicy={props.onPolicy}
           meta={status !== 'idle' && inFlight !== undefined ? inFlight.meta : projection.result?.meta}

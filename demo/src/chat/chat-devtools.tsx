@@ -4,6 +4,7 @@ import { DevtoolsAttachmentLoader, ThreadlensDevtools } from '@threadlens/devtoo
 import { useMemo, type ComponentProps, type RefObject } from 'react'
 import type { ActiveChatProps } from './active-chat'
 import { ASSISTANT_MEMORY_ID, DEVTOOLS_STORAGE_KEY } from './chat-config'
+import { isModelChoiceId } from './policy/chat-policies'
 
 // First visit only (the devtools remember what the user chose): open beside a wide chat, docked to
 // the right where there is room for both columns, to the bottom on a phone.
@@ -27,7 +28,7 @@ export function ChatDevtools({ session, threadId, policy, choices, toolSchemas, 
   // Until the session has loaded the devtools see an idle one with the same tools: nothing they show changes when it arrives.
   const idleSession = useMemo(() => createSessionSource({ status: 'idle', threadId, tools: toolSchemas }), [threadId, toolSchemas])
   // The per-model choices; the devtools list the presets themselves.
-  const modelPolicies = useMemo(() => choices.filter((item) => item.id.startsWith('model:')), [choices])
+  const modelPolicies = useMemo(() => choices.filter((item) => isModelChoiceId(item.id)), [choices])
   return (
     <DevtoolsAttachmentLoader load={loadAttachment}>
       <ThreadlensDevtools

@@ -6,7 +6,7 @@ import { ActiveChat } from './active-chat'
 import { ChatSidebar } from './chat-sidebar'
 import { ASSISTANT_MEMORY_ID, DEVTOOLS_STORAGE_KEY, scriptedSpeed } from './chat-config'
 import { modelLabel, offlineSettings, type ModelSettings } from './model/model-settings'
-import { findPolicyChoice, policyChoices } from './policy/chat-policies'
+import { usePolicyChoices } from './policy/use-policy-choices'
 import { usePolicyId } from './policy/use-policy-id'
 import { SettingsPanel } from './settings/settings-panel'
 import { SkipLinks } from './skip-links'
@@ -24,9 +24,8 @@ export function ChatShell({ stores }: { readonly stores: ThreadlensStores }) {
   const agent = useChatAgent()
   const setup = useMemo(() => agent?.modelSetup(settings, speed), [agent, settings, speed])
   const configuredModel = settings.provider === 'offline' ? undefined : settings.model
-  const choices = useMemo(() => policyChoices(configuredModel), [configuredModel])
   const [policyId, setPolicyId] = usePolicyId()
-  const choice = findPolicyChoice(choices, policyId)
+  const { options, choices, choice } = usePolicyChoices(configuredModel, policyId)
 
   const tools = useMemo(() => agent?.demoTools(stores.memory, ASSISTANT_MEMORY_ID), [agent, stores])
   const memory = useMemory(ASSISTANT_MEMORY_ID, (snapshot) => snapshot.memory)
@@ -58,7 +57,7 @@ export function ChatShell({ stores }: { readonly stores: ThreadlensStores }) {
       {sidebarOpen ? <button type="button" className="chat-backdrop chat-only-narrow" aria-label="Close the chat list" onClick={() => setSidebarOpen(false)} /> : null}
       <ChatToasts stores={stores} problem={problem} onDismiss={() => setProblem(undefined)} />
       {settingsOpen ? <ChatSettings settings={settings} speed={speed} onSettings={setSettings} onClose={() => setSettingsOpen(false)} /> : null}
-      {activeId === undefined ? (
+      {activeId === undefined || choice === undefined ? (
         <NoOpenChat list={list} onCreate={createThread} />
       ) : (
         <ActiveChat
@@ -69,6 +68,7 @@ export function ChatShell({ stores }: { readonly stores: ThreadlensStores }) {
           agent={agent}
           setup={setup}
           modelLabel={modelLabel(settings)}
+          options={options}
           choices={choices}
           choice={choice}
           onPolicy={setPolicyId}

@@ -1,6 +1,6 @@
 import type { ProjectionMeta } from '@threadlens/core'
 import type { RefObject } from 'react'
-import type { ChatPolicyChoice } from '../policy/chat-policies'
+import type { ChatPolicyOption } from '../policy/chat-policies'
 import { PolicySelect } from './policy-select'
 import { TokenMeter } from './token-meter'
 
@@ -8,7 +8,7 @@ export interface ChatHeaderProps {
   readonly title: string
   readonly entryCount: number | undefined
   readonly modelLabel: string
-  readonly choices: readonly ChatPolicyChoice[]
+  readonly options: readonly ChatPolicyOption[]
   readonly policyId: string
   onPolicy(id: string): void
   readonly meta: ProjectionMeta | undefined
@@ -58,7 +58,7 @@ export function ChatHeader(props: ChatHeaderProps) {
         </div>
       </div>
       <div className="chat-header-row chat-header-tools">
-        <PolicySelect choices={props.choices} value={props.policyId} onChange={props.onPolicy} />
+        <PolicySelect options={props.options} value={props.policyId} onChange={props.onPolicy} />
         <TokenMeter meta={props.meta} source={props.meterSource} />
       </div>
     </header>
