@@ -59,3 +59,23 @@ describe('Dexie loads lazily', () => {
     expect(graph.eager.some(isDatabaseModule)).toBe(true)
   })
 })
+
+describe('Import, export, fork and the in-memory fallback load lazily', () => {
+  const lazyOnly: readonly [string, RegExp][] = [
+    ['the thread file reader', /\/transfer\/thread-jsonl\.ts$/],
+    ["core's OpenAI-format reader", /\/formats\/from-openai-chat\.ts$/],
+    ['import', /\/threads\/import-thread\.ts$/],
+    ['export', /\/threads\/export-thread\.ts$/],
+    ['fork', /\/threads\/fork-thread\.ts$/],
+    ['the in-memory stores', /\/fallback\/create-memory-backed-stores\.ts$/],
+  ]
+
+  it('an app that opens the stores reaches them only through a dynamic import', async () => {
+    const graph = await bundle('./testing/fixtures/opens-stores.ts')
+    for (const [what, pattern] of lazyOnly) {
+      expect(graph.eager.filter((id) => pattern.test(id)), `${what} in the eager graph`).toEqual([])
+      // Not vacuous: the bundle holds it, in a lazy chunk.
+      expect(graph.lazy.some((id) => pattern.test(id)), `${what} in a lazy chunk`).toBe(true)
+    }
+  })
+})

@@ -2,7 +2,6 @@ import { openThreadlensDB } from './database/open-database'
 import type { OpenThreadlensDBOptions, ThreadlensDB } from './database/threadlens-db'
 import { StorageUnavailableError } from './errors'
 import { storageErrorCode } from './storage-error-codes'
-import { createMemoryBackedStores } from './fallback/create-memory-backed-stores'
 import { createMemoryStore } from './memory/create-memory-store'
 import type { MemoryStore } from './memory/memory-store'
 import { createThreadStore } from './threads/create-thread-store'
@@ -66,6 +65,8 @@ export async function openThreadlensStores(options: OpenThreadlensStoresOptions)
     const unusable = StorageUnavailableError.isInstance(error) || storageErrorCode(error) === 'unavailable' || names.some((errorName) => unavailableNames.has(errorName))
     if (!unusable || storageErrorCode(error) === 'upgrade' || storageErrorCode(error) === 'quota') throw db.toError(error, 'open')
     const unavailable = StorageUnavailableError.isInstance(error) ? error : new StorageUnavailableError('open', names.join(' / ') || 'open failed', { cause: error })
+    // The in-memory stores load only when IndexedDB cannot be used.
+    const { createMemoryBackedStores } = await import('./fallback/create-memory-backed-stores')
     const fallback = createMemoryBackedStores(storeOptions)
     return { persistent: false, db: undefined, threads: fallback.threads, memory: fallback.memory, calls: fallback.calls, attachments: fallback.attachments, unavailable }
   }

@@ -5,11 +5,7 @@ import { toThreadRecord, type ThreadRow } from '../database/rows'
 import { StorageError, type UnreadableEntryError } from '../errors'
 import { parseOptions } from '../parse-options'
 import { resolveImportLimits } from '../transfer/import-limits'
-import { referencedAttachmentIds, serializeThread } from '../transfer/thread-file-format'
-import { attachmentLines } from '../attachments/attachment-lines'
 import { appendedRow } from './appended-row'
-import { forkThread } from './fork-thread'
-import { importThread } from './import-thread'
 import { assignSeqs, prepareEntries, type PreparedEntry } from './prepare-entries'
 import type { ThreadBackend } from './thread-backend'
 import { checkThreadLimits } from './thread-limits'
@@ -78,10 +74,12 @@ export function toThread(row: ThreadRow, entries: readonly Entry[], now: () => n
 /**
  * The thread store API over a backend's storage: option and input validation, gapless seqs,
  * tool-call pairing, import limits, records, fork and import/export are the same for IndexedDB
- * and the in-memory fallback because they live here once.
+ * and the in-memory fallback because they live here once. Fork, import and export load their
+ * code when first called: an app that only reads and appends (a chat's first screen) does not
+ * download the file parsers (about 6 KB gzip with core's OpenAI-format reader).
  */
 // long: one object of short ThreadStore methods over the shared backend and settings, each a line or a few;
-// the methods with logic of their own (fork, import) live in fork-thread.ts and import-thread.ts.
+// the methods with logic of their own live in fork-thread.ts, import-thread.ts and export-thread.ts.
 export function threadStoreOver(backend: ThreadBackend, options: ThreadStoreOptions = {}): ThreadStore {
   const settings = { ...resolveThreadStoreOptions(options), importLimits: resolveImportLimits(options.importLimits) }
   const { counters, now, createId, onUnreadableEntry, importLimits } = settings
@@ -159,7 +157,8 @@ export function threadStoreOver(backend: ThreadBackend, options: ThreadStoreOpti
       return backend.subscribeList(listener)
     },
 
-    fork(threadId, forkOptions: ForkThreadOptions) {
+    async fork(threadId, forkOptions: ForkThreadOptions) {
+      const { forkThread } = await import('./fork-thread')
       return forkThread(backend, settings, threadId, forkOptions)
     },
 
@@ -178,13 +177,12 @@ export function threadStoreOver(backend: ThreadBackend, options: ThreadStoreOpti
     },
 
     async export(threadId) {
-      const { row, entries } = await backend.read(toThreadId(threadId), 'export')
-      reportUnreadable(entries, 'export', onUnreadableEntry)
-      const attachments = await backend.readAttachments([...referencedAttachmentIds(entries)], 'export')
-      return serializeThread(toThreadRecord(row), entries, await attachmentLines(attachments))
+      const { exportThread } = await import('./export-thread')
+      return exportThread(backend, toThreadId(threadId), onUnreadableEntry)
     },
 
-    import(input, importOptions?: ImportThreadOptions) {
+    async import(input, importOptions?: ImportThreadOptions) {
+      const { importThread } = await import('./import-thread')
       return importThread(backend, settings, input, importOptions)
     },
   }
