@@ -1,23 +1,9 @@
-import { useEffect, useMemo, useRef, useState } from 'react'
-import { onFirstInteraction } from '../counting/first-interaction'
+import { useMemo, useRef } from 'react'
+import { lazyModule, useLazyModule } from '../lazy-module'
 import { exampleModels, findPolicyChoice, isModelChoiceId, modelOption, presetChoices, type ChatPolicyChoice, type ChatPolicyOption } from './chat-policies'
 
-type ModelChoices = typeof import('./model-choices')
-
-let loading: Promise<ModelChoices> | undefined
-let loaded: ModelChoices | undefined
-
-/** Loads core's model table once; a failed load is forgotten, so the next call tries again. */
-function loadModelChoices(): Promise<ModelChoices> {
-  loading ??= import('./model-choices').then(
-    (module) => (loaded = module),
-    (error: unknown) => {
-      loading = undefined
-      throw error
-    },
-  )
-  return loading
-}
+/** Core's model table and the per-model choices built from it. */
+const modelChoices = lazyModule(() => import('./model-choices'))
 
 export interface PolicyChoices {
   /** What the menu lists: the presets, then a policy per model (listed from the start). */
@@ -40,27 +26,7 @@ export interface PolicyChoices {
  * before staying until then.
  */
 export function usePolicyChoices(configuredModel: string | undefined, policyId: string): PolicyChoices {
-  const [models, setModels] = useState(loaded)
-  const [failed, setFailed] = useState(false)
-  const needed = isModelChoiceId(policyId) || configuredModel !== undefined
-  useEffect(() => {
-    if (models !== undefined) return undefined
-    let current = true
-    const load = () =>
-      void loadModelChoices().then(
-        (module) => current && setModels(() => module),
-        () => current && setFailed(true),
-      )
-    let cancel: (() => void) | undefined
-    if (needed) {
-      setFailed(false)
-      load()
-    } else cancel = onFirstInteraction(load)
-    return () => {
-      current = false
-      cancel?.()
-    }
-  }, [models, needed])
+  const { loaded: models, failed } = useLazyModule(modelChoices, isModelChoiceId(policyId) || configuredModel !== undefined)
   const shown = useRef<ChatPolicyChoice | undefined>(undefined)
   const result = useMemo((): PolicyChoices => {
     if (models !== undefined) {
