@@ -4,7 +4,6 @@ import { DEFAULT_TITLE } from './chat-config'
 import type { ChatBodyProps } from './chat-body'
 import { attachmentParts } from './conversation/attachment-parts'
 import { useDraftAttachments } from './conversation/draft-attachments'
-import { appendLongSession } from './long-session/append-long-session'
 import type { ChatSession } from './session/use-chat-session'
 import { useSend } from './session/use-send'
 
@@ -58,7 +57,12 @@ export function useChatActions(props: ChatBodyProps, chatSession: ChatSession, p
     dismiss()
     setNotice(undefined)
   }
-  const longSession = () => void run('The long session', () => appendLongSession(stores.threads, threadId, policy, projection.counter, props.toolSchemas, memoryText))
+  // The long session's generator (and the tools' code it borrows) loads on the click: a chat that never uses it does not download it.
+  const longSession = () =>
+    void run('The long session', async () => {
+      const { appendLongSession } = await import('./long-session/append-long-session')
+      return appendLongSession(stores.threads, threadId, policy, projection.counter, props.toolSchemas, memoryText)
+    })
   const compact = () =>
     void run('Compacting', async () => {
       const before = thread.entries.length
