@@ -61,14 +61,62 @@ function separateZodForAiSdk(): Plugin {
   }
 }
 
+/** The panel body and the tab it opens on by default (the Projection): what the panel's first view runs. */
+const panelFirstViewModules = ['devtools/src/panel/panel.tsx', 'devtools/src/tabs/projection-tab.tsx']
+
+/**
+ * Collects the devtools modules the panel's first view imports (statically, inside devtools/src),
+ * once the build has read every module, for the `panel` chunk group below.
+ */
+function panelFirstView(): Plugin & { readonly modules: Set<string> } {
+  const modules = new Set<string>()
+  return {
+    name: 'threadlens-panel-first-view',
+    apply: 'build',
+    modules,
+    buildEnd() {
+      const stack = [...this.getModuleIds()].filter((id) => panelFirstViewModules.some((path) => id === `${repoRoot}${path}`))
+      while (stack.length > 0) {
+        const id = stack.pop() as string
+        if (modules.has(id) || !id.startsWith(`${repoRoot}devtools/src/`)) continue
+        modules.add(id)
+        stack.push(...(this.getModuleInfo(id)?.importedIds ?? []))
+      }
+    },
+  }
+}
+
+const panel = panelFirstView()
+
 export default defineConfig({
   root: demoRoot,
-  plugins: [react(), chunkModules(), separateZodForAiSdk()],
+  plugins: [react(), chunkModules(), separateZodForAiSdk(), panel],
   build: {
     outDir: fileURLToPath(new URL('./dist', import.meta.url)),
     emptyOutDir: true,
     // The o200k_base ranks are one ~2 MB chunk, loaded lazily on purpose: do not warn about it.
     chunkSizeWarningLimit: 2500,
+    rolldownOptions: {
+      // The chat (`/`, loaded lazily by main.tsx as before) is also an entry of the build, so that
+      // what its first view runs can be grouped: rolldown otherwise gives each module shared by the
+      // chat and some set of lazy chunks (the devtools tabs, the store's import and export, the
+      // sending part) a chunk of its own, which came to some 30 small files and about 10 KB of
+      // gzip overhead at the first load. `$initial` is what the entries import statically, as
+      // tree-shaking leaves it.
+      input: { index: fileURLToPath(new URL('./index.html', import.meta.url)), 'chat-app': fileURLToPath(new URL('./src/chat/chat-app.tsx', import.meta.url)) },
+      output: {
+        codeSplitting: {
+          groups: [
+            // The packages' code the chat's first view runs, in the entry chunk (the lab and the AI SDK view use most of it too).
+            { name: 'first-view', tags: ['$initial'], priority: 3, test: (id: string) => !id.startsWith(`${demoRoot}src/`) },
+            // The chat's own code, in the chat's chunk: the other views do not download it.
+            { name: 'chat-app', tags: ['$initial'], priority: 2, test: (id: string) => id.startsWith(`${demoRoot}src/chat/`) },
+            // The panel body and its first tab in one chunk (a wide first visit opens the panel); the other tabs import from it.
+            { name: 'panel', priority: 1, includeDependenciesRecursively: false, test: (id: string) => panel.modules.has(id) },
+          ],
+        },
+      },
+    },
   },
   server: { host: '127.0.0.1', port: 5173, strictPort: true },
   preview: { host: '127.0.0.1', port: 4173, strictPort: true },
