@@ -88,7 +88,15 @@ function prefetchWhenIdle(): void {
   })
 }
 
+/**
+ * Runs `callback` in an idle period with no frame due soon (`timeRemaining()` near its 50 ms
+ * maximum): a short gap between two busy frames (the panel opening, a thread loading, a reply
+ * streaming) is left to them.
+ */
 function whenIdle(callback: () => void): void {
-  if (typeof globalThis.requestIdleCallback === 'function') globalThis.requestIdleCallback(callback, { timeout: 2_000 })
-  else setTimeout(callback, 50)
+  if (typeof globalThis.requestIdleCallback !== 'function') {
+    setTimeout(callback, 200)
+    return
+  }
+  globalThis.requestIdleCallback((deadline) => (deadline.timeRemaining() >= 40 || deadline.didTimeout ? callback() : whenIdle(callback)), { timeout: 10_000 })
 }
