@@ -48,7 +48,9 @@ export async function renderPanel(options: HarnessOptions = {}): Promise<Harness
   const record = await stores.threads.create({ id: `harness-${++harnessCount}` })
   const entries = options.entries ?? []
   for (let start = 0; start < entries.length; start += 5000) await stores.threads.appendMany(record.id, entries.slice(start, start + 5000))
-  const storageKey = `threadlens-test-${harnessCount}`
+  // localStorage is shared by every test file on the origin: a key of this render's own, so one file's
+  // remembered filters (a request format, a fate filter) never reach another file's panel.
+  const storageKey = `threadlens-test-${harnessCount}-${crypto.randomUUID()}`
   devtoolsUiStore(storageKey).getState().setTab(options.tab ?? 'projection')
   const container = document.createElement('div')
   container.style.height = `${options.height ?? 600}px`
