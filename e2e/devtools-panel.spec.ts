@@ -55,7 +55,7 @@ test('open the panel, switch a preset: the meter and the timeline change, droppe
   expect(newlyDropped.length).toBeGreaterThan(0)
 
   await devtools.getByTestId('tab-tokens').click()
-  await expect(devtools.getByTestId('token-meter')).toHaveAttribute('data-input-budget', '768')
+  await expect(devtools.getByTestId('token-meter')).toHaveAttribute('data-budget', '768')
   await expect(devtools.getByTestId('meter-counter')).toHaveText('exact · o200k_base')
 
   const tinyPath = testInfo.outputPath('devtools-tiny.png')

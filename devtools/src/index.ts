@@ -19,3 +19,8 @@ export { useDevtoolsOpen } from './shell/use-devtools-open'
 export { RESERVED_BOTTOM_PROPERTY, RESERVED_RIGHT_PROPERTY } from './shell/reserved-space'
 export { DevtoolsAttachmentLoader } from './components/message-attachments'
 export type { ButtonPosition, DockPosition, TabId } from './constants'
+// The token meter is an app component: it renders in production builds too (no production guard).
+export { ThreadlensTokenMeter } from './meter/token-meter'
+export type { ThreadlensTokenMeterProps } from './meter/token-meter'
+export type { TokenMeterVariant } from './meter/meter-view'
+export type { MeterColorScheme } from './meter/meter-palette'

@@ -7,13 +7,13 @@ import { describe, expect, it } from 'vitest'
 
 const source = fileURLToPath(new URL('.', import.meta.url))
 
-/** Builds a two-line app that renders the given export, in production mode, and returns its chunks. */
-async function buildApp(specifier: string): Promise<Rolldown.OutputChunk[]> {
+/** Builds a two-line app that renders the given export (`component`), in production mode, and returns its chunks. */
+async function buildApp(specifier: string, component = 'ThreadlensDevtools', props: object = { threadId: 't' }): Promise<Rolldown.OutputChunk[]> {
   const folder = mkdtempSync(join(tmpdir(), 'threadlens-gate-'))
   const entry = join(folder, 'app.tsx')
   writeFileSync(
     entry,
-    `import { ThreadlensDevtools } from ${JSON.stringify(join(source, specifier))}\nimport { createElement } from 'react'\nconsole.log(createElement(ThreadlensDevtools, { threadId: 't' }))\n`,
+    `import { ${component} } from ${JSON.stringify(join(source, specifier))}\nimport { createElement } from 'react'\nconsole.log(createElement(${component}, ${JSON.stringify(props)}))\n`,
   )
   // Vitest runs with NODE_ENV=test, and Vite takes NODE_ENV from the environment: build as an app would.
   const previous = process.env['NODE_ENV']
@@ -50,5 +50,17 @@ describe('production builds', () => {
     const panel = chunks.find((chunk) => !chunk.isEntry && chunk.code.includes('tl-timeline-row'))
     expect(panel).toBeDefined()
     expect(entry.code).not.toContain('tl-timeline-row')
+  }, 60_000)
+
+  it('the token meter is an app component: the root export ships it and renders it in production too', async () => {
+    const chunks = await buildApp('index.ts', 'ThreadlensTokenMeter', { meta: undefined })
+    const code = chunks.map((chunk) => chunk.code).join('\n')
+    expect(chunks.length).toBe(1)
+    expect(code).toContain('attachShadow')
+    expect(code).toContain('tl-meter-bar')
+    expect(code).toContain('counting tokens')
+    // Neither the devtools shell nor the panel comes with it.
+    expect(code).not.toContain('Open threadlens devtools')
+    expect(code).not.toContain('tl-timeline-row')
   }, 60_000)
 })

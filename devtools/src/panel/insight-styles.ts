@@ -15,7 +15,6 @@ export const insightCss = `
 .tl-tile-free { background: var(--part-free); color: #c5ced9; }
 /* Over '.tl-root button { color: inherit }': dark text on the coloured tiles, light on the free one. */
 .tl-root .tl-tile { color: #0b0f14; } .tl-root .tl-tile-free { color: #c5ced9; }
-.tl-meter-reserved { display: inline-flex; align-items: center; gap: 4px; color: var(--tl-muted); font-size: 11px; white-space: nowrap; }
 .tl-reserved { display: flex; align-items: center; gap: 6px; color: var(--tl-muted); }
 .tl-inline-swatch { display: inline-block; vertical-align: -2px; }
 .tl-nowrap { white-space: nowrap; }

@@ -2,7 +2,7 @@ import { type KeyboardEvent, type ReactNode } from 'react'
 import { useStore } from 'zustand'
 import { tabIds, tabLabels, type TabId } from '../constants'
 import { formatNumber } from '../model/meter-parts'
-import { MeterBar } from '../tabs/meter-bar'
+import { MeterView, meterAttributes, DEFAULT_METER_LABEL } from '../meter/meter-view'
 import { usePanel } from './panel-context'
 import { SessionBar } from './session-bar'
 import { usePanelProjectionFirst } from './panel-projection'
@@ -50,7 +50,7 @@ export function PanelHeader({ controls, idBase }: { readonly controls: ReactNode
             {projection.status === 'error' ? 'projection failed' : 'loading…'}
           </span>
         ) : (
-          <MeterBar meta={projection.result.meta} compact />
+          <MeterView meta={projection.result.meta} variant="compact" colorScheme="dark" label={DEFAULT_METER_LABEL} attributes={{ 'data-testid': 'meter-compact', ...meterAttributes(projection.result.meta) }} />
         )}
         {partial && projection.thread !== undefined ? (
           <span className="tl-badge" data-testid="panel-partial" title="Shown from the thread's newest entries; the whole thread is loading">

@@ -1,3 +1,5 @@
+import { darkPartVariables } from '../meter/meter-styles'
+
 // The panel's stylesheet, put inside the devtools' shadow root: nothing leaks out, and `all: initial`
 // on the root keeps the host app's inherited styles (fonts, colors, line height) from leaking in.
 export const panelCss = `
@@ -6,8 +8,7 @@ export const panelCss = `
   color: #dfe4ea; background: #161a20; overflow: hidden;
   /* Muted text stays at 4.5:1 or more on every background of the panel, selected rows included. */
   --tl-border: #2c333d; --tl-muted: #a3adba; --tl-accent: #5b9dff; --tl-amber: #e0a030; --tl-red: #e5534b; --tl-green: #3fb37f;
-  --part-system: #7d8ba1; --part-memory: #a685e2; --part-summary: #e0a030; --part-history: #5b9dff; --part-pending: #3fb37f;
-  --part-tools: #d46fa8; --part-reserved: #4b535e; --part-free: #262c35;
+  ${darkPartVariables}
   container: tl-root / inline-size; }
 .tl-root *, .tl-root *::before, .tl-root *::after { box-sizing: border-box; }
 .tl-root button, .tl-root select, .tl-root input, .tl-root textarea { font: inherit; color: inherit; }
@@ -49,15 +50,8 @@ export const panelCss = `
 .tl-role { font-weight: 600; }
 .tl-message > :first-child { min-width: 0; overflow-wrap: anywhere; }
 .tl-tokens { text-align: right; color: var(--tl-muted); font: 11px ui-monospace, monospace; }
-.tl-meter-bar { display: flex; height: 14px; border-radius: 4px; overflow: hidden; background: var(--part-free); min-width: 120px; }
-.tl-meter-bar.tl-compact { height: 8px; width: clamp(60px, 18vw, 180px); min-width: 60px; }
-.tl-part { height: 100%; }
-.tl-part-system { background: var(--part-system); } .tl-part-memory { background: var(--part-memory); } .tl-part-summary { background: var(--part-summary); }
-.tl-part-history { background: var(--part-history); } .tl-part-pending { background: var(--part-pending); } .tl-part-tools { background: var(--part-tools); }
-.tl-part-reserved { background: repeating-linear-gradient(45deg, var(--part-reserved), var(--part-reserved) 4px, #3a414b 4px, #3a414b 8px); }
-.tl-part-free { background: var(--part-free); }
-.tl-level-amber .tl-fill-number { color: var(--tl-amber); } .tl-level-red .tl-fill-number { color: var(--tl-red); }
-.tl-legend { display: grid; grid-template-columns: 14px 1fr auto auto; gap: 3px 10px; align-items: center; max-width: 460px; }
+/* The header's meter: a short bar beside the policy menu. */
+.tl-header .tl-meter-bar { flex: 0 1 clamp(60px, 18vw, 180px); }
 .tl-swatch { width: 12px; height: 12px; border-radius: 3px; }
 .tl-num { font: 11.5px ui-monospace, monospace; text-align: right; }
 .tl-timeline-row { display: grid; grid-template-columns: 52px 82px minmax(40px, 130px) minmax(0, 1fr) max-content 44px; gap: 8px; align-items: center; height: 100%; padding: 0 6px;
@@ -115,7 +109,6 @@ export const panelCss = `
 }
 @container tl-body (max-width: 480px) {
   .tl-field { grid-template-columns: minmax(0, 1fr) minmax(0, 11em); }
-  .tl-legend { grid-template-columns: 14px minmax(0, 1fr) auto auto; }
 }
 /* A narrow timeline's columns (seq, fate, preview, tokens; the kind in the detail) are in insight-styles. */
 `

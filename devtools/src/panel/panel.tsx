@@ -10,6 +10,7 @@ import { PanelContext, type PanelContextValue } from './panel-context'
 import { PanelHeader } from './panel-header'
 import { PanelProjectionSource } from './panel-projection'
 import type { DevtoolsPanelProps, PolicyChoice } from './panel-props'
+import { meterCss } from '../meter/meter-styles'
 import { insightCss } from './insight-styles'
 import { panelCss } from './panel-styles'
 import { TabContent } from './tab-content'
@@ -32,6 +33,7 @@ export default function Panel(props: PanelBodyProps) {
     <>
       <style>{panelCss}</style>
       <style>{insightCss}</style>
+      <style>{meterCss}</style>
       <div className="tl-root" data-testid="threadlens-panel">
         {client === undefined ? (
           <p className="tl-error" role="alert" style={{ padding: 10 }}>
