@@ -1,10 +1,10 @@
 import { project, type ContextPolicy, type ProjectionResult } from '@threadlens/core'
+import { ThreadlensTokenMeter } from '@threadlens/devtools'
 import { useMemo, useState } from 'react'
 import { MessageList } from './components/message-list'
 import { PolicyControls } from './components/policy-controls'
 import { RequestJson } from './components/request-json'
 import { ThreadTimeline } from './components/thread-timeline'
-import { TokenMeter } from './components/token-meter'
 import { defaultPolicyId, policyById } from './policies'
 import { createSampleThread } from './sample-thread'
 import { timelineRows } from './timeline-state'
@@ -65,7 +65,7 @@ export function App() {
         </p>
       ) : projection.ok ? (
         <>
-          <TokenMeter meta={projection.result.meta} />
+          <ThreadlensTokenMeter meta={projection.result.meta} variant="full" label="Tokens of the projection" className="meter" data-testid="token-meter" />
           <main className="columns">
             <MessageList result={projection.result} />
             <ThreadTimeline rows={rows} />

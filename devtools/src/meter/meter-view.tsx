@@ -112,7 +112,7 @@ export function MeterView({ meta, variant, colorScheme, label, attributes }: Met
             <span className={`tl-meter-swatch tl-part-${part.key}`} aria-hidden="true" />
             {part.label} <span className="tl-meter-number">{formatNumber(part.tokens)}</span>
             <span className="tl-meter-number tl-meter-muted" title={part.key === 'reserved' ? 'kept for the reply: not part of the input budget' : 'share of the input budget'}>
-              {part.key === 'reserved' ? 'for output' : formatPercent(part.share)}
+              ({part.key === 'reserved' ? 'for output' : formatPercent(part.share)})
             </span>
           </li>
         ))}

@@ -86,7 +86,7 @@ describe('ThreadlensTokenMeter', () => {
     expect(inside(full, '[data-testid="meter-counter"]').textContent).toBe('estimated · heuristic')
     const parts = [...(full.shadowRoot?.querySelectorAll<HTMLElement>('[data-testid="meter-legend"] > li') ?? [])]
     expect(parts.map((part) => part.dataset['testid'])).toEqual(['meter-system', 'meter-memory', 'meter-summary', 'meter-history', 'meter-pending', 'meter-tools', 'meter-reserved', 'meter-free'])
-    expect(parts[6]?.textContent).toBe('reserved output 200for output')
+    expect(parts[6]?.textContent).toBe('reserved output 200(for output)')
     expect(inside(full, '[data-testid="meter-reserved-bar"]').textContent).toContain('+200 reserved')
   })
 

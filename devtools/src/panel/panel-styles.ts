@@ -50,7 +50,8 @@ export const panelCss = `
 .tl-role { font-weight: 600; }
 .tl-message > :first-child { min-width: 0; overflow-wrap: anywhere; }
 .tl-tokens { text-align: right; color: var(--tl-muted); font: 11px ui-monospace, monospace; }
-/* The header's meter: a short bar beside the policy menu. */
+/* The header's meter: a short bar and its numbers on one line beside the policy menu. */
+.tl-header .tl-meter { flex-wrap: nowrap; }
 .tl-header .tl-meter-bar { flex: 0 1 clamp(60px, 18vw, 180px); }
 .tl-swatch { width: 12px; height: 12px; border-radius: 3px; }
 .tl-num { font: 11.5px ui-monospace, monospace; text-align: right; }

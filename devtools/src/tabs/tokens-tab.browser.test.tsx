@@ -11,10 +11,10 @@ describe('Tokens tab', () => {
     const legend = await panel.find('meter-legend')
     const parts = panel.queryAll('[data-testid="meter-legend"] > li').map((part) => part.dataset['testid'])
     expect(parts).toEqual(['meter-system', 'meter-memory', 'meter-summary', 'meter-history', 'meter-pending', 'meter-tools', 'meter-reserved', 'meter-free'])
-    expect(legend.textContent).toContain('reserved output 1,000for output')
+    expect(legend.textContent).toContain('reserved output 1,000(for output)')
     // Input parts and free space are shares of the 3,000-token input budget: they add up to 100%.
     const shares = panel.queryAll('[data-testid="meter-legend"] > li .tl-meter-muted').map((cell) => cell.textContent ?? '')
-    expect(shares.filter((share) => share.endsWith('%')).length).toBe(7)
+    expect(shares.filter((share) => share.endsWith('%)')).length).toBe(7)
     expect((await panel.find('meter-counter')).textContent).toBe('estimated · heuristic')
     expect((await panel.find('meter-cost')).textContent).toContain('set policy.model')
     panel.unmount()

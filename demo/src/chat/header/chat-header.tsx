@@ -1,8 +1,8 @@
 import type { ProjectionMeta } from '@threadlens/core'
+import { ThreadlensTokenMeter } from '@threadlens/devtools'
 import type { RefObject } from 'react'
 import type { ChatPolicyOption } from '../policy/chat-policies'
 import { PolicySelect } from './policy-select'
-import { TokenMeter } from './token-meter'
 
 export interface ChatHeaderProps {
   readonly title: string
@@ -59,7 +59,14 @@ export function ChatHeader(props: ChatHeaderProps) {
       </div>
       <div className="chat-header-row chat-header-tools">
         <PolicySelect options={props.options} value={props.policyId} onChange={props.onPolicy} />
-        <TokenMeter meta={props.meta} source={props.meterSource} />
+        {/* The devtools' meter: an app component, shown in production builds too. */}
+        <ThreadlensTokenMeter
+          meta={props.meta}
+          label={props.meterSource === 'in-flight' ? 'Tokens of the call in flight' : 'Tokens of the next call'}
+          className="chat-meter"
+          data-testid="chat-token-meter"
+          data-source={props.meterSource}
+        />
       </div>
     </header>
   )
