@@ -5,6 +5,8 @@ export { builtinSpaceNames } from '../memory/memory'
 export type { SpaceData, WriteOptions } from '../memory/memory-operations'
 export type { RenderedMemory } from '../memory/render-memory'
 export { renderMemory } from '../memory/render-memory'
+export type { MemoryPolicy } from '../memory/request-memory'
+export { requestMemoryText } from '../memory/request-memory'
 export type { MemoryProjector } from '../memory/memory-projector'
 export { applyMemoryProjectors, summaryToWorld, toolResultToWorld } from '../memory/memory-projector'
 export {

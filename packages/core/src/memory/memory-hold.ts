@@ -71,9 +71,14 @@ export function chooseMemoryText(options: {
   readonly thread: ThreadSource
   readonly policy: ContextPolicy
   readonly counter: TokenCounter
+  /**
+   * Visible user turns the call is made at. Default `visibleTurns(thread)`; one more for a call that
+   * follows a user message not yet in the thread (what a `send()` appends first).
+   */
+  readonly turn?: number
 }): MemoryChoice {
   const { fresh, held, policy } = options
-  const turn = visibleTurns(options.thread)
+  const turn = options.turn ?? visibleTurns(options.thread)
   const refresh = (reason: MemoryRefreshReason): MemoryChoice => ({ text: fresh, held: false, reason, turn })
   if (held === undefined) return refresh('first')
   if (held.text === fresh) return refresh('same')

@@ -1,6 +1,6 @@
 import type { SummaryEntry } from '../entries/entry'
 import type { ThreadIndex } from '../entries/thread-index'
-import { renderMemory } from '../memory/render-memory'
+import { renderPolicyMemory } from '../memory/request-memory'
 import { MESSAGE_OVERHEAD_TOKENS } from '../tokens/token-counter'
 import type { ProjectionContext } from './projection-context'
 import type { ProjectionMeta } from './types'
@@ -42,7 +42,7 @@ export function fitCheckpoints(context: ProjectionContext, remainingBefore: numb
   }
 
   let memoryTokens = 0
-  const rendered = typeof input.memory === 'object' ? renderMemory(input.memory, { spaces: policy.memorySpaces, maxTokens: policy.memoryMaxTokens, counter }) : undefined
+  const rendered = typeof input.memory === 'object' ? renderPolicyMemory(input.memory, policy, counter) : undefined
   const memoryText = rendered?.text ?? (input.memory as string | undefined) ?? ''
   if (memoryText !== '') {
     const cost = MESSAGE_OVERHEAD_TOKENS + counter.countCached(memoryText)
