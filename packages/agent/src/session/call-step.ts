@@ -6,7 +6,7 @@ import type { RetryNotice } from '../model/stream-with-retries'
 import { calibrationEvent } from './call-attempt-log'
 import { appendReply, logAttempt } from './call-writing'
 import type { ContextFitting } from './context-fitting'
-import { MAX_CONTEXT_RECOVERIES, type ModelCallBudget, policyWithin } from './context-recovery'
+import { callPolicy, MAX_CONTEXT_RECOVERIES, type ModelCallBudget } from './context-recovery'
 import type { SessionEvent } from './session-events'
 import type { RequestState, SentCall, SessionInternals } from './session-internals'
 import type { ToolRuns } from './tool-runs'
@@ -47,8 +47,7 @@ interface CallProgress {
 /** One model call of the loop: fit the context, stream the reply, write it, run its tools. */
 export async function* callStep(context: CallStepContext): AsyncGenerator<SessionEvent, CallStepEnd> {
   const { session, state } = context
-  const serverLimit = session.snapshot().serverLimit
-  const policy = policyWithin(state.policy, serverLimit?.model === session.options.model.id ? serverLimit : undefined)
+  const policy = callPolicy(session, state.policy)
   const callId = session.createId()
   const sent = yield* prepareCall(context, policy, callId)
   context.budget.take()

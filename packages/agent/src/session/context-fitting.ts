@@ -1,7 +1,7 @@
-import { compact, decideCompaction, extractiveSummarizer, project, type ContextPolicy, type ProjectionResult, type ThreadlensEvent, type TokenCounter, type ToolSchema } from '@threadlens/core'
-import { chooseMemoryText, memoryWindowKey, type HeldMemory } from '@threadlens/core/caching'
+import { compact, decideCompaction, extractiveSummarizer, type ContextPolicy, type ProjectionResult, type ThreadlensEvent, type TokenCounter, type ToolSchema } from '@threadlens/core'
+import { chooseMemoryText, projectHoldingMemory, visibleTurns, type HeldMemory } from '@threadlens/core/caching'
 import { assertFits, type CompactOptions } from '@threadlens/core/compaction'
-import { renderMemory } from '@threadlens/core/memory'
+import { requestMemoryText } from '@threadlens/core/memory'
 import type { ContextTooLongError } from '../model/errors'
 import { policyWithin, serverLimitOf } from './context-recovery'
 import type { SessionEvent } from './session-events'
@@ -29,8 +29,7 @@ export class ContextFitting {
 
   /** Projects; compacts once when the policy calls for it; a typed error if it still cannot fit. */
   async fit(policy: ContextPolicy, counter: TokenCounter, tools: readonly ToolSchema[], onEvent: (event: ThreadlensEvent) => void): Promise<FittedContext> {
-    const source = (await this.#session.options.memory?.()) ?? undefined
-    const fresh = typeof source === 'object' ? renderMemory(source, { spaces: policy.memorySpaces, maxTokens: policy.memoryMaxTokens, counter }).text : (source ?? '')
+    const fresh = await this.#freshMemory(policy, counter)
     let result = await this.#projectWithMemory(policy, counter, tools, fresh)
     if (decideCompaction(result.projection, policy).action === 'compact') {
       // The projection just made is compaction's "before"; its counts are the meter's (tools and memory in).
@@ -41,22 +40,34 @@ export class ContextFitting {
     return result
   }
 
+  /**
+   * The memory text the next `send()` would carry on its first call, decided as that call will
+   * decide it, its message counted as a turn (see `Session.nextCallMemory`). Changes nothing: only a
+   * call that is sent moves the hold.
+   */
+  async nextMemory(policy: ContextPolicy, counter: TokenCounter, tools: readonly ToolSchema[]): Promise<string> {
+    const fresh = await this.#freshMemory(policy, counter)
+    const thread = await this.#session.mirror.thread()
+    const turn = visibleTurns(thread) + 1
+    // Only a held text needs the projection (to see whether the window it was rendered under still stands).
+    if (!chooseMemoryText({ fresh, held: this.#heldMemory, thread, policy, counter, turn }).held) return fresh
+    return projectHoldingMemory({ thread, policy, counter, tools, fresh, held: this.#heldMemory, turn }).memory
+  }
+
+  /** The memory as it is now, rendered as the policy has a request carry it; `''` for none. */
+  async #freshMemory(policy: ContextPolicy, counter: TokenCounter): Promise<string> {
+    return requestMemoryText((await this.#session.options.memory?.()) ?? undefined, policy, counter)
+  }
+
   // Memory moves in step with the cache window (policy.cache.memoryHoldTurns): the held text is sent
   // again until the window moves, the change grows large or the turns run out. The call record keeps
   // the text that was sent, so a replay needs no memory store.
   async #projectWithMemory(policy: ContextPolicy, counter: TokenCounter, tools: readonly ToolSchema[], fresh: string): Promise<FittedContext> {
     const thread = await this.#session.mirror.thread()
     const basisSeq = thread.nextSeq
-    const run = (text: string): ProjectionResult => project({ thread, policy, counter, tools, ...(text === '' ? {} : { memory: text }) })
-    const held = this.#heldMemory
-    const choice = chooseMemoryText({ fresh, held, thread, policy, counter })
-    let projection = run(choice.text)
-    let text = choice.text
-    if (!choice.held || memoryWindowKey(projection.meta) !== held?.windowKey) {
-      if (choice.held) projection = run((text = fresh))
-      this.#heldMemory = { text, turn: choice.turn, windowKey: memoryWindowKey(projection.meta) }
-    }
-    return { projection, basisSeq, memory: text === '' ? undefined : text }
+    const { projection, memory, hold } = projectHoldingMemory({ thread, policy, counter, tools, fresh, held: this.#heldMemory })
+    this.#heldMemory = hold
+    return { projection, basisSeq, memory: memory === '' ? undefined : memory }
   }
 
   /**

@@ -1,6 +1,7 @@
 import { type ContextPolicy, definePolicy, type SessionServerLimit } from '@threadlens/core'
 import { ThreadlensError } from '@threadlens/core'
 import type { ContextTooLongError } from '../model/errors'
+import type { SessionInternals } from './session-internals'
 
 /**
  * Times one request may recover from a provider's "context too long": once by compacting, once
@@ -67,4 +68,10 @@ export function policyWithin(policy: ContextPolicy, limit: SessionServerLimit | 
   if (limit === undefined || limit.maxInputTokens >= policy.maxInputTokens) return policy
   const reserve = Math.min(policy.reserveOutputTokens, Math.floor(limit.maxInputTokens / 4))
   return definePolicy({ ...policy, maxInputTokens: limit.maxInputTokens, reserveOutputTokens: reserve } as never)
+}
+
+/** The policy a model call of the session projects with: the request's, within the server's own limit once it named one for this model. */
+export function callPolicy(session: Pick<SessionInternals, 'snapshot' | 'options'>, policy: ContextPolicy): ContextPolicy {
+  const limit = session.snapshot().serverLimit
+  return policyWithin(policy, limit?.model === session.options.model.id ? limit : undefined)
 }

@@ -15,6 +15,7 @@ import { partsText, type ContentPart } from '@threadlens/core/parts'
 import type { ThreadRecord } from '@threadlens/store'
 import type { Tool } from '../tools/define-tool'
 import { ContextFitting } from './context-fitting'
+import { callPolicy } from './context-recovery'
 import { SessionBusyError, ThreadBusyError } from './errors'
 import { lockForRequest } from './request-lock'
 import type { SessionEvent } from './session-events'
@@ -106,6 +107,21 @@ export class Session extends Subscribable<(snapshot: SessionSnapshot) => void> i
       return calibrated(await this.#options.callLog?.calibration(this.#options.model.id, counterId))
     }
     return this.#options.policy ?? definePolicy()
+  }
+
+  /**
+   * The memory text the next `send()` would carry (its first model call), decided now as that call
+   * will decide it: the memory read and rendered under the policy, then held as
+   * `policy.cache.memoryHoldTurns` says, the message the send appends counted as a turn. What an
+   * app's "next call" meter and devtools should project with (`useProjection(threadId, policy,
+   * { memory })`), so they show what will be sent. `undefined` when the call would carry none. Meant
+   * for an idle session; the call renders the memory fresh instead if its own message moves the
+   * cache window or a compaction runs first (the prompt after the memory is rewritten then anyway).
+   */
+  async nextCallMemory(options: { readonly policy?: ContextPolicy } = {}): Promise<string | undefined> {
+    const policy = callPolicy(this.#internals, await this.#policyFor(options.policy))
+    const text = await this.#fitting.nextMemory(policy, await this.#counterFor(policy), this.#internals.toolSchemas)
+    return text === '' ? undefined : text
   }
 
   /** Aborts the request in progress: streaming and tools stop, and the thread records what happened. */
