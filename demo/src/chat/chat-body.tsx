@@ -8,7 +8,7 @@ import { ChatView } from './conversation/chat-view'
 import { Composer } from './conversation/composer'
 import { ModelServerNotices } from './conversation/model-server-notices'
 import { ChatHeader } from './header/chat-header'
-import { useMemoryText } from './memory/use-memory-text'
+import { useNextCallMemory } from './memory/use-next-call-memory'
 import { useChatSession } from './session/use-chat-session'
 import { loadChatAgent } from './session/load-chat-agent'
 import { useChatActions } from './use-chat-actions'
@@ -29,15 +29,16 @@ export function ChatBody(props: ChatBodyProps) {
   const { stores, threadId, choice, layout, thread } = props
   // Estimated counts until the visitor first interacts and the exact encoding has loaded.
   const policy = useCountingPolicy(choice.policy)
-  const memoryText = useMemoryText(props.memory, policy)
-  const projection = useProjection(threadId, policy, { tools: props.toolSchemas, ...(memoryText === undefined ? {} : { memory: memoryText }) })
   const chatSession = useChatSession({ agent: props.agent, threads: stores.threads, callLog: stores.calls, threadId, setup: props.setup, tools: props.tools, memory: props.readMemory, attachments: stores.attachments })
   const session = chatSession.session
   const loadAttachment = useCallback((id: string) => stores.attachments.get(id), [stores.attachments])
   const status = useSession(session ?? noSession, (state) => state.status)
   const streamingText = useSession(session ?? noSession, (state) => (state.status === 'awaiting-model' ? (state.streamingText ?? '') : ''))
   const inFlight = useSession(session ?? noSession, (state) => state.lastProjection)
-  const actions = useChatActions(props, chatSession, projection, memoryText)
+  // The next call's memory as the session will send it (its hold included), so the meter and the devtools show that call.
+  const memory = useNextCallMemory(session, props.memory, policy, thread.nextSeq, status === 'idle')
+  const projection = useProjection(threadId, policy, { tools: props.toolSchemas, ...(memory === undefined ? {} : { memory }) })
+  const actions = useChatActions(props, chatSession, projection, memory)
   const { state, draftAttachments, working } = actions
   const devtoolsToggle = useRef<HTMLButtonElement>(null)
   const busy = state.phase !== 'idle' || status !== 'idle' || working
@@ -98,7 +99,7 @@ export function ChatBody(props: ChatBodyProps) {
           onRemoveAttachment={draftAttachments.remove}
         />
       </main>
-      <ChatDevtools session={session} threadId={threadId} policy={policy} choices={props.choices} toolSchemas={props.toolSchemas} memoryText={memoryText} loadAttachment={loadAttachment} toggleRef={devtoolsToggle} />
+      <ChatDevtools session={session} threadId={threadId} policy={policy} choices={props.choices} toolSchemas={props.toolSchemas} memory={memory} loadAttachment={loadAttachment} toggleRef={devtoolsToggle} />
     </>
   )
 }

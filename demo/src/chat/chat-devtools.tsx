@@ -18,13 +18,14 @@ interface ChatDevtoolsProps {
   readonly policy: ContextPolicy
   readonly choices: ActiveChatProps['choices']
   readonly toolSchemas: ActiveChatProps['toolSchemas']
-  readonly memoryText: string | undefined
+  /** The memory the next call carries (`useNextCallMemory`). */
+  readonly memory: ComponentProps<typeof ThreadlensDevtools>['memory']
   readonly loadAttachment: ComponentProps<typeof DevtoolsAttachmentLoader>['load']
   readonly toggleRef: RefObject<HTMLButtonElement | null>
 }
 
 /** The devtools panel on the open chat's session, toggled from the chat header. */
-export function ChatDevtools({ session, threadId, policy, choices, toolSchemas, memoryText, loadAttachment, toggleRef }: ChatDevtoolsProps) {
+export function ChatDevtools({ session, threadId, policy, choices, toolSchemas, memory, loadAttachment, toggleRef }: ChatDevtoolsProps) {
   // Until the session has loaded the devtools see an idle one with the same tools: nothing they show changes when it arrives.
   const idleSession = useMemo(() => createSessionSource({ status: 'idle', threadId, tools: toolSchemas }), [threadId, toolSchemas])
   // The per-model choices; the devtools list the presets themselves.
@@ -36,7 +37,7 @@ export function ChatDevtools({ session, threadId, policy, choices, toolSchemas, 
         threadId={threadId}
         policy={policy}
         policies={modelPolicies}
-        {...(memoryText === undefined ? {} : { memory: memoryText })}
+        {...(memory === undefined ? {} : { memory })}
         agentId={ASSISTANT_MEMORY_ID}
         storageKey={DEVTOOLS_STORAGE_KEY}
         initialIsOpen={firstVisitOpen()}

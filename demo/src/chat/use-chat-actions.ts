@@ -1,3 +1,4 @@
+import type { Memory } from '@threadlens/core'
 import type { ProjectionSnapshot } from '@threadlens/react'
 import { useState } from 'react'
 import { DEFAULT_TITLE } from './chat-config'
@@ -11,7 +12,7 @@ import { useSend } from './session/use-send'
  * What the open chat can do and the state those actions keep: the draft and its attachments, the
  * send in progress, the notice line, and the one-at-a-time work of forking, compacting and the long session.
  */
-export function useChatActions(props: ChatBodyProps, chatSession: ChatSession, projection: ProjectionSnapshot, memoryText: string | undefined) {
+export function useChatActions(props: ChatBodyProps, chatSession: ChatSession, projection: ProjectionSnapshot, memory: string | Memory | undefined) {
   const { stores, threadId, thread } = props
   const policy = props.choice.policy
   const draftAttachments = useDraftAttachments()
@@ -61,7 +62,7 @@ export function useChatActions(props: ChatBodyProps, chatSession: ChatSession, p
   const longSession = () =>
     void run('The long session', async () => {
       const { appendLongSession } = await import('./long-session/append-long-session')
-      return appendLongSession(stores.threads, threadId, policy, projection.counter, props.toolSchemas, memoryText)
+      return appendLongSession(stores.threads, threadId, policy, projection.counter, props.toolSchemas, memory)
     })
   const compact = () =>
     void run('Compacting', async () => {

@@ -1,4 +1,4 @@
-import { project, type ContextPolicy, type TokenCounter, type ToolSchema } from '@threadlens/core'
+import { project, type ContextPolicy, type Memory, type TokenCounter, type ToolSchema } from '@threadlens/core'
 import type { ThreadStore } from '@threadlens/store'
 import { LONG_SESSION_TURNS } from '../chat-config'
 import { longSessionInputs } from './long-session-inputs'
@@ -13,7 +13,7 @@ export async function appendLongSession(
   policy: ContextPolicy,
   counter: TokenCounter | undefined,
   tools: readonly ToolSchema[],
-  memory: string | undefined,
+  memory: string | Memory | undefined,
 ): Promise<string> {
   const before = (await threads.get(threadId))?.entryCount ?? 0
   const batchId = `ls${before.toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`
