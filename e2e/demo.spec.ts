@@ -1,6 +1,6 @@
 import { expect, test, type Locator, type Page } from '@playwright/test'
 
-// The sample thread's hostile entries (demo/src/sample-thread.ts), repeated here on purpose:
+// The sample thread's hostile entries (demo/src/lab/sample-thread.ts), repeated here on purpose:
 // the test checks what a user would see, not what the code exports.
 const hostileMessage = '<img src=x onerror="window.__xss=1"><script>window.__xss=2</script>'
 const hostileLink = '<a href="javascript:window.__xss=3">x</a>'

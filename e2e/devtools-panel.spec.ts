@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises'
 import { expect, test, type Locator, type Page } from '@playwright/test'
 import { collectErrors } from './chat-page'
 
-// The sample thread's hostile entries (demo/src/sample-thread.ts), repeated on purpose: the test
+// The sample thread's hostile entries (demo/src/lab/sample-thread.ts), repeated on purpose: the test
 // checks what a user sees, not what the code exports.
 const hostileMessage = '<img src=x onerror="window.__xss=1"><script>window.__xss=2</script>'
 const hostileLink = '<a href="javascript:window.__xss=3">x</a>'

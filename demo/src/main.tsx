@@ -4,9 +4,9 @@ import { createRoot } from 'react-dom/client'
 const container = document.getElementById('root')
 if (container === null) throw new Error('[threadlens] demo: index.html needs a #root element')
 
-// `/` is the chat app. `?view=lab` is the projection lab over the sample thread with the floating
-// devtools (`?entries=N`, used by the devtools bench, opens it on a generated thread). Each view is
-// its own chunk, so neither downloads the other.
+// `/` is the chat app (src/chat/). `?view=lab` is the projection lab over the sample thread with the
+// floating devtools (src/lab/; `?entries=N`, used by the devtools bench, opens it on a generated
+// thread). Each view is its own chunk, so neither downloads the other; the two folders share no code.
 const params = new URLSearchParams(globalThis.location.search)
 const lab = params.get('view') === 'lab' || params.has('entries')
 // `?view=ai-sdk` is a Vercel AI SDK `useChat` app adopted onto threadlens (@threadlens/ai-sdk).
@@ -15,7 +15,7 @@ const aiSdk = params.get('view') === 'ai-sdk'
 // import call that loads it, and one call choosing between three imports loaded only the chat's CSS
 // (the lab and the AI SDK view came up unstyled).
 const AiSdkRoute = lazy(() => import('./ai-sdk/ai-sdk-route').then((module) => ({ default: module.AiSdkRoute })))
-const LabRoute = lazy(() => import('./chat/lab-route').then((module) => ({ default: module.LabRoute })))
+const LabRoute = lazy(() => import('./lab/lab-route').then((module) => ({ default: module.LabRoute })))
 const ChatApp = lazy(() => import('./chat/chat-app').then((module) => ({ default: module.ChatApp })))
 const View = aiSdk ? AiSdkRoute : lab ? LabRoute : ChatApp
 

@@ -1,6 +1,6 @@
-import { App } from '../app'
-import { DemoDevtools } from '../devtools/demo-devtools'
-import '../styles.css'
+import { LabDevtools } from './devtools/lab-devtools'
+import { LabApp } from './lab-app'
+import './styles.css'
 import './lab-route.css'
 
 /** The projection lab (`?view=lab`): the sample thread under switchable policies, with the floating devtools. */
@@ -10,8 +10,8 @@ export function LabRoute() {
       <nav className="lab-nav" aria-label="Demo views">
         <a href="./">← Back to the chat</a>
       </nav>
-      <App />
-      <DemoDevtools />
+      <LabApp />
+      <LabDevtools />
     </div>
   )
 }

@@ -22,7 +22,8 @@ function policyLine(policy: ContextPolicy): string {
 
 type Projection = { readonly ok: true; readonly result: ProjectionResult } | { readonly ok: false; readonly message: string }
 
-export function App() {
+/** The projection lab: the sample thread under switchable policies and counters, projected in the page. */
+export function LabApp() {
   const [policyId, setPolicyId] = useState(defaultPolicyId)
   const [counterId, setCounterId] = useState<CounterChoice>('o200k_base')
   const counterState = useTokenCounter(counterId)

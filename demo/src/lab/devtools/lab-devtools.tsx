@@ -58,7 +58,7 @@ let starting: Promise<Ready> | undefined
 const extraPolicies = policyChoices.filter((choice) => choice.id === 'tiny')
 
 /** The devtools beside the demo page, over the sample thread stored in IndexedDB. */
-export function DemoDevtools() {
+export function LabDevtools() {
   const [ready, setReady] = useState<Ready | { error: string } | undefined>(undefined)
   useEffect(() => {
     starting ??= setUp()
