@@ -188,6 +188,10 @@ async function checkPersistingApp(browser: Browser, url: string, databaseName: s
       assert(version?.startsWith(`React ${expectReact}.`), `expected React ${expectReact}, the page says ${version}`)
     }
     await page.getByTestId('projected').filter({ hasText: '2 projected messages' }).waitFor({ timeout: PAGE_TIMEOUT_MS })
+    // The token meter, imported from the devtools' root export, renders in this production build (in its own shadow root).
+    await page.locator('[data-testid="token-meter"][data-status="ready"]').waitFor({ timeout: PAGE_TIMEOUT_MS })
+    const meterTotal = Number(await page.getByTestId('token-meter').getAttribute('data-total'))
+    assert(meterTotal > 0 && (await page.getByTestId('token-meter').getByRole('meter').count()) === 1, `the token meter shows ${meterTotal} tokens and no meter role`)
     // The devtools render into a shadow root (Playwright's locators pierce it) and show the stored message.
     const devtools = page.getByRole('dialog', { name: 'threadlens devtools' })
     await devtools.waitFor({ timeout: PAGE_TIMEOUT_MS })

@@ -35,7 +35,7 @@ function drawnParts(model: MeterModel): MeterPart[] {
   return model.parts.filter((part) => part.key !== 'reserved' && part.key !== 'free')
 }
 
-function describe(model: MeterModel): string {
+function partsInWords(model: MeterModel): string {
   const used = drawnParts(model).filter((part) => part.tokens > 0)
   return used.length === 0 ? 'nothing yet' : used.map((part) => `${part.label} ${formatNumber(part.tokens)}`).join(', ')
 }
@@ -51,7 +51,7 @@ export function MeterView({ meta, variant, colorScheme, label, attributes }: Met
   }
   const model = meterModel(meta)
   const estimated = !meta.counter.exact
-  const description = describe(model)
+  const description = partsInWords(model)
   const reserved = meta.budget.reserveOutputTokens
   const bar = (
     <div

@@ -12,7 +12,7 @@ import { createSession } from '@threadlens/agent'
 import { scriptedModel } from '@threadlens/agent/testing'
 import { createThreadlensClient } from '@threadlens/client'
 import { ThreadlensProvider, useProjection } from '@threadlens/react'
-import { ThreadlensDevtools } from '@threadlens/devtools'
+import { ThreadlensDevtools, ThreadlensTokenMeter } from '@threadlens/devtools'
 import { ThreadlensDevtools as ShippedDevtools } from '@threadlens/devtools/production'
 import { createChatPersistence, createProjectedChatTransport } from '@threadlens/ai-sdk'
 import { scriptedChatModel } from '@threadlens/ai-sdk/testing'
@@ -72,7 +72,15 @@ export function Count({ threadId }: { threadId: string }) {
   const { result } = useProjection(threadId, policy)
   // @ts-expect-error result may be undefined while loading.
   const total: number = result.meta.tokens.total
-  return <p>{total}</p>
+  // @ts-expect-error the meter's variant is compact or full: an `any` declaration would let this through.
+  const wrong = <ThreadlensTokenMeter meta={result?.meta} variant="tiny" />
+  void wrong
+  return (
+    <>
+      <p>{total}</p>
+      <ThreadlensTokenMeter meta={result?.meta} variant="full" className="meter" data-testid="meter" />
+    </>
+  )
 }
 
 export function Panel({ client }: { client: ReturnType<typeof createThreadlensClient> }) {

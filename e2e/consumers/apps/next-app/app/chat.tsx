@@ -3,6 +3,7 @@
 // window. The stores open in an effect, in the browser only.
 import { presets } from '@threadlens/core'
 import { createThreadlensClient, type ThreadlensClient } from '@threadlens/client'
+import { ThreadlensTokenMeter } from '@threadlens/devtools'
 import { ThreadlensProvider, useProjection } from '@threadlens/react'
 import { openThreadlensStores } from '@threadlens/store'
 import { useEffect, useState, type ReactNode } from 'react'
@@ -12,7 +13,12 @@ const threadId = 'next-thread'
 
 function Projected() {
   const { status, result } = useProjection(threadId, policy)
-  return <p data-testid="projected">{result === undefined ? status : `${result.messages.length} projected messages`}</p>
+  return (
+    <>
+      <p data-testid="projected">{result === undefined ? status : `${result.messages.length} projected messages`}</p>
+      <ThreadlensTokenMeter meta={result?.meta} data-testid="token-meter" style={{ maxWidth: 420 }} />
+    </>
+  )
 }
 
 export function Chat({ children }: { children: ReactNode }) {

@@ -1,5 +1,6 @@
-// Persists a thread (one message per visit), shows its projection and the devtools panel over it.
+// Persists a thread (one message per visit), shows its projection, its token meter and the devtools panel over it.
 import { presets } from '@threadlens/core'
+import { ThreadlensTokenMeter } from '@threadlens/devtools'
 import { ThreadlensDevtools } from '@threadlens/devtools/production'
 import { createThreadlensClient } from '@threadlens/client'
 import { ThreadlensProvider, useProjection } from '@threadlens/react'
@@ -15,7 +16,13 @@ const policy = presets.shortContext({ systemPrompt: 'Be brief.' })
 
 function Projected({ threadId }: { threadId: string }) {
   const { status, result } = useProjection(threadId, policy)
-  return <p data-testid="projected">{result === undefined ? status : `${result.messages.length} projected messages`}</p>
+  return (
+    <>
+      <p data-testid="projected">{result === undefined ? status : `${result.messages.length} projected messages`}</p>
+      {/* The devtools' token meter is an app component: the root export renders it in production too. */}
+      <ThreadlensTokenMeter meta={result?.meta} data-testid="token-meter" style={{ maxWidth: 420 }} />
+    </>
+  )
 }
 
 createRoot(document.getElementById('root') as HTMLElement).render(
