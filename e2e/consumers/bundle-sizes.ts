@@ -46,6 +46,9 @@ const entries: { readonly name: string; readonly target?: number; readonly code:
   { name: 'devtools (root), development build', code: `import * as devtools from '@threadlens/devtools'\nconsole.log(devtools)` },
   { name: 'devtools (root), production build: renders nothing', code: `import * as devtools from '@threadlens/devtools'\nconsole.log(devtools)` },
   { name: 'devtools/production', code: `import * as devtools from '@threadlens/devtools/production'\nconsole.log(devtools)` },
+  // What an app that renders only one of them pays: the shell (the panel loads on first open), or the token meter (an app component, kept in production builds).
+  { name: 'devtools/production: the shell alone (ThreadlensDevtools)', code: `import { ThreadlensDevtools } from '@threadlens/devtools/production'\nconsole.log(ThreadlensDevtools)` },
+  { name: 'devtools: the token meter alone (ThreadlensTokenMeter)', code: `import { ThreadlensTokenMeter } from '@threadlens/devtools'\nconsole.log(ThreadlensTokenMeter)` },
   { name: 'ai-sdk: everything (ai excluded)', code: `import * as adapter from '@threadlens/ai-sdk'\nconsole.log(adapter)` },
 ]
 

@@ -1,5 +1,6 @@
 import { compact, decideCompaction, extractiveSummarizer, type ContextPolicy, type ProjectionResult, type ThreadlensEvent, type TokenCounter, type ToolSchema } from '@threadlens/core'
-import { chooseMemoryText, projectHoldingMemory, visibleTurns, type HeldMemory } from '@threadlens/core/caching'
+import { chooseMemoryText, visibleTurns, type HeldMemory } from '@threadlens/core/caching'
+import { projectHoldingMemory } from '@threadlens/core/internal'
 import { assertFits, type CompactOptions } from '@threadlens/core/compaction'
 import { requestMemoryText } from '@threadlens/core/memory'
 import type { ContextTooLongError } from '../model/errors'

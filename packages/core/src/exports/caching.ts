@@ -23,6 +23,4 @@ export { anthropicToolId, anthropicToolsCacheControl } from '../formats/anthropi
 export { openAIChatProblems, anthropicMessagesProblems } from '../formats/provider-rules'
 export type { HeldMemory, MemoryChoice, MemoryRefreshReason } from '../memory/memory-hold'
 export { changedTokens, chooseMemoryText, memoryWindowKey, visibleTurns } from '../memory/memory-hold'
-export type { HeldMemoryProjection } from '../memory/project-holding-memory'
-export { projectHoldingMemory } from '../memory/project-holding-memory'
 export { InvalidCacheSimulationError } from '../errors/threadlens-error'

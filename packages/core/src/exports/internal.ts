@@ -64,3 +64,6 @@ export { hashString, hashJson, HashBuilder } from '../utils/hash'
 export type { ValidationIssue } from '../validation/zod-issues'
 export { firstIssue, formatIssues, issuePath, issuesText, safeParse } from '../validation/zod-issues'
 export { idleSessionSnapshot } from '../session/session-snapshot'
+// A session's memory hysteresis as one pure step (it projects, so it is not on the lighter /caching subpath).
+export type { HeldMemoryProjection } from '../memory/project-holding-memory'
+export { projectHoldingMemory } from '../memory/project-holding-memory'
