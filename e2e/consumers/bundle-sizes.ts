@@ -44,7 +44,7 @@ const entries: { readonly name: string; readonly target?: number; readonly code:
   { name: 'core + store + agent: everything', code: `import * as core from '@threadlens/core'\nimport * as store from '@threadlens/store'\nimport * as agent from '@threadlens/agent'\nconsole.log(core, store, agent)` },
   { name: '+ client + react: everything', code: `import * as core from '@threadlens/core'\nimport * as store from '@threadlens/store'\nimport * as agent from '@threadlens/agent'\nimport * as client from '@threadlens/client'\nimport * as react from '@threadlens/react'\nconsole.log(core, store, agent, client, react)` },
   { name: 'devtools (root), development build', code: `import * as devtools from '@threadlens/devtools'\nconsole.log(devtools)` },
-  { name: 'devtools (root), production build: renders nothing', code: `import * as devtools from '@threadlens/devtools'\nconsole.log(devtools)` },
+  { name: 'devtools (root), production build: no devtools, the token meter kept', code: `import * as devtools from '@threadlens/devtools'\nconsole.log(devtools)` },
   { name: 'devtools/production', code: `import * as devtools from '@threadlens/devtools/production'\nconsole.log(devtools)` },
   // What an app that renders only one of them pays: the shell (the panel loads on first open), or the token meter (an app component, kept in production builds).
   { name: 'devtools/production: the shell alone (ThreadlensDevtools)', code: `import { ThreadlensDevtools } from '@threadlens/devtools/production'\nconsole.log(ThreadlensDevtools)` },
