@@ -92,6 +92,13 @@ export function rowQuestion(row: TraceRow, entryAt: (seq: number) => Entry | und
   return question === undefined ? undefined : oneLine(question, 160)
 }
 
+/** A row's detail subtitle: the question it answered, then its call and request ids. */
+export function rowSubtitle(row: TraceRow, entryAt: (seq: number) => Entry | undefined): string {
+  const question = rowQuestion(row, entryAt)
+  const { callId, requestId } = row.kind === 'call' ? row.call : row.attempt
+  return `${question === undefined ? '' : `for “${question}” · `}call ${callId}${requestId === undefined ? '' : ` · request ${requestId}`}`
+}
+
 /**
  * A row's words instead of its call id: what an answered call wrote (its reply or tool calls), or,
  * for an attempt that did not answer, its error and the question it was sent for. Plain text.

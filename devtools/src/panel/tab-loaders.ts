@@ -45,6 +45,9 @@ export function loadTab(tab: TabId): Promise<TabComponent> {
   return promise
 }
 
+/** The longest a tab's prefetch waits for a fully idle period. */
+const IDLE_WAIT_MS = 10_000
+
 const interactions = ['pointerdown', 'keydown', 'touchstart'] as const
 let interacted = false
 let listening = false
@@ -91,12 +94,15 @@ function prefetchWhenIdle(): void {
 /**
  * Runs `callback` in an idle period with no frame due soon (`timeRemaining()` near its 50 ms
  * maximum): a short gap between two busy frames (the panel opening, a thread loading, a reply
- * streaming) is left to them.
+ * streaming) is left to them. Bounded: after 10 s of such gaps only, it runs in the next one.
  */
-function whenIdle(callback: () => void): void {
+function whenIdle(callback: () => void, until = Date.now() + IDLE_WAIT_MS): void {
   if (typeof globalThis.requestIdleCallback !== 'function') {
     setTimeout(callback, 200)
     return
   }
-  globalThis.requestIdleCallback((deadline) => (deadline.timeRemaining() >= 40 || deadline.didTimeout ? callback() : whenIdle(callback)), { timeout: 10_000 })
+  globalThis.requestIdleCallback(
+    (deadline) => (deadline.timeRemaining() >= 40 || deadline.didTimeout || Date.now() >= until ? callback() : whenIdle(callback, until)),
+    { timeout: Math.max(1, until - Date.now()) },
+  )
 }

@@ -2,7 +2,7 @@ import { toOpenAIChat, type Thread } from '@threadlens/core'
 import { type CallAttempt } from '@threadlens/core/calls'
 import { useMemo } from 'react'
 import { CopyButton } from '../components/copy-button'
-import { clockTime, countDifference, duration, rowQuestion, type TraceRow } from '../model/call-trace-rows'
+import { clockTime, countDifference, duration, rowSubtitle, type TraceRow } from '../model/call-trace-rows'
 import { formatNumber } from '../model/meter-parts'
 import { usePanel } from '../panel/panel-context'
 import { ProjectedMessages } from './projected-messages'
@@ -49,8 +49,7 @@ export function AttemptDetail({ thread, row, attempt, previous, answered }: Atte
         {replay === undefined ? null : <CopyButton text={JSON.stringify({ messages: toOpenAIChat(replay.result) }, null, 2)} label="copy as OpenAI JSON" />}
       </div>
       <p className="tl-muted tl-detail-subtitle">
-        {rowQuestion(row, entryAt) === undefined ? '' : `for “${rowQuestion(row, entryAt)}” · `}call {attempt.callId}
-        {attempt.requestId === undefined ? '' : ` · request ${attempt.requestId}`}
+        {rowSubtitle(row, entryAt)}
       </p>
       {attempt.error === undefined ? null : (
         <p className="tl-error" data-testid="attempt-error">

@@ -3,7 +3,7 @@ import { threadCalls, createSessionSource, type ThreadCall } from '@threadlens/c
 import { useCallAttempts, useSession, useThread } from '@threadlens/react'
 import { useMemo, useState, type CSSProperties } from 'react'
 import { CopyButton } from '../components/copy-button'
-import { traceRows, clockTime, countDifference, duration, rowNeighbours, rowQuestion, traceLabel, type TraceRow } from '../model/call-trace-rows'
+import { traceRows, clockTime, countDifference, duration, rowNeighbours, rowSubtitle, traceLabel, type TraceRow } from '../model/call-trace-rows'
 import { AttemptDetail } from './attempt-detail'
 import { CalibrationList, TraceList } from './calls-trace'
 import { formatNumber } from '../model/meter-parts'
@@ -39,7 +39,10 @@ export function CallsTab() {
       </div>
     )
   }
-  const row = rows.find((item) => item.key === selected) ?? (rows[rows.length - 1] as TraceRow)
+  const found = rows.findIndex((item) => item.key === selected)
+  const position = found === -1 ? rows.length - 1 : found
+  const row = rows[position] as TraceRow
+  const neighbours = rowNeighbours(rows, position)
   const failures = rows.filter((item) => item.status !== 'ok').length
   return (
     <div className="tl-split tl-calls">
@@ -52,9 +55,9 @@ export function CallsTab() {
         <CachePredictions thread={thread} calls={calls} />
       </div>
       {row.kind === 'call' ? (
-        <CallDetail key={row.key} thread={thread} row={row} call={row.call} {...rowNeighbours(rows, rows.indexOf(row))} />
+        <CallDetail key={row.key} thread={thread} row={row} call={row.call} {...neighbours} />
       ) : (
-        <AttemptDetail key={row.key} thread={thread} row={row} attempt={row.attempt} {...rowNeighbours(rows, rows.indexOf(row))} />
+        <AttemptDetail key={row.key} thread={thread} row={row} attempt={row.attempt} {...neighbours} />
       )}
     </div>
   )
@@ -74,8 +77,7 @@ function CallDetail({ thread, row, call, previous, answered }: { readonly thread
     <section style={{ overflow: 'auto' }} data-testid="call-detail" data-call-id={call.callId} aria-label={`call ${call.callId}`}>
       <p className="tl-h tl-detail-title">{traceLabel(row, entryAt)}</p>
       <p className="tl-muted tl-detail-subtitle">
-        {rowQuestion(row, entryAt) === undefined ? '' : `for “${rowQuestion(row, entryAt)}” · `}call {call.callId}
-        {call.requestId === undefined ? '' : ` · request ${call.requestId}`}
+        {rowSubtitle(row, entryAt)}
       </p>
       <div className="tl-row">
         <span className={`tl-badge ${current.policySource === 'recorded' ? 'tl-ok' : 'tl-warn'}`} title={current.policySource === 'recorded' ? 'replayed with the policy the call recorded: exact' : 'no policy recorded: replayed with the panel policy'}>

@@ -19,11 +19,11 @@ export async function nextCallMemory(session: Session | undefined, memory: Memor
  * thread changes and whenever the session is idle again (a call may have moved the hold).
  */
 export function useNextCallMemory(session: Session | undefined, memory: Memory | undefined, policy: ContextPolicy, threadVersion: number, idle: boolean): string | Memory | undefined {
-  const [answer, setAnswer] = useState<{ readonly session: Session; readonly text: string | undefined } | undefined>(undefined)
+  const [answer, setAnswer] = useState<{ readonly session: Session; readonly text: string | Memory | undefined } | undefined>(undefined)
   useEffect(() => {
     if (session === undefined || !idle) return
     let current = true
-    session.nextCallMemory({ policy }).then(
+    nextCallMemory(session, memory, policy).then(
       (text) => {
         if (current) setAnswer({ session, text })
       },

@@ -1,3 +1,4 @@
+import { memo } from '../utils/memo'
 import type { CacheBreakpoint, MessageInfo, ProjectedMessage, ProjectionResult } from './types'
 
 /** Anthropic accepts at most this many `cache_control` markers per request, the automatic one included. */
@@ -69,6 +70,13 @@ export interface CacheBreakpoints {
  * Kept out of `project()` so an app that never formats a request does not bundle it.
  */
 export function cacheBreakpoints(result: ProjectionResult): CacheBreakpoints {
+  // A request's formats and the devtools' views each ask for the same result's: placed once.
+  return memo(placedByResult, result, () => place(result))
+}
+
+const placedByResult = /* @__PURE__ */ new WeakMap<ProjectionResult, CacheBreakpoints>()
+
+function place(result: ProjectionResult): CacheBreakpoints {
   const { anthropic, openAI } = result.meta.cache
   const placed = anthropic === 'off' ? [] : placeCacheBreakpoints(result, anthropic)
   if (openAI === 'off') return { anthropic: placed, openAI: [] }
