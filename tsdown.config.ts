@@ -40,7 +40,7 @@ function pkg(dir: string, entry: Record<string, string>, options: UserConfig = {
 export default defineConfig([
   pkg('packages/core', {
     index: 'src/index.ts',
-    ...Object.fromEntries(['caching', 'calls', 'compaction', 'import', 'memory', 'models', 'parts', 'views', 'internal'].map((name) => [name, `src/exports/${name}.ts`])),
+    ...Object.fromEntries(['caching', 'calls', 'compaction', 'import', 'memory', 'models', 'parts', 'recall', 'views', 'internal'].map((name) => [name, `src/exports/${name}.ts`])),
   }),
   pkg('packages/store', { index: 'src/index.ts', attachments: 'src/exports/attachments.ts', dexie: 'src/exports/dexie.ts' }),
   pkg('packages/agent', { index: 'src/index.ts', testing: 'src/exports/testing.ts' }),

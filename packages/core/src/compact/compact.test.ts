@@ -34,6 +34,8 @@ describe('compact', () => {
     const thread = tripThread(10)
     const before = JSON.stringify(thread.entries)
     const events: ThreadlensEvent[] = []
+    // A budget the trip no longer fits: the summary then stands in for what the window leaves out.
+    const policy = definePolicy({ maxInputTokens: 600, reserveOutputTokens: 100, keepLastTurns: 2 })
     const result = await compact({ thread, policy, counter, summarizer: extractiveSummarizer(), onEvent: (event) => events.push(event) })
     expect(result.status).toBe('summarized')
     if (result.status !== 'summarized') return
@@ -47,7 +49,9 @@ describe('compact', () => {
     expect(projected.meta.includedSeqs).toContain(lastTurns[0])
     expect(projected.messages[0]?.content).toContain('Plan a four-day trip to Norway')
     expect(result.tokensAfter).toBe(projected.meta.tokens.total)
-    expect(result.tokensAfter).toBeLessThan(result.tokensBefore)
+    expect(result.tokensAfter).toBeLessThanOrEqual(500)
+    // What was left out without it is now covered: newest entries verbatim, the rest summarized.
+    expect(projected.meta.dropped.filter((range) => range.reason === 'budget')).toEqual([])
     expect(events.map((event) => event.type)).toEqual(['compaction-start', 'compaction-end'])
   })
 

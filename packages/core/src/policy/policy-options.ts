@@ -128,6 +128,12 @@ export interface PolicyFields {
    * theirs. Default: every image is sent.
    */
   readonly keepImagesTurns: number
+  /**
+   * Recall: part of the budget goes to the older entries most relevant to the newest user message,
+   * found by the `recall` searcher given to `project()` (`createRecallIndex()`), sent in one marked
+   * block just before the newest turn. Default: off; `recall: {}` turns it on with the defaults.
+   */
+  readonly recall: RecallFields
   /** Memory spaces rendered into the memory segment, in this order. Default: none. */
   readonly memorySpaces: readonly string[]
   /** Token cap of the rendered memory segment; spaces that do not fit are left out whole. Default 1000. */
@@ -140,17 +146,43 @@ export interface PolicyFields {
   readonly name: string
 }
 
+/** How recall shares the budget and renders what it finds (see `PolicyFields.recall`). */
+export interface RecallFields {
+  /**
+   * Share of the history room (the budget left after system prompt, tools, memory, summary, pending
+   * and the latest user message) kept for recalled entries; the newest window gets the rest, and
+   * recall also takes what the window leaves unused. Default 0.5.
+   */
+  readonly share: number
+  /** Messages on each side of a hit sent with it (a question with its answer). Default 1. */
+  readonly neighbors: number
+  /** How many of the newest user messages make up the query. Default 1. */
+  readonly queryTurns: number
+  /** At most this many hits are considered, best first. Default 64. */
+  readonly maxHits: number
+  /** Each recalled message carries the date it was written (UTC), so "last week" can be placed. Default true. */
+  readonly dates: boolean
+  /** The line that opens the recall block. */
+  readonly header: string
+}
+
 /** Cache options with no default: absent unless given. */
 type OptionalCacheField = 'openAIKey'
 /** Policy options with no default: absent unless given. */
-type OptionalPolicyField = 'maxMessages' | 'maxTurns' | 'systemPrompt' | 'pruneToolOutputsOverTokens' | 'keepImagesTurns' | 'model' | 'name'
+type OptionalPolicyField = 'maxMessages' | 'maxTurns' | 'systemPrompt' | 'pruneToolOutputsOverTokens' | 'keepImagesTurns' | 'recall' | 'model' | 'name'
 
 /** The `cache` option of `definePolicy`: every field optional. */
 export type CacheOptions = { readonly [K in keyof CacheFields]?: CacheFields[K] | undefined }
 /** The cache options of a defined policy, defaults filled in. */
 export type CachePolicy = Readonly<Omit<CacheFields, OptionalCacheField>> & Readonly<Partial<Pick<CacheFields, OptionalCacheField>>>
 /** What `definePolicy` takes: every option is optional and has the default its comment names. */
-export type PolicyOptions = { readonly [K in keyof PolicyFields]?: PolicyFields[K] | undefined }
+export type PolicyOptions = { readonly [K in Exclude<keyof PolicyFields, 'recall'>]?: PolicyFields[K] | undefined } & {
+  readonly recall?: RecallOptions | undefined
+}
+/** The `recall` option of `definePolicy`: every field optional. */
+export type RecallOptions = { readonly [K in keyof RecallFields]?: RecallFields[K] | undefined }
+/** The recall options of a defined policy, defaults filled in. */
+export type RecallPolicy = Readonly<RecallFields>
 /** A validated, frozen policy: plain data, safe to store and compare. */
 export type ContextPolicy = Readonly<Omit<PolicyFields, OptionalPolicyField | 'cache'>> &
   Readonly<Partial<Pick<PolicyFields, OptionalPolicyField>>> & { readonly cache: CachePolicy }

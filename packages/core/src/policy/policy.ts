@@ -2,12 +2,13 @@ import { InvalidPolicyError } from '../errors/threadlens-error'
 import { entryKinds } from '../entries/entry'
 import { issuePath } from '../validation/issues'
 import { array, boolean, flag, int, number, object, oneOf, optional, read, string, union, withDefault, type Reader } from '../validation/readers'
-import type { CachePolicy, ContextPolicy, PolicyOptions } from './policy-options'
+import type { CachePolicy, ContextPolicy, PolicyOptions, RecallPolicy } from './policy-options'
 
-export type { CacheFields, CacheOptions, CachePolicy, ContextPolicy, PolicyFields, PolicyOptions } from './policy-options'
+export type { CacheFields, CacheOptions, CachePolicy, ContextPolicy, PolicyFields, PolicyOptions, RecallFields, RecallOptions, RecallPolicy } from './policy-options'
 
 export const DEFAULT_SUMMARY_PREFIX = 'Summary of the earlier conversation:\n'
 export const DEFAULT_INTERRUPTED_RESULT = '[interrupted: this tool call never returned a result]'
+export const DEFAULT_RECALL_HEADER = 'Recalled from earlier in this conversation as relevant to the latest message (older than, and out of order with, the messages around it):'
 
 // Each option's rule and default; the options are documented in policy-options.ts.
 
@@ -19,6 +20,15 @@ const cacheReader: Reader<CachePolicy> = object<CachePolicy>({
   reduceEveryTurns: withDefault(int({ above: 0 }), () => 1),
   memoryHoldTurns: withDefault(int({ above: 0 }), () => 1),
   memoryRefreshTokens: withDefault(int({ min: 0 }), () => 200),
+})
+
+const recallReader: Reader<RecallPolicy> = object<RecallPolicy>({
+  share: withDefault(number({ min: 0, max: 1 }), () => 0.5),
+  neighbors: withDefault(int({ min: 0, max: 8 }), () => 1),
+  queryTurns: withDefault(int({ above: 0, max: 16 }), () => 1),
+  maxHits: withDefault(int({ above: 0, max: 1000 }), () => 64),
+  dates: withDefault(boolean, () => true),
+  header: withDefault(string(), () => DEFAULT_RECALL_HEADER),
 })
 
 const policyReader: Reader<ContextPolicy> = object<ContextPolicy>(
@@ -47,6 +57,7 @@ const policyReader: Reader<ContextPolicy> = object<ContextPolicy>(
     toolOutputMaxLines: withDefault(int({ above: 0 }), () => 1000),
     toolOutputKeep: withDefault(oneOf(['head', 'tail', 'head-tail']), () => 'head-tail'),
     keepImagesTurns: optional(int({ above: 0 }), 'loose'),
+    recall: optional(recallReader, 'loose'),
     memorySpaces: withDefault(array(string({ min: 1 })), () => []),
     memoryMaxTokens: withDefault(int({ above: 0 }), () => 1000),
     tokenizer: withDefault(oneOf(['o200k_base', 'cl100k_base', 'heuristic']), () => 'o200k_base'),
@@ -70,6 +81,7 @@ export function definePolicy(options: PolicyOptions = {}): ContextPolicy {
   const policy = result.value
   Object.freeze(policy.includeKinds)
   Object.freeze(policy.cache)
+  if (policy.recall !== undefined) Object.freeze(policy.recall)
   return Object.freeze(policy)
 }
 

@@ -46,7 +46,8 @@ describe('cache breakpoints', () => {
   it('gives the long TTL to tools, system and the stable base only; history breakpoints stay at 5 minutes', () => {
     const thread = toolThread(3)
     thread.append({ kind: 'summary', payload: { fromSeq: 0, toSeq: 3, content: 'Day 0: rain.' } })
-    const result = projectWith(thread, { cache: { ttl: '1h' } })
+    // The turn window leaves turn 0 out, so its summary is sent (a summary stands in only for what does not fit).
+    const result = projectWith(thread, { cache: { ttl: '1h' }, maxTurns: 2 })
     expect(cacheBreakpoints(result).anthropic.map(({ reason, ttl }) => [reason, ttl])).toEqual([
       ['tools-and-system', '1h'],
       ['stable-base', '1h'],
@@ -161,7 +162,7 @@ describe('OpenAI explicit cache breakpoints (GPT-5.6 and later)', () => {
   it('moves a breakpoint that falls on assistant content back to the nearest input message, at most 3', () => {
     const thread = toolThread(6)
     thread.append({ kind: 'summary', payload: { fromSeq: 0, toSeq: 3, content: 'Day 0: rain.' } })
-    const result = projectWith(thread, { toolTrace: 'masked', keepLastTurns: 2 })
+    const result = projectWith(thread, { toolTrace: 'masked', keepLastTurns: 2, maxTurns: 5 })
     const anthropic = cacheBreakpoints(result).anthropic.map((breakpoint) => breakpoint.reason)
     expect(anthropic).toEqual(['tools-and-system', 'stable-base', 'newest-stable', 'request-end'])
     const openAI = cacheBreakpoints(result).openAI

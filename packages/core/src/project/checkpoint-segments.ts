@@ -11,6 +11,8 @@ export interface CheckpointSegments {
   /** The newest summary the window can use, used or not. */
   readonly summaryEntry: SummaryEntry | undefined
   readonly summaryUsed: boolean
+  /** Whether the summary was offered its place (else it was left out because everything it covers fit). */
+  readonly summaryTried: boolean
   readonly summaryTokens: number
   readonly summaryText: string
   /** The seqs the summary in use stands for (`0..-1` without one). */
@@ -23,7 +25,11 @@ export interface CheckpointSegments {
   readonly remaining: number
 }
 
-export function fitCheckpoints(context: ProjectionContext, remainingBefore: number): CheckpointSegments {
+/**
+ * `withSummary: false` leaves the newest summary out (reported as `summaryEntry`, not used): a
+ * summary stands in only for entries that do not fit, so `project()` first tries without it.
+ */
+export function fitCheckpoints(context: ProjectionContext, remainingBefore: number, withSummary: boolean): CheckpointSegments {
   const { input, include, index, visibleFrom } = context
   const { policy, counter } = input
   let remaining = remainingBefore
@@ -31,7 +37,7 @@ export function fitCheckpoints(context: ProjectionContext, remainingBefore: numb
   let summaryUsed = false
   let summaryTokens = 0
   let summaryText = ''
-  if (summaryEntry !== undefined) {
+  if (summaryEntry !== undefined && withSummary) {
     summaryText = policy.summaryPrefix + summaryEntry.payload.content
     const cost = MESSAGE_OVERHEAD_TOKENS + counter.countCached(summaryText)
     if (cost <= remaining) {
@@ -63,6 +69,7 @@ export function fitCheckpoints(context: ProjectionContext, remainingBefore: numb
   return {
     summaryEntry,
     summaryUsed,
+    summaryTried: withSummary,
     summaryTokens,
     summaryText,
     coveredFrom: summaryUsed ? Math.max(visibleFrom, (summaryEntry as SummaryEntry).payload.fromSeq) : 0,

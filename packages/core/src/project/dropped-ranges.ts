@@ -4,7 +4,7 @@ import type { UnitSelection } from './select-units'
 import type { DropReason, DroppedRange } from './types'
 
 /**
- * Every entry not present raw and not covered by the summary in use, as ascending ranges.
+ * Every entry not present raw (in the history or the recall block) and not covered by the summary in use, as ascending ranges.
  * Only the walked part is looked at entry by entry; older parts are whole ranges split around
  * the pinned entries that made it in, so meta stays small on huge threads.
  * `includedSeqs` are the seqs sent, ascending.
@@ -14,6 +14,7 @@ export function droppedRanges(
   { coveredFrom, coveredTo }: CheckpointSegments,
   { lowWater, stopReason, explicit }: UnitSelection,
   includedSeqs: readonly number[],
+  recalledSeqs: readonly number[],
 ): DroppedRange[] {
   const ranges: DroppedRange[] = []
   const pushRange = (fromSeq: number, toSeq: number, reason: DropReason): void => {
@@ -38,6 +39,7 @@ export function droppedRanges(
     const gaps: [number, number][] = []
     if (coveredTo >= coveredFrom) gaps.push([coveredFrom, coveredTo])
     for (const seq of includedSeqs) if (seq < lowWater) gaps.push([seq, seq])
+    for (const seq of recalledSeqs) gaps.push([seq, seq])
     gaps.sort((a, b) => a[0] - b[0])
     for (const [gapFrom, gapTo] of gaps) {
       if (gapTo < from) continue
@@ -48,14 +50,16 @@ export function droppedRanges(
     pushRange(from, lowWater - 1, reason)
   }
 
-  // Walked: entry by entry, skipping the summary's range in one step.
+  // Walked: entry by entry, skipping the summary's range in one step (and recalled entries the
+  // window stopped above).
+  const recalled = new Set(recalledSeqs)
   for (let seq = Math.max(lowWater, visibleFrom); seq <= lastSeq; seq++) {
     if (covered(seq)) {
       seq = coveredTo
       continue
     }
     const fate = explicit.get(seq)
-    if (fate === 'included') continue
+    if (fate === 'included' || recalled.has(seq)) continue
     pushRange(seq, seq, fate ?? stopReason ?? 'budget')
   }
   return ranges

@@ -2,13 +2,16 @@ import type { DropReason, ProjectionMeta, Reduction } from './types'
 
 /**
  * What a projection did with one thread entry, read from its `meta` alone: sent (maybe shortened),
- * sent as the summary in use, covered by that summary, left out (and why), or `unprojected`:
+ * sent as the summary in use, covered by that summary, recalled as relevant to the newest user
+ * message, left out (and why), or `unprojected`:
  * newer than the projection (appended since; the next projection will say).
  */
 export type EntryFate =
   | { readonly state: 'included'; readonly reduced: Reduction | undefined }
   | { readonly state: 'summary'; readonly covers: readonly [number, number] }
   | { readonly state: 'summarized'; readonly summarySeq: number }
+  /** sent in the recall block; `hit` is set for the entry that matched (its neighbours and tool unit come with it) */
+  | { readonly state: 'recalled'; readonly hit: { readonly score: number; readonly terms: readonly string[] } | undefined }
   | { readonly state: 'dropped'; readonly reason: DropReason }
   | { readonly state: 'unprojected' }
 
@@ -20,6 +23,7 @@ export const dropReasonTexts: Readonly<Record<DropReason, { readonly text: strin
   kind: { text: 'kind not sent', rule: 'its kind is not in policy.includeKinds' },
   applied: { text: 'applied, never sent', rule: 'a context op: applied to the projection, never sent' },
   superseded: { text: 'older summary', rule: 'an older summary: a newer checkpoint replaces it' },
+  unneeded: { text: 'summary not needed', rule: 'a summary whose entries all fit: they are sent as they are instead' },
   window: { text: 'outside the turn window', rule: 'outside maxTurns / maxMessages' },
   'cache-window': { text: 'before the cache-friendly window', rule: 'cut early by cacheFriendly so the cached prompt prefix stays stable' },
   isolated: { text: 'older tool trace', rule: "older request's tool traffic: toolTrace 'boundary' keeps only its outcome" },
@@ -61,6 +65,12 @@ export function entryFates(meta: ProjectionMeta): FateIndex {
   const summary = meta.summary
   const summaryFate: EntryFate | undefined = summary === undefined ? undefined : { state: 'summary', covers: [summary.fromSeq, summary.toSeq] }
   const summarizedFate: EntryFate | undefined = summary === undefined ? undefined : { state: 'summarized', summarySeq: summary.seq }
+  const recalled = new Map<number, EntryFate>()
+  const hits = new Map((meta.recall?.hits ?? []).map((hit) => [hit.seq, hit]))
+  for (const seq of meta.recall?.seqs ?? []) {
+    const hit = hits.get(seq)
+    recalled.set(seq, { state: 'recalled', hit: hit === undefined ? undefined : { score: hit.score, terms: hit.terms } })
+  }
   const ranges = meta.dropped
   const lastSeq = meta.firstSeq + meta.entryCount - 1
   const index: FateIndex = {
@@ -72,6 +82,8 @@ export function entryFates(meta: ProjectionMeta): FateIndex {
       const shortened = reduced.get(seq)
       if (shortened !== undefined) return shortened
       if (includedSeqs.has(seq)) return included
+      const recalledFate = recalled.get(seq)
+      if (recalledFate !== undefined) return recalledFate
       let low = 0
       let high = ranges.length - 1
       while (low <= high) {
@@ -101,6 +113,8 @@ export function sameFate(a: EntryFate, b: EntryFate): boolean {
       return b.state === 'summary' && a.covers[0] === b.covers[0] && a.covers[1] === b.covers[1]
     case 'summarized':
       return b.state === 'summarized' && a.summarySeq === b.summarySeq
+    case 'recalled':
+      return b.state === 'recalled' && a.hit?.score === b.hit?.score && a.hit?.terms.join(' ') === b.hit?.terms.join(' ')
     case 'dropped':
       return b.state === 'dropped' && a.reason === b.reason
     case 'unprojected':
@@ -123,6 +137,14 @@ export function describeFate(fate: EntryFate): { readonly label: string; readonl
       return { label: 'summary in use', text: 'summary in use', rule: `sent as the summary segment, replacing #${fate.covers[0]}–#${fate.covers[1]}` }
     case 'summarized':
       return { label: `summarized (#${fate.summarySeq})`, text: `summarized by #${fate.summarySeq}`, rule: `covered by summary #${fate.summarySeq}` }
+    case 'recalled':
+      return fate.hit === undefined
+        ? { label: 'recalled', text: 'recalled with a match next to it', rule: 'sent in the recall block beside an older entry that matched the newest user message' }
+        : {
+            label: 'recalled',
+            text: `recalled: matched ${fate.hit.terms.join(', ')}`,
+            rule: `sent in the recall block: it matched ${fate.hit.terms.map((term) => `"${term}"`).join(', ')} of the newest user message (score ${fate.hit.score.toFixed(2)})`,
+          }
     case 'dropped':
       return { label: fate.reason, text: `not sent: ${dropReasonTexts[fate.reason].text}`, rule: dropReasonTexts[fate.reason].rule }
     case 'unprojected':

@@ -142,7 +142,7 @@ describe('project: invariants over random threads', () => {
     const { meta } = result
     expect(meta.messages).toHaveLength(result.messages.length)
     let total = REPLY_PRIMING_TOKENS + meta.tokens.tools
-    const bySegment: Record<string, number> = { system: REPLY_PRIMING_TOKENS, memory: 0, summary: 0, history: 0, pending: 0 }
+    const bySegment: Record<string, number> = { system: REPLY_PRIMING_TOKENS, memory: 0, summary: 0, history: 0, recall: 0, pending: 0 }
     result.messages.forEach((message, position) => {
       const info = meta.messages[position]
       if (info === undefined) throw new Error('missing message info')

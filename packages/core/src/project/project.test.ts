@@ -101,15 +101,34 @@ describe('project', () => {
     expect(dropped.meta.dropped).toEqual([{ fromSeq: 1, toSeq: 1, reason: 'unresolved' }])
   })
 
-  it('uses the newest summary in place of the entries it covers', () => {
+  it('sends no summary when everything it covers fits: the entries go as they are', () => {
     const thread = conversation(5)
     thread.append({ kind: 'summary', payload: { fromSeq: 0, toSeq: 5, content: 'The user asked about distances.' } })
     thread.append({ kind: 'message', payload: { role: 'user', content: 'And the ferry?' } })
     const result = project({ thread, policy: definePolicy({ systemPrompt: 'S' }), counter })
+    expect(result.meta.summaryUsed).toBe(false)
+    expect(result.meta.summary).toBeUndefined()
+    expect(result.meta.includedSeqs).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 11])
+    expect(result.meta.dropped).toEqual([{ fromSeq: 10, toSeq: 10, reason: 'unneeded' }])
+    expect(result.messages.some((message) => message.content.includes('distances'))).toBe(false)
+  })
+
+  it('sends the summary for the covered entries that do not fit, and the newest ones that do verbatim', () => {
+    const thread = conversation(5)
+    thread.append({ kind: 'summary', payload: { fromSeq: 0, toSeq: 5, content: 'The user asked about distances.' } })
+    thread.append({ kind: 'message', payload: { role: 'user', content: 'And the ferry?' } })
+    const whole = project({ thread, policy: definePolicy({ systemPrompt: 'S' }), counter }).meta.tokens.total
+    // Room for the summary and a few of the newest entries, not for all of them.
+    const result = project({ thread, policy: definePolicy({ systemPrompt: 'S', maxInputTokens: whole - 40, reserveOutputTokens: 0 }), counter })
     expect(result.messages[1]).toEqual({ role: 'system', content: 'Summary of the earlier conversation:\nThe user asked about distances.' })
     expect(result.meta.summary).toEqual({ seq: 10, fromSeq: 0, toSeq: 5 })
-    expect(result.meta.includedSeqs).toEqual([6, 7, 8, 9, 10, 11])
+    const history = result.meta.includedSeqs.filter((seq) => seq !== 10 && seq !== 11)
+    // Newest first and contiguous, reaching into the covered range 0..5.
+    expect(history.length).toBeGreaterThan(4)
+    expect(history).toEqual(Array.from({ length: history.length }, (_, position) => 10 - history.length + position))
+    expect(history[0]).toBeLessThanOrEqual(5)
     expect(result.meta.dropped).toEqual([])
+    expect(result.meta.tokens.total).toBeLessThanOrEqual(whole - 40)
     expect(result.meta.messages[1]?.segment).toBe('summary')
   })
 

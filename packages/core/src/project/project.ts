@@ -1,10 +1,12 @@
 import { assembleMessages, projectionMeta } from './projection-meta'
-import { fitCheckpoints } from './checkpoint-segments'
-import { measureFixedSegments } from './fixed-segments'
-import { projectionContext } from './projection-context'
-import { selectUnits } from './select-units'
+import { fitCheckpoints, type CheckpointSegments } from './checkpoint-segments'
+import { measureFixedSegments, type FixedSegments } from './fixed-segments'
+import { projectionContext, type ProjectionContext } from './projection-context'
+import { planRecall, selectRecall, withoutEntries, type RecallBlock } from './recall-block'
+import { selectUnits, type UnitSelection } from './select-units'
 import type { ProjectInput, ProjectionResult } from './types'
-import { planWindows } from './window-plan'
+import { planWindows, type WindowPlan } from './window-plan'
+import { entryAt } from './units'
 
 /**
  * Projects a thread into the messages a model sees now, under a policy, with meta explaining
@@ -13,14 +15,64 @@ import { planWindows } from './window-plan'
  *
  * A pipeline of phases, each with a typed result: the fixed segments (system, tools, pending,
  * latest user message), the summary and memory checkpoints, the cache and reduction windows,
- * the choice of history units, the messages, and `meta`.
+ * the choice of history units, recall, the messages, and `meta`.
  */
 export function project(input: ProjectInput): ProjectionResult {
   const context = projectionContext(input)
   const fixed = measureFixedSegments(context)
-  const checkpoints = fitCheckpoints(context, context.budget - fixed.mandatoryTokens)
+  const recallPlan = planRecall(context, fixed)
+  let walk = walkHistory(context, fixed, 0, false)
+  // Everything fits: no summary and nothing to recall. Else recall keeps its share, and the summary
+  // stands in for what the window then leaves out.
+  if (walk.selection.stopReason !== undefined) {
+    if (recallPlan !== undefined && recallPlan.skipped === undefined) walk = walkHistory(context, fixed, recallPlan.reserve, false)
+    if (summaryNeeded(context, walk.checkpoints, walk.selection)) walk = walkHistory(context, fixed, recallPlan?.reserve ?? (() => 0), true)
+  }
+  const { checkpoints, windows } = walk
+  let { selection } = walk
+  let recall: RecallBlock | undefined
+  if (recallPlan !== undefined) {
+    // Recall fills the room the window left; then the window takes back the room recall did not
+    // use, taking recalled entries next to it back into the history as it reaches them.
+    const room = checkpoints.remaining - selection.used
+    recall = selectRecall(context, fixed, selection, recallPlan, room)
+    if (selection.stopReason === 'budget' && room - recall.tokens > 0) {
+      selection = selectUnits(context, fixed, checkpoints, windows, { reserve: recall.tokens, recalled: recall.lines })
+      recall = withoutEntries(context, recall, selection.takenFromRecall, checkpoints.remaining - selection.used)
+    }
+  }
+  const assembled = assembleMessages(context, fixed, checkpoints, selection, recall)
+  return { messages: assembled.messages, meta: projectionMeta(context, fixed, checkpoints, windows, selection, assembled, recall) }
+}
+
+interface HistoryWalk {
+  readonly checkpoints: CheckpointSegments
+  readonly windows: WindowPlan
+  readonly selection: UnitSelection
+}
+
+function walkHistory(context: ProjectionContext, fixed: FixedSegments, recallReserve: number | ((room: number) => number), withSummary: boolean): HistoryWalk {
+  const checkpoints = fitCheckpoints(context, context.budget - fixed.mandatoryTokens, withSummary)
   const windows = planWindows(context, fixed, checkpoints)
-  const selection = selectUnits(context, fixed, checkpoints, windows)
-  const assembled = assembleMessages(context, fixed, checkpoints, selection)
-  return { messages: assembled.messages, meta: projectionMeta(context, fixed, checkpoints, windows, selection, assembled) }
+  const reserve = typeof recallReserve === 'number' ? recallReserve : recallReserve(checkpoints.remaining)
+  const selection = selectUnits(context, fixed, checkpoints, windows, { reserve, recalled: new Map() })
+  return { checkpoints, windows, selection }
+}
+
+/** Whether a walk without the summary left out, for lack of room, an entry the newest summary covers. */
+export function summaryNeeded(context: ProjectionContext, { summaryEntry, summaryUsed }: CheckpointSegments, selection: UnitSelection): boolean {
+  if (summaryEntry === undefined || summaryUsed || selection.stopReason === undefined) return false
+  const { include, toolsIncluded } = context
+  const from = Math.max(context.visibleFrom, summaryEntry.payload.fromSeq)
+  // Newest first: the first covered entry below the window usually answers at once.
+  for (let seq = Math.min(summaryEntry.payload.toSeq, context.lastSeq); seq >= from; seq--) {
+    const fate = selection.explicit.get(seq)
+    if (fate === 'budget' || fate === 'window' || fate === 'cache-window') return true
+    if (fate !== undefined) continue
+    const entry = entryAt(context, seq)
+    if (entry === undefined || entry.kind === 'summary' || entry.kind === 'context_op' || !include.has(entry.kind)) continue
+    if ((entry.kind === 'tool_call' || entry.kind === 'tool_result') && !toolsIncluded) continue
+    return true
+  }
+  return false
 }

@@ -3,7 +3,7 @@ import type { ContextPolicy } from '../policy/policy'
 import { REPLY_PRIMING_TOKENS } from '../tokens/token-counter'
 import { HashBuilder } from '../utils/hash'
 import { attachmentTokens } from '../tokens/attachment-tokens'
-import { overSummaryThreshold } from './summary-threshold'
+import { summaryNeed } from './summary-need'
 import type { CheckpointSegments } from './checkpoint-segments'
 import { droppedRanges } from './dropped-ranges'
 import type { FixedSegments } from './fixed-segments'
@@ -15,6 +15,7 @@ import { emitUnit } from './unit-messages'
 import { messageInfo, projectedMessage } from './message-parts'
 import { entryAt, type UnitContext } from './units'
 import type { WindowPlan } from './window-plan'
+import type { RecallBlock } from './recall-block'
 
 /** The messages in order: system, memory, summary, history (oldest unit first), pending. */
 export interface AssembledMessages {
@@ -23,7 +24,13 @@ export interface AssembledMessages {
   readonly historyTokens: number
 }
 
-export function assembleMessages(context: ProjectionContext, fixed: FixedSegments, checkpoints: CheckpointSegments, selection: UnitSelection): AssembledMessages {
+export function assembleMessages(
+  context: ProjectionContext,
+  fixed: FixedSegments,
+  checkpoints: CheckpointSegments,
+  selection: UnitSelection,
+  recall: RecallBlock | undefined,
+): AssembledMessages {
   const { policy } = context.input
   const messages: ProjectedMessage[] = []
   const infos: MessageInfo[] = []
@@ -40,7 +47,21 @@ export function assembleMessages(context: ProjectionContext, fixed: FixedSegment
     infos.push({ segment: 'summary', tokens: checkpoints.summaryTokens, seqs: [checkpoints.summaryEntry.seq] })
   }
   let historyTokens = 0
-  for (const unit of selection.history) historyTokens += emitUnit(unit, selection.planOf(unit), context, messages, infos)
+  // The recall block goes just before the newest turn: after everything a later call repeats, so
+  // what it recalls for this question breaks no cached prefix of the history before it.
+  const recallAt = fixed.anchor?.seq ?? Number.POSITIVE_INFINITY
+  let recallSent = recall === undefined || recall.tokens === 0
+  const emitRecall = (): void => {
+    if (recallSent || recall === undefined) return
+    recallSent = true
+    messages.push({ role: policy.summaryRole, content: recall.text })
+    infos.push({ segment: 'recall', tokens: recall.tokens, seqs: recall.meta.seqs })
+  }
+  for (const unit of selection.history) {
+    if (unit.start >= recallAt) emitRecall()
+    historyTokens += emitUnit(unit, selection.planOf(unit), context, messages, infos)
+  }
+  emitRecall()
   fixed.pending.forEach((message, position) => {
     messages.push(projectedMessage(message, message.parts))
     infos.push(messageInfo('pending', fixed.pendingCosts[position] as number, [], { attachmentTokens: attachmentTokens(message.parts), omittedImages: [] }))
@@ -56,32 +77,29 @@ export function projectionMeta(
   windows: WindowPlan,
   selection: UnitSelection,
   assembled: AssembledMessages,
+  recall: RecallBlock | undefined,
 ): ProjectionMeta {
   const { input, entries, index, firstSeq, lastSeq, budget } = context
   const { policy, counter } = input
   const { coveredFrom, coveredTo, summaryUsed, summaryEntry } = checkpoints
   const { stopReason } = selection
-  const { includedSeqs, dropped, reduced } = entryFates(context, checkpoints, selection)
+  const recalledSeqs = recall?.meta.seqs ?? []
+  const { includedSeqs, dropped, reduced } = entryFates(context, checkpoints, selection, recalledSeqs)
+  const recallTokens = recall?.tokens ?? 0
 
   const tokens = {
     system: fixed.systemTokens,
     memory: checkpoints.memoryTokens,
     summary: checkpoints.summaryTokens,
     history: assembled.historyTokens,
+    recall: recallTokens,
     pending: fixed.pendingTokens,
     tools: fixed.toolTokens,
-    total: fixed.systemTokens + checkpoints.memoryTokens + checkpoints.summaryTokens + assembled.historyTokens + fixed.pendingTokens + fixed.toolTokens,
+    total: fixed.systemTokens + checkpoints.memoryTokens + checkpoints.summaryTokens + assembled.historyTokens + recallTokens + fixed.pendingTokens + fixed.toolTokens,
     attachments: assembled.infos.reduce((sum, info) => sum + (info.attachmentTokens ?? 0), 0),
   }
   const overflow = fixed.mandatoryTokens > budget
-  const historyDropped = dropped.some((range) => range.reason === 'budget' || range.reason === 'window' || range.reason === 'cache-window')
-  const needsSummaryReason: NeedsSummaryReason | undefined = overflow
-    ? 'overflow'
-    : historyDropped
-      ? 'history-dropped'
-      : overSummaryThreshold(tokens.total, tokens.system + tokens.tools, budget, policy.summarizeAtRatio)
-        ? 'over-threshold'
-        : undefined
+  const needsSummaryReason: NeedsSummaryReason | undefined = overflow ? 'overflow' : summaryNeed(context, checkpoints, dropped, assembled.infos, tokens.system + tokens.tools)
   const { messages, infos } = assembled
   return {
     tokens,
@@ -98,6 +116,7 @@ export function projectionMeta(
     dropped,
     summary: summaryUsed && summaryEntry !== undefined ? { seq: summaryEntry.seq, fromSeq: coveredFrom, toSeq: coveredTo } : undefined,
     summaryUsed,
+    recall: recall?.meta,
     memory: checkpoints.memoryMeta,
     truncated: stopReason !== undefined || selection.pinnedDroppedByBudget,
     needsSummary: needsSummaryReason !== undefined,
@@ -126,11 +145,12 @@ function entryFates(
   context: ProjectionContext,
   checkpoints: CheckpointSegments,
   selection: UnitSelection,
+  recalledSeqs: readonly number[],
 ): Pick<ProjectionMeta, 'includedSeqs' | 'dropped' | 'reduced'> {
   const includedSeqs: number[] = []
   for (const [entrySeq, fate] of selection.explicit) if (fate === 'included') includedSeqs.push(entrySeq)
   includedSeqs.sort((a, b) => a - b)
-  const dropped = droppedRanges(context, checkpoints, selection, includedSeqs)
+  const dropped = droppedRanges(context, checkpoints, selection, includedSeqs, recalledSeqs)
   const reduced: { seq: number; how: Reduction }[] = []
   for (const unit of selection.history) {
     const plan = selection.planOf(unit)
@@ -154,7 +174,8 @@ function prefixKeyOf(messages: readonly ProjectedMessage[], infos: readonly Mess
   let historyStarted = false
   for (let position = 0; position < messages.length; position++) {
     const info = infos[position] as MessageInfo
-    if (info.segment === 'pending') break
+    // Pending messages and the recall block (chosen for this question) are not repeated by later calls.
+    if (info.segment === 'pending' || info.segment === 'recall') break
     if (anchorSeq !== undefined && info.seqs[0] === anchorSeq) break
     const message = messages[position] as ProjectedMessage
     if (info.segment !== 'history') {

@@ -22,14 +22,31 @@ export interface UnitSelection {
   /** Below this seq the walk did not look: those entries share `stopReason`. */
   readonly lowWater: number
   readonly pinnedDroppedByBudget: boolean
+  /** Tokens of the history units sent. */
+  readonly used: number
+  /** Recalled entries the window took back into the history. */
+  readonly takenFromRecall: ReadonlySet<number>
 }
+
+/**
+ * What the walk leaves to recall: tokens held back, and the recalled entries with their cost in the
+ * recall block. The walk may take a recalled unit back into the window (it is then sent there, in
+ * order, and its cost in the block is freed); pinned units recall already sends stay there.
+ */
+export interface WalkLimits {
+  readonly reserve: number
+  readonly recalled: ReadonlyMap<number, { readonly tokens: number }>
+}
+
+const noLimits: WalkLimits = { reserve: 0, recalled: new Map() }
 
 /**
  * Decides unit by unit: the latest user message, then pinned units (newest first while they
  * fit), then the rest newest to oldest, stopping at the first that the windows or the budget refuse.
+ * Entries a summary covers are walked like the rest: the summary stands in only for what does not fit.
  */
-export function selectUnits(context: ProjectionContext, fixed: FixedSegments, checkpoints: CheckpointSegments, windows: WindowPlan): UnitSelection {
-  const selector = new Selector(context, fixed, checkpoints, windows)
+export function selectUnits(context: ProjectionContext, fixed: FixedSegments, checkpoints: CheckpointSegments, windows: WindowPlan, limits: WalkLimits = noLimits): UnitSelection {
+  const selector = new Selector(context, fixed, checkpoints, windows, limits)
   if (fixed.anchor !== undefined) selector.decide(unitOf(context, fixed.anchor, selector.units) as Unit, 'included')
   // The summary entry in use is present (as the summary segment) even if the walk stops short of it.
   if (checkpoints.summaryUsed) selector.explicit.set((checkpoints.summaryEntry as SummaryEntry).seq, 'included')
@@ -57,14 +74,19 @@ class Selector implements UnitSelection {
   readonly #maxMessages: number
   #remaining: number
   #messageCount: number
-  readonly #straddlers: Unit[] = []
+  readonly #recalled: ReadonlyMap<number, { readonly tokens: number }>
+  /** Recalled entries the window took back. */
+  readonly takenFromRecall = new Set<number>()
+  /** Tokens the history units sent take. */
+  used = 0
 
-  constructor(context: ProjectionContext, fixed: FixedSegments, checkpoints: CheckpointSegments, windows: WindowPlan) {
+  constructor(context: ProjectionContext, fixed: FixedSegments, checkpoints: CheckpointSegments, windows: WindowPlan, limits: WalkLimits) {
     const { policy } = context.input
     this.#context = context
     this.#checkpoints = checkpoints
     this.#windows = windows
-    this.#remaining = checkpoints.remaining
+    this.#remaining = Math.max(0, checkpoints.remaining - limits.reserve)
+    this.#recalled = limits.recalled
     // Windows: the oldest seq a turn window allows, and the message count cap.
     this.#turnFloor = turnWindowFloor(policy.maxTurns, context.index.userSeqs, context.visibleFrom, context.pendingHasUser)
     this.#messageCount = fixed.anchor === undefined ? 0 : 1
@@ -106,7 +128,10 @@ class Selector implements UnitSelection {
       if (entry === undefined || !include.has(entry.kind)) continue
       if ((entry.kind === 'tool_call' || entry.kind === 'tool_result') && !context.toolsIncluded) continue
       const unit = unitOf(context, entry, this.units)
-      if (unit !== undefined && !this.included.has(unit.key) && !pinnedUnits.includes(unit)) pinnedUnits.push(unit)
+      if (unit === undefined || this.included.has(unit.key) || pinnedUnits.includes(unit)) continue
+      // A pinned unit recall already sends stays there.
+      if (this.#recalledCost(unit) > 0) continue
+      pinnedUnits.push(unit)
     }
     pinnedUnits.sort((a, b) => b.start - a.start)
     for (const unit of pinnedUnits) {
@@ -115,6 +140,7 @@ class Selector implements UnitSelection {
         this.decide(unit, emptyReason(unit, this.planOf(unit)))
       } else if (cost.tokens <= this.#remaining) {
         this.#remaining -= cost.tokens
+        this.used += cost.tokens
         this.decide(unit, 'included')
       } else {
         this.pinnedDroppedByBudget = true
@@ -129,7 +155,7 @@ class Selector implements UnitSelection {
     const cost = this.#costOf(unit)
     let reason: DropReason | undefined
     if (unit.start < this.#turnFloor || this.#messageCount + cost.messageCount > this.#maxMessages) reason = 'window'
-    else if (cost.tokens > this.#remaining) reason = 'budget'
+    else if (cost.tokens > this.#remaining + this.#recalledCost(unit)) reason = 'budget'
     else if (unit.start < (this.#windows.cacheStart ?? Number.NEGATIVE_INFINITY)) reason = 'cache-window'
     if (reason !== undefined) {
       this.stopReason = reason
@@ -141,58 +167,47 @@ class Selector implements UnitSelection {
       this.decide(unit, emptyReason(unit, this.planOf(unit)))
       return true
     }
+    this.#remaining += this.#recalledCost(unit)
+    for (const member of unitSeqs(unit)) if (this.#recalled.has(member)) this.takenFromRecall.add(member)
     this.#remaining -= cost.tokens
+    this.used += cost.tokens
     this.#messageCount += cost.messageCount
     this.decide(unit, 'included')
     return true
   }
 
-  /** Units that start inside the summary's range but reach past it, decided when the walk jumps over the range. */
-  #flushStraddlers(): boolean {
-    this.#straddlers.sort((a, b) => b.start - a.start)
-    for (const unit of this.#straddlers) if (!this.#consider(unit)) return false
-    this.#straddlers.length = 0
-    return true
+  /** What a unit's entries cost in the recall block (freed if the window takes them). */
+  #recalledCost(unit: Unit): number {
+    if (this.#recalled.size === 0) return 0
+    let tokens = 0
+    for (const member of unitSeqs(unit)) tokens += this.#recalled.get(member)?.tokens ?? 0
+    return tokens
   }
 
   /** Walks newest to oldest; decides each unit at its start; stops at the first that does not fit. */
   walkNewestFirst(): void {
     const context = this.#context
     const { visibleFrom, lastSeq } = context
-    const { summaryUsed, coveredFrom, coveredTo } = this.#checkpoints
-    let seq = lastSeq
-    while (seq >= visibleFrom) {
-      if (seq <= coveredTo && seq >= coveredFrom) {
-        if (!this.#flushStraddlers()) break
-        seq = coveredFrom - 1
+    for (let seq = lastSeq; seq >= visibleFrom; seq--) {
+      if (this.explicit.has(seq)) continue
+      const entry = entryAt(context, seq) as Entry
+      const fate = classify(entry, this.#checkpoints, context)
+      if (fate !== undefined) {
+        this.explicit.set(seq, fate)
         continue
       }
-      const entry = entryAt(context, seq) as Entry
-      if (!this.explicit.has(seq)) {
-        const fate = classify(entry, this.#checkpoints, context)
-        if (fate !== undefined) {
-          this.explicit.set(seq, fate)
-        } else {
-          const unit = unitOf(context, entry, this.units)
-          if (unit === undefined) this.explicit.set(seq, 'orphan')
-          else if (unit.start === seq) {
-            if (!this.#consider(unit)) break
-          } else if (summaryUsed && unit.start >= coveredFrom && unit.start <= coveredTo && !this.#straddlers.includes(unit)) {
-            this.#straddlers.push(unit)
-          }
-        }
-      }
-      seq--
+      const unit = unitOf(context, entry, this.units)
+      if (unit === undefined) this.explicit.set(seq, 'orphan')
+      else if (unit.start === seq && !this.#consider(unit)) break
     }
-    if (this.stopReason === undefined && this.#straddlers.length > 0) this.#flushStraddlers()
   }
 }
 
 /** The fate of entries that never form a unit, or `undefined` for entries that do. */
-function classify(entry: Entry, { summaryEntry, summaryUsed }: CheckpointSegments, { include, toolsIncluded }: ProjectionContext): DropReason | 'included' | undefined {
+function classify(entry: Entry, { summaryEntry, summaryUsed, summaryTried }: CheckpointSegments, { include, toolsIncluded }: ProjectionContext): DropReason | 'included' | undefined {
   if (entry.kind === 'context_op') return 'applied'
   if (entry.kind === 'summary') {
-    if (entry === summaryEntry) return summaryUsed ? 'included' : 'budget'
+    if (entry === summaryEntry) return summaryUsed ? 'included' : summaryTried ? 'budget' : 'unneeded'
     return include.has('summary') ? 'superseded' : 'kind'
   }
   if (!include.has(entry.kind)) return 'kind'

@@ -5,8 +5,8 @@ import type { ContextPolicy } from '../policy/policy'
 import type { CounterId, TokenCounter, ToolSchema } from '../tokens/token-counter'
 
 /** Where a projected message comes from, in request order. */
-export type Segment = 'system' | 'memory' | 'summary' | 'history' | 'pending'
-export const segments: readonly Segment[] = ['system', 'memory', 'summary', 'history', 'pending']
+export type Segment = 'system' | 'memory' | 'summary' | 'history' | 'recall' | 'pending'
+export const segments: readonly Segment[] = ['system', 'memory', 'summary', 'history', 'recall', 'pending']
 
 export interface ProjectedToolCall {
   readonly id: string
@@ -53,6 +53,69 @@ export interface ProjectInput {
    * `policy.memoryMaxTokens`.
    */
   readonly memory?: string | Memory
+  /**
+   * Where `policy.recall` finds the older entries most relevant to the newest user message:
+   * `createRecallIndex()` from `@threadlens/core/recall`, one per thread. Without it recall is
+   * skipped (`meta.recall.skipped: 'no-index'`) and its share of the budget goes to the window.
+   */
+  readonly recall?: RecallSearcher
+}
+
+/** One search of a thread's older entries. */
+export interface RecallRequest {
+  /** The projected thread's entries, in seq order (the searcher indexes what it has not seen yet). */
+  readonly entries: readonly Entry[]
+  readonly query: string
+  /** Only entries with `from <= seq < before` are searched. */
+  readonly from: number
+  readonly before: number
+  /** At most this many hits, best first. */
+  readonly limit: number
+}
+
+/** An entry found relevant, with its score and the indexed terms of it that matched. */
+export interface RecallHit {
+  readonly seq: number
+  readonly score: number
+  readonly terms: readonly string[]
+}
+
+/** Ranks a thread's entries by relevance to a query; must be deterministic (same entries and query, same hits). */
+export interface RecallSearcher {
+  search(request: RecallRequest): readonly RecallHit[]
+  /** The searchable terms of a text (what the query is matched on); none means there is nothing to search for. */
+  terms(text: string): readonly string[]
+}
+
+/** Why recall sent nothing. */
+export type RecallSkip =
+  /** no `recall` searcher was passed to `project()` */
+  | 'no-index'
+  /** the newest user message has no searchable words (empty, or only stop words) */
+  | 'empty-query'
+  /** everything older is already in the window: nothing to recall */
+  | 'nothing-older'
+  /** no older entry matched the query */
+  | 'no-match'
+  /** the matches did not fit the room recall had */
+  | 'no-room'
+  /** the searcher threw; the projection went on without recall */
+  | 'search-failed'
+
+/** What recall did: the query, its room, and each entry it sent, with why. */
+export interface RecallMeta {
+  /** Terms searched for (from the newest user message). */
+  readonly query: readonly string[]
+  /** Tokens recall could use: its share of the history room, plus what the window left unused. */
+  readonly budget: number
+  /** Tokens of the recall block, overhead included (0 when skipped). */
+  readonly tokens: number
+  /** Entries sent in the recall block, ascending; a hit's neighbours and tool units come with it. */
+  readonly seqs: readonly number[]
+  /** The hits that brought them, best first: the entry's score and the terms of it that matched. */
+  readonly hits: readonly RecallHit[]
+  /** Set when the block was left out. */
+  readonly skipped: RecallSkip | undefined
 }
 
 /** Why an entry is not in the projection. */
@@ -65,6 +128,8 @@ export type DropReason =
   | 'applied'
   /** a summary older than the one in use */
   | 'superseded'
+  /** a summary not sent because every entry it covers fits and is sent as it is */
+  | 'unneeded'
   /** outside `maxTurns` / `maxMessages` */
   | 'window'
   /** cut early by a cache-friendly window so the prompt prefix stays stable (see `cacheFriendly`) */
@@ -125,6 +190,8 @@ export interface ProjectionTokens {
   readonly memory: number
   readonly summary: number
   readonly history: number
+  /** The recall block (`policy.recall`): older entries relevant to the newest user message. */
+  readonly recall: number
   readonly pending: number
   readonly tools: number
   readonly total: number
@@ -206,6 +273,8 @@ export interface ProjectionMeta {
   /** The summary checkpoint in use (set exactly when `summaryUsed`): entries `fromSeq..toSeq` not present raw are covered by it. */
   readonly summary: { readonly seq: number; readonly fromSeq: number; readonly toSeq: number } | undefined
   readonly summaryUsed: boolean
+  /** Recall (`policy.recall`): what it searched for and sent, or why it sent nothing; `undefined` when the policy has no recall. */
+  readonly recall: RecallMeta | undefined
   /** The memory segment: which spaces were rendered and which left out; `undefined` without memory. */
   readonly memory: { readonly rev: number | undefined; readonly spaces: readonly string[]; readonly omitted: readonly string[]; readonly dropped: boolean } | undefined
   /** History was cut by budget or window. */

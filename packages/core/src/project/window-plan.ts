@@ -21,7 +21,8 @@ export function planWindows(context: ProjectionContext, fixed: FixedSegments, ch
   // Cache-friendly windows move in chunks, on a grid measured from a fixed origin. Pending
   // messages count toward the overflow (so the grid moves once, not once before and once after
   // they are appended); the grid never cuts into the latest turn, which the budget alone decides.
-  const regionStart = checkpoints.summaryUsed ? Math.max(visibleFrom, checkpoints.coveredTo + 1) : visibleFrom
+  // Entries a summary covers are walked like the rest (it stands in only for what does not fit).
+  const regionStart = visibleFrom
   const latestTurn = latestVisible(index.userSeqs, visibleFrom)
   const grid =
     policy.cacheFriendly && regionStart <= lastSeq

@@ -2,6 +2,7 @@
 // became `cacheBreakpoints(result)`, a function over the projection result: the oracle the property
 // test (cache-breakpoints.oracle.test.ts) checks the new function against, on random threads and
 // policies. Frozen: it keeps the old code as it was; never imported by core's runtime code.
+import { summaryNeeded } from '../../project/project'
 import type { CachePolicy, ContextPolicy } from '../../policy/policy'
 import type { CacheBreakpoint, MessageInfo, ProjectedMessage } from '../../project/types'
 import { CACHE_LOOKBACK_BLOCKS, MAX_CACHE_BREAKPOINTS, MAX_OPENAI_EXPLICIT_BREAKPOINTS } from '../../project/cache-breakpoints'
@@ -20,10 +21,16 @@ import { planWindows } from '../../project/window-plan'
 export function oracleCacheBreakpoints(input: ProjectInput): { readonly breakpoints: CacheBreakpoint[]; readonly openAIBreakpoints: CacheBreakpoint[] } {
   const context = projectionContext(input)
   const fixed = measureFixedSegments(context)
-  const checkpoints = fitCheckpoints(context, context.budget - fixed.mandatoryTokens)
-  const windows = planWindows(context, fixed, checkpoints)
-  const selection = selectUnits(context, fixed, checkpoints, windows)
-  const { messages, infos } = assembleMessages(context, fixed, checkpoints, selection)
+  let checkpoints = fitCheckpoints(context, context.budget - fixed.mandatoryTokens, false)
+  let windows = planWindows(context, fixed, checkpoints)
+  let selection = selectUnits(context, fixed, checkpoints, windows)
+  // The summary stands in only for what does not fit (as project() decides).
+  if (summaryNeeded(context, checkpoints, selection)) {
+    checkpoints = fitCheckpoints(context, context.budget - fixed.mandatoryTokens, true)
+    windows = planWindows(context, fixed, checkpoints)
+    selection = selectUnits(context, fixed, checkpoints, windows)
+  }
+  const { messages, infos } = assembleMessages(context, fixed, checkpoints, selection, undefined)
   const { policy } = input
   // From here on, as projection-meta.ts had it.
   const placement = { messages, infos, hasTools: fixed.toolTokens > 0, reductionFloor: windows.reductionFloor, previousReductionFloor: windows.previousReductionFloor }

@@ -1,0 +1,214 @@
+import type { Entry } from '../entries/entry'
+import { toolArgumentsText, toolResultText } from '../entries/entry-text'
+import { MESSAGE_OVERHEAD_TOKENS } from '../tokens/token-counter'
+import type { FixedSegments } from './fixed-segments'
+import type { ProjectionContext } from './projection-context'
+import type { UnitSelection } from './select-units'
+import type { RecallHit, RecallMeta, RecallSkip } from './types'
+import { entryAt, unitOf, unitSeqs, type Unit } from './units'
+
+/** What recall will look for, decided before the window is walked. */
+export interface RecallPlan {
+  readonly query: string
+  readonly terms: readonly string[]
+  /** Tokens held back from the window for recall: `share` of the room left after the fixed segments and checkpoints. */
+  readonly reserve: (room: number) => number
+  /** Set when recall cannot run at all (its reserve is then 0). */
+  readonly skipped: RecallSkip | undefined
+}
+
+/** The recall block chosen: its text and tokens, the entries in it and the hits that brought them. */
+export interface RecallBlock {
+  readonly text: string
+  readonly tokens: number
+  readonly meta: RecallMeta
+  /** Each recalled entry's line and what it costs in the block (the window may take entries back: `withoutEntries`). */
+  readonly lines: ReadonlyMap<number, { readonly line: string; readonly tokens: number }>
+  /** The seqs each hit brought, in `meta.hits` order. */
+  readonly groups: readonly (readonly number[])[]
+}
+
+const months = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December']
+
+/** A day as people write it, in UTC so the same entry always renders the same: `8 May 2023`. */
+export function recallDate(time: number): string {
+  const date = new Date(time)
+  return `${date.getUTCDate()} ${months[date.getUTCMonth()]} ${date.getUTCFullYear()}`
+}
+
+/** The query (the newest `queryTurns` user messages, pending first) and its terms; `undefined` without `policy.recall`. */
+export function planRecall(context: ProjectionContext, fixed: FixedSegments): RecallPlan | undefined {
+  const { policy, recall: searcher } = context.input
+  const options = policy.recall
+  if (options === undefined) return undefined
+  const texts: string[] = []
+  for (let position = fixed.pending.length - 1; position >= 0 && texts.length < options.queryTurns; position--) {
+    const message = fixed.pending[position]
+    if (message?.role === 'user') texts.push(message.content)
+  }
+  const userSeqs = context.index.userSeqs
+  for (let position = userSeqs.length - 1; position >= 0 && texts.length < options.queryTurns; position--) {
+    const entry = entryAt(context, userSeqs[position] as number)
+    if (entry === undefined || entry.seq < context.visibleFrom) break
+    if (entry.kind === 'message') texts.push(entry.payload.content)
+  }
+  const query = texts.reverse().join('\n')
+  const terms = searcher === undefined ? [] : [...new Set(searcher.terms(query))].sort()
+  const skipped: RecallSkip | undefined = searcher === undefined ? 'no-index' : terms.length === 0 ? 'empty-query' : undefined
+  return { query, terms, skipped, reserve: (room) => (skipped === undefined ? Math.floor(options.share * Math.max(0, room)) : 0) }
+}
+
+/** A recalled entry as one line of the block: its date and speaker, then what the model would have read. */
+function recallLine(entry: Entry, dates: boolean): string {
+  const date = dates ? `(${recallDate(entry.createdAt)}) ` : ''
+  switch (entry.kind) {
+    case 'message':
+      return `${date}${entry.payload.role}: ${entry.payload.content}`
+    case 'tool_call':
+      return `${date}assistant called ${entry.payload.name}(${toolArgumentsText(entry.payload)})`
+    case 'tool_result':
+      return `${date}${entry.payload.name} returned: ${toolResultText(entry.payload)}`
+    default:
+      return ''
+  }
+}
+
+/** A unit's entries, oldest first, as the block sends them (a model call's texts, calls and results together). */
+function unitEntries(unit: Unit, context: ProjectionContext): Entry[] {
+  return unitSeqs(unit)
+    .sort((a, b) => a - b)
+    .map((seq) => entryAt(context, seq))
+    .filter((entry): entry is Entry => entry !== undefined)
+}
+
+/**
+ * Chooses the recall block: hits best first, each with its whole unit and `neighbors` units on each
+ * side, among entries older than the window and the newest turn and not sent already, while
+ * they fit `room`. Hits that do not fit are passed over (a smaller one may still fit); the number of
+ * hits looked at is bounded by `policy.recall.maxHits`.
+ */
+export function selectRecall(context: ProjectionContext, fixed: FixedSegments, selection: UnitSelection, plan: RecallPlan, room: number): RecallBlock {
+  const options = context.input.policy.recall as NonNullable<typeof context.input.policy.recall>
+  const empty = (skipped: RecallSkip): RecallBlock => emptyBlock(plan.terms, room, skipped)
+  if (plan.skipped !== undefined) return empty(plan.skipped)
+  // Older than the window and than the newest turn (the block goes just before it).
+  const before = Math.min(selection.lowWater, fixed.anchor?.seq ?? Number.POSITIVE_INFINITY)
+  if (before <= context.visibleFrom) return empty('nothing-older')
+  let hits: readonly RecallHit[]
+  try {
+    hits = (context.input.recall as NonNullable<typeof context.input.recall>).search({ entries: context.entries, query: plan.query, from: context.visibleFrom, before, limit: options.maxHits })
+  } catch {
+    return empty('search-failed')
+  }
+  if (hits.length === 0) return empty('no-match')
+
+  const counter = context.input.counter
+  const headerTokens = MESSAGE_OVERHEAD_TOKENS + counter.countCached(options.header)
+  const chosen = new Map<number, { line: string; tokens: number }>()
+  const chosenHits: RecallHit[] = []
+  const groups: number[][] = []
+  let used = headerTokens
+  const units = new Map<string, Unit>()
+  for (const hit of hits) {
+    const group = recallGroup(context, selection, hit.seq, before, options.neighbors, units)
+    let cost = 0
+    const lines: [number, { line: string; tokens: number }][] = []
+    for (const entry of group) {
+      if (chosen.has(entry.seq)) continue
+      const line = recallLine(entry, options.dates)
+      const tokens = counter.countCached(line) + 1
+      lines.push([entry.seq, { line, tokens }])
+      cost += tokens
+    }
+    if (lines.length === 0 || used + cost > room) continue
+    for (const [seq, line] of lines) chosen.set(seq, line)
+    chosenHits.push(hit)
+    groups.push(lines.map(([seq]) => seq))
+    used += cost
+  }
+  if (chosenHits.length === 0) return empty('no-room')
+  return renderBlock(context, chosen, chosenHits, groups, plan.terms, room, options.header)
+}
+
+/** The entries a hit brings: its unit, and up to `neighbors` units on each side, all older than the window and not sent. */
+function recallGroup(context: ProjectionContext, selection: UnitSelection, seq: number, before: number, neighbors: number, units: Map<string, Unit>): Entry[] {
+  const entry = entryAt(context, seq)
+  // Only what the policy sends at all: its kinds, tool traffic only with both tool kinds.
+  const allowed = (candidate: Entry): boolean =>
+    context.include.has(candidate.kind) && (context.toolsIncluded || (candidate.kind !== 'tool_call' && candidate.kind !== 'tool_result'))
+  if (entry === undefined || !allowed(entry)) return []
+  const hitUnit = unitOf(context, entry, units)
+  if (hitUnit === undefined) return []
+  const group: Unit[] = [hitUnit]
+  const sendable = (unit: Unit): boolean =>
+    unitSeqs(unit).every((member) => member < before && selection.explicit.get(member) !== 'included' && allowed(entryAt(context, member) as Entry))
+  if (!sendable(hitUnit)) return []
+  for (const direction of [-1, 1]) {
+    let edge = direction < 0 ? hitUnit.start : Math.max(...unitSeqs(hitUnit))
+    // Bounded: at most 4 entries looked at per neighbour wanted.
+    for (let found = 0, looked = 0; found < neighbors && looked < 4 * neighbors + 4; looked++) {
+      edge += direction
+      if (edge < context.visibleFrom || edge >= before) break
+      const next = entryAt(context, edge)
+      if (next === undefined || next.kind === 'summary' || next.kind === 'context_op' || !allowed(next)) continue
+      const unit = unitOf(context, next, units)
+      if (unit === undefined || group.includes(unit)) continue
+      if (!sendable(unit)) break
+      group.push(unit)
+      found++
+      edge = direction < 0 ? unit.start : Math.max(...unitSeqs(unit))
+    }
+  }
+  return group.flatMap((unit) => unitEntries(unit, context))
+}
+
+function emptyBlock(query: readonly string[], room: number, skipped: RecallSkip): RecallBlock {
+  return { text: '', tokens: 0, meta: { query, budget: Math.max(0, room), tokens: 0, seqs: [], hits: [], skipped }, lines: new Map(), groups: [] }
+}
+
+/** The block without entries the window took back (sent in the history instead), rendered again within `room`. */
+export function withoutEntries(context: ProjectionContext, block: RecallBlock, taken: ReadonlySet<number>, room: number): RecallBlock {
+  if (taken.size === 0 && block.tokens <= room) return block
+  const hits: RecallHit[] = []
+  const groups: number[][] = []
+  block.groups.forEach((group, position) => {
+    const kept = group.filter((seq) => !taken.has(seq))
+    if (kept.length === 0) return
+    hits.push(block.meta.hits[position] as RecallHit)
+    groups.push(kept)
+  })
+  const header = (context.input.policy.recall as NonNullable<typeof context.input.policy.recall>).header
+  if (hits.length === 0) return emptyBlock(block.meta.query, room, 'nothing-older')
+  return renderBlock(context, block.lines, hits, groups, block.meta.query, room, header)
+}
+
+/** The block's text, runs of consecutive entries together and a gap marked between runs; trimmed until its exact count fits. */
+function renderBlock(
+  context: ProjectionContext,
+  chosen: ReadonlyMap<number, { readonly line: string; readonly tokens: number }>,
+  hits: readonly RecallHit[],
+  groups: readonly (readonly number[])[],
+  query: readonly string[],
+  room: number,
+  header: string,
+): RecallBlock {
+  const counter = context.input.counter
+  const budget = Math.max(0, room)
+  // Token counts of joined lines can exceed the sum of the lines' counts by a little: drop the
+  // weakest hit's entries until the exact count fits (bounded by the number of hits).
+  for (let kept = hits.length; kept > 0; kept--) {
+    const seqs = groups.slice(0, kept).flat().sort((a, b) => a - b)
+    const lines = [header]
+    seqs.forEach((seq, position) => {
+      if (position > 0 && seq !== (seqs[position - 1] as number) + 1) lines.push('…')
+      lines.push(chosen.get(seq)?.line as string)
+    })
+    const text = lines.join('\n')
+    const tokens = MESSAGE_OVERHEAD_TOKENS + counter.countCached(text)
+    if (tokens <= room) {
+      const meta = { query, budget, tokens, seqs, hits: hits.slice(0, kept), skipped: undefined }
+      return { text, tokens, meta, lines: chosen, groups: groups.slice(0, kept) }
+    }
+  }
+  return emptyBlock(query, room, 'no-room')
+}

@@ -1,0 +1,184 @@
+import fc from 'fast-check'
+import { beforeAll, describe, expect, it } from 'vitest'
+import type { Entry } from '../entries/entry'
+import type { Thread } from '../entries/thread'
+import { toAnthropicMessages } from '../formats/anthropic-messages'
+import { toOpenAIChat } from '../formats/openai-chat'
+import { anthropicMessagesProblems, openAIChatProblems } from '../formats/provider-rules'
+import { definePolicy } from '../policy/policy'
+import { createRecallIndex } from '../recall/recall-index'
+import { actionsArbitrary, buildThread, pendingArbitrary, policyOptionsArbitrary } from '../testing/random-thread'
+import { createTokenCounter, MESSAGE_OVERHEAD_TOKENS, REPLY_PRIMING_TOKENS, type TokenCounter } from '../tokens/token-counter'
+import { entryFates } from './fates'
+import { project } from './project'
+import { segments, type ProjectInput, type ProjectionResult } from './types'
+
+// Recall and summaries over random threads: the same invariants as every projection (budget,
+// exact counts, whole tool units, provider rules, every entry accounted for), plus recall's own.
+const SEED = 20261128
+const RUNS = 1000
+
+let exact: TokenCounter
+let heuristic: TokenCounter
+beforeAll(async () => {
+  exact = await createTokenCounter('o200k_base')
+  heuristic = await createTokenCounter('heuristic')
+})
+
+interface Case {
+  readonly thread: Thread
+  readonly input: ProjectInput
+}
+
+const recallArbitrary = fc.record(
+  {
+    share: fc.double({ min: 0, max: 1, noNaN: true }),
+    neighbors: fc.integer({ min: 0, max: 3 }),
+    queryTurns: fc.integer({ min: 1, max: 3 }),
+    dates: fc.boolean(),
+  },
+  { requiredKeys: [] },
+)
+
+const caseArbitrary = fc
+  .record({ actions: actionsArbitrary, policy: policyOptionsArbitrary, recall: recallArbitrary, pending: pendingArbitrary, withIndex: fc.nat(9), exactCounter: fc.boolean() })
+  .map(({ actions, policy, recall, pending, withIndex, exactCounter }): Case => {
+    const thread = buildThread(actions)
+    const input: ProjectInput = {
+      thread,
+      policy: definePolicy({ ...policy, recall }),
+      counter: exactCounter ? exact : heuristic,
+      pending,
+      // Mostly with an index; sometimes without, where recall must step aside.
+      ...(withIndex > 0 ? { recall: createRecallIndex() } : {}),
+    }
+    return Object.assign({ thread, input }, { [fc.toStringMethod]: () => `entries=${JSON.stringify(thread.entries)} policy=${JSON.stringify(input.policy)} pending=${JSON.stringify(pending)}` })
+  })
+
+function check(name: string, property: (testCase: Case, result: ProjectionResult) => void): void {
+  it(`${name} (${RUNS} random threads, seed ${SEED})`, () => {
+    fc.assert(
+      fc.property(caseArbitrary, (testCase) => property(testCase, project(testCase.input))),
+      { numRuns: RUNS, seed: SEED },
+    )
+  })
+}
+
+/** Every seq of the unit an entry belongs to (a message, or a model call with its results). */
+function unitMembers(thread: Thread, seq: number): number[] {
+  const entry = thread.bySeq(seq) as Entry
+  const { callId, toolCallId } = entry.refs
+  let calls: number[]
+  if (callId !== undefined && (entry.kind === 'tool_call' || (entry.kind === 'message' && thread.index.seqsByCallId.has(callId)))) calls = [...(thread.index.seqsByCallId.get(callId) ?? [])]
+  else if (toolCallId !== undefined) calls = [thread.index.callSeqByToolCallId.get(toolCallId) as number]
+  else return [seq]
+  const results = calls
+    .map((member) => thread.bySeq(member) as Entry)
+    .filter((member) => member.kind === 'tool_call')
+    .map((call) => thread.index.resultSeqByToolCallId.get(call.refs.toolCallId as string))
+    .filter((resultSeq): resultSeq is number => resultSeq !== undefined)
+  return [...calls, ...results].filter((member) => member > thread.index.resetSeq)
+}
+
+describe('project with recall: invariants over random threads', () => {
+  check('never goes over the budget unless it says overflow; counts are exact, recall block included', ({ input }, result) => {
+    const { meta } = result
+    const budget = input.policy.maxInputTokens - input.policy.reserveOutputTokens
+    if (!meta.overflow) expect(meta.tokens.total).toBeLessThanOrEqual(budget)
+    let total = REPLY_PRIMING_TOKENS + meta.tokens.tools
+    const bySegment: Record<string, number> = { system: REPLY_PRIMING_TOKENS }
+    result.messages.forEach((message, position) => {
+      const info = meta.messages[position]
+      if (info?.segment === 'recall') expect(info.tokens).toBe(MESSAGE_OVERHEAD_TOKENS + input.counter.count(message.content))
+      total += info?.tokens ?? Number.NaN
+      bySegment[info?.segment ?? ''] = (bySegment[info?.segment ?? ''] ?? 0) + (info?.tokens ?? 0)
+    })
+    expect(meta.tokens.total).toBe(total)
+    for (const segment of segments) expect(meta.tokens[segment]).toBe(bySegment[segment] ?? 0)
+    if (meta.recall !== undefined) {
+      expect(meta.recall.tokens).toBe(meta.tokens.recall)
+      expect(meta.recall.tokens).toBeLessThanOrEqual(Math.max(0, meta.recall.budget))
+    }
+  })
+
+  check('recalls whole units older than the window, never what the window sends, and accounts for every entry', ({ thread, input }, result) => {
+    const { meta } = result
+    const recalled = new Set(meta.recall?.seqs ?? [])
+    const included = new Set(meta.includedSeqs)
+    const dropped = new Set(meta.dropped.flatMap((range) => Array.from({ length: range.toSeq - range.fromSeq + 1 }, (_, offset) => range.fromSeq + offset)))
+    const fates = entryFates(meta)
+    for (const entry of thread.entries) {
+      const seq = entry.seq
+      const covered = meta.summary !== undefined && seq >= meta.summary.fromSeq && seq <= meta.summary.toSeq
+      const ways = [included.has(seq), recalled.has(seq), dropped.has(seq)].filter(Boolean).length
+      expect(ways, `#${seq}: included ${included.has(seq)}, recalled ${recalled.has(seq)}, dropped ${dropped.has(seq)} ${JSON.stringify(meta.dropped)}`).toBeLessThanOrEqual(1)
+      expect(ways === 1 || covered, `entry #${seq} is sent, recalled, dropped or covered`).toBe(true)
+      if (recalled.has(seq)) {
+        expect(input.policy.includeKinds).toContain(entry.kind)
+        expect(fates.fateOf(seq).state).toBe('recalled')
+        // Tool calls come with their results and results with their calls.
+        const toolsSent = input.policy.includeKinds.includes('tool_call') && input.policy.includeKinds.includes('tool_result')
+        if (toolsSent) for (const member of unitMembers(thread, seq)) expect(recalled.has(member), `#${member} recalled with #${seq}`).toBe(true)
+      }
+    }
+    // Recalled entries are older than every unpinned entry of the window, the latest user message included.
+    const pinned = new Set(meta.pinnedSeqs)
+    const windowStart = Math.min(...meta.includedSeqs.filter((seq) => !pinned.has(seq) && thread.bySeq(seq)?.kind !== 'summary'))
+    for (const seq of recalled) expect(seq).toBeLessThan(windowStart)
+    for (const hit of meta.recall?.hits ?? []) expect(recalled.has(hit.seq), `hit #${hit.seq} sent`).toBe(true)
+  })
+
+  check('sends the recall block once, just before the newest turn, and requests every provider accepts', ({ input }, result) => {
+    const infos = result.meta.messages
+    const positions = infos.flatMap((info, position) => (info.segment === 'recall' ? [position] : []))
+    expect(positions.length).toBeLessThanOrEqual(1)
+    expect(positions.length === 1).toBe((result.meta.recall?.seqs.length ?? 0) > 0)
+    const order = infos.filter((info) => info.segment !== 'recall').map((info) => segments.indexOf(info.segment))
+    for (let position = 1; position < order.length; position++) expect(order[position]).toBeGreaterThanOrEqual(order[position - 1] as number)
+    const at = positions[0]
+    if (at !== undefined) {
+      const next = infos[at + 1]
+      const pendingUser = (input.pending ?? []).some((message) => message.role === 'user')
+      // Followed by the latest user message (or the pending messages), never by older history.
+      if (next !== undefined && !pendingUser) expect(result.messages[at + 1]?.role).toBe('user')
+      if (pendingUser) expect(infos.slice(at + 1).every((info) => info.segment === 'pending')).toBe(true)
+    }
+    expect(openAIChatProblems(toOpenAIChat(result))).toEqual([])
+    const conversation = result.messages.some((message) => message.role !== 'system' && (message.content.trim() !== '' || message.role === 'tool' || (message.role === 'assistant' && (message.toolCalls?.length ?? 0) > 0)))
+    const problems = anthropicMessagesProblems(toAnthropicMessages(result))
+    expect(conversation ? problems : problems.filter((problem) => problem !== 'messages: must not be empty')).toEqual([])
+  })
+
+  check('steps aside without an index or a query, its share going to the window', ({ thread, input }, result) => {
+    const recall = result.meta.recall
+    expect(recall).toBeDefined()
+    if (input.recall === undefined) expect(recall?.skipped).toBe('no-index')
+    if (recall?.skipped === undefined) return
+    expect(recall.seqs).toEqual([])
+    expect(result.meta.tokens.recall).toBe(0)
+    // The same as the policy without recall.
+    const plain = project({ ...input, policy: definePolicy({ ...input.policy, recall: undefined }) })
+    expect(result.meta.includedSeqs).toEqual(plain.meta.includedSeqs)
+    expect(JSON.stringify(result.messages)).toBe(JSON.stringify(plain.messages))
+    expect(thread.entries.length).toBeGreaterThanOrEqual(0)
+  })
+
+  check('is deterministic: the same input and index give byte-identical output', ({ input }, result) => {
+    expect(JSON.stringify(project(input))).toBe(JSON.stringify(result))
+  })
+})
+
+describe('summaries stand in only for what does not fit', () => {
+  check('a summary is sent only when the policy without summaries leaves out an entry it covers', ({ input }, result) => {
+    if (!result.meta.summaryUsed) return
+    const summary = result.meta.summary as NonNullable<typeof result.meta.summary>
+    const withoutSummaries = project({ ...input, policy: definePolicy({ ...input.policy, recall: undefined, includeKinds: input.policy.includeKinds.filter((kind) => kind !== 'summary') }) })
+    const sent = new Set(withoutSummaries.meta.includedSeqs)
+    const coveredKinds = (seq: number): boolean => {
+      const entry = (input.thread as Thread).bySeq(seq)
+      return entry !== undefined && entry.kind !== 'context_op' && entry.kind !== 'summary' && input.policy.includeKinds.includes(entry.kind)
+    }
+    const left = Array.from({ length: summary.toSeq - summary.fromSeq + 1 }, (_, offset) => summary.fromSeq + offset).filter((seq) => coveredKinds(seq) && !sent.has(seq))
+    expect(left.length).toBeGreaterThan(0)
+  })
+})

@@ -1,0 +1,108 @@
+import MiniSearch from 'minisearch'
+import type { Entry } from '../entries/entry'
+import { toolArgumentsText, toolResultText } from '../entries/entry-text'
+import type { RecallHit, RecallRequest, RecallSearcher } from '../project/types'
+import { recallTerms } from './recall-terms'
+
+/** Text past this many characters of one entry is not indexed: a 10 MB tool output is found by its start. */
+const MAX_INDEXED_CHARACTERS = 200_000
+
+/** The text recall searches in an entry: what the model would read of it. Summaries and context ops are not searched. */
+export function recallText(entry: Entry): string | undefined {
+  switch (entry.kind) {
+    case 'message':
+      return entry.payload.content
+    case 'tool_call':
+      return `${entry.payload.name} ${toolArgumentsText(entry.payload)}`
+    case 'tool_result':
+      return `${entry.payload.name} ${toolResultText(entry.payload)}`
+    default:
+      return undefined
+  }
+}
+
+export interface RecallIndexOptions {
+  /**
+   * BM25+ parameters (term-frequency saturation `k`, length normalisation `b`, floor `d`).
+   * Default `{ k: 1.2, b: 0.7, d: 0.5 }`, MiniSearch's own.
+   */
+  readonly bm25?: { readonly k: number; readonly b: number; readonly d: number }
+}
+
+/** A full-text recall index over one thread, with what it has indexed so far. */
+export interface RecallIndex extends RecallSearcher {
+  /** Entries indexed (those with searchable text). */
+  readonly size: number
+  /** Seq of the newest entry looked at, or -1. */
+  readonly indexedThrough: number
+  /** Brings the index up to date with a thread's entries (in seq order); rebuilds it when they disagree with what it holds. */
+  sync(entries: readonly Entry[]): void
+}
+
+/**
+ * Full-text recall over a thread (BM25+, MiniSearch), kept in step with the entries it is given:
+ * appends are indexed incrementally; a different thread, or an entry that is not the one indexed at
+ * its seq, rebuilds it from scratch. One index per thread; `project()` syncs it on every call.
+ */
+export function createRecallIndex(options: RecallIndexOptions = {}): RecallIndex {
+  const bm25 = options.bm25 ?? { k: 1.2, b: 0.7, d: 0.5 }
+  const tokenize = (text: string): string[] => recallTerms(text.length > MAX_INDEXED_CHARACTERS ? text.slice(0, MAX_INDEXED_CHARACTERS) : text)
+  const make = (): MiniSearch<{ seq: number; text: string }> =>
+    new MiniSearch<{ seq: number; text: string }>({ idField: 'seq', fields: ['text'], tokenize, processTerm: (term) => term, searchOptions: { bm25 } })
+  let search = make()
+  let threadId: string | undefined
+  let indexedThrough = -1
+  let lastId: string | undefined
+
+  const reset = (): void => {
+    search = make()
+    threadId = undefined
+    indexedThrough = -1
+    lastId = undefined
+  }
+  /** Whether `entries` continue the thread indexed so far (append-only: the entry indexed last is still there, unchanged). */
+  const agrees = (entries: readonly Entry[]): boolean => {
+    const first = entries[0]
+    if (first === undefined || threadId === undefined) return true
+    if (first.threadId !== threadId || (entries[entries.length - 1] as Entry).seq < indexedThrough) return false
+    const seen = entries[indexedThrough - first.seq]
+    return seen === undefined || seen.id === lastId
+  }
+
+  return {
+    get size() {
+      return search.documentCount
+    },
+    get indexedThrough() {
+      return indexedThrough
+    },
+    sync(entries) {
+      if (!agrees(entries)) reset()
+      const first = entries[0]
+      if (first === undefined) return
+      threadId = first.threadId
+      for (let position = Math.max(0, indexedThrough + 1 - first.seq); position < entries.length; position++) {
+        const entry = entries[position] as Entry
+        const text = recallText(entry)
+        if (text !== undefined && text !== '' && !search.has(entry.seq)) search.add({ seq: entry.seq, text })
+        indexedThrough = entry.seq
+        lastId = entry.id
+      }
+    },
+    terms(text) {
+      return tokenize(text)
+    },
+    search(request: RecallRequest): readonly RecallHit[] {
+      this.sync(request.entries)
+      if (request.limit <= 0 || request.query.trim() === '') return []
+      const results = search.search(request.query, {
+        combineWith: 'OR',
+        prefix: (term) => term.length >= 4,
+        filter: (result) => (result.id as number) >= request.from && (result.id as number) < request.before,
+      })
+      const hits = results.map((result) => ({ seq: result.id as number, score: result.score, terms: [...result.terms].sort() }))
+      hits.sort((a, b) => b.score - a.score || b.seq - a.seq)
+      return hits.slice(0, request.limit)
+    },
+  }
+}
