@@ -45,6 +45,12 @@ describe('modelSummarizer', () => {
     )
   })
 
+  it('asks by default for attributed, dated facts, decisions and open tasks, values verbatim, no small talk', () => {
+    for (const ask of [/who did, said or plans what, where and when/, /resolve relative dates/, /decisions/, /open tasks/, /verbatim/, /Drop greetings/]) {
+      expect(DEFAULT_SUMMARIZER_INSTRUCTIONS).toMatch(ask)
+    }
+  })
+
   it('throws when the reply was cut off or aborted, so compaction keeps the history', async () => {
     const cut = scriptedModel({ script: [{ text: 'The user pl', stopReason: 'length' }] })
     await expect(modelSummarizer({ model: cut }).summarize(summarize)).rejects.toThrow(/cut off at 200 tokens/)

@@ -6,10 +6,14 @@ import type { ModelClient } from './model-client'
 
 /** The default instructions of `modelSummarizer`. */
 export const DEFAULT_SUMMARIZER_INSTRUCTIONS =
-  'You write the running summary of a conversation between a user and an assistant that uses tools. ' +
-  'The assistant will continue the conversation from your summary alone. Keep the user\'s goal and constraints, ' +
-  'decisions made, facts learned from tools (with their values), open questions and next steps. ' +
-  'Drop greetings and repetition. Write plain text with no preamble.'
+  'You write the running summary of a conversation: between a user and an assistant that uses tools, or between people. ' +
+  'The conversation will continue from your summary alone, and any fact in it may be asked about later, however old. ' +
+  'Keep, as short factual lines: who did, said or plans what, where and when, attributed to the person by name; ' +
+  'dates: give each fact the date of the session or message it was said in, and resolve relative dates ("yesterday", ' +
+  '"last Saturday", "next month") against that date; the user\'s goals and constraints; decisions made; facts learned from ' +
+  'tools; open questions, open tasks and next steps. Copy names, numbers, amounts, dates, identifiers, paths and quoted ' +
+  'titles verbatim. Group facts by session or date. Keep every fact of the previous summary unless it was corrected or ' +
+  'is no longer true. Drop greetings, thanks, small talk and repetition. Write plain text with no preamble.'
 
 export interface ModelSummarizerOptions {
   /** The client that writes the summary; a small, cheap model does well. Required. */

@@ -1,11 +1,10 @@
 import type { Entry, ToolCallEntry } from '../entries/entry'
 import { toolArgumentsText, toolResultText } from '../entries/entry-text'
+import { isDialogue, summarizeDialogue } from './dialogue-summary'
+import { isCommonCapitalized, midSentenceNames, sentenceEnd, trimToTokens } from './dialogue-text'
 import type { SummarizeInput, Summarizer } from './summarizer'
 
-const sentenceEnd = /(?<=[.!?。！？])\s+|\n+/u
-const capitalized = /\p{Lu}[\p{L}\p{M}'’-]+(?:\s+\p{Lu}[\p{L}\p{M}'’-]+)*/gu
 const decisionWords = /\b(will|decided|decide|chose|choose|booked|book|plan|agreed|let's|should|recommend|going to|confirmed)\b/iu
-const commonWords = new Set(['I', 'The', 'A', 'An', 'And', 'But', 'Or', 'If', 'It', 'This', 'That', 'We', 'You', 'Yes', 'No', 'Ok', 'OK', 'Please', 'Thanks', 'Thank', 'Here', 'There', 'What', 'How', 'Why', 'When', 'Where', 'Which', 'Who', 'Can', 'Could', 'Would', 'Should', 'Let', 'Sure', 'Also', 'Then', 'So', 'Error'])
 
 function firstSentence(text: string, limit: number): string {
   const sentence = (text.trim().split(sentenceEnd)[0] ?? '').trim()
@@ -17,19 +16,12 @@ function oneLine(text: string, limit: number): string {
   return line.length > limit ? `${line.slice(0, limit - 1)}…` : line
 }
 
-/** Capitalized names not at a sentence start, most mentioned first. */
+/** Capitalized names not at a sentence start (common sentence words left out), most mentioned first. */
 function namesIn(texts: readonly string[], limit: number): string[] {
   const counts = new Map<string, number>()
   for (const text of texts) {
     for (const sentence of text.split(sentenceEnd)) {
-      const trimmed = sentence.trimStart()
-      for (const match of trimmed.matchAll(capitalized)) {
-        // A capital at a sentence start says nothing: drop that word, keep the rest of a longer name.
-        const words = match[0].split(/\s+/)
-        const name = (match.index === 0 ? words.slice(1) : words).join(' ')
-        if (name === '' || commonWords.has(name)) continue
-        counts.set(name, (counts.get(name) ?? 0) + 1)
-      }
+      for (const name of midSentenceNames(sentence)) if (!isCommonCapitalized(name)) counts.set(name, (counts.get(name) ?? 0) + 1)
     }
   }
   return [...counts.entries()]
@@ -91,28 +83,22 @@ function fit(previous: string | undefined, sections: readonly Section[], input: 
   return text
 }
 
-function trimToTokens(text: string, maxTokens: number, count: (text: string) => number): string {
-  if (count(text) <= maxTokens) return text
-  let low = 0
-  let high = text.length
-  while (low < high) {
-    const middle = Math.ceil((low + high) / 2)
-    if (count(`${text.slice(0, middle)}…`) <= maxTokens) low = middle
-    else high = middle - 1
-  }
-  return low === 0 ? '' : `${text.slice(0, low)}…`
-}
-
 /**
  * A deterministic, offline summarizer: extracts the user's goals, the assistant's decisions and
- * answers, each tool call with the first line of its result, and the names mentioned. No model,
- * no network: for tests, demos and as a fallback.
+ * answers, each tool call with the first line of its result, and the names mentioned. A dialogue
+ * between people (`Name: text` messages, session markers) gets a summary of facts instead: its
+ * salient sentences, attributed and grouped by session and date, small talk dropped (see
+ * `summarizeDialogue`). No model, no network: for tests, demos and as a fallback.
  */
 export function extractiveSummarizer(): Summarizer {
   return {
     name: 'extractive',
     async summarize(input) {
       if (input.signal?.aborted === true) throw input.signal.reason ?? new Error('aborted')
+      if (isDialogue(input.entries, input.previousSummary)) {
+        const text = trimToTokens(summarizeDialogue(input), input.maxTokens, input.countTokens)
+        if (text.trim() !== '') return text
+      }
       const goals: string[] = []
       const decisions: string[] = []
       const tools: string[] = []
