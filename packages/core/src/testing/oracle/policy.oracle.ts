@@ -129,6 +129,16 @@ export const policySchema = z.strictObject({
      * theirs. Default: every image is sent.
      */
     keepImagesTurns: z.optional(z.int().check(z.positive())),
+    recall: z.optional(
+      z.strictObject({
+        share: z._default(z.number().check(z.gte(0), z.lte(1)), 0.5),
+        neighbors: z._default(z.int().check(z.gte(0), z.lte(8)), 1),
+        queryTurns: z._default(z.int().check(z.positive(), z.lte(16)), 1),
+        maxHits: z._default(z.int().check(z.positive(), z.lte(1000)), 64),
+        dates: z._default(z.boolean(), true),
+        header: z._default(z.string(), 'Recalled from earlier in this conversation as relevant to the latest message (older than, and out of order with, the messages around it):'),
+      }),
+    ),
     /** Memory spaces rendered into the memory segment, in this order. Default: none. */
     memorySpaces: z._default(z.array(z.string().check(z.minLength(1))), []),
     /** Token cap of the rendered memory segment; spaces that do not fit are left out whole. Default 1000. */
