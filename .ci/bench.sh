@@ -34,6 +34,13 @@ step "core projection (packages/core/bench/projection.bench.ts)"
 step "context quality (packages/core/bench/context-quality.bench.ts)"
 "$TSX" packages/core/bench/context-quality.bench.ts
 
+# What of a long real conversation reaches the model under a budget: three LoCoMo conversations
+# (packages/core/bench/fixtures/locomo) asked their 385 questions by sliding windows, trimMessages,
+# BM25 retrieval and threadlens policies (window, compaction, recall) at 4k–32k, plus a synthetic
+# tool-heavy trace; no model is called (~2–3 min on 2 cores). Writes bench-results/context-quality-locomo.json.
+step "context quality on LoCoMo (packages/core/bench/quality/locomo.bench.ts)"
+"$TSX" packages/core/bench/quality/locomo.bench.ts
+
 # What the one definition of a valid entry costs on append, and how fast hostile input is refused
 # (Node; ~15 s). Writes bench-results/entry-validation.json.
 step "entry validation (packages/core/bench/entry-validation.bench.ts)"
