@@ -52,19 +52,23 @@ export function createRecallIndex(options: RecallIndexOptions = {}): RecallIndex
   let search = make()
   let threadId: string | undefined
   let indexedThrough = -1
+  /** Seq of the oldest entry looked at: entries older than it (a partial read first, the whole thread later) mean a rebuild. */
+  let indexedFrom = Number.POSITIVE_INFINITY
   let lastId: string | undefined
 
   const reset = (): void => {
     search = make()
     threadId = undefined
     indexedThrough = -1
+    indexedFrom = Number.POSITIVE_INFINITY
     lastId = undefined
   }
   /** Whether `entries` continue the thread indexed so far (append-only: the entry indexed last is still there, unchanged). */
   const agrees = (entries: readonly Entry[]): boolean => {
     const first = entries[0]
     if (first === undefined || threadId === undefined) return true
-    if (first.threadId !== threadId || (entries[entries.length - 1] as Entry).seq < indexedThrough) return false
+    // Another thread, older entries than it saw, fewer entries, or a gap after what it indexed: start again.
+    if (first.threadId !== threadId || first.seq < indexedFrom || first.seq > indexedThrough + 1 || (entries[entries.length - 1] as Entry).seq < indexedThrough) return false
     const seen = entries[indexedThrough - first.seq]
     return seen === undefined || seen.id === lastId
   }
@@ -81,6 +85,7 @@ export function createRecallIndex(options: RecallIndexOptions = {}): RecallIndex
       const first = entries[0]
       if (first === undefined) return
       threadId = first.threadId
+      if (indexedFrom === Number.POSITIVE_INFINITY) indexedFrom = first.seq
       for (let position = Math.max(0, indexedThrough + 1 - first.seq); position < entries.length; position++) {
         const entry = entries[position] as Entry
         const text = recallText(entry)
