@@ -3,8 +3,9 @@ import { chooseMemoryText, visibleTurns, type HeldMemory } from '@threadlens/cor
 import { projectHoldingMemory } from '@threadlens/core/internal'
 import { assertFits, type CompactOptions } from '@threadlens/core/compaction'
 import { requestMemoryText } from '@threadlens/core/memory'
+import type { RecallSearcher } from '@threadlens/core/recall'
 import type { ContextTooLongError } from '../model/errors'
-import { policyWithin, serverLimitOf } from './context-recovery'
+import { policyWithin, serverLimitOf, unnamedServerLimit } from './context-recovery'
 import type { SessionEvent } from './session-events'
 import type { RequestState, SessionInternals } from './session-internals'
 
@@ -52,7 +53,13 @@ export class ContextFitting {
     const turn = visibleTurns(thread) + 1
     // Only a held text needs the projection (to see whether the window it was rendered under still stands).
     if (!chooseMemoryText({ fresh, held: this.#heldMemory, thread, policy, counter, turn }).held) return fresh
-    return projectHoldingMemory({ thread, policy, counter, tools, fresh, held: this.#heldMemory, turn }).memory
+    return projectHoldingMemory({ thread, policy, counter, tools, fresh, held: this.#heldMemory, turn, ...this.#recall() }).memory
+  }
+
+  /** The session's recall searcher, as `project()` takes it (none when the session has none). */
+  #recall(): { readonly recall?: RecallSearcher } {
+    const recall = this.#session.options.recall
+    return recall === undefined ? {} : { recall }
   }
 
   /** The memory as it is now, rendered as the policy has a request carry it; `''` for none. */
@@ -66,7 +73,7 @@ export class ContextFitting {
   async #projectWithMemory(policy: ContextPolicy, counter: TokenCounter, tools: readonly ToolSchema[], fresh: string): Promise<FittedContext> {
     const thread = await this.#session.mirror.thread()
     const basisSeq = thread.nextSeq
-    const { projection, memory, hold } = projectHoldingMemory({ thread, policy, counter, tools, fresh, held: this.#heldMemory })
+    const { projection, memory, hold } = projectHoldingMemory({ thread, policy, counter, tools, fresh, held: this.#heldMemory, ...this.#recall() })
     this.#heldMemory = hold
     return { projection, basisSeq, memory: memory === '' ? undefined : memory }
   }
@@ -101,7 +108,9 @@ export class ContextFitting {
     onEvent: (event: SessionEvent) => void,
   ): Promise<boolean> {
     let changed = false
-    const limit = serverLimitOf(error, this.#session.options.model.id, sent.policy, sent.projection.meta.tokens.total)
+    const model = this.#session.options.model.id
+    const refused = sent.projection.meta.tokens.total
+    const limit = serverLimitOf(error, model, sent.policy, refused) ?? (recovery === 1 && error.limitTokens === undefined ? unnamedServerLimit(model, sent.policy, refused) : undefined)
     if (limit !== undefined) {
       this.#session.update({ serverLimit: limit })
       onEvent({ type: 'server-limit-learn', requestId: state.requestId, ...limit })

@@ -63,6 +63,24 @@ export function serverLimitOf(error: ContextTooLongError, model: string, policy:
   return { model, limitTokens, requestedTokens, maxInputTokens }
 }
 
+/** Of a refused request's input, what the session tries next when the server named no limit. */
+const UNNAMED_LIMIT_SHARE = 0.75
+
+/**
+ * When the server refused a request as too long without naming its limit: its window is smaller
+ * than the policy says, so the session projects within 3/4 of the input it refused (`limitTokens`
+ * is then that refused size). A summary stands in only for what does not fit, so without a
+ * smaller window a retry would send the same request and fail the same way.
+ */
+export function unnamedServerLimit(model: string, policy: ContextPolicy, refusedTokens: number): SessionServerLimit | undefined {
+  // `policyWithin` keeps at most a quarter of the window for the reply: size the window so the
+  // input left after that reserve is the target.
+  const target = Math.floor(refusedTokens * UNNAMED_LIMIT_SHARE)
+  const maxInputTokens = target + Math.min(policy.reserveOutputTokens, Math.floor(target / 3))
+  if (refusedTokens <= 0 || maxInputTokens >= policy.maxInputTokens) return undefined
+  return { model, limitTokens: refusedTokens, requestedTokens: undefined, maxInputTokens }
+}
+
 /** `policy` within a server's limit: a smaller window, with the reply's reserve scaled down to fit it. */
 export function policyWithin(policy: ContextPolicy, limit: SessionServerLimit | undefined): ContextPolicy {
   if (limit === undefined || limit.maxInputTokens >= policy.maxInputTokens) return policy
