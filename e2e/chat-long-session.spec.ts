@@ -28,6 +28,8 @@ test('long session: history leaves the window (greyed), the next send summarizes
 
   await page.getByRole('button', { name: 'Long session' }).click()
   await expect(page.getByTestId('chat-notice')).toContainText(/Appended 240 turns \(\d+ entries\)\. \d+ entries are now outside the context \(greyed\)/)
+  // Its last question is about something from 210 turns back: recall brings it into the next call.
+  await expect(page.getByTestId('chat-notice')).toContainText(/Its last question asks about something from 210 turns back: recall brings \d+ older entries back into the next call; the best match is #\d+ \(matched [^)]*workshop/)
   const appended = await storedEntries(page, threadId)
   expect(appended.length).toBeGreaterThan(600)
   await expect(page.getByTestId('entry-count')).toHaveText(String(appended.length))
@@ -74,6 +76,26 @@ test('long session: history leaves the window (greyed), the next send summarizes
   const seen = await page.evaluate(() => (window as unknown as { __meter: [number, number][] }).__meter)
   expect(seen.length).toBeGreaterThan(2)
   for (const [total, budget] of seen) expect(total).toBeLessThanOrEqual(budget)
+  expect(errors).toEqual([])
+})
+
+test('long session: the devtools show the entries recalled for the last question, and the meter their tokens', async ({ page }) => {
+  const errors = collectErrors(page)
+  await openChat(page)
+  await page.getByRole('button', { name: 'Long session' }).click()
+  await expect(page.getByTestId('chat-notice')).toContainText('recall brings')
+  const panel = devtools(page)
+  await panel.getByTestId('tab-timeline').click()
+  await panel.getByTestId('timeline-fate').selectOption('recalled')
+  const recalled = panel.locator('[data-testid="timeline-row"][data-state="recalled"]')
+  await expect(recalled.first()).toBeVisible()
+  await expect(panel.locator('[data-testid="timeline-row"]:not([data-state="recalled"])')).toHaveCount(0)
+  await expect(panel.getByTestId('recall-detail').filter({ hasText: /^recalled: matched .*workshop/ }).first()).toBeVisible()
+  await panel.getByTestId('tab-tokens').click()
+  await expect(panel.getByTestId('meter-recall')).toContainText(/recalled entries [\d,]+/)
+  await panel.getByTestId('tab-projection').click()
+  await expect(panel.getByTestId('recall-note')).toHaveAttribute('data-status', 'sent')
+  await expect(panel.getByTestId('segment-recall')).toContainText('Oficina Azulejo')
   expect(errors).toEqual([])
 })
 

@@ -14,6 +14,7 @@ import { loadChatAgent } from './session/load-chat-agent'
 import { useChatActions } from './use-chat-actions'
 import { useCountingPolicy } from './counting/use-counting-policy'
 import type { ActiveChatProps } from './active-chat'
+import { recallIndexFor } from './session/recall-indexes'
 
 export type ChatBodyProps = ActiveChatProps & { readonly snapshot: ThreadSnapshot; readonly thread: Thread }
 
@@ -37,7 +38,9 @@ export function ChatBody(props: ChatBodyProps) {
   const inFlight = useSession(session ?? noSession, (state) => state.lastProjection)
   // The next call's memory as the session will send it (its hold included), so the meter and the devtools show that call.
   const memory = useNextCallMemory(session, props.memory, policy, thread.nextSeq, status === 'idle')
-  const projection = useProjection(threadId, policy, { tools: props.toolSchemas, ...(memory === undefined ? {} : { memory }) })
+  // The session's recall index (it comes with the sending part): the meter and the greyed messages recall what the next call will.
+  const recall = props.agent === undefined ? undefined : recallIndexFor(threadId, props.agent.createRecallIndex)
+  const projection = useProjection(threadId, policy, { tools: props.toolSchemas, ...(recall === undefined ? {} : { recall }), ...(memory === undefined ? {} : { memory }) })
   const actions = useChatActions(props, chatSession, projection, memory)
   const { state, draftAttachments, working } = actions
   const devtoolsToggle = useRef<HTMLButtonElement>(null)
@@ -99,7 +102,7 @@ export function ChatBody(props: ChatBodyProps) {
           onRemoveAttachment={draftAttachments.remove}
         />
       </main>
-      <ChatDevtools session={session} threadId={threadId} policy={policy} choices={props.choices} toolSchemas={props.toolSchemas} memory={memory} loadAttachment={loadAttachment} toggleRef={devtoolsToggle} />
+      <ChatDevtools session={session} threadId={threadId} policy={policy} choices={props.choices} toolSchemas={props.toolSchemas} memory={memory} recall={recall} loadAttachment={loadAttachment} toggleRef={devtoolsToggle} />
     </>
   )
 }

@@ -20,12 +20,14 @@ interface ChatDevtoolsProps {
   readonly toolSchemas: ActiveChatProps['toolSchemas']
   /** The memory the next call carries (`useNextCallMemory`). */
   readonly memory: ComponentProps<typeof ThreadlensDevtools>['memory']
+  /** The thread's recall index, once the sending part has loaded: the panel recalls what the session does. */
+  readonly recall: ComponentProps<typeof ThreadlensDevtools>['recall']
   readonly loadAttachment: ComponentProps<typeof DevtoolsAttachmentLoader>['load']
   readonly toggleRef: RefObject<HTMLButtonElement | null>
 }
 
 /** The devtools panel on the open chat's session, toggled from the chat header. */
-export function ChatDevtools({ session, threadId, policy, choices, toolSchemas, memory, loadAttachment, toggleRef }: ChatDevtoolsProps) {
+export function ChatDevtools({ session, threadId, policy, choices, toolSchemas, memory, recall, loadAttachment, toggleRef }: ChatDevtoolsProps) {
   // Until the session has loaded the devtools see an idle one with the same tools: nothing they show changes when it arrives.
   const idleSession = useMemo(() => createSessionSource({ status: 'idle', threadId, tools: toolSchemas }), [threadId, toolSchemas])
   // The per-model choices; the devtools list the presets themselves.
@@ -38,6 +40,7 @@ export function ChatDevtools({ session, threadId, policy, choices, toolSchemas, 
         policy={policy}
         policies={modelPolicies}
         {...(memory === undefined ? {} : { memory })}
+        {...(recall === undefined ? {} : { recall })}
         agentId={ASSISTANT_MEMORY_ID}
         storageKey={DEVTOOLS_STORAGE_KEY}
         initialIsOpen={firstVisitOpen()}

@@ -1,4 +1,5 @@
 import { project, type ContextPolicy, type ProjectionResult } from '@threadlens/core'
+import { createRecallIndex } from '@threadlens/core/recall'
 import { ThreadlensTokenMeter } from '@threadlens/devtools'
 import { useMemo, useState } from 'react'
 import { MessageList } from './components/message-list'
@@ -10,13 +11,15 @@ import { createSampleThread } from './sample-thread'
 import { timelineRows } from './timeline-state'
 import { useTokenCounter, type CounterChoice } from './use-token-counter'
 
-// The thread never changes on this page, so it is built once.
+// The thread never changes on this page, so it is built once, and so is its recall index (for policies with recall).
 const sampleThread = createSampleThread()
+const sampleRecall = createRecallIndex()
 
 function policyLine(policy: ContextPolicy): string {
   const parts = [`window ${policy.maxInputTokens}`, `reserve ${policy.reserveOutputTokens}`, `keep last ${policy.keepLastTurns} turns`]
   if (policy.maxTurns !== undefined) parts.push(`max ${policy.maxTurns} turns`)
   if (policy.maxMessages !== undefined) parts.push(`max ${policy.maxMessages} messages`)
+  if (policy.recall !== undefined) parts.push(`recall ${Math.round(policy.recall.share * 100)}% of history`)
   return parts.join(' · ')
 }
 
@@ -33,7 +36,7 @@ export function LabApp() {
   const projection = useMemo((): Projection | undefined => {
     if (counter === undefined) return undefined
     try {
-      return { ok: true, result: project({ thread: sampleThread, policy, counter }) }
+      return { ok: true, result: project({ thread: sampleThread, policy, counter, recall: sampleRecall }) }
     } catch (error) {
       return { ok: false, message: error instanceof Error ? error.message : String(error) }
     }

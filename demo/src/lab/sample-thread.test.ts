@@ -1,4 +1,5 @@
 import { createTokenCounter, project } from '@threadlens/core'
+import { createRecallIndex } from '@threadlens/core/recall'
 import { describe, expect, it } from 'vitest'
 import { policyById, policyChoices } from './policies'
 import { createSampleThread, hostileLinkText, hostileMessageText, sampleSeqs } from './sample-thread'
@@ -51,11 +52,24 @@ describe('sample thread', () => {
     const rows = timelineRows(thread.entries, tiny.meta)
     expect(rows.some((row) => row.state === 'dropped' && row.detail === 'not sent: over the token budget')).toBe(true)
     expect(rows.find((row) => row.entry.seq === sampleSeqs.pinnedConstraints)?.state).toBe('included')
+    // The long window holds everything the summary covers: those entries are sent as written, the summary is not needed.
     const long = project({ thread, policy: policyById('long').policy, counter })
     const longRows = timelineRows(thread.entries, long.meta)
-    expect(longRows.filter((row) => row.state === 'summarized').map((row) => row.entry.seq)).toEqual(
-      Array.from({ length: 12 }, (_, seq) => seq),
-    )
+    expect(longRows.filter((row) => row.state === 'summarized')).toEqual([])
+    expect(longRows.find((row) => row.entry.seq === sampleSeqs.summary)).toMatchObject({ state: 'dropped', detail: 'not sent: summary not needed' })
+    expect(longRows.find((row) => row.entry.seq === 0)?.state).toBe('included')
     expect(longRows.find((row) => row.entry.seq === sampleSeqs.hostileMessage)?.state).toBe('included')
+  })
+
+  it('with recall, the tiny window brings back the older entries that match the last question', async () => {
+    const counter = await createTokenCounter('o200k_base')
+    const { meta } = project({ thread, policy: policyById('tiny-recall').policy, counter, recall: createRecallIndex() })
+    expect(meta.recall?.skipped).toBeUndefined()
+    expect(meta.recall?.seqs.length).toBeGreaterThan(0)
+    const rows = timelineRows(thread.entries, meta)
+    const hit = meta.recall?.hits[0]
+    expect(rows.find((row) => row.entry.seq === hit?.seq)?.detail).toMatch(/^recalled: matched /)
+    // Without an index, recall says why it sent nothing and the window gets the room.
+    expect(project({ thread, policy: policyById('tiny-recall').policy, counter }).meta.recall?.skipped).toBe('no-index')
   })
 })

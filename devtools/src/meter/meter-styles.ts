@@ -35,7 +35,7 @@ export const meterCss = `
 .tl-meter-number { font: 11.5px ${mono}; }
 .tl-part { height: 100%; }
 .tl-part-system { background: var(--part-system); } .tl-part-memory { background: var(--part-memory); } .tl-part-summary { background: var(--part-summary); }
-.tl-part-history { background: var(--part-history); } .tl-part-pending { background: var(--part-pending); } .tl-part-tools { background: var(--part-tools); }
+.tl-part-history { background: var(--part-history); } .tl-part-recall { background: var(--part-recall); } .tl-part-pending { background: var(--part-pending); } .tl-part-tools { background: var(--part-tools); }
 .tl-part-reserved { background: repeating-linear-gradient(45deg, var(--part-reserved), var(--part-reserved) 4px, var(--part-reserved-stripe) 4px, var(--part-reserved-stripe) 8px); }
 .tl-part-free { background: var(--part-free); }
 `

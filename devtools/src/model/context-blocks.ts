@@ -2,14 +2,15 @@ import type { ProjectedMessage, ProjectionResult } from '@threadlens/core'
 import { messagePreview, messageRole } from './message-preview'
 
 /** The parts of a request, in request order, plus what the input budget leaves free. */
-export type ContextPart = 'tools' | 'system' | 'memory' | 'summary' | 'history' | 'pending' | 'free'
-export const contextParts: readonly ContextPart[] = ['tools', 'system', 'memory', 'summary', 'history', 'pending', 'free']
+export type ContextPart = 'tools' | 'system' | 'memory' | 'summary' | 'history' | 'recall' | 'pending' | 'free'
+export const contextParts: readonly ContextPart[] = ['tools', 'system', 'memory', 'summary', 'history', 'recall', 'pending', 'free']
 export const contextPartLabels: Readonly<Record<ContextPart, string>> = {
   tools: 'tool schemas',
   system: 'system',
   memory: 'memory',
   summary: 'summary',
   history: 'history',
+  recall: 'recalled entries',
   pending: 'pending',
   free: 'free',
 }
@@ -64,6 +65,7 @@ export interface ContextMapOptions {
 function blockLabel(message: ProjectedMessage, part: ContextPart, seqs: readonly number[]): string {
   if (part === 'summary') return seqs.length === 0 ? 'summary' : `summary #${seqs.join(', #')}`
   if (part === 'memory') return 'memory'
+  if (part === 'recall') return seqs.length === 1 ? 'recalled: 1 older entry' : `recalled: ${seqs.length} older entries`
   if (part === 'system' && message.role === 'system') return 'system prompt'
   return messageRole(message)
 }
@@ -104,6 +106,7 @@ export function contextMap(result: ProjectionResult, options: ContextMapOptions 
     memory: meta.tokens.memory,
     summary: meta.tokens.summary,
     history: meta.tokens.history,
+    recall: meta.tokens.recall,
     pending: meta.tokens.pending,
     free: Math.max(0, meta.budget.input - meta.tokens.total),
   }

@@ -2,7 +2,7 @@ import { createThread, createTokenCounter, definePolicy, project, type Entry, ty
 import fc from 'fast-check'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { entryFates } from '@threadlens/core/views'
-import { leftOut, leftOutHeading, leftOutTotals, rangeText, type LeftOutGroup, type LeftOutReason } from './left-out'
+import { leftOut, reasonBadgeClass, leftOutHeading, leftOutTotals, rangeText, type LeftOutGroup, type LeftOutReason } from './left-out'
 
 let counter: TokenCounter
 beforeAll(async () => {
@@ -151,7 +151,11 @@ describe('leftOut', () => {
     expect(budget?.count).toBe(thread.entries.length - meta.includedSeqs.length)
     expect(rangeText({ fromSeq: 0, toSeq: 716 })).toBe('#0–#716')
     const summarized = buildThread(6, 3, 10)
-    const withSummary = leftOut(project({ thread: summarized, policy: definePolicy({ tokenizer: 'heuristic', maxInputTokens: 20_000 }), counter }).meta)
-    expect(withSummary.map((group) => group.label)).toContain('summarized by #12')
+    // Everything the summary covers fits: the entries are sent as they are, the summary is not needed.
+    const roomy = leftOut(project({ thread: summarized, policy: definePolicy({ tokenizer: 'heuristic', maxInputTokens: 20_000 }), counter }).meta)
+    expect(roomy.map((group) => group.label)).toEqual(['unneeded'])
+    expect(reasonBadgeClass('unneeded')).toBe('')
+    const tight = leftOut(project({ thread: buildThread(6, 3, 200), policy: definePolicy({ tokenizer: 'heuristic', maxInputTokens: 2_400, reserveOutputTokens: 200 }), counter }).meta)
+    expect(tight.map((group) => group.label)).toContain('summarized by #12')
   })
 })

@@ -26,7 +26,7 @@ export interface LeftOutGroup {
 }
 
 /** Biggest savers first would shuffle between calls; this order puts what a user asks about first. */
-const reasonOrder: readonly LeftOutReason[] = ['budget', 'window', 'cache-window', 'summarized', 'superseded', 'isolated', 'masked', 'pruned', 'deduped', 'kind', 'unresolved', 'orphan', 'applied', 'reset']
+const reasonOrder: readonly LeftOutReason[] = ['budget', 'window', 'cache-window', 'summarized', 'superseded', 'unneeded', 'isolated', 'masked', 'pruned', 'deduped', 'kind', 'unresolved', 'orphan', 'applied', 'reset']
 
 function pushSeq(ranges: SeqRange[], seq: number): void {
   const last = ranges[ranges.length - 1]
@@ -60,8 +60,8 @@ export function leftOut(meta: ProjectionMeta, options: LeftOutOptions = {}): Lef
   }
   for (const range of meta.dropped) pushRange(rangesOf(range.reason), { fromSeq: range.fromSeq, toSeq: range.toSeq })
   if (meta.summary !== undefined) {
-    // Covered entries not present raw (pinned ones in the range are sent as well).
-    const included = new Set(meta.includedSeqs)
+    // Covered entries not present raw (pinned and recalled ones in the range are sent as well).
+    const included = new Set([...meta.includedSeqs, ...(meta.recall?.seqs ?? [])])
     const list = rangesOf('summarized')
     const { fromSeq, toSeq } = meta.summary
     let start: number | undefined
@@ -152,7 +152,7 @@ export function leftOutHeading(groups: readonly LeftOutGroup[]): string {
  * reset or of a kind the policy leaves out, an older summary).
  */
 export function reasonBadgeClass(reason: LeftOutReason): '' | 'tl-warn' | 'tl-danger' {
-  if (reason === 'applied' || reason === 'reset' || reason === 'kind' || reason === 'superseded') return ''
+  if (reason === 'applied' || reason === 'reset' || reason === 'kind' || reason === 'superseded' || reason === 'unneeded') return ''
   if (reason === 'summarized' || reason === 'masked' || reason === 'pruned' || reason === 'deduped') return 'tl-warn'
   return 'tl-danger'
 }

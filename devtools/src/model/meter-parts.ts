@@ -1,7 +1,7 @@
 import type { ProjectionMeta } from '@threadlens/core'
 import { METER_AMBER_RATIO, METER_RED_RATIO } from '../constants'
 
-export type MeterPartKey = 'system' | 'memory' | 'summary' | 'history' | 'pending' | 'tools' | 'reserved' | 'free'
+export type MeterPartKey = 'system' | 'memory' | 'summary' | 'history' | 'recall' | 'pending' | 'tools' | 'reserved' | 'free'
 
 export interface MeterPart {
   readonly key: MeterPartKey
@@ -28,20 +28,23 @@ export interface MeterModel {
 }
 
 /**
- * The stacked meter: system / memory / summary / history / pending / tool schemas / free, as shares
+ * The stacked meter: system / memory / summary / history / recalled / pending / tool schemas / free, as shares
  * of the input budget, plus reserved output beside it (not part of the budget). "Free" is what is
- * left after the reserve, so it is really free. Input parts and free add up to the input budget (to
+ * left after the reserve, so it is really free. Recalled entries have a part only when the policy
+ * recalls (`meta.recall` set). Input parts and free add up to the input budget (to
  * the request on overflow, when free is 0).
  */
 export function meterModel(meta: ProjectionMeta): MeterModel {
   const { tokens, budget } = meta
   // The reply priming (3 tokens) is counted in tokens.system by the projector; it stays there.
   const window = budget.maxInputTokens
+  // Recall has a part only under a policy that recalls, so a meter without it reads as before.
   const raw: [MeterPartKey, string, number][] = [
     ['system', 'system', tokens.system],
     ['memory', 'memory', tokens.memory],
     ['summary', 'summary', tokens.summary],
     ['history', 'history', tokens.history],
+    ...(meta.recall === undefined ? [] : [['recall', 'recalled entries', tokens.recall] as [MeterPartKey, string, number]]),
     ['pending', 'pending', tokens.pending],
     ['tools', 'tool schemas', tokens.tools],
     ['reserved', 'reserved output', budget.reserveOutputTokens],

@@ -17,7 +17,9 @@ describe('policy fields', () => {
 
   it('every field names a real policy option', () => {
     const policy = definePolicy({})
-    for (const item of policyFields) expect(Object.keys(policy).includes(item.name) || item.kind === 'text' || (item.kind === 'number' && item.optional)).toBe(true)
+    // Options with no default (a text, an optional limit, recall) are absent from a default policy.
+    for (const item of policyFields) expect(Object.keys(policy).includes(item.name) || item.kind === 'text' || item.kind === 'toggle' || (item.kind === 'number' && item.optional)).toBe(true)
+    expect(Object.keys(definePolicy({ recall: {} }))).toContain('recall')
   })
 
   it('lists changed options', () => {

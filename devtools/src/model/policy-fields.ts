@@ -5,6 +5,8 @@ export type PolicyField =
   | { readonly kind: 'boolean'; readonly name: keyof PolicyOptions & keyof ContextPolicy; readonly label: string }
   | { readonly kind: 'choice'; readonly name: keyof PolicyOptions & keyof ContextPolicy; readonly label: string; readonly options: readonly string[] }
   | { readonly kind: 'text'; readonly name: keyof PolicyOptions & keyof ContextPolicy; readonly label: string }
+  /** An option whose value is a group of settings: on (`{}`, its defaults) or off (absent). */
+  | { readonly kind: 'toggle'; readonly name: 'recall'; readonly label: string }
 
 /** The policy options the lab lets you edit, in the order shown. */
 export const policyFields: readonly PolicyField[] = [
@@ -18,6 +20,7 @@ export const policyFields: readonly PolicyField[] = [
   { kind: 'boolean', name: 'dedupeToolResults', label: 'dedupe tool results' },
   { kind: 'number', name: 'pruneToolOutputsOverTokens', label: 'prune tool outputs over (tokens)', optional: true },
   { kind: 'boolean', name: 'cacheFriendly', label: 'cache-friendly window' },
+  { kind: 'toggle', name: 'recall', label: 'recall older entries that match the newest message' },
   { kind: 'number', name: 'cacheLowWaterRatio', label: 'cache low-water ratio', optional: false, step: 0.05 },
   { kind: 'number', name: 'summarizeAtRatio', label: 'summarize at ratio', optional: false, step: 0.05 },
   { kind: 'choice', name: 'summaryRole', label: 'summary role', options: ['system', 'user'] },
@@ -30,6 +33,8 @@ export function fieldChange(field: PolicyField, raw: string | boolean): PolicyOp
   switch (field.kind) {
     case 'boolean':
       return { [field.name]: raw === true } as PolicyOptions
+    case 'toggle':
+      return { [field.name]: raw === true ? {} : undefined }
     case 'choice':
       return { [field.name]: String(raw) } as PolicyOptions
     case 'text':
@@ -40,6 +45,13 @@ export function fieldChange(field: PolicyField, raw: string | boolean): PolicyOp
       return { [field.name]: Number(text) } as PolicyOptions
     }
   }
+}
+
+/** Whether a form control is checked for this option's value (`undefined` for controls that are not checkboxes). */
+export function fieldChecked(field: PolicyField, value: unknown): boolean | undefined {
+  if (field.kind === 'boolean') return value === true
+  if (field.kind === 'toggle') return value !== undefined
+  return undefined
 }
 
 /** Options whose values differ between two policies, for the "changed" list. */

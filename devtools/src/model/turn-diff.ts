@@ -3,7 +3,7 @@ import { cacheBreakpoints, type CacheBreakpoint } from '@threadlens/core/caching
 import { describeFate, entryFates } from '@threadlens/core/views'
 
 /** How an entry is present in a request. */
-export type EntryForm = 'whole' | Reduction | 'summary'
+export type EntryForm = 'whole' | Reduction | 'summary' | 'recalled'
 
 /** One thread entry whose presence or form differs between two requests. */
 export interface EntryChange {
@@ -62,13 +62,13 @@ function formsBySeq(result: ProjectionResult): Map<number, { form: EntryForm; to
   result.meta.messages.forEach((info) => {
     if (info.seqs.length === 0) return
     const share = info.tokens / info.seqs.length
-    const form: EntryForm = info.segment === 'summary' ? 'summary' : (info.reduced ?? 'whole')
+    const form: EntryForm = info.segment === 'summary' ? 'summary' : info.segment === 'recall' ? 'recalled' : (info.reduced ?? 'whole')
     for (const seq of info.seqs) forms.set(seq, { form, tokens: (forms.get(seq)?.tokens ?? 0) + share })
   })
   return forms
 }
 
-const formWords: Readonly<Record<EntryForm, string>> = { whole: 'sent whole', masked: 'masked', pruned: 'pruned', deduped: 'deduped', summary: 'summary checkpoint' }
+const formWords: Readonly<Record<EntryForm, string>> = { whole: 'sent whole', masked: 'masked', pruned: 'pruned', deduped: 'deduped', summary: 'summary checkpoint', recalled: 'recalled (in the recall block)' }
 
 function absentReason(result: ProjectionResult, seq: number): string {
   if (seq >= result.meta.firstSeq + result.meta.entryCount) return 'not in the thread yet'

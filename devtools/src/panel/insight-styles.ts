@@ -11,7 +11,7 @@ export const insightCss = `
 .tl-tile[aria-pressed="true"] { outline: 2px solid #fff; outline-offset: -3px; z-index: 1; }
 .tl-tile-label { padding: 0 4px; max-width: 100%; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
 .tl-tile-tools { background: var(--part-tools); } .tl-tile-system { background: var(--part-system); } .tl-tile-memory { background: var(--part-memory); }
-.tl-tile-summary { background: var(--part-summary); } .tl-tile-history { background: var(--part-history); } .tl-tile-pending { background: var(--part-pending); }
+.tl-tile-summary { background: var(--part-summary); } .tl-tile-history { background: var(--part-history); } .tl-tile-recall { background: var(--part-recall); } .tl-tile-pending { background: var(--part-pending); }
 .tl-tile-free { background: var(--part-free); color: #c5ced9; }
 /* Over '.tl-root button { color: inherit }': dark text on the coloured tiles, light on the free one. */
 .tl-root .tl-tile { color: #0b0f14; } .tl-root .tl-tile-free { color: #c5ced9; }

@@ -4,6 +4,7 @@ import { useProjection, useThreadlensClient, useTokenCounter, type ProjectionSna
 import { createContext, useCallback, useContext, useEffect, useLayoutEffect, useMemo, useState, type ReactNode } from 'react'
 import { newestEntries, settledNewestEntries } from '../shell/newest-entries-prefetch'
 import { usePanel } from './panel-context'
+import { freshRecallIndex } from './use-recall-index'
 
 /** What the panel shows: the projection, and whether its thread holds only the newest entries yet. */
 export interface PanelProjection {
@@ -118,8 +119,12 @@ function settledFirstRead(client: ThreadlensClient, threadId: string, policy: Co
 
 function projectFirstRead(read: NewestEntries, options: ProjectOptions): ProjectionSnapshot {
   const { threadId, policy, counter, thread } = read
+  // A read of the whole thread shares the thread's index; the newest entries alone get one of their
+  // own (an index must first see the thread from its start).
+  const { recall, ...rest } = options
+  const index = recall === undefined || thread.firstSeq === 0 ? recall : freshRecallIndex()
   try {
-    const result = project({ thread, policy, counter, ...options })
+    const result = project({ thread, policy, counter, ...rest, ...(index === undefined ? {} : { recall: index }) })
     return { status: 'ready', threadId, thread, result, counter, error: undefined }
   } catch {
     // The whole-thread path reports it.

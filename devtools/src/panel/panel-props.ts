@@ -1,5 +1,6 @@
 import type { ContextPolicy, Memory, SessionSource, ToolSchema } from '@threadlens/core'
 import type { ThreadlensClient } from '@threadlens/client'
+import type { RecallSearcher } from '@threadlens/core/recall'
 
 /** A named policy offered in the panel's policy menu. */
 export interface PolicyChoice {
@@ -26,6 +27,13 @@ export interface DevtoolsPanelProps {
    * session's latest call carried, else none.
    */
   readonly memory?: string | Memory
+  /**
+   * The recall index the app's requests search (`createRecallIndex()` of `@threadlens/core/recall`,
+   * the one given to `project()` or the session for this thread), so a policy with recall is
+   * projected as the app projects it. Default: the panel's own, loaded at the first click or key
+   * press when a policy shown recalls (the same entries: recall is deterministic).
+   */
+  readonly recall?: RecallSearcher
   /** Memory id (agent id) shown in the Memory tab. Default: none (the tab says how to set it). */
   readonly agentId?: string
   /** The client; default: the one of the nearest `<ThreadlensProvider>`. */

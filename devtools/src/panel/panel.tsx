@@ -1,4 +1,4 @@
-import { presets, type ContextPolicy, type PendingMessage } from '@threadlens/core'
+import { presets, withPolicy, type ContextPolicy, type PendingMessage } from '@threadlens/core'
 import { createSessionSource } from '@threadlens/client'
 import { ThreadlensProvider, useOptionalThreadlensClient, useSession } from '@threadlens/react'
 import { useId, useMemo, useState, type ReactNode } from 'react'
@@ -14,6 +14,7 @@ import { meterCss } from '../meter/meter-styles'
 import { insightCss } from './insight-styles'
 import { panelCss } from './panel-styles'
 import { TabContent } from './tab-content'
+import { useRecallIndex } from './use-recall-index'
 
 export interface PanelBodyProps extends DevtoolsPanelProps {
   /** UI state store; default: the one for `storageKey`. */
@@ -60,7 +61,15 @@ function builtInChoices(base: ContextPolicy): PolicyChoice[] {
     { id: 'preset:short', label: 'preset: short context', policy: presets.shortContext(keep) },
     { id: 'preset:long', label: 'preset: long context', policy: presets.longContext(keep) },
     { id: 'preset:tool-focused', label: 'preset: tool-focused', policy: presets.toolFocused(keep) },
+    recallVariant(base),
   ]
+}
+
+/** The app's policy with recall turned the other way: on (with its defaults) when it has none, else off. */
+export function recallVariant(base: ContextPolicy): PolicyChoice {
+  return base.recall === undefined
+    ? { id: 'app:recall', label: 'app policy with recall', policy: withPolicy(base, { recall: {} }) }
+    : { id: 'app:no-recall', label: 'app policy without recall', policy: withPolicy(base, { recall: undefined }) }
 }
 
 function PanelInner(props: PanelBodyProps) {
@@ -86,10 +95,12 @@ function PanelInner(props: PanelBodyProps) {
   // A real session knows its tools and the memory it sent; the app's props win (e.g. for the next call).
   const tools = props.tools ?? (session.tools.length === 0 ? undefined : session.tools)
   const memory = props.memory ?? session.memory
+  // One recall index per thread, so a policy with recall (the app's or one tried in the lab) is projected as the app does.
+  const recall = useRecallIndex(threadId, props.recall, [basePolicy, lab.policy])
   const projectOptions = useMemo(() => {
     const pending: PendingMessage[] | undefined = pendingMessage === undefined ? undefined : [{ role: 'user', content: pendingMessage }]
-    return { ...(pending === undefined ? {} : { pending }), ...(tools === undefined ? {} : { tools }), ...(memory === undefined ? {} : { memory }) }
-  }, [pendingMessage, tools, memory])
+    return { ...(pending === undefined ? {} : { pending }), ...(tools === undefined ? {} : { tools }), ...(memory === undefined ? {} : { memory }), ...(recall === undefined ? {} : { recall }) }
+  }, [pendingMessage, tools, memory, recall])
   const choices = useMemo(() => [...builtInChoices(basePolicy), ...(props.policies ?? [])], [basePolicy, props.policies])
   const tab = useStore(ui, (state) => state.tab)
   const idBase = useId()

@@ -4,10 +4,13 @@ import { CopyButton } from '../components/copy-button'
 import { COLLAPSE_JSON_AFTER_CHARS } from '../constants'
 import { describeFate, type FateIndex } from '@threadlens/core/views'
 import { refsText } from '../model/entry-preview'
+import { recallDetail } from '../model/recall-words'
 
 /** One entry in full: fate and rule, refs, tokens, and its JSON (copyable). */
 export function EntryDetail({ entry, fates, counter, onClose }: { readonly entry: Entry; readonly fates: FateIndex; readonly counter: TokenCounter; readonly onClose: () => void }) {
-  const { label, rule } = describeFate(fates.fateOf(entry.seq))
+  const fate = fates.fateOf(entry.seq)
+  const { label, rule } = describeFate(fate)
+  const recalled = recallDetail(fate)
   const json = JSON.stringify(entry, null, 2)
   return (
     <aside className="tl-detail" data-testid="entry-detail" data-seq={entry.seq} aria-label={`entry ${entry.seq}`}>
@@ -24,6 +27,7 @@ export function EntryDetail({ entry, fates, counter, onClose }: { readonly entry
       <p>
         <span className="tl-badge">{label}</span> <span className="tl-muted">{rule}</span>
       </p>
+      {recalled === undefined ? null : <p data-testid="entry-recall">{recalled}</p>}
       <p className="tl-muted tl-mono">
         {refsText(entry) || 'no refs'} · {counter.countEntry(entry)} tokens ({counter.id}) · {new Date(entry.createdAt).toISOString()}
       </p>

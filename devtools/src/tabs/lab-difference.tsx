@@ -3,6 +3,7 @@ import type { ProjectionSnapshot } from '@threadlens/react'
 import { useMemo } from 'react'
 import { formatNumber } from '../model/meter-parts'
 import { changedOptions } from '../model/policy-fields'
+import { recallComparison } from '../model/recall-words'
 import { turnDiff } from '../model/turn-diff'
 import { LabColumns } from './lab-columns'
 import { signed } from './turn-diff-view'
@@ -43,6 +44,7 @@ export function LabDifference({ base, lab, basePolicy, current }: LabDifferenceP
               {diff.changed} changing form
             </span>
           </p>
+          <RecallLine text={recallComparison(base.result.meta, lab.result.meta)} />
           <h4 className="tl-h">Changed options</h4>
           <ul className="tl-mono" data-testid="lab-changed">
             {changedOptions(basePolicy, current).map((line) => (
@@ -54,5 +56,14 @@ export function LabDifference({ base, lab, basePolicy, current }: LabDifferenceP
         </>
       )}
     </section>
+  )
+}
+
+function RecallLine({ text }: { readonly text: string | undefined }) {
+  if (text === undefined) return null
+  return (
+    <p data-testid="lab-recall">
+      <span className="tl-swatch tl-part-recall tl-inline-swatch" aria-hidden="true" /> {text}
+    </p>
   )
 }

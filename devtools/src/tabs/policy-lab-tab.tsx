@@ -3,7 +3,7 @@ import { listModels, policyForModel } from '@threadlens/core/models'
 import { useProjection } from '@threadlens/react'
 import { useMemo, useState } from 'react'
 import { formatNumber } from '../model/meter-parts'
-import { fieldChange, policyFields, type PolicyField } from '../model/policy-fields'
+import { fieldChange, fieldChecked, policyFields, type PolicyField } from '../model/policy-fields'
 import { usePanel } from '../panel/panel-context'
 import { LabDifference } from './lab-difference'
 
@@ -90,7 +90,8 @@ function FieldInput({ field, value, onChange }: { readonly field: PolicyField; r
   const control = (() => {
     switch (field.kind) {
       case 'boolean':
-        return <input id={id} type="checkbox" checked={value === true} onChange={(event) => onChange(event.target.checked)} />
+      case 'toggle':
+        return <input id={id} type="checkbox" checked={fieldChecked(field, value) === true} data-testid={`lab-field-${field.name}`} onChange={(event) => onChange(event.target.checked)} />
       case 'choice':
         return (
           <select id={id} className="tl-select" value={String(value)} onChange={(event) => onChange(event.target.value)}>

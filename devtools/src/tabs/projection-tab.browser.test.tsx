@@ -20,6 +20,9 @@ function hostileThread(): EntryInput[] {
   ]
 }
 
+/** The newest 4 history messages: the first question falls out of the window, so the summary stands in for it. */
+const summaryWindow = { maxMessages: 4 } as const
+
 function noActiveMarkup(root: ShadowRoot): void {
   expect(root.querySelectorAll('img, script, iframe, object, embed').length).toBe(0)
   expect(root.querySelectorAll('a[href]').length).toBe(0)
@@ -28,7 +31,7 @@ function noActiveMarkup(root: ShadowRoot): void {
 
 describe('Projection tab', () => {
   it('shows where each prompt-cache breakpoint sits and why, and marks those messages', async () => {
-    const panel = await renderPanel({ entries: hostileThread(), policy: testPolicy({ systemPrompt: 'Be brief.', cache: { ttl: '1h' } }) })
+    const panel = await renderPanel({ entries: hostileThread(), policy: testPolicy({ systemPrompt: 'Be brief.', cache: { ttl: '1h' }, ...summaryWindow }) })
     const card = await panel.find('cache-breakpoints')
     expect(card.dataset['mode']).toBe('explicit')
     const reasons = panel.queryAll('[data-testid="cache-breakpoint"]').map((row) => row.dataset['reason'])
@@ -46,7 +49,7 @@ describe('Projection tab', () => {
   })
 
   it('shows the exact messages by segment with tokens, and hostile content only as text', async () => {
-    const panel = await renderPanel({ entries: hostileThread(), policy: testPolicy({ systemPrompt: 'Be brief.' }) })
+    const panel = await renderPanel({ entries: hostileThread(), policy: testPolicy({ systemPrompt: 'Be brief.', ...summaryWindow }) })
     const messages = await panel.find('projected-messages')
     const segmentNames = panel.queryAll('section[data-testid^="segment-"]').map((section) => section.dataset['testid'])
     expect(segmentNames).toEqual(['segment-system', 'segment-summary', 'segment-history'])

@@ -12,6 +12,7 @@ import { LeftOutList } from './left-out-list'
 import { NextVsLastCall } from './next-vs-last-call'
 import { ProjectedMessages } from './projected-messages'
 import { ProjectionStatus } from './projection-status'
+import { RecallNote } from './recall-note'
 
 type Format = 'neutral' | 'openai' | 'anthropic'
 const formatIds: readonly Format[] = ['neutral', 'openai', 'anthropic']
@@ -54,6 +55,7 @@ export function ProjectionTab() {
           </span>
         )}
       </div>
+      {result === undefined ? null : <RecallNote meta={result.meta} indexPending={result === next.result && panel.projectOptions.recall === undefined} />}
       {result === undefined ? null : <LeftOutList result={result} entryAt={entryAt} counter={next.counter} />}
       {result === undefined || next.counter === undefined || result !== next.result ? null : <NextVsLastCall next={result} counter={next.counter} />}
       {result === undefined ? null : <CacheBreakpoints result={result} />}

@@ -7,6 +7,7 @@ import { entryPreview, refsText } from '../model/entry-preview'
 import { describeFate, entryFates, sameFate, type EntryFate } from '@threadlens/core/views'
 import { fateFilterOptions, fateFilters, seqMatches, type FateFilter } from '../model/fate-filter'
 import { reasonBadgeClass } from '../model/left-out'
+import { recallDetail } from '../model/recall-words'
 import { formatNumber } from '../model/meter-parts'
 import { usePanel } from '../panel/panel-context'
 import { usePanelProjectionFirst } from '../panel/panel-projection'
@@ -37,6 +38,7 @@ export function TimelineTab() {
       <TimelineFilters kinds={kinds} onKinds={setKinds} fate={fate} onFate={setFate} fateOptions={fateFilterOptions(result.meta)} text={text} onText={setText}>
         <span className="tl-muted" data-testid="timeline-count" data-complete={!partial} data-total={thread?.nextSeq}>
           {count} of {partial ? `the newest ${entries.length} of ${thread?.nextSeq ?? entries.length}` : entries.length} entries · {result.meta.includedSeqs.length} included
+          {(result.meta.recall?.seqs.length ?? 0) > 0 ? ` · ${result.meta.recall?.seqs.length} recalled` : ''}
           {partial ? ' · loading the rest…' : ''}
         </span>
       </TimelineFilters>
@@ -127,8 +129,7 @@ const TimelineRow = memo(TimelineRowView, (before, after) => {
 function TimelineRowView({ entry, fate, pinned, unresolved, counter, selected, onSelect }: TimelineRowProps) {
   const { label, rule } = describeFate(fate)
   const state = fate.state === 'summary' ? 'included' : fate.state
-  // The left-out list's colours: red for lost history, amber for history sent in another form, plain for bookkeeping.
-  const badgeClass = fate.state === 'dropped' ? reasonBadgeClass(fate.reason) : fate.state === 'summarized' ? 'tl-warn' : fate.state === 'included' && fate.reduced !== undefined ? 'tl-warn' : 'tl-ok'
+  const recalled = recallDetail(fate)
   return (
     <div
       className="tl-timeline-row"
@@ -138,7 +139,7 @@ function TimelineRowView({ entry, fate, pinned, unresolved, counter, selected, o
       data-fate={label}
       role="button"
       aria-current={selected ? 'true' : undefined}
-      title={`${label}: ${rule}${refsText(entry) === '' ? '' : `\n${refsText(entry)}`}`}
+      title={`${label}: ${rule}${recalled === undefined ? '' : `\n${recalled}`}${refsText(entry) === '' ? '' : `\n${refsText(entry)}`}`}
       tabIndex={0}
       onClick={() => onSelect(entry.seq)}
       onKeyDown={(event) => {
@@ -150,9 +151,14 @@ function TimelineRowView({ entry, fate, pinned, unresolved, counter, selected, o
     >
       <span className="tl-mono">#{entry.seq}</span>
       <span className="tl-fate-cell">
-        <span className={`tl-badge ${badgeClass}`} data-testid="fate-badge">
+        <span className={`tl-badge ${fateBadgeClass(fate)}`} data-testid="fate-badge">
           {label}
         </span>
+        {recalled === undefined ? null : (
+          <span className="tl-muted" data-testid="recall-detail">
+            {recalled}
+          </span>
+        )}
         {pinned ? <span className="tl-badge tl-info">pinned</span> : null}
         {unresolved ? <span className="tl-badge tl-warn">unresolved</span> : null}
       </span>
@@ -165,4 +171,11 @@ function TimelineRowView({ entry, fate, pinned, unresolved, counter, selected, o
       </span>
     </div>
   )
+}
+
+/** The left-out list's colours: red for lost history, amber for history sent in another form, blue for history recalled, plain for bookkeeping. */
+function fateBadgeClass(fate: EntryFate): string {
+  if (fate.state === 'dropped') return reasonBadgeClass(fate.reason)
+  if (fate.state === 'summarized' || (fate.state === 'included' && fate.reduced !== undefined)) return 'tl-warn'
+  return fate.state === 'recalled' ? 'tl-info' : 'tl-ok'
 }

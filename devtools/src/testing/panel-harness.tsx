@@ -1,5 +1,6 @@
 import { definePolicy, type ContextPolicy, type EntryInput } from '@threadlens/core'
 import type { SessionSource } from '@threadlens/core'
+import type { RecallSearcher } from '@threadlens/core/recall'
 import { createThreadlensClient } from '@threadlens/client'
 import { createMemoryBackedStores, type MemoryBackedStores } from '@threadlens/store'
 import { createRoot } from 'react-dom/client'
@@ -36,6 +37,8 @@ export interface HarnessOptions {
   readonly session?: SessionSource
   readonly agentId?: string
   readonly memory?: string
+  /** The app's recall index. Default: none (the panel loads its own at the first key press or click). */
+  readonly recall?: RecallSearcher
   readonly stores?: MemoryBackedStores
   readonly height?: number
   /** Width of the panel's container in px. Default: the page's. */
@@ -69,6 +72,7 @@ export async function renderPanel(options: HarnessOptions = {}): Promise<Harness
         {...(options.session === undefined ? {} : { session: options.session })}
         {...(options.agentId === undefined ? {} : { agentId: options.agentId })}
         {...(options.memory === undefined ? {} : { memory: options.memory })}
+        {...(options.recall === undefined ? {} : { recall: options.recall })}
       />,
     ),
   )

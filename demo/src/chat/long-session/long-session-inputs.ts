@@ -82,6 +82,19 @@ function toolTurn(kind: number, pick: <T>(list: readonly T[]) => T, next: () => 
   }
 }
 
+/**
+ * A fact planted early in the session and asked about in its last turn, so the last question needs
+ * something from about 200 turns back: what `policy.recall` brings back into the context.
+ */
+export const recallFact = {
+  /** How many turns before the last one the fact is told. */
+  turnsBack: 210,
+  user: 'Remember for later: our friend Inês recommended a tile-painting workshop called Oficina Azulejo, near the cathedral in Porto. It has to be booked two weeks ahead.',
+  assistant: 'Noted: Oficina Azulejo, the tile-painting workshop near the Porto cathedral that Inês recommended; book it two weeks ahead.',
+  question: 'Which tile-painting workshop did Inês recommend, and when do we have to book it?',
+  answer: 'Inês recommended Oficina Azulejo, the tile-painting workshop near the cathedral in Porto. It has to be booked two weeks ahead.',
+} as const
+
 export interface LongSessionOptions {
   readonly turns: number
   /** Makes request, call and tool call ids unique across batches. */
@@ -93,15 +106,25 @@ export interface LongSessionOptions {
 /**
  * `turns` realistic turns as a session would have written them: user messages, assistant replies,
  * and every third turn or so a model call with a tool call and its result (same refs as the loop).
+ * With 2 turns or more, it ends by asking about something told `recallFact.turnsBack` turns earlier
+ * (or in its first turn, when shorter).
  */
 export function longSessionInputs({ turns, batchId, seed = 1 }: LongSessionOptions): EntryInput[] {
   const next = random(seed)
   const pick = <T>(list: readonly T[]): T => list[Math.floor(next() * list.length)] as T
   const inputs: EntryInput[] = []
+  const factTurn = turns < 2 ? -1 : Math.max(0, turns - 1 - recallFact.turnsBack)
   for (let turn = 0; turn < turns; turn++) {
     const requestId = `${batchId}-r${turn}`
     const firstCall = { requestId, callId: `${batchId}-c${turn}a`, iteration: 0 }
-    if (next() < 0.4) {
+    const told = turn === factTurn ? recallFact : undefined
+    const asked = factTurn >= 0 && turn === turns - 1 ? recallFact : undefined
+    if (told !== undefined || asked !== undefined) {
+      inputs.push(
+        { kind: 'message', payload: { role: 'user', content: told?.user ?? recallFact.question }, refs: { requestId } },
+        { kind: 'message', payload: { role: 'assistant', content: told?.assistant ?? recallFact.answer }, refs: firstCall },
+      )
+    } else if (next() < 0.4) {
       const tool = toolTurn(Math.floor(next() * 3), pick, next)
       const toolCallId = `${batchId}-t${turn}`
       const secondCall = { requestId, callId: `${batchId}-c${turn}b`, iteration: 1 }

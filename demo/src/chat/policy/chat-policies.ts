@@ -11,8 +11,9 @@ export interface ChatPolicyChoice extends ChatPolicyOption {
   readonly policy: ContextPolicy
 }
 
-// Every choice keeps the demo's system prompt and renders the `world` memory space (the notes) into each call.
-export const sharedPolicyOptions: PolicyOptions = { systemPrompt: SYSTEM_PROMPT, memorySpaces: ['world'] }
+// Every choice keeps the demo's system prompt, renders the `world` memory space (the notes) into each
+// call, and recalls the older messages that match the newest one (a quarter of the history room).
+export const sharedPolicyOptions: PolicyOptions = { systemPrompt: SYSTEM_PROMPT, memorySpaces: ['world'], recall: { share: 0.25 } }
 
 /** Models offered with a policy of their own even offline (their window, output limit and tokenizer). */
 export const exampleModels = ['gpt-4o-mini', 'claude-haiku-4-5', 'llama-3.1-8b-instruct'] as const

@@ -5,6 +5,7 @@ import type { AttachmentStore } from '@threadlens/store/attachments'
 import { useCallback, useEffect, useMemo, useRef } from 'react'
 import type { ModelSetup } from '../model/model-settings'
 import { loadChatAgent, type ChatAgent } from './load-chat-agent'
+import { recallIndexFor } from './recall-indexes'
 
 export interface ChatSessionOptions {
   /** The sending part of the chat, `undefined` until it has loaded (`useChatAgent`). */
@@ -36,7 +37,7 @@ export function useChatSession({ agent, threads, callLog, threadId, setup, tools
     () =>
       agent === undefined || threadId === undefined || setup === undefined || tools === undefined
         ? undefined
-        : agent.createSession({ threads, callLog, threadId, model: setup.client, summarizer: setup.summarizer, tools, memory, attachments }),
+        : agent.createSession({ threads, callLog, threadId, model: setup.client, summarizer: setup.summarizer, tools, memory, attachments, recall: recallIndexFor(threadId, agent.createRecallIndex) }),
     [agent, threads, callLog, threadId, setup, tools, memory, attachments],
   )
   const waiting = useRef<((session: Session) => void)[]>([])

@@ -2,6 +2,7 @@ import type { ThreadlensStores, ThreadRecord } from '@threadlens/store'
 import { DEFAULT_TITLE } from '../chat-config'
 import { downloadText, fileNameOf, titleFromFileName } from './thread-files'
 import { threadListOf, titleOf } from './thread-list'
+import { forgetRecallIndex } from '../session/recall-indexes'
 
 /** What the sidebar and the chat view do to threads; the store's live list tells every tab. */
 export interface ThreadActions {
@@ -36,6 +37,7 @@ export function threadActions(stores: ThreadlensStores): ThreadActions {
     },
     async remove(threadId) {
       await stores.threads.delete(threadId)
+      forgetRecallIndex(threadId)
     },
     async importFile(file) {
       // An OpenAI messages array carries no title: name the chat after the file.

@@ -1,5 +1,6 @@
 import { createTokenCounter, project, type ContextPolicy, type Entry } from '@threadlens/core'
 import { callRecord, StoredHashes, type CallAttempt, type CallLog } from '@threadlens/core/calls'
+import { createRecallIndex } from '@threadlens/core/recall'
 
 /** The model and provider the sample's attempts name (the sample thread itself records no model). */
 export const sampleModel = { id: 'gpt-4o-mini', provider: 'openai' } as const
@@ -51,7 +52,7 @@ export async function sampleCallAttempts(threadId: string, entries: readonly Ent
       policy,
       tools: [],
       memory: undefined,
-      projection: project({ thread: basis, policy, counter, tools: [] }),
+      projection: project({ thread: basis, policy, counter, tools: [], recall: createRecallIndex() }),
       basisSeq: sample.basisSeq,
       stored: new StoredHashes(),
       stopReason: sample.status === 'aborted' ? 'abort' : 'error',

@@ -1,6 +1,7 @@
 import type { CallLog, TokenCalibration } from '@threadlens/core/calls'
 import type { ContextPolicy, Memory, ProjectionResult, Summarizer, TokenCounter } from '@threadlens/core'
 import type { ContentPart } from '@threadlens/core/parts'
+import type { RecallSearcher } from '@threadlens/core/recall'
 import type { ThreadStore } from '@threadlens/store'
 import type { ModelClient } from '../model/model-client'
 import type { Tool } from '../tools/define-tool'
@@ -23,6 +24,13 @@ export interface SessionOptions {
    * `policy.memorySpaces` are rendered (e.g. `() => memoryStore.get(agentId)`). Default: none.
    */
   readonly memory?: () => Promise<string | Memory | undefined> | string | Memory | undefined
+  /**
+   * Where `policy.recall` finds the older entries relevant to the newest user message:
+   * `createRecallIndex()` from `@threadlens/core/recall`. A session has one thread, so one index;
+   * it is passed to every projection the session makes. Default: none, and a policy with recall
+   * skips it (`meta.recall.skipped: 'no-index'`).
+   */
+  readonly recall?: RecallSearcher
   /**
    * Model calls per request before the loop stops with `max-iterations`. Default 8. With the calls
    * sent again after a "context too long" (at most 2), one request makes at most `maxIterations + 2`

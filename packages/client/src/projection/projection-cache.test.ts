@@ -3,6 +3,7 @@ import { createMemoryBackedStores } from '@threadlens/store'
 import { beforeEach, describe, expect, it, vi } from 'vitest'
 import { LiveThread } from '../live/live-thread'
 import { cachedProjection } from './projection-cache'
+import { createRecallIndex } from '@threadlens/core/recall'
 
 // Counts what reaches the projector, keeping its behaviour.
 vi.mock('@threadlens/core', async (importOriginal) => {
@@ -74,5 +75,28 @@ describe('cachedProjection over a live thread', () => {
     expect(cachedProjection(thread, narrow(), { ...counter, id: 'other-counter', count: counter.count.bind(counter) } as typeof counter, { tools: tools() })).not.toBe(base)
     expect(cachedProjection(thread, narrow(), counter, { tools: tools() })).toBe(base)
     expect(projectCalls).toHaveBeenCalledTimes(4)
+  })
+
+  it('passes the recall searcher to the projection, one cache entry per searcher', async () => {
+    const counter = await createTokenCounter('heuristic')
+    const stores = createMemoryBackedStores()
+    const { id } = await stores.threads.create({ title: 'recall' })
+    await stores.threads.appendMany(id, [
+      { kind: 'message', payload: { role: 'user', content: 'The adoption agency wants the signed paperwork.' } },
+      { kind: 'message', payload: { role: 'assistant', content: 'Noted.' } },
+      ...Array.from({ length: 12 }, (_, turn): EntryInput => ({ kind: 'message', payload: { role: turn % 2 === 0 ? 'user' : 'assistant', content: `turn ${turn}: ${'words '.repeat(40)}` } })),
+      { kind: 'message', payload: { role: 'user', content: 'What did the adoption agency want?' } },
+    ])
+    const thread = await stores.threads.load(id)
+    const policy = definePolicy({ tokenizer: 'heuristic', maxInputTokens: 400, reserveOutputTokens: 50, recall: {} })
+    const index = createRecallIndex()
+    const without = cachedProjection(thread, policy, counter)
+    const withIndex = cachedProjection(thread, policy, counter, { recall: index })
+    expect(without.ok && without.result.meta.recall?.skipped).toBe('no-index')
+    expect(withIndex).not.toBe(without)
+    expect(withIndex.ok && withIndex.result.meta.recall?.hits[0]?.terms).toEqual(expect.arrayContaining(['adoption', 'agency']))
+    expect(cachedProjection(thread, policy, counter, { recall: index })).toBe(withIndex)
+    expect(cachedProjection(thread, policy, counter, { recall: createRecallIndex() })).not.toBe(withIndex)
+    expect(projectCalls).toHaveBeenCalledTimes(3)
   })
 })

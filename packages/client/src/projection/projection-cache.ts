@@ -1,4 +1,5 @@
 import { project, type ContextPolicy, type Memory, type PendingMessage, type ProjectionResult, type Thread, type TokenCounter, type ToolSchema } from '@threadlens/core'
+import type { RecallSearcher } from '@threadlens/core/recall'
 
 export interface ProjectOptions {
   /** Messages not yet in the thread (the user's message being typed or sent). Default: none. */
@@ -7,12 +8,28 @@ export interface ProjectOptions {
   readonly tools?: readonly ToolSchema[]
   /** The memory segment: text, or a `Memory` rendered by the policy's `memorySpaces`. Default: none. */
   readonly memory?: string | Memory
+  /**
+   * Where `policy.recall` searches the thread's older entries: `createRecallIndex()` from
+   * `@threadlens/core/recall`, one per thread (keep it as long as the thread is shown). Default: none,
+   * and a policy with recall skips it (`meta.recall.skipped: 'no-index'`).
+   */
+  readonly recall?: RecallSearcher
 }
 
 export type ProjectionOutcome = { readonly ok: true; readonly result: ProjectionResult } | { readonly ok: false; readonly error: unknown }
 
 const policyKeys = new WeakMap<ContextPolicy, string>()
 const toolKeys = new WeakMap<readonly ToolSchema[], string>()
+// A searcher has no value to compare: each one is its own key.
+const recallKeys = new WeakMap<RecallSearcher, number>()
+let recallCount = 0
+
+function recallKey(recall: RecallSearcher | undefined): string {
+  if (recall === undefined) return ''
+  let key = recallKeys.get(recall)
+  if (key === undefined) recallKeys.set(recall, (key = ++recallCount))
+  return String(key)
+}
 
 /** Equal policies give equal keys, so a policy rebuilt on every render still hits the cache. */
 export function policyKey(policy: ContextPolicy): string {
@@ -31,7 +48,7 @@ function optionsKey(counter: TokenCounter, options: ProjectOptions): string {
   }
   // A memory's id and rev identify its content: every write bumps the rev.
   const memory = typeof options.memory === 'object' ? `memory:${options.memory.id}:${options.memory.rev}` : `text:${options.memory ?? ''}`
-  return `${counter.id}\u0000${JSON.stringify(options.pending ?? [])}\u0000${tools}\u0000${memory}`
+  return `${counter.id}\u0000${JSON.stringify(options.pending ?? [])}\u0000${tools}\u0000${memory}\u0000${recallKey(options.recall)}`
 }
 
 // Keyed by the thread snapshot: each version is its own object, so old versions fall away with it.
@@ -59,6 +76,7 @@ export function cachedProjection(thread: Thread, policy: ContextPolicy, counter:
         ...(options.pending === undefined ? {} : { pending: options.pending }),
         ...(options.tools === undefined ? {} : { tools: options.tools }),
         ...(options.memory === undefined ? {} : { memory: options.memory }),
+        ...(options.recall === undefined ? {} : { recall: options.recall }),
       }),
     }
   } catch (error) {

@@ -1,0 +1,70 @@
+import type { ContextPolicy } from '@threadlens/core'
+import type { RecallIndex, RecallSearcher } from '@threadlens/core/recall'
+import { useEffect, useMemo, useState } from 'react'
+
+type RecallModule = typeof import('@threadlens/core/recall')
+
+let loaded: RecallModule | undefined
+let loading: Promise<RecallModule> | undefined
+
+/** The recall code, loaded on first need (a panel whose policies never recall does not download it). */
+function loadRecall(): Promise<RecallModule> {
+  loading ??= import('@threadlens/core/recall').then(
+    (module) => (loaded = module),
+    (error: unknown) => {
+      loading = undefined
+      throw error
+    },
+  )
+  return loading
+}
+
+// A press, a key or a tap anywhere on the page: until one, a panel open at page load downloads no
+// recall code (an app's first screen stays as light as it was).
+const interactions = ['pointerdown', 'keydown', 'touchstart'] as const
+
+/** Calls `callback` at the visitor's first interaction with the page; returns a cancel. */
+function onFirstInteraction(callback: () => void): () => void {
+  const once = () => {
+    cancel()
+    callback()
+  }
+  const cancel = () => {
+    for (const type of interactions) globalThis.removeEventListener(type, once, true)
+  }
+  for (const type of interactions) globalThis.addEventListener(type, once, { capture: true, passive: true })
+  return cancel
+}
+
+/** A fresh index, when the recall code has loaded (for a projection of part of a thread, which must not share the thread's index). */
+export function freshRecallIndex(): RecallIndex | undefined {
+  return loaded?.createRecallIndex()
+}
+
+/**
+ * One recall index per thread, so a policy with recall (the app's, or one tried in the lab) is
+ * projected as the app projects it: `given` (the app's own index) when there is one, else the
+ * panel's. The panel's code loads once one of `policies` recalls, at the visitor's first
+ * interaction with the page; until then this is `undefined`, and a projection says recall was
+ * skipped for want of an index.
+ */
+export function useRecallIndex(threadId: string | undefined, given: RecallSearcher | undefined, policies: readonly (ContextPolicy | undefined)[]): RecallSearcher | undefined {
+  const wanted = given === undefined && policies.some((policy) => policy?.recall !== undefined)
+  const [module, setModule] = useState(loaded)
+  useEffect(() => {
+    if (!wanted || module !== undefined) return undefined
+    let current = true
+    const load = () =>
+      void loadRecall().then(
+        (value) => current && setModule(() => value),
+        () => undefined,
+      )
+    const cancel = onFirstInteraction(load)
+    return () => {
+      current = false
+      cancel()
+    }
+  }, [wanted, module])
+  const own = useMemo(() => (threadId === undefined || module === undefined ? undefined : module.createRecallIndex()), [threadId, module])
+  return given ?? own
+}
