@@ -75,6 +75,8 @@ class Selector implements UnitSelection {
   #remaining: number
   #messageCount: number
   readonly #recalled: ReadonlyMap<number, { readonly tokens: number }>
+  /** Of the room held back for recall, what taking recalled units back may still free (never more than was held). */
+  #freeable: number
   /** Recalled entries the window took back. */
   readonly takenFromRecall = new Set<number>()
   /** Tokens the history units sent take. */
@@ -87,6 +89,7 @@ class Selector implements UnitSelection {
     this.#windows = windows
     this.#remaining = Math.max(0, checkpoints.remaining - limits.reserve)
     this.#recalled = limits.recalled
+    this.#freeable = limits.recalled.size === 0 ? 0 : limits.reserve
     // Windows: the oldest seq a turn window allows, and the message count cap.
     this.#turnFloor = turnWindowFloor(policy.maxTurns, context.index.userSeqs, context.visibleFrom, context.pendingHasUser)
     this.#messageCount = fixed.anchor === undefined ? 0 : 1
@@ -155,7 +158,7 @@ class Selector implements UnitSelection {
     const cost = this.#costOf(unit)
     let reason: DropReason | undefined
     if (unit.start < this.#turnFloor || this.#messageCount + cost.messageCount > this.#maxMessages) reason = 'window'
-    else if (cost.tokens > this.#remaining + this.#recalledCost(unit)) reason = 'budget'
+    else if (cost.tokens > this.#remaining + this.#freed(unit)) reason = 'budget'
     else if (unit.start < (this.#windows.cacheStart ?? Number.NEGATIVE_INFINITY)) reason = 'cache-window'
     if (reason !== undefined) {
       this.stopReason = reason
@@ -167,13 +170,20 @@ class Selector implements UnitSelection {
       this.decide(unit, emptyReason(unit, this.planOf(unit)))
       return true
     }
-    this.#remaining += this.#recalledCost(unit)
+    const freed = this.#freed(unit)
+    this.#remaining += freed
+    this.#freeable -= freed
     for (const member of unitSeqs(unit)) if (this.#recalled.has(member)) this.takenFromRecall.add(member)
     this.#remaining -= cost.tokens
     this.used += cost.tokens
     this.#messageCount += cost.messageCount
     this.decide(unit, 'included')
     return true
+  }
+
+  /** What taking a unit back from the recall block frees: its lines' cost, within what was held back. */
+  #freed(unit: Unit): number {
+    return Math.min(this.#recalledCost(unit), this.#freeable)
   }
 
   /** What a unit's entries cost in the recall block (freed if the window takes them). */

@@ -4,6 +4,22 @@ import { toolArgumentsText, toolResultText } from '../entries/entry-text'
 import type { RecallHit, RecallRequest, RecallSearcher } from '../project/types'
 import { recallTerms } from './recall-terms'
 
+/** At most this many query terms are searched: the rarest in the thread, which tell entries apart. */
+const MAX_QUERY_TERMS = 8
+
+/**
+ * The query's terms worth searching, rarest first: a term in most entries says little and costs a
+ * score update per entry (BM25 gives it almost no weight anyway). Bounded by construction.
+ */
+export function tellingTerms(terms: readonly string[], documentFrequency: ReadonlyMap<string, number>, documents: number): string[] {
+  const unique = [...new Set(terms)]
+  const frequency = (term: string): number => documentFrequency.get(term) ?? 0
+  const byRarity = unique.sort((a, b) => frequency(a) - frequency(b) || (a < b ? -1 : a > b ? 1 : 0))
+  const telling = byRarity.filter((term) => frequency(term) <= Math.max(8, documents / 2))
+  // Only common words: the two rarest still rank something, at a bounded cost.
+  return telling.length > 0 ? telling.slice(0, MAX_QUERY_TERMS) : byRarity.slice(0, 2)
+}
+
 /** Text past this many characters of one entry is not indexed: a 10 MB tool output is found by its start. */
 const MAX_INDEXED_CHARACTERS = 200_000
 
@@ -50,6 +66,8 @@ export function createRecallIndex(options: RecallIndexOptions = {}): RecallIndex
   const make = (): MiniSearch<{ seq: number; text: string }> =>
     new MiniSearch<{ seq: number; text: string }>({ idField: 'seq', fields: ['text'], tokenize, processTerm: (term) => term, searchOptions: { bm25 } })
   let search = make()
+  /** Entries each term occurs in: to search for the telling terms of a query first. */
+  let documentFrequency = new Map<string, number>()
   let threadId: string | undefined
   let indexedThrough = -1
   /** Seq of the oldest entry looked at: entries older than it (a partial read first, the whole thread later) mean a rebuild. */
@@ -58,6 +76,7 @@ export function createRecallIndex(options: RecallIndexOptions = {}): RecallIndex
 
   const reset = (): void => {
     search = make()
+    documentFrequency = new Map()
     threadId = undefined
     indexedThrough = -1
     indexedFrom = Number.POSITIVE_INFINITY
@@ -89,7 +108,10 @@ export function createRecallIndex(options: RecallIndexOptions = {}): RecallIndex
       for (let position = Math.max(0, indexedThrough + 1 - first.seq); position < entries.length; position++) {
         const entry = entries[position] as Entry
         const text = recallText(entry)
-        if (text !== undefined && text !== '' && !search.has(entry.seq)) search.add({ seq: entry.seq, text })
+        if (text !== undefined && text !== '' && !search.has(entry.seq)) {
+          search.add({ seq: entry.seq, text })
+          for (const term of new Set(tokenize(text))) documentFrequency.set(term, (documentFrequency.get(term) ?? 0) + 1)
+        }
         indexedThrough = entry.seq
         lastId = entry.id
       }
@@ -100,9 +122,14 @@ export function createRecallIndex(options: RecallIndexOptions = {}): RecallIndex
     search(request: RecallRequest): readonly RecallHit[] {
       this.sync(request.entries)
       if (request.limit <= 0 || request.query.trim() === '') return []
-      const results = search.search(request.query, {
+      const terms = tellingTerms(tokenize(request.query), documentFrequency, search.documentCount)
+      if (terms.length === 0) return []
+      const results = search.search(terms.join(' '), {
+        // The terms are folded already: split them as they are, never fold twice.
+        tokenize: (text) => text.split(' '),
         combineWith: 'OR',
-        prefix: (term) => term.length >= 4,
+        // Longer words also find their other forms ('adopt' finds 'adoption'); short ones would match too much.
+        prefix: (term) => term.length >= 5,
         filter: (result) => (result.id as number) >= request.from && (result.id as number) < request.before,
       })
       const hits = results.map((result) => ({ seq: result.id as number, score: result.score, terms: [...result.terms].sort() }))
