@@ -41,6 +41,11 @@ step "context quality (packages/core/bench/context-quality.bench.ts)"
 step "context quality on LoCoMo (packages/core/bench/quality/locomo.bench.ts)"
 "$TSX" packages/core/bench/quality/locomo.bench.ts
 
+# What recall costs on big threads: index build, update per append, projection with and without
+# recall on 1k- and 10k-entry synthetic threads (Node; ~1 min). Writes bench-results/recall.json.
+step "recall cost (packages/core/bench/recall.bench.ts)"
+"$TSX" packages/core/bench/recall.bench.ts
+
 # What the one definition of a valid entry costs on append, and how fast hostile input is refused
 # (Node; ~15 s). Writes bench-results/entry-validation.json.
 step "entry validation (packages/core/bench/entry-validation.bench.ts)"
