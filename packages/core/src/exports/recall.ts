@@ -1,6 +1,17 @@
-/** @threadlens/core/recall: full-text recall over a thread, for `policy.recall` (pass the index to `project()` as `recall`). */
+/** @threadlens/core/recall: full-text and hybrid (embedding) recall over a thread, for `policy.recall` (pass the index to `project()` as `recall`). */
 
 export type { RecallIndex, RecallIndexOptions } from '../recall/recall-index'
 export { createRecallIndex, recallText } from '../recall/recall-index'
 export { recallTerms } from '../recall/recall-terms'
+export type {
+  EmbedFailure,
+  EmbedFailureReason,
+  Embedder,
+  EmbeddingVector,
+  HybridRecallIndex,
+  HybridRecallIndexOptions,
+  PrepareResult,
+} from '../recall/hybrid-recall-index'
+export { createHybridRecallIndex } from '../recall/hybrid-recall-index'
 export type { RecallHit, RecallMeta, RecallRequest, RecallSearcher, RecallSkip } from '../project/types'
+export { recallQuery } from '../project/recall-block'

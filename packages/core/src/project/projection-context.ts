@@ -31,7 +31,7 @@ function includeSetOf(kinds: readonly EntryKind[]): ReadonlySet<EntryKind> {
   return memo(includeSets, kinds, () => new Set(kinds))
 }
 
-function sourceOf(thread: ThreadSource | readonly Entry[]): ThreadSource {
+export function sourceOf(thread: ThreadSource | readonly Entry[]): ThreadSource {
   if (Array.isArray(thread)) {
     const entries = thread as readonly Entry[]
     return { entries, index: indexOfEntries(entries) }

@@ -4,8 +4,9 @@ import { MESSAGE_OVERHEAD_TOKENS } from '../tokens/token-counter'
 import type { FixedSegments } from './fixed-segments'
 import type { ProjectionContext } from './projection-context'
 import type { UnitSelection } from './select-units'
-import type { RecallHit, RecallMeta, RecallSkip } from './types'
-import { entryAt, unitOf, unitSeqs, type Unit } from './units'
+import type { PendingMessage, ProjectInput, RecallHit, RecallMeta, RecallSkip } from './types'
+import { sourceOf } from './projection-context'
+import { entryAt, unitOf, unitSeqs, type Unit, type UnitContext } from './units'
 
 /** What recall will look for, decided before the window is walked. */
 export interface RecallPlan {
@@ -36,23 +37,44 @@ export function recallDate(time: number): string {
   return `${date.getUTCDate()} ${months[date.getUTCMonth()]} ${date.getUTCFullYear()}`
 }
 
+/**
+ * The text recall searches for: the newest `queryTurns` user messages (pending ones first, then the
+ * thread's after the newest reset), oldest first, joined by newlines.
+ */
+function queryText(context: UnitContext, pending: readonly PendingMessage[], queryTurns: number): string {
+  const texts: string[] = []
+  for (let position = pending.length - 1; position >= 0 && texts.length < queryTurns; position--) {
+    const message = pending[position]
+    if (message?.role === 'user') texts.push(message.content)
+  }
+  const userSeqs = context.index.userSeqs
+  for (let position = userSeqs.length - 1; position >= 0 && texts.length < queryTurns; position--) {
+    const entry = entryAt(context, userSeqs[position] as number)
+    if (entry === undefined || entry.seq < context.visibleFrom) break
+    if (entry.kind === 'message') texts.push(entry.payload.content)
+  }
+  return texts.reverse().join('\n')
+}
+
+/**
+ * The text `project()` will search for under `policy.recall` (`''` without recall): what a hybrid
+ * index must `prepare` (embed) before the projection. Same input as `project()`.
+ */
+export function recallQuery(input: Pick<ProjectInput, 'thread' | 'policy' | 'pending'>): string {
+  const options = input.policy.recall
+  if (options === undefined) return ''
+  const { entries, index } = sourceOf(input.thread)
+  const firstSeq = entries[0]?.seq ?? 0
+  const context: UnitContext = { entries, index, firstSeq, visibleFrom: Math.max(firstSeq, index.resetSeq + 1), toolsIncluded: true }
+  return queryText(context, input.pending ?? [], options.queryTurns)
+}
+
 /** The query (the newest `queryTurns` user messages, pending first) and its terms; `undefined` without `policy.recall`. */
 export function planRecall(context: ProjectionContext, fixed: FixedSegments): RecallPlan | undefined {
   const { policy, recall: searcher } = context.input
   const options = policy.recall
   if (options === undefined) return undefined
-  const texts: string[] = []
-  for (let position = fixed.pending.length - 1; position >= 0 && texts.length < options.queryTurns; position--) {
-    const message = fixed.pending[position]
-    if (message?.role === 'user') texts.push(message.content)
-  }
-  const userSeqs = context.index.userSeqs
-  for (let position = userSeqs.length - 1; position >= 0 && texts.length < options.queryTurns; position--) {
-    const entry = entryAt(context, userSeqs[position] as number)
-    if (entry === undefined || entry.seq < context.visibleFrom) break
-    if (entry.kind === 'message') texts.push(entry.payload.content)
-  }
-  const query = texts.reverse().join('\n')
+  const query = queryText(context, fixed.pending, options.queryTurns)
   const terms = searcher === undefined ? [] : [...new Set(searcher.terms(query))].sort()
   const skipped: RecallSkip | undefined = searcher === undefined ? 'no-index' : terms.length === 0 ? 'empty-query' : undefined
   return { query, terms, skipped, reserve: (room) => (skipped === undefined ? Math.floor(options.share * Math.max(0, room)) : 0) }

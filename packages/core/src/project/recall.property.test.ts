@@ -11,6 +11,7 @@ import { actionsArbitrary, buildThread, pendingArbitrary, policyOptionsArbitrary
 import { createTokenCounter, MESSAGE_OVERHEAD_TOKENS, REPLY_PRIMING_TOKENS, type TokenCounter } from '../tokens/token-counter'
 import { entryFates } from './fates'
 import { project } from './project'
+import { recallQuery } from './recall-block'
 import { segments, type ProjectInput, type ProjectionResult } from './types'
 
 // Recall and summaries over random threads: the same invariants as every projection (budget,
@@ -165,6 +166,11 @@ describe('project with recall: invariants over random threads', () => {
 
   check('is deterministic: the same input and index give byte-identical output', ({ input }, result) => {
     expect(JSON.stringify(project(input))).toBe(JSON.stringify(result))
+  })
+
+  check('searches for what recallQuery says (what a hybrid index must prepare)', ({ input }, result) => {
+    if (input.recall === undefined) return
+    expect([...new Set(input.recall.terms(recallQuery(input)))].sort()).toEqual(result.meta.recall?.query)
   })
 })
 
