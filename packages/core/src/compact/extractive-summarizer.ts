@@ -1,6 +1,5 @@
 import type { Entry, ToolCallEntry } from '../entries/entry'
 import { toolArgumentsText, toolResultText } from '../entries/entry-text'
-import { isDialogue, summarizeDialogue } from './dialogue-summary'
 import { isCommonCapitalized, midSentenceNames, sentenceEnd, trimToTokens } from './dialogue-text'
 import type { SummarizeInput, Summarizer } from './summarizer'
 
@@ -95,8 +94,10 @@ export function extractiveSummarizer(): Summarizer {
     name: 'extractive',
     async summarize(input) {
       if (input.signal?.aborted === true) throw input.signal.reason ?? new Error('aborted')
-      if (isDialogue(input.entries, input.previousSummary)) {
-        const text = trimToTokens(summarizeDialogue(input), input.maxTokens, input.countTokens)
+      // Dialogue summaries load on first use: apps that never summarize a dialogue do not download them.
+      const dialogue = await import('./dialogue-summary')
+      if (dialogue.isDialogue(input.entries, input.previousSummary)) {
+        const text = trimToTokens(dialogue.summarizeDialogue(input), input.maxTokens, input.countTokens)
         if (text.trim() !== '') return text
       }
       const goals: string[] = []

@@ -7,6 +7,8 @@ export type { RenderedMemory } from '../memory/render-memory'
 export { renderMemory } from '../memory/render-memory'
 export type { MemoryPolicy } from '../memory/request-memory'
 export { requestMemoryText } from '../memory/request-memory'
+export type { MemoryMatch, MemoryQueryOptions } from '../memory/query-memory'
+export { queryMemory } from '../memory/query-memory'
 export type { MemoryProjector } from '../memory/memory-projector'
 export { applyMemoryProjectors, summaryToWorld, toolResultToWorld } from '../memory/memory-projector'
 export {

@@ -13,5 +13,6 @@ export type {
   PrepareResult,
 } from '../recall/hybrid-recall-index'
 export { createHybridRecallIndex } from '../recall/hybrid-recall-index'
-export type { RecallHit, RecallMeta, RecallRequest, RecallSearcher, RecallSkip } from '../project/types'
-export { recallQuery } from '../project/recall-block'
+export type { RecallHit, RecallMeta, RecallRequest, RecallSearch, RecallSearcher, RecallSkip } from '../project/types'
+export { recallQuery } from '../recall/recall-block'
+export { recallSearcher } from '../recall/recall-searcher'

@@ -2,7 +2,8 @@ import { assembleMessages, projectionMeta } from './projection-meta'
 import { fitCheckpoints, type CheckpointSegments } from './checkpoint-segments'
 import { measureFixedSegments, type FixedSegments } from './fixed-segments'
 import { projectionContext, type ProjectionContext } from './projection-context'
-import { planRecall, selectRecall, withoutEntries, type RecallBlock } from './recall-block'
+import type { RecallBlock } from '../recall/recall-block'
+import { recallPhaseKey } from './recall-types'
 import { selectUnits, type UnitSelection } from './select-units'
 import type { ProjectInput, ProjectionResult } from './types'
 import { planWindows, type WindowPlan } from './window-plan'
@@ -20,7 +21,8 @@ import { entryAt } from './units'
 export function project(input: ProjectInput): ProjectionResult {
   const context = projectionContext(input)
   const fixed = measureFixedSegments(context)
-  const recallPlan = planRecall(context, fixed)
+  const phase = input.recall?.[recallPhaseKey]
+  const recallPlan = phase?.plan(context, fixed)
   let walk = walkHistory(context, fixed, 0, false)
   // Everything fits: no summary and nothing to recall. Else recall keeps its share, and the summary
   // stands in for what the window then leaves out.
@@ -30,19 +32,28 @@ export function project(input: ProjectInput): ProjectionResult {
   }
   const { checkpoints, windows } = walk
   let { selection } = walk
-  let recall: RecallBlock | undefined
-  if (recallPlan !== undefined) {
+  let recall: RecallBlock | undefined = input.policy.recall !== undefined && phase === undefined ? withoutIndex : undefined
+  if (recallPlan !== undefined && phase !== undefined) {
     // Recall fills the room the window left; then the window takes back the room recall did not
     // use, taking recalled entries next to it back into the history as it reaches them.
     const room = checkpoints.remaining - selection.used
-    recall = selectRecall(context, fixed, selection, recallPlan, room)
+    recall = phase.select(context, fixed, selection, recallPlan, room)
     if (selection.stopReason === 'budget' && room - recall.tokens > 0) {
       selection = selectUnits(context, fixed, checkpoints, windows, { reserve: recall.tokens, recalled: recall.lines })
-      recall = withoutEntries(context, recall, selection.takenFromRecall, checkpoints.remaining - selection.used)
+      recall = phase.without(context, recall, selection.takenFromRecall, checkpoints.remaining - selection.used)
     }
   }
   const assembled = assembleMessages(context, fixed, checkpoints, selection, recall)
   return { messages: assembled.messages, meta: projectionMeta(context, fixed, checkpoints, windows, selection, assembled, recall) }
+}
+
+/** Recall asked for with no searcher given: it steps aside and the window gets its room. */
+const withoutIndex: RecallBlock = {
+  text: '',
+  tokens: 0,
+  meta: { query: [], budget: 0, tokens: 0, seqs: [], hits: [], skipped: 'no-index' },
+  lines: new Map(),
+  groups: [],
 }
 
 interface HistoryWalk {

@@ -15,7 +15,7 @@ import { emitUnit } from './unit-messages'
 import { messageInfo, projectedMessage } from './message-parts'
 import { entryAt, type UnitContext } from './units'
 import type { WindowPlan } from './window-plan'
-import type { RecallBlock } from './recall-block'
+import type { RecallBlock } from '../recall/recall-block'
 
 /** The messages in order: system, memory, summary, history (oldest unit first), pending. */
 export interface AssembledMessages {

@@ -1,4 +1,8 @@
 import type { Entry } from '../entries/entry'
+import type { RecallBlock, RecallPlan } from '../recall/recall-block'
+import type { FixedSegments } from './fixed-segments'
+import type { ProjectionContext } from './projection-context'
+import type { UnitSelection } from './select-units'
 
 // What recall exchanges with the projector: the searcher it is given and what meta says of it.
 
@@ -22,10 +26,29 @@ export interface RecallHit {
 }
 
 /** Ranks a thread's entries by relevance to a query; must be deterministic (same entries and query, same hits). */
-export interface RecallSearcher {
+export interface RecallSearch {
   search(request: RecallRequest): readonly RecallHit[]
   /** The searchable terms of a text (what the query is matched on); none means there is nothing to search for. */
   terms(text: string): readonly string[]
+}
+
+/** Where a searcher keeps the projector's recall phase (see `RecallSearcher`). */
+export const recallPhaseKey: unique symbol = Symbol.for('threadlens.recall-phase')
+
+/** How `project()` plans, chooses and trims the recall block; internal, carried by every `RecallSearcher`. */
+export interface RecallPhase {
+  plan(context: ProjectionContext, fixed: FixedSegments): RecallPlan | undefined
+  select(context: ProjectionContext, fixed: FixedSegments, selection: UnitSelection, plan: RecallPlan, room: number): RecallBlock
+  without(context: ProjectionContext, block: RecallBlock, taken: ReadonlySet<number>, room: number): RecallBlock
+}
+
+/**
+ * What `project()` takes as `recall`: a search, with the recall phase that builds the block from its
+ * hits. `createRecallIndex()` and `createHybridRecallIndex()` are searchers; `recallSearcher(search)`
+ * makes one of your own search (both from `@threadlens/core/recall`).
+ */
+export interface RecallSearcher extends RecallSearch {
+  readonly [recallPhaseKey]: RecallPhase
 }
 
 /** Why recall sent nothing. */

@@ -11,7 +11,7 @@ import { actionsArbitrary, buildThread, pendingArbitrary, policyOptionsArbitrary
 import { createTokenCounter, MESSAGE_OVERHEAD_TOKENS, REPLY_PRIMING_TOKENS, type TokenCounter } from '../tokens/token-counter'
 import { entryFates } from './fates'
 import { project } from './project'
-import { recallQuery } from './recall-block'
+import { recallQuery } from '../recall/recall-block'
 import { segments, type ProjectInput, type ProjectionResult } from './types'
 
 // Recall and summaries over random threads: the same invariants as every projection (budget,

@@ -5,7 +5,7 @@ import type { ContextPolicy } from '../policy/policy'
 import type { CounterId, TokenCounter, ToolSchema } from '../tokens/token-counter'
 import type { RecallMeta, RecallSearcher } from './recall-types'
 
-export type { RecallHit, RecallMeta, RecallRequest, RecallSearcher, RecallSkip } from './recall-types'
+export type { RecallHit, RecallMeta, RecallPhase, RecallRequest, RecallSearch, RecallSearcher, RecallSkip } from './recall-types'
 
 /** Where a projected message comes from, in request order. */
 export type Segment = 'system' | 'memory' | 'summary' | 'history' | 'recall' | 'pending'

@@ -1,7 +1,9 @@
 import type { Entry } from '../entries/entry'
 import type { ThreadSource } from '../entries/thread'
 import { ThreadlensError } from '../errors/threadlens-error'
+import { recallPhaseKey } from '../project/recall-types'
 import type { RecallHit, RecallRequest, RecallSearcher } from '../project/types'
+import { recallPhase } from './recall-block'
 import { checkVectors, type EmbedFailure, type Embedder, type EmbeddingVector } from './embedder'
 import { prepareVectors, queryKey, type PrepareResult, type PrepareSettings, type VectorState } from './prepare-vectors'
 import { createRecallIndex, type RecallIndex, type RecallIndexOptions } from './recall-index'
@@ -132,6 +134,7 @@ export function createHybridRecallIndex(options: HybridRecallIndexOptions): Hybr
   }
 
   return {
+    [recallPhaseKey]: recallPhase,
     prepare,
     search,
     loadVectors,

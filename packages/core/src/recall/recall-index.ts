@@ -1,11 +1,15 @@
 import MiniSearch from 'minisearch'
 import type { Entry } from '../entries/entry'
 import { toolArgumentsText, toolResultText } from '../entries/entry-text'
+import { recallPhaseKey } from '../project/recall-types'
 import type { RecallHit, RecallRequest, RecallSearcher } from '../project/types'
+import { recallPhase } from './recall-block'
 import { recallTerms } from './recall-terms'
 
 /** At most this many query terms are searched: the rarest in the thread, which tell entries apart. */
 const MAX_QUERY_TERMS = 8
+/** Query terms this long also match the longer words they start. */
+const PREFIX_LENGTH = 5
 
 /**
  * The query's terms worth searching, rarest first: a term in most entries says little and costs a
@@ -14,10 +18,12 @@ const MAX_QUERY_TERMS = 8
 export function tellingTerms(terms: readonly string[], documentFrequency: ReadonlyMap<string, number>, documents: number): string[] {
   const unique = [...new Set(terms)]
   const frequency = (term: string): number => documentFrequency.get(term) ?? 0
-  const byRarity = unique.sort((a, b) => frequency(a) - frequency(b) || (a < b ? -1 : a > b ? 1 : 0))
+  // A term no entry has can still match longer words by prefix ('adopt' finds 'adoption'), if long enough.
+  const matchable = unique.filter((term) => frequency(term) > 0 || term.length >= PREFIX_LENGTH)
+  const byRarity = matchable.sort((a, b) => frequency(a) - frequency(b) || (a < b ? -1 : a > b ? 1 : 0))
   const telling = byRarity.filter((term) => frequency(term) <= Math.max(8, documents / 2))
-  // Only common words: the two rarest still rank something, at a bounded cost.
-  return telling.length > 0 ? telling.slice(0, MAX_QUERY_TERMS) : byRarity.slice(0, 2)
+  // Telling terms first, at most MAX_QUERY_TERMS; only common words: the two rarest still rank something.
+  return telling.length > 0 ? [...telling.slice(0, MAX_QUERY_TERMS), ...byRarity.filter((term) => !telling.includes(term)).slice(0, Math.max(0, 2 - telling.length))] : byRarity.slice(0, 2)
 }
 
 /** Text past this many characters of one entry is not indexed: a 10 MB tool output is found by its start. */
@@ -93,6 +99,7 @@ export function createRecallIndex(options: RecallIndexOptions = {}): RecallIndex
   }
 
   return {
+    [recallPhaseKey]: recallPhase,
     get size() {
       return search.documentCount
     },
@@ -129,7 +136,7 @@ export function createRecallIndex(options: RecallIndexOptions = {}): RecallIndex
         tokenize: (text) => text.split(' '),
         combineWith: 'OR',
         // Longer words also find their other forms ('adopt' finds 'adoption'); short ones would match too much.
-        prefix: (term) => term.length >= 5,
+        prefix: (term) => term.length >= PREFIX_LENGTH,
         filter: (result) => (result.id as number) >= request.from && (result.id as number) < request.before,
       })
       const hits = results.map((result) => ({ seq: result.id as number, score: result.score, terms: [...result.terms].sort() }))

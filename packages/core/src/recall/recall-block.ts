@@ -1,12 +1,12 @@
 import type { Entry } from '../entries/entry'
 import { toolArgumentsText, toolResultText } from '../entries/entry-text'
 import { MESSAGE_OVERHEAD_TOKENS } from '../tokens/token-counter'
-import type { FixedSegments } from './fixed-segments'
-import type { ProjectionContext } from './projection-context'
-import type { UnitSelection } from './select-units'
-import type { PendingMessage, ProjectInput, RecallHit, RecallMeta, RecallSkip } from './types'
-import { sourceOf } from './projection-context'
-import { entryAt, unitOf, unitSeqs, type Unit, type UnitContext } from './units'
+import type { FixedSegments } from '../project/fixed-segments'
+import type { ProjectionContext } from '../project/projection-context'
+import type { UnitSelection } from '../project/select-units'
+import type { PendingMessage, ProjectInput, RecallHit, RecallMeta, RecallPhase, RecallSkip } from '../project/types'
+import { sourceOf } from '../project/projection-context'
+import { entryAt, unitOf, unitSeqs, type Unit, type UnitContext } from '../project/units'
 
 /** What recall will look for, decided before the window is walked. */
 export interface RecallPlan {
@@ -234,3 +234,10 @@ function renderBlock(
   }
   return emptyBlock(query, room, 'no-room')
 }
+
+/**
+ * The projector's recall phase, carried by every searcher `project()` takes (`createRecallIndex`,
+ * `createHybridRecallIndex`, `recallSearcher`), so its code loads with `@threadlens/core/recall`
+ * and not with every app that projects.
+ */
+export const recallPhase: RecallPhase = { plan: planRecall, select: selectRecall, without: withoutEntries }
