@@ -33,6 +33,8 @@ export {
 
 export type { DefineToolOptions, Tool, ToolContext } from './tools/define-tool'
 export { defineTool } from './tools/define-tool'
+export type { RecallToolArguments, RecallToolOptions } from './tools/recall-tool'
+export { recallTool } from './tools/recall-tool'
 export type { SendOptions, SessionOptions } from './session/session-options'
 export { Session, createSession } from './session/create-session'
 export type { SessionEvent, SessionEventType } from './session/session-events'

@@ -1,7 +1,7 @@
 import type { JsonValue } from '@threadlens/core'
 import { formatIssues, issuesText, readJsonData, safeParse } from '@threadlens/core/internal'
 import type { ToolCallEvent } from '../model/model-client'
-import type { Tool } from '../tools/define-tool'
+import type { Tool, ToolContext } from '../tools/define-tool'
 
 /** The result text of a tool call the request's abort interrupted. */
 export const INTERRUPTED = 'interrupted: the request was aborted before this tool returned'
@@ -13,7 +13,7 @@ export const INTERRUPTED = 'interrupted: the request was aborted before this too
 export async function executeTool(
 tools: ReadonlyMap<string, Tool<unknown>>,
 call: ToolCallEvent,
-context: { readonly signal: AbortSignal; readonly threadId: string },
+context: Omit<ToolContext, 'toolCallId'>,
 ): Promise<{ output: JsonValue; interrupted?: false } | { error: string; interrupted: boolean }> {
   const tool = tools.get(call.name)
   if (tool === undefined) return { error: `unknown tool "${call.name}"; available: ${[...tools.keys()].join(', ') || 'none'}`, interrupted: false }
@@ -23,7 +23,7 @@ context: { readonly signal: AbortSignal; readonly threadId: string },
     return { error: `invalid arguments: ${issuesText(formatIssues(parsed.error), 'arguments')}`, interrupted: false }
   }
   try {
-    const output = await tool.execute(parsed.data, { signal: context.signal, toolCallId: call.toolCallId, threadId: context.threadId })
+    const output = await tool.execute(parsed.data, { ...context, toolCallId: call.toolCallId })
     if (context.signal.aborted) return { error: INTERRUPTED, interrupted: true }
     // The same rules as every entry (core's readJsonData): a tool's bad output becomes an error result, never a broken thread.
     const checked = readJsonData(output)

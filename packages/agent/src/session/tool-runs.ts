@@ -31,7 +31,8 @@ export class ToolRuns {
 
   async #runOne(call: ToolCallEvent, state: RequestState, callId: string, onEvent: (event: SessionEvent) => void): Promise<void> {
     const refs = { requestId: state.requestId, callId, iteration: state.iteration }
-    const outcome = await executeTool(this.#session.tools, call, { signal: state.controller.signal, threadId: this.#session.threadId })
+    const context = { signal: state.controller.signal, threadId: this.#session.threadId, thread: await this.#session.mirror.thread(), counter: await this.#session.counterFor(state.policy) }
+    const outcome = await executeTool(this.#session.tools, call, context)
     const input =
       'error' in outcome
         ? toolResultInput({ name: call.name, toolCallId: call.toolCallId, error: outcome.error, policy: state.policy, refs, onEvent })

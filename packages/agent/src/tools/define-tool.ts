@@ -1,4 +1,4 @@
-import { type JsonValue, type ToolSchema } from '@threadlens/core'
+import { type JsonValue, type ThreadSource, type TokenCounter, type ToolSchema } from '@threadlens/core'
 import { assertToolName } from '@threadlens/core/parts'
 import { z } from 'zod/mini'
 
@@ -7,6 +7,13 @@ export interface ToolContext {
   readonly signal: AbortSignal
   readonly toolCallId: string
   readonly threadId: string
+  /**
+   * The session's thread as the tool runs (read-only): its entries in seq order, this call's
+   * `tool_call` among them, and their index. What a tool that searches the conversation reads.
+   */
+  readonly thread: ThreadSource
+  /** The session's token counter for the request's policy (its `counter` option, or `policy.tokenizer`'s). */
+  readonly counter: TokenCounter
 }
 
 export interface Tool<TArguments = unknown> {

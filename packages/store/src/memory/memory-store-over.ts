@@ -6,6 +6,7 @@ import {
   deleteSpace,
   mapDelete,
   mapPut,
+  queryMemory,
   tasksAdd,
   tasksComplete,
   tasksInsert,
@@ -43,6 +44,7 @@ export function memoryStoreOver(backend: MemoryBackend): MemoryStore {
   return {
     persistent: backend.persistent,
     get,
+    query: async (memoryId, text, options) => queryMemory(await get(memoryId), text, options),
     update: (memoryId, space, update, options) =>
       change(memoryId, 'memory.update', (memory, now) => updateSpace(memory, space, update as (data: never) => unknown, { ...rev(options), now })),
     createSpace: (memoryId, name, kind, options) =>

@@ -1,7 +1,7 @@
 import type { JsonObject, JsonValue } from '@threadlens/core'
 import { expectTypeOf } from 'vitest'
 import type { Memory } from '@threadlens/core'
-import type { Task } from '@threadlens/core/memory'
+import type { MemoryMatch, Task } from '@threadlens/core/memory'
 import type { MemoryStore, SpaceDataOf } from './memory-store'
 
 declare const memory: MemoryStore
@@ -13,3 +13,4 @@ expectTypeOf<SpaceDataOf<'notes'>>().toEqualTypeOf<JsonObject | readonly JsonVal
 expectTypeOf(memory.update('agent', 'tasks', (tasks) => tasks.filter((task) => task.status === 'open'))).toEqualTypeOf<Promise<Memory>>()
 expectTypeOf(memory.update).parameter(2).toBeFunction()
 expectTypeOf<Memory['spaces']['tasks']['data']>().toEqualTypeOf<readonly Task[]>()
+expectTypeOf(memory.query('agent', 'ferry', { topK: 3, spaces: ['world'] })).toEqualTypeOf<Promise<readonly MemoryMatch[]>>()

@@ -1,6 +1,6 @@
 import type { JsonObject, JsonValue } from '@threadlens/core'
 import type { Memory } from '@threadlens/core'
-import type { SpaceKind, Task } from '@threadlens/core/memory'
+import type { MemoryMatch, MemoryQueryOptions, SpaceKind, Task } from '@threadlens/core/memory'
 import type { WriteOptions } from '@threadlens/core/memory'
 
 /** The data `update` hands to (and expects back from) the update function of a space. */
@@ -29,6 +29,11 @@ export interface MemoryStore {
   readonly persistent: boolean
   /** The stored memory, or a fresh one (rev 0, empty `tasks` and `world`) that is stored on its first write. */
   get(memoryId: string): Promise<Memory>
+  /**
+   * The stored memory's items most relevant to `text`, best first (core's `queryMemory`: BM25+ over
+   * each task, map entry and list item; `topK` default 5, `spaces` default all). Reads, never writes.
+   */
+  query(memoryId: string, text: string, options?: MemoryQueryOptions): Promise<readonly MemoryMatch[]>
   /** Replaces a space's data with `update(data)`; `update` must be synchronous and must not mutate its argument. */
   update<K extends string>(memoryId: string, space: K, update: (data: SpaceDataOf<K>) => SpaceDataOf<K>, options?: WriteOptions): Promise<Memory>
   /** Adds a custom space holding a map or a list. */

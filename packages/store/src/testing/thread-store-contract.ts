@@ -349,6 +349,27 @@ export function describeStoreContract(name: string, makeStores: StoreFactory): v
       expect(Object.keys(removed.spaces).sort()).toEqual(['tasks', 'world'])
     })
 
+    it('answers a query over the stored memory: its tasks, map entries and list items, best first', async () => {
+      const { memory } = await makeStores(deterministicOptions())
+      expect(await memory.query('a', 'ferry')).toEqual([])
+      await memory.tasks.add('a', 'Book the ferry to Bergen', { id: 't1' })
+      await memory.world.put('a', 'destination', 'Bergen by ferry')
+      await memory.createSpace('a', 'notes', 'list')
+      await memory.update('a', 'notes', () => ['ferry leaves at nine', 'hotel booked'])
+      const matches = await memory.query('a', 'ferry')
+      // Equally good matches keep the order of the spaces.
+      expect(matches.map((match) => [match.space, match.key ?? match.index])).toEqual([
+        ['tasks', 0],
+        ['world', 'destination'],
+        ['notes', 0],
+      ])
+      expect(matches[0]).toMatchObject({ text: '[ ] t1: Book the ferry to Bergen', terms: ['ferry'] })
+      expect((await memory.query('a', 'hotel', { spaces: ['notes'], topK: 1 })).map((match) => match.text)).toEqual(['"hotel booked"'])
+      expect(await memory.query('a', 'the and of')).toEqual([])
+      expect((await memory.get('a')).rev).toBe(4) // reading wrote nothing
+      await expect(memory.query('bad id!', 'ferry')).rejects.toBeInstanceOf(InvalidMemoryOperationError)
+    })
+
     it('tells subscribers about committed memory writes', async () => {
       const { memory } = await makeStores(deterministicOptions())
       const revs: number[] = []
