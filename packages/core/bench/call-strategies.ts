@@ -1,3 +1,4 @@
+import { createRecallIndex } from '../src/exports/recall'
 import { project, toOpenAIChat, type ContextPolicy, type ProjectionResult, type Thread, type TokenCounter } from '../src/index'
 import { REPLY_PRIMING_TOKENS } from '../src/exports/internal'
 import { langChainRequestJson, trimCandidates } from './langchain-session'
@@ -65,7 +66,9 @@ function cutsCurrentTurn(thread: Thread, result: ProjectionResult): boolean {
   return thread.slice(latestUser).some((entry) => !included.has(entry.seq))
 }
 
+/** A threadlens policy's requests; a policy with recall gets an index of its own (as a session keeps one per thread). */
 export function threadlensStrategy(label: string, policy: ContextPolicy, thread: Thread, counter: TokenCounter, billing?: Billing): Strategy {
+  const recall = policy.recall === undefined ? undefined : createRecallIndex()
   let previous: { json: string[]; result: ProjectionResult } | undefined
   const strategy: Strategy = {
     label,
@@ -74,7 +77,8 @@ export function threadlensStrategy(label: string, policy: ContextPolicy, thread:
     currentTurnCut: 0,
     ...(billing === undefined ? {} : { billing }),
     async observe(call) {
-      const result = project({ thread, policy, counter, tools: SESSION_TOOLS, ...(call.pending === undefined ? {} : { pending: [{ role: 'user', content: call.pending }] }) })
+      const pending = call.pending === undefined ? {} : { pending: [{ role: 'user' as const, content: call.pending }] }
+      const result = project({ thread, policy, counter, tools: SESSION_TOOLS, ...pending, ...(recall === undefined ? {} : { recall }) })
       billing?.billProjection(result, SESSION_TOOLS)
       const json = toOpenAIChat(result).map((message) => JSON.stringify(message))
       if (countOrphans(result.messages.map(projectedPairing)) > 0) strategy.invalidRequests++

@@ -94,8 +94,8 @@ const BILLING_BUDGETS = [
   { label: '8k', maxInputTokens: 8_192, reserveOutputTokens: 1_024 },
   { label: '128k', maxInputTokens: 128_000, reserveOutputTokens: 8_192 },
 ] as const
-const BEST_PRESET_GOAL = { '8k': 0.7, '128k': 0.5 } as const
-const CACHED_SHARE_GOAL = 0.85
+const BEST_PRESET_GOAL = { '8k': 0.7, '128k': 0.15 } as const
+const CACHED_SHARE_GOAL = 0.9
 
 interface BilledStrategy {
   readonly label: string

@@ -25,7 +25,7 @@ const unicodeSnippets = ['naïve café', '東京都の天気は？', '🙂🚀',
 const toolNames = ['search', 'read_file', 'weather', 'sql_query', 'fetch_url'] as const
 
 /** mulberry32: small, fast and good enough to vary text; not for anything cryptographic. */
-function createRandom(seed: number): () => number {
+export function createRandom(seed: number): () => number {
   let state = seed >>> 0
   return () => {
     state = (state + 0x6d2b79f5) >>> 0

@@ -1,18 +1,10 @@
 import type { Entry } from '@threadlens/core'
-import { toolArgumentsText, toolResultText } from '@threadlens/core/internal'
+import { recallLineParts } from '@threadlens/core/recall'
 import type { MemoryMatch } from '@threadlens/core/memory'
 
 // How the recall tool writes what it found: one line per match, a date and a speaker (as the
 // projection's recall block writes them) or a memory label, then an excerpt around the words that
 // matched, cut to the line's share of the tool's token budget.
-
-const months = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December']
-
-/** A day as people write it, in UTC so an entry always renders the same: `8 May 2023` (the recall block's `recallDate`). */
-export function dayText(time: number): string {
-  const date = new Date(time)
-  return `${date.getUTCDate()} ${months[date.getUTCMonth()]} ${date.getUTCFullYear()}`
-}
 
 /** Of a huge text, only this much (around the match) is ever looked at for a line. */
 const MAX_SCANNED_CHARACTERS = 200_000
@@ -23,19 +15,9 @@ export interface LineParts {
   readonly text: string
 }
 
-/** A thread entry as a line's parts, as the recall block writes it; `undefined` for kinds recall does not search. */
+/** A thread entry as a line's parts, as the projection's recall block writes it; `undefined` for kinds recall does not search. */
 export function entryLine(entry: Entry): LineParts | undefined {
-  const date = `(${dayText(entry.createdAt)}) `
-  switch (entry.kind) {
-    case 'message':
-      return { label: `${date}${entry.payload.role}: `, text: entry.payload.content }
-    case 'tool_call':
-      return { label: `${date}assistant called ${entry.payload.name}`, text: `(${toolArgumentsText(entry.payload)})` }
-    case 'tool_result':
-      return { label: `${date}${entry.payload.name} returned: `, text: toolResultText(entry.payload) }
-    default:
-      return undefined
-  }
+  return recallLineParts(entry)
 }
 
 /** A memory match as a line's parts: labelled with its space. */

@@ -1,3 +1,4 @@
+import { createRandom } from '../generate-thread'
 import type { EntryInput, Thread } from '../../src/index'
 import { emptyThread } from './locomo-data'
 
@@ -18,17 +19,6 @@ export interface ToolQuestion {
   readonly resultSeq: number
 }
 
-function random(seed: number): () => number {
-  // mulberry32: small, fast, and the same sequence on every machine.
-  let state = seed >>> 0
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0
-    let value = state
-    value = Math.imul(value ^ (value >>> 15), value | 1)
-    value ^= value + Math.imul(value ^ (value >>> 7), value | 61)
-    return ((value ^ (value >>> 14)) >>> 0) / 4_294_967_296
-  }
-}
 
 const VOCABULARY = (
   'account billing refund shipment warehouse delay customer invoice policy return exchange discount coupon ' +
@@ -39,7 +29,7 @@ const CUSTOMERS = ['Ada Park', 'Bruno Silva', 'Chen Wei', 'Dana Levi', 'Emil Nov
 const CARRIERS = ['DHL', 'UPS', 'FedEx', 'PostNL', 'Royal Mail']
 
 export function toolTrace(): { thread: Thread; questions: ToolQuestion[] } {
-  const next = random(SEED)
+  const next = createRandom(SEED)
   const pick = <T>(list: readonly T[]): T => list[Math.floor(next() * list.length)] as T
   const sentence = (length: number): string => {
     const words = Array.from({ length }, () => pick(VOCABULARY))

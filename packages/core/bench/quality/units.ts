@@ -1,5 +1,6 @@
+import { recallText } from '../../src/exports/recall'
 import type { Entry, Thread, TokenCounter } from '../../src/index'
-import { MESSAGE_OVERHEAD_TOKENS, REPLY_PRIMING_TOKENS, toolArgumentsText, toolResultText } from '../../src/exports/internal'
+import { MESSAGE_OVERHEAD_TOKENS, REPLY_PRIMING_TOKENS } from '../../src/exports/internal'
 import { bm25Index } from './bm25'
 import type { Sent } from './sent'
 
@@ -15,17 +16,9 @@ export interface Unit {
   readonly searchable: boolean
 }
 
+/** What the baselines search and send of an entry: the text recall searches (what the model reads of it). */
 export function entryText(entry: Entry): string {
-  switch (entry.kind) {
-    case 'message':
-      return entry.payload.content
-    case 'tool_call':
-      return `${entry.payload.name} ${toolArgumentsText(entry.payload)}`
-    case 'tool_result':
-      return toolResultText(entry.payload)
-    default:
-      return ''
-  }
+  return recallText(entry) ?? ''
 }
 
 export function threadUnits(thread: Thread, counter: TokenCounter): Unit[] {

@@ -14,5 +14,5 @@ export type {
 } from '../recall/hybrid-recall-index'
 export { createHybridRecallIndex } from '../recall/hybrid-recall-index'
 export type { RecallHit, RecallMeta, RecallRequest, RecallSearch, RecallSearcher, RecallSkip } from '../project/types'
-export { recallQuery } from '../recall/recall-block'
+export { recallDate, recallLineParts, recallQuery } from '../recall/recall-block'
 export { recallSearcher } from '../recall/recall-searcher'

@@ -131,7 +131,7 @@ export interface PolicyFields {
   /**
    * Recall: part of the budget goes to the older entries most relevant to the newest user message,
    * found by the `recall` searcher given to `project()` (`createRecallIndex()`), sent in one marked
-   * block just before the newest turn. Default: off; `recall: {}` turns it on with the defaults.
+   * block at the end of the request. Default: off; `recall: {}` turns it on with the defaults.
    */
   readonly recall: RecallFields
   /** Memory spaces rendered into the memory segment, in this order. Default: none. */
@@ -154,6 +154,12 @@ export interface RecallFields {
    * recall also takes what the window leaves unused. Default 0.5.
    */
   readonly share: number
+  /**
+   * The recall block never takes more than this many tokens. It is chosen for each question, so it is
+   * never read from a provider's prompt cache: the cap keeps a big window's requests mostly cached.
+   * Default 4096.
+   */
+  readonly maxTokens: number
   /** Messages on each side of a hit sent with it (a question with its answer). Default 1. */
   readonly neighbors: number
   /** How many of the newest user messages make up the query. Default 1. */

@@ -24,6 +24,7 @@ const cacheReader: Reader<CachePolicy> = object<CachePolicy>({
 
 const recallReader: Reader<RecallPolicy> = object<RecallPolicy>({
   share: withDefault(number({ min: 0, max: 1 }), () => 0.5),
+  maxTokens: withDefault(int({ above: 0 }), () => 4096),
   neighbors: withDefault(int({ min: 0, max: 8 }), () => 1),
   queryTurns: withDefault(int({ above: 0, max: 16 }), () => 1),
   maxHits: withDefault(int({ above: 0, max: 1000 }), () => 64),

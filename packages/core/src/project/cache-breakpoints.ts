@@ -39,7 +39,7 @@ function blocksOf(message: ProjectedMessage): number {
  */
 function previousRequestEnd(messages: readonly ProjectedMessage[], infos: readonly MessageInfo[]): number | undefined {
   let position = messages.length - 1
-  while (position >= 0 && (infos[position] as MessageInfo).segment === 'pending') position--
+  while (position >= 0 && ((infos[position] as MessageInfo).segment === 'pending' || (infos[position] as MessageInfo).segment === 'recall')) position--
   if (position < 0) return undefined
   if ((messages[position] as ProjectedMessage).role === 'tool') {
     while (position >= 0 && (messages[position] as ProjectedMessage).role === 'tool') position--
@@ -123,7 +123,8 @@ function placeCacheBreakpoints(result: ProjectionResult, mode: 'explicit' | 'aut
   // A batch of reductions moves that point several turns at once, further than a breakpoint looks
   // back: while a slot is free, the point the previous batch left keeps the prefix before the
   // batch readable on the call that applies it.
-  const end = lastWithBlocks(0, messages.length - 1, () => true)
+  // The recall block is chosen for this question and never repeated: the end is the message before it.
+  const end = lastWithBlocks(0, messages.length - 1, (info) => info.segment !== 'recall')
   if (cache.reducesLater) {
     const stableBefore = (floor: number): number | undefined =>
       lastWithBlocks(0, messages.length - 1, (info) => info.segment === 'history' && info.seqs.every((seq) => seq < floor))

@@ -11,6 +11,7 @@ import {
   pendingArbitrary,
   policyOptionsArbitrary,
   sampleTools,
+  unitMembers,
 } from '../testing/random-thread'
 import {
   createTokenCounter,
@@ -406,23 +407,6 @@ function latestUserMessage(thread: Thread, policy: ContextPolicy): Entry | undef
   return thread.bySeq(last)
 }
 
-/** Every seq of the unit an entry belongs to (a message, or a model call with its results). */
-function unitMembers(thread: Thread, seq: number): number[] {
-  const entry = thread.bySeq(seq) as Entry
-  const callId = entry.refs.callId
-  const toolCallId = entry.refs.toolCallId
-  let calls: number[]
-  if (callId !== undefined && (entry.kind === 'tool_call' || (entry.kind === 'message' && thread.index.seqsByCallId.has(callId)))) {
-    calls = [...(thread.index.seqsByCallId.get(callId) ?? [])]
-  } else if (toolCallId !== undefined) calls = [thread.index.callSeqByToolCallId.get(toolCallId) as number]
-  else return [seq]
-  const results = calls
-    .map((member) => thread.bySeq(member) as Entry)
-    .filter((member) => member.kind === 'tool_call')
-    .map((call) => thread.index.resultSeqByToolCallId.get(call.refs.toolCallId as string))
-    .filter((resultSeq): resultSeq is number => resultSeq !== undefined)
-  return [...calls, ...results]
-}
 
 describe('project: batched reductions', () => {
   it(`between batches, a new message never changes how anything already sent is sent (${RUNS / 4} threads grown entry by entry, seed ${SEED})`, () => {

@@ -23,26 +23,32 @@ export function project(input: ProjectInput): ProjectionResult {
   const fixed = measureFixedSegments(context)
   const phase = input.recall?.[recallPhaseKey]
   const recallPlan = phase?.plan(context, fixed)
-  let walk = walkHistory(context, fixed, 0, false)
-  // Everything fits: no summary and nothing to recall. Else recall keeps its share, and the summary
-  // stands in for what the window then leaves out.
-  if (walk.selection.stopReason !== undefined) {
-    if (recallPlan !== undefined && recallPlan.skipped === undefined) walk = walkHistory(context, fixed, recallPlan.reserve, false)
-    if (summaryNeeded(context, walk.checkpoints, walk.selection)) walk = walkHistory(context, fixed, recallPlan?.reserve ?? (() => 0), true)
+  const plain = (): HistoryWalk => {
+    const walk = walkHistory(context, fixed, 0, false)
+    // The summary stands in only for what does not fit: used when the window leaves covered entries out.
+    return summaryNeeded(context, walk.checkpoints, walk.selection) ? walkHistory(context, fixed, 0, true) : walk
   }
-  const { checkpoints, windows } = walk
-  let { selection } = walk
+  let walk = plain()
   let recall: RecallBlock | undefined = input.policy.recall !== undefined && phase === undefined ? withoutIndex : undefined
-  if (recallPlan !== undefined && phase !== undefined) {
-    // Recall fills the room the window left; then the window takes back the room recall did not
-    // use, taking recalled entries next to it back into the history as it reaches them.
-    const room = checkpoints.remaining - selection.used
-    recall = phase.select(context, fixed, selection, recallPlan, room)
-    if (selection.stopReason === 'budget' && room - recall.tokens > 0) {
-      selection = selectUnits(context, fixed, checkpoints, windows, { reserve: recall.tokens, recalled: recall.lines })
-      recall = phase.without(context, recall, selection.takenFromRecall, checkpoints.remaining - selection.used)
+  if (phase !== undefined && recallPlan !== undefined) {
+    // Everything fits: nothing to recall. Else recall keeps its share, and the window the rest.
+    if (walk.selection.stopReason !== undefined && recallPlan.skipped === undefined) {
+      walk = walkHistory(context, fixed, recallPlan.reserve, false)
+      if (summaryNeeded(context, walk.checkpoints, walk.selection)) walk = walkHistory(context, fixed, recallPlan.reserve, true)
+    }
+    const room = walk.checkpoints.remaining - walk.selection.used
+    recall = phase.select(context, fixed, walk.selection, recallPlan, room)
+    if (recall.tokens === 0) {
+      // Recall found nothing to send: the request is the policy's without recall.
+      if (recallPlan.skipped === undefined && walk.selection.stopReason !== undefined) walk = plain()
+    } else if (walk.selection.stopReason === 'budget' && room - recall.tokens > 0) {
+      // The window takes back the room recall did not use, and recalled entries next to it.
+      const selection = selectUnits(context, fixed, walk.checkpoints, walk.windows, { reserve: recall.tokens, recalled: recall.lines })
+      recall = phase.without(context, recall, selection.takenFromRecall, walk.checkpoints.remaining - selection.used)
+      walk = { ...walk, selection }
     }
   }
+  const { checkpoints, windows, selection } = walk
   const assembled = assembleMessages(context, fixed, checkpoints, selection, recall)
   return { messages: assembled.messages, meta: projectionMeta(context, fixed, checkpoints, windows, selection, assembled, recall) }
 }
@@ -64,8 +70,8 @@ interface HistoryWalk {
 
 function walkHistory(context: ProjectionContext, fixed: FixedSegments, recallReserve: number | ((room: number) => number), withSummary: boolean): HistoryWalk {
   const checkpoints = fitCheckpoints(context, context.budget - fixed.mandatoryTokens, withSummary)
-  const windows = planWindows(context, fixed, checkpoints)
   const reserve = typeof recallReserve === 'number' ? recallReserve : recallReserve(checkpoints.remaining)
+  const windows = planWindows(context, fixed, checkpoints, reserve)
   const selection = selectUnits(context, fixed, checkpoints, windows, { reserve, recalled: new Map() })
   return { checkpoints, windows, selection }
 }

@@ -47,25 +47,17 @@ export function assembleMessages(
     infos.push({ segment: 'summary', tokens: checkpoints.summaryTokens, seqs: [checkpoints.summaryEntry.seq] })
   }
   let historyTokens = 0
-  // The recall block goes just before the newest turn: after everything a later call repeats, so
-  // what it recalls for this question breaks no cached prefix of the history before it.
-  const recallAt = fixed.anchor?.seq ?? Number.POSITIVE_INFINITY
-  let recallSent = recall === undefined || recall.tokens === 0
-  const emitRecall = (): void => {
-    if (recallSent || recall === undefined) return
-    recallSent = true
-    messages.push({ role: policy.summaryRole, content: recall.text })
-    infos.push({ segment: 'recall', tokens: recall.tokens, seqs: recall.meta.seqs })
-  }
-  for (const unit of selection.history) {
-    if (unit.start >= recallAt) emitRecall()
-    historyTokens += emitUnit(unit, selection.planOf(unit), context, messages, infos)
-  }
-  emitRecall()
+  for (const unit of selection.history) historyTokens += emitUnit(unit, selection.planOf(unit), context, messages, infos)
   fixed.pending.forEach((message, position) => {
     messages.push(projectedMessage(message, message.parts))
     infos.push(messageInfo('pending', fixed.pendingCosts[position] as number, [], { attachmentTokens: attachmentTokens(message.parts), omittedImages: [] }))
   })
+  // The recall block comes last: it is chosen for this question, and no later call repeats it, so it
+  // never sits inside a prefix the next call could read from the provider's cache.
+  if (recall !== undefined && recall.tokens > 0) {
+    messages.push({ role: policy.summaryRole, content: recall.text })
+    infos.push({ segment: 'recall', tokens: recall.tokens, seqs: recall.meta.seqs })
+  }
   return { messages, infos, historyTokens }
 }
 

@@ -8,8 +8,8 @@ import type { RecallMeta, RecallSearcher } from './recall-types'
 export type { RecallHit, RecallMeta, RecallPhase, RecallRequest, RecallSearch, RecallSearcher, RecallSkip } from './recall-types'
 
 /** Where a projected message comes from, in request order. */
-export type Segment = 'system' | 'memory' | 'summary' | 'history' | 'recall' | 'pending'
-export const segments: readonly Segment[] = ['system', 'memory', 'summary', 'history', 'recall', 'pending']
+export type Segment = 'system' | 'memory' | 'summary' | 'history' | 'pending' | 'recall'
+export const segments: readonly Segment[] = ['system', 'memory', 'summary', 'history', 'pending', 'recall']
 
 export interface ProjectedToolCall {
   readonly id: string

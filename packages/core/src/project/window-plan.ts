@@ -15,7 +15,11 @@ export interface WindowPlan {
   readonly previousReductionFloor: number | undefined
 }
 
-export function planWindows(context: ProjectionContext, fixed: FixedSegments, checkpoints: CheckpointSegments): WindowPlan {
+/**
+ * `recallReserve`: history room held back for recall. A cache-friendly window is sized on what is
+ * left, so it still moves in chunks (recall fills what it leaves, after the cached prefix).
+ */
+export function planWindows(context: ProjectionContext, fixed: FixedSegments, checkpoints: CheckpointSegments, recallReserve = 0): WindowPlan {
   const { input, entries, index, firstSeq, lastSeq, visibleFrom, budget } = context
   const { policy, counter } = input
   // Cache-friendly windows move in chunks, on a grid measured from a fixed origin. Pending
@@ -32,7 +36,7 @@ export function planWindows(context: ProjectionContext, fixed: FixedSegments, ch
           regionStart,
           lastSeq,
           pendingTokens: fixed.pendingTokens,
-          budget: Math.max(1, budget - fixed.systemTokens - fixed.toolTokens - checkpoints.summaryTokens - checkpoints.memoryTokens),
+          budget: Math.max(1, budget - fixed.systemTokens - fixed.toolTokens - checkpoints.summaryTokens - checkpoints.memoryTokens - recallReserve),
           lowWaterRatio: policy.cacheLowWaterRatio,
         }
       : undefined

@@ -77,23 +77,28 @@ export function planRecall(context: ProjectionContext, fixed: FixedSegments): Re
   const query = queryText(context, fixed.pending, options.queryTurns)
   const terms = searcher === undefined ? [] : [...new Set(searcher.terms(query))].sort()
   const skipped: RecallSkip | undefined = searcher === undefined ? 'no-index' : terms.length === 0 ? 'empty-query' : undefined
-  return { query, terms, skipped, reserve: (room) => (skipped === undefined ? Math.floor(options.share * Math.max(0, room)) : 0) }
+  // The share of a room that does not change from call to call (the budget less system prompt, tools,
+  // memory and summary), so a cache-friendly window sized on the rest keeps its grid.
+  const stableRoom = (room: number): number => room + fixed.mandatoryTokens - fixed.systemTokens - fixed.toolTokens
+  const share = (room: number): number => Math.min(options.maxTokens, Math.floor(options.share * Math.max(0, stableRoom(room))))
+  return { query, terms, skipped, reserve: (room) => (skipped === undefined ? Math.min(Math.max(0, room), share(room)) : 0) }
 }
 
-/** A recalled entry as one line of the block: its date and speaker, then what the model would have read. */
-function recallLine(entry: Entry, dates: boolean): string {
+/** A recalled entry's line in two parts: its label (date, speaker or tool) and what the model would have read. */
+export function recallLineParts(entry: Entry, dates = true): { readonly label: string; readonly text: string } | undefined {
   const date = dates ? `(${recallDate(entry.createdAt)}) ` : ''
   switch (entry.kind) {
     case 'message':
-      return `${date}${entry.payload.role}: ${entry.payload.content}`
+      return { label: `${date}${entry.payload.role}: `, text: entry.payload.content }
     case 'tool_call':
-      return `${date}assistant called ${entry.payload.name}(${toolArgumentsText(entry.payload)})`
+      return { label: `${date}assistant called ${entry.payload.name}`, text: `(${toolArgumentsText(entry.payload)})` }
     case 'tool_result':
-      return `${date}${entry.payload.name} returned: ${toolResultText(entry.payload)}`
+      return { label: `${date}${entry.payload.name} returned: `, text: toolResultText(entry.payload) }
     default:
-      return ''
+      return undefined
   }
 }
+
 
 /** A unit's entries, oldest first, as the block sends them (a model call's texts, calls and results together). */
 function unitEntries(unit: Unit, context: ProjectionContext): Entry[] {
@@ -109,8 +114,9 @@ function unitEntries(unit: Unit, context: ProjectionContext): Entry[] {
  * they fit `room`. Hits that do not fit are passed over (a smaller one may still fit); the number of
  * hits looked at is bounded by `policy.recall.maxHits`.
  */
-export function selectRecall(context: ProjectionContext, fixed: FixedSegments, selection: UnitSelection, plan: RecallPlan, room: number): RecallBlock {
+export function selectRecall(context: ProjectionContext, fixed: FixedSegments, selection: UnitSelection, plan: RecallPlan, windowLeft: number): RecallBlock {
   const options = context.input.policy.recall as NonNullable<typeof context.input.policy.recall>
+  const room = Math.min(windowLeft, options.maxTokens)
   const empty = (skipped: RecallSkip): RecallBlock => emptyBlock(plan.terms, room, skipped)
   if (plan.skipped !== undefined) return empty(plan.skipped)
   // Older than the window and than the newest turn (the block goes just before it).
@@ -137,8 +143,11 @@ export function selectRecall(context: ProjectionContext, fixed: FixedSegments, s
     const lines: [number, { line: string; tokens: number }][] = []
     for (const entry of group) {
       if (chosen.has(entry.seq)) continue
-      const line = recallLine(entry, options.dates)
-      const tokens = counter.countCached(line) + 1
+      const parts = recallLineParts(entry, options.dates)
+      const line = parts === undefined ? '' : `${parts.label}${parts.text}`
+      // The entry's own count (kept per entry across projections) bounds its text's from above; the
+      // exact count of the whole block is taken once it is chosen.
+      const tokens = (parts === undefined ? 0 : counter.countCached(parts.label) + counter.countEntry(entry)) + 1
       lines.push([entry.seq, { line, tokens }])
       cost += tokens
     }
@@ -199,9 +208,9 @@ export function withoutEntries(context: ProjectionContext, block: RecallBlock, t
     hits.push(block.meta.hits[position] as RecallHit)
     groups.push(kept)
   })
-  const header = (context.input.policy.recall as NonNullable<typeof context.input.policy.recall>).header
+  const options = context.input.policy.recall as NonNullable<typeof context.input.policy.recall>
   if (hits.length === 0) return emptyBlock(block.meta.query, room, 'nothing-older')
-  return renderBlock(context, block.lines, hits, groups, block.meta.query, room, header)
+  return renderBlock(context, block.lines, hits, groups, block.meta.query, Math.min(room, options.maxTokens), options.header)
 }
 
 /** The block's text, runs of consecutive entries together and a gap marked between runs; trimmed until its exact count fits. */

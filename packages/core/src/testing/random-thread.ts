@@ -1,5 +1,5 @@
 import fc from 'fast-check'
-import type { ContentPart, EntryInput } from '../entries/entry'
+import type { ContentPart, Entry, EntryInput } from '../entries/entry'
 import { createThread, type Thread } from '../entries/thread'
 import type { PolicyOptions } from '../policy/policy'
 import type { PendingMessage } from '../project/types'
@@ -175,3 +175,21 @@ export const sampleTools: readonly ToolSchema[] = [
   { name: 'weather', description: 'Current weather for a city', parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } },
   { name: 'search', description: 'Search the web', parameters: { type: 'object', properties: { query: { type: 'string' } } } },
 ]
+
+/** Every seq of the unit an entry belongs to (a message, or a model call with its results). */
+export function unitMembers(thread: Thread, seq: number): number[] {
+  const entry = thread.bySeq(seq) as Entry
+  const callId = entry.refs.callId
+  const toolCallId = entry.refs.toolCallId
+  let calls: number[]
+  if (callId !== undefined && (entry.kind === 'tool_call' || (entry.kind === 'message' && thread.index.seqsByCallId.has(callId)))) {
+    calls = [...(thread.index.seqsByCallId.get(callId) ?? [])]
+  } else if (toolCallId !== undefined) calls = [thread.index.callSeqByToolCallId.get(toolCallId) as number]
+  else return [seq]
+  const results = calls
+    .map((member) => thread.bySeq(member) as Entry)
+    .filter((member) => member.kind === 'tool_call')
+    .map((call) => thread.index.resultSeqByToolCallId.get(call.refs.toolCallId as string))
+    .filter((resultSeq): resultSeq is number => resultSeq !== undefined)
+  return [...calls, ...results]
+}

@@ -132,6 +132,7 @@ export const policySchema = z.strictObject({
     recall: z.optional(
       z.strictObject({
         share: z._default(z.number().check(z.gte(0), z.lte(1)), 0.5),
+        maxTokens: z._default(z.int().check(z.positive()), 4096),
         neighbors: z._default(z.int().check(z.gte(0), z.lte(8)), 1),
         queryTurns: z._default(z.int().check(z.positive(), z.lte(16)), 1),
         maxHits: z._default(z.int().check(z.positive(), z.lte(1000)), 64),
