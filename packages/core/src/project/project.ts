@@ -87,7 +87,9 @@ export function summaryNeeded(context: ProjectionContext, { summaryEntry, summar
     if (fate === 'budget' || fate === 'window' || fate === 'cache-window') return true
     if (fate !== undefined) continue
     const entry = entryAt(context, seq)
-    if (entry === undefined || entry.kind === 'summary' || entry.kind === 'context_op' || !include.has(entry.kind)) continue
+    // Not loaded (a windowed read stops where no projection reaches): left out, as the walk stopped above it.
+    if (entry === undefined) return seq < context.firstSeq
+    if (entry.kind === 'summary' || entry.kind === 'context_op' || !include.has(entry.kind)) continue
     if ((entry.kind === 'tool_call' || entry.kind === 'tool_result') && !toolsIncluded) continue
     return true
   }

@@ -69,30 +69,23 @@ export function foldThreadFacts(facts: ThreadFacts, entries: readonly Entry[]): 
  *
  * Why the window is enough: the projector walks units newest first and stops at the first that
  * does not fit the budget; `add` sums, per entry, no more than the projector would spend on it, so
- * once the sum exceeds the budget the projector cannot get past the window. Two sums run at once
- * because the summary checkpoint may or may not fit: one skips the entries it covers, the other
- * does not (and is enough once it exceeds the summary's own cost, since the summary did not fit in
- * what was left). A cache-friendly policy's window moves in chunks, so the read holds one chunk
+ * once the sum exceeds the budget the projector cannot get past the window. A summary stands in
+ * only for what does not fit, so the entries it covers are walked like the rest and the same sum
+ * holds with or without it. A cache-friendly policy's window moves in chunks, so the read holds one chunk
  * beyond the budget. What the projector looks at wherever it is (the latest user message, pins,
  * the summary in use) comes from `requiredFrom`; whole tool-call units are the store's lookups.
  */
 export class WindowRead {
   /** Nothing below this seq is ever projected (the newest entry is always kept). */
   readonly floor: number
-  /** The summary checkpoint whose cost the read needs first (`costSummary`), if any. */
+  /** The summary checkpoint the projector may use, if any (read wherever it is). */
   readonly summary: SummaryFact | null
   /** Tokens the walk must exceed: the input budget, plus a chunk for a cache-friendly window. */
   readonly reach: number
   readonly #facts: ThreadFacts
-  readonly #counter: TokenCounter
-  readonly #summaryPrefix: string
   readonly #costOf: (entry: Entry) => number
-  readonly #coveredFrom: number
-  readonly #coveredTo: number
-  #summaryCost = 0
   #lowest: number
   #spent = 0
-  #spentOutsideSummary = 0
 
   constructor(policy: ContextPolicy, counter: TokenCounter, facts: ThreadFacts, lastSeq: number) {
     this.#facts = facts
@@ -102,11 +95,7 @@ export class WindowRead {
     this.reach = policy.cacheFriendly ? budget + Math.floor(budget * (1 - policy.cacheLowWaterRatio)) : budget
     const include = new Set(policy.includeKinds)
     this.summary = include.has('summary') && facts.summary !== null && facts.summary.toSeq >= this.floor ? facts.summary : null
-    this.#coveredFrom = this.summary === null ? Number.POSITIVE_INFINITY : Math.max(this.floor, this.summary.fromSeq)
-    this.#coveredTo = this.summary === null ? -1 : this.summary.toSeq
     this.#costOf = projectedCostModel(policy, counter, include)
-    this.#summaryPrefix = policy.summaryPrefix
-    this.#counter = counter
   }
 
   /** Seq of the oldest entry added so far (one past the thread's last seq before the first). */
@@ -119,11 +108,6 @@ export class WindowRead {
     return this.#spent
   }
 
-  /** The summary checkpoint's entry, read before the walk: what it costs if the projector uses it. */
-  costSummary(entry: Entry): void {
-    if (entry.kind === 'summary') this.#summaryCost = MESSAGE_OVERHEAD_TOKENS + this.#counter.countCached(this.#summaryPrefix + entry.payload.content)
-  }
-
   /** Whether the walk must go on: entries remain above the floor and the window is not yet provably enough. */
   get needsMore(): boolean {
     return this.#lowest > this.floor && !this.enough()
@@ -134,16 +118,14 @@ export class WindowRead {
     this.#lowest = entry.seq
     const cost = this.#costOf(entry)
     this.#spent += cost
-    if (entry.seq < this.#coveredFrom || entry.seq > this.#coveredTo) this.#spentOutsideSummary += cost
     return this.enough()
   }
 
   /** Whether no projection under the policy can reach past the entries added so far. */
   enough(): boolean {
-    if (this.summary === null) return this.#spent > this.reach
-    const whenSummaryUsed = this.#spentOutsideSummary > this.reach || (this.#lowest <= this.#coveredTo && this.#coveredFrom <= this.floor)
-    const whenSummaryUnused = this.#spent > this.reach || this.#spent >= this.#summaryCost
-    return whenSummaryUsed && whenSummaryUnused
+    // A summary stands in only for what does not fit: the projector walks the entries it covers like
+    // the rest, so with or without it the walk cannot get past what exceeds the budget.
+    return this.#spent > this.reach
   }
 
   /** Where the window must start once the walk stopped at `start`: the latest user message, pins and the summary are always looked at. */
@@ -152,6 +134,7 @@ export class WindowRead {
     const { lastUserSeq, pinnedSeqs } = this.#facts
     if (lastUserSeq >= this.floor) required = Math.min(required, lastUserSeq)
     for (const pinned of pinnedSeqs) if (pinned >= this.floor) required = Math.min(required, pinned)
+    // The summary and the last entry it covers: a window starting after that would not see it apply.
     if (this.summary !== null) required = Math.min(required, this.summary.toSeq, this.summary.seq)
     return required
   }

@@ -87,15 +87,18 @@ describe('windowed load', () => {
     expect(shape(window)).toEqual(shape(whole))
   })
 
-  it('stops at the summary when it fits', async () => {
+  it('reads into what the summary covers only as far as the budget reaches, and the summary itself', async () => {
     const inputs: EntryInput[] = [
       ...Array.from({ length: 400 }, (_, turn) => (turn % 2 === 0 ? user(`q${turn}`) : assistant(`a${turn}`))),
       { kind: 'summary', payload: { fromSeq: 0, toSeq: 389, content: 'what happened' } },
       ...Array.from({ length: 6 }, (_, turn) => (turn % 2 === 0 ? user(`r${turn}`) : assistant(`s${turn}`))),
     ]
-    const { firstSeq, whole, window } = await compare(inputs, { maxInputTokens: 4000, reserveOutputTokens: 0 })
+    // The conversation does not fit: the summary stands in for the oldest entries, the newest covered ones go verbatim.
+    const { firstSeq, whole, window } = await compare(inputs, { maxInputTokens: 1000, reserveOutputTokens: 0 })
     expect(whole.meta.summaryUsed).toBe(true)
-    expect(firstSeq).toBe(389)
+    expect(whole.meta.includedSeqs.some((seq) => seq <= 389 && seq !== 400)).toBe(true)
+    expect(firstSeq).toBeGreaterThan(0)
+    expect(firstSeq).toBeLessThan(389)
     expect(shape(window)).toEqual(shape(whole))
   })
 

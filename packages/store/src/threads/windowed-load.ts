@@ -34,8 +34,7 @@ export async function loadWindowEntries(db: ThreadlensDB, row: ThreadRow, option
   const lastSeq = row.lastSeq
   if (lastSeq < 0) return []
   const plan = new WindowRead(options.policy, options.counter, row.facts, lastSeq)
-  const { floor, summary } = plan
-  if (summary !== null) plan.costSummary(checkStoredEntry(await db.entries.get([threadId, summary.seq]), threadId, summary.seq, operation))
+  const { floor } = plan
 
   // The walk: newest first, page by page, until the plan says no projection reaches further.
   const lookups = new FirstSeqLookups(db, threadId)
