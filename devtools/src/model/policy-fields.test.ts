@@ -25,4 +25,10 @@ describe('policy fields', () => {
   it('lists changed options', () => {
     expect(changedOptions(definePolicy({}), definePolicy({ maxTurns: 3 }))).toEqual(['maxTurns: unset → 3'])
   })
+
+  it('shows an option group with spaces and long texts cut, so a narrow panel can wrap it', () => {
+    const [line] = changedOptions(definePolicy({ recall: {} }), definePolicy({}))
+    expect(line).toBe('recall: { share: 0.5, maxTokens: 4096, neighbors: 1, queryTurns: 1, maxHits: 64, dates: true, header: "Recalled from earlier in this conversa…" } → unset')
+    expect(Math.max(...(line ?? '').split(' ').map((word) => word.length))).toBeLessThan(45)
+  })
 })

@@ -54,6 +54,15 @@ export function fieldChecked(field: PolicyField, value: unknown): boolean | unde
   return undefined
 }
 
+/** A value as the "changed" list shows it: an option group as `{ name: value, … }` with spaces (so it wraps), long texts cut. */
+function valueText(value: unknown): string | undefined {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    const text = JSON.stringify(value)
+    return text !== undefined && text.length > 40 ? `${text.slice(0, 39)}…"` : text
+  }
+  return `{ ${Object.entries(value).map(([key, inner]) => `${key}: ${valueText(inner) ?? 'unset'}`).join(', ')} }`
+}
+
 /** Options whose values differ between two policies, for the "changed" list. */
 export function changedOptions(before: ContextPolicy, after: ContextPolicy): string[] {
   const names = new Set([...Object.keys(before), ...Object.keys(after)])
@@ -61,7 +70,7 @@ export function changedOptions(before: ContextPolicy, after: ContextPolicy): str
   for (const name of names) {
     const a = JSON.stringify((before as Record<string, unknown>)[name])
     const b = JSON.stringify((after as Record<string, unknown>)[name])
-    if (a !== b) changed.push(`${name}: ${a ?? 'unset'} → ${b ?? 'unset'}`)
+    if (a !== b) changed.push(`${name}: ${valueText((before as Record<string, unknown>)[name]) ?? 'unset'} → ${valueText((after as Record<string, unknown>)[name]) ?? 'unset'}`)
   }
   return changed
 }
