@@ -8,8 +8,3 @@
 export function summaryThreshold(inputBudget: number, fixedTokens: number, ratio: number): number {
   return Math.floor(ratio * (inputBudget - fixedTokens))
 }
-
-/** Whether `totalTokens` (fixed part included) reaches the threshold of `summaryThreshold`. */
-export function overSummaryThreshold(totalTokens: number, fixedTokens: number, inputBudget: number, ratio: number): boolean {
-  return totalTokens - fixedTokens >= summaryThreshold(inputBudget, fixedTokens, ratio)
-}

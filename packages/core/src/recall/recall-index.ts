@@ -69,8 +69,11 @@ export interface RecallIndex extends RecallSearcher {
 export function createRecallIndex(options: RecallIndexOptions = {}): RecallIndex {
   const bm25 = options.bm25 ?? { k: 1.2, b: 0.7, d: 0.5 }
   const tokenize = (text: string): string[] => recallTerms(text.length > MAX_INDEXED_CHARACTERS ? text.slice(0, MAX_INDEXED_CHARACTERS) : text)
+  // An entry's terms are worked out once: counted for document frequency, then handed to MiniSearch.
+  let pending: { readonly text: string; readonly terms: string[] } | undefined
+  const indexTerms = (text: string): string[] => (pending !== undefined && pending.text === text ? pending.terms : tokenize(text))
   const make = (): MiniSearch<{ seq: number; text: string }> =>
-    new MiniSearch<{ seq: number; text: string }>({ idField: 'seq', fields: ['text'], tokenize, processTerm: (term) => term, searchOptions: { bm25 } })
+    new MiniSearch<{ seq: number; text: string }>({ idField: 'seq', fields: ['text'], tokenize: indexTerms, processTerm: (term) => term, searchOptions: { bm25 } })
   let search = make()
   /** Entries each term occurs in: to search for the telling terms of a query first. */
   let documentFrequency = new Map<string, number>()
@@ -116,8 +119,10 @@ export function createRecallIndex(options: RecallIndexOptions = {}): RecallIndex
         const entry = entries[position] as Entry
         const text = recallText(entry)
         if (text !== undefined && text !== '' && !search.has(entry.seq)) {
+          pending = { text, terms: tokenize(text) }
+          for (const term of new Set(pending.terms)) documentFrequency.set(term, (documentFrequency.get(term) ?? 0) + 1)
           search.add({ seq: entry.seq, text })
-          for (const term of new Set(tokenize(text))) documentFrequency.set(term, (documentFrequency.get(term) ?? 0) + 1)
+          pending = undefined
         }
         indexedThrough = entry.seq
         lastId = entry.id
