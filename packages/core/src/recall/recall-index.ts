@@ -136,17 +136,22 @@ export function createRecallIndex(options: RecallIndexOptions = {}): RecallIndex
       if (request.limit <= 0 || request.query.trim() === '') return []
       const terms = tellingTerms(tokenize(request.query), documentFrequency, search.documentCount)
       if (terms.length === 0) return []
-      const results = search.search(terms.join(' '), {
-        // The terms are folded already: split them as they are, never fold twice.
-        tokenize: (text) => text.split(' '),
-        combineWith: 'OR',
-        // Longer words also find their other forms ('adopt' finds 'adoption'); short ones would match too much.
-        prefix: (term) => term.length >= PREFIX_LENGTH,
-        filter: (result) => (result.id as number) >= request.from && (result.id as number) < request.before,
-      })
-      const hits = results.map((result) => ({ seq: result.id as number, score: result.score, terms: [...result.terms].sort() }))
-      hits.sort((a, b) => b.score - a.score || b.seq - a.seq)
+      const hits = rankedHits(search, terms, request)
       return hits.slice(0, request.limit)
     },
   }
+}
+
+/** The entries in `from <= seq < before` matching any of `terms` (folded already), best first, ties newest first. */
+function rankedHits(search: MiniSearch<{ seq: number; text: string }>, terms: readonly string[], request: RecallRequest): RecallHit[] {
+  const results = search.search(terms.join(' '), {
+    // The terms are folded already: split them as they are, never fold twice.
+    tokenize: (text) => text.split(' '),
+    combineWith: 'OR',
+    // Longer words also find their other forms ('adopt' finds 'adoption'); short ones would match too much.
+    prefix: (term) => term.length >= PREFIX_LENGTH,
+    filter: (result) => (result.id as number) >= request.from && (result.id as number) < request.before,
+  })
+  const hits = results.map((result) => ({ seq: result.id as number, score: result.score, terms: [...result.terms].sort() }))
+  return hits.sort((a, b) => b.score - a.score || b.seq - a.seq)
 }
