@@ -74,7 +74,7 @@ console.log(`threadlens recall bench — ${machine().date}`)
 console.log(`machine: ${machine().cpu}, ${machine().cores} cores, Node ${machine().node}`)
 console.log(
   table(
-    `Recall (MiniSearch BM25+), policy 16k (${POLICY.maxInputTokens - POLICY.reserveOutputTokens} input tokens), ${QUERIES} questions, warm counter; p50 / p95`,
+    `Recall (BM25+ over postings), policy 16k (${POLICY.maxInputTokens - POLICY.reserveOutputTokens} input tokens), ${QUERIES} questions, warm counter; p50 / p95`,
     ['thread', 'index build', 'index update per append', 'project, window only', 'project + recall', 'recall tokens'],
     figures.map((row) => [
       `${row.entries.toLocaleString('en-US')} entries (${row.indexed.toLocaleString('en-US')} indexed)`,

@@ -1,10 +1,10 @@
 import type { JsonValue } from '../entries/entry'
 import { recallTerms } from '../recall/recall-terms'
+import { bm25Score, defaultBm25, PREFIX_WEIGHT } from '../recall/term-index'
 import type { Memory, Space, Task } from './memory'
 
 // Full-text search over a memory's items with the terms recall uses (`recallTerms`), scored with
-// BM25+ by a small loop of its own: memory is small, and this entry point must not pull in the
-// thread index's search library.
+// BM25+ (the thread index's formula) by a small loop: memory is small, a whole index is not worth keeping.
 
 export interface MemoryQueryOptions {
   /** At most this many matches, best first. Default 5. */
@@ -25,9 +25,6 @@ interface MemoryMatchFields {
 /** An item found relevant: a map space's entry (`key`), or a list's item or a task (`index`, its position). */
 export type MemoryMatch = (MemoryMatchFields & { readonly key: string; readonly index?: never }) | (MemoryMatchFields & { readonly index: number; readonly key?: never })
 
-/** BM25+ parameters, the recall index's own (MiniSearch's defaults), and the weight of a prefix match (`paint` finding `painter`). */
-const bm25 = { k: 1.2, b: 0.7, d: 0.5 }
-const prefixWeight = 0.375
 /** Text past this many characters of one item is not searched (a huge value is found by its start). */
 const MAX_ITEM_CHARACTERS = 200_000
 /** Distinct query terms searched for, at most (the first ones of the text). */
@@ -56,7 +53,7 @@ export function queryMemory(memory: Memory, text: string, options: MemoryQueryOp
   const query = new Set([...new Set(recallTerms(text))].slice(0, MAX_QUERY_TERMS))
   if (topK <= 0 || query.size === 0) return []
   const prefixes = [...query].filter((term) => term.length >= 4)
-  const weightOf = (term: string): number => (query.has(term) ? 1 : prefixes.some((prefix) => term.startsWith(prefix)) ? prefixWeight : 0)
+  const weightOf = (term: string): number => (query.has(term) ? 1 : prefixes.some((prefix) => term.startsWith(prefix)) ? PREFIX_WEIGHT : 0)
   const items = memoryItems(memory, options.spaces ?? Object.keys(memory.spaces))
   if (items.length === 0) return []
   const frequency = new Map<string, number>()
@@ -66,10 +63,6 @@ export function queryMemory(memory: Memory, text: string, options: MemoryQueryOp
     for (const term of item.counts.keys()) frequency.set(term, (frequency.get(term) ?? 0) + 1)
   }
   const average = Math.max(1, totalLength / items.length)
-  const idf = (term: string): number => {
-    const found = frequency.get(term) ?? 0
-    return Math.log(1 + (items.length - found + 0.5) / (found + 0.5))
-  }
   const scored: { item: Item; order: number; score: number; terms: string[] }[] = []
   items.forEach((item, order) => {
     let score = 0
@@ -77,8 +70,7 @@ export function queryMemory(memory: Memory, text: string, options: MemoryQueryOp
     for (const [term, count] of item.counts) {
       const weight = weightOf(term)
       if (weight === 0) continue
-      const saturation = (count * (bm25.k + 1)) / (count + bm25.k * (1 - bm25.b + (bm25.b * item.length) / average))
-      score += weight * idf(term) * (bm25.d + saturation)
+      score += weight * bm25Score(count, frequency.get(term) ?? 0, items.length, item.length, average, defaultBm25)
       matched.add(term)
     }
     if (score > 0) scored.push({ item, order, score, terms: [...matched].sort() })

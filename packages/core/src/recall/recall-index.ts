@@ -1,10 +1,10 @@
-import MiniSearch from 'minisearch'
 import type { Entry } from '../entries/entry'
 import { toolArgumentsText, toolResultText } from '../entries/entry-text'
 import { recallPhaseKey } from '../project/recall-types'
 import type { RecallHit, RecallRequest, RecallSearcher } from '../project/types'
 import { recallPhase } from './recall-block'
 import { recallTerms } from './recall-terms'
+import { defaultBm25, TermIndex, type Bm25Parameters } from './term-index'
 
 /** At most this many query terms are searched: the rarest in the thread, which tell entries apart. */
 const MAX_QUERY_TERMS = 8
@@ -15,9 +15,8 @@ const PREFIX_LENGTH = 5
  * The query's terms worth searching, rarest first: a term in most entries says little and costs a
  * score update per entry (BM25 gives it almost no weight anyway). Bounded by construction.
  */
-export function tellingTerms(terms: readonly string[], documentFrequency: ReadonlyMap<string, number>, documents: number): string[] {
+export function tellingTerms(terms: readonly string[], frequency: (term: string) => number, documents: number): string[] {
   const unique = [...new Set(terms)]
-  const frequency = (term: string): number => documentFrequency.get(term) ?? 0
   // A term no entry has can still match longer words by prefix ('adopt' finds 'adoption'), if long enough.
   const matchable = unique.filter((term) => frequency(term) > 0 || term.length >= PREFIX_LENGTH)
   const byRarity = matchable.sort((a, b) => frequency(a) - frequency(b) || (a < b ? -1 : a > b ? 1 : 0))
@@ -44,11 +43,8 @@ export function recallText(entry: Entry): string | undefined {
 }
 
 export interface RecallIndexOptions {
-  /**
-   * BM25+ parameters (term-frequency saturation `k`, length normalisation `b`, floor `d`).
-   * Default `{ k: 1.2, b: 0.7, d: 0.5 }`, MiniSearch's own.
-   */
-  readonly bm25?: { readonly k: number; readonly b: number; readonly d: number }
+  /** BM25+ parameters (term-frequency saturation `k`, length normalisation `b`, floor `d`). Default `{ k: 1.2, b: 0.7, d: 0.5 }`. */
+  readonly bm25?: Bm25Parameters
 }
 
 /** A full-text recall index over one thread, with what it has indexed so far. */
@@ -61,22 +57,20 @@ export interface RecallIndex extends RecallSearcher {
   sync(entries: readonly Entry[]): void
 }
 
+/** The terms recall indexes of a text: those of its first `MAX_INDEXED_CHARACTERS` characters. */
+export function indexedTerms(text: string): string[] {
+  return recallTerms(text.length > MAX_INDEXED_CHARACTERS ? text.slice(0, MAX_INDEXED_CHARACTERS) : text)
+}
+
 /**
- * Full-text recall over a thread (BM25+, MiniSearch), kept in step with the entries it is given:
- * appends are indexed incrementally; a different thread, or an entry that is not the one indexed at
- * its seq, rebuilds it from scratch. One index per thread; `project()` syncs it on every call.
+ * Full-text recall over a thread (BM25+ over an inverted index of its entries' terms), kept in step
+ * with the entries it is given: appends are indexed incrementally; a different thread, or an entry
+ * that is not the one indexed at its seq, rebuilds it from scratch. One index per thread;
+ * `project()` syncs it on every call.
  */
 export function createRecallIndex(options: RecallIndexOptions = {}): RecallIndex {
-  const bm25 = options.bm25 ?? { k: 1.2, b: 0.7, d: 0.5 }
-  const tokenize = (text: string): string[] => recallTerms(text.length > MAX_INDEXED_CHARACTERS ? text.slice(0, MAX_INDEXED_CHARACTERS) : text)
-  // An entry's terms are worked out once: counted for document frequency, then handed to MiniSearch.
-  let pending: { readonly text: string; readonly terms: string[] } | undefined
-  const indexTerms = (text: string): string[] => (pending !== undefined && pending.text === text ? pending.terms : tokenize(text))
-  const make = (): MiniSearch<{ seq: number; text: string }> =>
-    new MiniSearch<{ seq: number; text: string }>({ idField: 'seq', fields: ['text'], tokenize: indexTerms, processTerm: (term) => term, searchOptions: { bm25 } })
-  let search = make()
-  /** Entries each term occurs in: to search for the telling terms of a query first. */
-  let documentFrequency = new Map<string, number>()
+  const bm25 = options.bm25 ?? defaultBm25
+  let index = new TermIndex()
   let threadId: string | undefined
   let indexedThrough = -1
   /** Seq of the oldest entry looked at: entries older than it (a partial read first, the whole thread later) mean a rebuild. */
@@ -84,8 +78,7 @@ export function createRecallIndex(options: RecallIndexOptions = {}): RecallIndex
   let lastId: string | undefined
 
   const reset = (): void => {
-    search = make()
-    documentFrequency = new Map()
+    index = new TermIndex()
     threadId = undefined
     indexedThrough = -1
     indexedFrom = Number.POSITIVE_INFINITY
@@ -104,7 +97,7 @@ export function createRecallIndex(options: RecallIndexOptions = {}): RecallIndex
   return {
     [recallPhaseKey]: recallPhase,
     get size() {
-      return search.documentCount
+      return index.documents
     },
     get indexedThrough() {
       return indexedThrough
@@ -118,40 +111,21 @@ export function createRecallIndex(options: RecallIndexOptions = {}): RecallIndex
       for (let position = Math.max(0, indexedThrough + 1 - first.seq); position < entries.length; position++) {
         const entry = entries[position] as Entry
         const text = recallText(entry)
-        if (text !== undefined && text !== '' && !search.has(entry.seq)) {
-          pending = { text, terms: tokenize(text) }
-          for (const term of new Set(pending.terms)) documentFrequency.set(term, (documentFrequency.get(term) ?? 0) + 1)
-          search.add({ seq: entry.seq, text })
-          pending = undefined
-        }
+        if (text !== undefined && text !== '' && !index.has(entry.seq)) index.add(entry.seq, indexedTerms(text))
         indexedThrough = entry.seq
         lastId = entry.id
       }
     },
     terms(text) {
-      return tokenize(text)
+      return indexedTerms(text)
     },
     search(request: RecallRequest): readonly RecallHit[] {
       this.sync(request.entries)
       if (request.limit <= 0 || request.query.trim() === '') return []
-      const terms = tellingTerms(tokenize(request.query), documentFrequency, search.documentCount)
+      const terms = tellingTerms(indexedTerms(request.query), (term) => index.frequency(term), index.documents)
       if (terms.length === 0) return []
-      const hits = rankedHits(search, terms, request)
-      return hits.slice(0, request.limit)
+      const matches = index.search({ terms, prefix: (term) => term.length >= PREFIX_LENGTH, from: request.from, before: request.before, limit: request.limit, bm25 })
+      return matches.map((match) => ({ seq: match.document, score: match.score, terms: match.terms }))
     },
   }
-}
-
-/** The entries in `from <= seq < before` matching any of `terms` (folded already), best first, ties newest first. */
-function rankedHits(search: MiniSearch<{ seq: number; text: string }>, terms: readonly string[], request: RecallRequest): RecallHit[] {
-  const results = search.search(terms.join(' '), {
-    // The terms are folded already: split them as they are, never fold twice.
-    tokenize: (text) => text.split(' '),
-    combineWith: 'OR',
-    // Longer words also find their other forms ('adopt' finds 'adoption'); short ones would match too much.
-    prefix: (term) => term.length >= PREFIX_LENGTH,
-    filter: (result) => (result.id as number) >= request.from && (result.id as number) < request.before,
-  })
-  const hits = results.map((result) => ({ seq: result.id as number, score: result.score, terms: [...result.terms].sort() }))
-  return hits.sort((a, b) => b.score - a.score || b.seq - a.seq)
 }
