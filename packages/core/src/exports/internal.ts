@@ -27,6 +27,7 @@ export type { JsonDataProblem, JsonDataResult, ReadJsonDataOptions } from '../en
 export { jsonTextNestingExceeds, readJsonData } from '../entries/json-data'
 export { utf8Length } from '../utils/utf8-length'
 export { toolResultText, toolArgumentsText } from '../entries/entry-text'
+export { entryRecallTerms, RECALL_TERMS_VERSION } from '../recall/entry-terms'
 export type { AppendContext } from '../entries/append-rules'
 export { checkAppendRules } from '../entries/append-rules'
 export type { ThreadId, EntryId } from '../entries/ids'

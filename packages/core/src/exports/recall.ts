@@ -1,7 +1,8 @@
 /** @threadlens/core/recall: full-text and hybrid (embedding) recall over a thread, for `policy.recall` (pass the index to `project()` as `recall`). */
 
-export type { RecallIndex, RecallIndexOptions } from '../recall/recall-index'
-export { createRecallIndex, recallText } from '../recall/recall-index'
+export type { RecallIndex, RecallIndexOptions, RecallTermsRow } from '../recall/recall-index'
+export { createRecallIndex, InvalidRecallTermsError } from '../recall/recall-index'
+export { entryRecallTerms, RECALL_TERMS_VERSION, recallText } from '../recall/entry-terms'
 export { recallTerms } from '../recall/recall-terms'
 export type {
   EmbedFailure,

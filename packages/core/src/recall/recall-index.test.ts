@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { createThread, type Thread } from '../entries/thread'
-import { createRecallIndex, recallText } from './recall-index'
+import { entryRecallTerms, RECALL_TERMS_VERSION } from './entry-terms'
+import { createRecallIndex, InvalidRecallTermsError, recallText } from './recall-index'
 import { recallTerms } from './recall-terms'
 
 function chat(texts: readonly string[], id = 't'): Thread {
@@ -82,5 +83,60 @@ describe('createRecallIndex', () => {
     expect(recallText(thread.entries[1] as never)).toContain('ZX-99812')
     expect(recallText(thread.entries[2] as never)).toBeUndefined()
     expect(search(createRecallIndex(), thread, 'tracking ZX-99812')).toEqual([1])
+  })
+})
+
+describe('restoring a recall index from stored terms', () => {
+  const rowsOf = (thread: Thread) =>
+    thread.entries.map((entry) => ({ threadId: entry.threadId, seq: entry.seq, id: entry.id, terms: entryRecallTerms(entry), version: RECALL_TERMS_VERSION }))
+  const texts = ['I booked the ferry to Bergen', 'Nice!', 'My cat is called Oliver', 'the and of', '', 'How was the ferry?', 'Bergen was rainy']
+
+  it('searches as an index built from the entries, and indexes only what is appended after', () => {
+    const thread = chat(texts)
+    const built = createRecallIndex()
+    built.sync(thread.entries)
+    const restored = createRecallIndex()
+    restored.restore('t', rowsOf(thread))
+    expect(restored.size).toBe(built.size)
+    expect(restored.indexedThrough).toBe(thread.entries.length - 1)
+    for (const query of ['ferry Bergen', 'cat', 'rainy weather', 'called']) expect(search(restored, thread, query)).toEqual(search(built, thread, query))
+    expect(restored.search({ entries: thread.entries, query: 'ferry', from: 0, before: 7, limit: 10 })).toEqual(built.search({ entries: thread.entries, query: 'ferry', from: 0, before: 7, limit: 10 }))
+    thread.append({ kind: 'message', payload: { role: 'user', content: 'Oliver the cat again' } })
+    expect(search(restored, thread, 'oliver')).toEqual([7, 2])
+    expect(restored.size).toBe(built.size + 1)
+  })
+
+  it('is made again from the entries when they are not the ones the rows were stored for', () => {
+    const thread = chat(texts)
+    const restored = createRecallIndex()
+    restored.restore('t', rowsOf(thread))
+    const recreated = chat(['train to Oslo'], 't')
+    expect(search(restored, recreated, 'ferry')).toEqual([])
+    expect(search(restored, recreated, 'train')).toEqual([0])
+  })
+
+  it('refuses rows with a gap, of another thread or of another version, with a typed error, and holds nothing after', () => {
+    const thread = chat(texts)
+    const rows = rowsOf(thread)
+    const cases = [
+      [rows[0], rows[2]],
+      [rows[0], { ...rows[1], threadId: 'other' }],
+      [{ ...rows[0], version: RECALL_TERMS_VERSION + 1 }],
+    ]
+    for (const bad of cases) {
+      const index = createRecallIndex()
+      index.sync(thread.entries)
+      let caught: unknown
+      try {
+        index.restore('t', bad as never)
+      } catch (error) {
+        caught = error
+      }
+      expect(InvalidRecallTermsError.isInstance(caught)).toBe(true)
+      expect((caught as Error).message).toMatch(/cannot be restored at seq/)
+      expect(index.size).toBe(0)
+      // The next projection builds it from the entries.
+      expect(search(index, thread, 'ferry')).toEqual([5, 0])
+    }
   })
 })

@@ -1,9 +1,9 @@
 import type { Entry } from '../entries/entry'
-import { toolArgumentsText, toolResultText } from '../entries/entry-text'
+import { ThreadlensError } from '../errors/threadlens-error'
 import { recallPhaseKey } from '../project/recall-types'
 import type { RecallHit, RecallRequest, RecallSearcher } from '../project/types'
 import { recallPhase } from './recall-block'
-import { recallTerms } from './recall-terms'
+import { entryRecallTerms, indexedTerms, RECALL_TERMS_VERSION } from './entry-terms'
 import { defaultBm25, TermIndex, type Bm25Parameters } from './term-index'
 
 /** At most this many query terms are searched: the rarest in the thread, which tell entries apart. */
@@ -25,23 +25,6 @@ export function tellingTerms(terms: readonly string[], frequency: (term: string)
   return telling.length > 0 ? [...telling.slice(0, MAX_QUERY_TERMS), ...byRarity.filter((term) => !telling.includes(term)).slice(0, Math.max(0, 2 - telling.length))] : byRarity.slice(0, 2)
 }
 
-/** Text past this many characters of one entry is not indexed: a 10 MB tool output is found by its start. */
-const MAX_INDEXED_CHARACTERS = 200_000
-
-/** The text recall searches in an entry: what the model would read of it. Summaries and context ops are not searched. */
-export function recallText(entry: Entry): string | undefined {
-  switch (entry.kind) {
-    case 'message':
-      return entry.payload.content
-    case 'tool_call':
-      return `${entry.payload.name} ${toolArgumentsText(entry.payload)}`
-    case 'tool_result':
-      return `${entry.payload.name} ${toolResultText(entry.payload)}`
-    default:
-      return undefined
-  }
-}
-
 export interface RecallIndexOptions {
   /** BM25+ parameters (term-frequency saturation `k`, length normalisation `b`, floor `d`). Default `{ k: 1.2, b: 0.7, d: 0.5 }`. */
   readonly bm25?: Bm25Parameters
@@ -55,11 +38,33 @@ export interface RecallIndex extends RecallSearcher {
   readonly indexedThrough: number
   /** Brings the index up to date with a thread's entries (in seq order); rebuilds it when they disagree with what it holds. */
   sync(entries: readonly Entry[]): void
+  /**
+   * Replaces what the index holds with terms worked out earlier (kept beside the entries: what
+   * `@threadlens/store`'s `threads.recallIndex()` reads), one row per entry from seq 0, so a long
+   * thread is not read and tokenized again. Rows out of order, with a gap, of another thread or of
+   * another `version` throw `InvalidRecallTermsError` and leave the index empty (the next `sync`
+   * builds it from the entries).
+   */
+  restore(threadId: string, rows: Iterable<RecallTermsRow>): void
 }
 
-/** The terms recall indexes of a text: those of its first `MAX_INDEXED_CHARACTERS` characters. */
-export function indexedTerms(text: string): string[] {
-  return recallTerms(text.length > MAX_INDEXED_CHARACTERS ? text.slice(0, MAX_INDEXED_CHARACTERS) : text)
+/** The terms of one entry, as kept beside it (`entryRecallTerms`, worked out by `RECALL_TERMS_VERSION`). */
+export interface RecallTermsRow {
+  readonly threadId: string
+  readonly seq: number
+  /** The entry's id: an entry that is not the one indexed at its seq makes the index start again. */
+  readonly id: string
+  /** `undefined` (or `null`) for an entry recall does not search. */
+  readonly terms: readonly string[] | null | undefined
+  readonly version: number
+}
+
+/** Stored recall terms that do not make an index of one thread: out of order, with a gap, of another thread, or of another version. */
+export class InvalidRecallTermsError extends ThreadlensError {
+  static override readonly errorName: string = 'InvalidRecallTermsError'
+  constructor(threadId: string, seq: number, problem: string) {
+    super(`The stored recall terms of thread "${threadId}" cannot be restored at seq ${seq}: ${problem}. The index is built from the entries instead.`)
+  }
 }
 
 /**
@@ -110,11 +115,21 @@ export function createRecallIndex(options: RecallIndexOptions = {}): RecallIndex
       if (indexedFrom === Number.POSITIVE_INFINITY) indexedFrom = first.seq
       for (let position = Math.max(0, indexedThrough + 1 - first.seq); position < entries.length; position++) {
         const entry = entries[position] as Entry
-        const text = recallText(entry)
-        if (text !== undefined && text !== '' && !index.has(entry.seq)) index.add(entry.seq, indexedTerms(text))
+        const terms = index.has(entry.seq) ? undefined : entryRecallTerms(entry)
+        if (terms !== undefined) index.add(entry.seq, terms)
         indexedThrough = entry.seq
         lastId = entry.id
       }
+    },
+    restore(restoredThreadId, rows) {
+      reset()
+      const restored = restoredTerms(restoredThreadId, rows)
+      if (restored === undefined) return
+      index = restored.index
+      threadId = restoredThreadId
+      indexedFrom = 0
+      indexedThrough = restored.last.seq
+      lastId = restored.last.id
     },
     terms(text) {
       return indexedTerms(text)
@@ -129,3 +144,21 @@ export function createRecallIndex(options: RecallIndexOptions = {}): RecallIndex
     },
   }
 }
+
+/** The index of stored rows (checked: one thread, gapless from seq 0, this version) and the last row; `undefined` for none. */
+function restoredTerms(threadId: string, rows: Iterable<RecallTermsRow>): { readonly index: TermIndex; readonly last: RecallTermsRow } | undefined {
+  let expected = 0
+  let last: RecallTermsRow | undefined
+  const index = new TermIndex()
+  for (const row of rows) {
+    const problem =
+      row.threadId !== threadId ? `the row belongs to thread "${row.threadId}"` : row.seq !== expected ? `expected seq ${expected}` : row.version !== RECALL_TERMS_VERSION ? `version ${row.version} is not ${RECALL_TERMS_VERSION}` : undefined
+    if (problem !== undefined) throw new InvalidRecallTermsError(threadId, row.seq, problem)
+    if (row.terms !== undefined && row.terms !== null) index.add(row.seq, row.terms)
+    last = row
+    expected += 1
+  }
+  return last === undefined ? undefined : { index, last }
+}
+
+export { entryRecallTerms, indexedTerms, recallText } from './entry-terms'

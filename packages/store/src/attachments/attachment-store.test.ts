@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest'
 import { emptyThreadFacts, foldThreadFacts } from '@threadlens/core/internal'
 import { createThreadStore } from '../threads/create-thread-store'
 import { ThreadlensDB } from '../database/threadlens-db'
-import { schemaV3 } from '../database/schema'
+import { schemaV3, schemaVersion } from '../database/schema'
 import { ImportValidationError, InvalidAttachmentError } from '../errors'
 import { uniqueName } from '../testing/test-database'
 import { createMemoryBackedStores } from '../fallback/create-memory-backed-stores'
@@ -171,7 +171,7 @@ describe('schema version 4', () => {
     const db = new ThreadlensDB({ name })
     const threads = createThreadStore(db)
     expect((await threads.load(threadId)).entries).toEqual(entries)
-    expect(db.verno).toBe(4)
+    expect(db.verno).toBe(schemaVersion)
     expect((await db.meta.get('database'))?.instanceId).toBe('v3-instance')
     expect(await db.calibrations.count()).toBe(1)
     const attachments = createAttachmentStore(db)

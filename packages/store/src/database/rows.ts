@@ -111,3 +111,16 @@ export interface AttachmentRefRow {
   readonly attachmentId: string
   readonly threadId: string
 }
+
+/**
+ * The `recallTerms` table row: what recall indexes of one entry (`entryRecallTerms` of core), its
+ * terms joined by spaces (no term holds one), `null` for an entry recall does not search; `version`
+ * is the way the terms were worked out (`RECALL_TERMS_VERSION`).
+ */
+export interface RecallTermsRowStored {
+  readonly threadId: string
+  readonly seq: number
+  readonly id: string
+  readonly terms: string | null
+  readonly version: number
+}

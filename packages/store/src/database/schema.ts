@@ -3,7 +3,7 @@ import type { Dexie, Transaction } from 'dexie'
 import { emptyThreadFacts, foldThreadFacts } from '@threadlens/core/internal'
 
 /** The schema version this code writes. Bump it with a new `version(n)` below, never by editing an old one. */
-export const schemaVersion = 4
+export const schemaVersion = 5
 
 /**
  * Version 1: entries keyed `[threadId+seq]` (gapless per thread), tool calls and results found by
@@ -48,6 +48,18 @@ export const schemaV4 = {
   attachmentRefs: '[attachmentId+threadId], threadId',
 } as const
 
+/**
+ * Version 5: recall terms. `recallTerms` holds, for each entry (keyed `[threadId+seq]` like it), the
+ * terms full-text recall indexes of it, written in the same transaction as the entry and deleted
+ * with its thread, so a thread's recall index is restored without reading and tokenizing every
+ * entry again. A new table: entries stored before get their rows when their thread's index is
+ * first read (`threads.recallIndex`).
+ */
+export const schemaV5 = {
+  ...schemaV4,
+  recallTerms: '[threadId+seq]',
+} as const
+
 /** Computes `facts` for every thread written by version 1 (one thread's entries at a time). */
 async function upgradeToV2(transaction: Transaction): Promise<void> {
   const threads = transaction.table('threads')
@@ -66,4 +78,5 @@ export function defineSchema(db: Dexie): void {
   db.version(2).stores(schemaV2).upgrade(upgradeToV2)
   db.version(3).stores(schemaV3)
   db.version(4).stores(schemaV4)
+  db.version(5).stores(schemaV5)
 }

@@ -7,7 +7,7 @@ import { createThreadStore } from '../threads/create-thread-store'
 import { emptyThreadFacts, foldThreadFacts } from '@threadlens/core/internal'
 import { uniqueName } from '../testing/test-database'
 import { version1Entries, version1ThreadId, writeVersion1Database } from './fixtures/version-1-database'
-import { schemaV4, schemaVersion } from './schema'
+import { schemaV5, schemaVersion } from './schema'
 import { ThreadlensDB } from './threadlens-db'
 
 const user = (content: string) => ({ kind: 'message', payload: { role: 'user', content } }) as const
@@ -58,7 +58,7 @@ describe('when the database changes under this tab', () => {
     await threads.append(id, user('before'))
 
     const newer = new Dexie(name)
-    newer.version(schemaVersion + 1).stores({ ...schemaV4, threads: 'id, updatedAt, title' })
+    newer.version(schemaVersion + 1).stores({ ...schemaV5, threads: 'id, updatedAt, title' })
     await newer.open()
     expect(db.status).toMatchObject({ state: 'stopped', reason: 'upgraded-elsewhere', otherVersion: schemaVersion + 1 })
 
@@ -75,7 +75,7 @@ describe('when the database changes under this tab', () => {
   it('refuses a database newer than this code', async () => {
     const name = uniqueName('newer-on-disk')
     const newer = new Dexie(name)
-    newer.version(schemaVersion + 1).stores({ ...schemaV4, threads: 'id, updatedAt, title' })
+    newer.version(schemaVersion + 1).stores({ ...schemaV5, threads: 'id, updatedAt, title' })
     await newer.open()
     newer.close()
     const threads = createThreadStore(new ThreadlensDB({ name }))
@@ -106,7 +106,7 @@ describe('when the database changes under this tab', () => {
     await threads.appendMany(id, [user('a'), user('b')])
     // What a wipe leaves behind once Dexie silently re-creates the database: a new sentinel, no rows.
     const raw = new Dexie(name)
-    raw.version(schemaVersion).stores(schemaV4)
+    raw.version(schemaVersion).stores(schemaV5)
     await raw.open()
     await raw.transaction('rw', raw.tables, async () => {
       for (const table of raw.tables) await table.clear()

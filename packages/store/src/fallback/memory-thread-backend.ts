@@ -1,5 +1,5 @@
 import { type Entry } from '@threadlens/core'
-import { threadId as toThreadId, type ThreadId } from '@threadlens/core/internal'
+import { entryRecallTerms, RECALL_TERMS_VERSION, threadId as toThreadId, type ThreadId } from '@threadlens/core/internal'
 import { toThreadRecord, type ThreadRow } from '../database/rows'
 import { ThreadNotFoundError } from '../errors'
 import type { MemoryAttachmentStore } from '../attachments/create-memory-attachment-store'
@@ -138,6 +138,11 @@ export function memoryThreadBackend(hooks: MemoryThreadHooks): ThreadBackend {
     async read(threadId, operation) {
       const thread = stored(threadId, operation)
       return { row: thread.row, entries: [...thread.entries] }
+    },
+
+    async recallTerms(threadId, operation) {
+      // Nothing is kept between reloads here: the terms are worked out from the entries each time.
+      return stored(threadId, operation).entries.map((entry) => ({ threadId, seq: entry.seq, id: entry.id, terms: entryRecallTerms(entry) ?? null, version: RECALL_TERMS_VERSION }))
     },
 
     async insertFrom(sourceId, operation, upTo, build) {

@@ -8,6 +8,7 @@ import { calibrationSamplesOf, calibrationUpdates } from '../calls/create-call-l
 import { StorageError, ThreadNotFoundError } from '../errors'
 import { storageErrorCode } from '../storage-error-codes'
 import { readEntries } from './entry-reads'
+import { readRecallTerms, recallTermsRow } from './recall-terms'
 import { toolCallIdsOf, type StoredToolIds } from './prepare-entries'
 import { subscribeThread } from './subscribe-thread'
 import { subscribeThreadList } from './subscribe-thread-list'
@@ -83,10 +84,10 @@ export function indexedDbThreadBackend(db: ThreadlensDB): ThreadBackend {
     async insert(row, entries, operation, attachments = []) {
       await db
         .run(operation, () =>
-          db.transaction('rw', [db.threads, db.entries, db.attachments, db.attachmentRefs, db.meta], async () => {
+          db.transaction('rw', [db.threads, db.entries, db.recallTerms, db.attachments, db.attachmentRefs, db.meta], async () => {
             await db.checkSentinel(operation)
             await db.threads.add(row)
-            if (entries.length > 0) await db.entries.bulkAdd([...entries])
+            if (entries.length > 0) await Promise.all([db.entries.bulkAdd([...entries]), db.recallTerms.bulkPut(entries.map(recallTermsRow))])
             // Bytes are kept once, by hash: an attachment another thread already holds is not written again.
             const present = await db.attachments.bulkGet(attachments.map((attachment) => attachment.id))
             const missing = attachments.filter((_attachment, position) => present[position] === undefined)
@@ -104,7 +105,7 @@ export function indexedDbThreadBackend(db: ThreadlensDB): ThreadBackend {
       const samples = calibrationSamplesOf(prepared.map((each) => each.meta))
       let written: readonly TokenCalibration[] = []
       const appended = await db.run(operation, () =>
-        db.transaction('rw', [db.threads, db.entries, db.calibrations, db.meta], async () => {
+        db.transaction('rw', [db.threads, db.entries, db.recallTerms, db.calibrations, db.meta], async () => {
           // Every read at once and every write at once: IndexedDB runs them in order, and each await
           // would add a round trip to the browser's storage process to every append.
           const [, row, stored, calibrations] = await Promise.all([
@@ -118,7 +119,13 @@ export function indexedDbThreadBackend(db: ThreadlensDB): ThreadBackend {
           if (entries.length === 0) return entries
           if (onCommitted !== undefined) db.onCommitted(() => onCommitted(entries))
           db.markOwnAppend(threadId, next.lastSeq)
-          await Promise.all([db.entries.bulkAdd([...entries]), db.threads.put(next), ...calibrations.map((calibration) => db.calibrations.put(calibration))])
+          // Recall's terms of each entry in the same write: an index restored later never misses an entry.
+          await Promise.all([
+            db.entries.bulkAdd([...entries]),
+            db.recallTerms.bulkPut(entries.map(recallTermsRow)),
+            db.threads.put(next),
+            ...calibrations.map((calibration) => db.calibrations.put(calibration)),
+          ])
           written = calibrations
           return entries
         }),
@@ -162,14 +169,14 @@ export function indexedDbThreadBackend(db: ThreadlensDB): ThreadBackend {
       let newId = ''
       return db
         .run(operation, () =>
-          db.transaction('rw', [db.threads, db.entries, db.attachmentRefs, db.meta], async () => {
+          db.transaction('rw', [db.threads, db.entries, db.recallTerms, db.attachmentRefs, db.meta], async () => {
             await db.checkSentinel(operation)
             const source = await readRow(sourceId, operation)
             const lastSeq = upTo(source)
             const { row, entries } = build(source, await readEntries(db, sourceId, 0, lastSeq, operation))
             newId = row.id
             await db.threads.add(row)
-            await db.entries.bulkAdd([...entries])
+            await Promise.all([db.entries.bulkAdd([...entries]), db.recallTerms.bulkPut(entries.map(recallTermsRow))])
             // The copies use the source's attachments: the new thread holds them too, so deleting the source keeps them.
             await db.attachmentRefs.bulkPut([...referencedAttachmentIds(entries)].map((attachmentId) => ({ attachmentId, threadId: row.id })))
             return row
@@ -182,17 +189,20 @@ export function indexedDbThreadBackend(db: ThreadlensDB): ThreadBackend {
 
     async delete(threadId) {
       await db.run('delete', () =>
-        db.transaction('rw', [db.threads, db.entries, db.attempts, db.attachments, db.attachmentRefs, db.meta], async () => {
+        db.transaction('rw', [db.threads, db.entries, db.recallTerms, db.attempts, db.attachments, db.attachmentRefs, db.meta], async () => {
           await db.checkSentinel('delete')
           // Images and files go with the last thread that uses them.
           await deleteThreadAttachments(db, threadId)
           await db.entries.where('[threadId+seq]').between([threadId, 0], [threadId, Number.MAX_SAFE_INTEGER], true, true).delete()
+          await db.recallTerms.where('[threadId+seq]').between([threadId, 0], [threadId, Number.MAX_SAFE_INTEGER], true, true).delete()
           // A thread's failed attempts are part of its history: erasing the thread erases them.
           await db.attempts.where('[threadId+id]').between([threadId, db.dexieRuntime.minKey], [threadId, db.dexieRuntime.maxKey], true, true).delete()
           await db.threads.delete(threadId)
         }),
       )
     },
+
+    recallTerms: (threadId, operation) => readRecallTerms(db, threadId, operation, (raw) => checkRow(raw, threadId, operation)),
 
     eraseAll: () => db.eraseDatabase(),
 

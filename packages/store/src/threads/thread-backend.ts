@@ -1,5 +1,6 @@
 import type { Entry } from '@threadlens/core'
 import type { ThreadId } from '@threadlens/core/internal'
+import type { RecallTermsRow } from '@threadlens/core/recall'
 import type { AttachmentRow, ThreadRow } from '../database/rows'
 import type { PreparedEntry, StoredToolIds } from './prepare-entries'
 import type { LoadWindowOptions, SubscribeOptions, ThreadListListener, ThreadStoreListener } from './thread-store'
@@ -59,6 +60,11 @@ export interface ThreadBackend {
     upTo: (source: ThreadRow) => number,
     build: (source: ThreadRow, entries: readonly Entry[]) => { readonly row: ThreadRow; readonly entries: readonly Entry[] },
   ): Promise<ThreadRow>
+  /**
+   * The terms recall indexes of each of the thread's entries, one row per entry from seq 0 (kept
+   * beside the entries, or worked out from them), for `RecallIndex.restore`.
+   */
+  recallTerms(threadId: ThreadId, operation: string): Promise<readonly RecallTermsRow[]>
   /** Deletes the thread, its entries, its failed attempts and the attachments no other thread uses; nothing if it is not stored. */
   delete(threadId: ThreadId): Promise<void>
   eraseAll(): Promise<void>

@@ -133,6 +133,18 @@ export function threadStoreOver(backend: ThreadBackend, options: ThreadStoreOpti
       return toThread(row, entries, now, createId)
     },
 
+    async recallIndex(threadId, indexOptions) {
+      const [{ createRecallIndex, InvalidRecallTermsError }, rows] = await Promise.all([import('@threadlens/core/recall'), backend.recallTerms(toThreadId(threadId), 'recallIndex')])
+      const index = createRecallIndex(indexOptions)
+      try {
+        index.restore(threadId, rows)
+      } catch (error) {
+        // Rows that do not make an index leave it empty: the first projection builds it from the entries.
+        if (!InvalidRecallTermsError.isInstance(error)) throw error
+      }
+      return index
+    },
+
     async list() {
       return (await backend.listRows('list')).map(toThreadRecord)
     },

@@ -1,5 +1,6 @@
 import type { ContextPolicy, Entry, EntryInput, JsonObject, Thread, TokenCounter } from '@threadlens/core'
 import type { ThreadId } from '@threadlens/core/internal'
+import type { RecallIndex, RecallIndexOptions } from '@threadlens/core/recall'
 import type { ThreadRecord } from '../database/rows'
 import type { UnreadableEntryError } from '../errors'
 import type { ImportLimits } from '../transfer/import-limits'
@@ -112,6 +113,15 @@ export interface ThreadStore {
   appendMany(threadId: string, inputs: readonly EntryInput[]): Promise<readonly Entry[]>
   /** The thread as a core `Thread` (a snapshot), whole or windowed. */
   load(threadId: string, options?: LoadThreadOptions): Promise<Thread>
+  /**
+   * The thread's full-text recall index (`createRecallIndex()` of `@threadlens/core/recall`, loaded
+   * on first call), restored from the terms kept beside the entries (written in the same
+   * transaction as each append, import and fork, deleted with the thread), so a long thread is
+   * not tokenized again. Pass it to `project()` or a session as `recall`: it keeps up with later
+   * appends from the entries it is given. Entries stored before the terms were kept get theirs on
+   * the first call. In memory (the fallback) the index is built from the entries.
+   */
+  recallIndex(threadId: string, options?: RecallIndexOptions): Promise<RecallIndex>
   /** Every thread, most recently updated first. */
   list(): Promise<ThreadRecord[]>
   /**

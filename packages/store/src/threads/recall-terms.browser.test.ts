@@ -1,0 +1,40 @@
+import { createRecallIndex } from '@threadlens/core/recall'
+import { describe, expect, it } from 'vitest'
+import { ThreadlensDB } from '../database/threadlens-db'
+import { openTab } from '../testing/tab-protocol'
+import { createThreadStore } from './create-thread-store'
+
+// Real Chromium: the recall terms are written by whichever tab appends (Web Workers with their own
+// IndexedDB connections, as tabs have), in the entry's transaction; an index restored in any tab
+// afterwards is the index of the whole thread.
+const uniqueName = (label: string) => `threadlens-browser-${label}-${crypto.randomUUID()}`
+
+describe('recall terms written by two tabs at once (real Chromium)', () => {
+  it('2 workers × 200 appends and an aborted append → one row per entry, and a restored index that searches as one built from the entries', async () => {
+    const name = uniqueName('recall-terms')
+    const db = new ThreadlensDB({ name })
+    const threads = createThreadStore(db)
+    const { id } = await threads.create({ title: 'race' })
+    const tabs = [openTab(), openTab()]
+    await Promise.all(tabs.map((tab) => tab.send({ type: 'open', name })))
+    await Promise.all(tabs.map((tab, index) => tab.send<number[]>({ type: 'append-sequential', threadId: id, count: 200, label: `writer${index}` })))
+    await (tabs[0] as ReturnType<typeof openTab>).send({ type: 'aborted-append', threadId: id })
+
+    const thread = await threads.load(id)
+    expect(thread.entries).toHaveLength(400)
+    const rows = await db.recallTerms.where('[threadId+seq]').between([id, 0], [id, Number.MAX_SAFE_INTEGER]).toArray()
+    expect(rows.map((row) => row.seq)).toEqual(thread.entries.map((entry) => entry.seq))
+    expect(rows.map((row) => row.id)).toEqual(thread.entries.map((entry) => entry.id))
+
+    const restored = await threads.recallIndex(id)
+    expect(restored.indexedThrough).toBe(399)
+    const built = createRecallIndex()
+    built.sync(thread.entries)
+    for (const query of ['writer0 17', 'writer1', '199']) {
+      const request = { entries: thread.entries, query, from: 0, before: 400, limit: 20 }
+      expect(restored.search(request)).toEqual(built.search(request))
+    }
+    tabs.forEach((tab) => tab.close())
+    db.close()
+  }, 120_000)
+})

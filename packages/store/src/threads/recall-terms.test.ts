@@ -1,0 +1,136 @@
+import 'fake-indexeddb/auto'
+import type { EntryInput, Thread } from '@threadlens/core'
+import { RECALL_TERMS_VERSION } from '@threadlens/core/internal'
+import { createRecallIndex, type RecallIndex } from '@threadlens/core/recall'
+import fc from 'fast-check'
+import { Dexie } from 'dexie'
+import { describe, expect, it } from 'vitest'
+import { writeVersion1Database, version1ThreadId } from '../database/fixtures/version-1-database'
+import { ThreadlensDB } from '../database/threadlens-db'
+import { createMemoryBackedStores } from '../fallback/create-memory-backed-stores'
+import { openTestStores, uniqueName } from '../testing/test-database'
+import { createThreadStore } from './create-thread-store'
+import type { ThreadStore } from './thread-store'
+
+// The recall index kept beside the entries: restored from stored terms, it must search exactly as
+// an index built from the thread's entries, whatever the thread, on both backends.
+
+const words = ['ferry', 'Bergen', 'cat', 'Oliver', 'adoption', 'adopted', 'pottery', 'camping', 'order', 'A-4711', '東京都', 'the', 'and', '🙂']
+const textArbitrary = fc.array(fc.constantFrom(...words), { maxLength: 8 }).map((parts) => parts.join(' '))
+const inputArbitrary: fc.Arbitrary<EntryInput[]> = fc.oneof(
+  fc.record({ role: fc.constantFrom('user', 'assistant'), content: textArbitrary }).map((payload) => [{ kind: 'message', payload } as EntryInput]),
+  fc.tuple(fc.uuid(), textArbitrary, textArbitrary).map(([id, argument, result]) => [
+    { kind: 'tool_call', payload: { name: 'lookup', arguments: { query: argument } }, refs: { callId: `c-${id}`, toolCallId: id } } as EntryInput,
+    { kind: 'tool_result', payload: { name: 'lookup', result: { text: result } }, refs: { callId: `c-${id}`, toolCallId: id } } as EntryInput,
+  ]),
+  textArbitrary.map((content) => [{ kind: 'summary', payload: { fromSeq: 0, toSeq: 0, content: content || 'summary' } } as EntryInput]),
+)
+// A message first: a summary needs an older entry to cover.
+const threadArbitrary = fc
+  .tuple(textArbitrary, fc.array(inputArbitrary, { maxLength: 25 }))
+  .map(([first, groups]) => [{ kind: 'message', payload: { role: 'user', content: first } } as EntryInput, ...groups.flat()])
+const queryArbitrary = fc.array(fc.constantFrom(...words, 'adopt', 'missing'), { minLength: 1, maxLength: 4 }).map((parts) => parts.join(' '))
+
+const searchAll = (index: RecallIndex, thread: Thread, query: string) => index.search({ entries: thread.entries, query, from: 0, before: thread.nextSeq, limit: 100 })
+
+function builtFrom(thread: Thread): RecallIndex {
+  const index = createRecallIndex()
+  index.sync(thread.entries)
+  return index
+}
+
+const backends: [string, () => { threads: ThreadStore; close: () => void }][] = [
+  ['IndexedDB (fake-indexeddb)', () => {
+    const { db, threads } = openTestStores('recall-terms')
+    return { threads, close: () => db.close() }
+  }],
+  ['in memory', () => ({ threads: createMemoryBackedStores().threads, close: () => undefined })],
+]
+
+describe.each(backends)('%s: threads.recallIndex', (_name, open) => {
+  it('searches exactly as an index built from the loaded thread, for any thread and query, before and after more appends', async () => {
+    await fc.assert(
+      fc.asyncProperty(threadArbitrary, threadArbitrary, fc.array(queryArbitrary, { minLength: 1, maxLength: 3 }), async (first, more, queries) => {
+        const { threads, close } = open()
+        const { id } = await threads.create()
+        await threads.appendMany(id, first)
+        const restored = await threads.recallIndex(id)
+        let thread = await threads.load(id)
+        expect(restored.indexedThrough).toBe(thread.nextSeq - 1)
+        for (const query of queries) expect(searchAll(restored, thread, query)).toEqual(searchAll(builtFrom(thread), thread, query))
+        // Later appends reach it through the entries a projection gives it.
+        await threads.appendMany(id, more)
+        thread = await threads.load(id)
+        for (const query of queries) expect(searchAll(restored, thread, query)).toEqual(searchAll(builtFrom(thread), thread, query))
+        close()
+      }),
+      { numRuns: 40 },
+    )
+  })
+
+  it('keeps the terms of imported and forked threads, and answers for a thread that is not stored with ThreadNotFoundError', async () => {
+    const { threads, close } = open()
+    const { id } = await threads.create()
+    await threads.appendMany(id, [{ kind: 'message', payload: { role: 'user', content: 'The ferry to Bergen leaves at nine' } }, { kind: 'message', payload: { role: 'assistant', content: 'Noted' } }])
+    const imported = await threads.import(await threads.export(id))
+    const forked = await threads.fork(id, { atSeq: 0 })
+    for (const copy of [imported, forked.id]) {
+      const thread = await threads.load(copy)
+      expect(searchAll(await threads.recallIndex(copy), thread, 'ferry').map((hit) => hit.seq)).toEqual([0])
+    }
+    await expect(threads.recallIndex('missing')).rejects.toMatchObject({ name: 'ThreadNotFoundError' })
+    close()
+  })
+})
+
+describe('recall terms in IndexedDB', () => {
+  const message = (content: string): EntryInput => ({ kind: 'message', payload: { role: 'user', content } })
+
+  it('are written with each entry in its transaction, and none for an append that fails', async () => {
+    const { db, threads } = openTestStores('recall-terms-atomic')
+    const { id } = await threads.create()
+    await threads.appendMany(id, [message('Ferry to Bergen'), message('the and')])
+    const rows = await db.recallTerms.where('[threadId+seq]').between([id, 0], [id, 99]).toArray()
+    expect(rows).toEqual([
+      expect.objectContaining({ seq: 0, terms: 'ferry bergen', version: RECALL_TERMS_VERSION }),
+      expect.objectContaining({ seq: 1, terms: '', version: RECALL_TERMS_VERSION }),
+    ])
+    // A result without its call is refused: no entry and no terms are written.
+    const refused = await threads.append(id, { kind: 'tool_result', payload: { name: 'x', result: {} }, refs: { toolCallId: 'nope' } }).catch((error: unknown) => error)
+    expect(refused).toBeInstanceOf(Error)
+    expect(await db.recallTerms.count()).toBe(2)
+    db.close()
+  })
+
+  it('go with their thread when it is deleted', async () => {
+    const { db, threads } = openTestStores('recall-terms-delete')
+    const kept = await threads.create()
+    const gone = await threads.create()
+    await threads.append(kept.id, message('kept ferry'))
+    await threads.append(gone.id, message('gone ferry'))
+    await threads.delete(gone.id)
+    expect((await db.recallTerms.toArray()).map((row) => row.threadId)).toEqual([kept.id])
+    db.close()
+  })
+
+  it('are worked out once for entries stored without them (an older database, a damaged row, another version), then read', async () => {
+    const name = uniqueName('recall-terms-upgrade')
+    await writeVersion1Database(name)
+    const db = new ThreadlensDB({ name })
+    const threads = createThreadStore(db, { onUnreadableEntry: () => undefined })
+    const thread = await threads.load(version1ThreadId)
+    expect(await db.recallTerms.count()).toBe(0)
+    const restored = await threads.recallIndex(version1ThreadId)
+    expect(searchAll(restored, thread, 'weather Oslo').map((hit) => hit.seq).sort()).toEqual([0, 1, 2])
+    expect(await db.recallTerms.count()).toBe(thread.entries.length)
+    // A damaged row and one of another version are worked out again from their entries.
+    await db.recallTerms.put({ threadId: version1ThreadId, seq: 0, id: 'e0', terms: 42 as never, version: RECALL_TERMS_VERSION })
+    await db.recallTerms.put({ threadId: version1ThreadId, seq: 3, id: 'e3', terms: 'stale', version: RECALL_TERMS_VERSION + 1 })
+    const again = await threads.recallIndex(version1ThreadId)
+    expect(searchAll(again, thread, 'Oslo raincoat')).toEqual(searchAll(builtFrom(thread), thread, 'Oslo raincoat'))
+    expect(await db.recallTerms.get([version1ThreadId, 3])).toMatchObject({ terms: 'pack raincoat', version: RECALL_TERMS_VERSION })
+    db.close()
+    await Dexie.delete(name)
+  })
+})
+
