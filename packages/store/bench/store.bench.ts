@@ -39,7 +39,7 @@ async function main(): Promise<void> {
   }
 
   console.log(`store bench in ${result.userAgent.match(/(Headless)?Chrome\/[\d.]+/)?.[0] ?? 'Chromium'}`)
-  console.log(table('append latency: one entry, one transaction (o200k counts stored)', ['', 'p50', 'p95', 'min', 'runs'], [['append', ...timingCells(result.appendLatency)]]))
+  console.log(table('append latency: one entry, one transaction (o200k counts and recall terms stored)', ['', 'p50', 'p95', 'min', 'runs'], [['append', ...timingCells(result.appendLatency)]]))
   console.log(
     table(
       'appendMany vs raw IndexedDB put, one transaction, same entries (~300 B, 20% tool calls/results; median of the rounds)',
@@ -52,6 +52,21 @@ async function main(): Promise<void> {
       'open a thread + first projection (fresh connection, windowed load, o200k counter loaded; goal < 100 ms)',
       ['policy', 'thread', 'window', 'p50', 'p95', 'min', 'runs', 'messages', 'tokens'],
       result.open.map((row) => [row.label, row.threadEntries.toLocaleString('en-US'), row.windowEntries.toLocaleString('en-US'), ...timingCells(row.timing), String(row.projectedMessages), String(row.projectedTokens)]),
+    ),
+  )
+  console.log(
+    table(
+      'recall index on opening a thread: restored from the terms stored beside the entries vs built from all of them; and kept up to date per append',
+      ['thread', 'restore p50', 'restore p95', 'build p50', 'build p95', 'runs', 'update per append p50 / p95'],
+      result.recall.map((row) => [
+        `${row.threadEntries.toLocaleString('en-US')} entries`,
+        ms(row.restore.p50),
+        ms(row.restore.p95),
+        ms(row.build.p50),
+        ms(row.build.p95),
+        String(row.restore.runs),
+        `${ms(row.perAppend.p50)} / ${ms(row.perAppend.p95)}`,
+      ]),
     ),
   )
   console.log(`for comparison: loading all ${result.fullLoad.threadEntries.toLocaleString('en-US')} entries (no window) took ${ms(result.fullLoad.milliseconds)}`)

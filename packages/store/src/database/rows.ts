@@ -113,14 +113,15 @@ export interface AttachmentRefRow {
 }
 
 /**
- * The `recallTerms` table row: what recall indexes of one entry (`entryRecallTerms` of core), its
- * terms joined by spaces (no term holds one), `null` for an entry recall does not search; `version`
- * is the way the terms were worked out (`RECALL_TERMS_VERSION`).
+ * The `recallTerms` table row: what recall indexes of consecutive entries of a thread from
+ * `firstSeq`, entry by entry (`entryRecallTerms` of core): the entry's id and its terms joined by
+ * spaces (no term holds one), `null` for an entry recall does not search. `version` is the way
+ * the terms were worked out (`RECALL_TERMS_VERSION`).
  */
-export interface RecallTermsRowStored {
+export interface RecallTermsChunk {
   readonly threadId: string
-  readonly seq: number
-  readonly id: string
-  readonly terms: string | null
+  readonly firstSeq: number
+  readonly ids: readonly string[]
+  readonly terms: readonly (string | null)[]
   readonly version: number
 }

@@ -49,15 +49,15 @@ export const schemaV4 = {
 } as const
 
 /**
- * Version 5: recall terms. `recallTerms` holds, for each entry (keyed `[threadId+seq]` like it), the
- * terms full-text recall indexes of it, written in the same transaction as the entry and deleted
- * with its thread, so a thread's recall index is restored without reading and tokenizing every
- * entry again. A new table: entries stored before get their rows when their thread's index is
- * first read (`threads.recallIndex`).
+ * Version 5: recall terms. `recallTerms` holds the terms full-text recall indexes of each entry, in
+ * chunks of consecutive entries keyed `[threadId+firstSeq]`, written in the same transaction as the
+ * entries and deleted with their thread, so a thread's recall index is restored without reading and
+ * tokenizing every entry again. A new table: entries stored before get their terms when their
+ * thread's index is first read (`threads.recallIndex`).
  */
 export const schemaV5 = {
   ...schemaV4,
-  recallTerms: '[threadId+seq]',
+  recallTerms: '[threadId+firstSeq]',
 } as const
 
 /** Computes `facts` for every thread written by version 1 (one thread's entries at a time). */

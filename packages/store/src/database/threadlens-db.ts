@@ -5,7 +5,7 @@ import { SchemaUpgradeError, StorageResetError, type StorageError } from '../err
 import { toStorageError } from '../storage-error-codes'
 import type { Memory } from '@threadlens/core'
 import type { CallAttempt, TokenCalibration } from '@threadlens/core/calls'
-import { sentinelKey, sentinelRowSchema, type AttachmentRefRow, type AttachmentRow, type MetaRow, type RecallTermsRowStored, type ThreadRow } from './rows'
+import { sentinelKey, sentinelRowSchema, type AttachmentRefRow, type AttachmentRow, type MetaRow, type RecallTermsChunk, type ThreadRow } from './rows'
 import { defineSchema, schemaVersion } from './schema'
 import { parseOptions } from '../parse-options'
 import { watchRows } from './watch-rows'
@@ -82,7 +82,7 @@ export class ThreadlensDB extends Dexie {
   declare readonly calibrations: Table<TokenCalibration, [string, string]>
   declare readonly attachments: Table<AttachmentRow, string>
   declare readonly attachmentRefs: Table<AttachmentRefRow, [string, string]>
-  declare readonly recallTerms: Table<RecallTermsRowStored, [string, number]>
+  declare readonly recallTerms: Table<RecallTermsChunk, [string, number]>
 
   /** Calibrations this connection wrote or read last, by `model\u0000counter`: the call log answers "after this call" from it. */
   readonly recentCalibrations = new Map<string, TokenCalibration>()

@@ -8,7 +8,7 @@ import { calibrationSamplesOf, calibrationUpdates } from '../calls/create-call-l
 import { StorageError, ThreadNotFoundError } from '../errors'
 import { storageErrorCode } from '../storage-error-codes'
 import { readEntries } from './entry-reads'
-import { readRecallTerms, recallTermsRow } from './recall-terms'
+import { lastRecallChunk, readRecallTerms, recallTermsChunks } from './recall-terms'
 import { toolCallIdsOf, type StoredToolIds } from './prepare-entries'
 import { subscribeThread } from './subscribe-thread'
 import { subscribeThreadList } from './subscribe-thread-list'
@@ -87,7 +87,7 @@ export function indexedDbThreadBackend(db: ThreadlensDB): ThreadBackend {
           db.transaction('rw', [db.threads, db.entries, db.recallTerms, db.attachments, db.attachmentRefs, db.meta], async () => {
             await db.checkSentinel(operation)
             await db.threads.add(row)
-            if (entries.length > 0) await Promise.all([db.entries.bulkAdd([...entries]), db.recallTerms.bulkPut(entries.map(recallTermsRow))])
+            if (entries.length > 0) await Promise.all([db.entries.bulkAdd([...entries]), db.recallTerms.bulkPut(recallTermsChunks(undefined, entries))])
             // Bytes are kept once, by hash: an attachment another thread already holds is not written again.
             const present = await db.attachments.bulkGet(attachments.map((attachment) => attachment.id))
             const missing = attachments.filter((_attachment, position) => present[position] === undefined)
@@ -108,12 +108,13 @@ export function indexedDbThreadBackend(db: ThreadlensDB): ThreadBackend {
         db.transaction('rw', [db.threads, db.entries, db.recallTerms, db.calibrations, db.meta], async () => {
           // Every read at once and every write at once: IndexedDB runs them in order, and each await
           // would add a round trip to the browser's storage process to every append.
-          const [, row, stored, calibrations] = await Promise.all([
+          const [, row, stored, calibrations, lastChunk] = await Promise.all([
             db.checkSentinel(operation),
             readRow(threadId, operation),
             storedToolIds(threadId, ids),
             // An answered call's usage calibrates its model in the same write: one transaction per model call.
             calibrationUpdates(db, samples, time),
+            lastRecallChunk(db, threadId),
           ])
           const { entries, row: next } = plan(row, stored)
           if (entries.length === 0) return entries
@@ -122,7 +123,7 @@ export function indexedDbThreadBackend(db: ThreadlensDB): ThreadBackend {
           // Recall's terms of each entry in the same write: an index restored later never misses an entry.
           await Promise.all([
             db.entries.bulkAdd([...entries]),
-            db.recallTerms.bulkPut(entries.map(recallTermsRow)),
+            db.recallTerms.bulkPut(recallTermsChunks(lastChunk, entries)),
             db.threads.put(next),
             ...calibrations.map((calibration) => db.calibrations.put(calibration)),
           ])
@@ -176,7 +177,7 @@ export function indexedDbThreadBackend(db: ThreadlensDB): ThreadBackend {
             const { row, entries } = build(source, await readEntries(db, sourceId, 0, lastSeq, operation))
             newId = row.id
             await db.threads.add(row)
-            await Promise.all([db.entries.bulkAdd([...entries]), db.recallTerms.bulkPut(entries.map(recallTermsRow))])
+            await Promise.all([db.entries.bulkAdd([...entries]), db.recallTerms.bulkPut(recallTermsChunks(undefined, entries))])
             // The copies use the source's attachments: the new thread holds them too, so deleting the source keeps them.
             await db.attachmentRefs.bulkPut([...referencedAttachmentIds(entries)].map((attachmentId) => ({ attachmentId, threadId: row.id })))
             return row
@@ -194,7 +195,7 @@ export function indexedDbThreadBackend(db: ThreadlensDB): ThreadBackend {
           // Images and files go with the last thread that uses them.
           await deleteThreadAttachments(db, threadId)
           await db.entries.where('[threadId+seq]').between([threadId, 0], [threadId, Number.MAX_SAFE_INTEGER], true, true).delete()
-          await db.recallTerms.where('[threadId+seq]').between([threadId, 0], [threadId, Number.MAX_SAFE_INTEGER], true, true).delete()
+          await db.recallTerms.where('[threadId+firstSeq]').between([threadId, 0], [threadId, Number.MAX_SAFE_INTEGER], true, true).delete()
           // A thread's failed attempts are part of its history: erasing the thread erases them.
           await db.attempts.where('[threadId+id]').between([threadId, db.dexieRuntime.minKey], [threadId, db.dexieRuntime.maxKey], true, true).delete()
           await db.threads.delete(threadId)

@@ -90,15 +90,15 @@ describe('recall terms in IndexedDB', () => {
     const { db, threads } = openTestStores('recall-terms-atomic')
     const { id } = await threads.create()
     await threads.appendMany(id, [message('Ferry to Bergen'), message('the and')])
-    const rows = await db.recallTerms.where('[threadId+seq]').between([id, 0], [id, 99]).toArray()
-    expect(rows).toEqual([
-      expect.objectContaining({ seq: 0, terms: 'ferry bergen', version: RECALL_TERMS_VERSION }),
-      expect.objectContaining({ seq: 1, terms: '', version: RECALL_TERMS_VERSION }),
-    ])
+    await threads.append(id, { kind: 'summary', payload: { fromSeq: 0, toSeq: 1, content: 'ferry' } })
+    const [first, ...others] = await db.recallTerms.toArray()
+    expect(others).toEqual([])
+    // One chunk, grown by the second append: a summary is not searched.
+    expect(first).toMatchObject({ threadId: id, firstSeq: 0, terms: ['ferry bergen', '', null], version: RECALL_TERMS_VERSION })
     // A result without its call is refused: no entry and no terms are written.
     const refused = await threads.append(id, { kind: 'tool_result', payload: { name: 'x', result: {} }, refs: { toolCallId: 'nope' } }).catch((error: unknown) => error)
     expect(refused).toBeInstanceOf(Error)
-    expect(await db.recallTerms.count()).toBe(2)
+    expect((await db.recallTerms.toArray()).flatMap((chunk) => chunk.ids)).toHaveLength(3)
     db.close()
   })
 
@@ -122,13 +122,16 @@ describe('recall terms in IndexedDB', () => {
     expect(await db.recallTerms.count()).toBe(0)
     const restored = await threads.recallIndex(version1ThreadId)
     expect(searchAll(restored, thread, 'weather Oslo').map((hit) => hit.seq).sort()).toEqual([0, 1, 2])
-    expect(await db.recallTerms.count()).toBe(thread.entries.length)
-    // A damaged row and one of another version are worked out again from their entries.
-    await db.recallTerms.put({ threadId: version1ThreadId, seq: 0, id: 'e0', terms: 42 as never, version: RECALL_TERMS_VERSION })
-    await db.recallTerms.put({ threadId: version1ThreadId, seq: 3, id: 'e3', terms: 'stale', version: RECALL_TERMS_VERSION + 1 })
-    const again = await threads.recallIndex(version1ThreadId)
-    expect(searchAll(again, thread, 'Oslo raincoat')).toEqual(searchAll(builtFrom(thread), thread, 'Oslo raincoat'))
-    expect(await db.recallTerms.get([version1ThreadId, 3])).toMatchObject({ terms: 'pack raincoat', version: RECALL_TERMS_VERSION })
+    const covered = async () => (await db.recallTerms.toArray()).flatMap((chunk) => chunk.ids)
+    expect(await covered()).toEqual(thread.entries.map((entry) => entry.id))
+    // A damaged chunk, or one of another version, is worked out again from its entries.
+    for (const bad of [{ terms: [42] as never, version: RECALL_TERMS_VERSION }, { terms: ['stale'], version: RECALL_TERMS_VERSION + 1 }]) {
+      await db.recallTerms.clear()
+      await db.recallTerms.put({ threadId: version1ThreadId, firstSeq: 3, ids: ['e3'], ...bad })
+      const again = await threads.recallIndex(version1ThreadId)
+      expect(searchAll(again, thread, 'Oslo raincoat')).toEqual(searchAll(builtFrom(thread), thread, 'Oslo raincoat'))
+      expect(await covered()).toEqual(thread.entries.map((entry) => entry.id))
+    }
     db.close()
     await Dexie.delete(name)
   })

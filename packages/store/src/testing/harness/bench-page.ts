@@ -1,6 +1,7 @@
 // The browser half of `npm run bench` for the store (packages/store/bench/store.bench.ts drives it).
 // Measures, prints nothing, returns figures: no assertion here fails on a slow number.
 import { createTokenCounter, definePolicy, presets, project, type ContextPolicy, type Entry, type EntryInput, type TokenCounter } from '@threadlens/core'
+import { createRecallIndex } from '@threadlens/core/recall'
 import { ThreadlensDB } from '../../database/threadlens-db'
 import { createThreadStore } from '../../threads/create-thread-store'
 
@@ -34,12 +35,25 @@ export interface OpenFigures {
   readonly projectedTokens: number
 }
 
+/** The thread's recall index on opening it: restored from the stored terms, or built from all its entries. */
+export interface RecallOpenFigures {
+  readonly threadEntries: number
+  /** Fresh connection, `threads.recallIndex(id)` (the rows read and the postings made). */
+  readonly restore: Timing
+  /** The whole thread loaded (not timed), then `createRecallIndex().sync(entries)`: every entry tokenized. */
+  readonly build: Timing
+  /** `sync` after each of 300 appends (one entry tokenized and added), as a chat keeps the index up to date. */
+  readonly perAppend: Timing
+}
+
 export interface StoreBenchResult {
   readonly userAgent: string
+  /** Includes writing the entry's recall terms in the same transaction. */
   readonly appendLatency: Timing
   readonly throughput: readonly ThroughputFigures[]
   readonly open: readonly OpenFigures[]
   readonly fullLoad: { readonly threadEntries: number; readonly milliseconds: number }
+  readonly recall: readonly RecallOpenFigures[]
 }
 
 function timing(samples: readonly number[]): Timing {
@@ -101,6 +115,25 @@ async function rawPut(entries: readonly Entry[], name: string): Promise<number> 
   return elapsed
 }
 
+/** A thread's recall index restored from its stored terms (fresh connection each run) against one built from its loaded entries. */
+async function recallOpen(name: string, threadId: string, entries: readonly Entry[], runs: number): Promise<Omit<RecallOpenFigures, 'perAppend'>> {
+  const restore: number[] = []
+  const build: number[] = []
+  for (let run = 0; run < runs; run++) {
+    const db = new ThreadlensDB({ name })
+    const started = performance.now()
+    const restored = await createThreadStore(db).recallIndex(threadId)
+    restore.push(performance.now() - started)
+    db.close()
+    const buildStarted = performance.now()
+    const built = createRecallIndex()
+    built.sync(entries)
+    build.push(performance.now() - buildStarted)
+    if (built.size !== restored.size) throw new Error(`the restored index holds ${restored.size} entries, the built one ${built.size}`)
+  }
+  return { threadEntries: entries.length, restore: timing(restore), build: timing(build) }
+}
+
 async function deleteDatabase(name: string): Promise<void> {
   await requestPromise(indexedDB.deleteDatabase(name))
 }
@@ -116,11 +149,16 @@ export async function runStoreBench(options: { sizes?: readonly number[]; openRu
   const latencyStore = createThreadStore(latencyDb, { counters: [o200k] })
   const { id: latencyThread } = await latencyStore.create()
   const samples: number[] = []
+  const perAppend: number[] = []
+  const latencyIndex = createRecallIndex()
   for (let run = 0; run < 320; run++) {
     const input: EntryInput = { kind: 'message', payload: { role: 'user', content: `${sentences[run % 3]} (${run})` } }
     const started = performance.now()
-    await latencyStore.append(latencyThread, input)
+    const entry = await latencyStore.append(latencyThread, input)
     if (run >= 20) samples.push(performance.now() - started)
+    const indexStarted = performance.now()
+    latencyIndex.sync([entry])
+    if (run >= 20) perAppend.push(performance.now() - indexStarted)
   }
   latencyDb.close()
   await deleteDatabase(`${name}-latency`)
@@ -178,6 +216,7 @@ export async function runStoreBench(options: { sizes?: readonly number[]; openRu
 
   // 3. Open the biggest thread and make its first projection under an 8k budget.
   const open: OpenFigures[] = []
+  const recall: RecallOpenFigures[] = []
   let fullLoad = { threadEntries: 0, milliseconds: 0 }
   if (projectionThread !== undefined) {
     const target = projectionThread
@@ -207,8 +246,9 @@ export async function runStoreBench(options: { sizes?: readonly number[]; openRu
     const whole = await createThreadStore(db).load(target.id)
     fullLoad = { threadEntries: whole.entries.length, milliseconds: performance.now() - started }
     db.close()
+    recall.push({ ...(await recallOpen(target.db, target.id, whole.entries, Math.max(3, Math.floor(openRuns / 3)))), perAppend: timing(perAppend) })
     await deleteDatabase(target.db)
   }
 
-  return { userAgent: navigator.userAgent, appendLatency: timing(samples), throughput, open, fullLoad }
+  return { userAgent: navigator.userAgent, appendLatency: timing(samples), throughput, open, fullLoad, recall }
 }
