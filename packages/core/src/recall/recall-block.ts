@@ -29,6 +29,9 @@ export interface RecallBlock {
   readonly groups: readonly (readonly number[])[]
 }
 
+/** Rounds of widening the chosen hits by one unit on each side, at most, while room is left. */
+const MAX_WIDENING = 4
+
 const months = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December']
 
 /** A day as people write it, in UTC so the same entry always renders the same: `8 May 2023`. */
@@ -137,8 +140,8 @@ export function selectRecall(context: ProjectionContext, fixed: FixedSegments, s
   const groups: number[][] = []
   let used = headerTokens
   const units = new Map<string, Unit>()
-  for (const hit of hits) {
-    const group = recallGroup(context, selection, hit.seq, before, options.neighbors, units)
+  /** The lines of a group's entries not chosen yet, and what they cost. */
+  const newLines = (group: readonly Entry[]): { lines: [number, { line: string; tokens: number }][]; cost: number } => {
     let cost = 0
     const lines: [number, { line: string; tokens: number }][] = []
     for (const entry of group) {
@@ -151,11 +154,29 @@ export function selectRecall(context: ProjectionContext, fixed: FixedSegments, s
       lines.push([entry.seq, { line, tokens }])
       cost += tokens
     }
+    return { lines, cost }
+  }
+  for (const hit of hits) {
+    const { lines, cost } = newLines(recallGroup(context, selection, hit.seq, before, options.neighbors, units))
     if (lines.length === 0 || used + cost > room) continue
     for (const [seq, line] of lines) chosen.set(seq, line)
     chosenHits.push(hit)
     groups.push(lines.map(([seq]) => seq))
     used += cost
+  }
+  // Room left once every hit that fits is in: each chosen hit brings one more unit on each side, best
+  // hits first, a round at a time (an answer is often a turn or two from the turn that names it).
+  for (let extra = 1; extra <= MAX_WIDENING && chosenHits.length > 0 && used < room; extra++) {
+    let grew = false
+    chosenHits.forEach((hit, position) => {
+      const { lines, cost } = newLines(recallGroup(context, selection, hit.seq, before, options.neighbors + extra, units))
+      if (lines.length === 0 || used + cost > room) return
+      for (const [seq, line] of lines) chosen.set(seq, line)
+      ;(groups[position] as number[]).push(...lines.map(([seq]) => seq))
+      used += cost
+      grew = true
+    })
+    if (!grew) break
   }
   if (chosenHits.length === 0) return empty('no-room')
   return renderBlock(context, chosen, chosenHits, groups, plan.terms, room, options.header)

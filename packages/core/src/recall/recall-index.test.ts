@@ -140,3 +140,22 @@ describe('restoring a recall index from stored terms', () => {
     }
   })
 })
+
+describe('restoring in slices', () => {
+  it('adds rows that go on from the restore just before, and starts again at seq 0 or after a sync', () => {
+    const thread = chat(['ferry to Bergen', 'ok', 'train to Oslo', 'fine', 'bus to Tromsø', 'ferry again'])
+    const rows = thread.entries.map((entry) => ({ threadId: 't', seq: entry.seq, id: entry.id, terms: entryRecallTerms(entry), version: RECALL_TERMS_VERSION }))
+    const sliced = createRecallIndex()
+    sliced.restore('t', rows.slice(0, 2))
+    sliced.restore('t', rows.slice(2, 5))
+    sliced.restore('t', rows.slice(5))
+    expect(sliced.indexedThrough).toBe(5)
+    expect(search(sliced, thread, 'ferry train bus')).toEqual(search(createRecallIndex(), thread, 'ferry train bus'))
+    // After a search (a sync), rows from the middle are not a continuation.
+    expect(() => sliced.restore('t', rows.slice(5))).toThrow(InvalidRecallTermsError)
+    // Rows from seq 0 start again.
+    sliced.restore('t', rows.slice(0, 3))
+    expect(sliced.indexedThrough).toBe(2)
+    expect(sliced.size).toBe(3)
+  })
+})

@@ -41,11 +41,12 @@ export interface RecallIndex extends RecallSearcher {
   /**
    * Replaces what the index holds with terms worked out earlier (kept beside the entries: what
    * `@threadlens/store`'s `threads.recallIndex()` reads), one row per entry from seq 0, so a long
-   * thread is not read and tokenized again. Rows out of order, with a gap, of another thread or of
-   * another `version` throw `InvalidRecallTermsError` and leave the index empty (the next `sync`
-   * builds it from the entries).
+   * thread is not read and tokenized again. Rows that go on from the rows of the `restore` just
+   * before (no `sync` or `search` in between) add to them: a long thread can be restored in slices.
+   * Rows out of order, with a gap, of another thread or of another `version` throw
+   * `InvalidRecallTermsError` and leave the index empty (the next `sync` builds it from the entries).
    */
-  restore(threadId: string, rows: Iterable<RecallTermsRow>): void
+  restore(threadId: string, rows: readonly RecallTermsRow[]): void
 }
 
 /** The terms of one entry, as kept beside it (`entryRecallTerms`, worked out by `RECALL_TERMS_VERSION`). */
@@ -67,6 +68,7 @@ export class InvalidRecallTermsError extends ThreadlensError {
   }
 }
 
+// long: one closure over the index and what it has seen; sync, restore and search each read and reset the same few variables.
 /**
  * Full-text recall over a thread (BM25+ over an inverted index of its entries' terms), kept in step
  * with the entries it is given: appends are indexed incrementally; a different thread, or an entry
@@ -81,8 +83,11 @@ export function createRecallIndex(options: RecallIndexOptions = {}): RecallIndex
   /** Seq of the oldest entry looked at: entries older than it (a partial read first, the whole thread later) mean a rebuild. */
   let indexedFrom = Number.POSITIVE_INFINITY
   let lastId: string | undefined
+  /** Set by `restore` until the index is synced or searched: a next `restore` may go on from it. */
+  let restoring = false
 
   const reset = (): void => {
+    restoring = false
     index = new TermIndex()
     threadId = undefined
     indexedThrough = -1
@@ -108,6 +113,7 @@ export function createRecallIndex(options: RecallIndexOptions = {}): RecallIndex
       return indexedThrough
     },
     sync(entries) {
+      restoring = false
       if (!agrees(entries)) reset()
       const first = entries[0]
       if (first === undefined) return
@@ -122,14 +128,21 @@ export function createRecallIndex(options: RecallIndexOptions = {}): RecallIndex
       }
     },
     restore(restoredThreadId, rows) {
+      const first = rows[0]
+      // Rows that go on from what the restore before gave (a long thread restored in slices) add to it.
+      const continuing = restoring && threadId === restoredThreadId && first !== undefined && first.seq > 0 && first.seq === indexedThrough + 1
+      const held = continuing ? index : new TermIndex()
+      const from = continuing ? indexedThrough + 1 : 0
+      const before = { through: indexedThrough, id: lastId }
       reset()
-      const restored = restoredTerms(restoredThreadId, rows)
-      if (restored === undefined) return
-      index = restored.index
+      const last = restoredTerms(restoredThreadId, rows, from, held)
+      if (last === undefined && !continuing) return
+      index = held
       threadId = restoredThreadId
       indexedFrom = 0
-      indexedThrough = restored.last.seq
-      lastId = restored.last.id
+      indexedThrough = last?.seq ?? before.through
+      lastId = last?.id ?? before.id
+      restoring = true
     },
     terms(text) {
       return indexedTerms(text)
@@ -145,20 +158,17 @@ export function createRecallIndex(options: RecallIndexOptions = {}): RecallIndex
   }
 }
 
-/** The index of stored rows (checked: one thread, gapless from seq 0, this version) and the last row; `undefined` for none. */
-function restoredTerms(threadId: string, rows: Iterable<RecallTermsRow>): { readonly index: TermIndex; readonly last: RecallTermsRow } | undefined {
-  let expected = 0
-  let last: RecallTermsRow | undefined
-  const index = new TermIndex()
+/** Adds stored rows to `index` (checked: one thread, gapless from seq `from`, this version); the last row, `undefined` for none. */
+function restoredTerms(threadId: string, rows: readonly RecallTermsRow[], from: number, index: TermIndex): RecallTermsRow | undefined {
+  let expected = from
   for (const row of rows) {
     const problem =
       row.threadId !== threadId ? `the row belongs to thread "${row.threadId}"` : row.seq !== expected ? `expected seq ${expected}` : row.version !== RECALL_TERMS_VERSION ? `version ${row.version} is not ${RECALL_TERMS_VERSION}` : undefined
     if (problem !== undefined) throw new InvalidRecallTermsError(threadId, row.seq, problem)
     if (row.terms !== undefined && row.terms !== null) index.add(row.seq, row.terms)
-    last = row
     expected += 1
   }
-  return last === undefined ? undefined : { index, last }
+  return rows[rows.length - 1]
 }
 
 export { entryRecallTerms, indexedTerms, recallText } from './entry-terms'

@@ -83,6 +83,20 @@ describe.each(backends)('%s: threads.recallIndex', (_name, open) => {
   })
 })
 
+describe('a long thread', () => {
+  it('is restored in slices to the same index', async () => {
+    const { db, threads } = openTestStores('recall-terms-long')
+    const { id } = await threads.create()
+    await threads.appendMany(id, Array.from({ length: 4_500 }, (_, position): EntryInput => ({ kind: 'message', payload: { role: 'user', content: `note ${position} about ${words[position % words.length]}` } })))
+    const thread = await threads.load(id)
+    const restored = await threads.recallIndex(id)
+    expect(restored.indexedThrough).toBe(4_499)
+    expect(restored.size).toBe(4_500)
+    expect(searchAll(restored, thread, 'pottery 4471')).toEqual(searchAll(builtFrom(thread), thread, 'pottery 4471'))
+    db.close()
+  })
+})
+
 describe('recall terms in IndexedDB', () => {
   const message = (content: string): EntryInput => ({ kind: 'message', payload: { role: 'user', content } })
 

@@ -50,6 +50,9 @@ export function resolveThreadStoreOptions(options: ThreadStoreOptions): Resolved
   }
 }
 
+/** Entries whose recall terms are restored in one task (a few tens of milliseconds). */
+const RESTORE_SLICE = 2_000
+
 /** The error for the one constraint a caller can hit: a thread id that is taken. */
 export function threadIdTaken(threadId: string, operation: string, cause?: unknown): StorageError {
   return new StorageError(
@@ -137,7 +140,11 @@ export function threadStoreOver(backend: ThreadBackend, options: ThreadStoreOpti
       const [{ createRecallIndex, InvalidRecallTermsError }, rows] = await Promise.all([import('@threadlens/core/recall'), backend.recallTerms(toThreadId(threadId), 'recallIndex')])
       const index = createRecallIndex(indexOptions)
       try {
-        index.restore(threadId, rows)
+        // In slices, each in a task of its own: a long thread's index does not freeze the page while it is made.
+        for (let start = 0; start < rows.length; start += RESTORE_SLICE) {
+          if (start > 0) await new Promise((resolve) => setTimeout(resolve, 0))
+          index.restore(threadId, rows.slice(start, start + RESTORE_SLICE))
+        }
       } catch (error) {
         // Rows that do not make an index leave it empty: the first projection builds it from the entries.
         if (!InvalidRecallTermsError.isInstance(error)) throw error
