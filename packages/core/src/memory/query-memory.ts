@@ -1,6 +1,6 @@
 import type { JsonValue } from '../entries/entry'
 import { recallTerms } from '../recall/recall-terms'
-import { bm25Score, defaultBm25, PREFIX_WEIGHT } from '../recall/term-index'
+import { bm25Score, defaultBm25, PREFIX_WEIGHT } from '../recall/bm25'
 import type { Memory, Space, Task } from './memory'
 
 // Full-text search over a memory's items with the terms recall uses (`recallTerms`), scored with

@@ -4,7 +4,8 @@ import { recallPhaseKey } from '../project/recall-types'
 import type { RecallHit, RecallRequest, RecallSearcher } from '../project/types'
 import { recallPhase } from './recall-block'
 import { entryRecallTerms, indexedTerms, RECALL_TERMS_VERSION } from './entry-terms'
-import { defaultBm25, TermIndex, type Bm25Parameters } from './term-index'
+import { defaultBm25, type Bm25Parameters } from './bm25'
+import { TermIndex } from './term-index'
 
 /** At most this many query terms are searched: the rarest in the thread, which tell entries apart. */
 const MAX_QUERY_TERMS = 8
