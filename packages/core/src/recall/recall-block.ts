@@ -224,9 +224,12 @@ export function withoutEntries(context: ProjectionContext, block: RecallBlock, t
   const hits: RecallHit[] = []
   const groups: number[][] = []
   block.groups.forEach((group, position) => {
+    const hit = block.meta.hits[position] as RecallHit
+    // A hit the window now sends takes its surroundings with it: they were in the block for its sake.
+    if (taken.has(hit.seq)) return
     const kept = group.filter((seq) => !taken.has(seq))
     if (kept.length === 0) return
-    hits.push(block.meta.hits[position] as RecallHit)
+    hits.push(hit)
     groups.push(kept)
   })
   const options = context.input.policy.recall as NonNullable<typeof context.input.policy.recall>
