@@ -42,7 +42,7 @@ async function main(): Promise<void> {
   console.log(table('append latency: one entry, one transaction (o200k counts and recall terms stored)', ['', 'p50', 'p95', 'min', 'runs'], [['append', ...timingCells(result.appendLatency)]]))
   console.log(
     table(
-      'appendMany vs raw IndexedDB put, one transaction, same entries (~300 B, 20% tool calls/results; median of the rounds)',
+      'appendMany (recall terms kept) vs raw IndexedDB put, one transaction, same entries (~300 B, 20% tool calls/results; median of the rounds)',
       ['entries', 'rounds', 'raw put', 'appendMany', 'ratio (goal ≥ 0.70)', 'appendMany + o200k counts'],
       result.throughput.map((row) => [row.entries.toLocaleString('en-US'), String(row.rounds), perSecond(row.rawPerSecond), perSecond(row.storePerSecond), row.ratio.toFixed(2), perSecond(row.storeCountingPerSecond)]),
     ),

@@ -13,6 +13,7 @@ export type TabCommand =
   | { readonly type: 'thread-create'; readonly title: string }
   | { readonly type: 'thread-rename'; readonly threadId: string; readonly title: string; readonly expectedRev?: number }
   | { readonly type: 'record-attempt'; readonly attempt: unknown }
+  | { readonly type: 'recall-index'; readonly threadId: string }
 
 /** An error as it crosses from the worker: its name, message and structured fields. */
 export interface TabError {

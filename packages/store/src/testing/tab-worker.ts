@@ -5,7 +5,7 @@ import type { EntryInput } from '@threadlens/core'
 import type { CallAttempt } from '@threadlens/core/calls'
 import { createCallLog } from '../calls/create-call-log'
 import { Dexie } from 'dexie'
-import { schemaV4 } from '../database/schema'
+import { schemaV5 } from '../database/schema'
 import { ThreadlensDB } from '../database/threadlens-db'
 import { createMemoryStore } from '../memory/create-memory-store'
 import type { MemoryStore } from '../memory/memory-store'
@@ -39,6 +39,8 @@ async function run(command: TabCommand): Promise<unknown> {
       }
       return seqs
     }
+    case 'recall-index':
+      return (await stores().threads.recallIndex(command.threadId)).indexedThrough
     case 'record-attempt':
       await createCallLog(stores().db).recordAttempt(command.attempt as CallAttempt)
       return true
@@ -76,7 +78,7 @@ async function run(command: TabCommand): Promise<unknown> {
     case 'upgrade': {
       // What a newer deploy of the app does when it opens the database in another tab.
       const newer = new Dexie(command.name)
-      newer.version(command.version).stores({ ...schemaV4, threads: 'id, updatedAt, title' })
+      newer.version(command.version).stores({ ...schemaV5, threads: 'id, updatedAt, title' })
       await newer.open()
       upgraded.push(newer)
       return newer.verno

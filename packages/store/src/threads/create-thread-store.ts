@@ -1,6 +1,7 @@
+import type { Entry } from '@threadlens/core'
 import type { TokenCalibration } from '@threadlens/core/calls'
 import { safeParse } from '@threadlens/core/internal'
-import { threadRowSchema, toThreadRecord, type AttachmentRow, type ThreadRow } from '../database/rows'
+import { threadRowSchema, toThreadRecord, type AttachmentRow, type RecallTermsChunk, type ThreadRow } from '../database/rows'
 import { deleteThreadAttachments } from '../attachments/create-attachment-store'
 import { referencedAttachmentIds } from '../transfer/thread-file-format'
 import type { ThreadlensDB } from '../database/threadlens-db'
@@ -8,7 +9,6 @@ import { calibrationSamplesOf, calibrationUpdates } from '../calls/create-call-l
 import { StorageError, ThreadNotFoundError } from '../errors'
 import { storageErrorCode } from '../storage-error-codes'
 import { readEntries } from './entry-reads'
-import { lastRecallChunk, readRecallTerms, recallTermsChunks } from './recall-terms'
 import { toolCallIdsOf, type StoredToolIds } from './prepare-entries'
 import { subscribeThread } from './subscribe-thread'
 import { subscribeThreadList } from './subscribe-thread-list'
@@ -21,6 +21,32 @@ import { loadWindowEntries, readWindowFirstPage } from './windowed-load'
 function alreadyExists(error: unknown, threadId: string, operation: string): unknown {
   if (storageErrorCode(error) !== 'constraint' && !(StorageError.isInstance(error) && error.code === 'constraint')) return error
   return threadIdTaken(threadId, operation, error)
+}
+
+type RecallTermsModule = typeof import('./recall-terms')
+let recallTermsModule: Promise<RecallTermsModule> | undefined
+let loadedRecallTerms: RecallTermsModule | undefined
+
+/**
+ * The recall-terms code (the term rules and their stop words), loaded by the first
+ * `threads.recallIndex()`: an app that never recalls does not download it. Once it is loaded,
+ * every write keeps its entries' terms in its own transaction; entries written before (or by a
+ * tab that has not loaded it) get theirs when their thread's index is next read.
+ */
+function recallTerms(): Promise<RecallTermsModule> {
+  recallTermsModule ??= import('./recall-terms').then(
+    (module) => (loadedRecallTerms = module),
+    (error: unknown) => {
+      recallTermsModule = undefined
+      throw error
+    },
+  )
+  return recallTermsModule
+}
+
+/** The chunk rows to write with `entries`: none until the recall-terms code is loaded. */
+function termChunks(last: RecallTermsChunk | undefined, entries: readonly Entry[]): RecallTermsChunk[] {
+  return loadedRecallTerms === undefined ? [] : loadedRecallTerms.recallTermsChunks(last, entries)
 }
 
 function checkRow(raw: unknown, threadId: string, operation: string): ThreadRow {
@@ -87,7 +113,7 @@ export function indexedDbThreadBackend(db: ThreadlensDB): ThreadBackend {
           db.transaction('rw', [db.threads, db.entries, db.recallTerms, db.attachments, db.attachmentRefs, db.meta], async () => {
             await db.checkSentinel(operation)
             await db.threads.add(row)
-            if (entries.length > 0) await Promise.all([db.entries.bulkAdd([...entries]), db.recallTerms.bulkPut(recallTermsChunks(undefined, entries))])
+            if (entries.length > 0) await Promise.all([db.entries.bulkAdd([...entries]), db.recallTerms.bulkPut(termChunks(undefined, entries))])
             // Bytes are kept once, by hash: an attachment another thread already holds is not written again.
             const present = await db.attachments.bulkGet(attachments.map((attachment) => attachment.id))
             const missing = attachments.filter((_attachment, position) => present[position] === undefined)
@@ -114,7 +140,7 @@ export function indexedDbThreadBackend(db: ThreadlensDB): ThreadBackend {
             storedToolIds(threadId, ids),
             // An answered call's usage calibrates its model in the same write: one transaction per model call.
             calibrationUpdates(db, samples, time),
-            lastRecallChunk(db, threadId),
+            loadedRecallTerms?.lastRecallChunk(db, threadId),
           ])
           const { entries, row: next } = plan(row, stored)
           if (entries.length === 0) return entries
@@ -123,7 +149,7 @@ export function indexedDbThreadBackend(db: ThreadlensDB): ThreadBackend {
           // Recall's terms of each entry in the same write: an index restored later never misses an entry.
           await Promise.all([
             db.entries.bulkAdd([...entries]),
-            db.recallTerms.bulkPut(recallTermsChunks(lastChunk, entries)),
+            db.recallTerms.bulkPut(termChunks(lastChunk, entries)),
             db.threads.put(next),
             ...calibrations.map((calibration) => db.calibrations.put(calibration)),
           ])
@@ -177,7 +203,7 @@ export function indexedDbThreadBackend(db: ThreadlensDB): ThreadBackend {
             const { row, entries } = build(source, await readEntries(db, sourceId, 0, lastSeq, operation))
             newId = row.id
             await db.threads.add(row)
-            await Promise.all([db.entries.bulkAdd([...entries]), db.recallTerms.bulkPut(recallTermsChunks(undefined, entries))])
+            await Promise.all([db.entries.bulkAdd([...entries]), db.recallTerms.bulkPut(termChunks(undefined, entries))])
             // The copies use the source's attachments: the new thread holds them too, so deleting the source keeps them.
             await db.attachmentRefs.bulkPut([...referencedAttachmentIds(entries)].map((attachmentId) => ({ attachmentId, threadId: row.id })))
             return row
@@ -203,7 +229,7 @@ export function indexedDbThreadBackend(db: ThreadlensDB): ThreadBackend {
       )
     },
 
-    recallTerms: (threadId, operation) => readRecallTerms(db, threadId, operation, (raw) => checkRow(raw, threadId, operation)),
+    recallTerms: async (threadId, operation) => (await recallTerms()).readRecallTerms(db, threadId, operation, (raw) => checkRow(raw, threadId, operation)),
 
     eraseAll: () => db.eraseDatabase(),
 

@@ -17,6 +17,8 @@ describe('recall terms written by two tabs at once (real Chromium)', () => {
     const { id } = await threads.create({ title: 'race' })
     const tabs = [openTab(), openTab()]
     await Promise.all(tabs.map((tab) => tab.send({ type: 'open', name })))
+    // Each tab asks for the index once (the terms' code loads), as an app that recalls does.
+    expect(await Promise.all(tabs.map((tab) => tab.send<number>({ type: 'recall-index', threadId: id })))).toEqual([-1, -1])
     await Promise.all(tabs.map((tab, index) => tab.send<number[]>({ type: 'append-sequential', threadId: id, count: 200, label: `writer${index}` })))
     await (tabs[0] as ReturnType<typeof openTab>).send({ type: 'aborted-append', threadId: id })
 

@@ -39,6 +39,23 @@ function builtFrom(thread: Thread): RecallIndex {
   return index
 }
 
+// First in the file: the recall-terms code loads with the first `recallIndex` call of the page.
+describe('before any recall index is asked for', () => {
+  it('writes no terms (an app that never recalls does not load their code), and the first recallIndex works them out', async () => {
+    const { db, threads } = openTestStores('recall-terms-lazy')
+    const { id } = await threads.create()
+    await threads.append(id, { kind: 'message', payload: { role: 'user', content: 'The ferry to Bergen' } })
+    expect(await db.recallTerms.count()).toBe(0)
+    const index = await threads.recallIndex(id)
+    expect(index.indexedThrough).toBe(0)
+    expect(await db.recallTerms.count()).toBe(1)
+    // From now on each write keeps its terms in its own transaction.
+    await threads.append(id, { kind: 'message', payload: { role: 'assistant', content: 'It leaves at nine' } })
+    expect((await db.recallTerms.toArray()).flatMap((chunk) => chunk.terms)).toEqual(['ferry bergen', 'leave nine'])
+    db.close()
+  })
+})
+
 const backends: [string, () => { threads: ThreadStore; close: () => void }][] = [
   ['IndexedDB (fake-indexeddb)', () => {
     const { db, threads } = openTestStores('recall-terms')
