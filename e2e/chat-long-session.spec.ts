@@ -95,7 +95,10 @@ test('long session: the devtools show the entries recalled for the last question
   await expect(panel.getByTestId('meter-recall')).toContainText(/recalled entries [\d,]+/)
   await panel.getByTestId('tab-projection').click()
   await expect(panel.getByTestId('recall-note')).toHaveAttribute('data-status', 'sent')
-  await expect(panel.getByTestId('segment-recall')).toContainText('Oficina Azulejo')
+  // The hit with the turns around it, in thread order: the hit itself may sit behind "show more".
+  const recallSegment = panel.getByTestId('segment-recall')
+  await recallSegment.getByRole('button', { name: /^show more/ }).click()
+  await expect(recallSegment).toContainText('Oficina Azulejo')
   expect(errors).toEqual([])
 })
 

@@ -14,7 +14,7 @@ import { loadChatAgent } from './session/load-chat-agent'
 import { useChatActions } from './use-chat-actions'
 import { useCountingPolicy } from './counting/use-counting-policy'
 import type { ActiveChatProps } from './active-chat'
-import { recallIndexFor } from './session/recall-indexes'
+import { useRecallIndex } from './session/recall-indexes'
 
 export type ChatBodyProps = ActiveChatProps & { readonly snapshot: ThreadSnapshot; readonly thread: Thread }
 
@@ -30,7 +30,9 @@ export function ChatBody(props: ChatBodyProps) {
   const { stores, threadId, choice, layout, thread } = props
   // Estimated counts until the visitor first interacts and the exact encoding has loaded.
   const policy = useCountingPolicy(choice.policy)
-  const chatSession = useChatSession({ agent: props.agent, threads: stores.threads, callLog: stores.calls, threadId, setup: props.setup, tools: props.tools, memory: props.readMemory, attachments: stores.attachments })
+  // The session's recall index (it comes with the sending part), restored from the store: the meter and the greyed messages recall what the next call will.
+  const recall = useRecallIndex(stores.threads, threadId, props.agent?.createRecallIndex)
+  const chatSession = useChatSession({ agent: props.agent, threads: stores.threads, callLog: stores.calls, threadId, setup: props.setup, tools: props.tools, memory: props.readMemory, attachments: stores.attachments, recall })
   const session = chatSession.session
   const loadAttachment = useCallback((id: string) => stores.attachments.get(id), [stores.attachments])
   const status = useSession(session ?? noSession, (state) => state.status)
@@ -38,8 +40,6 @@ export function ChatBody(props: ChatBodyProps) {
   const inFlight = useSession(session ?? noSession, (state) => state.lastProjection)
   // The next call's memory as the session will send it (its hold included), so the meter and the devtools show that call.
   const memory = useNextCallMemory(session, props.memory, policy, thread.nextSeq, status === 'idle')
-  // The session's recall index (it comes with the sending part): the meter and the greyed messages recall what the next call will.
-  const recall = props.agent === undefined ? undefined : recallIndexFor(threadId, props.agent.createRecallIndex)
   const projection = useProjection(threadId, policy, { tools: props.toolSchemas, ...(recall === undefined ? {} : { recall }), ...(memory === undefined ? {} : { memory }) })
   const actions = useChatActions(props, chatSession, projection, memory)
   const { state, draftAttachments, working } = actions

@@ -1,11 +1,11 @@
 import type { Session, Tool } from '@threadlens/agent'
 import type { Memory } from '@threadlens/core'
+import type { RecallIndex } from '@threadlens/core/recall'
 import type { CallLogStore, ThreadStore } from '@threadlens/store'
 import type { AttachmentStore } from '@threadlens/store/attachments'
 import { useCallback, useEffect, useMemo, useRef } from 'react'
 import type { ModelSetup } from '../model/model-settings'
 import { loadChatAgent, type ChatAgent } from './load-chat-agent'
-import { recallIndexFor } from './recall-indexes'
 
 export interface ChatSessionOptions {
   /** The sending part of the chat, `undefined` until it has loaded (`useChatAgent`). */
@@ -22,6 +22,8 @@ export interface ChatSessionOptions {
   readonly memory: () => Promise<Memory>
   /** Where pasted images and files are kept: the session reads their bytes for each call. */
   readonly attachments: AttachmentStore
+  /** The thread's recall index (`useRecallIndex`), `undefined` until restored: the session waits for it. */
+  readonly recall: RecallIndex | undefined
 }
 
 export interface ChatSession {
@@ -32,13 +34,13 @@ export interface ChatSession {
 }
 
 /** One session per open thread and model; the policy is given per request, so switching presets keeps it. */
-export function useChatSession({ agent, threads, callLog, threadId, setup, tools, memory, attachments }: ChatSessionOptions): ChatSession {
+export function useChatSession({ agent, threads, callLog, threadId, setup, tools, memory, attachments, recall }: ChatSessionOptions): ChatSession {
   const session = useMemo(
     () =>
-      agent === undefined || threadId === undefined || setup === undefined || tools === undefined
+      agent === undefined || threadId === undefined || setup === undefined || tools === undefined || recall === undefined
         ? undefined
-        : agent.createSession({ threads, callLog, threadId, model: setup.client, summarizer: setup.summarizer, tools, memory, attachments, recall: recallIndexFor(threadId, agent.createRecallIndex) }),
-    [agent, threads, callLog, threadId, setup, tools, memory, attachments],
+        : agent.createSession({ threads, callLog, threadId, model: setup.client, summarizer: setup.summarizer, tools, memory, attachments, recall }),
+    [agent, threads, callLog, threadId, setup, tools, memory, attachments, recall],
   )
   const waiting = useRef<((session: Session) => void)[]>([])
   useEffect(() => {
