@@ -15,5 +15,6 @@ export type {
 } from '../recall/hybrid-recall-index'
 export { createHybridRecallIndex } from '../recall/hybrid-recall-index'
 export type { RecallHit, RecallMeta, RecallRequest, RecallSearch, RecallSearcher, RecallSkip } from '../project/types'
-export { recallDate, recallLineParts, recallQuery } from '../recall/recall-block'
+export { recallQuery } from '../recall/recall-block'
+export { recallDate, recallLineParts } from '../recall/recall-lines'
 export { recallSearcher } from '../recall/recall-searcher'

@@ -37,7 +37,7 @@ describe('the recall block', () => {
     expect(seqs).toEqual([...seqs].sort((a, b) => a - b))
     expect(seqs.at(-1)! - seqs[0]! + 1).toBe(seqs.length)
     // With room for the hit alone, it comes alone.
-    const tight = project({ thread, policy: policy(90), counter, pending: question, recall: createRecallIndex() }).meta.recall
+    const tight = project({ thread, policy: policy(60), counter, pending: question, recall: createRecallIndex() }).meta.recall
     expect(tight?.seqs).toEqual([10])
   })
 })

@@ -1,6 +1,6 @@
 import type { Entry } from '../entries/entry'
-import { toolArgumentsText, toolResultText } from '../entries/entry-text'
-import { MESSAGE_OVERHEAD_TOKENS } from '../tokens/token-counter'
+import { countsLinesApart, MESSAGE_OVERHEAD_TOKENS } from '../tokens/token-counter'
+import { recallLine, startsApart } from './recall-lines'
 import type { FixedSegments } from '../project/fixed-segments'
 import type { ProjectionContext } from '../project/projection-context'
 import type { UnitSelection } from '../project/select-units'
@@ -31,14 +31,6 @@ export interface RecallBlock {
 
 /** Rounds of widening the chosen hits by one unit on each side, at most, while room is left. */
 const MAX_WIDENING = 4
-
-const months = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December']
-
-/** A day as people write it, in UTC so the same entry always renders the same: `8 May 2023`. */
-export function recallDate(time: number): string {
-  const date = new Date(time)
-  return `${date.getUTCDate()} ${months[date.getUTCMonth()]} ${date.getUTCFullYear()}`
-}
 
 /**
  * The text recall searches for: the newest `queryTurns` user messages (pending ones first, then the
@@ -87,22 +79,6 @@ export function planRecall(context: ProjectionContext, fixed: FixedSegments): Re
   return { query, terms, skipped, reserve: (room) => (skipped === undefined ? Math.min(Math.max(0, room), share(room)) : 0) }
 }
 
-/** A recalled entry's line in two parts: its label (date, speaker or tool) and what the model would have read. */
-export function recallLineParts(entry: Entry, dates = true): { readonly label: string; readonly text: string } | undefined {
-  const date = dates ? `(${recallDate(entry.createdAt)}) ` : ''
-  switch (entry.kind) {
-    case 'message':
-      return { label: `${date}${entry.payload.role}: `, text: entry.payload.content }
-    case 'tool_call':
-      return { label: `${date}assistant called ${entry.payload.name}`, text: `(${toolArgumentsText(entry.payload)})` }
-    case 'tool_result':
-      return { label: `${date}${entry.payload.name} returned: `, text: toolResultText(entry.payload) }
-    default:
-      return undefined
-  }
-}
-
-
 /** A unit's entries, oldest first, as the block sends them (a model call's texts, calls and results together). */
 function unitEntries(unit: Unit, context: ProjectionContext): Entry[] {
   return unitSeqs(unit)
@@ -134,7 +110,7 @@ export function selectRecall(context: ProjectionContext, fixed: FixedSegments, s
   if (hits.length === 0) return empty('no-match')
 
   const counter = context.input.counter
-  const headerTokens = MESSAGE_OVERHEAD_TOKENS + counter.countCached(options.header)
+  const headerTokens = MESSAGE_OVERHEAD_TOKENS + counter.countCached(`${options.header}\n`)
   const chosen = new Map<number, { line: string; tokens: number }>()
   const chosenHits: RecallHit[] = []
   const groups: number[][] = []
@@ -146,11 +122,7 @@ export function selectRecall(context: ProjectionContext, fixed: FixedSegments, s
     const lines: [number, { line: string; tokens: number }][] = []
     for (const entry of group) {
       if (chosen.has(entry.seq)) continue
-      const parts = recallLineParts(entry, options.dates)
-      const line = parts === undefined ? '' : `${parts.label}${parts.text}`
-      // The entry's own count (kept per entry across projections) bounds its text's from above; the
-      // exact count of the whole block is taken once it is chosen.
-      const tokens = (parts === undefined ? 0 : counter.countCached(parts.label) + counter.countEntry(entry)) + 1
+      const { line, tokens } = recallLine(counter, entry, options.dates)
       lines.push([entry.seq, { line, tokens }])
       cost += tokens
     }
@@ -237,7 +209,11 @@ export function withoutEntries(context: ProjectionContext, block: RecallBlock, t
   return renderBlock(context, block.lines, hits, groups, block.meta.query, Math.min(room, options.maxTokens), options.header)
 }
 
-/** The block's text, runs of consecutive entries together and a gap marked between runs; trimmed until its exact count fits. */
+/**
+ * The block's text (each line ended by a newline), runs of consecutive entries together and a gap
+ * marked between runs. Counted line by line when the counter counts lines apart (each line's count
+ * is exact and cached), else whole and trimmed of its weakest hits until its exact count fits.
+ */
 function renderBlock(
   context: ProjectionContext,
   chosen: ReadonlyMap<number, { readonly line: string; readonly tokens: number }>,
@@ -249,17 +225,24 @@ function renderBlock(
 ): RecallBlock {
   const counter = context.input.counter
   const budget = Math.max(0, room)
-  // Token counts of joined lines can exceed the sum of the lines' counts by a little: drop the
-  // weakest hit's entries until the exact count fits (bounded by the number of hits).
+  // Bounded by the number of hits: each round drops the weakest hit's entries.
   for (let kept = hits.length; kept > 0; kept--) {
     const seqs = groups.slice(0, kept).flat().sort((a, b) => a - b)
     const lines = [header]
+    let byLines = MESSAGE_OVERHEAD_TOKENS + counter.countCached(`${header}\n`)
+    let apart = countsLinesApart(counter)
     seqs.forEach((seq, position) => {
-      if (position > 0 && seq !== (seqs[position - 1] as number) + 1) lines.push('…')
-      lines.push(chosen.get(seq)?.line as string)
+      if (position > 0 && seq !== (seqs[position - 1] as number) + 1) {
+        lines.push('…')
+        byLines += counter.countCached('…\n')
+      }
+      const line = chosen.get(seq) as { readonly line: string; readonly tokens: number }
+      lines.push(line.line)
+      byLines += line.tokens
+      apart &&= startsApart(line.line)
     })
-    const text = lines.join('\n')
-    const tokens = MESSAGE_OVERHEAD_TOKENS + counter.countCached(text)
+    const text = `${lines.join('\n')}\n`
+    const tokens = apart ? byLines : MESSAGE_OVERHEAD_TOKENS + counter.countCached(text)
     if (tokens <= room) {
       const meta = { query, budget, tokens, seqs, hits: hits.slice(0, kept), skipped: undefined }
       return { text, tokens, meta, lines: chosen, groups: groups.slice(0, kept) }

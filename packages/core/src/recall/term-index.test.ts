@@ -54,6 +54,19 @@ describe('TermIndex', () => {
     )
   })
 
+  it('reports every matched term of a document when a query term finds more than 32 longer ones', () => {
+    const documents = Array.from({ length: 40 }, (_, position) => [`paint${String.fromCharCode(97 + (position % 26))}${position}`, 'paint', `paint${position}`])
+    documents.push(documents.flat())
+    const index = new TermIndex()
+    documents.forEach((terms, document) => index.add(document, terms))
+    const prefix = (): boolean => true
+    const ours = index.search({ terms: ['paint'], prefix, from: 0, before: documents.length, limit: 1000, bm25: defaultBm25 })
+    const theirs = reference(documents).search('paint', { tokenize: (text) => text.split(' '), combineWith: 'OR', prefix })
+    const last = ours.find((match) => match.document === 40)
+    expect(last?.terms).toHaveLength(81)
+    expect(last?.terms).toEqual([...(theirs.find((result) => result.id === 40)?.terms ?? [])].sort())
+  })
+
   it('keeps the best few when fewer are asked for: the head of the full ranking', () => {
     fc.assert(
       fc.property(documentsArbitrary, queryArbitrary, fc.integer({ min: 1, max: 10 }), (documents, query, limit) => {

@@ -41,6 +41,8 @@ interface Scratch {
   readonly scores: Float64Array
   readonly matched: Uint16Array
   readonly lastQuery: Uint16Array
+  /** Which of the first 32 matching terms are in the document, one bit each. */
+  readonly found: Uint32Array
 }
 
 /** The first position in `sorted` whose value is not below `value`. */
@@ -91,7 +93,7 @@ export class TermIndex {
   #documents = 0
   #totalLength = 0
   #last = -1
-  #scratch: Scratch = { scores: new Float64Array(0), matched: new Uint16Array(0), lastQuery: new Uint16Array(0) }
+  #scratch: Scratch = { scores: new Float64Array(0), matched: new Uint16Array(0), lastQuery: new Uint16Array(0), found: new Uint32Array(0) }
 
   /** Documents added. */
   get documents(): number {
@@ -136,44 +138,53 @@ export class TermIndex {
     const touched: number[] = []
     /** The terms that matched some document, to find each returned document's own matched terms. */
     const derivedTerms: string[] = []
+    const { scores, matched, lastQuery, found } = scratch
+    const lengths = this.#lengths
+    const { k, b, d } = request.bm25
+    const lengthWeight = (k * b) / averageLength
+    const lengthFloor = k * (1 - b)
     ;[...new Set(request.terms)].slice(0, MAX_QUERY_TERMS).forEach((query, queryNumber) => {
+      const queryMark = queryNumber + 1
       for (const [term, weight] of this.#derived(query, request.prefix(query))) {
-        const postings = this.#postings.get(term) as Postings
-        const start = lowerBound(postings.documents, request.from)
-        const end = lowerBound(postings.documents, request.before)
+        const { documents, counts } = this.#postings.get(term) as Postings
+        const start = lowerBound(documents, request.from)
+        const end = lowerBound(documents, request.before)
         if (start === end) continue
+        // The first 32 terms that match mark the documents they are in (the rest are looked up for the returned documents).
+        const bit = derivedTerms.length < 32 ? 2 ** derivedTerms.length : 0
         derivedTerms.push(term)
         // BM25+ of `term` (see `bm25Score`), its inverse document frequency worked out once.
-        const { k, b, d } = request.bm25
-        const termWeight = weight * Math.log(1 + (this.#documents - postings.documents.length + 0.5) / (postings.documents.length + 0.5))
-        const lengthWeight = (k * b) / averageLength
+        const termWeight = weight * Math.log(1 + (this.#documents - documents.length + 0.5) / (documents.length + 0.5))
         for (let position = start; position < end; position++) {
-          const document = postings.documents[position] as number
-          const count = postings.counts[position] as number
-          if (scratch.matched[document] === 0) touched.push(document)
-          scratch.scores[document] = (scratch.scores[document] as number) + termWeight * (d + (count * (k + 1)) / (count + k * (1 - b) + lengthWeight * (this.#lengths[document] as number)))
+          const document = documents[position] as number
+          const count = counts[position] as number
+          if (matched[document] === 0) touched.push(document)
+          scores[document] = (scores[document] as number) + termWeight * (d + (count * (k + 1)) / (count + lengthFloor + lengthWeight * (lengths[document] as number)))
+          if (bit !== 0) found[document] = ((found[document] as number) | bit) >>> 0
           // A document's score counts the query terms it matched (by any of the terms each one finds).
-          if (scratch.lastQuery[document] !== queryNumber + 1) {
-            scratch.lastQuery[document] = queryNumber + 1
-            scratch.matched[document] = (scratch.matched[document] as number) + 1
+          if (lastQuery[document] !== queryMark) {
+            lastQuery[document] = queryMark
+            matched[document] = (matched[document] as number) + 1
           }
         }
       }
     })
-    const best = bestOf(touched, (document) => (scratch.scores[document] as number) * (scratch.matched[document] as number), request.limit)
+    const best = bestOf(touched, (document) => (scores[document] as number) * (matched[document] as number), request.limit)
+    const results = best.map(({ document, score }) => ({ document, score, terms: this.#termsOf(document, derivedTerms, found[document] as number) }))
     for (const document of touched) {
-      scratch.scores[document] = 0
-      scratch.matched[document] = 0
-      scratch.lastQuery[document] = 0
+      scores[document] = 0
+      matched[document] = 0
+      lastQuery[document] = 0
+      found[document] = 0
     }
-    return best.map(({ document, score }) => ({ document, score, terms: this.#termsOf(document, derivedTerms) }))
+    return results
   }
 
   /** Per-document scratch space for a search, zeroed, at least `size` long: kept between searches (they run one at a time). */
   #scratchFor(size: number): Scratch {
     if (this.#scratch.scores.length < size) {
       const length = Math.max(size, this.#scratch.scores.length * 2)
-      this.#scratch = { scores: new Float64Array(length), matched: new Uint16Array(length), lastQuery: new Uint16Array(length) }
+      this.#scratch = { scores: new Float64Array(length), matched: new Uint16Array(length), lastQuery: new Uint16Array(length), found: new Uint32Array(length) }
     }
     return this.#scratch
   }
@@ -191,12 +202,17 @@ export class TermIndex {
     return derived
   }
 
-  #termsOf(document: number, candidates: readonly string[]): string[] {
+  /** A document's matched terms: the first 32 of `candidates` from its marks, the others looked up in their postings. */
+  #termsOf(document: number, candidates: readonly string[], marks: number): string[] {
     const terms = new Set<string>()
-    for (const term of candidates) {
+    candidates.forEach((term, position) => {
+      if (position < 32) {
+        if ((marks & (2 ** position)) !== 0) terms.add(term)
+        return
+      }
       const documents = (this.#postings.get(term) as Postings).documents
       if (documents[lowerBound(documents, document)] === document) terms.add(term)
-    }
+    })
     return [...terms].sort()
   }
 

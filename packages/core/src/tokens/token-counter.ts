@@ -135,6 +135,18 @@ async function loadEncoding(encoding: EncodingName): Promise<(text: string) => n
 /** The counters `createTokenCounter` knows how to make. */
 export type BuiltinCounterId = EncodingName | 'heuristic'
 
+/**
+ * Counters whose count of a text is the sum of the counts of its lines, each with its newline, as
+ * long as no line starts with white space or `/`: the GPT encodings' pre-tokenizer always splits
+ * right after such a newline, and BPE never merges across a split.
+ */
+const lineAdditive = new WeakSet<TokenCounter>()
+
+/** Whether `counter` counts newline-ended lines apart exactly (see `lineAdditive`): `createTokenCounter`'s encodings do. */
+export function countsLinesApart(counter: TokenCounter): boolean {
+  return lineAdditive.has(counter)
+}
+
 const loading = new Map<CounterId, Promise<TokenCounter>>()
 const loaded = new Map<CounterId, TokenCounter>()
 
@@ -153,7 +165,11 @@ export function createTokenCounter(id: BuiltinCounterId = 'o200k_base'): Promise
   const created =
     id === 'heuristic'
       ? Promise.resolve<TokenCounter>(new CachingCounter('heuristic', false, heuristicCount))
-      : loadEncoding(id).then((count) => new CachingCounter(id, true, count))
+      : loadEncoding(id).then((count) => {
+          const counter = new CachingCounter(id, true, count)
+          lineAdditive.add(counter)
+          return counter
+        })
   created.then(
     (counter) => loaded.set(id, counter),
     () => loading.delete(id),
