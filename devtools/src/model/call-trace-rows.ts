@@ -1,6 +1,8 @@
 import type { CallRecord, Entry } from '@threadlens/core'
+import { estimateCost } from '@threadlens/core/models'
 import type { CallAttempt, CallAttemptStatus } from '@threadlens/core/calls'
 import { entryPreview } from './entry-preview'
+import { formatNumber } from './meter-parts'
 import { oneLine } from './message-preview'
 import type { ThreadCall } from '@threadlens/client'
 
@@ -62,6 +64,38 @@ export function countDifference(record: CallRecord | undefined): string | undefi
   if (record?.inputTokens === undefined || record.localInputTokens === undefined || record.localInputTokens === 0) return undefined
   const difference = (record.inputTokens - record.localInputTokens) / record.localInputTokens
   return `${difference >= 0 ? '+' : ''}${(difference * 100).toFixed(1)}%`
+}
+
+/** What a call cost at its model's list prices (cache reads and writes at theirs); `undefined` without usage or a known price. */
+export function callCost(record: CallRecord | undefined): number | undefined {
+  if (record?.model === undefined || record.inputTokens === undefined || record.outputTokens === undefined) return undefined
+  try {
+    return estimateCost(
+      {
+        inputTokens: record.inputTokens,
+        outputTokens: record.outputTokens,
+        ...(record.cachedInputTokens === undefined ? {} : { cachedInputTokens: record.cachedInputTokens }),
+        ...(record.cacheWriteInputTokens === undefined ? {} : { cacheWriteInputTokens: record.cacheWriteInputTokens }),
+      },
+      record.model,
+    )
+  } catch {
+    return undefined
+  }
+}
+
+/** `$0.0123`, `<$0.0001`, or `—` when unknown. */
+export function formatCost(dollars: number | undefined): string {
+  if (dollars === undefined) return '—'
+  if (dollars > 0 && dollars < 0.0001) return '<$0.0001'
+  return dollars >= 1 ? `$${dollars.toFixed(2)}` : `$${dollars.toFixed(4)}`
+}
+
+/** `40 / 0`: prompt tokens read from the provider's cache / written to it; `—` when not reported. */
+export function cacheFigures(record: CallRecord | undefined): string {
+  if (record?.cachedInputTokens === undefined && record?.cacheWriteInputTokens === undefined) return '—'
+  const figure = (tokens: number | undefined) => (tokens === undefined ? '—' : formatNumber(tokens))
+  return `${figure(record.cachedInputTokens)} / ${figure(record.cacheWriteInputTokens)}`
 }
 
 /** `12:04:05` (UTC) from ms since the epoch. */

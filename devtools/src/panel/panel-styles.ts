@@ -78,19 +78,27 @@ export const panelCss = `
 .tl-calls { flex-wrap: wrap; overflow: auto; }
 .tl-calls > * { flex: 1 1 340px; }
 .tl-calls-list { container-type: inline-size; gap: 6px; min-height: 220px; }
-.tl-trace-row, .tl-trace-head { grid-template-columns: 58px 58px minmax(60px, 1fr) 104px 148px 92px; font-size: 11px; }
-.tl-trace-row > * { min-width: 0; overflow: hidden; text-overflow: ellipsis; }
+.tl-trace-row, .tl-trace-head { grid-template-columns: 58px 58px minmax(60px, 1fr) 104px 148px 92px 64px; font-size: 11px; }
+.tl-trace-row { height: auto; min-height: 26px; }
+.tl-trace-row > *, .tl-trace-figures > * { min-width: 0; overflow: hidden; text-overflow: ellipsis; }
+.tl-trace-figures { display: contents; }
 .tl-trace-head { display: grid; gap: 8px; padding: 2px 6px; color: var(--tl-muted); align-items: end; line-height: 1.25; border-bottom: 1px solid var(--tl-border); }
 .tl-calls > section > p { margin: 6px 0; }
 .tl-calls > section > .tl-detail-title { margin: 0 0 2px; }
 .tl-calls > section > .tl-detail-subtitle { margin: 0 0 6px; }
 .tl-trace-list { min-height: min(136px, 100%); flex: 1 0 136px; }
 .tl-ellipsis { overflow: hidden; text-overflow: ellipsis; }
+/* Narrow: each row stacks, status and what it answered on one line, every figure labelled under it. */
 @container (max-width: 560px) {
-  .tl-trace-row, .tl-trace-head { grid-template-columns: 58px minmax(50px, 1fr) 96px; }
-  .tl-trace-row > :nth-child(1), .tl-trace-row > :nth-child(4), .tl-trace-row > :nth-child(6), .tl-trace-difference { display: none; }
-  .tl-trace-head > :nth-child(1), .tl-trace-head > :nth-child(4), .tl-trace-head > :nth-child(6) { display: none; }
-}
+  .tl-trace-head { display: none; }
+  .tl-trace-row { grid-template-columns: auto minmax(0, 1fr); grid-auto-flow: row; row-gap: 1px; padding: 3px 6px; white-space: normal; }
+  .tl-trace-row > :nth-child(1) { display: none; }
+  .tl-trace-row > :nth-child(3) { white-space: nowrap; }
+  .tl-trace-figures { grid-column: 1 / -1; display: flex; flex-wrap: wrap; gap: 0 12px; }
+  .tl-trace-figures > [data-label]::before { content: attr(data-label) ' '; color: var(--tl-muted); font-family: system-ui, sans-serif; }
+  /* Stacked rows are two lines: up to six in view. */
+  .tl-split.tl-calls .tl-calls-list .tl-trace-list { height: calc(min(var(--tl-rows, 6), 6) * 36px + 2px); }
+}}
 .tl-view-item { padding: 5px 8px; border-bottom: 1px solid #1d232b; }
 .tl-h { margin: 0 0 6px; font-size: 12px; font-weight: 600; }
 /* Narrow panels (a phone, a side column): detail panes go under their list, not beside it. */
