@@ -38,6 +38,14 @@ export const panelCss = `
 .tl-badge.tl-danger { background: #4d1f1d; color: #ff938c; }
 .tl-badge.tl-ok { background: #163a2b; color: #7fdcaf; }
 .tl-badge.tl-info { background: #1b3152; color: #9cc3ff; }
+/* The last call at a glance (a button to the Calls tab): wraps on a wide panel, one line cut with … on a narrow one (all of it in the tooltip and in Calls). */
+.tl-root .tl-last-call { all: unset; box-sizing: border-box; display: block; width: 100%; padding: 4px 10px; border-bottom: 1px solid var(--tl-border); font-size: 11.5px; line-height: 1.45; color: #cfd6df; cursor: pointer; }
+.tl-last-call:hover { background: #1d2430; }
+.tl-last-call:focus-visible { outline: 2px solid var(--tl-accent); outline-offset: -2px; }
+.tl-root .tl-last-call-title { font-weight: 600; color: #dfe4ea; }
+.tl-last-call-fact.tl-ok { color: #7fdcaf; } .tl-last-call-fact.tl-warn { color: #f3c566; } .tl-last-call-fact.tl-danger { color: #ff938c; }
+@container tl-root (max-width: 600px) { .tl-root .tl-last-call { white-space: nowrap; overflow: hidden; text-overflow: ellipsis; } }
+}
 .tl-pre { margin: 0; white-space: pre-wrap; word-break: break-word; font: 11.5px/1.45 ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; }
 .tl-text { white-space: pre-wrap; word-break: break-word; }
 .tl-more { margin-left: 6px; background: none; border: 0; color: var(--tl-accent); cursor: pointer; padding: 0; font: 11px system-ui, sans-serif; }

@@ -4,7 +4,7 @@ import { modelInfo } from '@threadlens/core/models'
 import { useCalibrations } from '@threadlens/react'
 import { useMemo } from 'react'
 import { VirtualList } from '../components/virtual-list'
-import { cacheFigures, callCost, clockTime, countDifference, duration, formatCost, traceLabel, type TraceRow } from '../model/call-trace-rows'
+import { cacheFigures, callCost, clockTime, countDifference, duration, formatCost, rowFigures, traceLabel, type TraceRow } from '../model/call-trace-rows'
 import { formatNumber } from '../model/meter-parts'
 
 const statusClass: Readonly<Record<TraceRow['status'], string>> = { ok: 'tl-ok', retried: 'tl-warn', failed: 'tl-danger', aborted: 'tl-warn' }
@@ -54,7 +54,7 @@ export function TraceList({
 }
 
 function TraceRowView({ row, selected, onSelect, entryAt }: { readonly row: TraceRow; readonly selected: TraceRow; readonly onSelect: (key: string) => void; readonly entryAt: (seq: number) => Entry | undefined }) {
-  const record = row.record
+  const record = rowFigures(row)
   const name = row.kind === 'call' ? row.call.callId : row.attempt.callId
   const attempt = row.kind === 'attempt' ? row.attempt.attempt : (record?.attempts ?? 1)
   const difference = countDifference(record)
