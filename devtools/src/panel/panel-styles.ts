@@ -45,7 +45,6 @@ export const panelCss = `
 .tl-root .tl-last-call-title { font-weight: 600; color: #dfe4ea; }
 .tl-last-call-fact.tl-ok { color: #7fdcaf; } .tl-last-call-fact.tl-warn { color: #f3c566; } .tl-last-call-fact.tl-danger { color: #ff938c; }
 @container tl-root (max-width: 600px) { .tl-root .tl-last-call { white-space: nowrap; overflow: hidden; text-overflow: ellipsis; } }
-}
 .tl-pre { margin: 0; white-space: pre-wrap; word-break: break-word; font: 11.5px/1.45 ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; }
 .tl-text { white-space: pre-wrap; word-break: break-word; }
 .tl-more { margin-left: 6px; background: none; border: 0; color: var(--tl-accent); cursor: pointer; padding: 0; font: 11px system-ui, sans-serif; }
@@ -106,7 +105,7 @@ export const panelCss = `
   .tl-trace-figures > [data-label]::before { content: attr(data-label) ' '; color: var(--tl-muted); font-family: system-ui, sans-serif; }
   /* Stacked rows are two lines: up to six in view. */
   .tl-split.tl-calls .tl-calls-list .tl-trace-list { height: calc(min(var(--tl-rows, 6), 6) * 36px + 2px); }
-}}
+}
 .tl-view-item { padding: 5px 8px; border-bottom: 1px solid #1d232b; }
 .tl-h { margin: 0 0 6px; font-size: 12px; font-weight: 600; }
 /* Narrow panels (a phone, a side column): detail panes go under their list, not beside it. */
