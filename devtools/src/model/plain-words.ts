@@ -1,4 +1,5 @@
 import type { ContextPolicy } from '@threadlens/core'
+import type { EntryFate } from '@threadlens/core/views'
 import type { LeftOutReason } from './left-out'
 
 /** A reason in words: `short` for a line that names it, `sentence` for what to do about it. */
@@ -10,6 +11,13 @@ export interface ReasonWords {
 }
 
 const turns = (count: number) => `${count} turn${count === 1 ? '' : 's'}`
+
+/** `the last 4 turns`, `the last 4 turns (at most 30 messages)`, `the last 30 messages`, or `the turns`. */
+function windowWords(policy: ContextPolicy | undefined): string {
+  const messages = policy?.maxMessages === undefined ? undefined : `${policy.maxMessages} message${policy.maxMessages === 1 ? '' : 's'}`
+  if (policy?.maxTurns !== undefined) return `the last ${turns(policy.maxTurns)}${messages === undefined ? '' : ` (at most ${messages})`}`
+  return messages === undefined ? 'the turns' : `the last ${messages}`
+}
 
 /**
  * Why entries were left out or shortened, in words a user can act on: what happened, and the policy
@@ -27,7 +35,7 @@ export function reasonInWords(reason: LeftOutReason, summarySeq?: number, policy
     case 'window':
       return {
         short: 'they are older than the turns the policy keeps',
-        sentence: `Left out: older than the ${policy?.maxTurns === undefined ? '' : `last ${turns(policy.maxTurns)} `}${policy?.maxMessages === undefined ? '' : `(at most ${policy.maxMessages} messages) `}the policy sends. Raise maxTurns or maxMessages to send more history.`,
+        sentence: `Left out: older than ${windowWords(policy)} the policy sends. Raise maxTurns or maxMessages to send more history.`,
       }
     case 'cache-window':
       return {
@@ -77,4 +85,26 @@ export function reasonInWords(reason: LeftOutReason, summarySeq?: number, policy
     case 'orphan':
       return { short: 'its tool call is not sent', sentence: 'Not sent: a tool result whose call is left out; a result is never sent without its call.' }
   }
+}
+
+const percent = (ratio: number) => `${(Math.abs(ratio - 1) * 100).toFixed(1)}%`
+
+/**
+ * A model's token calibration in words: how the provider counts against the local counter, and the
+ * room budgets leave for the difference. The figures (ratio ± spread, planned ratio) are expert detail.
+ */
+export function calibrationWords(options: { readonly ratio: number; readonly calls: number; readonly upperRatio: number; readonly calibrated: boolean; readonly minimumSamples: number }): string {
+  const { ratio, calls, upperRatio, calibrated, minimumSamples } = options
+  const counts = Math.abs(ratio - 1) < 0.0005 ? 'counts the same as the local counter' : `counts ${percent(ratio)} ${ratio > 1 ? 'more' : 'fewer'} tokens than the local counter`
+  const over = `over ${calls} call${calls === 1 ? '' : 's'}`
+  const room = upperRatio <= 1 ? 'budgets need no extra room' : `budgets leave ${percent(upperRatio)} room for it`
+  return calibrated ? `${counts} (${over}); ${room}.` : `${counts} (${over}); until ${minimumSamples} calls have reported usage, ${room.replace('for it', 'by default')}.`
+}
+
+/** An entry's fate as a sentence a user can act on, when it was left out or shortened; `undefined` when it was sent as written. */
+export function fateInWords(fate: EntryFate, policy?: ContextPolicy): string | undefined {
+  if (fate.state === 'dropped') return reasonInWords(fate.reason, undefined, policy).sentence
+  if (fate.state === 'summarized') return reasonInWords('summarized', fate.summarySeq, policy).sentence
+  if (fate.state === 'included' && fate.reduced !== undefined) return reasonInWords(fate.reduced, undefined, policy).sentence
+  return undefined
 }

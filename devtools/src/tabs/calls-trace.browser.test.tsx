@@ -87,9 +87,10 @@ describe('Calls tab: every attempt on record', () => {
     await eventually(() => expect(panel.query('[data-testid="attempt-detail"] [data-testid="replay-verified"]')?.dataset['verified']).toBe('true'))
     const calibration = await panel.find('calibration')
     expect(calibration.dataset['source']).toBe('calibrated')
-    expect(calibration.textContent).toMatch(/×1\.1[12]\d ± 0\.00\d/)
-    // 8 samples given, and the 2 answered replies' own, added by the store as they were written.
-    expect(calibration.textContent).toContain('over 10 calls · plans at ×1.1')
+    expect(calibration.textContent).toMatch(/counts 1[12]\.\d% more tokens than the local counter \(over 10 calls\); budgets leave 1[1-5]\.\d% room for it\./)
+    // The figures behind it are expert detail, in the tooltip.
+    expect(calibration.title).toMatch(/^provider ÷ local: ×1\.1[12]\d ± 0\.00\d over 10 calls · plans at ×1\.1\d\d$/)
+    // (10 calls: 8 samples given, and the 2 answered replies' own, added by the store as they were written.)
 
     ;(panel.query('[data-testid="call-row"][data-call-id="call-1"]') as HTMLElement).click()
     const call = await panel.find('call-detail')

@@ -6,6 +6,7 @@ import { useMemo } from 'react'
 import { VirtualList } from '../components/virtual-list'
 import { cacheFigures, callCost, clockTime, countDifference, duration, formatCost, rowFigures, traceLabel, type TraceRow } from '../model/call-trace-rows'
 import { formatNumber } from '../model/meter-parts'
+import { calibrationWords } from '../model/plain-words'
 
 const statusClass: Readonly<Record<TraceRow['status'], string>> = { ok: 'tl-ok', retried: 'tl-warn', failed: 'tl-danger', aborted: 'tl-warn' }
 
@@ -124,14 +125,19 @@ export function CalibrationList() {
   if (calibrations.value.length === 0) return <p className="tl-muted" data-testid="calibrations-empty">Calibration: no call has reported usage yet.</p>
   return (
     <div className="tl-card" data-testid="calibrations">
-      <p className="tl-h">Token calibration (provider ÷ local, recent calls)</p>
+      <p className="tl-h">How each model counts tokens, against the local counter (recent calls)</p>
       {calibrations.value.map((calibration) => {
         const verdict = calibrationVerdict(calibration, exactnessOf(calibration))
         return (
-          <p key={`${calibration.model}/${calibration.counter}`} data-testid="calibration" data-model={calibration.model} data-source={verdict.source}>
-            <span className="tl-mono">{calibration.model}</span> <span className="tl-muted">({calibration.counter})</span> ×{calibration.ratio.toFixed(3)} ±{' '}
-            {calibration.spread.toFixed(3)} over {calibration.samples.length} calls ·{' '}
-            {verdict.source === 'calibrated' ? `plans at ×${verdict.upperRatio.toFixed(3)}` : `default margin until ${calibrationDefaults.minimumSamples} calls (×${verdict.upperRatio.toFixed(3)})`}
+          <p
+            key={`${calibration.model}/${calibration.counter}`}
+            data-testid="calibration"
+            data-model={calibration.model}
+            data-source={verdict.source}
+            title={`provider ÷ local: ×${calibration.ratio.toFixed(3)} ± ${calibration.spread.toFixed(3)} over ${calibration.samples.length} calls · plans at ×${verdict.upperRatio.toFixed(3)}${verdict.source === 'calibrated' ? '' : ' (default margin)'}`}
+          >
+            <span className="tl-mono">{calibration.model}</span> <span className="tl-muted">({calibration.counter})</span>{' '}
+            {calibrationWords({ ratio: calibration.ratio, calls: calibration.samples.length, upperRatio: verdict.upperRatio, calibrated: verdict.source === 'calibrated', minimumSamples: calibrationDefaults.minimumSamples })}
             {verdict.mismatch === undefined ? null : (
               <span className="tl-badge tl-danger" data-testid="count-mismatch">
                 {' '}
