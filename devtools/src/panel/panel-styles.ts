@@ -95,8 +95,8 @@ export const panelCss = `
 .tl-calls > section > .tl-detail-subtitle { margin: 0 0 6px; }
 .tl-trace-list { min-height: min(136px, 100%); flex: 1 0 136px; }
 .tl-ellipsis { overflow: hidden; text-overflow: ellipsis; }
-/* Narrow: each row stacks, status and what it answered on one line, every figure labelled under it. */
-@container (max-width: 560px) {
+/* Narrow (under the 632 px the columns need): each row stacks, status and what it answered on one line, every figure labelled under it. */
+@container (max-width: 640px) {
   .tl-trace-head { display: none; }
   .tl-trace-row { grid-template-columns: auto minmax(0, 1fr); grid-auto-flow: row; row-gap: 1px; padding: 3px 6px; white-space: normal; }
   .tl-trace-row > :nth-child(1) { display: none; }

@@ -189,4 +189,24 @@ describe('Calls tab: every attempt on record', () => {
     await page.screenshot({ path: '../../../test-results/devtools-calls-390.png', element: host })
     panel.unmount()
   })
+
+  it('shows latency, tokens, cache and cost in view at every panel width, stacked when the columns do not fit', async () => {
+    await page.viewport(1440, 900)
+    const panel = await seeded()
+    const host = panel.root.host as HTMLElement
+    await eventually(() => expect(panel.queryAll('.tl-trace-row')).toHaveLength(5))
+    for (const width of [360, 480, 600, 640, 700, 800, 1000, 1400]) {
+      host.parentElement?.style.setProperty('width', `${width}px`)
+      await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)))
+      for (const row of panel.queryAll('.tl-trace-row')) {
+        expect(row.scrollWidth, `row at ${width} px`).toBeLessThanOrEqual(row.clientWidth + 1)
+        for (const figure of ['trace-latency', 'trace-tokens', 'trace-cache', 'trace-cost']) {
+          const box = (row.querySelector(`[data-testid="${figure}"]`) as HTMLElement).getBoundingClientRect()
+          expect(box.width, `${figure} at ${width} px`).toBeGreaterThan(0)
+          expect(box.right, `${figure} at ${width} px`).toBeLessThanOrEqual(row.getBoundingClientRect().right + 1)
+        }
+      }
+    }
+    panel.unmount()
+  })
 })
