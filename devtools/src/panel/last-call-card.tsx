@@ -6,10 +6,20 @@ import { traceRows, type TraceRow } from '../model/call-trace-rows'
 import { lastCallFacts } from '../model/last-call'
 import { leftOut } from '../model/left-out'
 import { reasonInWords } from '../model/plain-words'
-import { useRowReplay } from '../tabs/row-replay'
+import { useRowReplay } from '../tabs/use-row-replay'
 import { usePanel } from './panel-context'
 
 const noSession = createSessionSource({ status: 'idle', threadId: '' })
+/** The newest call's id and how many entries it has so far; '' for a thread with no call. */
+function newestCallKey(thread: Thread): string {
+  const entries = thread.entries
+  for (let index = entries.length - 1; index >= 0; index--) {
+    const callId = entries[index]?.refs.callId
+    if (callId !== undefined) return `${thread.id}/${callId}/${thread.index.seqsByCallId.get(callId)?.length ?? 0}`
+  }
+  return `${thread.id}/`
+}
+
 const toneClass = { ok: 'tl-ok', warn: 'tl-warn', danger: 'tl-danger', plain: '' } as const
 
 /**
@@ -22,20 +32,33 @@ export function LastCallCard() {
   const thread = useThread(panel.threadId, (snapshot) => snapshot.thread)
   const records = useSession(panel.session ?? noSession, (snapshot) => snapshot.calls)
   const attempts = useCallAttempts(panel.threadId).value
-  const newest = useMemo(() => (thread === undefined ? undefined : traceRows(threadCalls(thread, records), attempts).at(-1)), [thread, records, attempts])
+  // The calls are worked out again only when the newest call changes (a new one, or more entries of
+  // it), not on every append: an append that is not part of a call costs a short scan from the end.
+  const callKey = thread === undefined ? undefined : newestCallKey(thread)
+  const newest = useMemo(
+    () => (thread === undefined ? undefined : traceRows(threadCalls(thread, records), attempts).at(-1)),
+    // `thread` is read through `callKey`: a new thread version with the same newest call changes nothing here.
+    [callKey, records, attempts],
+  )
   if (thread === undefined || newest === undefined) return null
   return <LastCallLine thread={thread} row={newest} />
 }
 
 function LastCallLine({ thread, row }: { readonly thread: Thread; readonly row: TraceRow }) {
   const panel = usePanel()
-  const replay = useRowReplay(thread, row, panel.basePolicy)
+  // What the call sent does not change as later entries come in: it is replayed once per call (with
+  // the thread as it was when the call first showed), not on every append.
+  const pinned = useMemo(() => ({ thread, row }), [row.key])
+  const replay = useRowReplay(pinned.thread, pinned.row, panel.basePolicy)
   const ready = replay.status === 'ready' ? replay.replay : undefined
-  const facts = useMemo(() => {
-    const meta = ready?.result.meta
-    const groups = ready === undefined ? undefined : leftOut(ready.result.meta, { entryAt: (seq) => thread.bySeq(seq), counter: ready.counter })
-    return lastCallFacts({ row, meta, leftOut: groups, reasonText: (group) => reasonInWords(group.reason, meta?.summary?.seq).short })
-  }, [row, ready, thread])
+  const groups = useMemo(
+    () => (ready === undefined ? undefined : leftOut(ready.result.meta, { entryAt: (seq) => pinned.thread.bySeq(seq), counter: ready.counter })),
+    [ready, pinned],
+  )
+  const facts = useMemo(
+    () => lastCallFacts({ row, meta: ready?.result.meta, leftOut: groups, reasonText: (group) => reasonInWords(group.reason, ready?.result.meta.summary?.seq).short }),
+    [row, ready, groups],
+  )
   const sentence = `Last call: ${facts.map((fact) => fact.text).join(' · ')}`
   // A button: the Calls tab has the call in full (on a phone, where the line is cut, the way to read the rest).
   return (
