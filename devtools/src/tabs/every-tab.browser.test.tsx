@@ -58,6 +58,14 @@ describe('every tab over varied threads', () => {
           const failure = panel.query('[data-testid="threadlens-error-message"], [data-testid="tab-load-error"]')
           expect(failure?.textContent, `${tab} at ${width} px`).toBeUndefined()
           expect(panel.query(`[data-testid="panel-${tab}"]`)?.childElementCount, `${tab} at ${width} px shows something`).toBeGreaterThan(0)
+          // The request-format views too (they once threw on images held by the store).
+          if (tab === 'projection') {
+            for (const format of ['openai', 'anthropic', 'neutral']) {
+              await panel.click(`format-${format}`)
+              await new Promise((resolve) => setTimeout(resolve, 30))
+              expect(panel.query('[data-testid="threadlens-error-message"]')?.textContent, `projection as ${format} at ${width} px`).toBeUndefined()
+            }
+          }
           visited.push(`${tab}@${width}`)
         }
       }
