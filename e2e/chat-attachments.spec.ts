@@ -54,5 +54,15 @@ test('a pasted screenshot and a picked PDF: thumbnails, stored once, sent with t
   await expect(row.getByTestId('attachment-thumbnail')).toHaveAttribute('src', /^blob:/)
   await expect(row.getByTestId('message-attachment')).toHaveCount(2)
   await expect(row.getByTestId('message-attachment').first()).toContainText('tok')
+
+  // The Calls tab formats the request that carried them: it says the bytes are left out (it once
+  // threw for want of them, and the page went blank, again after every reload).
+  await devtools(page).getByTestId('tab-calls').click()
+  await expect(devtools(page).getByTestId('call-detail')).toBeVisible()
+  await expect(devtools(page).getByTestId('attachments-left-out').first()).toHaveText('1 image and 1 file are shown without their bytes: the app sends them from its attachment store.')
+  await expect(devtools(page).getByTestId('threadlens-error')).toHaveCount(0)
+  await page.reload()
+  await expect(composer(page)).toBeVisible()
+  await expect(devtools(page).getByTestId('call-detail')).toBeVisible()
   expect(errors).toEqual([])
 })

@@ -1,3 +1,4 @@
+import AxeBuilder from '@axe-core/playwright'
 import { expect, test, type Page } from '@playwright/test'
 import { assistantMessages, collectErrors, devtools, meterNumbers, openChat, screenshot, send, storedEntries } from './chat-page'
 
@@ -24,6 +25,8 @@ test('long session: history leaves the window (greyed), the next send summarizes
   const errors = collectErrors(page)
   const threadId = await openChat(page)
   await send(page, 'what is 12 * 7')
+  // A memory note, for the contrast check at the end.
+  await send(page, 'Remember that the ferry leaves at 7:15')
   await recordMeter(page)
 
   await page.getByRole('button', { name: 'Long session' }).click()
@@ -37,9 +40,12 @@ test('long session: history leaves the window (greyed), the next send summarizes
   // Entries the next call leaves out are greyed in the chat and in the devtools timeline.
   await page.getByRole('button', { name: /^Show 150 earlier/ }).click()
   const dropped = page.locator('[data-testid="chat-message"][data-context="dropped"]').first()
-  await expect(dropped).toHaveCSS('opacity', '0.5')
+  // Greyed by colour and a dashed edge, not by opacity (which would fail contrast).
+  await expect(dropped).toHaveCSS('opacity', '1')
+  await expect(dropped).toHaveCSS('border-top-style', 'dashed')
+  await expect(dropped.locator('.chat-who')).toHaveCSS('color', 'rgb(95, 104, 117)')
   await expect(dropped.getByTestId('context-badge')).toHaveText('not sent: before the cache-friendly window')
-  await expect(page.locator('[data-testid="chat-message"][data-context="included"]').last()).toHaveCSS('opacity', '1')
+  await expect(page.locator('[data-testid="chat-message"][data-context="included"]').last()).toHaveCSS('border-top-style', 'solid')
   const panel = devtools(page)
   await panel.getByTestId('tab-timeline').click()
   // The timeline follows the newest entries: scroll it to the oldest.
@@ -56,7 +62,7 @@ test('long session: history leaves the window (greyed), the next send summarizes
   await expect(summary).toHaveAttribute('data-context', 'summary')
   await expect(summary).toContainText(/replaces entries #0–#\d+/)
   await expect(assistantMessages(page).last()).toContainText('a summary of entries #0–#')
-  await expect(page.locator('[data-testid="chat-message"][data-context="summarized"]').first()).toHaveCSS('opacity', '0.5')
+  await expect(page.locator('[data-testid="chat-message"][data-context="summarized"]').first()).toHaveCSS('border-top-style', 'dashed')
   await panel.getByTestId('timeline').evaluate((element) => element.scrollTo({ top: 0 }))
   await expect(panel.locator('[data-testid="timeline-row"][data-state="summarized"]').first()).toHaveCSS('color', LEFT_OUT_GREY)
   const stored = await storedEntries(page, threadId)
@@ -76,6 +82,11 @@ test('long session: history leaves the window (greyed), the next send summarizes
   const seen = await page.evaluate(() => (window as unknown as { __meter: [number, number][] }).__meter)
   expect(seen.length).toBeGreaterThan(2)
   for (const [total, budget] of seen) expect(total).toBeLessThanOrEqual(budget)
+
+  // Greyed entries, a memory note and the badges all read at 4.5:1 or more (the whole page, the panel included).
+  await expect(page.locator('.chat-note-key').first()).toBeVisible()
+  const contrast = await new AxeBuilder({ page }).withRules(['color-contrast']).analyze()
+  expect(contrast.violations.flatMap((violation) => violation.nodes.map((node) => `${node.target.join(' ')}: ${node.failureSummary ?? ''}`))).toEqual([])
   expect(errors).toEqual([])
 })
 

@@ -54,6 +54,7 @@ test('export a chat as JSONL, import it into a fresh browser profile: identical 
   await expect(other.getByTestId('chat-title')).toHaveText('Ferry planning')
   await expect(other.getByTestId('thread-row')).toHaveCount(2)
   await expect(other.getByTestId('entry-count')).toHaveText(String(original.entryCount))
+  await expect(other.getByTestId('app-notice')).toHaveText(`Imported “Ferry planning” (${original.entryCount} entries) and opened it. Dismiss`)
   await expect(other.locator('[data-testid="tool-card"][data-tool="read_document"]')).toContainText('cut from 3,011 lines')
   await expect(assistantMessages(other).last().locator('.chat-message-text')).toHaveText(await assistantMessages(page).last().locator('.chat-message-text').innerText())
 
@@ -62,6 +63,12 @@ test('export a chat as JSONL, import it into a fresh browser profile: identical 
   // It goes on where it left off.
   await send(other, 'and what is 2 + 2?')
   await expect(assistantMessages(other).last()).toContainText('2 + 2 = 4.')
+  // The same file again: a second chat, selected, whose title tells it apart.
+  await other.getByLabel('Import a chat (JSONL export or OpenAI messages JSON)').setInputFiles(exported.path)
+  await expect(other.getByTestId('chat-title')).toHaveText('Ferry planning (imported)')
+  await expect(other.getByTestId('thread-row')).toHaveCount(3)
+  await expect(other.getByTestId('app-notice')).toContainText('a chat with the same title already exists, so this one is marked “(imported)”')
+  await expect(activeRow(other)).toContainText('Ferry planning (imported)')
   await fresh.close()
   expect(errors).toEqual([])
   expect(otherErrors).toEqual([])

@@ -161,7 +161,8 @@ test('what was sent, what took the room, what fell out and why, what changed', a
   await expect(leftOut).toBeVisible()
   await expect(leftOut.getByTestId('left-out-group').first()).toBeVisible()
   // The sample fits the app's policy whole: its summary is left out as not needed.
-  await expect(leftOut.locator('[data-reason="unneeded"]')).toContainText(/a summary whose entries all fit: they are sent as they are instead/)
+  await expect(leftOut.locator('[data-reason="unneeded"]')).toContainText('Not sent: this summary is not needed, because the turns it covers all fit and are sent word for word.')
+  await expect(leftOut.locator('[data-reason="unneeded"] [data-testid="left-out-why"]')).toHaveAttribute('title', 'rule: a summary whose entries all fit: they are sent as they are instead')
   await shoot('insight-projection')
 
   // What took the room: the treemap, its largest consumer, and its entries one click away.

@@ -41,6 +41,7 @@ export function ChatShell({ stores }: { readonly stores: ThreadlensStores }) {
   const devtoolsOpen = useDevtoolsOpen(DEVTOOLS_STORAGE_KEY)
   const [settingsOpen, setSettingsOpen] = useState(false)
   const [problem, setProblem, attempt] = useProblem()
+  const [notice, setNotice] = useState<string | undefined>(undefined)
   const openThread = useCallback(
     (threadId: string) => {
       open(threadId)
@@ -53,9 +54,9 @@ export function ChatShell({ stores }: { readonly stores: ThreadlensStores }) {
   return (
     <div className="chat-app" data-sidebar-open={sidebarOpen}>
       <SkipLinks />
-      <ChatSidebar list={list} activeId={activeId} memory={memory} actions={actions} onOpen={openThread} onCreate={createThread} onClose={() => setSidebarOpen(false)} attempt={attempt} />
+      <ChatSidebar list={list} activeId={activeId} memory={memory} actions={actions} onOpen={openThread} onCreate={createThread} onClose={() => setSidebarOpen(false)} onNotice={setNotice} attempt={attempt} />
       {sidebarOpen ? <button type="button" className="chat-backdrop chat-only-narrow" aria-label="Close the chat list" onClick={() => setSidebarOpen(false)} /> : null}
-      <ChatToasts stores={stores} problem={problem} onDismiss={() => setProblem(undefined)} />
+      <ChatToasts stores={stores} problem={problem} notice={notice} onDismiss={() => setProblem(undefined)} onDismissNotice={() => setNotice(undefined)} />
       {settingsOpen ? <ChatSettings settings={settings} speed={speed} onSettings={setSettings} onClose={() => setSettingsOpen(false)} /> : null}
       {activeId === undefined || choice === undefined ? (
         <NoOpenChat list={list} onCreate={createThread} />
@@ -108,8 +109,16 @@ function useProblem() {
   return [problem, setProblem, attempt] as const
 }
 
-/** Banners over the chat: storage that will not survive a reload, and the last action that failed. */
-function ChatToasts({ stores, problem, onDismiss }: { readonly stores: ThreadlensStores; readonly problem: string | undefined; onDismiss(): void }) {
+interface ChatToastsProps {
+  readonly stores: ThreadlensStores
+  readonly problem: string | undefined
+  readonly notice: string | undefined
+  onDismiss(): void
+  onDismissNotice(): void
+}
+
+/** Banners over the chat: storage that will not survive a reload, the last action that failed, what an import did. */
+function ChatToasts({ stores, problem, notice, onDismiss, onDismissNotice }: ChatToastsProps) {
   return (
     <div className="chat-toasts">
       {stores.persistent ? null : (
@@ -121,6 +130,14 @@ function ChatToasts({ stores, problem, onDismiss }: { readonly stores: Threadlen
         <p className="chat-banner chat-banner--error" role="alert" data-testid="app-problem">
           {problem}{' '}
           <button type="button" className="chat-link-button" onClick={onDismiss}>
+            Dismiss
+          </button>
+        </p>
+      )}
+      {notice === undefined ? null : (
+        <p className="chat-banner chat-banner--done" role="status" data-testid="app-notice">
+          {notice}{' '}
+          <button type="button" className="chat-link-button" onClick={onDismissNotice}>
             Dismiss
           </button>
         </p>

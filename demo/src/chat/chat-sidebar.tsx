@@ -1,6 +1,6 @@
 import type { Memory } from '@threadlens/core'
 import { MemoryNotes } from './memory/memory-notes'
-import type { ThreadActions } from './threads/thread-actions'
+import { importNotice, type ThreadActions } from './threads/thread-actions'
 import type { ThreadListSnapshot } from './threads/thread-list'
 import { ThreadSidebar } from './threads/thread-sidebar'
 
@@ -12,12 +12,14 @@ interface ChatSidebarProps {
   onOpen(threadId: string): void
   onCreate(): void
   onClose(): void
+  /** Says what an action did, in the app's notice line. */
+  onNotice(notice: string): void
   /** Runs an action, showing `what` failed in the app's problem banner if it throws. */
   attempt<T>(what: string, action: () => Promise<T>): Promise<T | undefined>
 }
 
 /** The chat list and the assistant's memory notes, beside the open chat (a drawer on a phone). */
-export function ChatSidebar({ list, activeId, memory, actions, onOpen, onCreate, onClose, attempt }: ChatSidebarProps) {
+export function ChatSidebar({ list, activeId, memory, actions, onOpen, onCreate, onClose, onNotice, attempt }: ChatSidebarProps) {
   return (
     <aside id="chat-sidebar" className="chat-sidebar" aria-label="Chats and memory">
       <div className="chat-sidebar-head">
@@ -37,7 +39,13 @@ export function ChatSidebar({ list, activeId, memory, actions, onOpen, onCreate,
         onRename={(threadId, title) => void attempt('Renaming', () => actions.rename(threadId, title))}
         onExport={(item) => void attempt('Export', () => actions.exportThread(item))}
         onDelete={(threadId) => void attempt('Deleting', () => actions.remove(threadId))}
-        onImport={(file) => void attempt(`Importing ${file.name}`, () => actions.importFile(file)).then((id) => id !== undefined && onOpen(id))}
+        onImport={(file) =>
+          void attempt(`Importing ${file.name}`, () => actions.importFile(file)).then((imported) => {
+            if (imported === undefined) return
+            onOpen(imported.threadId)
+            onNotice(importNotice(imported))
+          })
+        }
       />
       <MemoryNotes memory={memory} />
     </aside>

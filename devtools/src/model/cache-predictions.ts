@@ -11,6 +11,7 @@ import {
   type SimulatedCacheUsage,
 } from '@threadlens/core/caching'
 import { modelInfo, type ModelInfo } from '@threadlens/core/models'
+import { viewFormatOptions } from './request-format'
 
 /** One past call to predict: its replayed projection, when it was sent, and what the provider reported. */
 export interface CallToPredict {
@@ -44,7 +45,8 @@ function infoFor(model: string | undefined): ModelInfo {
 /**
  * Replays the calls' requests, oldest first, through core's prompt-cache simulator (Anthropic rules
  * for Anthropic models, OpenAI's for the rest) and sets each prediction beside the reported usage.
- * Calls must be in the order they were sent.
+ * Calls must be in the order they were sent. Store-held images and files stand in by their id (the
+ * hash of their bytes), so a prefix matches exactly when it would with the bytes.
  */
 export function predictCalls(calls: readonly CallToPredict[], count: (text: string) => number): CachePrediction[] {
   const simulators = new Map<string, PromptCacheSimulator>()
@@ -61,7 +63,7 @@ export function predictCalls(calls: readonly CallToPredict[], count: (text: stri
       provider === 'anthropic'
         ? anthropicCacheBlocks(
             {
-              ...toAnthropicMessages(call.result),
+              ...toAnthropicMessages(call.result, viewFormatOptions),
               tools: call.tools.map((tool, position) => ({
                 name: tool.name,
                 ...(tool.description === undefined ? {} : { description: tool.description }),
@@ -71,7 +73,7 @@ export function predictCalls(calls: readonly CallToPredict[], count: (text: stri
             },
             count,
           )
-        : openAICacheBlocks({ messages: toOpenAIChat(call.result, { cacheBreakpoints: openAITakesCacheBreakpoints(info.id) }), tools: call.tools.map((tool) => ({ type: 'function', function: { name: tool.name, description: tool.description, parameters: tool.parameters } })) }, count)
+        : openAICacheBlocks({ messages: toOpenAIChat(call.result, { ...viewFormatOptions, cacheBreakpoints: openAITakesCacheBreakpoints(info.id) }), tools: call.tools.map((tool) => ({ type: 'function', function: { name: tool.name, description: tool.description, parameters: tool.parameters } })) }, count)
     const predicted = simulator.next({ at: latest, ...blocks })
     const [comparison] = compareCacheUsage([predicted], [call.reported])
     return { callId: call.callId, provider, predicted, comparison: comparison as CacheComparison }

@@ -1,6 +1,8 @@
 import type { CallRecord, Entry } from '@threadlens/core'
+import { estimateCost } from '@threadlens/core/models'
 import type { CallAttempt, CallAttemptStatus } from '@threadlens/core/calls'
 import { entryPreview } from './entry-preview'
+import { formatNumber } from './meter-parts'
 import { oneLine } from './message-preview'
 import type { ThreadCall } from '@threadlens/client'
 
@@ -8,6 +10,41 @@ import type { ThreadCall } from '@threadlens/client'
 export type TraceRow =
   | { readonly kind: 'call'; readonly key: string; readonly status: CallAttemptStatus; readonly call: ThreadCall; readonly record: CallRecord | undefined }
   | { readonly kind: 'attempt'; readonly key: string; readonly status: CallAttemptStatus; readonly attempt: CallAttempt; readonly record: CallRecord }
+
+/**
+ * The figures of a request, whichever record has them: the one stored on the thread or in the call
+ * log, else what the session recorded (an app whose calls run on a server may record only that).
+ */
+export interface CallFigures {
+  readonly model?: string | undefined
+  readonly inputTokens?: number | undefined
+  readonly outputTokens?: number | undefined
+  readonly cachedInputTokens?: number | undefined
+  readonly cacheWriteInputTokens?: number | undefined
+  readonly localInputTokens?: number | undefined
+  readonly sentMessages?: number | undefined
+  readonly startedAt?: number | undefined
+  readonly firstTokenMs?: number | undefined
+  readonly durationMs?: number | undefined
+  readonly attempts?: number | undefined
+}
+
+/** A row's figures: its stored record, else the session's record of the call. */
+export function rowFigures(row: TraceRow): CallFigures | undefined {
+  if (row.record !== undefined) return row.record
+  const recorded = row.kind === 'call' ? row.call.record : undefined
+  if (recorded === undefined) return undefined
+  const usage = recorded.usage
+  return {
+    model: recorded.model,
+    inputTokens: usage?.inputTokens,
+    outputTokens: usage?.outputTokens,
+    cachedInputTokens: usage?.cachedInputTokens,
+    cacheWriteInputTokens: usage?.cacheWriteInputTokens,
+    localInputTokens: recorded.localInputTokens,
+    startedAt: recorded.startedAt,
+  }
+}
 
 const startOf = (call: ThreadCall): number | undefined => call.record?.stored?.startedAt ?? call.record?.startedAt
 
@@ -58,10 +95,42 @@ export function rowNeighbours(rows: readonly TraceRow[], index: number): { reado
 }
 
 /** `+3.1%`: how far the provider's count is from the local one. */
-export function countDifference(record: CallRecord | undefined): string | undefined {
+export function countDifference(record: CallFigures | undefined): string | undefined {
   if (record?.inputTokens === undefined || record.localInputTokens === undefined || record.localInputTokens === 0) return undefined
   const difference = (record.inputTokens - record.localInputTokens) / record.localInputTokens
   return `${difference >= 0 ? '+' : ''}${(difference * 100).toFixed(1)}%`
+}
+
+/** What a call cost at its model's list prices (cache reads and writes at theirs); `undefined` without usage or a known price. */
+export function callCost(record: CallFigures | undefined): number | undefined {
+  if (record?.model === undefined || record.inputTokens === undefined || record.outputTokens === undefined) return undefined
+  try {
+    return estimateCost(
+      {
+        inputTokens: record.inputTokens,
+        outputTokens: record.outputTokens,
+        ...(record.cachedInputTokens === undefined ? {} : { cachedInputTokens: record.cachedInputTokens }),
+        ...(record.cacheWriteInputTokens === undefined ? {} : { cacheWriteInputTokens: record.cacheWriteInputTokens }),
+      },
+      record.model,
+    )
+  } catch {
+    return undefined
+  }
+}
+
+/** `$0.0123`, `<$0.0001`, or `—` when unknown. */
+export function formatCost(dollars: number | undefined): string {
+  if (dollars === undefined) return '—'
+  if (dollars > 0 && dollars < 0.0001) return '<$0.0001'
+  return dollars >= 1 ? `$${dollars.toFixed(2)}` : `$${dollars.toFixed(4)}`
+}
+
+/** `40 / 0`: prompt tokens read from the provider's cache / written to it; `—` when not reported. */
+export function cacheFigures(record: CallFigures | undefined): string {
+  if (record?.cachedInputTokens === undefined && record?.cacheWriteInputTokens === undefined) return '—'
+  const figure = (tokens: number | undefined) => (tokens === undefined ? '—' : formatNumber(tokens))
+  return `${figure(record.cachedInputTokens)} / ${figure(record.cacheWriteInputTokens)}`
 }
 
 /** `12:04:05` (UTC) from ms since the epoch. */

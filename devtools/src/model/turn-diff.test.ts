@@ -105,5 +105,8 @@ describe('turnDiff', () => {
     expect(diff.changes.find((item) => item.change === 'entered')?.reason).toBe('was not in the thread yet')
     const wider = turnDiff(before, project({ thread, policy: definePolicy({ tokenizer: 'heuristic', maxInputTokens: 50_000, maxTurns: 4 }), counter }))
     expect(wider.changes.find((item) => item.seq === 2)?.reason).toBe('was window: outside maxTurns / maxMessages')
+    // In plain words beside the rule.
+    expect(diff.changes.find((item) => item.change === 'left')?.words).toBe('they are older than the turns the policy keeps')
+    expect(wider.changes.find((item) => item.seq === 2)?.words).toBe('was left out: they are older than the turns the policy keeps')
   })
 })

@@ -1,6 +1,7 @@
 import type { ProjectedMessage, ProjectionResult, Reduction } from '@threadlens/core'
 import { cacheBreakpoints, type CacheBreakpoint } from '@threadlens/core/caching'
 import { describeFate, entryFates } from '@threadlens/core/views'
+import { reasonInWords } from './plain-words'
 
 /** How an entry is present in a request. */
 export type EntryForm = 'whole' | Reduction | 'summary' | 'recalled'
@@ -16,8 +17,10 @@ export interface EntryChange {
   readonly tokensBefore: number
   readonly tokensAfter: number
   readonly delta: number
-  /** Why, in words: the fate that kept it out, or the rule that changed its form. */
+  /** Why, as the projector states it: the fate that kept it out, or the rule that changed its form. */
   readonly reason: string
+  /** Why, in plain words (the `reason` is the expert detail). */
+  readonly words: string
 }
 
 /** Where the later request stops repeating the earlier one (what a provider's prompt cache can reuse). */
@@ -76,6 +79,15 @@ function absentReason(result: ProjectionResult, seq: number): string {
   return `${label}: ${rule}`
 }
 
+/** Why an entry is absent, as a short phrase a user reads. */
+function absentWords(result: ProjectionResult, seq: number): string {
+  if (seq >= result.meta.firstSeq + result.meta.entryCount) return 'not in the thread yet'
+  const fate = entryFates(result.meta).fateOf(seq)
+  if (fate.state === 'dropped') return reasonInWords(fate.reason, result.meta.summary?.seq).short
+  if (fate.state === 'summarized') return reasonInWords('summarized', fate.summarySeq).short
+  return describeFate(fate).text
+}
+
 // UTF-8 length without allocating: code points over 0x7f take 2–4 bytes.
 function utf8Length(text: string, end: number): number {
   let bytes = 0
@@ -128,7 +140,8 @@ export function turnDiff(before: ProjectionResult, after: ProjectionResult): Tur
         : change === 'left'
           ? absentReason(after, seq)
           : `${formWords[was?.form ?? 'whole']} → ${formWords[now?.form ?? 'whole']}`
-    changes.push({ seq, change, before: was?.form, after: now?.form, tokensBefore, tokensAfter, delta: tokensAfter - tokensBefore, reason })
+    const words = change === 'entered' ? `was left out: ${absentWords(before, seq)}` : change === 'left' ? absentWords(after, seq) : reason
+    changes.push({ seq, change, before: was?.form, after: now?.form, tokensBefore, tokensAfter, delta: tokensAfter - tokensBefore, reason, words })
   }
 
   const a = serialize(before.messages)

@@ -28,6 +28,8 @@ export interface DevtoolsUiState {
   readonly tab: TabId
   /** Tab filters by name (`timeline-kinds`, …). */
   readonly filters: Readonly<Record<string, FilterValue>>
+  /** A tab that failed to render (this page only): never remembered as the tab to reopen on. */
+  readonly failedTab?: TabId | undefined
 }
 
 export interface DevtoolsUiActions {
@@ -38,6 +40,8 @@ export interface DevtoolsUiActions {
   setFloating(rect: FloatingRect): void
   setTab(tab: TabId): void
   setFilter(name: string, value: FilterValue | undefined): void
+  /** Marks a tab as failed (or none): the panel then reopens on the default tab, not on it. */
+  setTabFailed(tab: TabId | undefined): void
 }
 
 export type DevtoolsUiStore = StoreApi<DevtoolsUiState & DevtoolsUiActions>
@@ -135,7 +139,9 @@ export function devtoolsUiStore(storageKey: string = DEFAULT_STORAGE_KEY, initia
         setDock: (dock) => set({ dock }),
         setSize: (size) => set({ size: Math.round(size) }),
         setFloating: (rect) => set({ floating: { x: Math.round(rect.x), y: Math.round(rect.y), width: Math.round(rect.width), height: Math.round(rect.height) } }),
-        setTab: (tab) => set({ tab }),
+        // Selecting a tab tries it afresh; it is marked again if it fails again.
+        setTab: (tab) => set({ tab, failedTab: undefined }),
+        setTabFailed: (failedTab) => set({ failedTab }),
         setFilter: (name, value) =>
           set((state) => {
             const filters: Record<string, FilterValue> = { ...state.filters }
@@ -151,7 +157,15 @@ export function devtoolsUiStore(storageKey: string = DEFAULT_STORAGE_KEY, initia
         version: 2,
         migrate: (persisted) => persisted as DevtoolsUiState,
         storage: createJSONStorage(() => tolerantStorage(safeStorage() ?? fallbackStorage)),
-        partialize: (state) => ({ open: state.open, dock: state.dock, size: state.size, floating: state.floating, tab: state.tab, filters: state.filters }),
+        // A tab that failed is not the one to reopen on: a reload would only show the failure again.
+        partialize: (state) => ({
+          open: state.open,
+          dock: state.dock,
+          size: state.size,
+          floating: state.floating,
+          tab: state.failedTab === state.tab ? DEFAULT_TAB : state.tab,
+          filters: state.filters,
+        }),
         merge: (persisted, current) => ({ ...current, ...restoreUiState(persisted, current) }),
       },
     ),

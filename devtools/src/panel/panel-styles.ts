@@ -38,6 +38,13 @@ export const panelCss = `
 .tl-badge.tl-danger { background: #4d1f1d; color: #ff938c; }
 .tl-badge.tl-ok { background: #163a2b; color: #7fdcaf; }
 .tl-badge.tl-info { background: #1b3152; color: #9cc3ff; }
+/* The last call at a glance (a button to the Calls tab): wraps on a wide panel, one line cut with … on a narrow one (all of it in the tooltip and in Calls). */
+.tl-root .tl-last-call { all: unset; box-sizing: border-box; display: block; width: 100%; padding: 4px 10px; border-bottom: 1px solid var(--tl-border); font-size: 11.5px; line-height: 1.45; color: #cfd6df; cursor: pointer; }
+.tl-last-call:hover { background: #1d2430; }
+.tl-last-call:focus-visible { outline: 2px solid var(--tl-accent); outline-offset: -2px; }
+.tl-root .tl-last-call-title { font-weight: 600; color: #dfe4ea; }
+.tl-last-call-fact.tl-ok { color: #7fdcaf; } .tl-last-call-fact.tl-warn { color: #f3c566; } .tl-last-call-fact.tl-danger { color: #ff938c; }
+@container tl-root (max-width: 600px) { .tl-root .tl-last-call { white-space: nowrap; overflow: hidden; text-overflow: ellipsis; } }
 .tl-pre { margin: 0; white-space: pre-wrap; word-break: break-word; font: 11.5px/1.45 ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; }
 .tl-text { white-space: pre-wrap; word-break: break-word; }
 .tl-more { margin-left: 6px; background: none; border: 0; color: var(--tl-accent); cursor: pointer; padding: 0; font: 11px system-ui, sans-serif; }
@@ -78,18 +85,26 @@ export const panelCss = `
 .tl-calls { flex-wrap: wrap; overflow: auto; }
 .tl-calls > * { flex: 1 1 340px; }
 .tl-calls-list { container-type: inline-size; gap: 6px; min-height: 220px; }
-.tl-trace-row, .tl-trace-head { grid-template-columns: 58px 58px minmax(60px, 1fr) 104px 148px 92px; font-size: 11px; }
-.tl-trace-row > * { min-width: 0; overflow: hidden; text-overflow: ellipsis; }
+.tl-trace-row, .tl-trace-head { grid-template-columns: 58px 58px minmax(60px, 1fr) 104px 148px 92px 64px; font-size: 11px; }
+.tl-trace-row { height: auto; min-height: 26px; }
+.tl-trace-row > *, .tl-trace-figures > * { min-width: 0; overflow: hidden; text-overflow: ellipsis; }
+.tl-trace-figures { display: contents; }
 .tl-trace-head { display: grid; gap: 8px; padding: 2px 6px; color: var(--tl-muted); align-items: end; line-height: 1.25; border-bottom: 1px solid var(--tl-border); }
 .tl-calls > section > p { margin: 6px 0; }
 .tl-calls > section > .tl-detail-title { margin: 0 0 2px; }
 .tl-calls > section > .tl-detail-subtitle { margin: 0 0 6px; }
 .tl-trace-list { min-height: min(136px, 100%); flex: 1 0 136px; }
 .tl-ellipsis { overflow: hidden; text-overflow: ellipsis; }
-@container (max-width: 560px) {
-  .tl-trace-row, .tl-trace-head { grid-template-columns: 58px minmax(50px, 1fr) 96px; }
-  .tl-trace-row > :nth-child(1), .tl-trace-row > :nth-child(4), .tl-trace-row > :nth-child(6), .tl-trace-difference { display: none; }
-  .tl-trace-head > :nth-child(1), .tl-trace-head > :nth-child(4), .tl-trace-head > :nth-child(6) { display: none; }
+/* Narrow (under the 632 px the columns need): each row stacks, status and what it answered on one line, every figure labelled under it. */
+@container (max-width: 640px) {
+  .tl-trace-head { display: none; }
+  .tl-trace-row { grid-template-columns: auto minmax(0, 1fr); grid-auto-flow: row; row-gap: 1px; padding: 3px 6px; white-space: normal; }
+  .tl-trace-row > :nth-child(1) { display: none; }
+  .tl-trace-row > :nth-child(3) { white-space: nowrap; }
+  .tl-trace-figures { grid-column: 1 / -1; display: flex; flex-wrap: wrap; gap: 0 12px; }
+  .tl-trace-figures > [data-label]::before { content: attr(data-label) ' '; color: var(--tl-muted); font-family: system-ui, sans-serif; }
+  /* Stacked rows are two lines: up to six in view. */
+  .tl-split.tl-calls .tl-calls-list .tl-trace-list { height: calc(min(var(--tl-rows, 6), 6) * 36px + 2px); }
 }
 .tl-view-item { padding: 5px 8px; border-bottom: 1px solid #1d232b; }
 .tl-h { margin: 0 0 6px; font-size: 12px; font-weight: 600; }

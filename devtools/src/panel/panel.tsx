@@ -1,12 +1,13 @@
 import { presets, withPolicy, type ContextPolicy, type PendingMessage } from '@threadlens/core'
 import { createSessionSource } from '@threadlens/client'
-import { ThreadlensProvider, useOptionalThreadlensClient, useSession } from '@threadlens/react'
+import { ThreadlensErrorBoundary, ThreadlensProvider, useOptionalThreadlensClient, useSession } from '@threadlens/react'
 import { useId, useMemo, useState, type ReactNode } from 'react'
 import { useStore } from 'zustand'
 import { useShallow } from 'zustand/react/shallow'
 import { defaultPolicy, DEFAULT_STORAGE_KEY } from '../constants'
 import { devtoolsUiStore, type DevtoolsUiStore } from '../model/ui-state'
 import { PanelContext, type PanelContextValue } from './panel-context'
+import { LastCallCard } from './last-call-card'
 import { PanelHeader } from './panel-header'
 import { PanelProjectionSource } from './panel-projection'
 import type { DevtoolsPanelProps, PolicyChoice } from './panel-props'
@@ -138,6 +139,9 @@ function PanelInner(props: PanelBodyProps) {
     <PanelContext.Provider value={value}>
       <PanelProjectionSource key={value.threadId}>
         <PanelHeader controls={props.controls} idBase={idBase} />
+        <ThreadlensErrorBoundary label="the last call summary" className="tl-failure" resetKeys={[value.threadId]}>
+          <LastCallCard />
+        </ThreadlensErrorBoundary>
         <TabContent tab={tab} idBase={idBase} />
       </PanelProjectionSource>
     </PanelContext.Provider>

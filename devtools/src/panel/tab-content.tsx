@@ -1,5 +1,7 @@
+import { ThreadlensErrorBoundary } from '@threadlens/react'
 import { useEffect, useRef, useState, type ComponentType } from 'react'
 import { tabLabels, type TabId } from '../constants'
+import { usePanel } from './panel-context'
 import { tabElementId, tabPanelId } from './panel-header'
 import { loadedTab, loadTab, prefetchTabsAfterInteraction } from './tab-loaders'
 
@@ -12,9 +14,12 @@ interface Shown {
  * Only the active tab is mounted. Tabs with their own virtualized scrolling fill the body. A tab
  * whose chunk is not in yet (selected before the prefetch got to it) is loaded then; meanwhile the
  * tab shown before stays, marked busy, rather than an empty body flashing in between. A tab that
- * could not load says so (selecting it again tries again).
+ * could not load says so (selecting it again tries again). A tab that throws while rendering says
+ * so in its place (details to copy, a retry): the rest of the panel and the app stay, and the
+ * panel does not reopen on that tab.
  */
 export function TabContent({ tab, idBase }: { readonly tab: TabId; readonly idBase: string }) {
+  const panel = usePanel()
   const ready = loadedTab(tab)
   const last = useRef<Shown | undefined>(undefined)
   const [failure, setFailure] = useState<{ readonly tab: TabId; readonly message: string } | undefined>(undefined)
@@ -56,7 +61,15 @@ export function TabContent({ tab, idBase }: { readonly tab: TabId; readonly idBa
           [threadlens] the {tabLabels[tab]} tab could not load ({failure.message}).
         </p>
       ) : Component === undefined ? null : (
-        <Component />
+        <ThreadlensErrorBoundary
+          label={`the ${tabLabels[shownTab]} tab`}
+          className="tl-failure"
+          resetKeys={[shownTab, panel.threadId]}
+          onError={() => panel.ui.getState().setTabFailed(shownTab)}
+          onRetry={() => panel.ui.getState().setTabFailed(undefined)}
+        >
+          <Component />
+        </ThreadlensErrorBoundary>
       )}
     </div>
   )

@@ -1,8 +1,9 @@
-import { useEffect, useLayoutEffect, useMemo, useRef, type RefObject } from 'react'
+import { useEffect, useLayoutEffect, useMemo, useRef, type ReactNode, type RefObject } from 'react'
+import { ThreadlensErrorBoundary, ThreadlensErrorFallback } from '@threadlens/react'
 import { useStore } from 'zustand'
 import { DEFAULT_BUTTON_POSITION, DEFAULT_SHORTCUT, DEFAULT_STORAGE_KEY, type ButtonPosition, type DockPosition } from '../constants'
 import { matchesShortcut, parseShortcut } from '../model/shortcut'
-import { devtoolsUiStore } from '../model/ui-state'
+import { devtoolsUiStore, type DevtoolsUiStore } from '../model/ui-state'
 import type { DevtoolsPanelProps } from '../panel/panel-props'
 import { listenForFirstInteraction } from '../panel/tab-loaders'
 import { LazyPanel } from './lazy-panel'
@@ -91,26 +92,48 @@ export function ThreadlensDevtools({
   return (
     <ShadowHost style={{ all: 'initial' }} testId="threadlens-devtools">
       <style>{shellCss}</style>
-      {open ? (
-        <DockFrame ui={ui}>
-          <LazyPanel {...props} ui={ui} controls={<DockControls ui={ui} onClose={() => ui.getState().setOpen(false)} />} />
-        </DockFrame>
-      ) : showToggle ? (
-        <button
-          ref={toggleButton}
-          type="button"
-          className={`tl-toggle tl-toggle-${buttonPosition}`}
-          data-testid="devtools-toggle"
-          aria-label="Open threadlens devtools"
-          aria-expanded={false}
-          title={parsed === undefined ? 'threadlens devtools' : `threadlens devtools (${String(shortcut)})`}
-          onClick={() => ui.getState().setOpen(true)}
-        >
-          <span className="tl-lens" aria-hidden="true" />
-          threadlens
-        </button>
-      ) : null}
+      <ShellBoundary ui={ui} open={open}>
+        {open ? (
+          <DockFrame ui={ui}>
+            <LazyPanel {...props} ui={ui} controls={<DockControls ui={ui} onClose={() => ui.getState().setOpen(false)} />} />
+          </DockFrame>
+        ) : showToggle ? (
+          <button
+            ref={toggleButton}
+            type="button"
+            className={`tl-toggle tl-toggle-${buttonPosition}`}
+            data-testid="devtools-toggle"
+            aria-label="Open threadlens devtools"
+            aria-expanded={false}
+            title={parsed === undefined ? 'threadlens devtools' : `threadlens devtools (${String(shortcut)})`}
+            onClick={() => ui.getState().setOpen(true)}
+          >
+            <span className="tl-lens" aria-hidden="true" />
+            threadlens
+          </button>
+        ) : null}
+      </ShellBoundary>
     </ShadowHost>
+  )
+}
+
+/** Even the frame and its controls failing leaves the app running: a note in a corner says so, and can close the devtools. */
+function ShellBoundary({ ui, open, children }: { readonly ui: DevtoolsUiStore; readonly open: boolean; readonly children: ReactNode }) {
+  return (
+    <ThreadlensErrorBoundary
+      label="the threadlens devtools"
+      resetKeys={[open]}
+      fallback={(failure) => (
+        <div className="tl-failure tl-shell-failure" data-testid="devtools-failure">
+          <ThreadlensErrorFallback {...failure} className="" />
+          <button type="button" onClick={() => ui.getState().setOpen(false)}>
+            close the devtools
+          </button>
+        </div>
+      )}
+    >
+      {children}
+    </ThreadlensErrorBoundary>
   )
 }
 

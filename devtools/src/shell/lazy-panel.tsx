@@ -1,4 +1,4 @@
-import { useOptionalThreadlensClient } from '@threadlens/react'
+import { ThreadlensErrorBoundary, ThreadlensErrorFallback, useOptionalThreadlensClient } from '@threadlens/react'
 import { useEffect, useState, type ComponentType } from 'react'
 import { DEFAULT_STORAGE_KEY, FIRST_READ_WAIT_MS } from '../constants'
 import { devtoolsUiStore } from '../model/ui-state'
@@ -77,7 +77,23 @@ export function LazyPanel(props: PanelBodyProps) {
     }
     // Once per open: the props the panel opened with.
   }, [Panel])
-  if (Panel !== undefined) return <Panel {...props} />
+  if (Panel !== undefined) {
+    // The panel is a guest in the app: if it throws, it says so in its own frame (with the dock
+    // controls, so it can still be closed), and the app keeps running.
+    return (
+      <ThreadlensErrorBoundary
+        label="the threadlens devtools panel"
+        fallback={(failure) => (
+          <div className="tl-panel-failure" data-testid="panel-failure">
+            {props.controls}
+            <ThreadlensErrorFallback {...failure} className="tl-failure" />
+          </div>
+        )}
+      >
+        <Panel {...props} />
+      </ThreadlensErrorBoundary>
+    )
+  }
   if (failure !== undefined) {
     return (
       <p className="tl-loading" role="alert" data-testid="panel-load-error">

@@ -33,4 +33,14 @@ export const shellCss = `
 .tl-control[aria-pressed="true"] { border-color: #5b9dff; }
 .tl-control:hover { border-color: #5b9dff; }
 .tl-control:focus-visible, .tl-resize:focus-visible, .tl-toggle:focus-visible { outline: 2px solid #5b9dff; outline-offset: 1px; }
+/* A part of the devtools that failed to render: the panel's own, and the tabs' (see ThreadlensErrorBoundary). */
+.tl-failure { font: 12px/1.45 system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif; background: #161a20; color: #dfe4ea; border: 1px solid #7a3b38; border-radius: 6px; padding: 8px 10px; margin: 8px 0; overflow-wrap: anywhere; }
+.tl-failure p { margin: 0 0 6px; }
+.tl-failure button { cursor: pointer; color: #dfe4ea; font: inherit; padding: 2px 8px; border: 1px solid #3a4350; border-radius: 5px; background: #222831; }
+.tl-failure button:hover, .tl-failure button:focus-visible { border-color: #5b9dff; }
+.tl-failure summary { cursor: pointer; color: #aeb6c2; }
+.tl-failure pre { font: 11px ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; color: #c5ccd6; }
+.tl-panel-failure { flex: 1; min-width: 0; overflow: auto; padding: 6px 10px; }
+.tl-panel-failure > .tl-controls { float: right; }
+.tl-shell-failure { position: fixed; z-index: ${Z_INDEX}; right: 12px; bottom: 12px; max-width: min(420px, calc(100vw - 24px)); max-height: 60vh; overflow: auto; }
 `

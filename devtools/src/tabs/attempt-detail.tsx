@@ -1,7 +1,7 @@
-import { toOpenAIChat, type Thread } from '@threadlens/core'
+import type { Thread } from '@threadlens/core'
 import { type CallAttempt } from '@threadlens/core/calls'
 import { useMemo } from 'react'
-import { CopyButton } from '../components/copy-button'
+import { CopyRequest } from '../components/copy-request'
 import { clockTime, countDifference, duration, rowSubtitle, type TraceRow } from '../model/call-trace-rows'
 import { formatNumber } from '../model/meter-parts'
 import { usePanel } from '../panel/panel-context'
@@ -46,7 +46,7 @@ export function AttemptDetail({ thread, row, attempt, previous, answered }: Atte
             {replay.verified ? 'matches the recorded messages hash' : 'differs from what was recorded'}
           </span>
         )}
-        {replay === undefined ? null : <CopyButton text={JSON.stringify({ messages: toOpenAIChat(replay.result) }, null, 2)} label="copy as OpenAI JSON" />}
+        {replay === undefined ? null : <CopyRequest result={replay.result} />}
       </div>
       <p className="tl-muted tl-detail-subtitle">
         {rowSubtitle(row, entryAt)}

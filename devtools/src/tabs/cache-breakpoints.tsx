@@ -6,8 +6,8 @@ import { formatNumber } from '../model/meter-parts'
 export const breakpointReasons: Readonly<Record<CacheBreakpointReason, string>> = {
   'tools-and-system': 'end of tools + system prompt: the same on every call',
   'stable-base': 'end of memory / summary checkpoint: stable until the window moves',
-  'previous-stable': 'where the previous batch of reductions stopped: keeps the prefix before a new batch readable',
-  'newest-stable': 'newest message no later call rewrites (older than the reduction floor)',
+  'previous-stable': 'where the last round of shortened tool results ended: what comes before it can still be read from the cache',
+  'newest-stable': 'the newest message no later call will shorten',
   'request-end': 'end of the request: the next call repeats all of it and appends',
   'lookback-bridge': 'where the previous call ended: the newest turn adds more than the 20 blocks a breakpoint looks back',
 }
@@ -36,7 +36,10 @@ export function CacheBreakpoints({ result }: { readonly result: ProjectionResult
         <span className="tl-muted">
           Anthropic {cache.anthropic === 'off' ? 'off: no cache_control sent' : cache.anthropic === 'auto' ? 'automatic mode (top-level cache_control) plus' : 'explicit'}
           {' · '}OpenAI prompt_cache_key {cache.key === undefined ? 'none' : <span className="tl-mono">{cache.key}</span>}
-          {' · '}reductions stop at #{cache.reductionFloor}
+          {' · '}
+          <span title={`reduction floor: #${cache.reductionFloor}`} data-testid="reduction-floor">
+            tool results up to #{cache.reductionFloor} may be shortened; newer ones are left as they are, so the cached start of the request stays the same
+          </span>
         </span>
       </p>
       <p className="tl-muted" data-testid="openai-breakpoints" data-count={placed.openAI.length}>

@@ -27,11 +27,14 @@ describe('Calls tab', () => {
     expect(changes('entering')).toContain(6)
     // Each change says why, in words, and shows the entry's text.
     const left = panel.query('[data-testid="call-diff"] [data-change="leaving"]') as HTMLElement
-    expect(left.textContent).toContain('window: outside maxTurns / maxMessages')
+    expect(left.textContent).toContain('they are older than the turns the policy keeps')
+    expect(left.querySelector('[title]')?.getAttribute('title')).toBe('window: outside maxTurns / maxMessages')
     expect(left.textContent).toContain('user: question 0')
     const broke = await panel.find('prefix-break')
     expect(Number(broke.dataset['byte'])).toBeGreaterThan(0)
-    expect(broke.textContent).toMatch(/the cached prefix breaks at byte [\d,]+, in message 1/)
+    expect(broke.textContent).toMatch(/the request changed in message 1 \(.*\): only the 0 messages before it \(0 tokens\) can be read from the provider's cache/)
+    // The byte offset is expert detail: in the tooltip.
+    expect(broke.querySelector('p')?.title).toMatch(/^the two requests differ from byte [\d,]+ of the later one on$/)
 
     ;(panel.query('[data-call-id="c1"][data-testid="call-row"]') as HTMLElement).click()
     await eventually(() => expect(panel.query('[data-testid="call-detail"]')?.dataset['callId']).toBe('c1'))

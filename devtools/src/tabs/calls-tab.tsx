@@ -1,8 +1,8 @@
-import { toOpenAIChat, type Thread } from '@threadlens/core'
+import type { Thread } from '@threadlens/core'
 import { threadCalls, createSessionSource, type ThreadCall } from '@threadlens/client'
 import { useCallAttempts, useSession, useThread } from '@threadlens/react'
 import { useMemo, useState, type CSSProperties } from 'react'
-import { CopyButton } from '../components/copy-button'
+import { CopyRequest } from '../components/copy-request'
 import { traceRows, clockTime, countDifference, duration, rowNeighbours, rowSubtitle, traceLabel, type TraceRow } from '../model/call-trace-rows'
 import { AttemptDetail } from './attempt-detail'
 import { CalibrationList, TraceList } from './calls-trace'
@@ -88,7 +88,7 @@ function CallDetail({ thread, row, call, previous, answered }: { readonly thread
             {current.verified ? 'matches the recorded messages hash' : 'differs from what was recorded'}
           </span>
         )}
-        <CopyButton text={JSON.stringify({ messages: toOpenAIChat(current.result) }, null, 2)} label="copy as OpenAI JSON" />
+        <CopyRequest result={current.result} />
       </div>
       <p className="tl-muted">
         sent {current.result.messages.length} messages · {formatNumber(current.result.meta.tokens.total)} tokens (counted)

@@ -55,7 +55,7 @@ async function seeded({ aborted = false } = {}) {
   return harness
 }
 
-/** The trace's rows as `callId:status`, top to bottom. */
+/** The trace's rows as `callId:status`, top to bottom (newest first). */
 const traceOrder = (panel: Harness) => panel.queryAll('.tl-trace-row').map((row) => `${row.dataset['callId']}:${row.dataset['status']}`)
 /** What `seeded()` leaves, in the order sent: each retry just before the call it led to. */
 const seededOrder = ['call-0:ok', 'call-1:retried', 'call-1:retried', 'call-1:ok', 'call-2:failed']
@@ -65,7 +65,7 @@ describe('Calls tab: every attempt on record', () => {
     await page.viewport(1440, 900)
     const panel = await seeded()
     await eventually(() => expect(panel.queryAll('[data-testid="attempt-row"]')).toHaveLength(3))
-    expect(traceOrder(panel)).toEqual(seededOrder)
+    expect(traceOrder(panel)).toEqual([...seededOrder].reverse())
     expect((await panel.find('calls-count')).textContent).toBe('2 calls · 5 attempts, 3 not answered')
     const answered = panel.query('[data-testid="call-row"][data-call-id="call-1"]') as HTMLElement
     expect(answered.textContent).toContain('420 ms / 4.9 s')
@@ -74,9 +74,12 @@ describe('Calls tab: every attempt on record', () => {
     expect(answered.title).toContain('call call-1')
     expect(panel.query('[data-testid="attempt-row"][data-call-id="call-2"] [data-testid="trace-label"]')?.textContent).toMatch(/^try 1 · HTTP 401: invalid x-api-key/)
     expect(answered.textContent).toMatch(/→ [\d,]+ \+1[12]\.\d%/)
-    // Cache read / written, under a header that says so.
-    expect(answered.children[5]?.textContent).toBe('40 / 0')
+    // Cache read / written and cost, under a header that says so.
+    expect(answered.querySelector('[data-testid="trace-cache"]')?.textContent).toBe('40 / 0')
+    expect(answered.querySelector('[data-testid="trace-cost"]')?.textContent).toMatch(/^\$0\.\d{4}$/)
+    expect(panel.query('[data-testid="attempt-row"][data-call-id="call-2"] [data-testid="trace-cost"]')?.textContent).toBe('—')
     expect((await panel.find('calls-head')).textContent).toContain('cache read / written')
+    expect((await panel.find('calls-head')).textContent).toContain('cost')
     // The newest row is selected: the failed call, with its error and a verified replay from its record.
     const detail = await panel.find('attempt-detail')
     expect(detail.dataset['attemptId']).toBe('call-2#1')
@@ -84,9 +87,10 @@ describe('Calls tab: every attempt on record', () => {
     await eventually(() => expect(panel.query('[data-testid="attempt-detail"] [data-testid="replay-verified"]')?.dataset['verified']).toBe('true'))
     const calibration = await panel.find('calibration')
     expect(calibration.dataset['source']).toBe('calibrated')
-    expect(calibration.textContent).toMatch(/×1\.1[12]\d ± 0\.00\d/)
-    // 8 samples given, and the 2 answered replies' own, added by the store as they were written.
-    expect(calibration.textContent).toContain('over 10 calls · plans at ×1.1')
+    expect(calibration.textContent).toMatch(/counts 1[12]\.\d% more tokens than the local counter \(over 10 calls\); budgets leave 1[1-5]\.\d% room for it\./)
+    // The figures behind it are expert detail, in the tooltip.
+    expect(calibration.title).toMatch(/^provider ÷ local: ×1\.1[12]\d ± 0\.00\d over 10 calls · plans at ×1\.1\d\d$/)
+    // (10 calls: 8 samples given, and the 2 answered replies' own, added by the store as they were written.)
 
     ;(panel.query('[data-testid="call-row"][data-call-id="call-1"]') as HTMLElement).click()
     const call = await panel.find('call-detail')
@@ -100,15 +104,18 @@ describe('Calls tab: every attempt on record', () => {
     await page.viewport(1440, 900)
     const panel = await seeded({ aborted: true })
     await eventually(() => expect(panel.queryAll('.tl-trace-row')).toHaveLength(6))
-    expect(traceOrder(panel)).toEqual([...seededOrder, 'call-3:aborted'])
+    expect(traceOrder(panel)).toEqual(['call-3:aborted', ...[...seededOrder].reverse()])
     expect((await panel.find('calls-count')).textContent).toBe('2 calls · 6 attempts, 4 not answered')
     // Each row as the user reads it: clock, status, what it was for and why it failed, latency, local → reported tokens.
-    const cells = (selector: string) => [...(panel.query(selector) as HTMLElement).children].map((cell) => cell.textContent)
+    const cells = (selector: string) => {
+      const row = panel.query(selector) as HTMLElement
+      return [...[...row.children].slice(0, 3), ...(row.querySelector('.tl-trace-figures') as HTMLElement).children].map((cell) => cell.textContent)
+    }
     const [clock, status, label, latency, tokens, cached] = cells('[data-testid="attempt-row"][data-call-id="call-3"]')
     expect([clock, status, latency, cached]).toEqual(['08:03:00', 'aborted', '380 ms / 2.1 s', '—'])
     expect(label).toMatch(/^try 1 · AbortError: The request was aborted\. · for “question 3 about the harbour/)
     expect(tokens).toMatch(/^[\d,]+ → —$/)
-    const [, retriedStatus, retriedLabel, retriedLatency, retriedTokens] = cells('[data-testid="attempt-row"][data-call-id="call-1"]')
+    const [, retriedStatus, retriedLabel, retriedLatency, retriedTokens] = cells('[data-testid="attempt-row"][data-call-id="call-1"][data-attempt="1"]')
     expect([retriedStatus, retriedLatency]).toEqual(['retried', '— / 300 ms'])
     expect(retriedLabel).toMatch(/^try 1 · HTTP 429: rate limited: retry after 2 s · for “question 1/)
     expect(retriedTokens).toMatch(/^[\d,]+ → —$/)
@@ -138,20 +145,21 @@ describe('Calls tab: every attempt on record', () => {
       await eventually(() => expect(panel.query('[data-testid="call-diff"]')).not.toBeNull())
     }
     const rows = () => panel.queryAll('.tl-trace-row')
-    await select('[data-testid="attempt-row"][data-call-id="call-1"]')
+    await select('[data-testid="attempt-row"][data-call-id="call-1"][data-attempt="1"]')
     await eventually(() => expect(panel.query('[data-testid="attempt-detail"]')?.dataset['attemptId']).toBe('call-1#1'))
     await eventually(() => expect(panel.query('[data-testid="call-diff"]')?.textContent).toContain('vs the call before (answered, sent 08:00:00 UTC)'))
     const current = () => panel.query('[data-testid="call-diff"]') as HTMLElement
     expect([...current().querySelectorAll('[data-change="entering"]')].map((item) => Number((item as HTMLElement).dataset['seq']))).toEqual([1, 2])
-    ;(rows()[2] as HTMLElement).click()
+    // Newest first: the aborted call, the failed one, call-1 answered, its try 2, its try 1, call-0.
+    ;(rows()[3] as HTMLElement).click()
     await eventually(() => expect(panel.query('[data-testid="attempt-detail"]')?.dataset['attemptId']).toBe('call-1#2'))
     await eventually(() => expect(current().textContent).toContain('vs try 1 of this call (retried, sent 08:01:00 UTC)'))
     expect([current().dataset['entered'], current().dataset['left'], current().dataset['changed']]).toEqual(['0', '0', '0'])
     expect((await panel.find('attempt-error')).textContent).toBe('ProviderServerError (HTTP 529): overloaded')
-    ;(rows()[3] as HTMLElement).click()
+    ;(rows()[2] as HTMLElement).click()
     await eventually(() => expect(panel.query('[data-testid="call-detail"]')?.dataset['callId']).toBe('call-1'))
     await eventually(() => expect(current().textContent).toContain('vs try 2 of this call (retried, sent 08:01:02 UTC)'))
-    ;(rows()[4] as HTMLElement).click()
+    ;(rows()[1] as HTMLElement).click()
     await eventually(() => expect(panel.query('[data-testid="attempt-detail"]')?.dataset['attemptId']).toBe('call-2#1'))
     await eventually(() => expect(current().textContent).toContain('vs the call before (answered, sent 08:01:00 UTC)'))
     expect(current().querySelector('[data-testid="cache-figures"]')?.textContent).toMatch(/no usage: the attempt failed before the provider reported any$/)
@@ -166,11 +174,39 @@ describe('Calls tab: every attempt on record', () => {
     host.parentElement?.style.setProperty('width', '390px')
     await eventually(() => expect(panel.queryAll('.tl-trace-row')).toHaveLength(5))
     const row = panel.query('[data-testid="call-row"][data-call-id="call-1"]') as HTMLElement
-    // Status, call and tokens stay; the clock, latency and cache columns fold away (they are in the detail).
+    // Stacked: status and what it answered, then every figure, labelled (the clock is in the detail).
     expect(row.scrollWidth).toBeLessThanOrEqual(row.clientWidth + 1)
     expect(getComputedStyle(row.children[0] as Element).display).toBe('none')
-    expect(getComputedStyle(row.children[4] as Element).display).not.toBe('none')
+    for (const figure of ['trace-latency', 'trace-tokens', 'trace-cache', 'trace-cost']) {
+      const cell = row.querySelector(`[data-testid="${figure}"]`) as HTMLElement
+      expect(cell.getBoundingClientRect().width, figure).toBeGreaterThan(0)
+      expect(cell.getBoundingClientRect().right, figure).toBeLessThanOrEqual(row.getBoundingClientRect().right + 1)
+    }
+    expect(row.querySelector('[data-testid="trace-latency"]')?.textContent).toBe('420 ms / 4.9 s')
+    expect(getComputedStyle(row.querySelector('[data-testid="trace-latency"]') as Element, '::before').content).toBe('"time "')
+    expect(row.querySelector('[data-testid="trace-cache"]')?.textContent).toBe('40 / 0')
+    expect(row.getBoundingClientRect().height).toBeGreaterThan(30)
     await page.screenshot({ path: '../../../test-results/devtools-calls-390.png', element: host })
+    panel.unmount()
+  })
+
+  it('shows latency, tokens, cache and cost in view at every panel width, stacked when the columns do not fit', async () => {
+    await page.viewport(1440, 900)
+    const panel = await seeded()
+    const host = panel.root.host as HTMLElement
+    await eventually(() => expect(panel.queryAll('.tl-trace-row')).toHaveLength(5))
+    for (const width of [360, 480, 600, 640, 700, 800, 1000, 1400]) {
+      host.parentElement?.style.setProperty('width', `${width}px`)
+      await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)))
+      for (const row of panel.queryAll('.tl-trace-row')) {
+        expect(row.scrollWidth, `row at ${width} px`).toBeLessThanOrEqual(row.clientWidth + 1)
+        for (const figure of ['trace-latency', 'trace-tokens', 'trace-cache', 'trace-cost']) {
+          const box = (row.querySelector(`[data-testid="${figure}"]`) as HTMLElement).getBoundingClientRect()
+          expect(box.width, `${figure} at ${width} px`).toBeGreaterThan(0)
+          expect(box.right, `${figure} at ${width} px`).toBeLessThanOrEqual(row.getBoundingClientRect().right + 1)
+        }
+      }
+    }
     panel.unmount()
   })
 })

@@ -4,12 +4,15 @@ import { CopyButton } from '../components/copy-button'
 import { COLLAPSE_JSON_AFTER_CHARS } from '../constants'
 import { describeFate, type FateIndex } from '@threadlens/core/views'
 import { refsText } from '../model/entry-preview'
+import { fateInWords } from '../model/plain-words'
 import { recallDetail } from '../model/recall-words'
+import { usePanel } from '../panel/panel-context'
 
 /** One entry in full: fate and rule, refs, tokens, and its JSON (copyable). */
 export function EntryDetail({ entry, fates, counter, onClose }: { readonly entry: Entry; readonly fates: FateIndex; readonly counter: TokenCounter; readonly onClose: () => void }) {
   const fate = fates.fateOf(entry.seq)
   const { label, rule } = describeFate(fate)
+  const words = fateInWords(fate, usePanel().policy)
   const recalled = recallDetail(fate)
   const json = JSON.stringify(entry, null, 2)
   return (
@@ -25,7 +28,14 @@ export function EntryDetail({ entry, fates, counter, onClose }: { readonly entry
         </button>
       </div>
       <p>
-        <span className="tl-badge">{label}</span> <span className="tl-muted">{rule}</span>
+        <span className="tl-badge">{label}</span>{' '}
+        {words === undefined ? (
+          <span className="tl-muted">{rule}</span>
+        ) : (
+          <span data-testid="entry-fate-words" title={`rule: ${rule}`}>
+            {words}
+          </span>
+        )}
       </p>
       {recalled === undefined ? null : <p data-testid="entry-recall">{recalled}</p>}
       <p className="tl-muted tl-mono">

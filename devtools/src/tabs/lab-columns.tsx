@@ -12,7 +12,9 @@ interface Item {
   readonly position: number
   readonly mark: Mark
   readonly delta: number
+  /** Why, in words; `rule` as the projector states it. */
   readonly reason: string
+  readonly rule: string
 }
 
 const MESSAGES_SHOWN = 300
@@ -26,7 +28,7 @@ function items(result: ProjectionResult, changes: ReadonlyMap<number, EntryChang
     const relevant = own.filter((change) => (side === 'before' ? change.change !== 'entered' : change.change !== 'left'))
     const first = relevant[0]
     const mark: Mark = first === undefined ? undefined : first.change === 'changed' ? 'changed' : first.change === 'entered' ? 'entering' : 'leaving'
-    return { position, mark, delta: relevant.reduce((sum, change) => sum + change.delta, 0), reason: first?.reason ?? '' }
+    return { position, mark, delta: relevant.reduce((sum, change) => sum + change.delta, 0), reason: first?.words ?? '', rule: first?.reason ?? '' }
   })
 }
 
@@ -76,7 +78,11 @@ function Column({ title, result, list, all, testId }: { readonly title: string; 
               <span className={item.mark === undefined ? 'tl-muted tl-change' : `tl-change tl-change-${item.mark}`}>{item.mark === undefined ? 'same' : markWords[item.mark]}</span>
               <span>
                 <span className="tl-role">{messageRole(message)}</span> <span className="tl-muted tl-mono">{messageSource(message, info)}</span>{' '}
-                {item.mark === undefined ? null : <span className="tl-muted">{item.reason}</span>}
+                {item.mark === undefined ? null : (
+                  <span className="tl-muted" title={item.rule}>
+                    {item.reason}
+                  </span>
+                )}
               </span>
               <span className="tl-num">
                 {formatNumber(info?.tokens ?? 0)} tok{item.mark === undefined ? '' : ` (${signed(item.delta)})`}

@@ -14,7 +14,9 @@ describe('Left out', () => {
     // Tokens follow in a deferred render.
     await eventually(() => expect(card.querySelector('h3')?.textContent).toMatch(new RegExp(`^Left out: ${total} entries \\([\\d,]+ tokens as written\\)$`)))
     expect(groups[0]?.textContent).toContain('#0–#')
-    expect(groups[0]?.textContent).toContain('did not fit the token budget')
+    // What happened and what to change, in words; the projector's rule in the tooltip.
+    expect(groups[0]?.querySelector('[data-testid="left-out-why"]')?.textContent).toMatch(/^Left out: they did not fit the room the request has \([\d,]+ tokens: maxInputTokens minus reserveOutputTokens\); the newest are kept first\. Raise maxInputTokens/)
+    expect(groups[0]?.querySelector('[data-testid="left-out-why"]')?.getAttribute('title')).toBe('rule: did not fit the token budget (newest first, contiguous)')
     // A range opens the timeline at its first entry.
     ;(groups[0]?.querySelector('button') as HTMLButtonElement).click()
     await eventually(() => expect(panel.query('[data-testid="entry-detail"]')?.dataset['seq']).toBe('0'))

@@ -2,6 +2,7 @@ import type { Entry, ProjectionResult, TokenCounter } from '@threadlens/core'
 import { useDeferredValue, useMemo } from 'react'
 import { leftOut, leftOutHeading, leftOutTotals, rangeText, reasonBadgeClass } from '../model/left-out'
 import { formatNumber } from '../model/meter-parts'
+import { reasonInWords } from '../model/plain-words'
 import { usePanel } from '../panel/panel-context'
 
 const RANGES_SHOWN = 12
@@ -40,7 +41,10 @@ export function LeftOutList({ result, entryAt, counter }: LeftOutListProps) {
                 {formatNumber(group.count)} {group.count === 1 ? 'entry' : 'entries'}
               </strong>
               {group.tokens === undefined ? null : <span className="tl-num tl-muted">{formatNumber(group.tokens)} tokens{group.sent === 'shortened' ? ' before shortening' : ''}</span>}
-              <span className="tl-muted">{group.rule}</span>
+              {/* What happened and the setting that changes it; the projector's own rule in the tooltip. */}
+              <span className="tl-left-out-why" data-testid="left-out-why" title={`rule: ${group.rule}`}>
+                {reasonInWords(group.reason, result.meta.summary?.seq, panel.policy).sentence}
+              </span>
             </div>
             <div className="tl-row" style={{ gap: 4 }}>
               {group.ranges.slice(0, RANGES_SHOWN).map((range) => (

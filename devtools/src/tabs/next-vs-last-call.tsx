@@ -38,7 +38,7 @@ export function NextVsLastCall({ next, counter }: { readonly next: ProjectionRes
         <strong>Next call vs the last one</strong>{' '}
         <span className="tl-muted">
           (call {last.ordinal + 1} of {calls.length}): {signed(diff.tokenDelta)} tokens ({formatNumber(diff.tokensBefore)} → {formatNumber(diff.tokensAfter)}) · {diff.entered} entering · {diff.left} leaving ·{' '}
-          {diff.changed} changing form · {diff.prefix.byte === undefined ? 'cached prefix kept' : `cached prefix breaks at byte ${formatNumber(diff.prefix.byte)}`}
+          {diff.changed} changing form · {diff.prefix.byte === undefined ? 'the provider’s cache keeps matching' : `the provider’s cache stops matching at message ${(diff.prefix.messageIndex ?? 0) + 1}`}
         </span>
       </summary>
       <TurnDiffView before={compared.before} after={next} entryAt={entryAt} beforeLabel="the last call" testId="next-vs-last-diff" diff={diff} />

@@ -52,7 +52,7 @@ describe('Policy lab', () => {
     const before = await panel.find('lab-before')
     const after = await panel.find('lab-after')
     const leaving = before.querySelector('[data-change="leaving"]') as HTMLElement
-    expect(leaving.textContent).toContain('window: outside maxTurns / maxMessages')
+    expect(leaving.textContent).toContain('they are older than the turns the policy keeps')
     expect(leaving.textContent).toContain('question 0 lorem')
     expect(leaving.textContent).toMatch(/\(−[\d,]+\)/)
     const changed = after.querySelector('[data-change="changed"]') as HTMLElement

@@ -6,6 +6,8 @@ import { COLLAPSE_JSON_AFTER_CHARS } from '../constants'
 import { formatNumber } from '../model/meter-parts'
 import { usePanel } from '../panel/panel-context'
 import { usePanelProjection } from '../panel/panel-projection'
+import { AttachmentsLeftOut } from '../components/attachments-left-out'
+import { readableRequest, storeHeldAttachments, viewFormatOptions } from '../model/request-format'
 import { useRememberedChoice } from '../panel/use-remembered-filter'
 import { CacheBreakpoints } from './cache-breakpoints'
 import { LeftOutList } from './left-out-list'
@@ -65,23 +67,26 @@ export function ProjectionTab() {
 }
 
 function FormattedProjection({ result, format }: { readonly result: ProjectionResult; readonly format: Format }) {
+  // Store-held images and files are shown without their bytes (see request-format).
+  const attachments = useMemo(() => storeHeldAttachments(result), [result])
+  const openAI = useMemo(() => (format === 'openai' ? toOpenAIChat(result, viewFormatOptions) : undefined), [result, format])
   const json = useMemo(() => {
-    if (format === 'openai') return JSON.stringify({ messages: toOpenAIChat(result) }, null, 2)
-    if (format === 'anthropic') return JSON.stringify(toAnthropicMessages(result), null, 2)
+    if (openAI !== undefined) return readableRequest(JSON.stringify({ messages: openAI }, null, 2), attachments.ids)
+    if (format === 'anthropic') return readableRequest(JSON.stringify(toAnthropicMessages(result, viewFormatOptions), null, 2), attachments.ids)
     return ''
-  }, [result, format])
+  }, [result, format, openAI, attachments])
   if (format === 'neutral') return <ProjectedMessages result={result} />
-  if (format === 'openai') {
-    const messages = toOpenAIChat(result)
+  if (openAI !== undefined) {
     return (
       <div data-testid="request-json" data-provider="openai">
         <div className="tl-row">
           <CopyButton text={json} label="copy request JSON" />
         </div>
-        {messages.map((message, position) => (
+        <AttachmentsLeftOut images={attachments.images} files={attachments.files} />
+        {openAI.map((message, position) => (
           <div key={position} className="tl-message" data-testid="provider-message">
             <div className="tl-role">{message.role}</div>
-            <CollapsibleText pre text={JSON.stringify(message, null, 2)} limit={COLLAPSE_JSON_AFTER_CHARS} />
+            <CollapsibleText pre text={readableRequest(JSON.stringify(message, null, 2), attachments.ids)} limit={COLLAPSE_JSON_AFTER_CHARS} />
             <div className="tl-tokens">{formatNumber(result.meta.messages[position]?.tokens ?? 0)} tok</div>
           </div>
         ))}
@@ -94,6 +99,7 @@ function FormattedProjection({ result, format }: { readonly result: ProjectionRe
         <CopyButton text={json} label="copy request JSON" />
         <span className="tl-muted">Anthropic merges consecutive roles and moves system text to `system`; per-message tokens are in the neutral view.</span>
       </div>
+      <AttachmentsLeftOut images={attachments.images} files={attachments.files} />
       <CollapsibleText pre text={json} limit={COLLAPSE_JSON_AFTER_CHARS * 4} />
     </div>
   )

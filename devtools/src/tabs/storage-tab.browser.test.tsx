@@ -38,4 +38,24 @@ describe('Storage tab', () => {
     expect(projection.meta.includedSeqs.length).toBe(conversation(2).length)
     panel.unmount()
   })
+
+  it('is live: the entry count and the record follow appends, and storage usage is read again', async () => {
+    const panel = await renderPanel({ entries: conversation(2), tab: 'storage' })
+    await eventually(() => expect(panel.query('[data-testid="storage-thread"]')?.textContent).toMatch(/^6 entries/))
+    const estimate = vi.spyOn(navigator.storage, 'estimate')
+    for (let batch = 0; batch < 5; batch++) {
+      await panel.stores.threads.appendMany(panel.threadId, [
+        { kind: 'message', payload: { role: 'user', content: `more ${batch}` } },
+        { kind: 'message', payload: { role: 'assistant', content: `answer ${batch}` } },
+        { kind: 'message', payload: { role: 'user', content: `thanks ${batch}` } },
+      ])
+      await new Promise((resolve) => setTimeout(resolve, 150))
+    }
+    // 6 + 5 × 3 entries: the count is there as soon as the entries are, without reopening the tab.
+    await eventually(() => expect(panel.query('[data-testid="storage-thread"]')?.textContent).toMatch(/^21 entries/))
+    // Usage is read again while appends go on, but not once per append.
+    await eventually(() => expect(estimate.mock.calls.length).toBeGreaterThan(0))
+    expect(estimate.mock.calls.length).toBeLessThan(5)
+    panel.unmount()
+  })
 })

@@ -1,6 +1,6 @@
-import { useThreadlensClient } from '@threadlens/react'
+import { useThread, useThreadlensClient } from '@threadlens/react'
 import type { ThreadRecord } from '@threadlens/store'
-import { useEffect, useState } from 'react'
+import { useEffect, useRef, useState } from 'react'
 import { downloadText, fileSafe } from '../model/download'
 import { formatNumber, formatPercent } from '../model/meter-parts'
 import { usePanel } from '../panel/panel-context'
@@ -25,26 +25,55 @@ function megabytes(bytes: number | undefined): string {
   return bytes === undefined ? 'unknown' : `${formatNumber(Math.round((bytes / 1024 / 1024) * 10) / 10)} MB`
 }
 
-/** The origin's storage facts and the thread's record, read when the tab opens or the thread changes. */
+/** Shortest time between two reads of the storage facts while entries are being appended. */
+const REREAD_MS = 1_000
+
+/**
+ * The origin's storage facts and the thread's record, live: read when the tab opens or the thread
+ * changes, then again as entries are appended (at most once per `REREAD_MS`, the last append
+ * always read). The entry count follows the live thread at once.
+ */
 function useStorageFacts(threadId: string) {
   const client = useThreadlensClient()
+  const version = useThread(threadId, (snapshot) => snapshot.version)
+  const liveRecord = useThread(threadId, (snapshot) => snapshot.record)
   const [facts, setFacts] = useState<StorageFacts | undefined>(undefined)
-  const [record, setRecord] = useState<ThreadRecord | undefined>(undefined)
+  const [readRecord, setRecord] = useState<ThreadRecord | undefined>(undefined)
+  const lastRead = useRef(Number.NEGATIVE_INFINITY)
+  // Reads answer for the thread they were made for, even when an append comes in meanwhile.
+  const current = useRef(threadId)
   useEffect(() => {
-    let active = true
-    readFacts().then((read) => {
-      if (active) setFacts(read)
-    })
-    client.threads.get(threadId).then(
-      (found) => {
-        if (active) setRecord(found)
-      },
-      () => undefined,
-    )
+    current.current = threadId
+    lastRead.current = Number.NEGATIVE_INFINITY
+    setRecord(undefined)
     return () => {
-      active = false
+      current.current = ''
     }
-  }, [client, threadId])
+  }, [threadId])
+  useEffect(() => {
+    const read = () => {
+      lastRead.current = Date.now()
+      readFacts().then((next) => {
+        if (current.current === threadId) setFacts(next)
+      })
+      client.threads.get(threadId).then(
+        (found) => {
+          if (current.current === threadId) setRecord(found)
+        },
+        () => undefined,
+      )
+    }
+    const wait = lastRead.current + REREAD_MS - Date.now()
+    if (wait <= 0) {
+      read()
+      return undefined
+    }
+    const timer = setTimeout(read, wait)
+    return () => clearTimeout(timer)
+  }, [client, threadId, version])
+  // A rename or a tag from another tab comes with the live record; the count with the live thread.
+  const newer = liveRecord !== undefined && (readRecord === undefined || liveRecord.updatedAt > readRecord.updatedAt) ? liveRecord : readRecord
+  const record = newer === undefined ? undefined : { ...newer, entryCount: Math.max(newer.entryCount, version) }
   const refreshFacts = async () => setFacts(await readFacts())
   return { facts, record, refreshFacts }
 }

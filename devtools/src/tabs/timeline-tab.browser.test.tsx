@@ -28,7 +28,8 @@ describe('Timeline tab', () => {
     const detail = await panel.find('entry-detail')
     expect(detail.dataset['seq']).toBe(String(opSeq))
     expect(detail.textContent).toContain('"op": "pin"')
-    expect(detail.textContent).toContain('a context op: applied to the projection, never sent')
+    expect(detail.textContent).toContain('Not sent: a pin, unpin or reset changes what is sent; it is never sent itself.')
+    expect(detail.querySelector('[data-testid="entry-fate-words"]')?.getAttribute('title')).toBe('rule: a context op: applied to the projection, never sent')
     // The detail pane never hides a row's fate or tokens.
     const row = panel.query(`[data-seq="${opSeq}"]`) as HTMLElement
     expect(row.getAttribute('aria-current')).toBe('true')

@@ -72,15 +72,15 @@ function PrefixLine({ diff, after }: { readonly diff: TurnDiff; readonly after: 
   const info = prefix.messageIndex === undefined ? undefined : after.meta.messages[prefix.messageIndex]
   return (
     <div data-testid="prefix-break" data-byte={prefix.byte}>
-      <p>
+      <p title={stable ? undefined : `the two requests differ from byte ${formatNumber(prefix.byte ?? 0)} of the later one on`}>
         <span className={`tl-badge ${stable ? 'tl-ok' : 'tl-warn'}`} data-testid="prefix-stable" data-stable={stable}>
-          {stable ? 'prefix cache-stable' : 'prefix changed'}
+          {stable ? 'cache keeps matching' : 'cache stops matching'}
         </span>{' '}
         {stable
-          ? `the earlier request opens this one unchanged: all ${prefix.sharedMessages} messages (${formatNumber(prefix.sharedTokens)} tokens) can be read from a cache`
-          : `the cached prefix breaks at byte ${formatNumber(prefix.byte ?? 0)}, in message ${(prefix.messageIndex ?? 0) + 1}${
+          ? `the earlier request opens this one unchanged: all ${prefix.sharedMessages} messages (${formatNumber(prefix.sharedTokens)} tokens) can be read from the provider's cache`
+          : `the request changed in message ${(prefix.messageIndex ?? 0) + 1}${
               message === undefined ? '' : ` (${info?.segment ?? ''} · ${message.role}${info === undefined || info.seqs.length === 0 ? '' : ` #${info.seqs.join(', #')}`})`
-            }; ${prefix.sharedMessages} leading messages (${formatNumber(prefix.sharedTokens)} tokens) still match`}
+            }: only the ${prefix.sharedMessages} messages before it (${formatNumber(prefix.sharedTokens)} tokens) can be read from the provider's cache; the rest is paid at the full input price`}
       </p>
       {stable ? null : (
         <div className="tl-diff-columns">
@@ -137,7 +137,9 @@ function ChangeList({ changes, entryAt }: { readonly changes: readonly EntryChan
               <span className={`tl-change tl-change-${item.change === 'entered' ? 'entering' : item.change === 'left' ? 'leaving' : 'changed'}`}>
                 {changeWords[item.change]} #{item.seq}
               </span>
-              <span className="tl-muted">{item.reason}</span>
+              <span className="tl-muted" title={item.reason}>
+                {item.words}
+              </span>
               <span className="tl-num">{signed(item.delta)}</span>
               <span className="tl-preview">{entry === undefined ? '(not in the thread)' : oneLine(entryPreview(entry))}</span>
             </li>

@@ -19,6 +19,8 @@ export interface Harness {
   readonly stores: MemoryBackedStores
   readonly threadId: string
   readonly root: ShadowRoot
+  /** The key the panel's UI state is remembered under in localStorage. */
+  readonly storageKey: string
   /** One element inside the panel's shadow root, waited for. */
   find(testId: string): Promise<HTMLElement>
   query(selector: string): HTMLElement | null
@@ -92,6 +94,7 @@ export async function renderPanel(options: HarnessOptions = {}): Promise<Harness
     stores,
     threadId: record.id,
     root,
+    storageKey,
     find,
     query,
     queryAll: (selector) => [...root.querySelectorAll<HTMLElement>(selector)],

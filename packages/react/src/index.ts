@@ -14,3 +14,6 @@ export { useRetryCountdown } from './session/use-retry-countdown'
 export { useCallAttempts, useCalibrations } from './calls/use-call-log'
 
 export { useAttachmentURL } from './attachments/use-attachment-url'
+
+export type { ThreadlensErrorBoundaryProps, ThreadlensErrorFallbackProps } from './errors/error-boundary'
+export { ThreadlensErrorBoundary, ThreadlensErrorFallback } from './errors/error-boundary'

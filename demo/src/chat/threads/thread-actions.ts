@@ -11,9 +11,38 @@ export interface ThreadActions {
   /** A new thread with entries 0..atSeq of this one, titled after it; returns its id. */
   fork(threadId: string, title: string, atSeq: number): Promise<string>
   remove(threadId: string): Promise<void>
-  /** JSONL (a threadlens export) or JSON (an OpenAI-style messages array); returns the new thread's id. */
-  importFile(file: File): Promise<string>
+  /**
+   * JSONL (a threadlens export) or JSON (an OpenAI-style messages array) as a new thread; when a
+   * chat with its title exists already, the new one's title says "(imported)".
+   */
+  importFile(file: File): Promise<ImportedThread>
   exportThread(record: ThreadRecord): Promise<void>
+}
+
+/** What an import made. */
+export interface ImportedThread {
+  readonly threadId: string
+  readonly title: string
+  readonly entryCount: number
+  /** Whether "(imported)" was added because a chat with the same title existed. */
+  readonly marked: boolean
+}
+
+/** The title an imported chat gets: its own, or with "(imported)" (then "(imported 2)", …) when that one is taken. */
+export function importedTitle(title: string, taken: ReadonlySet<string>): string {
+  if (!taken.has(title)) return title
+  for (let count = 1; ; count++) {
+    const marked = `${title} (imported${count === 1 ? '' : ` ${count}`})`
+    if (!taken.has(marked)) return marked
+  }
+}
+
+/** What the app says once an import is done. */
+export function importNotice(imported: ImportedThread): string {
+  const entries = `${imported.entryCount.toLocaleString('en-US')} ${imported.entryCount === 1 ? 'entry' : 'entries'}`
+  return imported.marked
+    ? `Imported “${imported.title}” (${entries}) and opened it; a chat with the same title already exists, so this one is marked “(imported)”.`
+    : `Imported “${imported.title}” (${entries}) and opened it.`
 }
 
 export function threadActions(stores: ThreadlensStores): ThreadActions {
@@ -42,7 +71,14 @@ export function threadActions(stores: ThreadlensStores): ThreadActions {
     async importFile(file) {
       // An OpenAI messages array carries no title: name the chat after the file.
       const isJsonArray = file.name.toLowerCase().endsWith('.json')
-      return listed(await stores.threads.import(file, isJsonArray ? { title: titleFromFileName(file.name) } : {}))
+      const taken = new Set((await stores.threads.list()).map((record) => titleOf(record)))
+      const threadId = await stores.threads.import(file, isJsonArray ? { title: titleFromFileName(file.name) } : {})
+      const record = await stores.threads.get(threadId)
+      const own = titleOf(record)
+      const title = importedTitle(own, taken)
+      if (title !== own) await stores.threads.rename(threadId, title)
+      await listed(threadId)
+      return { threadId, title, entryCount: record?.entryCount ?? 0, marked: title !== own }
     },
     async exportThread(record) {
       downloadText(fileNameOf(titleOf(record), 'jsonl'), await stores.threads.export(record.id), 'application/x-ndjson')
