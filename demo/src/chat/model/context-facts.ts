@@ -59,7 +59,8 @@ export function contextFacts(projection: ProjectionResult): ContextFacts {
   const earlierToolResults = toolsBefore.filter((message) => !message.content.startsWith('[tool result hidden'))
   return {
     latestUser: latest?.content ?? '',
-    afterLatestUser: latestUserIndex === -1 ? [] : messages.slice(latestUserIndex + 1),
+    // This request's own messages: the recall block, sent last, is older history, not a tool's answer.
+    afterLatestUser: latestUserIndex === -1 ? [] : messages.slice(latestUserIndex + 1).filter((_message, offset) => meta.messages[latestUserIndex + 1 + offset]?.segment !== 'recall'),
     messageCount: messages.length,
     historyCount: meta.messages.filter((info) => info.segment === 'history').length,
     userTurns: messages.filter((message, position) => message.role === 'user' && meta.messages[position]?.segment === 'history').length,

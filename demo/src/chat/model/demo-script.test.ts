@@ -1,5 +1,6 @@
 import { createSession, type SessionEvent } from '@threadlens/agent'
 import { createTokenCounter, decideCompaction, project, type TokenCounter } from '@threadlens/core'
+import { createRecallIndex } from '@threadlens/core/recall'
 import { reasoningView } from '@threadlens/core/views'
 import { createMemoryBackedStores } from '@threadlens/store'
 import { beforeAll, describe, expect, test } from 'vitest'
@@ -18,7 +19,7 @@ beforeAll(async () => {
 })
 
 /** The demo's offline model, tools and memory over in-memory stores, as the chat app wires them. */
-async function setUp() {
+async function setUp(options: { recall?: boolean } = {}) {
   const stores = createMemoryBackedStores()
   const record = await stores.threads.create({ title: 'test' })
   const { client, summarizer } = modelSetup({ provider: 'offline' }, { delayMs: 0, chunkSize: 16 })
@@ -31,6 +32,7 @@ async function setUp() {
     counter,
     summarizer,
     memory: () => stores.memory.get(memoryId),
+    ...(options.recall === true ? { recall: createRecallIndex() } : {}),
   })
   const send = async (text: string): Promise<SessionEvent[]> => {
     const events: SessionEvent[] = []
@@ -113,6 +115,16 @@ describe('the offline model with the demo tools', () => {
     expect(decideCompaction(after, short).action).toBe('none')
     expect(events.at(-1)).toMatchObject({ type: 'done', text: expect.stringContaining('a summary of entries #0') })
   })
+})
+
+test('with recall on a long thread, the recalled block (sent last) is not taken for a tool result: a note is saved', async () => {
+  const { stores, record, send, items } = await setUp({ recall: true })
+  await stores.threads.appendMany(record.id, longSessionInputs({ turns: 240, batchId: 'ls2' }))
+  const events = await send('Remember that the ferry leaves at 7:15')
+  const first = events.find((event) => event.type === 'projection-end')
+  expect(first).toMatchObject({ projection: { meta: { recall: { skipped: undefined } } } })
+  expect((await items()).slice(-3)).toMatchObject([{ kind: 'message', role: 'assistant' }, { kind: 'tool', name: 'save_note', status: 'ok' }, { kind: 'message', role: 'assistant' }])
+  expect(events.at(-1)).toMatchObject({ type: 'done', text: expect.stringContaining('Saved to memory') })
 })
 
 test('long-session inputs are valid, deterministic and of realistic size', async () => {
