@@ -97,7 +97,7 @@ function PanelInner(props: PanelBodyProps) {
   const tools = props.tools ?? (session.tools.length === 0 ? undefined : session.tools)
   const memory = props.memory ?? session.memory
   // One recall index per thread, so a policy with recall (the app's or one tried in the lab) is projected as the app does.
-  const recall = useRecallIndex(threadId, props.recall, [basePolicy, lab.policy])
+  const recall = useRecallIndex(threadId, props.recall, [basePolicy, lab.policy], useOptionalThreadlensClient()?.threads)
   const projectOptions = useMemo(() => {
     const pending: PendingMessage[] | undefined = pendingMessage === undefined ? undefined : [{ role: 'user', content: pendingMessage }]
     return { ...(pending === undefined ? {} : { pending }), ...(tools === undefined ? {} : { tools }), ...(memory === undefined ? {} : { memory }), ...(recall === undefined ? {} : { recall }) }

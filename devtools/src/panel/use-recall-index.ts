@@ -1,6 +1,6 @@
 import type { ContextPolicy } from '@threadlens/core'
 import type { RecallIndex, RecallSearcher } from '@threadlens/core/recall'
-import { useEffect, useMemo, useState } from 'react'
+import { useEffect, useState } from 'react'
 
 type RecallModule = typeof import('@threadlens/core/recall')
 
@@ -44,11 +44,17 @@ export function freshRecallIndex(): RecallIndex | undefined {
 /**
  * One recall index per thread, so a policy with recall (the app's, or one tried in the lab) is
  * projected as the app projects it: `given` (the app's own index) when there is one, else the
- * panel's. The panel's code loads once one of `policies` recalls, at the visitor's first
- * interaction with the page; until then this is `undefined`, and a projection says recall was
- * skipped for want of an index.
+ * panel's, restored from the terms `threads` keeps beside the entries (made from the entries when
+ * that fails). The panel's code loads once one of `policies` recalls, at the visitor's first
+ * interaction with the page; until then, and until it is restored, this is `undefined`, and a
+ * projection says recall was skipped for want of an index.
  */
-export function useRecallIndex(threadId: string | undefined, given: RecallSearcher | undefined, policies: readonly (ContextPolicy | undefined)[]): RecallSearcher | undefined {
+export function useRecallIndex(
+  threadId: string | undefined,
+  given: RecallSearcher | undefined,
+  policies: readonly (ContextPolicy | undefined)[],
+  threads: { recallIndex(threadId: string): Promise<RecallIndex> } | undefined,
+): RecallSearcher | undefined {
   const wanted = given === undefined && policies.some((policy) => policy?.recall !== undefined)
   const [module, setModule] = useState(loaded)
   useEffect(() => {
@@ -65,6 +71,16 @@ export function useRecallIndex(threadId: string | undefined, given: RecallSearch
       cancel()
     }
   }, [wanted, module])
-  const own = useMemo(() => (threadId === undefined || module === undefined ? undefined : module.createRecallIndex()), [threadId, module])
-  return given ?? own
+  const [own, setOwn] = useState<{ readonly threadId: string; readonly index: RecallIndex }>()
+  useEffect(() => {
+    if (threadId === undefined || module === undefined) return undefined
+    let current = true
+    const made = (): RecallIndex => module.createRecallIndex()
+    const restored = threads === undefined ? Promise.resolve(made()) : threads.recallIndex(threadId).catch(made)
+    void restored.then((index) => current && setOwn({ threadId, index }))
+    return () => {
+      current = false
+    }
+  }, [threadId, module, threads])
+  return given ?? (own !== undefined && own.threadId === threadId ? own.index : undefined)
 }
