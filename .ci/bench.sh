@@ -41,6 +41,12 @@ step "context quality (packages/core/bench/context-quality.bench.ts)"
 step "context quality on LoCoMo (packages/core/bench/quality/locomo.bench.ts)"
 "$TSX" packages/core/bench/quality/locomo.bench.ts
 
+# Which search engine recall uses, side by side in one run: threadlens's postings, MiniSearch,
+# FlexSearch and Orama given the same terms — LoCoMo evidence and answers, search cost on a 10k-entry
+# thread, bytes (Node; ~3 min). Writes bench-results/search-engines.json.
+step "recall search engines (packages/core/bench/quality/search-libraries.bench.ts)"
+"$TSX" packages/core/bench/quality/search-libraries.bench.ts
+
 # What recall costs on big threads: index build, update per append, projection with and without
 # recall on 1k- and 10k-entry synthetic threads (Node; ~1 min). Writes bench-results/recall.json.
 step "recall cost (packages/core/bench/recall.bench.ts)"

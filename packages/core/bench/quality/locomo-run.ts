@@ -39,7 +39,7 @@ export interface LocomoFigures {
 }
 
 /** The questions of a conversation with their evidence located in `diaIdBySeq`'s thread. */
-function contexts(conversation: Conversation, diaIdBySeq: ReadonlyMap<number, string>): QuestionContext[] {
+export function contexts(conversation: Conversation, diaIdBySeq: ReadonlyMap<number, string>): QuestionContext[] {
   const seqByDiaId = new Map([...diaIdBySeq].map(([seq, diaId]) => [diaId, seq]))
   const textByDiaId = new Map(conversation.inputs.flatMap(({ input, diaId }) => (diaId === undefined || input.kind !== 'message' ? [] : [[diaId, input.payload.content] as const])))
   return conversation.questions.map((question) => ({
