@@ -66,6 +66,7 @@ describe('fromOpenAIChat', () => {
         },
         { kind: 'message', payload: { role: 'assistant', content: '' }, refs: { callId: 'import-8' } },
       ],
+      changes: [],
     })
   })
 
@@ -190,7 +191,7 @@ describe('fromOpenAIChat', () => {
     expect([error.index, error.field]).toEqual([0, 'tool_calls.1.function.arguments'])
   })
 
-  it.each([['[1,2]', 'an array'], ['null', 'null'], ['"text"', 'a string'], ['7', 'a number']])(
+  it.each([['[1,2]', 'an array'], ['"text"', 'a string'], ['7', 'a number']])(
     'refuses arguments %s that are not an object',
     (argumentsText, described) => {
       const error = importError([
@@ -237,12 +238,57 @@ describe('fromOpenAIChat', () => {
     expect(error.message).toContain('already answered')
   })
 
-  it('refuses a tool call id used twice', () => {
+  it('refuses a tool call id used again while the first call is unanswered: a result could not tell them apart', () => {
     const error = importError([
       { role: 'assistant', content: null, tool_calls: [toolCall('a', 'f', '{}')] },
-      { role: 'tool', tool_call_id: 'a', content: 'x' },
       { role: 'assistant', content: null, tool_calls: [toolCall('a', 'f', '{}')] },
     ])
-    expect([error.index, error.field]).toEqual([2, 'tool_calls.0.id'])
+    expect([error.index, error.field]).toEqual([1, 'tool_calls.0.id'])
+    expect(error.message).toContain('not answered yet')
+  })
+
+  it('gives a reused id of an answered call a new one, pairs the later result with it, and reports both', () => {
+    // Recorded GPT-4o conversations reuse a call id in a later turn.
+    const messages = [
+      { role: 'user', content: 'order status?' },
+      { role: 'assistant', content: null, tool_calls: [toolCall('call_1', 'lookup', '{"id":1}')] },
+      { role: 'tool', tool_call_id: 'call_1', content: 'shipped' },
+      { role: 'assistant', content: null, tool_calls: [toolCall('call_1', 'lookup', '{"id":2}')] },
+      { role: 'tool', tool_call_id: 'call_1', content: 'pending' },
+      { role: 'assistant', content: null, tool_calls: [toolCall('call_1~2', 'lookup', '{"id":3}'), toolCall('call_1', 'lookup', '{"id":4}')] },
+      { role: 'tool', tool_call_id: 'call_1~2', content: 'a' },
+      { role: 'tool', tool_call_id: 'call_1', content: 'b' },
+    ]
+    const { entries, changes } = fromOpenAIChat(messages)
+    const ids = entries.map((entry) => `${entry.kind}:${entry.refs?.toolCallId ?? ''}`)
+    expect(ids).toEqual(['message:', 'tool_call:call_1', 'tool_result:call_1', 'tool_call:call_1~2', 'tool_result:call_1~2', 'tool_call:call_1~2~2', 'tool_call:call_1~3', 'tool_result:call_1~2~2', 'tool_result:call_1~3'])
+    expect(changes).toEqual([
+      { index: 3, field: 'tool_calls.0.id', kind: 'tool-call-id-renamed', from: 'call_1', to: 'call_1~2' },
+      { index: 4, field: 'tool_call_id', kind: 'tool-call-id-renamed', from: 'call_1', to: 'call_1~2' },
+      { index: 5, field: 'tool_calls.0.id', kind: 'tool-call-id-renamed', from: 'call_1~2', to: 'call_1~2~2' },
+      { index: 5, field: 'tool_calls.1.id', kind: 'tool-call-id-renamed', from: 'call_1', to: 'call_1~3' },
+      { index: 6, field: 'tool_call_id', kind: 'tool-call-id-renamed', from: 'call_1~2', to: 'call_1~2~2' },
+      { index: 7, field: 'tool_call_id', kind: 'tool-call-id-renamed', from: 'call_1', to: 'call_1~3' },
+    ])
+    // The same input, the same ids: deterministic.
+    expect(fromOpenAIChat(messages)).toEqual({ systemPrompt: undefined, entries, changes })
+  })
+
+  it.each(['', '  ', 'null'])('reads arguments %j as {} and reports it', (argumentsText) => {
+    const { entries, changes } = fromOpenAIChat([{ role: 'assistant', content: null, tool_calls: [toolCall('a', 'f', argumentsText)] }])
+    expect(entries[0]).toMatchObject({ kind: 'tool_call', payload: { arguments: {} } })
+    expect(changes).toEqual([{ index: 0, field: 'tool_calls.0.function.arguments', kind: 'empty-arguments', from: argumentsText, to: '{}' }])
+  })
+
+  it('keeps integers beyond 2^53 digit for digit, as strings, and reports them; safe numbers and strings are untouched', () => {
+    const text = '{"order":12345678901234567890,"n":-98765432109876543210,"ok":9007199254740991,"p":-9007199254740992,"f":1.5,"e":2e3,"s":"12345678901234567890 \\" 99999999999999999999"}'
+    const { entries, changes } = fromOpenAIChat([{ role: 'assistant', content: null, tool_calls: [toolCall('a', 'f', text)] }])
+    expect(entries[0]).toMatchObject({
+      payload: { arguments: { order: '12345678901234567890', n: '-98765432109876543210', ok: 9007199254740991, p: -9007199254740992, f: 1.5, e: 2000, s: '12345678901234567890 " 99999999999999999999' } },
+    })
+    expect(changes.map((change) => [change.kind, change.from])).toEqual([
+      ['unsafe-integer', '12345678901234567890'],
+      ['unsafe-integer', '-98765432109876543210'],
+    ])
   })
 })

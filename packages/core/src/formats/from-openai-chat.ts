@@ -19,6 +19,24 @@ export interface FromOpenAIChatResult {
   systemPrompt: string | undefined
   /** Entries to append, in order. */
   entries: EntryInput[]
+  /** What the import changed so the conversation could be kept (see `ImportChange`); `[]` when nothing. */
+  changes: ImportChange[]
+}
+
+/**
+ * A change the import made to what it was given, with the message index and field:
+ * - `tool-call-id-renamed`: a call reused the id of an earlier, answered call (recorded models do);
+ *   it and the results that answer it get `to` instead of `from`, so every result pairs with one call.
+ * - `empty-arguments`: arguments `""` or `"null"` read as `{}`.
+ * - `unsafe-integer`: an integer beyond 2^53 in the arguments, which a JSON number would change,
+ *   kept digit for digit as a string.
+ */
+export interface ImportChange {
+  readonly index: number
+  readonly field: string
+  readonly kind: 'tool-call-id-renamed' | 'empty-arguments' | 'unsafe-integer'
+  readonly from: string
+  readonly to: string
 }
 
 /**
@@ -30,7 +48,8 @@ export interface FromOpenAIChatResult {
  * (text, `image_url` as image parts, `file` as file parts; `content` holds the text parts joined by
  * a newline); `name` and `refusal` are kept. `audio`, `input_audio` parts, the legacy `function_call`
  * field and `function` role are refused, named. Calls left unanswered are kept (the projector deals
- * with them). What does not come back byte for byte through `toOpenAIChat` is listed in
+ * with them). What it changes to keep a recorded conversation (a call id reused after its call was
+ * answered, empty arguments, integers beyond 2^53) is returned in `changes`. What does not come back byte for byte through `toOpenAIChat` is listed in
  * docs/formats.md. Throws `InvalidMessagesError` naming the message index and field. Does not mutate `messages`.
  */
 export function fromOpenAIChat(messages: unknown): FromOpenAIChatResult {
@@ -40,7 +59,7 @@ export function fromOpenAIChat(messages: unknown): FromOpenAIChatResult {
 
   const entries: EntryInput[] = []
   const systemParts: string[] = []
-  const calls = new Map<string, ImportedCall>()
+  const calls: ImportState = { byId: new Map(), current: new Map(), changes: [] }
   let inPrefix = true
 
   parsed.value.forEach((message, index) => {
@@ -54,10 +73,9 @@ export function fromOpenAIChat(messages: unknown): FromOpenAIChatResult {
     entries.push(...messageEntries(message, index, calls))
   })
 
-  return { systemPrompt: systemParts.length === 0 ? undefined : systemParts.join('\n\n'), entries }
+  return { systemPrompt: systemParts.length === 0 ? undefined : systemParts.join('\n\n'), entries, changes: calls.changes }
 }
 
-// Keyed by call id, which must be unique across the import so each result pairs with one call.
 interface ImportedCall {
   readonly name: string
   /** Index of the assistant message that made the call. */
@@ -65,7 +83,23 @@ interface ImportedCall {
   answered: boolean
 }
 
-function messageEntries(message: ParsedMessage, index: number, calls: Map<string, ImportedCall>): EntryInput[] {
+/** The calls imported so far, by the id they are stored under (unique across the import). */
+interface ImportState {
+  readonly byId: Map<string, ImportedCall>
+  /** A given id's newest call: the id it is stored under (itself, or its renaming). */
+  readonly current: Map<string, string>
+  readonly changes: ImportChange[]
+}
+
+/** An id for a call that reuses `id`, unique among the calls so far and in the input's own ids: `id~2`, `id~3`, … */
+function renamedId(id: string, calls: ImportState): string {
+  for (let occurrence = 2; ; occurrence++) {
+    const candidate = `${id}~${occurrence}`
+    if (!calls.byId.has(candidate) && !calls.current.has(candidate)) return candidate
+  }
+}
+
+function messageEntries(message: ParsedMessage, index: number, calls: ImportState): EntryInput[] {
   switch (message.role) {
     case 'system':
     case 'developer':
@@ -83,7 +117,7 @@ function messageEntries(message: ParsedMessage, index: number, calls: Map<string
 function assistantEntries(
   message: Extract<ParsedMessage, { role: 'assistant' }>,
   index: number,
-  calls: Map<string, ImportedCall>,
+  calls: ImportState,
 ): EntryInput[] {
   const toolCalls = message.tool_calls ?? []
   const hasContent = message.content !== null && message.content !== undefined
@@ -100,36 +134,47 @@ function assistantEntries(
     entries.push(checked({ kind: 'message', payload, refs: { callId } }, index, messageField))
   }
   toolCalls.forEach((call, callIndex) => {
-    const earlier = calls.get(call.id)
-    if (earlier !== undefined) {
-      throw new InvalidMessagesError(
-        index,
-        `tool_calls.${callIndex}.id`,
-        `tool call id "${call.id}" is already used by the message at index ${earlier.index}; give each call its own id`,
-      )
-    }
+    const storedId = storedCallId(call.id, index, callIndex, calls)
     if (!isValidToolName(call.function.name)) {
       const rule = new InvalidToolNameError(call.function.name).rule
       throw new InvalidMessagesError(index, `tool_calls.${callIndex}.function.name`, rule)
     }
-    calls.set(call.id, { name: call.function.name, index, answered: false })
+    calls.byId.set(storedId, { name: call.function.name, index, answered: false })
+    calls.current.set(call.id, storedId)
     const argumentsField = `tool_calls.${callIndex}.function.arguments`
     const entry: EntryInput = {
       kind: 'tool_call',
-      payload: { name: call.function.name, arguments: parseArguments(call.function.arguments, index, argumentsField) },
-      refs: { callId, toolCallId: call.id },
+      payload: { name: call.function.name, arguments: parseArguments(call.function.arguments, index, argumentsField, calls.changes) },
+      refs: { callId, toolCallId: storedId },
     }
     entries.push(checked(entry, index, (entryField) => toolCallField(entryField, callIndex)))
   })
   return entries
 }
 
+/** The id a call is stored under: its own, or a new one when an earlier, answered call used it. */
+function storedCallId(id: string, index: number, callIndex: number, calls: ImportState): string {
+  const earlierId = calls.current.get(id)
+  // Free: never seen, and not taken by an earlier renaming.
+  if (earlierId === undefined && !calls.byId.has(id)) return id
+  const earlier = calls.byId.get(earlierId ?? id) as ImportedCall
+  if (earlierId !== undefined && !earlier.answered) {
+    // Two open calls with one id: a result could not tell them apart.
+    throw new InvalidMessagesError(index, `tool_calls.${callIndex}.id`, `tool call id "${id}" is already used by the message at index ${earlier.index}, whose call is not answered yet; give each call its own id`)
+  }
+  const renamed = renamedId(id, calls)
+  calls.changes.push({ index, field: `tool_calls.${callIndex}.id`, kind: 'tool-call-id-renamed', from: id, to: renamed })
+  return renamed
+}
+
 function toolResultEntry(
   message: Extract<ParsedMessage, { role: 'tool' }>,
   index: number,
-  calls: Map<string, ImportedCall>,
+  calls: ImportState,
 ): EntryInput {
-  const call = calls.get(message.tool_call_id)
+  // A result answers the newest call with its id (renamed when the id was reused).
+  const storedId = calls.current.get(message.tool_call_id) ?? message.tool_call_id
+  const call = calls.byId.get(storedId)
   if (call === undefined) {
     throw new InvalidMessagesError(
       index,
@@ -141,10 +186,11 @@ function toolResultEntry(
     throw new InvalidMessagesError(index, 'tool_call_id', `tool call "${message.tool_call_id}" is already answered`)
   }
   call.answered = true
+  if (storedId !== message.tool_call_id) calls.changes.push({ index, field: 'tool_call_id', kind: 'tool-call-id-renamed', from: message.tool_call_id, to: storedId })
   const entry: EntryInput = {
     kind: 'tool_result',
     payload: { name: call.name, result: contentText(message.content) },
-    refs: { toolCallId: message.tool_call_id },
+    refs: { toolCallId: storedId },
   }
   return checked(entry, index, toolResultField)
 }
