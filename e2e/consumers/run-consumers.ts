@@ -250,6 +250,9 @@ async function main(): Promise<void> {
             // The AI SDK's own declarations need these once skipLibCheck is off (any `ai` app's setup).
             '@types/node': '^20.0.0',
             '@types/json-schema': '^7.0.0',
+            // The providers' SDKs: the formats' output must assign to their request types.
+            openai: '^6.0.0',
+            '@anthropic-ai/sdk': '^1.0.0',
           }),
           null,
           2,

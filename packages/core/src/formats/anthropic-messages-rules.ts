@@ -1,6 +1,6 @@
 import { toolNamePattern } from '../entries/tool-name'
 import { anthropicToolIdPattern } from './anthropic-tool-id'
-import type { AnthropicMessagesRequest } from './anthropic-messages'
+import { anthropicImageMediaTypes, type AnthropicMessagesRequest } from './anthropic-messages'
 import { isRecord, type UntypedObject } from './rule-checks'
 
 /** The Messages API's documented limits: 5 MB per image and 32 MB per PDF (base64), 100 images per request. */
@@ -9,7 +9,6 @@ const anthropicDocumentMaxBase64 = 32 * 1024 * 1024
 const anthropicMaxImages = 100
 
 /** The image media types the Messages API accepts inline. */
-const anthropicImageMediaTypes = ['image/jpeg', 'image/png', 'image/gif', 'image/webp']
 
 /** What the check carries across the request. */
 interface MessagesCheck {
@@ -186,7 +185,7 @@ function checkMediaSource(problems: string[], blockAt: string, block: UntypedObj
   if (source['type'] === 'url') {
     if (typeof source['url'] !== 'string' || !/^https?:/i.test(source['url'])) problems.push(`${blockAt}: source.url must be an http(s) URL`)
   } else if (source['type'] === 'base64') {
-    const mediaTypes = block['type'] === 'image' ? anthropicImageMediaTypes : ['application/pdf']
+    const mediaTypes: readonly string[] = block['type'] === 'image' ? anthropicImageMediaTypes : ['application/pdf']
     if (typeof source['media_type'] !== 'string' || !mediaTypes.includes(source['media_type'])) {
       problems.push(`${blockAt}: source.media_type must be one of ${mediaTypes.join(', ')}`)
     }

@@ -25,6 +25,18 @@ function convert(messages: readonly ProjectedMessage[]) {
 }
 
 describe('toAnthropicMessages', () => {
+  it('sends images of the types the API takes and says which it left out, so the request is never refused for one', () => {
+    const image = (url: string) => ({ type: 'image' as const, source: { type: 'url' as const, url } })
+    const request = convert([
+      { role: 'user', content: 'Look', parts: [{ type: 'text', text: 'Look' }, image('data:image/png;base64,iVBORw0KGgo='), image('data:image/svg+xml;base64,PHN2Zz4=')] },
+    ])
+    expect(request.messages[0]?.content).toEqual([
+      { type: 'text', text: 'Look' },
+      { type: 'image', source: { type: 'base64', media_type: 'image/png', data: 'iVBORw0KGgo=' } },
+      { type: 'text', text: '[image of type image/svg+xml left out: the Messages API takes JPEG, PNG, GIF and WebP images]' },
+    ])
+  })
+
   it('joins the leading system messages into `system`, skipping empty ones', () => {
     const request = convert([
       { role: 'system', content: 'Prompt.' },

@@ -41,9 +41,13 @@ export interface AnthropicToolResultBlock {
   cache_control?: AnthropicCacheControl
 }
 
+/** The image types the Messages API takes. */
+export type AnthropicImageMediaType = 'image/jpeg' | 'image/png' | 'image/gif' | 'image/webp'
+export const anthropicImageMediaTypes: readonly AnthropicImageMediaType[] = ['image/jpeg', 'image/png', 'image/gif', 'image/webp']
+
 export interface AnthropicImageBlock {
   type: 'image'
-  source: { type: 'base64'; media_type: string; data: string } | { type: 'url'; url: string }
+  source: { type: 'base64'; media_type: AnthropicImageMediaType; data: string } | { type: 'url'; url: string }
   cache_control?: AnthropicCacheControl
 }
 
@@ -253,7 +257,10 @@ function mediaBlock(part: Exclude<ContentPart, { type: 'text' }>, options: Forma
   const inline = url === undefined ? { mediaType: mediaTypeOf(source) ?? 'application/octet-stream', data: attachmentBase64(source as Extract<typeof source, { type: 'attachment' }>, options) } : parseDataUrl(url)
   if (part.type === 'image') {
     if (inline === undefined) return { type: 'image', source: { type: 'url', url: url as string } }
-    return { type: 'image', source: { type: 'base64', media_type: inline.mediaType, data: inline.data } }
+    const mediaType = anthropicImageMediaTypes.find((type) => type === inline.mediaType)
+    // Another type would be refused with the whole request: the model is told what is missing.
+    if (mediaType === undefined) return { type: 'text', text: `[image of type ${inline.mediaType} left out: the Messages API takes JPEG, PNG, GIF and WebP images]` }
+    return { type: 'image', source: { type: 'base64', media_type: mediaType, data: inline.data } }
   }
   const title = part.filename === undefined ? {} : { title: part.filename }
   if (inline === undefined) return { type: 'document', source: { type: 'url', url: url as string }, ...title }
