@@ -41,6 +41,7 @@ export const panelCss = `
 /* Every tab lays itself out by the panel's width, not the window's: the panel may be docked, floating or embedded. */
 .tl-body { flex: 1; min-height: 0; display: flex; flex-direction: column; overflow: auto; padding: 8px 10px; gap: 8px; container: tl-body / inline-size; }
 .tl-body.tl-fill { overflow: hidden; }
+.tl-body:focus-visible { outline: 2px solid var(--tl-accent); outline-offset: -2px; }
 .tl-button, .tl-select, .tl-input { background: #222831; border: 1px solid var(--tl-border); border-radius: 5px; padding: 3px 8px; }
 .tl-button { cursor: pointer; }
 .tl-select, .tl-input { max-width: 100%; min-width: 0; text-overflow: ellipsis; }
