@@ -37,6 +37,8 @@ export const panelCss = `
   .tl-header .tl-meter-fill, .tl-header .tl-meter-unit { display: none; }
   .tl-header .tl-grow { display: none; }
   .tl-header > .tl-meter { margin-left: auto; }
+  /* A badge that does not fit (the preview, the partial read) is cut with "…": its tooltip says it whole. */
+  .tl-header > .tl-badge { flex: 0 1 auto; min-width: 0; overflow: hidden; text-overflow: ellipsis; }
 }
 /* Every tab lays itself out by the panel's width, not the window's: the panel may be docked, floating or embedded. */
 .tl-body { flex: 1; min-height: 0; display: flex; flex-direction: column; overflow: auto; padding: 8px 10px; gap: 8px; container: tl-body / inline-size; }
