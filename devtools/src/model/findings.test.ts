@@ -1,4 +1,4 @@
-import { createThread, createTokenCounter, definePolicy, project, type ContextPolicy, type Thread, type TokenCounter } from '@threadlens/core'
+import { createThread, createTokenCounter, definePolicy, project, withPolicy, type ContextPolicy, type Thread, type TokenCounter } from '@threadlens/core'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { findings, type Finding } from './findings'
 
@@ -117,5 +117,21 @@ describe('findings', () => {
     const policy = definePolicy({ tokenizer: 'heuristic', maxInputTokens: 32_000 })
     expect(find(toolThread(2, () => 'ok'), policy, ['lookup'])).toEqual([])
     expect(find(createThread({ id: 'empty' }), policy)).toEqual([])
+  })
+
+  it('suggests a policy change that, applied, removes the finding and sends fewer tokens', () => {
+    const thread = toolThread(8, (turn) => (turn === 1 || turn === 3 ? 'the same long answer '.repeat(200) : `result ${turn} `.repeat(300)), {
+      imageAt: 0,
+      query: (turn) => (turn === 1 || turn === 3 ? 'same' : `q${turn}`),
+    })
+    const policy = definePolicy({ tokenizer: 'heuristic', maxInputTokens: 64_000, keepLastTurns: 2 })
+    const before = project({ thread, policy, counter }).meta.tokens.total
+    const suggested = find(thread, policy).filter((item) => item.change !== undefined)
+    expect(suggested.map((item) => item.kind).sort()).toEqual(['policy-saving', 'repeated', 'stale-image'])
+    for (const item of suggested) {
+      const changed = withPolicy(policy, item.change?.options ?? {})
+      expect(find(thread, changed).map((other) => other.id), item.id).not.toContain(item.id)
+      expect(project({ thread, policy: changed, counter }).meta.tokens.total, item.id).toBeLessThan(before)
+    }
   })
 })

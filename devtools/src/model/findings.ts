@@ -1,4 +1,4 @@
-import type { ContextPolicy, Entry, MessageInfo, ProjectionMeta } from '@threadlens/core'
+import type { ContextPolicy, Entry, MessageInfo, PolicyOptions, ProjectionMeta } from '@threadlens/core'
 import { formatNumber, formatPercent } from './meter-parts'
 
 /** What wastes the window, found in one projection: a sentence, its tokens, and the entry it is about. */
@@ -12,6 +12,8 @@ export interface Finding {
   /** The entry to open for it; `undefined` when it is about no one entry (tool definitions, the whole request). */
   readonly seq: number | undefined
   readonly tone: 'warn' | 'danger' | 'plain'
+  /** The policy change the finding suggests, to preview in the Policy lab; `undefined` when no setting fixes it. */
+  readonly change?: { readonly label: string; readonly options: PolicyOptions }
 }
 
 export interface FindingsInput {
@@ -131,6 +133,7 @@ function repeatedResults(meta: ProjectionMeta, results: readonly ToolResultMessa
       tokens,
       seq: first.seq,
       tone: 'warn',
+      ...(sameArguments ? { change: { label: 'dedupeToolResults: true', options: { dedupeToolResults: true } } } : {}),
     })
   }
   return found
@@ -144,14 +147,17 @@ function staleImages(meta: ProjectionMeta, starts: readonly number[], policy: Fi
     if (seq === undefined) continue
     const later = turnsAfter(starts, seq)
     if (later < STALE_IMAGE_TURNS) continue
-    const setting = policy.keepImagesTurns === undefined ? `keepImagesTurns: ${STALE_IMAGE_TURNS}` : `a lower keepImagesTurns (now ${policy.keepImagesTurns})`
+    // keepImagesTurns: N sends the images of the newest N turns only: 2 leaves this one out, unless the policy already keeps fewer (the message is then pinned).
+    const helps = policy.keepImagesTurns === undefined || policy.keepImagesTurns > STALE_IMAGE_TURNS
+    const setting = `keepImagesTurns: ${STALE_IMAGE_TURNS}`
     found.push({
       kind: 'stale-image',
       id: `image-${seq}`,
-      text: `Image kept past its use: #${seq}'s attachments are still sent ${formatNumber(later)} turns later (${formatNumber(info.attachmentTokens)} tokens) — ${setting} leaves older images out and keeps their text`,
+      text: `Image kept past its use: #${seq}'s attachments are still sent ${formatNumber(later)} turns later (${formatNumber(info.attachmentTokens)} tokens) — ${helps ? `${setting} leaves older images out and keeps their text` : 'the message is pinned, which keeps its images'}`,
       tokens: info.attachmentTokens,
       seq,
       tone: 'warn',
+      ...(helps ? { change: { label: setting, options: { keepImagesTurns: STALE_IMAGE_TURNS } } } : {}),
     })
   }
   return found
@@ -185,10 +191,11 @@ function maskingSaving(meta: ProjectionMeta, results: readonly ToolResultMessage
   return {
     kind: 'policy-saving',
     id: 'mask-older-results',
-    text: `Policy change: masking the ${formatNumber(older.length)} tool result${older.length === 1 ? '' : 's'} older than the last ${formatNumber(policy.keepLastTurns)} turns (toolTrace: 'masked') would save about ${formatNumber(tokens)} tokens, ${share(tokens, meta)} of the budget; try it in the Policy lab`,
+    text: `Policy change: masking the ${formatNumber(older.length)} tool result${older.length === 1 ? '' : 's'} older than the last ${formatNumber(policy.keepLastTurns)} turns (toolTrace: 'masked') would save about ${formatNumber(tokens)} tokens, ${share(tokens, meta)} of the budget`,
     tokens,
     seq: largest.seq,
     tone: 'plain',
+    change: { label: "toolTrace: 'masked'", options: { toolTrace: 'masked' } },
   }
 }
 

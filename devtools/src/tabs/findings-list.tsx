@@ -1,4 +1,4 @@
-import type { ProjectionResult, Thread } from '@threadlens/core'
+import { withPolicy, type ProjectionResult, type Thread } from '@threadlens/core'
 import { useMemo } from 'react'
 import { findings, type Finding } from '../model/findings'
 import { usePanel } from '../panel/panel-context'
@@ -15,7 +15,8 @@ const kindLabel: Readonly<Record<Finding['kind'], string>> = {
 
 /**
  * What wastes the window in this projection, biggest first: each finding in a sentence that names
- * the setting to change, its entry a click away in the timeline.
+ * the setting to change, its entry a click away in the timeline, and the setting a click away in
+ * the Policy lab's preview.
  */
 export function FindingsList({ result, thread }: { readonly result: ProjectionResult; readonly thread: Thread }) {
   const panel = usePanel()
@@ -27,6 +28,11 @@ export function FindingsList({ result, thread }: { readonly result: ProjectionRe
   const open = (seq: number) => {
     panel.selectSeq(seq)
     panel.ui.getState().setTab('timeline')
+  }
+  // The suggested setting, previewed in the Policy lab on top of the policy shown (nothing is written).
+  const preview = (change: NonNullable<Finding['change']>) => {
+    panel.setLab(`finding: ${change.label}`, withPolicy(panel.policy, change.options))
+    panel.ui.getState().setTab('lab')
   }
   return (
     <section className="tl-card" aria-label="findings" data-testid="findings" data-count={list.length}>
@@ -42,6 +48,14 @@ export function FindingsList({ result, thread }: { readonly result: ProjectionRe
                   {' '}
                   <button type="button" className="tl-link tl-mono" data-testid="finding-open" onClick={() => open(finding.seq as number)} title="show in the timeline">
                     #{finding.seq}
+                  </button>
+                </>
+              )}
+              {finding.change === undefined ? null : (
+                <>
+                  {' '}
+                  <button type="button" className="tl-link" data-testid="finding-preview" onClick={() => preview(finding.change as NonNullable<Finding['change']>)} title="preview this setting in the Policy lab (nothing is written)">
+                    preview {finding.change.label}
                   </button>
                 </>
               )}

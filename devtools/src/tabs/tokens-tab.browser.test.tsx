@@ -63,6 +63,19 @@ describe('Tokens tab', () => {
     ;(large.querySelector('[data-testid="finding-open"]') as HTMLButtonElement).click()
     await eventually(() => expect(panel.query('[data-testid="tab-timeline"]')?.getAttribute('aria-selected')).toBe('true'))
     expect((await panel.find('entry-detail')).textContent).toContain('#2')
+    // The suggested setting is a click from its preview in the Policy lab, which then sends fewer tokens.
+    const before = Number((await panel.find('meter-compact')).dataset['total'])
+    await panel.click('tab-tokens')
+    const saving = await eventually(() => {
+      const found = panel.query('[data-testid="finding"][data-kind="policy-saving"] [data-testid="finding-preview"]')
+      if (found === null) throw new Error('no policy change to preview')
+      return found
+    })
+    expect(saving.textContent).toBe("preview toolTrace: 'masked'")
+    saving.click()
+    await eventually(() => expect(panel.query('[data-testid="tab-lab"]')?.getAttribute('aria-selected')).toBe('true'))
+    await panel.find('preview-badge')
+    await eventually(() => expect(Number(panel.query('[data-testid="meter-compact"]')?.dataset['total'])).toBeLessThan(before - 1000))
     panel.unmount()
     const quiet = await renderPanel({ entries: conversation(2), tab: 'tokens', policy: testPolicy({ maxInputTokens: 16_000 }) })
     expect((await quiet.find('findings')).textContent).toBe('Findings: nothing wastes the window')
