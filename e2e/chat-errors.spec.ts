@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test'
 import { routeFakeProvider } from '@threadlens/testing/playwright'
-import { assistantMessages, collectErrors, composer, openChat, screenshot, send, storedEntries } from './chat-page'
+import { assistantMessages, collectErrors, composer, openChat, openDevtools, screenshot, send, storedEntries } from './chat-page'
 
 test.use({ viewport: { width: 1280, height: 720 } })
 
@@ -20,6 +20,12 @@ test('a model error is shown and the thread stays intact; the next message works
   expect(after.slice(before.length)).toEqual([{ seq: before.length, kind: 'message', payload: { role: 'user', content: '/error' }, refs: expect.any(Object) }])
   await expect(page.locator('[data-testid="chat-message"][data-role="user"]').last()).toContainText('/error')
   await expect(composer(page)).toBeEnabled()
+  // The devtools show the failure once, in the last-call line (the chat's own notice is the app's).
+  const panel = await openDevtools(page)
+  await expect(panel.getByTestId('last-call')).toHaveAttribute('data-status', 'failed')
+  await expect(panel.getByTestId('last-call')).toContainText('failed')
+  await expect(panel.getByText('failed on purpose')).toHaveCount(1)
+  await expect(panel.getByRole('alert')).toHaveCount(0)
 
   await send(page, 'are you still there?')
   await expect(alert).toBeHidden()

@@ -34,6 +34,11 @@ export const MIN_PANEL_SIZE = 200
 export const RIGHT_DOCK_MIN_VIEWPORT = 640
 /** Largest share of the viewport the panel may take when resized. */
 export const MAX_PANEL_SHARE = 0.9
+/**
+ * Largest share of the viewport's height a bottom dock takes on a window narrower than
+ * `RIGHT_DOCK_MIN_VIEWPORT` (a phone): the page keeps the other half for its conversation and input.
+ */
+export const NARROW_BOTTOM_MAX_SHARE = 0.5
 
 /**
  * On a cold open the panel body waits for its first read (the thread's newest entries, started at

@@ -75,7 +75,8 @@ export function MeterView({ meta, variant, colorScheme, label, attributes }: Met
       <div className={className} data-scheme={colorScheme} title={title} {...attributes}>
         {bar}
         <span className="tl-meter-numbers">
-          <span data-testid="meter-total">{formatNumber(model.used)}</span> / <span data-testid="meter-budget">{formatNumber(model.budget)}</span> tokens{' '}
+          <span data-testid="meter-total">{formatNumber(model.used)}</span> / <span data-testid="meter-budget">{formatNumber(model.budget)}</span>
+          <span className="tl-meter-unit"> tokens</span>{' '}
           <span className="tl-meter-fill">({formatPercent(model.fill)})</span>
           {estimated ? <span className="tl-meter-muted"> (estimated)</span> : null}
         </span>

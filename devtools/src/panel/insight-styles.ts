@@ -20,6 +20,9 @@ export const insightCss = `
 .tl-nowrap { white-space: nowrap; }
 .tl-largest, .tl-block-list, .tl-left-out-list { margin: 0; padding-left: 20px; display: flex; flex-direction: column; gap: 3px; }
 .tl-block-list, .tl-left-out-list { padding-left: 0; list-style: none; }
+/* Findings (Tokens tab): one sentence each, its kind as a badge, its entry a link. */
+.tl-findings { margin: 0; padding-left: 0; list-style: none; display: flex; flex-direction: column; gap: 4px; }
+.tl-finding { overflow-wrap: anywhere; line-height: 1.5; }
 .tl-link { background: none; border: 0; padding: 0 2px; color: #9cc3ff; cursor: pointer; text-align: left; font: inherit; }
 .tl-link:hover { text-decoration: underline; }
 .tl-largest-item { display: flex; gap: 6px; align-items: baseline; max-width: 100%; white-space: nowrap; }

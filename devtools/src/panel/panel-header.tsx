@@ -1,14 +1,18 @@
-import { type KeyboardEvent, type ReactNode } from 'react'
+import { useLayoutEffect, useRef, type KeyboardEvent, type ReactNode } from 'react'
 import { useStore } from 'zustand'
 import { tabIds, tabLabels, type TabId } from '../constants'
 import { formatNumber } from '../model/meter-parts'
 import { MeterView, meterAttributes, DEFAULT_METER_LABEL } from '../meter/meter-view'
 import { usePanel } from './panel-context'
-import { SessionBar } from './session-bar'
+import { SessionBadge, SessionBar } from './session-bar'
 import { usePanelProjectionFirst } from './panel-projection'
 import { useThreadTitle } from './use-thread-title'
 
-/** Title, policy menu, compact meter, shell controls, then the tab bar. */
+/**
+ * Title, policy menu, compact meter, session status and shell controls on one row, then the request
+ * in progress (only while there is one), then the tab bar. In a narrow panel the title, the thread's
+ * name and the policy menu's label are left to screen readers and tooltips, so the row fits a phone.
+ */
 export function PanelHeader({ controls, idBase }: { readonly controls: ReactNode; readonly idBase: string }) {
   const panel = usePanel()
   const { snapshot: projection, partial } = usePanelProjectionFirst()
@@ -22,12 +26,12 @@ export function PanelHeader({ controls, idBase }: { readonly controls: ReactNode
   return (
     <>
       <div className="tl-header">
-        <h2 className="tl-title">threadlens</h2>
-        <span className="tl-thread-title" title={`thread ${panel.threadId}`} data-testid="panel-thread-title">
+        <h2 className="tl-title tl-wide-only">threadlens</h2>
+        <span className="tl-thread-title tl-wide-only" title={`thread ${panel.threadId}`} data-testid="panel-thread-title">
           {title === undefined ? <span className="tl-mono">{panel.threadId}</span> : title.trim() === '' ? <span className="tl-muted">untitled thread</span> : title}
         </span>
-        <label className="tl-row">
-          <span className="tl-muted">policy</span>
+        <label className="tl-row tl-policy" title="The policy the panel projects with: the app's, or one to preview">
+          <span className="tl-muted tl-wide-only">policy</span>
           <select className="tl-select" data-testid="policy-select" value={panel.labChoice} onChange={(event) => onPolicy(event.target.value)}>
             {/* The app's policy under the name the app gives it. */}
             <option value="app">{panel.basePolicy.name === undefined ? 'app policy' : `app: ${panel.basePolicy.name}`}</option>
@@ -57,6 +61,7 @@ export function PanelHeader({ controls, idBase }: { readonly controls: ReactNode
             newest {formatNumber(projection.thread.entries.length)} of {formatNumber(projection.thread.nextSeq)} entries · loading
           </span>
         ) : null}
+        {panel.session === undefined ? null : <SessionBadge session={panel.session} />}
         {controls}
       </div>
       {panel.session === undefined ? null : <SessionBar session={panel.session} />}
@@ -65,11 +70,25 @@ export function PanelHeader({ controls, idBase }: { readonly controls: ReactNode
   )
 }
 
-/** The tab bar, as the WAI-ARIA tabs pattern has it: one tab stop; arrows, Home and End move between tabs and select them. */
+/**
+ * The tab bar, as the WAI-ARIA tabs pattern has it: one tab stop; arrows, Home and End move between
+ * tabs and select them. One row at every width: a narrow panel scrolls it sideways, keeping the
+ * selected tab in view (by scrolling the bar itself, never the page).
+ */
 function PanelTabs({ idBase }: { readonly idBase: string }) {
   const panel = usePanel()
   const tab = useStore(panel.ui, (state) => state.tab)
   const setTab = useStore(panel.ui, (state) => state.setTab)
+  const bar = useRef<HTMLDivElement>(null)
+  useLayoutEffect(() => {
+    const list = bar.current
+    const selected = list?.querySelector<HTMLElement>('[aria-selected="true"]')
+    if (list == null || selected == null) return
+    const start = selected.offsetLeft
+    const end = start + selected.offsetWidth
+    if (start < list.scrollLeft) list.scrollLeft = start
+    else if (end > list.scrollLeft + list.clientWidth) list.scrollLeft = end - list.clientWidth
+  }, [tab])
   const onTabKey = (event: KeyboardEvent<HTMLDivElement>) => {
     const at = tabIds.indexOf(tab)
     const next = { ArrowRight: at + 1, ArrowLeft: at - 1, Home: 0, End: tabIds.length - 1 }[event.key]
@@ -81,7 +100,7 @@ function PanelTabs({ idBase }: { readonly idBase: string }) {
     root.getElementById(tabElementId(idBase, id))?.focus()
   }
   return (
-    <div className="tl-tabs" role="tablist" aria-label="threadlens devtools" onKeyDown={onTabKey}>
+    <div ref={bar} className="tl-tabs" role="tablist" aria-label="threadlens devtools" onKeyDown={onTabKey}>
       {tabIds.map((id) => (
         <button
           key={id}

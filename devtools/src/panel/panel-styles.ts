@@ -21,11 +21,29 @@ export const panelCss = `
 .tl-tab { background: none; border: 0; border-bottom: 2px solid transparent; padding: 6px 10px; cursor: pointer; color: var(--tl-muted); white-space: nowrap; }
 .tl-tab[aria-selected="true"] { color: #fff; border-bottom-color: var(--tl-accent); }
 .tl-tab:focus-visible { outline: 2px solid var(--tl-accent); outline-offset: -2px; }
-/* A narrow panel shows every tab, on two rows if need be, rather than hiding some past its edge. */
-@container tl-root (max-width: 600px) { .tl-tabs { flex-wrap: wrap; overflow-x: visible; } .tl-tab { padding: 5px 8px; } }
+/* The tabs are one row at every width: a narrow panel scrolls it sideways (the selected tab is scrolled into view). */
+.tl-tabs { flex: none; position: relative; scrollbar-width: thin; scrollbar-color: #3a4350 transparent; }
+/* A narrow panel (a phone) keeps its header to one row: the title, the thread's name and the policy
+   menu's label are left to screen readers, an idle session's badge is left out, the menu and meter shrink. */
+@container tl-root (max-width: 600px) {
+  .tl-tab { padding: 5px 8px; }
+  .tl-header:not(.tl-session-bar) { flex-wrap: nowrap; gap: 6px; padding: 4px 6px; }
+  .tl-header .tl-wide-only { position: absolute; width: 1px; height: 1px; margin: -1px; padding: 0; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; border: 0; }
+  .tl-header .tl-badge.tl-ok.tl-wide-only { display: none; }
+  .tl-header .tl-policy { flex: 0 1 auto; min-width: 0; flex-wrap: nowrap; }
+  .tl-header .tl-policy .tl-select { max-width: 8.5em; padding: 3px 4px; }
+  .tl-header .tl-meter { min-width: 0; flex: 0 1 auto; overflow: hidden; }
+  .tl-header .tl-meter-bar { flex: 0 1 40px; min-width: 24px; }
+  .tl-header .tl-meter-fill, .tl-header .tl-meter-unit { display: none; }
+  .tl-header .tl-grow { display: none; }
+  .tl-header > .tl-meter { margin-left: auto; }
+  /* A badge that does not fit (the preview, the partial read) is cut with "…": its tooltip says it whole. */
+  .tl-header > .tl-badge { flex: 0 1 auto; min-width: 0; overflow: hidden; text-overflow: ellipsis; }
+}
 /* Every tab lays itself out by the panel's width, not the window's: the panel may be docked, floating or embedded. */
 .tl-body { flex: 1; min-height: 0; display: flex; flex-direction: column; overflow: auto; padding: 8px 10px; gap: 8px; container: tl-body / inline-size; }
 .tl-body.tl-fill { overflow: hidden; }
+.tl-body:focus-visible { outline: 2px solid var(--tl-accent); outline-offset: -2px; }
 .tl-button, .tl-select, .tl-input { background: #222831; border: 1px solid var(--tl-border); border-radius: 5px; padding: 3px 8px; }
 .tl-button { cursor: pointer; }
 .tl-select, .tl-input { max-width: 100%; min-width: 0; text-overflow: ellipsis; }

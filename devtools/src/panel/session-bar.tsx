@@ -2,26 +2,39 @@ import type { SessionSource } from '@threadlens/core'
 import { useRetryCountdown, useSession } from '@threadlens/react'
 import { useShallow } from 'zustand/react/shallow'
 
-/** The request in progress of a live session: status, request id, running tools, streamed text. */
+/** The live session's status, a badge in the header row (an idle one is left out of a narrow panel). */
+export function SessionBadge({ session }: { readonly session: SessionSource }) {
+  const status = useSession(session, (snapshot) => snapshot.status)
+  const busy = status !== 'idle'
+  return (
+    <span className={`tl-badge ${busy ? 'tl-info' : 'tl-ok tl-wide-only'}`} data-testid="session-status">
+      session: {status}
+    </span>
+  )
+}
+
+/**
+ * The request in progress of a live session, on a row under the header while there is one: request
+ * id, retry countdown, the server's window, running tools, streamed text. A failed call is not
+ * repeated here: the last-call line under the header says how the newest call ended, its error
+ * included, and the Calls tab has it in full.
+ */
 export function SessionBar({ session }: { readonly session: SessionSource }) {
-  const { status, requestId, streamingText, runningTools, lastError, serverLimit } = useSession(
+  const { requestId, streamingText, runningTools, serverLimit } = useSession(
     session,
     useShallow((snapshot) => ({
-      status: snapshot.status,
       requestId: snapshot.requestId,
       streamingText: snapshot.streamingText,
       runningTools: snapshot.runningTools,
-      lastError: snapshot.lastError,
       serverLimit: snapshot.serverLimit,
     })),
   )
   const retry = useRetryCountdown(session)
-  const busy = status !== 'idle'
+  const tools = runningTools === undefined || runningTools.length === 0 ? undefined : runningTools
+  const streaming = streamingText === undefined || streamingText === '' ? undefined : streamingText
+  if (requestId === undefined && retry === undefined && serverLimit === undefined && tools === undefined && streaming === undefined) return null
   return (
-    <div className="tl-header" data-testid="session-bar" data-status={status}>
-      <span className={`tl-badge ${busy ? 'tl-info' : 'tl-ok'}`} data-testid="session-status">
-        session: {status}
-      </span>
+    <div className="tl-header tl-session-bar" data-testid="session-bar">
       {requestId === undefined ? null : <span className="tl-muted tl-mono">request {requestId}</span>}
       {retry === undefined ? null : (
         <span className="tl-badge tl-warn" role="status" data-testid="session-retry">
@@ -37,19 +50,14 @@ export function SessionBar({ session }: { readonly session: SessionSource }) {
           server window {serverLimit.limitTokens.toLocaleString('en')} tokens: projecting within {serverLimit.maxInputTokens.toLocaleString('en')}
         </span>
       )}
-      {runningTools === undefined || runningTools.length === 0 ? null : (
+      {tools === undefined ? null : (
         <span data-testid="session-tools">
-          running: <span className="tl-mono">{runningTools.map((tool) => `${tool.name} (${tool.toolCallId})`).join(', ')}</span>
+          running: <span className="tl-mono">{tools.map((tool) => `${tool.name} (${tool.toolCallId})`).join(', ')}</span>
         </span>
       )}
-      {streamingText === undefined || streamingText === '' ? null : (
+      {streaming === undefined ? null : (
         <span className="tl-muted tl-grow" data-testid="session-streaming" style={{ overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}>
-          streaming {streamingText.length} characters: {streamingText.slice(-120)}
-        </span>
-      )}
-      {lastError === undefined ? null : (
-        <span className="tl-error" role="alert">
-          {lastError instanceof Error ? lastError.message : String(lastError)}
+          streaming {streaming.length} characters: {streaming.slice(-120)}
         </span>
       )}
     </div>

@@ -54,6 +54,8 @@ export function TabContent({ tab, idBase }: { readonly tab: TabId; readonly idBa
       id={tabPanelId(idBase, shownTab)}
       aria-labelledby={tabElementId(idBase, shownTab)}
       aria-busy={waiting ? true : undefined}
+      // A tab stop, as the WAI-ARIA tabs pattern has it: a tab that scrolls (a short dock on a phone) can be scrolled from the keyboard.
+      tabIndex={0}
       data-testid={`panel-${shownTab}`}
     >
       {failure?.tab === tab ? (

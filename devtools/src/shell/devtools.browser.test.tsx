@@ -155,7 +155,21 @@ describe('<ThreadlensDevtools>', () => {
     expect(frame.dataset['dock']).toBe('right')
     expect(frame.style.height).toBe('300px')
     expect(document.documentElement.style.getPropertyValue('--threadlens-devtools-bottom')).toBe('300px')
+    // The right button says why, in its name and tooltip, and a click says so in the header.
+    const right = await shell.find('dock-right')
+    expect(right.title).toContain('needs a window at least 640 px wide (this one is 414 px)')
+    expect(right.getAttribute('aria-label')).toBe(right.title)
+    expect((await shell.find('dock-note')).textContent).toBe('')
+    right.click()
+    await eventually(() => expect(shell.query('dock-note')?.textContent).toContain('the panel stays at the bottom'))
+    expect(shell.query('devtools-frame')?.dataset['edge']).toBe('bottom')
+    // A phone's bottom dock takes at most half the window's height (a wider window, up to 90 %).
+    const tallKey = `${storageKey}-tall`
+    localStorage.setItem(tallKey, JSON.stringify({ state: { open: true, dock: 'bottom', size: 700 }, version: 2 }))
+    const tall = await mount({ storageKey: tallKey })
+    await eventually(() => expect(tall.query('devtools-frame')?.style.height).toBe('400px'))
     await page.viewport(1024, 768)
+    await eventually(() => expect(tall.query('devtools-frame')?.style.height).toBe('691px'))
     await eventually(() => expect(shell.query('devtools-frame')?.dataset['edge']).toBe('right'))
     expect(shell.query('devtools-frame')?.style.width).toBe('300px')
     expect(stored(storageKey)['dock']).toBe('right')

@@ -1,20 +1,10 @@
-import { useEffect, useState, type ReactNode } from 'react'
+import { type ReactNode } from 'react'
 import { useStore } from 'zustand'
-import { MIN_FLOATING_WIDTH, MIN_PANEL_SIZE, RIGHT_DOCK_MIN_VIEWPORT } from '../constants'
+import { MIN_FLOATING_WIDTH, MIN_PANEL_SIZE } from '../constants'
 import type { DevtoolsUiStore } from '../model/ui-state'
 import { useReservedSpace } from './reserved-space'
 import { clampFloating, clampSize, maxSize, useFloatingDrag, useResize } from './use-resize'
-
-/** Re-renders on viewport resizes, so a remembered size that no longer fits is clamped again. */
-function useViewport(): { readonly width: number; readonly height: number } {
-  const [viewport, setViewport] = useState(() => ({ width: globalThis.innerWidth, height: globalThis.innerHeight }))
-  useEffect(() => {
-    const onResize = () => setViewport({ width: globalThis.innerWidth, height: globalThis.innerHeight })
-    globalThis.addEventListener('resize', onResize)
-    return () => globalThis.removeEventListener('resize', onResize)
-  }, [])
-  return viewport
-}
+import { rightDockFits, useViewport } from './use-viewport'
 
 /**
  * The panel's frame: docked to the bottom or right edge with a resize handle on its inner edge, or
@@ -26,7 +16,7 @@ export function DockFrame({ ui, children }: { readonly ui: DevtoolsUiStore; read
   const floating = useStore(ui, (state) => state.floating)
   const viewport = useViewport()
   // A phone has no room for a column beside the page: a right dock shows at the bottom there.
-  const edge = dock === 'right' && viewport.width >= RIGHT_DOCK_MIN_VIEWPORT ? 'right' : 'bottom'
+  const edge = dock === 'right' && rightDockFits(viewport.width) ? 'right' : 'bottom'
   const resize = useResize(edge, size, (next) => ui.getState().setSize(next))
   const corner = useFloatingDrag('resize', floating, (rect) => ui.getState().setFloating(rect))
   const shown = clampSize(size, edge)

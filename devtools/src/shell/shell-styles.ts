@@ -13,7 +13,7 @@ export const shellCss = `
 .tl-toggle-top-left { top: 12px; left: 12px; } .tl-toggle-top-right { top: 12px; right: 12px; }
 .tl-toggle-bottom-left { bottom: 12px; left: 12px; } .tl-toggle-bottom-right { bottom: 12px; right: 12px; }
 .tl-lens { width: 10px; height: 10px; border-radius: 50%; border: 2px solid #5b9dff; }
-.tl-frame { position: fixed; z-index: ${Z_INDEX}; background: #161a20; box-shadow: 0 -2px 16px rgba(0,0,0,.35); display: flex; }
+.tl-frame { position: fixed; z-index: ${Z_INDEX}; box-sizing: border-box; background: #161a20; box-shadow: 0 -2px 16px rgba(0,0,0,.35); display: flex; }
 .tl-frame-bottom { left: 0; right: 0; bottom: 0; flex-direction: column; }
 .tl-frame-right { top: 0; right: 0; bottom: 0; flex-direction: row; }
 .tl-resize { flex: none; background: #2c333d; touch-action: none; }
@@ -24,7 +24,10 @@ export const shellCss = `
 .tl-frame-floating .tl-resize-corner { position: absolute; right: 0; bottom: 0; width: 14px; height: 14px; cursor: nwse-resize;
   background: linear-gradient(135deg, transparent 50%, #5b6574 50%); }
 .tl-frame-floating .tl-resize-corner:hover, .tl-frame-floating .tl-resize-corner:focus-visible { background: linear-gradient(135deg, transparent 50%, #5b9dff 50%); }
-.tl-controls { display: inline-flex; gap: 4px; align-items: center; }
+.tl-controls { display: inline-flex; gap: 4px; align-items: center; position: relative; flex: none; }
+/* Why the right dock is not shown on this window: a note under the buttons, over the panel, for a few seconds. */
+.tl-dock-note:not(:empty) { position: absolute; right: 0; top: calc(100% + 6px); z-index: 1; width: max-content; max-width: min(320px, calc(100vw - 24px));
+  font: 12px/1.45 system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif; color: #f3c566; background: #2a2414; border: 1px solid #6b5520; border-radius: 6px; padding: 6px 8px; white-space: normal; }
 .tl-move { cursor: move; touch-action: none; }
 .tl-frame-body { flex: 1; min-width: 0; min-height: 0; display: flex; }
 .tl-loading { all: initial; color: #8b95a3; font: 12px/1.45 system-ui, -apple-system, 'Segoe UI', Roboto, 'Noto Sans', 'Noto Sans CJK JP', sans-serif; padding: 12px; }

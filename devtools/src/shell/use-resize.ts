@@ -1,12 +1,13 @@
 import { useRef, type KeyboardEvent as ReactKeyboardEvent, type PointerEvent as ReactPointerEvent } from 'react'
-import { KEYBOARD_STEP, MAX_PANEL_SHARE, MIN_FLOATING_WIDTH, MIN_PANEL_SIZE, type FloatingRect } from '../constants'
+import { KEYBOARD_STEP, MAX_PANEL_SHARE, MIN_FLOATING_WIDTH, MIN_PANEL_SIZE, NARROW_BOTTOM_MAX_SHARE, RIGHT_DOCK_MIN_VIEWPORT, type FloatingRect } from '../constants'
 
 type DockedEdge = 'bottom' | 'right'
 
-/** Largest docked size the viewport allows. */
+/** Largest docked size the viewport allows: on a phone, a bottom dock takes at most half the height. */
 export function maxSize(dock: DockedEdge): number {
   const viewport = dock === 'bottom' ? globalThis.innerHeight : globalThis.innerWidth
-  return Math.max(MIN_PANEL_SIZE, Math.floor(viewport * MAX_PANEL_SHARE))
+  const share = dock === 'bottom' && globalThis.innerWidth < RIGHT_DOCK_MIN_VIEWPORT ? NARROW_BOTTOM_MAX_SHARE : MAX_PANEL_SHARE
+  return Math.max(MIN_PANEL_SIZE, Math.floor(viewport * share))
 }
 
 /** Clamps a docked panel's size to the viewport. */

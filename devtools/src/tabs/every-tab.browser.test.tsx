@@ -7,7 +7,8 @@ import { recordAttempts, variedThreads } from '../testing/varied-threads'
 
 // Every tab over varied threads (random conversations with images, files, refusals, unreadable
 // entries, huge tool outputs, failed / retried / aborted calls; an empty thread; an image sent
-// then the Calls tab, which once blanked the page), at a phone's width and a desktop's: the panel
+// then the Calls tab, which once blanked the page), at a phone's width and a desktop's, the Tokens
+// tab's findings included: the panel
 // shows each without an uncaught error, a console error, or a tab replaced by its error.
 // Other seeds and more threads: VITE_TAB_FUZZ_SEED=… VITE_TAB_FUZZ_THREADS=… before the vitest command.
 const env = (import.meta as { readonly env?: Readonly<Record<string, string | undefined>> }).env ?? {}
@@ -58,6 +59,8 @@ describe('every tab over varied threads', () => {
           const failure = panel.query('[data-testid="threadlens-error-message"], [data-testid="tab-load-error"]')
           expect(failure?.textContent, `${tab} at ${width} px`).toBeUndefined()
           expect(panel.query(`[data-testid="panel-${tab}"]`)?.childElementCount, `${tab} at ${width} px shows something`).toBeGreaterThan(0)
+          // The findings of the Tokens tab, over every kind of thread.
+          if (tab === 'tokens') await eventually(() => expect(panel.query('[data-testid="findings"]'), `findings at ${width} px`).not.toBeNull())
           // The request-format views too (they once threw on images held by the store).
           if (tab === 'projection') {
             for (const format of ['openai', 'anthropic', 'neutral']) {

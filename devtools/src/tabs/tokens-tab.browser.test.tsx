@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest'
-import { conversation, renderPanel, testPolicy } from '../testing/panel-harness'
+import { conversation, eventually, renderPanel, testPolicy } from '../testing/panel-harness'
 
 describe('Tokens tab', () => {
   it('stacks every part with numbers and shares of the input budget, reserved output apart, and says the counts are estimated', async () => {
@@ -44,5 +44,41 @@ describe('Tokens tab', () => {
     const withMemory = await renderPanel({ entries: conversation(2), tab: 'tokens', policy, memory })
     await vi.waitFor(async () => expect(Number((await withMemory.find('token-meter')).dataset['total'])).toBeGreaterThan(plain + 10))
     withMemory.unmount()
+  })
+
+  it('lists what wastes the window, each finding a click from its entry in the timeline, and nothing as text turned into markup', async () => {
+    const entries = conversation(4)
+    // Turn 0's tool result, made huge, and with markup in it that must stay text.
+    entries[2] = { kind: 'tool_result', payload: { name: 'lookup', result: `<img src=x onerror=alert(1)> ${'row '.repeat(3000)}` }, refs: { requestId: 'r0', toolCallId: 't0' } }
+    const panel = await renderPanel({ entries, tab: 'tokens', policy: testPolicy({ maxInputTokens: 16_000, reserveOutputTokens: 1000 }) })
+    const list = await panel.find('findings')
+    const large = await eventually(() => {
+      const found = panel.query('[data-testid="finding"][data-kind="large-tool-result"]')
+      if (found === null) throw new Error('no large tool result finding')
+      return found
+    })
+    expect(large.dataset['seq']).toBe('2')
+    expect(large.textContent).toContain('#2 (lookup)')
+    expect(list.querySelector('img')).toBeNull()
+    ;(large.querySelector('[data-testid="finding-open"]') as HTMLButtonElement).click()
+    await eventually(() => expect(panel.query('[data-testid="tab-timeline"]')?.getAttribute('aria-selected')).toBe('true'))
+    expect((await panel.find('entry-detail')).textContent).toContain('#2')
+    // The suggested setting is a click from its preview in the Policy lab, which then sends fewer tokens.
+    const before = Number((await panel.find('meter-compact')).dataset['total'])
+    await panel.click('tab-tokens')
+    const saving = await eventually(() => {
+      const found = panel.query('[data-testid="finding"][data-kind="policy-saving"] [data-testid="finding-preview"]')
+      if (found === null) throw new Error('no policy change to preview')
+      return found
+    })
+    expect(saving.textContent).toBe("preview toolTrace: 'masked'")
+    saving.click()
+    await eventually(() => expect(panel.query('[data-testid="tab-lab"]')?.getAttribute('aria-selected')).toBe('true'))
+    await panel.find('preview-badge')
+    await eventually(() => expect(Number(panel.query('[data-testid="meter-compact"]')?.dataset['total'])).toBeLessThan(before - 1000))
+    panel.unmount()
+    const quiet = await renderPanel({ entries: conversation(2), tab: 'tokens', policy: testPolicy({ maxInputTokens: 16_000 }) })
+    expect((await quiet.find('findings')).textContent).toBe('Findings: nothing wastes the window')
+    quiet.unmount()
   })
 })

@@ -5,11 +5,12 @@ import { formatNumber, formatPercent, meterModel } from '../model/meter-parts'
 import { usePanel } from '../panel/panel-context'
 import { usePanelProjection } from '../panel/panel-projection'
 import { ContextMap } from './context-map'
+import { FindingsList } from './findings-list'
 import { ProjectionStatus } from './projection-status'
 
 const dollars = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', maximumFractionDigits: 5 })
 
-/** The token meter in full (every part with its tokens and share of the input budget, counter, flags), what takes the room (a treemap), cost. */
+/** The token meter in full (every part with its tokens and share of the input budget, counter, flags), what wastes the window (findings), what takes the room (a treemap), cost. */
 export function TokensTab() {
   const panel = usePanel()
   const projection = usePanelProjection()
@@ -27,6 +28,7 @@ export function TokensTab() {
         Shares of the input budget {formatNumber(model.budget)} (window {formatNumber(model.window)} − reserved output) · amber over {formatPercent(METER_AMBER_RATIO)}, red over{' '}
         {formatPercent(METER_RED_RATIO)} of the input budget
       </p>
+      {projection.thread === undefined ? null : <FindingsList result={result} thread={projection.thread} />}
       <ContextMap result={result} />
       <p className="tl-muted" data-testid="meter-cost">
         {modelId === undefined
