@@ -1,5 +1,5 @@
 import type { CallRecord, Entry } from '@threadlens/core'
-import { estimateCost } from '@threadlens/core/models'
+import { costIfKnown } from './model-prices'
 import type { CallAttempt, CallAttemptStatus } from '@threadlens/core/calls'
 import { entryPreview } from './entry-preview'
 import { formatNumber } from './meter-parts'
@@ -104,19 +104,16 @@ export function countDifference(record: CallFigures | undefined): string | undef
 /** What a call cost at its model's list prices (cache reads and writes at theirs); `undefined` without usage or a known price. */
 export function callCost(record: CallFigures | undefined): number | undefined {
   if (record?.model === undefined || record.inputTokens === undefined || record.outputTokens === undefined) return undefined
-  try {
-    return estimateCost(
-      {
-        inputTokens: record.inputTokens,
-        outputTokens: record.outputTokens,
-        ...(record.cachedInputTokens === undefined ? {} : { cachedInputTokens: record.cachedInputTokens }),
-        ...(record.cacheWriteInputTokens === undefined ? {} : { cacheWriteInputTokens: record.cacheWriteInputTokens }),
-      },
-      record.model,
-    )
-  } catch {
-    return undefined
-  }
+  // Prices come with core's model table, loaded apart (`useModelPrices`): until then no cost is shown.
+  return costIfKnown(
+    {
+      inputTokens: record.inputTokens,
+      outputTokens: record.outputTokens,
+      ...(record.cachedInputTokens === undefined ? {} : { cachedInputTokens: record.cachedInputTokens }),
+      ...(record.cacheWriteInputTokens === undefined ? {} : { cacheWriteInputTokens: record.cacheWriteInputTokens }),
+    },
+    record.model,
+  )
 }
 
 /** `$0.0123`, `<$0.0001`, or `—` when unknown. */

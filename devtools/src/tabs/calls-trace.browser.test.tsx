@@ -76,7 +76,8 @@ describe('Calls tab: every attempt on record', () => {
     expect(answered.textContent).toMatch(/→ [\d,]+ \+1[12]\.\d%/)
     // Cache read / written and cost, under a header that says so.
     expect(answered.querySelector('[data-testid="trace-cache"]')?.textContent).toBe('40 / 0')
-    expect(answered.querySelector('[data-testid="trace-cost"]')?.textContent).toMatch(/^\$0\.\d{4}$/)
+    // The cost once the model prices have loaded (the tab asks for them as it opens).
+    await eventually(() => expect(answered.querySelector('[data-testid="trace-cost"]')?.textContent).toMatch(/^\$0\.\d{4}$/))
     expect(panel.query('[data-testid="attempt-row"][data-call-id="call-2"] [data-testid="trace-cost"]')?.textContent).toBe('—')
     expect((await panel.find('calls-head')).textContent).toContain('cache read / written')
     expect((await panel.find('calls-head')).textContent).toContain('cost')

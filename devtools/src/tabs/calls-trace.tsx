@@ -4,6 +4,7 @@ import { modelInfo } from '@threadlens/core/models'
 import { useCalibrations } from '@threadlens/react'
 import { useMemo } from 'react'
 import { VirtualList } from '../components/virtual-list'
+import { useModelPrices } from '../model/model-prices'
 import { cacheFigures, callCost, clockTime, countDifference, duration, formatCost, rowFigures, traceLabel, type TraceRow } from '../model/call-trace-rows'
 import { formatNumber } from '../model/meter-parts'
 import { calibrationWords } from '../model/plain-words'
@@ -28,6 +29,8 @@ export function TraceList({
   readonly entryAt: (seq: number) => Entry | undefined
 }) {
   const newestFirst = useMemo(() => [...rows].reverse(), [rows])
+  // Costs need the model prices: the Calls tab asks for them as it opens.
+  useModelPrices(true)
   return (
     <>
       {/* What each column holds (the same grid as the rows; narrow, each figure carries its own label). */}

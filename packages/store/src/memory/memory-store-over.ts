@@ -6,7 +6,6 @@ import {
   deleteSpace,
   mapDelete,
   mapPut,
-  queryMemory,
   tasksAdd,
   tasksComplete,
   tasksInsert,
@@ -44,7 +43,10 @@ export function memoryStoreOver(backend: MemoryBackend): MemoryStore {
   return {
     persistent: backend.persistent,
     get,
-    query: async (memoryId, text, options) => queryMemory(await get(memoryId), text, options),
+    query: async (memoryId, text, options) => {
+      const [{ queryMemory }, memory] = await Promise.all([import('./memory-query'), get(memoryId)])
+      return queryMemory(memory, text, options)
+    },
     update: (memoryId, space, update, options) =>
       change(memoryId, 'memory.update', (memory, now) => updateSpace(memory, space, update as (data: never) => unknown, { ...rev(options), now })),
     createSpace: (memoryId, name, kind, options) =>
