@@ -18,7 +18,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { gzipSync } from 'node:zlib'
-import { chromium, type Page } from '@playwright/test'
+import { chromium, type BrowserContext, type Page } from '@playwright/test'
 import { build, type Rolldown } from 'vite'
 import { chromiumArgs, chromiumExecutable } from '../../e2e/chromium.ts'
 
@@ -206,6 +206,44 @@ async function shellGzipBytes(): Promise<number> {
   return entry === undefined ? Number.NaN : gzipSync(entry.code, { level: 9 }).length
 }
 
+/**
+ * Importing a chat through the app's own import button: the demo's long session exported (about 800
+ * entries, tool calls included), then 10,000 of its messages as one export; timed from choosing the
+ * file to the imported chat open with its entry count shown.
+ */
+async function importTimes(context: BrowserContext): Promise<{ longSession: { entries: number; ms: number }; tenThousand: { entries: number; ms: number } }> {
+  const page = await context.newPage()
+  await page.goto(`${origin}/`)
+  await page.getByRole('button', { name: 'Long session' }).click()
+  await page.getByTestId('chat-notice').filter({ hasText: 'recall brings' }).waitFor({ timeout: 120_000 })
+  const download = page.waitForEvent('download')
+  await page.locator('[data-testid="thread-row"][data-active="true"]').getByRole('button', { name: /^Export / }).click()
+  const exported = await (await download).path()
+  const text = readFileSync(exported, 'utf8').trim()
+  const input = page.getByLabel('Import a chat (JSONL export or OpenAI messages JSON)')
+  const rows = page.getByTestId('thread-row')
+  const timed = async (path: string, entryCount: number): Promise<number> => {
+    const before = await rows.count()
+    const started = performance.now()
+    await input.setInputFiles(path)
+    // A new chat in the list, opened, showing the imported entry count.
+    await page.waitForFunction((count) => document.querySelectorAll('[data-testid="thread-row"]').length > count, before, { timeout: 120_000 })
+    await page.getByTestId('entry-count').filter({ hasText: new RegExp(`^${entryCount}$`) }).waitFor({ timeout: 120_000 })
+    return performance.now() - started
+  }
+  const [header, ...lines] = text.split('\n').map((line) => JSON.parse(line) as Record<string, unknown>)
+  const longSession = { entries: lines.length, ms: await timed(exported, lines.length) }
+  // 10,000 entries: the export's messages again and again, with new seqs and ids.
+  const messages = lines.filter((entry) => entry['kind'] === 'message')
+  const many = Array.from({ length: 10_000 }, (_, seq) => ({ ...(messages[seq % messages.length] as object), seq, id: `import-${seq}`, refs: {}, meta: undefined }))
+  const path = join(repo, 'bench-results/import-10000.jsonl')
+  mkdirSync(join(repo, 'bench-results'), { recursive: true })
+  writeFileSync(path, [JSON.stringify({ ...header, entryCount: many.length, bytes: undefined }), ...many.map((entry) => JSON.stringify(entry))].join('\n'))
+  const tenThousand = { entries: many.length, ms: await timed(path, many.length) }
+  await page.close()
+  return { longSession, tenThousand }
+}
+
 async function main(): Promise<void> {
   console.log('[threadlens] building the demo…')
   await run('node_modules/.bin/vite', ['build', '--config', 'demo/vite.config.ts', '--logLevel', 'warn'])
@@ -256,7 +294,10 @@ async function main(): Promise<void> {
     lastSeq += burst
     const burstResult = await burstAppend(page, lastSeq)
 
+    const imports = await importTimes(browser)
+
     const results = {
+      imports: { ...imports, goalTenThousandMs: 3000 },
       thread: { entries },
       download: {
         shellGzipBytes: shellBytes,
@@ -307,6 +348,8 @@ async function main(): Promise<void> {
         `write + render until the row is in the DOM ${results.appendToPaintMs.breakdownMedians.inDom.toFixed(1)}, then to the frame ${results.appendToPaintMs.breakdownMedians.toFrame.toFixed(1)}, the frame ${results.appendToPaintMs.breakdownMedians.frameWork.toFixed(1)}`,
       ],
       [`longest task, ${burst}-append burst (ms)`, burstResult.longTasks === 0 ? '< 50 (no long task)' : burstResult.longestTask.toFixed(0), `goal: no long task (a task of 50 ms or more); ${burstResult.longTasks} long tasks; longest frame ${burstResult.longestFrame.toFixed(0)} ms`],
+      [`import, ${imports.longSession.entries} entries (ms)`, imports.longSession.ms.toFixed(0), 'the demo long session exported, imported through the import button until the chat shows its entry count'],
+      [`import, ${imports.tenThousand.entries.toLocaleString('en-US')} entries (ms)`, imports.tenThousand.ms.toFixed(0), 'goal < 3000; its messages again and again, the same way'],
     ]
     const width = Math.max(...rows.map((row) => row[0].length))
     console.log(`\n${'measure'.padEnd(width)}  ${'value'.padStart(20)}  note`)
