@@ -13,10 +13,9 @@ const LastCallBody = lazy(() => import('./last-call-body'))
  */
 export function LastCallCard() {
   const panel = usePanel()
-  const hasCall = useThread(panel.threadId, (snapshot) => (snapshot.thread?.index.seqsByCallId.size ?? 0) > 0)
-  const attempts = useCallAttempts(panel.threadId).value
   const thread = useThread(panel.threadId, (snapshot) => snapshot.thread)
-  if (thread === undefined || (!hasCall && attempts.length === 0)) return null
+  const attempts = useCallAttempts(panel.threadId).value
+  if (thread === undefined || (thread.index.seqsByCallId.size === 0 && attempts.length === 0)) return null
   return (
     <Suspense fallback={null}>
       <LastCallBody thread={thread} />

@@ -1,44 +1,14 @@
 import type { ContextPolicy } from '@threadlens/core'
 import type { RecallIndex, RecallSearcher } from '@threadlens/core/recall'
 import { useEffect, useState } from 'react'
-
-type RecallModule = typeof import('@threadlens/core/recall')
-
-let loaded: RecallModule | undefined
-let loading: Promise<RecallModule> | undefined
+import { lazyModule, onFirstInteraction } from '../model/lazy-module'
 
 /** The recall code, loaded on first need (a panel whose policies never recall does not download it). */
-function loadRecall(): Promise<RecallModule> {
-  loading ??= import('@threadlens/core/recall').then(
-    (module) => (loaded = module),
-    (error: unknown) => {
-      loading = undefined
-      throw error
-    },
-  )
-  return loading
-}
-
-// A press, a key or a tap anywhere on the page: until one, a panel open at page load downloads no
-// recall code (an app's first screen stays as light as it was).
-const interactions = ['pointerdown', 'keydown', 'touchstart'] as const
-
-/** Calls `callback` at the visitor's first interaction with the page; returns a cancel. */
-function onFirstInteraction(callback: () => void): () => void {
-  const once = () => {
-    cancel()
-    callback()
-  }
-  const cancel = () => {
-    for (const type of interactions) globalThis.removeEventListener(type, once, true)
-  }
-  for (const type of interactions) globalThis.addEventListener(type, once, { capture: true, passive: true })
-  return cancel
-}
+const recallCode = lazyModule(() => import('@threadlens/core/recall'))
 
 /** A fresh index, when the recall code has loaded (for a projection of part of a thread, which must not share the thread's index). */
 export function freshRecallIndex(): RecallIndex | undefined {
-  return loaded?.createRecallIndex()
+  return recallCode.loaded?.createRecallIndex()
 }
 
 /**
@@ -56,12 +26,12 @@ export function useRecallIndex(
   threads: { recallIndex(threadId: string): Promise<RecallIndex> } | undefined,
 ): RecallSearcher | undefined {
   const wanted = given === undefined && policies.some((policy) => policy?.recall !== undefined)
-  const [module, setModule] = useState(loaded)
+  const [module, setModule] = useState(recallCode.loaded)
   useEffect(() => {
     if (!wanted || module !== undefined) return undefined
     let current = true
     const load = () =>
-      void loadRecall().then(
+      void recallCode.load().then(
         (value) => current && setModule(() => value),
         () => undefined,
       )
