@@ -89,6 +89,7 @@ export function projectionMeta(
     tools: fixed.toolTokens,
     total: fixed.systemTokens + checkpoints.memoryTokens + checkpoints.summaryTokens + assembled.historyTokens + recallTokens + fixed.pendingTokens + fixed.toolTokens,
     attachments: assembled.infos.reduce((sum, info) => sum + (info.attachmentTokens ?? 0), 0),
+    estimated: !counter.exact,
   }
   const overflow = fixed.mandatoryTokens > budget
   const needsSummaryReason: NeedsSummaryReason | undefined = overflow ? 'overflow' : summaryNeed(context, checkpoints, dropped, assembled.infos, tokens.system + tokens.tools)

@@ -146,6 +146,12 @@ export interface ProjectionTokens {
    * `attachmentTokens`): a part of `history` and `pending` shown on its own, not added to `total` again.
    */
   readonly attachments: number
+  /**
+   * `true` when the counts are an estimate (the counter is not exact: `estimatedTokenCounter`
+   * while the exact ranks load, or a heuristic); such counts carry a margin that keeps the request
+   * within the budget, so the window looks fuller than it is. Show them with an "≈".
+   */
+  readonly estimated: boolean
 }
 
 /** Why a prompt-cache breakpoint sits where it does. */

@@ -3,7 +3,7 @@ import type { ProjectedMessage, ProjectionMeta, ProjectionResult } from '../proj
 /** A projection of hand-written messages with an empty `meta`: for testing what consumes projections. */
 export function projectionOf(messages: readonly ProjectedMessage[], cache?: Partial<ProjectionMeta['cache']>): ProjectionResult {
   const meta: ProjectionMeta = {
-    tokens: { system: 0, memory: 0, summary: 0, history: 0, recall: 0, pending: 0, tools: 0, total: 0, attachments: 0 },
+    tokens: { system: 0, memory: 0, summary: 0, history: 0, recall: 0, pending: 0, tools: 0, total: 0, attachments: 0, estimated: false },
     budget: { maxInputTokens: 0, reserveOutputTokens: 0, input: 0, free: 0 },
     counter: { id: 'heuristic', exact: false },
     messages: [],

@@ -45,7 +45,8 @@ export interface TokenCounter {
 
 const recentLimit = 512
 
-class CachingCounter implements TokenCounter {
+/** A counter that caches what it counted per entry, per tool array and per recurring string. */
+export class CachingCounter implements TokenCounter {
   readonly #entryCounts = new WeakMap<Entry, number>()
   readonly #toolCounts = new WeakMap<readonly ToolSchema[], number>()
   readonly #recent = new Map<string, number>()
@@ -120,7 +121,26 @@ export function heuristicCount(text: string): number {
 
 const noSpecialTokens = { disallowedSpecial: new Set<string>() }
 
+/**
+ * Resolves once the page has had a chance to paint (an idle moment, at most a second away), so the
+ * ranks' download and parse never delay first paint; immediately outside a page.
+ */
+function afterFirstPaint(): Promise<void> {
+  const page = globalThis as {
+    readonly document?: unknown
+    readonly requestIdleCallback?: (callback: () => void, options: { readonly timeout: number }) => unknown
+    readonly setTimeout?: (callback: () => void, delay: number) => unknown
+  }
+  if (page.document === undefined) return Promise.resolve()
+  return new Promise((resolve) => {
+    if (page.requestIdleCallback !== undefined) page.requestIdleCallback(() => resolve(), { timeout: 1000 })
+    else if (page.setTimeout !== undefined) page.setTimeout(resolve, 0)
+    else resolve()
+  })
+}
+
 async function loadEncoding(encoding: EncodingName): Promise<(text: string) => number> {
+  await afterFirstPaint()
   try {
     // Literal specifiers let bundlers split each encoding's ranks into a chunk of its own.
     const module =
@@ -176,6 +196,12 @@ export function createTokenCounter(id: BuiltinCounterId = 'o200k_base'): Promise
   )
   loading.set(id, created)
   return created
+}
+
+/** The built-in counter a pending `createTokenCounter` promise will resolve to, if it is one. */
+export function pendingCounterId(promise: PromiseLike<TokenCounter>): BuiltinCounterId | undefined {
+  for (const [id, pending] of loading) if (pending === promise) return id as BuiltinCounterId
+  return undefined
 }
 
 /** A counter from your own function (e.g. a provider's tokenizer); it is cached like the others. */

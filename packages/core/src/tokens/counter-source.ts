@@ -1,0 +1,45 @@
+import { estimatedTokenCounter } from './estimated-counter'
+import { pendingCounterId, type EncodingName, type TokenCounter } from './token-counter'
+
+/** A counter, or the promise of one (`createTokenCounter()` unawaited): every API taking a counter takes either. */
+export type CounterSource = TokenCounter | PromiseLike<TokenCounter>
+
+const settled = new WeakMap<PromiseLike<TokenCounter>, TokenCounter>()
+const watched = new WeakMap<PromiseLike<TokenCounter>, Promise<TokenCounter>>()
+
+function isPromiseLike(source: CounterSource): source is PromiseLike<TokenCounter> {
+  return typeof (source as PromiseLike<TokenCounter>).then === 'function'
+}
+
+function watch(source: PromiseLike<TokenCounter>): Promise<TokenCounter> {
+  let promise = watched.get(source)
+  if (promise === undefined) {
+    promise = Promise.resolve(source).then((counter) => {
+      settled.set(source, counter)
+      return counter
+    })
+    // A failed load leaves the estimate in use; `counterReady` reports the failure.
+    promise.catch(() => undefined)
+    watched.set(source, promise)
+  }
+  return promise
+}
+
+/**
+ * The counter to count with now: `source` itself, what its promise resolved to, or, while it is
+ * pending (or if it failed), `estimatedTokenCounter` for the encoding it will load (`fallback` when
+ * that cannot be told). Never waits.
+ */
+export function counterNow(source: CounterSource, fallback: EncodingName = 'o200k_base'): TokenCounter {
+  if (!isPromiseLike(source)) return source
+  const known = settled.get(source)
+  if (known !== undefined) return known
+  void watch(source)
+  const pendingId = pendingCounterId(source)
+  return estimatedTokenCounter(pendingId === undefined || pendingId === 'heuristic' ? fallback : pendingId)
+}
+
+/** Resolves with the counter `source` stands for (at once for a counter). */
+export function counterReady(source: CounterSource): Promise<TokenCounter> {
+  return isPromiseLike(source) ? watch(source) : Promise.resolve(source)
+}
