@@ -19,9 +19,6 @@ export { Thread, createThread, forkThread } from './entries/thread'
 
 export type { TokenCounter, ToolSchema } from './tokens/token-counter'
 export { createTokenCounter, customTokenCounter } from './tokens/token-counter'
-export type { CounterSource } from './tokens/counter-source'
-export { counterNow, counterReady } from './tokens/counter-source'
-export { ESTIMATE_MARGIN, estimatedTokenCounter, estimateTokens } from './tokens/estimated-counter'
 
 export type { ContextPolicy, PolicyOptions } from './policy/policy'
 export { definePolicy, withPolicy } from './policy/policy'

@@ -1,4 +1,4 @@
-/** @threadlens/core/models: known models' limits and prices, and policies made from them. */
+/** @threadlens/core/models: known models' limits and prices, policies made from them, and the token estimate used until exact ranks load. */
 
 export { InvalidModelInfoError, UnknownModelError } from '../errors/threadlens-error'
 export type { ModelInfo, ModelPricing, ModelProvider, PolicyForModelOptions } from '../policy/models'
@@ -10,3 +10,6 @@ export {
   estimateCost,
   APPROXIMATE_TOKENIZER_SAFETY_MARGIN,
 } from '../policy/models'
+
+export type { CounterSource } from '../tokens/counter-source'
+export { ESTIMATE_MARGIN, estimatedTokenCounter, estimateTokens } from '../tokens/estimated-counter'
