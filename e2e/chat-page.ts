@@ -104,8 +104,8 @@ export async function meterNumbers(page: Page): Promise<{ total: number; budget:
   const element = meter(page)
   const total = Number(await element.getAttribute('data-total'))
   const budget = Number(await element.getAttribute('data-budget'))
-  expect(Number((await element.getByTestId('meter-total').innerText()).replace(/,/g, ''))).toBe(total)
-  expect(Number((await element.getByTestId('meter-budget').innerText()).replace(/,/g, ''))).toBe(budget)
+  expect(Number((await element.getByTestId('meter-total').innerText()).replace(/[≈,]/g, ''))).toBe(total)
+  expect(Number((await element.getByTestId('meter-budget').innerText()).replace(/[≈,]/g, ''))).toBe(budget)
   return { total, budget }
 }
 

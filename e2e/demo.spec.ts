@@ -11,8 +11,8 @@ async function meterNumbers(meter: Locator): Promise<{ total: number; budget: nu
   const total = Number(await meter.getAttribute('data-total'))
   const budget = Number(await meter.getAttribute('data-budget'))
   // The visible numbers must say the same as the attributes.
-  const shownTotal = Number((await meter.getByTestId('meter-total').innerText()).replace(/,/g, ''))
-  const shownBudget = Number((await meter.getByTestId('meter-budget').innerText()).replace(/,/g, ''))
+  const shownTotal = Number((await meter.getByTestId('meter-total').innerText()).replace(/[≈,]/g, ''))
+  const shownBudget = Number((await meter.getByTestId('meter-budget').innerText()).replace(/[≈,]/g, ''))
   expect(shownTotal).toBe(total)
   expect(shownBudget).toBe(budget)
   return { total, budget }

@@ -51,6 +51,9 @@ export function MeterView({ meta, variant, colorScheme, label, attributes }: Met
   }
   const model = meterModel(meta)
   const estimated = !meta.counter.exact
+  // "≈" marks estimated counts; an estimate standing in for an encoding still loading says so.
+  const approx = estimated ? '≈' : ''
+  const loadingEncoding = meta.counter.id.endsWith('~estimate') ? meta.counter.id.slice(0, -'~estimate'.length) : undefined
   const description = partsInWords(model)
   const reserved = meta.budget.reserveOutputTokens
   const bar = (
@@ -75,7 +78,11 @@ export function MeterView({ meta, variant, colorScheme, label, attributes }: Met
       <div className={className} data-scheme={colorScheme} title={title} {...attributes}>
         {bar}
         <span className="tl-meter-numbers">
-          <span data-testid="meter-total">{formatNumber(model.used)}</span> / <span data-testid="meter-budget">{formatNumber(model.budget)}</span>
+          <span data-testid="meter-total">
+            {approx}
+            {formatNumber(model.used)}
+          </span>{' '}
+          / <span data-testid="meter-budget">{formatNumber(model.budget)}</span>
           <span className="tl-meter-unit"> tokens</span>{' '}
           <span className="tl-meter-fill">({formatPercent(model.fill)})</span>
           {estimated ? <span className="tl-meter-muted"> (estimated)</span> : null}
@@ -87,13 +94,17 @@ export function MeterView({ meta, variant, colorScheme, label, attributes }: Met
     <div className={className} data-scheme={colorScheme} {...attributes}>
       <div className="tl-meter-line">
         <span className="tl-meter-numbers" title="tokens sent / input budget (window minus reserved output)">
-          <strong data-testid="meter-total">{formatNumber(model.used)}</strong> of <strong data-testid="meter-budget">{formatNumber(model.budget)}</strong> input tokens{' '}
+          <strong data-testid="meter-total">
+            {approx}
+            {formatNumber(model.used)}
+          </strong>{' '}
+          of <strong data-testid="meter-budget">{formatNumber(model.budget)}</strong> input tokens{' '}
           <span className="tl-meter-fill" data-testid="meter-fill">
             ({formatPercent(model.fill)})
           </span>
         </span>
         <span className={`tl-meter-badge ${estimated ? 'tl-meter-badge-warn' : 'tl-meter-badge-ok'}`} data-testid="meter-counter">
-          {estimated ? `estimated · ${meta.counter.id}` : `exact · ${meta.counter.id}`}
+          {loadingEncoding !== undefined ? `estimated until ${loadingEncoding} loads` : estimated ? `estimated · ${meta.counter.id}` : `exact · ${meta.counter.id}`}
         </span>
         {meta.overflow ? <span className="tl-meter-badge tl-meter-badge-danger">overflow: the mandatory part alone does not fit</span> : null}
         {meta.truncated ? <span className="tl-meter-badge tl-meter-badge-warn">history truncated</span> : null}

@@ -64,7 +64,7 @@ describe('ThreadlensTokenMeter', () => {
     expect(bar.getAttribute('aria-valuetext')).toMatch(/^\d+ of 1,000 tokens \(\d+%\), estimated: system \d+, history \d+$/)
     // Estimates are marked as such; the numbers are the attributes'.
     expect(ready.shadowRoot?.textContent).toContain('(estimated)')
-    expect(inside(ready, '[data-testid="meter-total"]').textContent).toBe(String(meta.tokens.total))
+    expect(inside(ready, '[data-testid="meter-total"]').textContent).toBe(`≈${meta.tokens.total}`)
     expect(inside(ready, '[data-testid="meter-budget"]').textContent).toBe('1,000')
     // The history part is drawn as its share of the input budget.
     expect(inside(ready, '.tl-part-history').style.width).toBe(`${(meta.tokens.history / 1000) * 100}%`)
@@ -75,6 +75,7 @@ describe('ThreadlensTokenMeter', () => {
     expect([ok, amber, red].map((host) => host.dataset['level'])).toEqual(['ok', 'amber', 'red'])
     expect([ok, amber, red].map((host) => host.dataset['exact'])).toEqual(['true', 'true', 'true'])
     expect(red.shadowRoot?.textContent).not.toContain('estimated')
+    expect(inside(red, '[data-testid="meter-total"]').textContent).not.toContain('≈')
     // The fill is coloured by level: three different colours.
     const colours = [ok, amber, red].map((host) => getComputedStyle(inside(host, '.tl-meter-fill')).color)
     expect(new Set(colours).size).toBe(3)
@@ -84,6 +85,10 @@ describe('ThreadlensTokenMeter', () => {
     const meta = metaFilling(0.5)
     const [full] = render({ meta, variant: 'full' }) as [HTMLElement]
     expect(inside(full, '[data-testid="meter-counter"]').textContent).toBe('estimated · heuristic')
+    // The estimate that stands in while an exact encoding loads says what it waits for.
+    const [standIn] = render({ meta: { ...meta, counter: { id: 'o200k_base~estimate', exact: false } }, variant: 'full' }) as [HTMLElement]
+    expect(inside(standIn, '[data-testid="meter-counter"]').textContent).toBe('estimated until o200k_base loads')
+    expect(inside(standIn, '[data-testid="meter-total"]').textContent).toBe(`≈${meta.tokens.total}`)
     const parts = [...(full.shadowRoot?.querySelectorAll<HTMLElement>('[data-testid="meter-legend"] > li') ?? [])]
     expect(parts.map((part) => part.dataset['testid'])).toEqual(['meter-system', 'meter-memory', 'meter-summary', 'meter-history', 'meter-pending', 'meter-tools', 'meter-reserved', 'meter-free'])
     expect(parts[6]?.textContent).toBe('reserved output 200(for output)')

@@ -5,6 +5,8 @@ import type { ChatPersistence } from './chat-persistence'
 import { InvalidAdapterOptionsError } from './errors'
 import { projectModelMessages } from './model-messages'
 import { stepCallId } from './ui-message-entries'
+import { counterNow } from '@threadlens/core/internal'
+import type { CounterSource } from '@threadlens/core/models'
 
 /** What the transport sent for one model call: for logs, tests and custom panels. */
 export interface ProjectedCall {
@@ -25,8 +27,12 @@ export interface ProjectedChatTransportOptions {
   readonly model: LanguageModel
   /** How the thread is projected for every call (budget, windows, summaries, system prompt). */
   readonly policy: ContextPolicy
-  /** The token counter the projection uses (`createTokenCounter('o200k_base')`, or its promise). */
-  readonly counter: TokenCounter | PromiseLike<TokenCounter>
+  /**
+   * The token counter the projection uses, or its promise (`createTokenCounter('o200k_base')`, not
+   * awaited): a send before it resolves is projected with the estimate (`estimatedTokenCounter`),
+   * which never counts below the exact tokens, and recorded as estimated.
+   */
+  readonly counter: CounterSource
   /**
    * Writes summaries when the projection needs one (`meta.needsSummary`): before a call, the
    * history that no longer fits is summarized into an appended `summary` entry (core's `compact`;
@@ -95,7 +101,6 @@ export function modelName(model: LanguageModel): { model: string; provider: stri
  */
 export function createProjectedChatTransport(options: ProjectedChatTransportOptions): ChatTransport<UIMessage> {
   const { persistence, model, policy, tools, summarizer } = options
-  const counterPromise = Promise.resolve(options.counter)
   if (persistence === undefined || typeof persistence.save !== 'function') {
     throw new InvalidAdapterOptionsError('persistence is required: pass createChatPersistence({ store, chatId })')
   }
@@ -110,7 +115,7 @@ export function createProjectedChatTransport(options: ProjectedChatTransportOpti
       await Promise.race([previousRecord, new Promise<void>((resolve) => (timer = setTimeout(resolve, recordWaitMs)))])
       clearTimeout(timer)
       await persistence.save(messages)
-      const counter = await counterPromise
+      const counter = counterNow(options.counter, policy.tokenizer)
       const toolSchemas = await schemasPromise
       const memory = typeof options.memory === 'function' ? options.memory() : options.memory
       const { thread, projected } = await projectForSend({ persistence, policy, counter, toolSchemas, memory, summarizer, abortSignal })

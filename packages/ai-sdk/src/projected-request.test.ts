@@ -1,8 +1,10 @@
-import { createTokenCounter, definePolicy } from '@threadlens/core'
+import { createTokenCounter, definePolicy, type ProjectionResult, type TokenCounter } from '@threadlens/core'
+import { MESSAGE_OVERHEAD_TOKENS, REPLY_PRIMING_TOKENS } from '@threadlens/core/internal'
 import { createMemoryBackedStores } from '@threadlens/store'
 import { DefaultChatTransport, modelMessageSchema, type UIMessage } from 'ai'
 import { describe, expect, it } from 'vitest'
 import { createChatPersistence } from './chat-persistence'
+import type { ProjectedCall } from './projected-chat-transport'
 import { projectedSendMessagesRequest, type ProjectedRequestBody } from './projected-request'
 
 describe('projectedSendMessagesRequest', () => {
@@ -42,4 +44,31 @@ describe('projectedSendMessagesRequest', () => {
     expect(reply?.refs.callId).toBe(`${body?.responseMessageId}:0`)
     expect(reply?.meta?.call).toMatchObject({ model: 'gpt-test', provider: 'openai', stopReason: 'unknown', basisSeq: history.length })
   })
+
+  it('does not wait for a counter promise: a send before it resolves is projected with the estimate, within the budget by the exact count', async () => {
+    const { threads } = createMemoryBackedStores()
+    const persistence = createChatPersistence({ store: threads, chatId: 'early' })
+    const exact = await createTokenCounter('o200k_base')
+    const never = new Promise<TokenCounter>(() => undefined)
+    const policy = definePolicy({ maxInputTokens: 400, reserveOutputTokens: 50, systemPrompt: 'Be brief.' })
+    const calls: ProjectedCall[] = []
+    const prepare = projectedSendMessagesRequest({ persistence, policy, counter: never, onCall: (call) => calls.push(call) })
+    const history: UIMessage[] = []
+    for (let turn = 0; turn < 12; turn += 1) {
+      history.push({ id: `u${turn}`, role: 'user', parts: [{ type: 'text', text: `Could you compare fares ${turn} between Oslo and Bergen for ${turn + 2} travellers?` }] })
+      history.push({ id: `a${turn}`, role: 'assistant', parts: [{ type: 'text', text: `Fares for ${turn + 2}: NOK ${1200 + turn * 37} each, or a family ticket.` }] })
+    }
+    history.push({ id: 'u-last', role: 'user', parts: [{ type: 'text', text: 'Which is cheapest?' }] })
+    await prepare({ id: 'early', messages: history, body: undefined, trigger: 'submit-message', messageId: undefined, requestMetadata: undefined, credentials: undefined, headers: undefined, api: '/api/chat' })
+    const projection = calls[0]?.projection as ProjectionResult
+    expect(projection.meta.counter.id).toBe('o200k_base~estimate')
+    expect(projection.meta.tokens.estimated).toBe(true)
+    expect(projection.meta.includedSeqs.length).toBeGreaterThan(2)
+    expect(projection.meta.includedSeqs.length).toBeLessThan(history.length)
+    // What the exact encoding makes of the very messages sent fits the budget.
+    let exactTotal = REPLY_PRIMING_TOKENS
+    for (const message of projection.messages) exactTotal += MESSAGE_OVERHEAD_TOKENS + exact.count(typeof message.content === 'string' ? message.content : '')
+    expect(exactTotal).toBeLessThanOrEqual(policy.maxInputTokens - policy.reserveOutputTokens)
+  })
 })
+

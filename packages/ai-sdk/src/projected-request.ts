@@ -1,4 +1,4 @@
-import type { ContextPolicy, Memory, TokenCounter, ToolSchema } from '@threadlens/core'
+import type { ContextPolicy, Memory, ToolSchema } from '@threadlens/core'
 import { generateId, type ModelMessage, type PrepareSendMessagesRequest, type SystemModelMessage, type UIMessage } from 'ai'
 import { buildCallRecord } from './call-records'
 import type { ChatPersistence } from './chat-persistence'
@@ -6,6 +6,8 @@ import { projectModelMessages } from './model-messages'
 import type { ProjectedCall } from './projected-chat-transport'
 import { stepsIn } from './projected-chat-transport'
 import { stepCallId } from './ui-message-entries'
+import { counterNow } from '@threadlens/core/internal'
+import type { CounterSource } from '@threadlens/core/models'
 
 /** The JSON body a server route receives from `projectedSendMessagesRequest`. */
 export interface ProjectedRequestBody {
@@ -23,7 +25,11 @@ export interface ProjectedRequestBody {
 export interface ProjectedRequestOptions {
   readonly persistence: ChatPersistence
   readonly policy: ContextPolicy
-  readonly counter: TokenCounter
+  /**
+   * The token counter, or its promise (`createTokenCounter()`, not awaited): a send before it
+   * resolves is projected with the estimate, which never counts below the exact tokens.
+   */
+  readonly counter: CounterSource
   /** The model's name as recorded for the devtools (the server picks the model). Default: `'server'`. */
   readonly model?: string
   /** Default: `'server'`. */
@@ -44,8 +50,9 @@ export interface ProjectedRequestOptions {
  * does not see the provider's usage, so the record has none.
  */
 export function projectedSendMessagesRequest(options: ProjectedRequestOptions): PrepareSendMessagesRequest<UIMessage> {
-  const { persistence, policy, counter } = options
+  const { persistence, policy } = options
   return async ({ id, messages, body, trigger }) => {
+    const counter = counterNow(options.counter, policy.tokenizer)
     await persistence.save(messages)
     const thread = await persistence.thread()
     const threadId = persistence.currentThreadId()

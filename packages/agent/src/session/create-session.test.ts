@@ -67,6 +67,18 @@ describe('session loop', () => {
     expect(session.status).toBe('idle')
   })
 
+  it("takes a counter's promise and waits for it on send, so the call is counted and recorded exactly", async () => {
+    let resolve: (value: TokenCounter) => void = () => undefined
+    const pending = new Promise<TokenCounter>((done) => (resolve = done))
+    const { threads, threadId, session } = await setup(['Fine.'], { counter: pending })
+    const sent = collect(session.send('Hi!'))
+    resolve(counter)
+    const events = await sent
+    expect(events.at(-1)).toMatchObject({ type: 'done', text: 'Fine.' })
+    const call = (await entriesOf(threads, threadId))[1]?.meta?.call
+    expect(call).toMatchObject({ counter: 'o200k_base' })
+  })
+
   it('runs parallel tool calls in parallel, appends calls and results, and goes on until the answer', async () => {
     const started: string[] = []
     let release: () => void = () => undefined

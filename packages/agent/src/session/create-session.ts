@@ -10,7 +10,7 @@ import {
   type TokenCounter,
 } from '@threadlens/core'
 import type { MessagePayload } from '@threadlens/core/internal'
-import { idleSessionSnapshot, Subscribable } from '@threadlens/core/internal'
+import { counterReady, idleSessionSnapshot, Subscribable } from '@threadlens/core/internal'
 import { partsText, type ContentPart } from '@threadlens/core/parts'
 import type { ThreadRecord } from '@threadlens/store'
 import type { Tool } from '../tools/define-tool'
@@ -91,7 +91,8 @@ export class Session extends Subscribable<(snapshot: SessionSnapshot) => void> i
   }
 
   async #counterFor(policy: ContextPolicy): Promise<TokenCounter> {
-    if (this.#options.counter !== undefined) return this.#options.counter
+    // A send is not a paint: it waits for a given counter's promise, so calls are counted exactly.
+    if (this.#options.counter !== undefined) return counterReady(this.#options.counter)
     if (this.#counter?.id !== policy.tokenizer) this.#counter = await createTokenCounter(policy.tokenizer)
     return this.#counter
   }
@@ -103,7 +104,8 @@ export class Session extends Subscribable<(snapshot: SessionSnapshot) => void> i
     if (threadPolicy !== undefined && threadPolicy !== null && typeof threadPolicy === 'object') return definePolicy(threadPolicy as never)
     const calibrated = this.#options.calibratedPolicy
     if (calibrated !== undefined) {
-      const counterId = this.#options.counter?.id ?? calibrated(undefined).tokenizer
+      const given = this.#options.counter === undefined ? undefined : await counterReady(this.#options.counter)
+      const counterId = given?.id ?? calibrated(undefined).tokenizer
       return calibrated(await this.#options.callLog?.calibration(this.#options.model.id, counterId))
     }
     return this.#options.policy ?? definePolicy()

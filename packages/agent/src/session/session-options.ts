@@ -1,5 +1,6 @@
+import type { CounterSource } from '@threadlens/core/models'
 import type { CallLog, TokenCalibration } from '@threadlens/core/calls'
-import type { ContextPolicy, Memory, ProjectionResult, Summarizer, TokenCounter } from '@threadlens/core'
+import type { ContextPolicy, Memory, ProjectionResult, Summarizer } from '@threadlens/core'
 import type { ContentPart } from '@threadlens/core/parts'
 import type { RecallSearcher } from '@threadlens/core/recall'
 import type { ThreadStore } from '@threadlens/store'
@@ -15,8 +16,8 @@ export interface SessionOptions {
   readonly tools?: readonly Tool<unknown>[]
   /** The session's policy; a thread's own (`metadata.policy`) and a request's override it. Default: `definePolicy()`. */
   readonly policy?: ContextPolicy
-  /** Default: `createTokenCounter(policy.tokenizer)`. */
-  readonly counter?: TokenCounter
+  /** A counter or its promise (`createTokenCounter()`, not awaited: a send waits for it). Default: `createTokenCounter(policy.tokenizer)`. */
+  readonly counter?: CounterSource
   /** Used when a projection needs a summary. Default: `extractiveSummarizer()`. */
   readonly summarizer?: Summarizer
   /**

@@ -1,5 +1,5 @@
 import { estimatedTokenCounter } from './estimated-counter'
-import { pendingCounterId, type EncodingName, type TokenCounter } from './token-counter'
+import { pendingCounterId, type BuiltinCounterId, type TokenCounter } from './token-counter'
 
 /** A counter, or the promise of one (`createTokenCounter()` unawaited): every API taking a counter takes either. */
 export type CounterSource = TokenCounter | PromiseLike<TokenCounter>
@@ -27,16 +27,16 @@ function watch(source: PromiseLike<TokenCounter>): Promise<TokenCounter> {
 
 /**
  * The counter to count with now: `source` itself, what its promise resolved to, or, while it is
- * pending (or if it failed), `estimatedTokenCounter` for the encoding it will load (`fallback` when
- * that cannot be told). Never waits.
+ * pending (or if it failed), `estimatedTokenCounter` for the encoding it will load (`fallback`, e.g.
+ * the policy's tokenizer, when that cannot be told). Never waits.
  */
-export function counterNow(source: CounterSource, fallback: EncodingName = 'o200k_base'): TokenCounter {
+export function counterNow(source: CounterSource, fallback: BuiltinCounterId = 'o200k_base'): TokenCounter {
   if (!isPromiseLike(source)) return source
   const known = settled.get(source)
   if (known !== undefined) return known
   void watch(source)
-  const pendingId = pendingCounterId(source)
-  return estimatedTokenCounter(pendingId === undefined || pendingId === 'heuristic' ? fallback : pendingId)
+  const id = pendingCounterId(source) ?? fallback
+  return estimatedTokenCounter(id === 'heuristic' ? 'o200k_base' : id)
 }
 
 /** Resolves with the counter `source` stands for (at once for a counter). */

@@ -1,4 +1,4 @@
-import { definePolicy, type ProjectionResult } from '@threadlens/core'
+import { customTokenCounter, definePolicy, type ProjectionResult, type TokenCounter } from '@threadlens/core'
 import { createMemoryBackedStores } from '@threadlens/store'
 import { useState } from 'react'
 import { flushSync } from 'react-dom'
@@ -66,6 +66,39 @@ describe('useProjection', () => {
     const second = results[results.length - 1] as ProjectionResult
     expect(second.meta.includedSeqs).toEqual([0, 1])
     expect(second.meta.tokens.total).toBeGreaterThan((first as ProjectionResult).meta.tokens.total)
+    view.unmount()
+  })
+
+  it('counts with the estimate while the counter promise is pending, then projects again with the counter', async () => {
+    const stores = createMemoryBackedStores()
+    const record = await stores.threads.create()
+    await stores.threads.append(record.id, { kind: 'message', payload: { role: 'user', content: 'Plan a weekend in Oslo, with a museum on Saturday.' } })
+    const client = createThreadlensClient({ threads: stores.threads, memory: stores.memory })
+    let resolve: (counter: TokenCounter) => void = () => {}
+    const pending = new Promise<TokenCounter>((done) => {
+      resolve = done
+    })
+    const policy = definePolicy({ maxInputTokens: 4000, reserveOutputTokens: 500 })
+    const seen: (ProjectionResult | undefined)[] = []
+    function Probe() {
+      const result = useProjection(record.id, policy, { counter: pending }, (snapshot) => snapshot.result)
+      seen.push(result)
+      return <output>{result === undefined ? 'loading' : `${result.meta.counter.id} ${result.meta.tokens.estimated}`}</output>
+    }
+    const view = render(
+      <ThreadlensProvider client={client}>
+        <Probe />
+      </ThreadlensProvider>,
+    )
+    const output = view.container.querySelector('output') as HTMLOutputElement
+    // Nothing waits for the counter: the first projection is the estimate's.
+    await eventually(() => expect(output.textContent).toBe('o200k_base~estimate true'))
+    const words = customTokenCounter('words', (text) => text.split(' ').length, true)
+    resolve(words)
+    await eventually(() => expect(output.textContent).toBe('words false'))
+    const estimated = seen.find((result) => result?.meta.tokens.estimated === true) as ProjectionResult
+    const exact = seen[seen.length - 1] as ProjectionResult
+    expect(estimated.meta.tokens.total).toBeGreaterThan(exact.meta.tokens.total)
     view.unmount()
   })
 

@@ -3,16 +3,24 @@ import { useStore } from 'zustand'
 import type { ThreadSnapshot } from '@threadlens/client'
 import { useThreadlensClient } from '../client/threadlens-context'
 import { cachedProjection, type ProjectionOutcome, type ProjectOptions } from '@threadlens/client'
-import { useTokenCounter } from './use-token-counter'
+import { estimatedTokenCounter, type CounterSource } from '@threadlens/core/models'
+import { useCounterSource, useTokenCounter } from './use-token-counter'
 
 export interface UseProjectionOptions extends ProjectOptions {
-  /** The counter to use. Default: the built-in counter named by `policy.tokenizer`, loaded on first use. */
-  readonly counter?: TokenCounter
+  /**
+   * The counter to use, or its promise (`createTokenCounter()` unawaited): until it resolves the
+   * projection counts with the estimate (`result.meta.tokens.estimated`) and is redone when it does.
+   * Default: the built-in counter named by `policy.tokenizer`, loaded on first use, likewise.
+   */
+  readonly counter?: CounterSource
 }
 
 /** A thread's projection under a policy; the same object until the thread, policy or options change. */
 export interface ProjectionSnapshot {
-  /** `loading` while the thread or the counter loads; `error` when either failed or `project` threw. */
+  /**
+   * `loading` while the thread loads; `error` when it or the counter failed or `project` threw.
+   * While an exact counter loads the projection is `ready`, counted with the estimate.
+   */
   readonly status: 'loading' | 'ready' | 'error'
   readonly threadId: string
   /** The thread version this projection was computed from. */
@@ -81,7 +89,8 @@ export function useProjection<TSelected>(
 ): TSelected {
   const live = useThreadlensClient().thread(threadId)
   const builtIn = useTokenCounter(options.counter === undefined ? policy.tokenizer : undefined)
-  const counter = options.counter ?? builtIn?.counter
+  const given = useCounterSource(options.counter)
+  const counter = given ?? builtIn?.counter ?? (builtIn?.status === 'loading' && policy.tokenizer !== 'heuristic' ? estimatedTokenCounter(policy.tokenizer) : undefined)
   const counterError = builtIn?.status === 'error' ? builtIn.error : undefined
   return useStore(live, (snapshot) => {
     const thread = snapshot.thread

@@ -1,6 +1,8 @@
 import { tokenCounters, type CounterSnapshot } from '@threadlens/client'
-import type { BuiltinCounterId } from '@threadlens/core/internal'
-import { useSyncExternalStore } from 'react'
+import type { TokenCounter } from '@threadlens/core'
+import { counterNow, counterReady, type BuiltinCounterId } from '@threadlens/core/internal'
+import type { CounterSource } from '@threadlens/core/models'
+import { useCallback, useSyncExternalStore } from 'react'
 
 /**
  * A built-in token counter, loaded on first use (exact encodings are a dynamic import of about
@@ -12,4 +14,28 @@ export function useTokenCounter(id: BuiltinCounterId | undefined): CounterSnapsh
 export function useTokenCounter(id: BuiltinCounterId | undefined): CounterSnapshot | undefined {
   const get = () => (id === undefined ? undefined : tokenCounters.snapshot(id))
   return useSyncExternalStore(tokenCounters.subscribe, get, get)
+}
+
+/**
+ * The counter to count with now for `source`: itself, what its promise resolved to, or the
+ * estimate while it is pending (see `counterNow`); re-renders once when the promise settles.
+ */
+export function useCounterSource(source: CounterSource | undefined): TokenCounter | undefined {
+  const subscribe = useCallback(
+    (listener: () => void) => {
+      let listening = true
+      if (source !== undefined) {
+        counterReady(source).then(
+          () => listening && listener(),
+          () => listening && listener(),
+        )
+      }
+      return () => {
+        listening = false
+      }
+    },
+    [source],
+  )
+  const get = () => (source === undefined ? undefined : counterNow(source))
+  return useSyncExternalStore(subscribe, get, get)
 }

@@ -18,7 +18,7 @@ const importOptionsSchema = z.strictObject({
 
 /** What importing needs from the store's resolved options. */
 interface ImportSettings {
-  readonly counters: readonly TokenCounter[]
+  readyCounters(): readonly TokenCounter[]
   readonly now: () => number
   readonly createId: () => string
   readonly importLimits: ImportLimits
@@ -26,7 +26,8 @@ interface ImportSettings {
 
 /** `ThreadStore.import`: everything is validated and counted before the one write of a new thread. */
 export async function importThread(backend: ThreadBackend, settings: ImportSettings, input: ImportInput, importOptions?: ImportThreadOptions): Promise<ThreadId> {
-  const { counters, now, createId, importLimits } = settings
+  const { now, createId, importLimits } = settings
+  const counters = settings.readyCounters()
   backend.assertWorking('import')
   const parsedOptions = parseOptions(importOptionsSchema, importOptions ?? {}, 'import options')
   const parsed = await parseImportInput(input, importLimits)

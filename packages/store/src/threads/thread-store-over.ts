@@ -1,5 +1,6 @@
 import { createThread, type Entry, type Thread, type TokenCounter } from '@threadlens/core'
-import { threadId as toThreadId } from '@threadlens/core/internal'
+import { counterNow, estimatedEncoding, threadId as toThreadId } from '@threadlens/core/internal'
+import type { CounterSource } from '@threadlens/core/models'
 import { z } from 'zod/mini'
 import { toThreadRecord, type ThreadRow } from '../database/rows'
 import { StorageError, type UnreadableEntryError } from '../errors'
@@ -14,9 +15,12 @@ import type { CreateThreadRecordOptions, ForkThreadOptions, ImportThreadOptions,
 import { reportUnreadable, warnUnreadable } from './unreadable-entry'
 import { sameTabDelivery } from './same-tab-delivery'
 
-const counterSchema = z.custom<TokenCounter>(
-  (value) => typeof value === 'object' && value !== null && typeof (value as TokenCounter).id === 'string' && typeof (value as TokenCounter).countEntry === 'function',
-  'a counter is a TokenCounter from createTokenCounter() or customTokenCounter()',
+const counterSchema = z.custom<CounterSource>(
+  (value) =>
+    typeof value === 'object' &&
+    value !== null &&
+    ((typeof (value as TokenCounter).id === 'string' && typeof (value as TokenCounter).countEntry === 'function') || typeof (value as PromiseLike<unknown>).then === 'function'),
+  'a counter is a TokenCounter from createTokenCounter() or customTokenCounter(), or its promise',
 )
 
 export const threadStoreOptionsSchema = z.strictObject({
@@ -34,7 +38,8 @@ const createOptionsSchema = z.strictObject({
 
 /** The resolved options a thread store works from. */
 export interface ResolvedThreadStoreOptions {
-  readonly counters: readonly TokenCounter[]
+  /** The counters ready now: a promise still pending counts nothing yet (estimates are never stored). */
+  readyCounters(): readonly TokenCounter[]
   readonly now: () => number
   readonly createId: () => string
   readonly onUnreadableEntry: (error: UnreadableEntryError) => void
@@ -42,8 +47,9 @@ export interface ResolvedThreadStoreOptions {
 
 export function resolveThreadStoreOptions(options: ThreadStoreOptions): ResolvedThreadStoreOptions {
   const parsed = parseOptions(threadStoreOptionsSchema, options, 'thread store options')
+  const sources = parsed.counters ?? []
   return {
-    counters: parsed.counters ?? [],
+    readyCounters: () => sources.map((source) => counterNow(source)).filter((counter) => estimatedEncoding(counter) === undefined),
     now: parsed.now ?? Date.now,
     createId: parsed.createId ?? (() => globalThis.crypto.randomUUID()),
     onUnreadableEntry: parsed.onUnreadableEntry ?? warnUnreadable,
@@ -85,7 +91,7 @@ export function toThread(row: ThreadRow, entries: readonly Entry[], now: () => n
 // the methods with logic of their own live in fork-thread.ts, import-thread.ts and export-thread.ts.
 export function threadStoreOver(backend: ThreadBackend, options: ThreadStoreOptions = {}): ThreadStore {
   const settings = { ...resolveThreadStoreOptions(options), importLimits: resolveImportLimits(options.importLimits) }
-  const { counters, now, createId, onUnreadableEntry, importLimits } = settings
+  const { readyCounters, now, createId, onUnreadableEntry, importLimits } = settings
   const sameTab = sameTabDelivery()
 
   const appendPrepared = async (rawThreadId: string, prepared: readonly PreparedEntry[], operation: string): Promise<readonly Entry[]> => {
@@ -121,13 +127,13 @@ export function threadStoreOver(backend: ThreadBackend, options: ThreadStoreOpti
 
     async append(threadId, input) {
       backend.assertWorking('append')
-      const [entry] = await appendPrepared(threadId, prepareEntries([input], { counters, now: now(), createId }), 'append')
+      const [entry] = await appendPrepared(threadId, prepareEntries([input], { counters: readyCounters(), now: now(), createId }), 'append')
       return entry as Entry
     },
 
     async appendMany(threadId, inputs) {
       backend.assertWorking('appendMany')
-      return appendPrepared(threadId, prepareEntries(inputs, { counters, now: now(), createId }), 'appendMany')
+      return appendPrepared(threadId, prepareEntries(inputs, { counters: readyCounters(), now: now(), createId }), 'appendMany')
     },
 
     async load(threadId, loadOptions = {}) {

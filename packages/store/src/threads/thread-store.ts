@@ -1,3 +1,4 @@
+import type { CounterSource } from '@threadlens/core/models'
 import type { ContextPolicy, Entry, EntryInput, JsonObject, Thread, TokenCounter } from '@threadlens/core'
 import type { ThreadId } from '@threadlens/core/internal'
 import type { RecallIndex, RecallIndexOptions } from '@threadlens/core/recall'
@@ -157,9 +158,10 @@ export interface ThreadStore {
 export interface ThreadStoreOptions {
   /**
    * Counters whose per-entry token counts are computed at append (and import) time and stored in
-   * `entry.meta.tokens`, so a reload never recounts. Default: none.
+   * `entry.meta.tokens`, so a reload never recounts; a counter's promise (`createTokenCounter()`, not
+   * awaited) counts from the moment it resolves. Default: none.
    */
-  readonly counters?: readonly TokenCounter[]
+  readonly counters?: readonly CounterSource[]
   /** Clock for `createdAt`/`updatedAt`. Default: `Date.now`. */
   readonly now?: () => number
   /** Id source for threads and entries. Default: `crypto.randomUUID`. */
