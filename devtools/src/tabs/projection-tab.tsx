@@ -1,13 +1,8 @@
-import { toAnthropicMessages, toOpenAIChat, type ProjectionResult } from '@threadlens/core'
-import { useMemo } from 'react'
-import { CollapsibleText } from '../components/collapsible-text'
-import { CopyButton } from '../components/copy-button'
-import { COLLAPSE_JSON_AFTER_CHARS } from '../constants'
+import type { ProjectionResult } from '@threadlens/core'
+import { lazy, Suspense, useMemo } from 'react'
 import { formatNumber } from '../model/meter-parts'
 import { usePanel } from '../panel/panel-context'
 import { usePanelProjection } from '../panel/panel-projection'
-import { AttachmentsLeftOut } from '../components/attachments-left-out'
-import { readableRequest, storeHeldAttachments, viewFormatOptions } from '../model/request-format'
 import { useRememberedChoice } from '../panel/use-remembered-filter'
 import { CacheBreakpoints } from './cache-breakpoints'
 import { LeftOutList } from './left-out-list'
@@ -15,6 +10,8 @@ import { NextVsLastCall } from './next-vs-last-call'
 import { ProjectedMessages } from './projected-messages'
 import { ProjectionStatus } from './projection-status'
 import { RecallNote } from './recall-note'
+
+const ProviderRequest = lazy(() => import('./provider-request'))
 
 type Format = 'neutral' | 'openai' | 'anthropic'
 const formatIds: readonly Format[] = ['neutral', 'openai', 'anthropic']
@@ -67,40 +64,11 @@ export function ProjectionTab() {
 }
 
 function FormattedProjection({ result, format }: { readonly result: ProjectionResult; readonly format: Format }) {
-  // Store-held images and files are shown without their bytes (see request-format).
-  const attachments = useMemo(() => storeHeldAttachments(result), [result])
-  const openAI = useMemo(() => (format === 'openai' ? toOpenAIChat(result, viewFormatOptions) : undefined), [result, format])
-  const json = useMemo(() => {
-    if (openAI !== undefined) return readableRequest(JSON.stringify({ messages: openAI }, null, 2), attachments.ids)
-    if (format === 'anthropic') return readableRequest(JSON.stringify(toAnthropicMessages(result, viewFormatOptions), null, 2), attachments.ids)
-    return ''
-  }, [result, format, openAI, attachments])
   if (format === 'neutral') return <ProjectedMessages result={result} />
-  if (openAI !== undefined) {
-    return (
-      <div data-testid="request-json" data-provider="openai">
-        <div className="tl-row">
-          <CopyButton text={json} label="copy request JSON" />
-        </div>
-        <AttachmentsLeftOut images={attachments.images} files={attachments.files} />
-        {openAI.map((message, position) => (
-          <div key={position} className="tl-message" data-testid="provider-message">
-            <div className="tl-role">{message.role}</div>
-            <CollapsibleText pre text={readableRequest(JSON.stringify(message, null, 2), attachments.ids)} limit={COLLAPSE_JSON_AFTER_CHARS} />
-            <div className="tl-tokens">{formatNumber(result.meta.messages[position]?.tokens ?? 0)} tok</div>
-          </div>
-        ))}
-      </div>
-    )
-  }
+  // The provider formats load when first chosen: the neutral view is the one a first visit shows.
   return (
-    <div data-testid="request-json" data-provider="anthropic">
-      <div className="tl-row">
-        <CopyButton text={json} label="copy request JSON" />
-        <span className="tl-muted">Anthropic merges consecutive roles and moves system text to `system`; per-message tokens are in the neutral view.</span>
-      </div>
-      <AttachmentsLeftOut images={attachments.images} files={attachments.files} />
-      <CollapsibleText pre text={json} limit={COLLAPSE_JSON_AFTER_CHARS * 4} />
-    </div>
+    <Suspense fallback={<p className="tl-muted">formatting the request…</p>}>
+      <ProviderRequest result={result} format={format} />
+    </Suspense>
   )
 }

@@ -1,5 +1,6 @@
 import { replayCall, type ContextPolicy, type ProjectionResult, type Thread, type TokenCounter, type ToolSchema } from '@threadlens/core'
 import { replayThreadCall } from '@threadlens/client'
+import { estimatedCounterById } from '@threadlens/core/internal'
 import { useTokenCounter } from '@threadlens/react'
 import { useMemo } from 'react'
 import type { TraceRow } from '../model/call-trace-rows'
@@ -41,10 +42,13 @@ function counterFor(row: TraceRow, fallback: ContextPolicy): { readonly id: Buil
 /** Rebuilds what a row of the trace sent: an answered call from the thread, an attempt from its own record. */
 export function useRowReplay(thread: Thread, row: TraceRow | undefined, fallbackPolicy: ContextPolicy): RowReplayState {
   const wanted = row === undefined ? undefined : counterFor(row, fallbackPolicy)
-  const counter = useTokenCounter(wanted?.id)?.counter
+  // A call sent while the exact ranks loaded was counted with the estimate: replayed with it too.
+  const estimate = wanted === undefined ? undefined : estimatedCounterById(wanted.named)
+  const loaded = useTokenCounter(estimate === undefined ? wanted?.id : undefined)?.counter
+  const counter = estimate ?? loaded
   return useMemo((): RowReplayState => {
     if (row === undefined || wanted === undefined) return { status: 'none' }
-    if (wanted.id === undefined) return { status: 'unavailable', reason: `counted with "${wanted.named}": replay it with that counter (core's replayCall)` }
+    if (wanted.id === undefined && estimate === undefined) return { status: 'unavailable', reason: `counted with "${wanted.named}": replay it with that counter (core's replayCall)` }
     if (counter === undefined) return { status: 'loading' }
     try {
       if (row.kind === 'call') {

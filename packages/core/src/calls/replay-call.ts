@@ -54,7 +54,7 @@ export function replayCall(thread: ThreadSource | readonly Entry[], call: string
   const record = call === undefined ? undefined : typeof call === 'string' ? entries.find((entry) => entry.refs.callId === call && entry.meta?.call !== undefined)?.meta?.call : call
   if (record === undefined && options.fallbackPolicy === undefined) throw new ReplayError(`No model call "${callId}" is recorded in this thread.`)
   if (record !== undefined && record.counter !== options.counter.id) {
-    throw new ReplayError(`Call "${callId ?? record.messagesHash}" was counted with "${record.counter}"; pass that counter (createTokenCounter('${record.counter}')).`)
+    throw new ReplayError(`Call "${callId ?? record.messagesHash}" was counted with "${record.counter}"; pass that counter (${record.counter.endsWith('~estimate') ? `estimatedTokenCounter('${record.counter.slice(0, -'~estimate'.length)}')` : `createTokenCounter('${record.counter}')`}).`)
   }
   const parts = new CallParts()
   if (record !== undefined) parts.add(record)

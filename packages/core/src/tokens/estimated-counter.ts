@@ -112,3 +112,9 @@ export function estimatedTokenCounter(encoding: EncodingName = 'o200k_base'): To
   }
   return counter
 }
+
+/** The estimating counter whose id is `id` (`'o200k_base~estimate'`), to replay a call counted with it; else `undefined`. */
+export function estimatedCounterById(id: string): TokenCounter | undefined {
+  for (const encoding of Object.keys(weights) as EncodingName[]) if (id === `${encoding}~estimate`) return estimatedTokenCounter(encoding)
+  return undefined
+}

@@ -3,7 +3,8 @@ import { useStore } from 'zustand'
 import type { ThreadSnapshot } from '@threadlens/client'
 import { useThreadlensClient } from '../client/threadlens-context'
 import { cachedProjection, type ProjectionOutcome, type ProjectOptions } from '@threadlens/client'
-import { estimatedTokenCounter, type CounterSource } from '@threadlens/core/models'
+import { estimatedTokenCounter } from '@threadlens/core/internal'
+import type { CounterSource } from '@threadlens/core/models'
 import { useCounterSource, useTokenCounter } from './use-token-counter'
 
 export interface UseProjectionOptions extends ProjectOptions {
