@@ -23,6 +23,18 @@ step "bundle sizes of the built packages (e2e/consumers/bundle-sizes.ts)"
 npm run --silent build >/dev/null
 "$TSX" e2e/consumers/bundle-sizes.ts
 
+# What adopting threadlens costs the README's useChat app: both example apps built for production,
+# loaded five times each in headless Chromium (first and returning visits): bytes before any
+# interaction, first paint, message box ready, when the tokenizer ranks arrive (~1 min).
+step "adoption first load (packages/ai-sdk/bench/adoption-first-load.bench.ts)"
+bash .ci/setup.sh --with-chromium >/dev/null
+"$TSX" packages/ai-sdk/bench/adoption-first-load.bench.ts
+
+# How far the download-free token estimate is from the exact counts on public text, per corpus and
+# encoding, against the margin it is multiplied by (~5 s).
+step "token estimate (packages/core/bench/tokens/estimate.bench.ts)"
+"$TSX" packages/core/bench/tokens/estimate.bench.ts
+
 # Core projection vs LangChain trimMessages (Node; ~3–4 min on 2 cores, most of it waiting out
 # trimMessages at 100k entries; THREADLENS_BENCH_LIMIT_S sets its per-call limit, default 60).
 step "core projection (packages/core/bench/projection.bench.ts)"

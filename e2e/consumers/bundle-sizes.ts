@@ -11,17 +11,9 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { gzipSync } from 'node:zlib'
 import { build, type Rolldown } from 'vite'
+import { distAliases as alias } from './dist-aliases'
 
 const repo = fileURLToPath(new URL('../../', import.meta.url))
-const dist = (folder: string, entry = 'index') => join(repo, folder, 'dist', `${entry}.js`)
-/** `@threadlens/<package>[/<subpath>]` → that package's built file, as its `publishConfig.exports` maps it. */
-const alias = [
-  { find: /^@threadlens\/devtools\/production$/, replacement: dist('devtools', 'production') },
-  { find: /^@threadlens\/devtools$/, replacement: dist('devtools') },
-  { find: /^@threadlens\/(core|store|agent|client|react|ai-sdk)\/([a-z-]+)$/, replacement: join(repo, 'packages', '$1', 'dist', '$2.js') },
-  { find: /^@threadlens\/(core|store|agent|client|react|ai-sdk)$/, replacement: join(repo, 'packages', '$1', 'dist', 'index.js') },
-]
-
 interface Measured {
   readonly name: string
   readonly target: number | undefined

@@ -1,0 +1,173 @@
+// `npm run bench` step: what adopting threadlens costs a `useChat` app's first load. The README's two
+// apps (examples/minimal-chat.tsx and the same app with threadlens, examples/adopted-chat.tsx) are
+// built for production by Vite from the built packages (run `npm run build` first), served from
+// loopback, and loaded in turn in headless Chromium, five times each: the bytes fetched before any
+// interaction (gzip), first contentful paint, when the message box can be typed in, and whether
+// (and when) the tokenizer ranks were fetched. Prints medians side by side; fails on nothing.
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises'
+import { createServer, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { extname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { gzipSync } from 'node:zlib'
+import { chromium, type BrowserContext } from '@playwright/test'
+import { build } from 'vite'
+import { chromiumArgs, chromiumExecutable } from '../../../e2e/chromium'
+import { distAliases } from '../../../e2e/consumers/dist-aliases'
+
+const here = fileURLToPath(new URL('.', import.meta.url))
+// Inside the package, so `react`, `ai` and `@ai-sdk/react` resolve as they do for the examples.
+const work = join(here, '../node_modules/.adoption-bench')
+const apps = [
+  { name: 'without threadlens', example: 'minimal-chat.tsx' },
+  { name: 'with threadlens', example: 'adopted-chat.tsx' },
+] as const
+const loads = Number(process.env['THREADLENS_BENCH_LOADS'] ?? 5)
+const tokenizerChunk = /o200k_base|cl100k_base/
+
+async function buildApp(name: string, example: string): Promise<string> {
+  const root = join(work, name.replaceAll(' ', '-'))
+  await rm(root, { recursive: true, force: true })
+  await mkdir(root, { recursive: true })
+  await writeFile(join(root, 'index.html'), '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>chat</title></head><body><div id="root"></div><script type="module" src="./main.tsx"></script></body></html>')
+  await writeFile(
+    join(root, 'main.tsx'),
+    `import { Suspense } from 'react'\nimport { createRoot } from 'react-dom/client'\nimport { Chat } from ${JSON.stringify(join(here, '../examples', example))}\n` +
+      `createRoot(document.getElementById('root')!).render(<Suspense fallback={null}><Chat /></Suspense>)\n`,
+  )
+  await build({
+    configFile: false,
+    logLevel: 'silent',
+    root,
+    resolve: { alias: distAliases },
+    oxc: { jsx: { runtime: 'automatic' } },
+    define: { 'process.env.NODE_ENV': JSON.stringify('production') },
+    build: { outDir: join(root, 'dist'), emptyOutDir: true, target: 'es2022' },
+  })
+  return join(root, 'dist')
+}
+
+const types: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css' }
+
+/** A static server for one built app, sending gzip as a production host would; counts what it sends. */
+async function serve(dist: string): Promise<{ readonly server: Server; readonly origin: string }> {
+  const server = createServer((request, response) => {
+    const path = new URL(request.url ?? '/', 'http://localhost').pathname
+    const file = join(dist, path === '/' ? 'index.html' : path)
+    readFile(file).then(
+      (body) => {
+        response.writeHead(200, { 'content-type': types[extname(file)] ?? 'application/octet-stream', 'content-encoding': 'gzip', 'cache-control': 'no-store' })
+        response.end(gzipSync(body, { level: 9 }))
+      },
+      () => {
+        response.writeHead(404)
+        response.end()
+      },
+    )
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  return { server, origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}` }
+}
+
+interface Load {
+  readonly bytes: number
+  readonly firstPaintMs: number
+  readonly inputReadyMs: number
+  readonly tokenizerAtMs: number | undefined
+}
+
+const median = (values: readonly number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] as number
+
+// long: one measured page load, start to finish, with its probes
+async function measureLoad(context: BrowserContext, origin: string): Promise<Load> {
+  const page = await context.newPage()
+  // When the message box first exists and can be typed in, stamped by the page itself.
+  // (A string: tsx would wrap a function's inner helpers in a `__name` the page does not have.)
+  await page.addInitScript(`
+    const stamp = () => {
+      const input = document.querySelector('input[aria-label="Message"]')
+      if (input !== null && !input.disabled && window.inputReadyAt === undefined) window.inputReadyAt = performance.now()
+    }
+    new MutationObserver(stamp).observe(document, { subtree: true, childList: true, attributes: true })
+  `)
+  const fetched: { url: string; bytes: number; at: number }[] = []
+  const started = Date.now()
+  page.on('response', (response) => {
+    void response.body().then(
+      (body) => fetched.push({ url: response.url(), bytes: Number(response.headers()['content-length'] ?? gzipSync(body).length), at: Date.now() - started }),
+      () => undefined,
+    )
+  })
+  const errors: string[] = []
+  page.on('pageerror', (error) => errors.push(error.message))
+  page.on('console', (message) => {
+    if (message.type() === 'error') errors.push(message.text())
+  })
+  await page.goto(origin)
+  await page.waitForFunction('window.inputReadyAt !== undefined', undefined, { timeout: 30_000 }).catch((error: unknown) => {
+    throw new Error(`${origin}: the message box never became ready (${errors.join('; ') || 'no page error'})`, { cause: error })
+  })
+  // Whatever the page fetches on its own (idle callbacks included) has had time to.
+  await page.waitForLoadState('networkidle')
+  await page.waitForTimeout(1_500)
+  const timings = (await page.evaluate(`({
+    firstPaintMs: performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? Number.NaN,
+    inputReadyMs: window.inputReadyAt,
+  })`)) as { readonly firstPaintMs: number; readonly inputReadyMs: number }
+  if (process.env['THREADLENS_BENCH_VERBOSE'] !== undefined) {
+    console.log(`${origin} ${JSON.stringify(timings)}`)
+    for (const response of fetched) console.log(`  ${String(response.at).padStart(5)} ms ${(response.bytes / 1024).toFixed(1).padStart(7)} KB ${new URL(response.url).pathname}`)
+  }
+  const tokenizer = fetched.find((response) => tokenizerChunk.test(response.url))
+  // The ranks are fetched after first paint by design: reported by when, not counted in the bytes.
+  const bytes = fetched.filter((response) => !tokenizerChunk.test(response.url)).reduce((sum, response) => sum + response.bytes, 0)
+  const load: Load = { bytes, ...timings, tokenizerAtMs: tokenizer?.at }
+  await page.close()
+  return load
+}
+
+async function main(): Promise<void> {
+  const built = await Promise.all(apps.map(async (app) => ({ ...app, dist: await buildApp(app.name, app.example) })))
+  const served = await Promise.all(built.map(async (app) => ({ ...app, ...(await serve(app.dist)) })))
+  const browser = await chromium.launch({ executablePath: chromiumExecutable, args: chromiumArgs })
+  const visits = ['first visit', 'returning visit'] as const
+  const rows = apps.flatMap((app) => visits.map((visit) => `${app.name}, ${visit}`))
+  const results = new Map<string, Load[]>(rows.map((row) => [row, []]))
+  try {
+    // Interleaved, so both apps see the same machine load. A first visit creates the database; the
+    // returning visit (same profile, HTTP cache off) opens it with the chat already in it.
+    for (let round = 0; round < loads; round++) {
+      for (const app of served) {
+        const context = await browser.newContext()
+        for (const visit of visits) results.get(`${app.name}, ${visit}`)?.push(await measureLoad(context, app.origin))
+        await context.close()
+      }
+    }
+  } finally {
+    await browser.close()
+    for (const app of served) app.server.close()
+  }
+  console.log(`Adoption first load: the README's useChat app without and with threadlens (production builds, gzip, median of ${loads} loads)`)
+  console.log('| app | KB before any interaction (ranks apart) | first contentful paint | message box ready | tokenizer fetched |')
+  console.log('|---|---:|---:|---:|---|')
+  const medians = new Map<string, { bytes: number; paint: number; input: number }>()
+  for (const row of rows) {
+    const runs = results.get(row) ?? []
+    const tokenizer = runs.map((run) => run.tokenizerAtMs).filter((at): at is number => at !== undefined)
+    const figures = { bytes: median(runs.map((run) => run.bytes)), paint: median(runs.map((run) => run.firstPaintMs)), input: median(runs.map((run) => run.inputReadyMs)) }
+    medians.set(row, figures)
+    console.log(
+      `| ${row} | ${(figures.bytes / 1024).toFixed(1)} | ${figures.paint.toFixed(0)} ms | ${figures.input.toFixed(0)} ms | ${tokenizer.length === 0 ? 'no' : `${tokenizer.length}/${runs.length} loads, median ${median(tokenizer).toFixed(0)} ms after navigation`} |`,
+    )
+  }
+  for (const visit of visits) {
+    const without = medians.get(`${apps[0].name}, ${visit}`) as { bytes: number; paint: number; input: number }
+    const adopted = medians.get(`${apps[1].name}, ${visit}`) as { bytes: number; paint: number; input: number }
+    const signed = (ms: number) => `${ms >= 0 ? '+' : ''}${ms.toFixed(0)} ms`
+    console.log(`\n${visit}: threadlens adds ${((adopted.bytes - without.bytes) / 1024).toFixed(1)} KB gzip before any interaction, tokenizer ranks not counted (goal ≤ 60 KB);`)
+    console.log(`  first paint ${signed(adopted.paint - without.paint)}, message box ready ${signed(adopted.input - without.input)} (goal ≤ 100 ms each)`)
+  }
+  await rm(work, { recursive: true, force: true })
+}
+
+await main()
