@@ -12,19 +12,21 @@ export interface ProjectedRequestBody {
   /** The chat's id (`useChat`'s `id`). */
   readonly id: string
   readonly trigger: 'submit-message' | 'regenerate-message'
-  /** Pass as `streamText({ instructions })`. */
+  /** The leading system messages of the projection (system prompt, memory, summary); `readProjectedRequest` refuses them unless the route allows them. */
   readonly instructions: SystemModelMessage[] | undefined
-  /** Pass as `streamText({ messages })` (validate them with `modelMessageSchema` first: the body is client input). */
+  /** The projected history (read it with `readProjectedRequest`: the body is client input). */
   readonly messages: ModelMessage[]
   /** Pass as `toUIMessageStreamResponse({ generateMessageId: () => responseMessageId })` so the call's record finds its reply. */
   readonly responseMessageId: string
+  /** The call's id (`<responseMessageId>:<step>`): `projectedMessageMetadata` reports the call under it. */
+  readonly callId: string
 }
 
 export interface ProjectedRequestOptions {
   readonly persistence: ChatPersistence
   readonly policy: ContextPolicy
   readonly counter: TokenCounter
-  /** The model's name as recorded for the devtools (the server picks the model). Default: `'server'`. */
+  /** The model's name as recorded for the devtools (the server picks the model). Default: the model the server reports (`projectedMessageMetadata`), `'server'` until it does. */
   readonly model?: string
   /** Default: `'server'`. */
   readonly provider?: string
@@ -40,8 +42,9 @@ export interface ProjectedRequestOptions {
  * For apps whose model runs in a server route (`DefaultChatTransport`): a `prepareSendMessagesRequest`
  * that saves the chat, projects it under `policy` and sends the server the projection (as
  * `ModelMessage`s) instead of the whole history. The call is recorded on the reply's entries when
- * the reply is saved (`useChat({ onFinish: ({ messages }) => chat.save(messages) })`); the browser
- * does not see the provider's usage, so the record has none.
+ * the reply is saved (`useChat({ onFinish: ({ messages }) => chat.save(messages) })`), with the
+ * usage, stop reason, timings and steps the route reports in the reply's metadata
+ * (`projectedMessageMetadata`); without that report the record has what the browser knows.
  */
 export function projectedSendMessagesRequest(options: ProjectedRequestOptions): PrepareSendMessagesRequest<UIMessage> {
   const { persistence, policy, counter } = options
@@ -61,6 +64,7 @@ export function projectedSendMessagesRequest(options: ProjectedRequestOptions): 
     const continuing = last?.role === 'assistant' ? last : undefined
     const responseMessageId = continuing?.id ?? generateId()
     const callId = stepCallId(responseMessageId, continuing === undefined ? 0 : stepsIn(continuing))
+    const startedAt = Date.now()
     options.onCall?.({ threadId, callId, instructions, messages: modelMessages, projection })
     persistence.recordCall(
       callId,
@@ -76,9 +80,10 @@ export function projectedSendMessagesRequest(options: ProjectedRequestOptions): 
         entries: thread.entries,
         stopReason: 'unknown',
         usage: undefined,
+        timing: { startedAt },
       }),
     )
-    const request: ProjectedRequestBody = { id, trigger, instructions, messages: modelMessages, responseMessageId }
+    const request: ProjectedRequestBody = { id, trigger, instructions, messages: modelMessages, responseMessageId, callId }
     return { body: { ...body, ...request } }
   }
 }
