@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises'
 import { createTokenCounter, definePolicy, type Entry } from '@threadlens/core'
 import { threadCalls } from '@threadlens/client'
 import { createMemoryBackedStores } from '@threadlens/store'
@@ -150,5 +151,12 @@ describe('a server route reports its calls to the browser (projectedMessageMetad
     const foreign: UIMessage = { id: 'a-foreign', role: 'assistant', parts: [{ type: 'text', text: 'x' }], metadata: { threadlens: { v: 1, calls: { [callId]: { stopReason: 'stop', steps: [{ stopReason: 'stop' }, { stopReason: 'stop' }] } } } } }
     await persistence.save([...history, damaged, foreign])
     expect(threadCalls(await threads.load('tampered')).at(-1)?.callId).toBe('a-foreign:0')
+  })
+})
+
+describe('the README’s server route', () => {
+  it('is examples/server-route.ts, whole', async () => {
+    const [readme, route] = await Promise.all([readFile(new URL('../README.md', import.meta.url), 'utf8'), readFile(new URL('../examples/server-route.ts', import.meta.url), 'utf8')])
+    expect(readme).toContain(`\`\`\`ts\n${route}\`\`\``)
   })
 })
