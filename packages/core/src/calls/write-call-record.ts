@@ -78,6 +78,17 @@ export function callHashes(options: Pick<CallRecordOptions, 'policy' | 'tools' |
 
 const copyJson = <T>(value: unknown): T => JSON.parse(JSON.stringify(value)) as T
 
+/** A record's token fields for `usage` (none when the provider reported none). */
+function usageFields(usage: ReportedUsage | undefined): Pick<CallRecord, 'inputTokens' | 'outputTokens' | 'cachedInputTokens' | 'cacheWriteInputTokens'> {
+  if (usage === undefined) return {}
+  return {
+    inputTokens: usage.inputTokens,
+    outputTokens: usage.outputTokens,
+    ...(usage.cachedInputTokens === undefined ? {} : { cachedInputTokens: usage.cachedInputTokens }),
+    ...(usage.cacheWriteInputTokens === undefined ? {} : { cacheWriteInputTokens: usage.cacheWriteInputTokens }),
+  }
+}
+
 /** The record for one call (or attempt): what is new is stored inline, what the thread already holds by hash. */
 export function callRecord(options: CallRecordOptions): CallRecord {
   const { policyHash, toolsHash, memoryHash, messagesHash } = options.hashes ?? callHashes(options)
@@ -95,14 +106,7 @@ export function callRecord(options: CallRecordOptions): CallRecord {
     ...(memoryHash === undefined || options.stored.has('m', memoryHash) ? {} : { memory: options.memory as string }),
     basisSeq: options.basisSeq,
     messagesHash,
-    ...(usage === undefined
-      ? {}
-      : {
-          inputTokens: usage.inputTokens,
-          outputTokens: usage.outputTokens,
-          ...(usage.cachedInputTokens === undefined ? {} : { cachedInputTokens: usage.cachedInputTokens }),
-          ...(usage.cacheWriteInputTokens === undefined ? {} : { cacheWriteInputTokens: usage.cacheWriteInputTokens }),
-        }),
+    ...usageFields(usage),
     localInputTokens: options.projection.meta.tokens.total,
     sentMessages: options.projection.messages.length,
     stopReason: options.stopReason,
@@ -150,14 +154,7 @@ export function completeCallRecord(record: CallRecord, outcome: CallOutcome): Ca
   return {
     ...sent,
     ...(outcome.model === undefined ? {} : { model: outcome.model }),
-    ...(usage === undefined
-      ? {}
-      : {
-          inputTokens: usage.inputTokens,
-          outputTokens: usage.outputTokens,
-          ...(usage.cachedInputTokens === undefined ? {} : { cachedInputTokens: usage.cachedInputTokens }),
-          ...(usage.cacheWriteInputTokens === undefined ? {} : { cacheWriteInputTokens: usage.cacheWriteInputTokens }),
-        }),
+    ...usageFields(usage),
     stopReason: outcome.stopReason,
     ...(outcome.firstTokenMs === undefined ? {} : { firstTokenMs: outcome.firstTokenMs }),
     ...(outcome.durationMs === undefined ? {} : { durationMs: outcome.durationMs }),
