@@ -32,6 +32,9 @@ describe('readProjectedRequest', () => {
     expect(request).toMatchObject({ id: 'chat-1', trigger: 'submit-message', responseMessageId: 'reply-1', callId: 'reply-1:1', extra: { plan: 'pro' } })
     expect(request.input).toEqual({ instructions: [{ role: 'system', content: 'You are the shop’s agent.' }], messages: valid.messages })
     expect(readProjectedRequest(valid).input).toEqual({ messages: valid.messages })
+    const hostile = readProjectedRequest(JSON.parse(`{"__proto__": {"polluted": true}, ${JSON.stringify(valid).slice(1)}`))
+    expect(Object.getPrototypeOf(hostile.extra)).toBe(Object.prototype)
+    expect(Object.keys(hostile.extra)).toEqual(['__proto__'])
   })
 
   it('refuses system messages from the browser unless the route allows them, and then puts them after its own', () => {

@@ -103,7 +103,8 @@ export function readProjectedRequest(body: unknown, options: ReadProjectedReques
   }
   const instructions = [...serverInstructions(options.instructions), ...fromBrowser]
   const extra: { [key: string]: unknown } = {}
-  for (const [key, value] of Object.entries(body as object)) if (!known.has(key)) extra[key] = value
+  // Defined, not assigned: a `__proto__` member of the body stays a plain member.
+  for (const [key, value] of Object.entries(body as object)) if (!known.has(key)) Object.defineProperty(extra, key, { value, enumerable: true, writable: true, configurable: true })
   return {
     id: data.id,
     trigger: data.trigger,
