@@ -18,6 +18,7 @@ import { chromium, type Browser, type Page } from '@playwright/test'
 import { chromiumArgs, chromiumExecutable } from '../chromium.ts'
 
 const appsFolder = fileURLToPath(new URL('./apps/', import.meta.url))
+const serverRouteExample = fileURLToPath(new URL('../../packages/ai-sdk/examples/server-route.ts', import.meta.url))
 const reportFile = fileURLToPath(new URL('../../.test-reports/consumers.json', import.meta.url))
 /** Generous: a cold npm cache downloads Next.js; a warm one installs in well under a minute. */
 const INSTALL_TIMEOUT_MS = 300_000
@@ -235,13 +236,15 @@ async function main(): Promise<void> {
       await mkdir(react19, { recursive: true })
       await mkdir(react18, { recursive: true })
       for (const app of ['vite-app', 'next-app', 'node-script', 'typescript']) await cp(join(appsFolder, app), join(react19, app), { recursive: true })
+      // The AI SDK server route of @threadlens/ai-sdk's README, type-checked as an app's own file.
+      await cp(serverRouteExample, join(react19, 'typescript', 'server-route.ts'))
       await cp(join(appsFolder, 'vite-app'), join(react18, 'vite-app'), { recursive: true })
       const withoutAiSdk = Object.fromEntries(Object.entries(packages).filter(([name]) => name !== '@threadlens/ai-sdk'))
       const viteTools = { vite: '^8.0.0', '@vitejs/plugin-react': '^6.0.0' }
       await writeFile(
         join(react19, 'package.json'),
         JSON.stringify(
-          consumerPackage('threadlens-consumer-react-19', packages, { react: '^19.0.0', 'react-dom': '^19.0.0', next: '^16.0.0', ai: '^7.0.0' }, {
+          consumerPackage('threadlens-consumer-react-19', packages, { react: '^19.0.0', 'react-dom': '^19.0.0', next: '^16.0.0', ai: '^7.0.0', zod: '^4.0.0' }, {
             ...viteTools,
             typescript: '^7.0.0',
             'typescript-5': 'npm:typescript@~5.9.0',

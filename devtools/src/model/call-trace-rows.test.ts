@@ -2,7 +2,7 @@ import { createThread, type CallRecord, type Entry } from '@threadlens/core'
 import type { CallAttempt } from '@threadlens/core/calls'
 import type { ThreadCall } from '@threadlens/client'
 import { describe, expect, it } from 'vitest'
-import { countDifference, rowNeighbours, traceLabel, traceRows, type TraceRow } from './call-trace-rows'
+import { countDifference, rowNeighbours, stepLines, traceLabel, traceRows, type TraceRow } from './call-trace-rows'
 
 const record = (startedAt: number, extra: Partial<CallRecord> = {}): CallRecord => ({
   model: 'm',
@@ -86,5 +86,16 @@ describe('the Calls tab trace', () => {
   it('says how far the provider counted from the local count', () => {
     expect(countDifference(record(1, { localInputTokens: 1_000, inputTokens: 1_031 }))).toBe('+3.1%')
     expect(countDifference(record(1, { localInputTokens: 1_000 }))).toBeUndefined()
+  })
+})
+
+describe('stepLines', () => {
+  it('says each step of a call that ran several: stop reason, tokens with cache reads and writes, timings', () => {
+    const steps = [
+      { stopReason: 'tool-calls', inputTokens: 1_200, outputTokens: 40, cachedInputTokens: 1_000, cacheWriteInputTokens: 64, firstTokenMs: 310, durationMs: 900 },
+      { stopReason: 'stop' },
+    ]
+    expect(stepLines(record(0, { steps }))).toEqual(['tool-calls · 1,200 in, 40 out, 1,000 cached, 64 written to cache · first token 310 ms · took 900 ms', 'stop · usage not reported · first token — · took —'])
+    expect(stepLines(record(0))).toEqual([])
   })
 })

@@ -130,6 +130,20 @@ export function cacheFigures(record: CallFigures | undefined): string {
   return `${figure(record.cachedInputTokens)} / ${figure(record.cacheWriteInputTokens)}`
 }
 
+/**
+ * The steps of a call that ran several in one request (a tool loop on a server), in order, one line
+ * each: `tool-calls · 1,200 in, 40 out, 1,000 cached · first token 310 ms · took 900 ms`.
+ */
+export function stepLines(record: CallRecord | undefined): string[] {
+  return (record?.steps ?? []).map((step) => {
+    const tokens =
+      step.inputTokens === undefined || step.outputTokens === undefined
+        ? 'usage not reported'
+        : `${formatNumber(step.inputTokens)} in, ${formatNumber(step.outputTokens)} out${step.cachedInputTokens === undefined ? '' : `, ${formatNumber(step.cachedInputTokens)} cached`}${step.cacheWriteInputTokens === undefined ? '' : `, ${formatNumber(step.cacheWriteInputTokens)} written to cache`}`
+    return `${step.stopReason} · ${tokens} · first token ${duration(step.firstTokenMs)} · took ${duration(step.durationMs)}`
+  })
+}
+
 /** `12:04:05` (UTC) from ms since the epoch. */
 export function clockTime(at: number | undefined): string {
   return at === undefined ? '—' : new Date(at).toISOString().slice(11, 19)

@@ -1,3 +1,5 @@
+import { createTokenCounter, project, type EntryInput } from '@threadlens/core'
+import { callRecord, completeCallRecord, StoredHashes } from '@threadlens/core/calls'
 import { createSessionSource } from '@threadlens/client'
 import { describe, expect, it } from 'vitest'
 import { conversation, eventually, renderPanel, testPolicy } from '../testing/panel-harness'
@@ -48,6 +50,42 @@ describe('Calls tab', () => {
     expect(c1.querySelector('[data-testid="breakpoint-reuse"]')?.textContent).toContain('read back')
     // c0 has no model recorded: the simulator (whose caches are per model) says why it predicts nothing.
     expect(c1.querySelector('[data-testid="cache-figures"]')?.textContent).toContain('no prediction: the model of the answered call before is not recorded · provider reported 64')
+    panel.unmount()
+  })
+
+  it('shows a tool loop run on a server as one call: its usage, cache figures, stop reason, timings and each step', async () => {
+    const policy = testPolicy()
+    const panel = await renderPanel({ tab: 'calls', policy, entries: [] })
+    await panel.stores.threads.appendMany(panel.threadId, [{ kind: 'message', payload: { role: 'user', content: 'Where are my orders?' } }])
+    const thread = await panel.stores.threads.load(panel.threadId)
+    const counter = await createTokenCounter('heuristic')
+    const projection = project({ thread, policy, counter, tools: [] })
+    // Written by the browser when it sent the request, completed from the route's report when the reply was saved.
+    const sent = callRecord({ model: 'server', provider: 'server', counter, policy, tools: [], memory: undefined, projection, basisSeq: thread.nextSeq, stored: new StoredHashes(), stopReason: 'unknown', usage: undefined, timing: { startedAt: Date.UTC(2026, 10, 28, 9, 0, 0) } })
+    const steps = [
+      { stopReason: 'tool-calls', inputTokens: 100, outputTokens: 12, cachedInputTokens: 50, cacheWriteInputTokens: 10, firstTokenMs: 210, durationMs: 400 },
+      { stopReason: 'stop', inputTokens: 140, outputTokens: 8, cachedInputTokens: 50, cacheWriteInputTokens: 10, firstTokenMs: 190, durationMs: 300 },
+    ]
+    const record = completeCallRecord(sent, { stopReason: 'stop', usage: { inputTokens: 240, outputTokens: 20, cachedInputTokens: 100, cacheWriteInputTokens: 20 }, firstTokenMs: 210, durationMs: 760, steps, model: 'shop-model' })
+    const refs = (iteration: number, toolCallId?: string) => ({ callId: 'reply:0', iteration, ...(toolCallId === undefined ? {} : { toolCallId }) })
+    const reply: EntryInput[] = [
+      { kind: 'tool_call', payload: { name: 'orderStatus', arguments: { orderId: '40' } }, refs: refs(0, 'c0'), meta: { call: record } },
+      { kind: 'tool_result', payload: { name: 'orderStatus', result: 'shipped' }, refs: refs(0, 'c0') },
+      { kind: 'message', payload: { role: 'assistant', content: 'It has shipped.' }, refs: refs(1) },
+    ]
+    await panel.stores.threads.appendMany(panel.threadId, reply)
+    await eventually(() => expect(panel.query('[data-testid="calls-count"]')?.textContent).toBe('1 calls'))
+    const detail = await panel.find('call-detail')
+    expect(detail.textContent).toContain('usage: 240 in, 20 out, 100 cached')
+    expect(detail.textContent).toContain('stop: stop')
+    expect(detail.textContent).toContain('model shop-model')
+    expect((await panel.find('call-timing')).textContent).toContain('first token 210 ms · took 760 ms')
+    const items = [...(await panel.find('call-steps')).querySelectorAll('li')].map((item) => item.textContent)
+    expect(items).toEqual([
+      'tool-calls · 100 in, 12 out, 50 cached, 10 written to cache · first token 210 ms · took 400 ms',
+      'stop · 140 in, 8 out, 50 cached, 10 written to cache · first token 190 ms · took 300 ms',
+    ])
+    expect((panel.query('[data-testid="trace-tokens"]') as HTMLElement).textContent).not.toContain('— → —')
     panel.unmount()
   })
 

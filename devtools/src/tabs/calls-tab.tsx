@@ -3,7 +3,7 @@ import { threadCalls, createSessionSource, type ThreadCall } from '@threadlens/c
 import { useCallAttempts, useSession, useThread } from '@threadlens/react'
 import { useMemo, useState, type CSSProperties } from 'react'
 import { CopyRequest } from '../components/copy-request'
-import { traceRows, clockTime, countDifference, duration, rowNeighbours, rowSubtitle, traceLabel, type TraceRow } from '../model/call-trace-rows'
+import { traceRows, clockTime, countDifference, duration, rowNeighbours, rowSubtitle, stepLines, traceLabel, type TraceRow } from '../model/call-trace-rows'
 import { AttemptDetail } from './attempt-detail'
 import { CalibrationList, TraceList } from './calls-trace'
 import { formatNumber } from '../model/meter-parts'
@@ -104,6 +104,16 @@ function CallDetail({ thread, row, call, previous, answered }: { readonly thread
           {countDifference(stored) === undefined ? '' : ` (${countDifference(stored)})`}
           {stored.cacheWriteInputTokens === undefined ? '' : ` · ${formatNumber(stored.cacheWriteInputTokens)} written to cache`}
         </p>
+      )}
+      {stored?.steps === undefined ? null : (
+        <div className="tl-muted" data-testid="call-steps">
+          {stored.steps.length} model steps in this one request (tool results went straight back to the model):
+          <ol style={{ margin: 0 }}>
+            {stepLines(stored).map((line, index) => (
+              <li key={index}>{line}</li>
+            ))}
+          </ol>
+        </div>
       )}
       <RowDiff thread={thread} row={row} replay={current} previous={previous} answered={answered} entryAt={entryAt} />
       <ProjectedMessages result={current.result} />

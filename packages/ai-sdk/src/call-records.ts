@@ -1,10 +1,25 @@
 import { type CallRecord, type Entry } from '@threadlens/core'
-import { callRecord, StoredHashes, type CallRecordOptions, type ReportedUsage } from '@threadlens/core/calls'
+import { callRecord, StoredHashes, type CallRecordOptions, type CallTiming, type ReportedUsage } from '@threadlens/core/calls'
+import type { LanguageModelUsage } from 'ai'
 
-export interface CallUsage {
-  readonly inputTokens?: number | undefined
-  readonly outputTokens?: number | undefined
-  readonly cachedInputTokens?: number | undefined
+const count = (value: number | undefined): number | undefined => (value === undefined || !Number.isFinite(value) || value < 0 ? undefined : Math.round(value))
+
+/**
+ * The AI SDK's usage as core's `ReportedUsage`: `undefined` unless the provider reported both input
+ * and output tokens; cache reads and writes when it reported them.
+ */
+export function reportedUsage(usage: LanguageModelUsage | undefined): ReportedUsage | undefined {
+  const inputTokens = count(usage?.inputTokens)
+  const outputTokens = count(usage?.outputTokens)
+  if (inputTokens === undefined || outputTokens === undefined) return undefined
+  const cachedInputTokens = count(usage?.inputTokenDetails?.cacheReadTokens)
+  const cacheWriteInputTokens = count(usage?.inputTokenDetails?.cacheWriteTokens)
+  return {
+    inputTokens,
+    outputTokens,
+    ...(cachedInputTokens === undefined ? {} : { cachedInputTokens }),
+    ...(cacheWriteInputTokens === undefined ? {} : { cacheWriteInputTokens }),
+  }
 }
 
 /**
@@ -16,18 +31,15 @@ export function buildCallRecord(
   options: Pick<CallRecordOptions, 'model' | 'provider' | 'counter' | 'policy' | 'tools' | 'memory' | 'projection' | 'basisSeq' | 'stopReason'> & {
     /** The thread's entries, to store each policy and tool list once. */
     readonly entries: readonly Entry[]
-    readonly usage: CallUsage | undefined
+    /** Core's usage type; `reportedUsage` converts the AI SDK's. */
+    readonly usage: ReportedUsage | undefined
+    /** When the call was sent and, once it ended, how long it took. Default: not recorded. */
+    readonly timing?: CallTiming
   },
 ): CallRecord {
-  // Core writes the record; this only fits what the AI SDK reports (possibly partial) to it.
+  // Core writes the record; this only fits what the AI SDK reports to it.
   const stored = new StoredHashes()
   stored.addFrom(options.entries)
-  const count = (value: number | undefined): number | undefined => (value === undefined || !Number.isFinite(value) || value < 0 ? undefined : Math.round(value))
-  const inputTokens = count(options.usage?.inputTokens)
-  const outputTokens = count(options.usage?.outputTokens)
-  const cachedInputTokens = count(options.usage?.cachedInputTokens)
-  const usage: ReportedUsage | undefined =
-    inputTokens === undefined || outputTokens === undefined ? undefined : { inputTokens, outputTokens, ...(cachedInputTokens === undefined ? {} : { cachedInputTokens }) }
   return callRecord({
     model: options.model.slice(0, 256) || 'unknown',
     provider: options.provider.slice(0, 64) || 'unknown',
@@ -39,6 +51,7 @@ export function buildCallRecord(
     basisSeq: options.basisSeq,
     stored,
     stopReason: options.stopReason.slice(0, 64) || 'unknown',
-    usage,
+    usage: options.usage,
+    ...(options.timing === undefined ? {} : { timing: options.timing }),
   })
 }

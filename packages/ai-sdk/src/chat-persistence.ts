@@ -3,7 +3,8 @@ import { threadId as toThreadId } from '@threadlens/core/internal'
 import type { ThreadStore } from '@threadlens/store'
 import { StorageError } from '@threadlens/store'
 import type { UIMessage } from 'ai'
-import { InvalidAdapterOptionsError } from './errors'
+import { noteInvalidMetadata, oncePerMessage } from './call-metadata'
+import { InvalidAdapterOptionsError, type InvalidCallMetadataError } from './errors'
 import { entriesToUIMessages, uiMessageIdOf, uiMessageToEntryInputs, type UIMessageEntriesOptions } from './ui-message-entries'
 
 export interface ChatPersistenceOptions {
@@ -22,6 +23,8 @@ export interface ChatPersistenceOptions {
   readonly entries?: UIMessageEntriesOptions
   /** Title of the chat's threads when created. Default: `''`. */
   readonly title?: string
+  /** Told once per message whose call metadata from the server (`projectedMessageMetadata`) is unreadable and ignored. Default: `console.warn`. */
+  readonly onInvalidMetadata?: (problem: InvalidCallMetadataError) => void
 }
 
 export interface SaveResult {
@@ -149,6 +152,7 @@ export function createChatPersistence(options: ChatPersistenceOptions): ChatPers
   const withLock = createLock(`threadlens-ai-sdk:${chatId}`)
   const channel = typeof BroadcastChannel === 'undefined' ? undefined : new BroadcastChannel(`threadlens-ai-sdk:${chatId}`)
   let current = chatId
+  const reportInvalid = oncePerMessage(options.onInvalidMetadata ?? ((problem: InvalidCallMetadataError) => console.warn(`threadlens: ${problem.message}`)))
   /** Ids of the messages this tab has loaded or saved: only those can be replaced or removed by it. */
   let known = new Set<string>()
 
@@ -202,6 +206,7 @@ export function createChatPersistence(options: ChatPersistenceOptions): ChatPers
     withLock(async () => {
       // A message with no parts (a reply that failed before its first chunk) holds nothing to keep.
       const messages = all.filter((message) => message.parts.length > 0)
+      noteInvalidMetadata(messages, reportInvalid)
       const head = await resolveHead()
       let target = head.id
       let stored = storedMessages((await (await storeOf()).load(target)).entries)

@@ -1,6 +1,6 @@
 import { compact, type ContextPolicy, type Memory, type ProjectionResult, type Summarizer, type TokenCounter, type ToolSchema } from '@threadlens/core'
 import { asSchema, generateId, streamText, toUIMessageStream, type ChatTransport, type LanguageModel, type LanguageModelUsage, type ModelMessage, type SystemModelMessage, type ToolSet, type UIMessage, type UIMessageChunk } from 'ai'
-import { buildCallRecord } from './call-records'
+import { buildCallRecord, reportedUsage } from './call-records'
 import type { ChatPersistence } from './chat-persistence'
 import { InvalidAdapterOptionsError } from './errors'
 import { projectModelMessages } from './model-messages'
@@ -221,7 +221,7 @@ async function recordFinishedCall(finished: {
     buildCallRecord({
       ...finished.record,
       stopReason: finishReason,
-      usage: usage === undefined ? undefined : { inputTokens: usage.inputTokens, outputTokens: usage.outputTokens, cachedInputTokens: usage.inputTokenDetails?.cacheReadTokens },
+      usage: reportedUsage(usage),
     }),
   )
   await finished.persistence.save(finished.finished)

@@ -36,13 +36,17 @@ describe('projectedSendMessagesRequest', () => {
     expect(body?.messages.length).toBeGreaterThan(0)
     expect(body?.messages.length).toBeLessThan(history.length)
     expect(body?.messages.at(-1)).toEqual({ role: 'user', content: 'and now?' })
+    expect(body?.callId).toBe(`${body?.responseMessageId}:0`)
     for (const message of body?.messages ?? []) expect(modelMessageSchema.safeParse(message).success).toBe(true)
     expect((await threads.load('server')).entries).toHaveLength(history.length)
 
     await persistence.save([...history, { id: body?.responseMessageId ?? '', role: 'assistant', parts: [{ type: 'text', text: 'now this' }] }])
     const reply = (await threads.load('server')).entries.at(-1)
     expect(reply?.refs.callId).toBe(`${body?.responseMessageId}:0`)
+    // No report from the server (its route did not use projectedMessageMetadata): what the browser knows.
     expect(reply?.meta?.call).toMatchObject({ model: 'gpt-test', provider: 'openai', stopReason: 'unknown', basisSeq: history.length })
+    expect(reply?.meta?.call?.startedAt).toBeGreaterThan(0)
+    expect(reply?.meta?.call).not.toHaveProperty('durationMs')
   })
 
   it('does not wait for a counter promise: a send before it resolves is projected with the estimate, within the budget by the exact count', async () => {

@@ -14,12 +14,14 @@ export interface ProjectedRequestBody {
   /** The chat's id (`useChat`'s `id`). */
   readonly id: string
   readonly trigger: 'submit-message' | 'regenerate-message'
-  /** Pass as `streamText({ instructions })`. */
+  /** The leading system messages of the projection (system prompt, memory, summary); `readProjectedRequest` refuses them unless the route allows them. */
   readonly instructions: SystemModelMessage[] | undefined
-  /** Pass as `streamText({ messages })` (validate them with `modelMessageSchema` first: the body is client input). */
+  /** The projected history (read it with `readProjectedRequest`: the body is client input). */
   readonly messages: ModelMessage[]
   /** Pass as `toUIMessageStreamResponse({ generateMessageId: () => responseMessageId })` so the call's record finds its reply. */
   readonly responseMessageId: string
+  /** The call's id (`<responseMessageId>:<step>`): `projectedMessageMetadata` reports the call under it. */
+  readonly callId: string
 }
 
 export interface ProjectedRequestOptions {
@@ -30,7 +32,7 @@ export interface ProjectedRequestOptions {
    * resolves is projected with the estimate, which never counts below the exact tokens.
    */
   readonly counter: CounterSource
-  /** The model's name as recorded for the devtools (the server picks the model). Default: `'server'`. */
+  /** The model's name as recorded for the devtools (the server picks the model). Default: the model the server reports (`projectedMessageMetadata`), `'server'` until it does. */
   readonly model?: string
   /** Default: `'server'`. */
   readonly provider?: string
@@ -46,8 +48,9 @@ export interface ProjectedRequestOptions {
  * For apps whose model runs in a server route (`DefaultChatTransport`): a `prepareSendMessagesRequest`
  * that saves the chat, projects it under `policy` and sends the server the projection (as
  * `ModelMessage`s) instead of the whole history. The call is recorded on the reply's entries when
- * the reply is saved (`useChat({ onFinish: ({ messages }) => chat.save(messages) })`); the browser
- * does not see the provider's usage, so the record has none.
+ * the reply is saved (`useChat({ onFinish: ({ messages }) => chat.save(messages) })`), with the
+ * usage, stop reason, timings and steps the route reports in the reply's metadata
+ * (`projectedMessageMetadata`); without that report the record has what the browser knows.
  */
 export function projectedSendMessagesRequest(options: ProjectedRequestOptions): PrepareSendMessagesRequest<UIMessage> {
   const { persistence, policy } = options
@@ -68,6 +71,7 @@ export function projectedSendMessagesRequest(options: ProjectedRequestOptions): 
     const continuing = last?.role === 'assistant' ? last : undefined
     const responseMessageId = continuing?.id ?? generateId()
     const callId = stepCallId(responseMessageId, continuing === undefined ? 0 : stepsIn(continuing))
+    const startedAt = Date.now()
     options.onCall?.({ threadId, callId, instructions, messages: modelMessages, projection })
     persistence.recordCall(
       callId,
@@ -83,9 +87,10 @@ export function projectedSendMessagesRequest(options: ProjectedRequestOptions): 
         entries: thread.entries,
         stopReason: 'unknown',
         usage: undefined,
+        timing: { startedAt },
       }),
     )
-    const request: ProjectedRequestBody = { id, trigger, instructions, messages: modelMessages, responseMessageId }
+    const request: ProjectedRequestBody = { id, trigger, instructions, messages: modelMessages, responseMessageId, callId }
     return { body: { ...body, ...request } }
   }
 }

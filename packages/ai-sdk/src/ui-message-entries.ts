@@ -1,5 +1,7 @@
 import type { CallRecord, Entry, EntryInput, EntryMeta, EntryRefs, JsonObject, JsonValue } from '@threadlens/core'
+import { completeCallRecord } from '@threadlens/core/calls'
 import type { UIMessage } from 'ai'
+import { outcomeOf, reportedCallsOf, stepOwners } from './call-metadata'
 import { UnstorableMessageError } from './errors'
 
 /**
@@ -21,7 +23,9 @@ export interface UIMessageEntriesOptions {
   readonly maxInlineFileChars?: number
   /**
    * The record of the model call that wrote step `callId` (`<messageId>:<step>`), stored on that
-   * step's first entry (`meta.call`) where the devtools find it. Default: none recorded.
+   * step's first entry (`meta.call`) where the devtools find it. A record written when its request
+   * was sent (stop reason `unknown`) is completed from the reply's metadata when a server reported
+   * the call there (`projectedMessageMetadata`). Default: none recorded.
    */
   readonly callRecordFor?: (callId: string) => CallRecord | undefined
 }
@@ -118,13 +122,16 @@ export function uiMessageToEntryInputs(message: UIMessage, options: UIMessageEnt
   const memberApp: JsonObject = { [UI_MESSAGE_KEY]: { v: recordVersion, messageId: message.id } }
   const inputs: EntryInput[] = []
   const recorded = new Set<string>()
+  // A server's report of the calls that wrote this reply: checked, ignored when unreadable.
+  const reported = message.role === 'assistant' ? reportedCallsOf(message) : undefined
   const push = (input: EntryInput): void => {
     const meta: { app: JsonObject; call?: CallRecord } = { app: inputs.length === 0 ? anchorApp : memberApp }
     const callId = input.refs?.callId
     if (message.role === 'assistant' && callId !== undefined && !recorded.has(callId)) {
       recorded.add(callId)
       const call = options.callRecordFor?.(callId)
-      if (call !== undefined) meta.call = call
+      const outcome = reported?.calls.get(callId)
+      if (call !== undefined) meta.call = outcome === undefined || call.stopReason !== 'unknown' ? call : completeCallRecord(call, outcomeOf(outcome, { withModel: call.model === 'server' }))
     }
     inputs.push({ ...input, meta: meta as EntryMeta } as EntryInput)
   }
@@ -143,8 +150,10 @@ export function uiMessageToEntryInputs(message: UIMessage, options: UIMessageEnt
     }
     steps[steps.length - 1]?.push(part)
   }
+  // Steps of one call (a tool loop on the server) share its call id.
+  const ownerOf = stepOwners(message.id, reported ?? { calls: new Map(), problem: undefined })
   steps.forEach((parts, step) => {
-    const refs: EntryRefs = { callId: stepCallId(message.id, step), iteration: step }
+    const refs: EntryRefs = { callId: stepCallId(message.id, ownerOf(step)), iteration: step }
     const text = parts.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('')
     const tools = parts.filter((part) => isToolPart(part)) as unknown as ToolPartLike[]
     const called = tools.filter((part) => part.state !== 'input-streaming')

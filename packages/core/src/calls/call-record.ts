@@ -43,7 +43,30 @@ export interface CallRecord {
   readonly durationMs?: number
   /** HTTP requests the call took (1 when the first try answered). */
   readonly attempts?: number
+  /**
+   * The model steps of a call that ran several in one request (a tool loop on a server: each step's
+   * tool results go straight back to the model), in order; the call's tokens are their sum. Absent
+   * for a call of one step.
+   */
+  readonly steps?: readonly CallStep[]
 }
+
+/** One model step of a call that ran several (see `CallRecord.steps`). */
+export interface CallStep {
+  /** The step's stop reason (`tool-calls` for every step but the last of a finished loop). */
+  readonly stopReason: string
+  readonly inputTokens?: number
+  readonly outputTokens?: number
+  readonly cachedInputTokens?: number
+  readonly cacheWriteInputTokens?: number
+  /** Milliseconds from the step's start to its first streamed event. */
+  readonly firstTokenMs?: number
+  /** Milliseconds the step took. */
+  readonly durationMs?: number
+}
+
+/** Most steps a call record keeps. */
+export const maxCallSteps = 1_000
 
 /**
  * - `ok`: answered (its record is on the assistant message);

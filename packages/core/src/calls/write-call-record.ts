@@ -3,7 +3,7 @@ import type { ContextPolicy } from '../policy/policy'
 import type { ProjectionResult } from '../project/types'
 import type { TokenCounter, ToolSchema } from '../tokens/token-counter'
 import { hashJson } from '../utils/hash'
-import type { CallRecord } from './call-record'
+import { maxCallSteps, type CallRecord, type CallStep } from './call-record'
 
 /** Hashes already stored in a thread's call records (so each policy, tool list and memory text is stored once). */
 export class StoredHashes {
@@ -36,7 +36,8 @@ export interface ReportedUsage {
 export interface CallTiming {
   readonly startedAt: number
   readonly firstTokenMs?: number | undefined
-  readonly durationMs: number
+  /** Absent while the call is still running (a record written when the request is sent). */
+  readonly durationMs?: number | undefined
   readonly attempts?: number
 }
 
@@ -77,6 +78,17 @@ export function callHashes(options: Pick<CallRecordOptions, 'policy' | 'tools' |
 
 const copyJson = <T>(value: unknown): T => JSON.parse(JSON.stringify(value)) as T
 
+/** A record's token fields for `usage` (none when the provider reported none). */
+function usageFields(usage: ReportedUsage | undefined): Pick<CallRecord, 'inputTokens' | 'outputTokens' | 'cachedInputTokens' | 'cacheWriteInputTokens'> {
+  if (usage === undefined) return {}
+  return {
+    inputTokens: usage.inputTokens,
+    outputTokens: usage.outputTokens,
+    ...(usage.cachedInputTokens === undefined ? {} : { cachedInputTokens: usage.cachedInputTokens }),
+    ...(usage.cacheWriteInputTokens === undefined ? {} : { cacheWriteInputTokens: usage.cacheWriteInputTokens }),
+  }
+}
+
 /** The record for one call (or attempt): what is new is stored inline, what the thread already holds by hash. */
 export function callRecord(options: CallRecordOptions): CallRecord {
   const { policyHash, toolsHash, memoryHash, messagesHash } = options.hashes ?? callHashes(options)
@@ -94,14 +106,7 @@ export function callRecord(options: CallRecordOptions): CallRecord {
     ...(memoryHash === undefined || options.stored.has('m', memoryHash) ? {} : { memory: options.memory as string }),
     basisSeq: options.basisSeq,
     messagesHash,
-    ...(usage === undefined
-      ? {}
-      : {
-          inputTokens: usage.inputTokens,
-          outputTokens: usage.outputTokens,
-          ...(usage.cachedInputTokens === undefined ? {} : { cachedInputTokens: usage.cachedInputTokens }),
-          ...(usage.cacheWriteInputTokens === undefined ? {} : { cacheWriteInputTokens: usage.cacheWriteInputTokens }),
-        }),
+    ...usageFields(usage),
     localInputTokens: options.projection.meta.tokens.total,
     sentMessages: options.projection.messages.length,
     stopReason: options.stopReason,
@@ -110,8 +115,49 @@ export function callRecord(options: CallRecordOptions): CallRecord {
       : {
           startedAt: timing.startedAt,
           ...(timing.firstTokenMs === undefined ? {} : { firstTokenMs: timing.firstTokenMs }),
-          durationMs: timing.durationMs,
+          ...(timing.durationMs === undefined ? {} : { durationMs: timing.durationMs }),
           ...(timing.attempts === undefined ? {} : { attempts: timing.attempts }),
         }),
+  }
+}
+
+/** How a call ended, as reported after its record was written (a server that ran the model). */
+export interface CallOutcome {
+  readonly stopReason: string
+  /** The call's tokens (over all its steps). */
+  readonly usage?: ReportedUsage | undefined
+  readonly firstTokenMs?: number | undefined
+  readonly durationMs?: number | undefined
+  /** Each model step, when the call ran more than one. */
+  readonly steps?: readonly CallStep[] | undefined
+  /** The model that answered, when the record could not name it when it was written. */
+  readonly model?: string | undefined
+}
+
+/**
+ * A record written when its request was sent (stop reason `unknown`, no usage), completed with how
+ * the call ended: usage, stop reason, timings and steps replace what the record had for them;
+ * what was sent (hashes, policy, basis) stays.
+ */
+export function completeCallRecord(record: CallRecord, outcome: CallOutcome): CallRecord {
+  const { usage, steps } = outcome
+  const {
+    inputTokens: _inputTokens,
+    outputTokens: _outputTokens,
+    cachedInputTokens: _cached,
+    cacheWriteInputTokens: _written,
+    firstTokenMs: _firstTokenMs,
+    durationMs: _durationMs,
+    steps: _steps,
+    ...sent
+  } = record
+  return {
+    ...sent,
+    ...(outcome.model === undefined ? {} : { model: outcome.model }),
+    ...usageFields(usage),
+    stopReason: outcome.stopReason,
+    ...(outcome.firstTokenMs === undefined ? {} : { firstTokenMs: outcome.firstTokenMs }),
+    ...(outcome.durationMs === undefined ? {} : { durationMs: outcome.durationMs }),
+    ...(steps === undefined || steps.length < 2 ? {} : { steps: copyJson<CallStep[]>(steps.slice(0, maxCallSteps)) }),
   }
 }

@@ -1,4 +1,4 @@
-import type { CallRecord } from '../calls/call-record'
+import { maxCallSteps, type CallRecord, type CallStep } from '../calls/call-record'
 import { array, boolean, byKey, flag, int, jsonObject, jsonValue, number, object, oneOf, optional, record, string, union, type Reader, type Shape } from '../validation/readers'
 import { contentPartReader, partsText } from './content-parts'
 import type {
@@ -32,6 +32,16 @@ export const entryRefsReader: Reader<EntryRefs> = object<EntryRefs>({
   parentCallId: optional(refText),
 })
 
+const callStepReader: Reader<CallStep> = object<CallStep>({
+  stopReason: string({ min: 1, max: 64 }),
+  inputTokens: optional(count),
+  outputTokens: optional(count),
+  cachedInputTokens: optional(count),
+  cacheWriteInputTokens: optional(count),
+  firstTokenMs: optional(number({ min: 0 })),
+  durationMs: optional(number({ min: 0 })),
+})
+
 /** `meta.call` (see `CallRecord` in `calls/`); it lives here because entries are read here. */
 export const callRecordReader: Reader<CallRecord> = object<CallRecord>({
   model: refText,
@@ -56,6 +66,7 @@ export const callRecordReader: Reader<CallRecord> = object<CallRecord>({
   firstTokenMs: optional(number({ min: 0 })),
   durationMs: optional(number({ min: 0 })),
   attempts: optional(int({ above: 0, max: 1_000 })),
+  steps: optional(array(callStepReader, maxCallSteps)),
 })
 
 type Truncated = NonNullable<EntryMeta['truncated']>

@@ -55,6 +55,16 @@ export const entryRefsSchema: z.ZodMiniType<EntryRefs> = z.strictObject({
 const hashSchema = z.string().check(z.minLength(1), z.maxLength(64))
 const tokenCountSchema = z.int().check(z.nonnegative())
 
+const callStepSchema = z.strictObject({
+  stopReason: z.string().check(z.minLength(1), z.maxLength(64)),
+  inputTokens: z.exactOptional(tokenCountSchema),
+  outputTokens: z.exactOptional(tokenCountSchema),
+  cachedInputTokens: z.exactOptional(tokenCountSchema),
+  cacheWriteInputTokens: z.exactOptional(tokenCountSchema),
+  firstTokenMs: z.exactOptional(z.number().check(z.nonnegative())),
+  durationMs: z.exactOptional(z.number().check(z.nonnegative())),
+})
+
 /** Validates `meta.call` (see `CallRecord` in `calls/`); it lives here because entries are validated here. */
 export const callRecordSchema: z.ZodMiniType<CallRecord> = z.strictObject({
   model: z.string().check(z.minLength(1), z.maxLength(256)),
@@ -79,6 +89,7 @@ export const callRecordSchema: z.ZodMiniType<CallRecord> = z.strictObject({
   firstTokenMs: z.exactOptional(z.number().check(z.nonnegative())),
   durationMs: z.exactOptional(z.number().check(z.nonnegative())),
   attempts: z.exactOptional(z.int().check(z.positive(), z.lte(1_000))),
+  steps: z.exactOptional(z.array(callStepSchema).check(z.maxLength(1_000))),
 })
 
 export const entryMetaSchema: z.ZodMiniType<EntryMeta> = z.strictObject({

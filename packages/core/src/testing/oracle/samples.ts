@@ -31,6 +31,10 @@ export const sampleCallRecord: CallRecord = {
   firstTokenMs: 20,
   durationMs: 40,
   attempts: 1,
+  steps: [
+    { stopReason: 'tool-calls', inputTokens: 4, outputTokens: 2, cachedInputTokens: 0, firstTokenMs: 20, durationMs: 25 },
+    { stopReason: 'stop', inputTokens: 6, outputTokens: 3, durationMs: 15 },
+  ],
 }
 
 const common = { threadId: 't1', createdAt: 1_700_000_000_000 }

@@ -1,0 +1,84 @@
+import { Chat } from '@ai-sdk/react'
+import { createTokenCounter, definePolicy } from '@threadlens/core'
+import { threadCalls } from '@threadlens/client'
+import { openThreadlensStores } from '@threadlens/store'
+import { DefaultChatTransport, simulateReadableStream, type UIMessage } from 'ai'
+import { MockLanguageModelV4 } from 'ai/test'
+import { describe, expect, it } from 'vitest'
+import { chatRoute } from '../examples/server-route'
+import { createChatPersistence } from './chat-persistence'
+import { projectedSendMessagesRequest } from './projected-request'
+
+// In Chromium, with IndexedDB: `useChat`'s own Chat class sends through DefaultChatTransport to the
+// README's route (run in the page with the AI SDK's mock model: one tool step, then the answer),
+// and its onFinish saves the reply; the call's record is completed from the route's report.
+
+const usage = (input: number, output: number) => ({
+  inputTokens: { total: input, noCache: input - 30, cacheRead: 30, cacheWrite: undefined },
+  outputTokens: { total: output, text: output, reasoning: undefined },
+})
+
+const model = new MockLanguageModelV4({
+  modelId: 'route-model',
+  doStream: [
+    {
+      stream: simulateReadableStream({
+        chunks: [
+          { type: 'tool-call', toolCallId: 'c1', toolName: 'orderStatus', input: '{"orderId":"7"}' },
+          { type: 'finish', usage: usage(90, 9), finishReason: { unified: 'tool-calls', raw: undefined } },
+        ],
+      }),
+    },
+    {
+      stream: simulateReadableStream({
+        chunks: [
+          { type: 'text-start', id: 't' },
+          { type: 'text-delta', id: 't', delta: 'Order 7 has shipped.' },
+          { type: 'text-end', id: 't' },
+          { type: 'finish', usage: usage(120, 6), finishReason: { unified: 'stop', raw: undefined } },
+        ],
+      }),
+    },
+  ],
+})
+
+describe('useChat over a server route, in a real browser', () => {
+  it('stores the reply with one call record holding the route’s usage, stop reason, timings and both steps', async () => {
+    const stores = await openThreadlensStores({ name: `server-route-${crypto.randomUUID()}` })
+    expect(stores.persistent).toBe(true)
+    const persistence = createChatPersistence({ store: stores.threads, chatId: 'support' })
+    const route = chatRoute(model)
+    const saved: Promise<unknown>[] = []
+    const chat = new Chat<UIMessage>({
+      id: persistence.chatId,
+      messages: await persistence.load(),
+      transport: new DefaultChatTransport({
+        api: '/api/chat',
+        prepareSendMessagesRequest: projectedSendMessagesRequest({ persistence, policy: definePolicy({ tokenizer: 'heuristic', maxInputTokens: 2000, reserveOutputTokens: 200 }), counter: await createTokenCounter('heuristic') }),
+        fetch: (url, init) => route(new Request(new URL(String(url), location.href), init)),
+      }),
+      onFinish: ({ messages }) => void saved.push(persistence.save(messages)),
+    })
+    await chat.sendMessage({ text: 'Where is order 7?' })
+    await Promise.all(saved)
+    expect(chat.status).toBe('ready')
+    const thread = await stores.threads.load('support')
+    expect(thread.entries.map((entry) => entry.kind)).toEqual(['message', 'tool_call', 'tool_result', 'message'])
+    const calls = threadCalls(thread)
+    expect(calls).toHaveLength(1)
+    expect(calls[0]?.record?.stored).toMatchObject({
+      model: 'route-model',
+      stopReason: 'stop',
+      inputTokens: 210,
+      outputTokens: 15,
+      cachedInputTokens: 60,
+      steps: [
+        { stopReason: 'tool-calls', inputTokens: 90, outputTokens: 9, cachedInputTokens: 30 },
+        { stopReason: 'stop', inputTokens: 120, outputTokens: 6, cachedInputTokens: 30 },
+      ],
+    })
+    expect(calls[0]?.record?.stored?.durationMs).toBeGreaterThanOrEqual(0)
+    persistence.close()
+    stores.db?.close()
+  })
+})
