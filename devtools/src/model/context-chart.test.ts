@@ -1,11 +1,11 @@
-import { definePolicy, type CallRecord, type Entry, type JsonObject } from '@threadlens/core'
+import { createThread, definePolicy, type CallRecord, type Entry, type JsonObject } from '@threadlens/core'
 import type { CallAttempt, RecordedCall } from '@threadlens/core/calls'
 import { inputBudget } from '@threadlens/core/internal'
 import type { ThreadCall } from '@threadlens/client'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { traceRows } from './call-trace-rows'
-import { axisTicks, callTicks, chartBuckets, chartSummary, contextSeries, pointWords, shortTokens, type ContextPoint } from './context-chart'
+import { axisTicks, bucketWords, callTicks, chartBuckets, chartSummary, contextSeries, pointWords, shortTokens, type ChartBucket, type ContextPoint } from './context-chart'
 
 const SEED = 2727
 
@@ -16,29 +16,25 @@ interface CallSpec {
   readonly budget: { readonly max: number; readonly reserve: number } | undefined
   /** Failed tries logged before the answer. */
   readonly failures: number
-  /** Summary entries appended just before this call. */
+  /** Summary entries appended after its question, before the call. */
   readonly summariesBefore: number
 }
 
 const policyOf = (budget: CallSpec['budget']) => (budget === undefined ? undefined : definePolicy({ name: 'p', tokenizer: 'heuristic', maxInputTokens: budget.max, reserveOutputTokens: budget.reserve }))
 
-function message(seq: number, role: 'user' | 'assistant', callId?: string): Entry {
-  return { id: `e${seq}`, threadId: 't', seq, kind: 'message', payload: { role, content: `m${seq}` }, refs: callId === undefined ? {} : { callId }, createdAt: seq }
-}
 
 /** A thread of calls as the spec says: entries, the calls derived from them, and the logged failed tries. */
-function build(specs: readonly CallSpec[]): { entries: Entry[]; calls: ThreadCall[]; attempts: CallAttempt[]; policies: Map<string, number | undefined> } {
-  const entries: Entry[] = []
+function build(specs: readonly CallSpec[]): { entries: readonly Entry[]; calls: ThreadCall[]; attempts: CallAttempt[]; policies: Map<string, number | undefined> } {
+  const thread = createThread({ id: 't' })
   const calls: ThreadCall[] = []
   const attempts: CallAttempt[] = []
   const policies = new Map<string, number | undefined>()
   for (const [index, spec] of specs.entries()) {
+    thread.append({ kind: 'message', payload: { role: 'user', content: `question ${index}` } })
     for (let summary = 0; summary < spec.summariesBefore; summary++) {
-      const seq = entries.length
-      entries.push({ id: `e${seq}`, threadId: 't', seq, kind: 'summary', payload: { fromSeq: 0, toSeq: Math.max(0, seq - 1), content: 'gist' }, refs: {}, createdAt: seq })
+      thread.append({ kind: 'summary', payload: { fromSeq: 0, toSeq: thread.nextSeq - 1, content: 'gist' } })
     }
-    entries.push(message(entries.length, 'user'))
-    const basisSeq = entries.length
+    const basisSeq = thread.nextSeq
     const callId = `c${index}`
     const policy = policyOf(spec.budget)
     const record: RecordedCall = {
@@ -64,12 +60,12 @@ function build(specs: readonly CallSpec[]): { entries: Entry[]; calls: ThreadCal
       attempts.push({ id: `${callId}#${attempt}`, threadId: 't', callId, attempt, status: attempt === spec.failures ? 'retried' : 'failed', record: stored })
       policies.set(`a:${callId}#${attempt}`, policy === undefined ? undefined : inputBudget(policy))
     }
-    const seq = entries.length
-    entries.push(message(seq, 'assistant', callId))
+    const seq = thread.nextSeq
+    thread.append({ kind: 'message', payload: { role: 'assistant', content: `answer ${index}` }, refs: { callId } })
     calls.push({ callId, ordinal: index, requestId: undefined, iteration: undefined, parentCallId: undefined, firstSeq: seq, lastSeq: seq, seqs: [seq], toolCallCount: 0, record })
     policies.set(`c:${callId}`, policy === undefined ? undefined : inputBudget(policy))
   }
-  return { entries, calls, attempts, policies }
+  return { entries: thread.entries, calls, attempts, policies }
 }
 
 const count = fc.option(fc.integer({ min: 0, max: 2_000_000 }), { nil: undefined })
@@ -192,5 +188,8 @@ describe('axes and words', () => {
       'Prompt size of 2 requests, oldest first; sent from 1,200 to 3,000 tokens (the most at request 4); budget 8,000 tokens; 1 summary written; 1 not answered.',
     )
     expect(chartSummary([{ ...point, sent: undefined, budget: undefined, summaries: [], status: 'ok' }])).toBe('Prompt size of 1 request, oldest first; no local token count recorded.')
+    const run = [point, { ...point, index: 3, status: 'ok' as const, sent: 3_000, budget: 6_000, summaries: [] }]
+    expect(bucketWords(chartBuckets(run, 2)[0] as ChartBucket, run)).toBe(pointWords(point))
+    expect(bucketWords(chartBuckets(run, 1)[0] as ChartBucket, run)).toBe('requests 3 to 4 · sent at most 3,000 tokens · at most 800 read from cache · lowest budget 6,000 tokens · 1 not answered · 1 summary written')
   })
 })

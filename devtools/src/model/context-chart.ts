@@ -183,7 +183,7 @@ export function chartSummary(points: readonly ContextPoint[]): string {
   const budgets = points.map((point) => point.budget).filter((value): value is number => value !== undefined)
   const summaries = points.reduce((total, point) => total + point.summaries.length, 0)
   const unanswered = points.filter((point) => point.status !== 'ok').length
-  const words = [`Prompt size of ${points.length} request${points.length === 1 ? '' : 's'}, oldest first`]
+  const words = [`Prompt size of ${formatNumber(points.length)} request${points.length === 1 ? '' : 's'}, oldest first`]
   if (sent.length > 0) {
     const largest = sent.reduce((a, b) => Math.max(a, b))
     const at = points.find((point) => point.sent === largest) as ContextPoint
@@ -197,4 +197,16 @@ export function chartSummary(points: readonly ContextPoint[]): string {
   if (summaries > 0) words.push(`${summaries} summar${summaries === 1 ? 'y' : 'ies'} written`)
   if (unanswered > 0) words.push(`${unanswered} not answered`)
   return `${words.join('; ')}.`
+}
+
+/** A bucket's figures in words: its point's words when it holds one request, else the run's peaks. */
+export function bucketWords(bucket: ChartBucket, points: readonly ContextPoint[]): string {
+  if (bucket.first === bucket.last) return pointWords(points[bucket.first] as ContextPoint)
+  const parts = [`requests ${(points[bucket.first] as ContextPoint).index + 1} to ${(points[bucket.last] as ContextPoint).index + 1}`, `sent at most ${figure(bucket.sent)}`]
+  if (bucket.reported !== undefined) parts.push(`provider counted at most ${formatNumber(bucket.reported)}`)
+  if (bucket.cached !== undefined) parts.push(`at most ${formatNumber(bucket.cached)} read from cache`)
+  parts.push(`lowest budget ${figure(bucket.budget)}`)
+  if (bucket.unanswered > 0) parts.push(`${bucket.unanswered} not answered`)
+  if (bucket.summaries.length > 0) parts.push(`${bucket.summaries.length} summar${bucket.summaries.length === 1 ? 'y' : 'ies'} written`)
+  return parts.join(' · ')
 }
