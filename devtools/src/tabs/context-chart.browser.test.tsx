@@ -101,6 +101,10 @@ describe('the Calls tab’s context chart', () => {
       await userEvent.keyboard('{ArrowRight}{ArrowRight}{Enter}')
       await eventually(() => expect(panel.query('[data-testid="call-detail"]')?.dataset['callId']).toBe('c2'))
       expect(chart.querySelectorAll('[data-testid="context-chart-point"][tabindex="0"]')).toHaveLength(1)
+      // A row chosen in the list moves the chart's tab stop to its point.
+      ;(panel.query('[data-call-id="c3"][data-testid="call-row"]') as HTMLElement).click()
+      await eventually(() => expect(chart.querySelector('[data-testid="context-chart-point"][tabindex="0"]')?.getAttribute('data-key')).toBe('c:c3'))
+      expect(chart.querySelector('[data-testid="context-chart-point"][aria-current="true"]')?.getAttribute('data-key')).toBe('c:c3')
 
       // The table: the same figures, one row per request; a row's call selects it.
       const table = chart.querySelector('[data-testid="context-chart-table"]') as HTMLDetailsElement

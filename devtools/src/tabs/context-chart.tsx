@@ -123,10 +123,11 @@ function Plot({ points, width, selected, onSelect, summary }: { readonly points:
   const buckets = useMemo(() => chartBuckets(points, Math.min(MAX_BUCKETS, Math.floor(plotWidth / PIXELS_PER_BUCKET))), [points, plotWidth])
   const selectedIndex = points.findIndex((point) => point.key === selected)
   const selectedBucket = buckets.findIndex((bucket) => bucket.first <= selectedIndex && selectedIndex <= bucket.last)
-  const [active, setActive] = useState<number | undefined>(undefined)
+  // The point that is the chart's one tab stop: the one the arrow keys last moved to, until the selection changes.
+  const [active, setActive] = useState<{ readonly index: number; readonly selected: string } | undefined>(undefined)
   const [focused, setFocused] = useState<number | undefined>(undefined)
   const svg = useRef<SVGSVGElement>(null)
-  const current = Math.min(buckets.length - 1, active ?? (selectedBucket === -1 ? buckets.length - 1 : selectedBucket))
+  const current = Math.min(buckets.length - 1, active !== undefined && active.selected === selected ? active.index : selectedBucket === -1 ? buckets.length - 1 : selectedBucket)
   let top = 0
   for (const bucket of buckets) top = Math.max(top, bucket.sent ?? 0, bucket.reported ?? 0, bucket.cached ?? 0, bucket.budget ?? 0)
   const yTicks = axisTicks(top, plotHeight < 100 ? 3 : 4)
@@ -138,7 +139,7 @@ function Plot({ points, width, selected, onSelect, summary }: { readonly points:
   const bucketOf = (request: number) => Math.min(buckets.length - 1, Math.floor(request / Math.max(1, buckets[0] === undefined ? 1 : buckets[0].last - buckets[0].first + 1)))
   const move = (to: number) => {
     const next = Math.max(0, Math.min(buckets.length - 1, to))
-    setActive(next)
+    setActive({ index: next, selected })
     svg.current?.querySelector<SVGRectElement>(`[data-bucket="${next}"]`)?.focus()
   }
   const onKeyDown = (event: KeyboardEvent, index: number) => {
@@ -207,10 +208,7 @@ function Plot({ points, width, selected, onSelect, summary }: { readonly points:
             aria-label={words}
             aria-current={index === selectedBucket ? 'true' : undefined}
             style={{ cursor: 'pointer', outline: 'none' }}
-            onClick={() => {
-              setActive(index)
-              onSelect(bucket.key)
-            }}
+            onClick={() => onSelect(bucket.key)}
             onKeyDown={(event) => onKeyDown(event, index)}
             onFocus={() => setFocused(index)}
             onBlur={() => setFocused(undefined)}
