@@ -9,6 +9,7 @@ import { CalibrationList, TraceList } from './calls-trace'
 import { formatNumber } from '../model/meter-parts'
 import { usePanel } from '../panel/panel-context'
 import { CachePredictions } from './cache-predictions'
+import { ContextChart } from './context-chart'
 import { RowDiff, useRowReplay } from './row-replay'
 import { ProjectedMessages } from './projected-messages'
 
@@ -51,6 +52,7 @@ export function CallsTab() {
           {calls.length} calls{attempts.length === 0 ? '' : ` · ${rows.length} attempts, ${failures} not answered`}
         </p>
         <TraceList rows={rows} selected={row} onSelect={setSelected} entryAt={entryAt} />
+        <ContextChart rows={rows} entries={thread.entries} selected={row.key} onSelect={setSelected} />
         <CalibrationList />
         <CachePredictions thread={thread} calls={calls} />
       </div>
