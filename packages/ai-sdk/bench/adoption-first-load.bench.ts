@@ -4,7 +4,7 @@
 // loopback, and loaded in turn in headless Chromium, five times each: the bytes fetched before any
 // interaction (gzip), first contentful paint, when the message box can be typed in, and whether
 // (and when) the tokenizer ranks were fetched. Prints medians side by side; fails on nothing.
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises'
+import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { extname, join } from 'node:path'
@@ -33,6 +33,7 @@ async function buildApp(name: string, example: string): Promise<string> {
   await writeFile(
     join(root, 'main.tsx'),
     `import { Suspense } from 'react'\nimport { createRoot } from 'react-dom/client'\nimport { Chat } from ${JSON.stringify(join(here, '../examples', example))}\n` +
+      `;(window as { modulesEvaluatedAt?: number }).modulesEvaluatedAt = performance.now()\n` +
       `createRoot(document.getElementById('root')!).render(<Suspense fallback={null}><Chat /></Suspense>)\n`,
   )
   await build({
@@ -49,21 +50,25 @@ async function buildApp(name: string, example: string): Promise<string> {
 
 const types: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css' }
 
-/** A static server for one built app, sending gzip as a production host would; counts what it sends. */
+/**
+ * A static server for one built app over HTTP/1.1, as `vite preview` serves it, with each file
+ * gzipped once beforehand (as a production host sends it, and so no compression time per request).
+ */
 async function serve(dist: string): Promise<{ readonly server: Server; readonly origin: string }> {
+  const files = new Map<string, Buffer>()
+  const add = async (path: string) => files.set(path, gzipSync(await readFile(join(dist, path)), { level: 9 }))
+  await add('index.html')
+  for (const name of await readdir(join(dist, 'assets'))) await add(`assets/${name}`)
   const server = createServer((request, response) => {
-    const path = new URL(request.url ?? '/', 'http://localhost').pathname
-    const file = join(dist, path === '/' ? 'index.html' : path)
-    readFile(file).then(
-      (body) => {
-        response.writeHead(200, { 'content-type': types[extname(file)] ?? 'application/octet-stream', 'content-encoding': 'gzip', 'cache-control': 'no-store' })
-        response.end(gzipSync(body, { level: 9 }))
-      },
-      () => {
-        response.writeHead(404)
-        response.end()
-      },
-    )
+    const path = new URL(request.url ?? '/', 'http://localhost').pathname.slice(1) || 'index.html'
+    const body = files.get(path)
+    if (body === undefined) {
+      response.writeHead(404)
+      response.end()
+      return
+    }
+    response.writeHead(200, { 'content-type': types[extname(path)] ?? 'application/octet-stream', 'content-encoding': 'gzip', 'content-length': body.length, 'cache-control': 'no-store' })
+    response.end(body)
   })
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   return { server, origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}` }
@@ -89,6 +94,8 @@ async function measureLoad(context: BrowserContext, origin: string): Promise<Loa
       if (input !== null && !input.disabled && window.inputReadyAt === undefined) window.inputReadyAt = performance.now()
     }
     new MutationObserver(stamp).observe(document, { subtree: true, childList: true, attributes: true })
+    window.longTasks = []
+    new PerformanceObserver((list) => { for (const entry of list.getEntries()) window.longTasks.push([Math.round(entry.startTime), Math.round(entry.duration)]) }).observe({ type: 'longtask', buffered: true })
   `)
   const fetched: { url: string; bytes: number; at: number }[] = []
   const started = Date.now()
@@ -113,7 +120,9 @@ async function measureLoad(context: BrowserContext, origin: string): Promise<Loa
   const timings = (await page.evaluate(`({
     firstPaintMs: performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? Number.NaN,
     inputReadyMs: window.inputReadyAt,
-  })`)) as { readonly firstPaintMs: number; readonly inputReadyMs: number }
+    modulesEvaluatedMs: window.modulesEvaluatedAt,
+    longTasks: window.longTasks,
+  })`)) as { readonly firstPaintMs: number; readonly inputReadyMs: number; readonly modulesEvaluatedMs: number; readonly longTasks: readonly (readonly [number, number])[] }
   if (process.env['THREADLENS_BENCH_VERBOSE'] !== undefined) {
     console.log(`${origin} ${JSON.stringify(timings)}`)
     for (const response of fetched) console.log(`  ${String(response.at).padStart(5)} ms ${(response.bytes / 1024).toFixed(1).padStart(7)} KB ${new URL(response.url).pathname}`)
@@ -121,7 +130,7 @@ async function measureLoad(context: BrowserContext, origin: string): Promise<Loa
   const tokenizer = fetched.find((response) => tokenizerChunk.test(response.url))
   // The ranks are fetched after first paint by design: reported by when, not counted in the bytes.
   const bytes = fetched.filter((response) => !tokenizerChunk.test(response.url)).reduce((sum, response) => sum + response.bytes, 0)
-  const load: Load = { bytes, ...timings, tokenizerAtMs: tokenizer?.at }
+  const load: Load = { bytes, firstPaintMs: timings.firstPaintMs, inputReadyMs: timings.inputReadyMs, tokenizerAtMs: tokenizer?.at }
   await page.close()
   return load
 }
