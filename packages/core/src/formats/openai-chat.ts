@@ -167,7 +167,7 @@ function toOpenAIChatMessage(message: ProjectedMessage, toolNames: ProviderToolN
     }
     case 'tool':
       // OpenAI has no error flag on tool messages; the projector already wrote errors into the text.
-      return { role: 'tool', tool_call_id: message.toolCallId, content: message.content }
+      return { role: 'tool', tool_call_id: message.toolCallId, content: message.parts === undefined ? message.content : textParts(message.parts) }
   }
 }
 
