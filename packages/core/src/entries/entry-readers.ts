@@ -73,6 +73,11 @@ export const entryMetaReader: Reader<EntryMeta> = object<EntryMeta>({
   originalToolCallId: optional(refText),
 })
 
+/** The rule a payload with parts breaks when `field` is not their text. */
+function partsTextRule(field: string): string {
+  return `with parts, ${field} must be partsText(parts): the text parts joined by a newline`
+}
+
 const messagePayload = object<MessagePayload>(
   {
     role: oneOf(['user', 'assistant', 'system']),
@@ -86,7 +91,7 @@ const messagePayload = object<MessagePayload>(
     if (payload.refusal !== undefined && payload.role !== 'assistant') flag({ parent: at, key: 'refusal' }, 'only an assistant message carries a refusal')
     if (payload.parts === undefined) return
     if (payload.content !== partsText(payload.parts)) {
-      flag({ parent: at, key: 'content' }, 'with parts, content must be partsText(parts): the text parts joined by a newline')
+      flag({ parent: at, key: 'content' }, partsTextRule('content'))
     }
     if (payload.role !== 'user' && payload.parts.some((part) => part.type !== 'text')) {
       flag({ parent: at, key: 'parts' }, `images and files are only accepted in user messages (providers refuse them from the ${payload.role})`)
@@ -97,10 +102,10 @@ const messagePayload = object<MessagePayload>(
 const toolName = string({ min: 1, max: 256 })
 
 /** The rule a tool result with parts breaks when its `result` is not their text. */
-export const toolResultPartsRule = 'with parts, result must be partsText(parts): the text parts joined by a newline'
+export const toolResultPartsRule = partsTextRule('result')
 
 /** The rule `argumentsText` breaks when it says something else than `arguments`. */
-export const argumentsTextRule = 'argumentsText must be JSON text that parses to arguments (integers beyond 2^53 read as their digits)'
+export const argumentsTextRule = 'argumentsText must be JSON text that parses to arguments'
 
 const toolResultPayload = union<ToolResultPayload>([
   object<{ name: string; result: ToolResultPayload['result'] & {}; parts?: readonly TextPart[] }>(

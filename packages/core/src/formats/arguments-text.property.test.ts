@@ -1,6 +1,5 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { parseArgumentsText } from '../entries/arguments-text'
 import { parseEntry } from '../entries/entry-schema'
 import { createThread } from '../entries/thread'
 import { definePolicy } from '../policy/policy'
@@ -9,6 +8,7 @@ import { jsonObjectTextArbitrary } from '../testing/json-text-arbitrary'
 import { customTokenCounter, heuristicCount } from '../tokens/token-counter'
 import { toAnthropicMessages } from './anthropic-messages'
 import { fromOpenAIChat } from './from-openai-chat'
+import { parseArgumentsText } from './openai-chat-import-checks'
 import { toOpenAIChat } from './openai-chat'
 
 // A call's arguments text goes out as it came in, whatever JSON.parse would make of it.

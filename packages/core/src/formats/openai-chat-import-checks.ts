@@ -1,5 +1,6 @@
 import type { EntryInput, JsonObject, JsonValue, ToolCallPayload } from '../entries/entry'
-import { keptArgumentsText, parseArgumentsText, quoteUnsafeIntegers } from '../entries/arguments-text'
+import { quoteUnsafeIntegers } from '../entries/arguments-text'
+import { entryLimits, jsonTextNestingExceeds } from '../entries/json-data'
 import { parseEntryInput } from '../entries/entry-schema'
 import { InvalidEntryError, InvalidMessagesError } from '../errors/threadlens-error'
 import { issuePath } from '../validation/issues'
@@ -59,6 +60,21 @@ export function parseArguments(text: string, index: number, field: string, chang
   for (const digits of quoteUnsafeIntegers(text).integers) changes?.push({ index, field, kind: 'unsafe-integer', from: digits, to: JSON.stringify(digits) })
   const argumentsText = keptArgumentsText(text, value)
   return argumentsText === undefined ? { arguments: value as JsonObject } : { arguments: value as JsonObject, argumentsText }
+}
+
+/**
+ * The value of arguments text, integers beyond 2^53 read as their digits (strings). Throws a
+ * `SyntaxError` for text that is not JSON, and a `RangeError` past `entryLimits.maxDepth` (checked
+ * on the text, before anything is built: a reviver recurses).
+ */
+export function parseArgumentsText(text: string, reviver?: (key: string, value: unknown) => unknown): JsonValue {
+  if (jsonTextNestingExceeds(text, entryLimits.maxDepth)) throw new RangeError(`arguments nested deeper than the ${entryLimits.maxDepth}-level limit (entryLimits.maxDepth)`)
+  return JSON.parse(quoteUnsafeIntegers(text).text, reviver) as JsonValue
+}
+
+/** The text to keep beside parsed arguments: `undefined` when `JSON.stringify` gives the text back as it was. */
+function keptArgumentsText(text: string, parsed: JsonValue): string | undefined {
+  return JSON.stringify(parsed) === text ? undefined : text
 }
 
 function describeJson(value: JsonValue): string {
