@@ -1,4 +1,4 @@
-import type { ContentPart, EntryInput, MessagePayload, Role } from '../entries/entry'
+import type { ContentPart, Entry, EntryInput, MessagePayload, Role } from '../entries/entry'
 import { type MediaSource, PART_TEXT_SEPARATOR, partsText, type TextPart } from '../entries/content-parts'
 import { InvalidMessagesError, InvalidToolNameError } from '../errors/threadlens-error'
 import { isValidToolName } from '../entries/tool-name'
@@ -201,6 +201,21 @@ function toolResultEntry(
     ...originalIdMeta(message.tool_call_id, storedId),
   }
   return checked(entry, index, toolResultField)
+}
+
+/**
+ * The ids an imported conversation used, by the id each renamed call is stored under (from
+ * `meta.originalToolCallId`): pass it to `toOpenAIChat` as `toolCallIds` to send the conversation's
+ * own ids again. Empty when the import renamed nothing.
+ */
+export function originalToolCallIds(entries: readonly (Entry | EntryInput)[]): Map<string, string> {
+  const ids = new Map<string, string>()
+  for (const entry of entries) {
+    const original = entry.meta?.originalToolCallId
+    const stored = entry.refs?.toolCallId
+    if (original !== undefined && stored !== undefined) ids.set(stored, original)
+  }
+  return ids
 }
 
 /** `meta.originalToolCallId` for an entry whose id the import renamed, so an export can give it back. */

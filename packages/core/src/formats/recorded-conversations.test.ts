@@ -5,7 +5,7 @@ import { definePolicy } from '../policy/policy'
 import { project } from '../project/project'
 import { createTokenCounter } from '../tokens/token-counter'
 import { toAnthropicMessages } from './anthropic-messages'
-import { fromOpenAIChat, type ImportChange } from './from-openai-chat'
+import { fromOpenAIChat, originalToolCallIds, type ImportChange } from './from-openai-chat'
 import { toOpenAIChat } from './openai-chat'
 import { anthropicMessagesProblems, openAIChatProblems } from './provider-rules'
 
@@ -70,6 +70,11 @@ describe('recorded conversations', () => {
     const asImported: Rename = (index, field, value) => byField.get(`${index}\u0000${field}`) ?? value
     const asSent: Rename = (_index, _field, value) => value
     expect(openAI.map((message, index) => said(message as unknown as Record<string, unknown>, asSent, index))).toEqual(recorded.messages.map((message, index) => said(message, asImported, index)))
+    // With the ids the recording used (kept in meta), the calls and results come back with those ids too.
+    const restored = toOpenAIChat(result, { toolCallIds: originalToolCallIds(thread.entries) })
+    expect(openAIChatProblems(restored)).toEqual([])
+    const argumentsChanged: Rename = (index, field, value) => (field.endsWith('.arguments') ? asImported(index, field, value) : value)
+    expect(restored.map((message, index) => said(message as unknown as Record<string, unknown>, asSent, index))).toEqual(recorded.messages.map((message, index) => said(message, argumentsChanged, index)))
 
     // Under a budget that holds only part of it: within the budget, and still a request both providers take.
     const tight = definePolicy({ maxInputTokens: Math.max(2_000, Math.floor(result.meta.tokens.total / 2)), reserveOutputTokens: 500, ...prompt })
