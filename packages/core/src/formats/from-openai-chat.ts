@@ -49,12 +49,15 @@ export interface ImportChange {
  * entries. An assistant message becomes a `message` entry (skipped when it only calls tools) and
  * one `tool_call` entry per call, all sharing `refs.callId` `import-<index>`; a tool message
  * becomes a `tool_result` entry named after the call it answers. Content given as parts stays parts
- * (text, `image_url` as image parts, `file` as file parts; `content` holds the text parts joined by
- * a newline); `name` and `refusal` are kept. `audio`, `input_audio` parts, the legacy `function_call`
- * field and `function` role are refused, named. Calls left unanswered are kept (the projector deals
- * with them). What it changes to keep a recorded conversation (a call id reused after its call was
- * answered, empty arguments, integers beyond 2^53) is returned in `changes`. What does not come back byte for byte through `toOpenAIChat` is listed in
- * docs/formats.md. Throws `InvalidMessagesError` naming the message index and field. Does not mutate `messages`.
+ * (text, `image_url` as image parts, `file` as file parts, a tool message's text parts as the
+ * result's parts; `content` or `result` holds the text parts joined by a newline); `name` and
+ * `refusal` are kept, and arguments text that `JSON.stringify` would not give back is kept as
+ * `argumentsText`. `audio`, `input_audio` parts, the legacy `function_call` field and `function`
+ * role are refused, named. Calls left unanswered are kept (the projector deals with them). What it
+ * changes to keep a recorded conversation (a call id reused after its call was answered, empty
+ * arguments, integers beyond 2^53, refusal parts) is returned in `changes`. What does not come back
+ * byte for byte through `toOpenAIChat` is listed in docs/formats.md. Throws `InvalidMessagesError`
+ * naming the message index and field. Does not mutate `messages`.
  */
 export function fromOpenAIChat(messages: unknown): FromOpenAIChatResult {
   refuseUnsupportedFields(messages)
