@@ -42,7 +42,8 @@ export function importedTitle(title: string, taken: ReadonlySet<string>): string
 /** What the app says once an import is done. */
 export function importNotice(imported: ImportedThread): string {
   const entries = `${imported.entryCount.toLocaleString('en-US')} ${imported.entryCount === 1 ? 'entry' : 'entries'}`
-  const changes = imported.changeCount === 0 ? '' : ` ${imported.changeCount} ${imported.changeCount === 1 ? 'change' : 'changes'} made on import.`
+  const count = imported.changeCount
+  const changes = count === 0 ? '' : ` ${count} change${count === 1 ? '' : 's'} made on import.`
   return imported.marked
     ? `Imported “${imported.title}” (${entries}) and opened it; a chat with the same title already exists, so this one is marked “(imported)”.${changes}`
     : `Imported “${imported.title}” (${entries}) and opened it.${changes}`

@@ -108,7 +108,6 @@ export function emitUnit(unit: Unit, plan: UnitPlan, context: ProjectionContext,
 }
 
 function toolCallOf(call: Entry & { kind: 'tool_call' }): ProjectedToolCall {
-  const { name, arguments: args, argumentsText } = call.payload
-  const id = call.refs.toolCallId as string
-  return argumentsText === undefined ? { id, name, arguments: args } : { id, name, arguments: args, argumentsText }
+  // The payload is { name, arguments, argumentsText? }: a projected call is it with its id.
+  return { id: call.refs.toolCallId as string, ...call.payload }
 }
