@@ -90,12 +90,26 @@ test('import an OpenAI messages JSON file; a bad file is refused with a message 
   await expect(page.locator('[data-testid="chat-message"][data-role="user"]')).toHaveText([/What is the capital of Norway\?/])
   await expect(page.locator('[data-testid="tool-card"][data-tool="lookup"]')).toHaveAttribute('data-status', 'ok')
   await expect(assistantMessages(page).last()).toContainText('Oslo.')
+  await expect(page.getByTestId('app-notice')).toHaveText('Imported “support-chat” (4 entries) and opened it. Dismiss')
+
+  // A recorded conversation that reuses a call id and calls without arguments: kept, and the changes counted.
+  const recorded = testInfo.outputPath('recorded-chat.json')
+  await writeFile(recorded, JSON.stringify([
+    { role: 'user', content: 'Order status?' },
+    { role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'lookup', arguments: '{"order": 12}' } }] },
+    { role: 'tool', tool_call_id: 'call_1', content: 'shipped' },
+    { role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'lookup', arguments: '' } }] },
+    { role: 'tool', tool_call_id: 'call_1', content: 'no order given' },
+  ]))
+  await page.getByLabel('Import a chat (JSONL export or OpenAI messages JSON)').setInputFiles(recorded)
+  await expect(page.getByTestId('chat-title')).toHaveText('recorded-chat')
+  await expect(page.getByTestId('app-notice')).toHaveText('Imported “recorded-chat” (5 entries) and opened it. 3 changes made on import. Dismiss')
 
   const bad = testInfo.outputPath('broken.jsonl')
   await writeFile(bad, '{"format":"something-else"}\n')
   await page.getByLabel('Import a chat (JSONL export or OpenAI messages JSON)').setInputFiles(bad)
   await expect(page.getByTestId('app-problem')).toContainText('Importing broken.jsonl failed')
-  await expect(page.getByTestId('thread-row')).toHaveCount(2)
+  await expect(page.getByTestId('thread-row')).toHaveCount(3)
   expect(errors).toEqual([])
 })
 

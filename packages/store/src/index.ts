@@ -10,6 +10,7 @@ export type {
   ForkThreadOptions,
   ImportInput,
   ImportThreadOptions,
+  ImportedThread,
   LoadThreadOptions,
   LoadWindowOptions,
   SubscribeOptions,

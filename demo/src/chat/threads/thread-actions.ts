@@ -26,6 +26,8 @@ export interface ImportedThread {
   readonly entryCount: number
   /** Whether "(imported)" was added because a chat with the same title existed. */
   readonly marked: boolean
+  /** How many changes the import made to keep a messages array (a reused call id renamed, …); 0 for none. */
+  readonly changeCount: number
 }
 
 /** The title an imported chat gets: its own, or with "(imported)" (then "(imported 2)", …) when that one is taken. */
@@ -40,9 +42,11 @@ export function importedTitle(title: string, taken: ReadonlySet<string>): string
 /** What the app says once an import is done. */
 export function importNotice(imported: ImportedThread): string {
   const entries = `${imported.entryCount.toLocaleString('en-US')} ${imported.entryCount === 1 ? 'entry' : 'entries'}`
+  const count = imported.changeCount
+  const changes = count === 0 ? '' : ` ${count} change${count === 1 ? '' : 's'} made on import.`
   return imported.marked
-    ? `Imported “${imported.title}” (${entries}) and opened it; a chat with the same title already exists, so this one is marked “(imported)”.`
-    : `Imported “${imported.title}” (${entries}) and opened it.`
+    ? `Imported “${imported.title}” (${entries}) and opened it; a chat with the same title already exists, so this one is marked “(imported)”.${changes}`
+    : `Imported “${imported.title}” (${entries}) and opened it.${changes}`
 }
 
 export function threadActions(stores: ThreadlensStores): ThreadActions {
@@ -72,13 +76,13 @@ export function threadActions(stores: ThreadlensStores): ThreadActions {
       // An OpenAI messages array carries no title: name the chat after the file.
       const isJsonArray = file.name.toLowerCase().endsWith('.json')
       const taken = new Set((await stores.threads.list()).map((record) => titleOf(record)))
-      const threadId = await stores.threads.import(file, isJsonArray ? { title: titleFromFileName(file.name) } : {})
+      const { threadId, changes } = await stores.threads.import(file, isJsonArray ? { title: titleFromFileName(file.name) } : {})
       const record = await stores.threads.get(threadId)
       const own = titleOf(record)
       const title = importedTitle(own, taken)
       if (title !== own) await stores.threads.rename(threadId, title)
       await listed(threadId)
-      return { threadId, title, entryCount: record?.entryCount ?? 0, marked: title !== own }
+      return { threadId, title, entryCount: record?.entryCount ?? 0, marked: title !== own, changeCount: changes.length }
     },
     async exportThread(record) {
       downloadText(fileNameOf(titleOf(record), 'jsonl'), await stores.threads.export(record.id), 'application/x-ndjson')

@@ -58,8 +58,10 @@ export const mediaSourceReader: Reader<MediaSource> = byKey<MediaSource>('type',
   }),
 })
 
+export const textPartReader: Reader<TextPart> = object<TextPart>({ type: oneOf(['text']), text: string() })
+
 export const contentPartReader: Reader<ContentPart> = byKey<ContentPart>('type', {
-  text: object<TextPart>({ type: oneOf(['text']), text: string() }),
+  text: textPartReader,
   image: object<ImagePart>({
     type: oneOf(['image']),
     source: mediaSourceReader,

@@ -1,6 +1,7 @@
 import { maxCallSteps, type CallRecord, type CallStep } from '../calls/call-record'
 import { array, boolean, byKey, flag, int, jsonObject, jsonValue, number, object, oneOf, optional, record, string, union, type Reader, type Shape } from '../validation/readers'
-import { contentPartReader, partsText } from './content-parts'
+import { argumentsTextMatches } from './arguments-text'
+import { contentPartReader, partsText, textPartReader, type TextPart } from './content-parts'
 import type {
   ContextOpPayload,
   Entry,
@@ -80,7 +81,13 @@ export const entryMetaReader: Reader<EntryMeta> = object<EntryMeta>({
   call: optional(callRecordReader),
   app: optional(jsonObject),
   unreadable: optional(object<Unreadable>({ field: string({ max: 10_000 }), rule: string({ max: 10_000 }) })),
+  originalToolCallId: optional(refText),
 })
+
+/** The rule a payload with parts breaks when `field` is not their text. */
+function partsTextRule(field: string): string {
+  return `with parts, ${field} must be partsText(parts): the text parts joined by a newline`
+}
 
 const messagePayload = object<MessagePayload>(
   {
@@ -95,7 +102,7 @@ const messagePayload = object<MessagePayload>(
     if (payload.refusal !== undefined && payload.role !== 'assistant') flag({ parent: at, key: 'refusal' }, 'only an assistant message carries a refusal')
     if (payload.parts === undefined) return
     if (payload.content !== partsText(payload.parts)) {
-      flag({ parent: at, key: 'content' }, 'with parts, content must be partsText(parts): the text parts joined by a newline')
+      flag({ parent: at, key: 'content' }, partsTextRule('content'))
     }
     if (payload.role !== 'user' && payload.parts.some((part) => part.type !== 'text')) {
       flag({ parent: at, key: 'parts' }, `images and files are only accepted in user messages (providers refuse them from the ${payload.role})`)
@@ -105,14 +112,27 @@ const messagePayload = object<MessagePayload>(
 
 const toolName = string({ min: 1, max: 256 })
 
+/** The rule a tool result with parts breaks when its `result` is not their text. */
+export const toolResultPartsRule = partsTextRule('result')
+
+/** The rule `argumentsText` breaks when it says something else than `arguments`. */
+export const argumentsTextRule = 'argumentsText must be JSON text that parses to arguments'
+
 const toolResultPayload = union<ToolResultPayload>([
-  object<{ name: string; result: ToolResultPayload['result'] & {} }>({ name: toolName, result: jsonValue as Reader<ToolResultPayload['result'] & {}> }),
+  object<{ name: string; result: ToolResultPayload['result'] & {}; parts?: readonly TextPart[] }>(
+    { name: toolName, result: jsonValue as Reader<ToolResultPayload['result'] & {}>, parts: optional(array(textPartReader, 1_000)) },
+    (payload, at) => {
+      if (payload.parts !== undefined && payload.result !== partsText(payload.parts)) flag({ parent: at, key: 'result' }, toolResultPartsRule)
+    },
+  ),
   object<{ name: string; error: string }>({ name: toolName, error: string() }),
 ] as Reader<ToolResultPayload>[])
 
 const payloads: { readonly [K in EntryKind]: Reader<PayloadByKind[K]> } = {
   message: messagePayload,
-  tool_call: object<ToolCallPayload>({ name: toolName, arguments: jsonObject }),
+  tool_call: object<ToolCallPayload>({ name: toolName, arguments: jsonObject, argumentsText: optional(string()) }, (payload, at) => {
+    if (!argumentsTextMatches(payload)) flag({ parent: at, key: 'argumentsText' }, argumentsTextRule)
+  }),
   tool_result: toolResultPayload,
   summary: object<SummaryPayload>({ fromSeq: count, toSeq: count, content: string() }, (payload, at) => {
     if (payload.fromSeq > payload.toSeq) flag({ parent: at, key: 'fromSeq' }, 'fromSeq must be <= toSeq')

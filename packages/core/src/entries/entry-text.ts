@@ -12,9 +12,9 @@ export function toolResultText(payload: ToolResultPayload): string {
   return memo(resultTexts, payload, () => jsonText(payload.result as JsonValue))
 }
 
-/** Tool call arguments as the JSON text providers exchange. */
-export function toolArgumentsText(payload: ToolCallPayload): string {
-  return JSON.stringify(payload.arguments)
+/** Tool call arguments as the JSON text providers exchange: the text the call came with, when it kept one. */
+export function toolArgumentsText(payload: Pick<ToolCallPayload, 'arguments' | 'argumentsText'>): string {
+  return payload.argumentsText ?? JSON.stringify(payload.arguments)
 }
 
 export function jsonText(value: JsonValue): string {

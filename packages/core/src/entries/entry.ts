@@ -1,5 +1,5 @@
 import type { CallRecord } from '../calls/call-record'
-import type { ContentPart } from './content-parts'
+import type { ContentPart, TextPart } from './content-parts'
 import type { EntryId, ThreadId } from './ids'
 
 export type JsonPrimitive = string | number | boolean | null
@@ -24,12 +24,23 @@ export interface MessagePayload {
 export interface ToolCallPayload {
   readonly name: string
   readonly arguments: JsonObject
+  /**
+   * The arguments as the JSON text the call came with, kept when `JSON.stringify(arguments)` would
+   * write other text (spacing, `1.0`, `1e2`, `-0`, escapes, a repeated key, integers
+   * beyond 2^53), so a format that sends text sends it byte for byte. It must parse to `arguments`
+   * (integers beyond 2^53 read as their digits).
+   */
+  readonly argumentsText?: string
 }
 
-/** Exactly one of `result` and `error` is present. */
+/**
+ * Exactly one of `result` and `error` is present. `parts`: a text result given as a list of text
+ * parts (an OpenAI tool message's content array), kept as parts; `result` then holds exactly
+ * `partsText(parts)`, so everything that reads the text keeps working.
+ */
 export type ToolResultPayload =
-  | { readonly name: string; readonly result: JsonValue; readonly error?: never }
-  | { readonly name: string; readonly error: string; readonly result?: never }
+  | { readonly name: string; readonly result: JsonValue; readonly parts?: readonly TextPart[]; readonly error?: never }
+  | { readonly name: string; readonly error: string; readonly result?: never; readonly parts?: never }
 
 /** Replaces entries `fromSeq..toSeq` (inclusive) in projections that use it. */
 export interface SummaryPayload {
@@ -93,6 +104,12 @@ export interface EntryMeta {
    * earlier version, or edited outside threadlens): what was wrong with it.
    */
   readonly unreadable?: { readonly field: string; readonly rule: string }
+  /**
+   * On a `tool_call` or `tool_result` whose id an import renamed (a recorded conversation reused
+   * it): the id the conversation gave it, so an export to a format that allows reused ids can
+   * give it back.
+   */
+  readonly originalToolCallId?: string
 }
 
 export type { CallRecord }

@@ -5,4 +5,4 @@
  */
 
 export type { FromOpenAIChatResult, ImportChange } from '../formats/from-openai-chat'
-export { fromOpenAIChat } from '../formats/from-openai-chat'
+export { fromOpenAIChat, originalToolCallIds } from '../formats/from-openai-chat'

@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest'
 import { InvalidMessagesError } from '../errors/threadlens-error'
+import { createThread } from '../entries/thread'
+import { definePolicy } from '../policy/policy'
+import { project } from '../project/project'
+import { customTokenCounter, heuristicCount } from '../tokens/token-counter'
 import { fromOpenAIChat } from './from-openai-chat'
+import { toOpenAIChat } from './openai-chat'
 
 function deepFreeze<T>(value: T): T {
   if (typeof value === 'object' && value !== null) {
@@ -56,8 +61,12 @@ describe('fromOpenAIChat', () => {
         },
         { kind: 'tool_call', payload: { name: 'clock', arguments: {} }, refs: { callId: 'import-3', toolCallId: 'call_2' } },
         { kind: 'tool_result', payload: { name: 'clock', result: 'noon' }, refs: { toolCallId: 'call_2' } },
-        // A tool message's text parts join by a newline, as message parts do.
-        { kind: 'tool_result', payload: { name: 'weather', result: '{"temp"\n:3}' }, refs: { toolCallId: 'call_1' } },
+        // A tool message's text parts stay parts; result is their text, joined by a newline as a message's content is.
+        {
+          kind: 'tool_result',
+          payload: { name: 'weather', result: '{"temp"\n:3}', parts: [{ type: 'text', text: '{"temp"' }, { type: 'text', text: ':3}' }] },
+          refs: { toolCallId: 'call_1' },
+        },
         { kind: 'message', payload: { role: 'system', content: 'Later note' } },
         {
           kind: 'tool_call',
@@ -105,7 +114,7 @@ describe('fromOpenAIChat', () => {
     ])
     expect(error.index).toBe(0)
     expect(error.field).toBe('content.1')
-    expect(error.message).toContain('content part type "image_url" is not supported here; this role takes "text" parts')
+    expect(error.message).toContain('content part type "image_url" is not supported here; this role takes "text", "refusal" parts')
   })
 
   it('refuses audio parts, the audio field, the legacy function_call field and function role, naming them', () => {
@@ -270,11 +279,13 @@ describe('fromOpenAIChat', () => {
       { index: 6, field: 'tool_call_id', kind: 'tool-call-id-renamed', from: 'call_1~2', to: 'call_1~2~2' },
       { index: 7, field: 'tool_call_id', kind: 'tool-call-id-renamed', from: 'call_1', to: 'call_1~3' },
     ])
+    // Each renamed entry keeps the id the conversation gave it.
+    expect(entries.map((entry) => entry.meta?.originalToolCallId)).toEqual([undefined, undefined, undefined, 'call_1', 'call_1', 'call_1~2', 'call_1', 'call_1~2', 'call_1'])
     // The same input, the same ids: deterministic.
     expect(fromOpenAIChat(messages)).toEqual({ systemPrompt: undefined, entries, changes })
   })
 
-  it.each(['', '  ', 'null'])('reads arguments %j as {} and reports it', (argumentsText) => {
+  it.each(['', '  ', '\n\t', 'null', ' null\n'])('reads arguments %j as {} and reports it', (argumentsText) => {
     const { entries, changes } = fromOpenAIChat([{ role: 'assistant', content: null, tool_calls: [toolCall('a', 'f', argumentsText)] }])
     expect(entries[0]).toMatchObject({ kind: 'tool_call', payload: { arguments: {} } })
     expect(changes).toEqual([{ index: 0, field: 'tool_calls.0.function.arguments', kind: 'empty-arguments', from: argumentsText, to: '{}' }])
@@ -290,5 +301,49 @@ describe('fromOpenAIChat', () => {
       ['unsafe-integer', '12345678901234567890'],
       ['unsafe-integer', '-98765432109876543210'],
     ])
+  })
+
+  it('moves refusal parts to the refusal, after its own text, keeping text parts as parts, and reports each move', () => {
+    const { entries, changes } = fromOpenAIChat([
+      { role: 'user', content: 'help me' },
+      { role: 'assistant', content: [{ type: 'text', text: 'Partly:' }, { type: 'refusal', refusal: 'not that part' }], refusal: 'No.' },
+      { role: 'assistant', content: [{ type: 'refusal', refusal: 'Never.' }] },
+    ])
+    expect(entries.slice(1).map((entry) => entry.payload)).toEqual([
+      { role: 'assistant', content: 'Partly:', refusal: 'No.\nnot that part', parts: [{ type: 'text', text: 'Partly:' }] },
+      { role: 'assistant', content: '', refusal: 'Never.' },
+    ])
+    expect(changes).toEqual([
+      { index: 1, field: 'content.1', kind: 'refusal-part-moved', from: 'not that part', to: 'refusal' },
+      { index: 2, field: 'content.0', kind: 'refusal-part-moved', from: 'Never.', to: 'refusal' },
+    ])
+    const thread = createThread({ id: 'refusals' })
+    thread.appendMany(entries)
+    const output = toOpenAIChat(project({ thread, policy: definePolicy({ maxInputTokens: 100_000, reserveOutputTokens: 0 }), counter: customTokenCounter('heuristic', heuristicCount, false) }))
+    expect(output.slice(1)).toEqual([
+      { role: 'assistant', content: [{ type: 'text', text: 'Partly:' }], refusal: 'No.\nnot that part' },
+      { role: 'assistant', content: null, refusal: 'Never.' },
+    ])
+  })
+
+  it('sends a tool result stored as parts as parts, and a reduced one as its new text', () => {
+    const messages = [
+      { role: 'user', content: 'read' },
+      { role: 'assistant', content: null, tool_calls: [toolCall('a', 'read_file', '{}')] },
+      { role: 'tool', tool_call_id: 'a', content: [{ type: 'text', text: 'line 1' }, { type: 'text', text: 'line 2' }] },
+      { role: 'user', content: 'again' },
+      { role: 'assistant', content: null, tool_calls: [toolCall('b', 'read_file', '{}')] },
+      { role: 'tool', tool_call_id: 'b', content: [{ type: 'text', text: 'line 3' }] },
+    ]
+    const thread = createThread({ id: 'tool-parts' })
+    thread.appendMany(fromOpenAIChat(messages).entries)
+    const counter = customTokenCounter('heuristic', heuristicCount, false)
+    const whole = toOpenAIChat(project({ thread, policy: definePolicy({ maxInputTokens: 100_000, reserveOutputTokens: 0 }), counter }))
+    expect(JSON.stringify(whole)).toBe(JSON.stringify(messages))
+    // Masking the older result replaces its text: the parts are not sent beside a placeholder.
+    const masked = project({ thread, policy: definePolicy({ maxInputTokens: 100_000, reserveOutputTokens: 0, toolTrace: 'masked', keepLastTurns: 1 }), counter })
+    const tool = toOpenAIChat(masked)[2] as { content: unknown }
+    expect(typeof tool.content).toBe('string')
+    expect(tool.content).not.toContain('line 1\nline 2')
   })
 })

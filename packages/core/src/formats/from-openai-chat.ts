@@ -1,5 +1,5 @@
-import type { ContentPart, EntryInput, MessagePayload, Role } from '../entries/entry'
-import { type MediaSource, PART_TEXT_SEPARATOR, partsText } from '../entries/content-parts'
+import type { ContentPart, Entry, EntryInput, MessagePayload, Role } from '../entries/entry'
+import { type MediaSource, PART_TEXT_SEPARATOR, partsText, type TextPart } from '../entries/content-parts'
 import { InvalidMessagesError, InvalidToolNameError } from '../errors/threadlens-error'
 import { isValidToolName } from '../entries/tool-name'
 import { read } from '../validation/readers'
@@ -26,15 +26,19 @@ export interface FromOpenAIChatResult {
 /**
  * A change the import made to what it was given, with the message index and field:
  * - `tool-call-id-renamed`: a call reused the id of an earlier, answered call (recorded models do);
- *   it and the results that answer it get `to` instead of `from`, so every result pairs with one call.
- * - `empty-arguments`: arguments `""` or `"null"` read as `{}`.
- * - `unsafe-integer`: an integer beyond 2^53 in the arguments, which a JSON number would change,
- *   kept digit for digit as a string.
+ *   it and the results that answer it get `to` instead of `from` (the entries keep `from` in
+ *   `meta.originalToolCallId`), so every result pairs with one call.
+ * - `empty-arguments`: arguments `""`, `"null"` or only whitespace read as `{}`.
+ * - `unsafe-integer`: an integer beyond 2^53 in the arguments, which a JSON number would change, is
+ *   a string of its digits in the arguments object (tools and formats that take an object see that);
+ *   the arguments text goes out as it came.
+ * - `refusal-part-moved`: an assistant's `{ type: 'refusal' }` content part (`from`, its text) moved
+ *   to the message's `refusal` (`to`): a message keeps one refusal, apart from its text parts.
  */
 export interface ImportChange {
   readonly index: number
   readonly field: string
-  readonly kind: 'tool-call-id-renamed' | 'empty-arguments' | 'unsafe-integer'
+  readonly kind: 'tool-call-id-renamed' | 'empty-arguments' | 'unsafe-integer' | 'refusal-part-moved'
   readonly from: string
   readonly to: string
 }
@@ -45,12 +49,15 @@ export interface ImportChange {
  * entries. An assistant message becomes a `message` entry (skipped when it only calls tools) and
  * one `tool_call` entry per call, all sharing `refs.callId` `import-<index>`; a tool message
  * becomes a `tool_result` entry named after the call it answers. Content given as parts stays parts
- * (text, `image_url` as image parts, `file` as file parts; `content` holds the text parts joined by
- * a newline); `name` and `refusal` are kept. `audio`, `input_audio` parts, the legacy `function_call`
- * field and `function` role are refused, named. Calls left unanswered are kept (the projector deals
- * with them). What it changes to keep a recorded conversation (a call id reused after its call was
- * answered, empty arguments, integers beyond 2^53) is returned in `changes`. What does not come back byte for byte through `toOpenAIChat` is listed in
- * docs/formats.md. Throws `InvalidMessagesError` naming the message index and field. Does not mutate `messages`.
+ * (text, `image_url` as image parts, `file` as file parts, a tool message's text parts as the
+ * result's parts; `content` or `result` holds the text parts joined by a newline); `name` and
+ * `refusal` are kept, and arguments text that `JSON.stringify` would not give back is kept as
+ * `argumentsText`. `audio`, `input_audio` parts, the legacy `function_call` field and `function`
+ * role are refused, named. Calls left unanswered are kept (the projector deals with them). What it
+ * changes to keep a recorded conversation (a call id reused after its call was answered, empty
+ * arguments, integers beyond 2^53, refusal parts) is returned in `changes`. What does not come back
+ * byte for byte through `toOpenAIChat` is listed in docs/formats.md. Throws `InvalidMessagesError`
+ * naming the message index and field. Does not mutate `messages`.
  */
 export function fromOpenAIChat(messages: unknown): FromOpenAIChatResult {
   refuseUnsupportedFields(messages)
@@ -121,11 +128,11 @@ function assistantEntries(
 ): EntryInput[] {
   const toolCalls = message.tool_calls ?? []
   const hasContent = message.content !== null && message.content !== undefined
-  const refusal = message.refusal ?? undefined
-  if (!hasContent && toolCalls.length === 0 && refusal === undefined) {
+  if (!hasContent && toolCalls.length === 0 && (message.refusal ?? undefined) === undefined) {
     throw new InvalidMessagesError(index, 'content', 'an assistant message needs content, refusal or tool_calls')
   }
-  const payload = messagePayload('assistant', message.content ?? '', message.name, refusal, index)
+  const { content, refusal } = assistantContent(message, index, calls.changes)
+  const payload = messagePayload('assistant', content, message.name, refusal, index)
   // One imported assistant message stands for one model call.
   const callId = `import-${index}`
   const entries: EntryInput[] = []
@@ -144,8 +151,9 @@ function assistantEntries(
     const argumentsField = `tool_calls.${callIndex}.function.arguments`
     const entry: EntryInput = {
       kind: 'tool_call',
-      payload: { name: call.function.name, arguments: parseArguments(call.function.arguments, index, argumentsField, calls.changes) },
+      payload: { name: call.function.name, ...parseArguments(call.function.arguments, index, argumentsField, calls.changes) },
       refs: { callId, toolCallId: storedId },
+      ...originalIdMeta(call.id, storedId),
     }
     entries.push(checked(entry, index, (entryField) => toolCallField(entryField, callIndex)))
   })
@@ -187,17 +195,57 @@ function toolResultEntry(
   }
   call.answered = true
   if (storedId !== message.tool_call_id) calls.changes.push({ index, field: 'tool_call_id', kind: 'tool-call-id-renamed', from: message.tool_call_id, to: storedId })
+  // Text parts stay parts; `result` holds their text, as a message's `content` does.
+  const parts = typeof message.content === 'string' ? undefined : message.content.map((part): TextPart => ({ type: 'text', text: part.text }))
   const entry: EntryInput = {
     kind: 'tool_result',
-    payload: { name: call.name, result: contentText(message.content) },
+    payload: parts === undefined ? { name: call.name, result: message.content as string } : { name: call.name, result: partsText(parts), parts },
     refs: { toolCallId: storedId },
+    ...originalIdMeta(message.tool_call_id, storedId),
   }
   return checked(entry, index, toolResultField)
 }
 
-function contentText(content: string | readonly { text: string }[]): string {
-  // Tool results are text: their parts join by a newline, as message parts do (see docs/formats.md).
-  return typeof content === 'string' ? content : content.map((part) => part.text).join(PART_TEXT_SEPARATOR)
+/**
+ * The ids an imported conversation used, by the id each renamed call is stored under (from
+ * `meta.originalToolCallId`): pass it to `toOpenAIChat` as `toolCallIds` to send the conversation's
+ * own ids again. Empty when the import renamed nothing.
+ */
+export function originalToolCallIds(entries: readonly (Entry | EntryInput)[]): Map<string, string> {
+  const ids = new Map<string, string>()
+  for (const entry of entries) {
+    const original = entry.meta?.originalToolCallId
+    const stored = entry.refs?.toolCallId
+    if (original !== undefined && stored !== undefined) ids.set(stored, original)
+  }
+  return ids
+}
+
+/** `meta.originalToolCallId` for an entry whose id the import renamed, so an export can give it back. */
+function originalIdMeta(original: string, stored: string): { meta?: { originalToolCallId: string } } {
+  return original === stored ? {} : { meta: { originalToolCallId: original } }
+}
+
+/**
+ * An assistant's content and refusal as a message payload keeps them: refusal parts (the API's
+ * `{ type: 'refusal' }`) join the `refusal` field, after its own text, each move reported.
+ */
+function assistantContent(message: Extract<ParsedMessage, { role: 'assistant' }>, index: number, changes: ImportChange[]): { content: string | readonly ImportedPart[]; refusal: string | undefined } {
+  const refusals = message.refusal === null || message.refusal === undefined ? [] : [message.refusal]
+  const content = message.content ?? ''
+  if (typeof content === 'string') return { content, refusal: refusals[0] }
+  const text: ImportedPart[] = []
+  content.forEach((part, partIndex) => {
+    if (part.type === 'text') {
+      text.push(part)
+      return
+    }
+    refusals.push(part.refusal)
+    changes.push({ index, field: `content.${partIndex}`, kind: 'refusal-part-moved', from: part.refusal, to: 'refusal' })
+  })
+  // Only refusal parts: no text of its own (it goes out as `content: null` beside the refusal).
+  const kept = text.length === 0 && refusals.length > 0 ? '' : text
+  return { content: kept, refusal: refusals.length === 0 ? undefined : refusals.join(PART_TEXT_SEPARATOR) }
 }
 
 

@@ -1,6 +1,7 @@
-import type { EntryInput, JsonObject, JsonValue } from '../entries/entry'
-import { parseEntryInput } from '../entries/entry-schema'
+import type { EntryInput, JsonObject, JsonValue, ToolCallPayload } from '../entries/entry'
+import { quoteUnsafeIntegers } from '../entries/arguments-text'
 import { entryLimits, jsonTextNestingExceeds } from '../entries/json-data'
+import { parseEntryInput } from '../entries/entry-schema'
 import { InvalidEntryError, InvalidMessagesError } from '../errors/threadlens-error'
 import { issuePath } from '../validation/issues'
 import type { Problem } from '../validation/readers'
@@ -30,72 +31,50 @@ export function refuseUnsupportedFields(messages: unknown): void {
   })
 }
 
-export function parseArguments(text: string, index: number, field: string, changes?: ImportChange[]): JsonObject {
+/**
+ * A call's arguments text as the payload keeps it: the parsed object, and the text itself when
+ * `JSON.stringify` would not give it back byte for byte (see `ToolCallPayload.argumentsText`).
+ */
+export function parseArguments(text: string, index: number, field: string, changes?: ImportChange[]): Pick<ToolCallPayload, 'arguments' | 'argumentsText'> {
   // Recorded conversations carry `""` (a call without arguments) and `"null"`: an empty object.
   if (text.trim() === '' || text.trim() === 'null') {
     changes?.push({ index, field, kind: 'empty-arguments', from: text, to: '{}' })
-    return {}
+    return { arguments: {} }
   }
   let value: JsonValue
-  // Checked on the text first: the reviver below recurses, and hostile nesting would overflow the stack.
-  if (jsonTextNestingExceeds(text, entryLimits.maxDepth)) {
-    throw new InvalidMessagesError(index, field, `arguments nested deeper than the ${entryLimits.maxDepth}-level limit (entryLimits.maxDepth)`)
-  }
-  const unsafe = quoteUnsafeIntegers(text)
   try {
     // The reviver sees every key at every depth, including `__proto__`, which zod records drop silently.
-    value = JSON.parse(unsafe.text, (key: string, nested: unknown) => {
+    value = parseArgumentsText(text, (key: string, nested: unknown) => {
       if (forbiddenKeys.has(key)) throw new InvalidMessagesError(index, field, `key "${key}" is not allowed`)
       return nested
-    }) as JsonValue
+    })
   } catch (error) {
     if (error instanceof InvalidMessagesError) throw error
+    // Nesting is checked on the text first: the reviver recurses, and hostile nesting would overflow the stack.
+    if (error instanceof RangeError) throw new InvalidMessagesError(index, field, error.message, { cause: error })
     throw new InvalidMessagesError(index, field, 'arguments must be JSON text of an object', { cause: error })
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     throw new InvalidMessagesError(index, field, `arguments must be a JSON object, got ${describeJson(value)}`)
   }
-  for (const digits of unsafe.integers) changes?.push({ index, field, kind: 'unsafe-integer', from: digits, to: JSON.stringify(digits) })
-  return value as JsonObject
-}
-
-/** Whether an integer written as `digits` would come back as other text once parsed (beyond 2^53, the nearest double prints otherwise). */
-function changedByParse(digits: string): boolean {
-  const value = Number(digits)
-  return !Number.isSafeInteger(value) && JSON.stringify(value) !== digits
+  for (const digits of quoteUnsafeIntegers(text).integers) changes?.push({ index, field, kind: 'unsafe-integer', from: digits, to: JSON.stringify(digits) })
+  const argumentsText = keptArgumentsText(text, value)
+  return argumentsText === undefined ? { arguments: value as JsonObject } : { arguments: value as JsonObject, argumentsText }
 }
 
 /**
- * JSON text with every integer `JSON.parse` would change (beyond 2^53: an order id
- * 12345678901234567890 becomes 12345678901234567000) put in quotes, so it is kept digit for digit
- * as a string; and those integers. One pass over the text, strings skipped with their escapes.
+ * The value of arguments text, integers beyond 2^53 read as their digits (strings). Throws a
+ * `SyntaxError` for text that is not JSON, and a `RangeError` past `entryLimits.maxDepth` (checked
+ * on the text, before anything is built: a reviver recurses).
  */
-export function quoteUnsafeIntegers(text: string): { readonly text: string; readonly integers: readonly string[] } {
-  const integers: string[] = []
-  let out = ''
-  let last = 0
-  for (let position = 0; position < text.length; ) {
-    const character = text[position] as string
-    if (character === '"') {
-      position++
-      while (position < text.length && text[position] !== '"') position += text[position] === '\\' ? 2 : 1
-      position++
-      continue
-    }
-    if (character !== '-' && (character < '0' || character > '9')) {
-      position++
-      continue
-    }
-    const match = /^-?\d+(\.\d+)?([eE][+-]?\d+)?/.exec(text.slice(position, position + 400))
-    const number = match?.[0] ?? character
-    if (match !== null && match[1] === undefined && match[2] === undefined && changedByParse(number)) {
-      integers.push(number)
-      out += `${text.slice(last, position)}"${number}"`
-      last = position + number.length
-    }
-    position += number.length
-  }
-  return { text: integers.length === 0 ? text : out + text.slice(last), integers }
+export function parseArgumentsText(text: string, reviver?: (key: string, value: unknown) => unknown): JsonValue {
+  if (jsonTextNestingExceeds(text, entryLimits.maxDepth)) throw new RangeError(`arguments nested deeper than the ${entryLimits.maxDepth}-level limit (entryLimits.maxDepth)`)
+  return JSON.parse(quoteUnsafeIntegers(text).text, reviver) as JsonValue
+}
+
+/** The text to keep beside parsed arguments: `undefined` when `JSON.stringify` gives the text back as it was. */
+function keptArgumentsText(text: string, parsed: JsonValue): string | undefined {
+  return JSON.stringify(parsed) === text ? undefined : text
 }
 
 function describeJson(value: JsonValue): string {

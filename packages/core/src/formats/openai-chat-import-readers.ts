@@ -16,6 +16,11 @@ export interface ImportedFilePart {
   readonly file: { readonly file_data?: string; readonly file_id?: string; readonly filename?: string }
 }
 export type ImportedPart = ImportedTextPart | ImportedImagePart | ImportedFilePart
+/** An assistant's refusal given as a content part. */
+export interface ImportedRefusalPart {
+  readonly type: 'refusal'
+  readonly refusal: string
+}
 
 export interface ImportedToolCall {
   readonly id: string
@@ -29,7 +34,7 @@ export type ParsedMessage =
   | { readonly role: 'user'; readonly content: string | readonly ImportedPart[]; readonly name?: string }
   | {
       readonly role: 'assistant'
-      readonly content?: TextContent | null
+      readonly content?: string | readonly (ImportedTextPart | ImportedRefusalPart)[] | null
       readonly name?: string
       readonly refusal?: string | null
       readonly tool_calls?: readonly ImportedToolCall[] | null
@@ -39,6 +44,7 @@ export type ParsedMessage =
 const supportedRoles = ['system', 'developer', 'user', 'assistant', 'tool'] as const
 
 const textPart = looseObject<ImportedTextPart>({ type: oneOf(['text']), text: string() })
+const refusalPart = looseObject<ImportedRefusalPart>({ type: oneOf(['refusal']), refusal: string() })
 const imagePart = looseObject<ImportedImagePart>({
   type: oneOf(['image_url']),
   image_url: looseObject<ImportedImagePart['image_url']>({ url: string({ min: 1 }), detail: optional(oneOf(['auto', 'low', 'high']), 'loose') }),
@@ -71,6 +77,10 @@ const userContent = contentOf(
   partsOf(union<ImportedPart>([textPart, imagePart, filePart]), ['text', 'image_url', 'file']),
   'content must be a string or an array of text, image_url and file parts',
 )
+const assistantContent = contentOf(
+  partsOf(union<ImportedTextPart | ImportedRefusalPart>([textPart, refusalPart]), ['text', 'refusal']),
+  'content must be a string or an array of text and refusal parts',
+)
 const speaker = optional(string(), 'loose')
 
 function nullish<T>(reader: Reader<T>) {
@@ -96,7 +106,7 @@ const messageByRole = byKey<ParsedMessage>('role', {
   user: looseObject<Of<'user'>>({ role: oneOf(['user']), content: userContent, name: speaker }),
   assistant: looseObject<Of<'assistant'>>({
     role: oneOf(['assistant']),
-    content: nullish(textContent),
+    content: nullish(assistantContent),
     name: speaker,
     refusal: nullish(string()),
     tool_calls: nullish(array(toolCall)),

@@ -106,6 +106,13 @@ export interface ToOpenAIChatOptions extends FormatOptions {
    * it. Default false.
    */
   readonly cacheBreakpoints?: boolean
+  /**
+   * Call ids to send in place of the stored ones, by stored id: `originalToolCallIds(entries)` (from
+   * `@threadlens/core/import`) gives back the ids an imported conversation used where the import
+   * renamed a reused one. Chat Completions takes an id again once its call is answered (the rules
+   * are per assistant message), so the request stays valid. Default: the stored ids.
+   */
+  readonly toolCallIds?: ReadonlyMap<string, string>
 }
 
 /**
@@ -144,7 +151,7 @@ export function openAITakesCacheBreakpoints(model: string): boolean {
   return major > 5 || (major === 5 && minor >= 6)
 }
 
-function toOpenAIChatMessage(message: ProjectedMessage, toolNames: ProviderToolNames, options: FormatOptions): OpenAIChatMessage {
+function toOpenAIChatMessage(message: ProjectedMessage, toolNames: ProviderToolNames, options: ToOpenAIChatOptions): OpenAIChatMessage {
   switch (message.role) {
     case 'system':
       return withName({ role: 'system', content: message.parts === undefined ? message.content : textParts(message.parts) }, message.name)
@@ -159,7 +166,7 @@ function toOpenAIChatMessage(message: ProjectedMessage, toolNames: ProviderToolN
       return {
         ...assistant,
         tool_calls: toolCalls.map((call) => ({
-          id: call.id,
+          id: options.toolCallIds?.get(call.id) ?? call.id,
           type: 'function',
           function: { name: toolNames.toProvider(call.name), arguments: toolArgumentsText(call) },
         })),
@@ -167,7 +174,7 @@ function toOpenAIChatMessage(message: ProjectedMessage, toolNames: ProviderToolN
     }
     case 'tool':
       // OpenAI has no error flag on tool messages; the projector already wrote errors into the text.
-      return { role: 'tool', tool_call_id: message.toolCallId, content: message.content }
+      return { role: 'tool', tool_call_id: options.toolCallIds?.get(message.toolCallId) ?? message.toolCallId, content: message.parts === undefined ? message.content : textParts(message.parts) }
   }
 }
 

@@ -4,6 +4,7 @@ import { createThread } from '../entries/thread'
 import { definePolicy } from '../policy/policy'
 import { project } from '../project/project'
 import { customTokenCounter, heuristicCount } from '../tokens/token-counter'
+import { jsonObjectTextArbitrary } from '../testing/json-text-arbitrary'
 import { toAnthropicMessages } from './anthropic-messages'
 import { fromOpenAIChat } from './from-openai-chat'
 import { toOpenAIChat } from './openai-chat'
@@ -57,7 +58,16 @@ const assistantArbitrary = fc
     content: fc.oneof(textArbitrary, fc.array(textPartArbitrary, { minLength: 1, maxLength: 3 })),
     name: speakerArbitrary,
     refusal: fc.option(visibleTextArbitrary, { nil: undefined }),
-    calls: fc.array(fc.record({ name: fc.constantFrom('weather', 'search', 'read_file'), arguments: argumentsArbitrary, result: textArbitrary }), { maxLength: 3 }),
+    calls: fc.array(
+      fc.record({
+        name: fc.constantFrom('weather', 'search', 'read_file'),
+        // Arguments as JSON.stringify writes them, or spaced and spelled as recorders write them (kept as text).
+        arguments: fc.oneof(argumentsArbitrary.map((value) => JSON.stringify(value)), jsonObjectTextArbitrary),
+        // A tool message's content: a string or text parts, which stay parts.
+        result: fc.oneof(textArbitrary, fc.array(textPartArbitrary, { minLength: 1, maxLength: 3 })),
+      }),
+      { maxLength: 3 },
+    ),
     nullContent: fc.boolean(),
   })
   .map(({ content, name, refusal, calls, nullContent }) => ({ content, name, refusal, calls, nullContent }))
@@ -76,7 +86,7 @@ const arrayArbitrary: fc.Arbitrary<unknown[]> = fc
           messages.push(...turn)
           continue
         }
-        const toolCalls = turn.calls.map((call) => ({ id: `call_${(callNumber += 1)}`, type: 'function', function: { name: call.name, arguments: JSON.stringify(call.arguments) } }))
+        const toolCalls = turn.calls.map((call) => ({ id: `call_${(callNumber += 1)}`, type: 'function', function: { name: call.name, arguments: call.arguments } }))
         // Null content only where the API allows it (with calls or a refusal); empty text there would come back null.
         const canBeNull = toolCalls.length > 0 || turn.refusal !== undefined
         const content = canBeNull && (turn.nullContent || turn.content === '') ? null : turn.content

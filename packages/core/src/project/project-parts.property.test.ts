@@ -1,4 +1,5 @@
 import fc from 'fast-check'
+import { toolArgumentsText } from '../entries/entry-text'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { type ContentPart, partsText } from '../entries/content-parts'
 import type { Entry, MessageEntry } from '../entries/entry'
@@ -103,7 +104,7 @@ function recount(message: ProjectedMessage, counter: TokenCounter): number {
   if (message.role === 'tool') return messageTokens({ content: message.content }, (text) => counter.count(text))
   let tokens = messageTokens(message, (text) => counter.count(text))
   if (message.role === 'assistant') {
-    for (const call of message.toolCalls ?? []) tokens += TOOL_CALL_OVERHEAD_TOKENS + counter.count(call.name) + counter.count(JSON.stringify(call.arguments))
+    for (const call of message.toolCalls ?? []) tokens += TOOL_CALL_OVERHEAD_TOKENS + counter.count(call.name) + counter.count(toolArgumentsText(call))
   }
   return tokens
 }

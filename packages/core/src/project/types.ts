@@ -1,4 +1,5 @@
 import type { ContentPart, Entry, JsonObject } from '../entries/entry'
+import type { TextPart } from '../entries/content-parts'
 import type { Memory } from '../memory/memory'
 import type { ThreadSource } from '../entries/thread'
 import type { ContextPolicy } from '../policy/policy'
@@ -15,6 +16,8 @@ export interface ProjectedToolCall {
   readonly id: string
   readonly name: string
   readonly arguments: JsonObject
+  /** The arguments as the text the call came with, when it kept one (`ToolCallPayload.argumentsText`). */
+  readonly argumentsText?: string
 }
 
 /**
@@ -31,7 +34,15 @@ export type ProjectedMessage =
   | ({ readonly role: 'system'; readonly content: string } & ProjectedMessageExtras)
   | ({ readonly role: 'user'; readonly content: string } & ProjectedMessageExtras)
   | ({ readonly role: 'assistant'; readonly content: string; readonly toolCalls?: readonly ProjectedToolCall[]; readonly refusal?: string } & ProjectedMessageExtras)
-  | { readonly role: 'tool'; readonly toolCallId: string; readonly name: string; readonly content: string; readonly isError?: true }
+  | {
+      readonly role: 'tool'
+      readonly toolCallId: string
+      readonly name: string
+      readonly content: string
+      readonly isError?: true
+      /** The result's text parts, when it was stored as parts and is sent whole (`content` is their text). */
+      readonly parts?: readonly TextPart[]
+    }
 
 /** A message not yet in the thread (e.g. the user's message about to be sent). Always projected. */
 export interface PendingMessage {

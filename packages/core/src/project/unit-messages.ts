@@ -3,7 +3,7 @@ import { toolResultText } from '../entries/entry-text'
 import type { ContextPolicy } from '../policy/policy'
 import { MESSAGE_OVERHEAD_TOKENS, type TokenCounter } from '../tokens/token-counter'
 import { reducedResultTokens, type UnitPlan } from './reductions'
-import type { MessageInfo, ProjectedMessage, Segment } from './types'
+import type { MessageInfo, ProjectedMessage, ProjectedToolCall, Segment } from './types'
 import type { Unit } from './units'
 import { messageInfo, projectedMessage } from './message-parts'
 import type { ProjectionContext } from './projection-context'
@@ -92,10 +92,14 @@ export function emitUnit(unit: Unit, plan: UnitPlan, context: ProjectionContext,
       continue
     }
     const content = text ?? toolResultText(result.payload)
+    // Parts go out only with the whole result: a reduced one (masked, pruned) is its new text.
+    const parts = text === undefined ? result.payload.parts : undefined
     messages.push(
-      result.payload.error === undefined
-        ? { role: 'tool', toolCallId, name: result.payload.name, content }
-        : { role: 'tool', toolCallId, name: result.payload.name, content, isError: true },
+      result.payload.error !== undefined
+        ? { role: 'tool', toolCallId, name: result.payload.name, content, isError: true }
+        : parts === undefined
+          ? { role: 'tool', toolCallId, name: result.payload.name, content }
+          : { role: 'tool', toolCallId, name: result.payload.name, content, parts },
     )
     const how = reductionBySeq.get(result.seq)
     infos.push(how === undefined ? { segment, tokens, seqs: [result.seq] } : { segment, tokens, seqs: [result.seq], reduced: how })
@@ -103,6 +107,7 @@ export function emitUnit(unit: Unit, plan: UnitPlan, context: ProjectionContext,
   return total
 }
 
-function toolCallOf(call: Entry & { kind: 'tool_call' }): { id: string; name: string; arguments: typeof call.payload.arguments } {
-  return { id: call.refs.toolCallId as string, name: call.payload.name, arguments: call.payload.arguments }
+function toolCallOf(call: Entry & { kind: 'tool_call' }): ProjectedToolCall {
+  // The payload is { name, arguments, argumentsText? }: a projected call is it with its id.
+  return { id: call.refs.toolCallId as string, ...call.payload }
 }

@@ -63,6 +63,10 @@ export const actionArbitrary: fc.Arbitrary<Action> = fc.oneof(
   { weight: 1, arbitrary: fc.record({ type: fc.constant('pin' as const), fraction: fc.double({ min: 0, max: 1, noNaN: true }), unpin: fc.boolean() }) },
 )
 
+function linesAsParts(text: string): { parts?: { type: 'text'; text: string }[] } {
+  return text.includes('\n') ? { parts: text.split('\n').map((line) => ({ type: 'text', text: line })) } : {}
+}
+
 /** Builds a thread from actions; every append goes through `Thread.append`, so it is valid by construction. */
 export function buildThread(actions: readonly Action[], id = 'random'): Thread {
   let counter = 0
@@ -86,11 +90,13 @@ export function buildThread(actions: readonly Action[], id = 'random'): Thread {
         previousCalls = source
         const calls = source.map((call, position) => ({ ...call, toolCallId: `${callId}_${position}` }))
         thread.appendMany(
-          calls.map((call) => ({ kind: 'tool_call', payload: { name: call.name, arguments: { city: call.city } }, refs: { callId, toolCallId: call.toolCallId } })),
+          // Every other call keeps its arguments as spaced text (as an imported call does); no extra draw, so seeds keep their threads.
+          calls.map((call, position) => ({ kind: 'tool_call', payload: { name: call.name, arguments: { city: call.city }, ...(position % 2 === 1 ? { argumentsText: JSON.stringify({ city: call.city }, null, 1) } : {}) }, refs: { callId, toolCallId: call.toolCallId } })),
         )
         for (const call of calls) {
           const refs = { callId, toolCallId: call.toolCallId }
-          if (call.outcome === 'result') thread.append({ kind: 'tool_result', payload: { name: call.name, result: call.output }, refs })
+          // A result of several lines is stored as text parts, one per line (as an imported tool message's parts are).
+          if (call.outcome === 'result') thread.append({ kind: 'tool_result', payload: { name: call.name, result: call.output, ...linesAsParts(call.output) }, refs })
           else if (call.outcome === 'error') thread.append({ kind: 'tool_result', payload: { name: call.name, error: call.output }, refs })
           else if (call.outcome === 'late') late.push({ kind: 'tool_result', payload: { name: call.name, result: { text: call.output, items: [1, 2] } }, refs })
         }

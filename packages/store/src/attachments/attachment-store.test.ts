@@ -86,7 +86,7 @@ describe('attachment store', () => {
     expect(JSON.parse(lines[0] as string)).toMatchObject({ entryCount: 2, attachmentCount: 2 })
     expect(lines.slice(3).map((line) => (JSON.parse(line) as { attachment: { id: string } }).attachment.id).sort()).toEqual([image.id, file.id].sort())
 
-    const copy = await threads.import(exported)
+    const { threadId: copy } = await threads.import(exported)
     const strip = (entries: readonly Entry[]) => entries.map(({ payload, kind, refs, createdAt }) => ({ payload, kind, refs, createdAt }))
     expect(strip((await threads.load(copy)).entries)).toEqual(strip((await threads.load(id)).entries))
     // The copy holds the bytes too: deleting the original keeps them.
@@ -146,7 +146,7 @@ describe('attachments in the in-memory fallback stores', () => {
     expect(await attachments.get(image.id)).toBeInstanceOf(Blob)
     await threads.delete(fork.id)
     expect(await attachments.get(image.id)).toBeUndefined()
-    const copy = await threads.import(exported)
+    const { threadId: copy } = await threads.import(exported)
     expect(new Uint8Array(await ((await attachments.get(image.id)) as Blob).arrayBuffer())).toEqual(pngBytes)
     expect((await threads.export(copy)).split('\n').slice(2)).toEqual(exported.split('\n').slice(2))
   })

@@ -112,7 +112,7 @@ export function describeStoreContract(name: string, makeStores: StoreFactory): v
       await expect(threads.update(created.id, { metadata: { when: new Date(0) } as never })).rejects.toThrow(/Date/)
       await expect(threads.update('missing', { title: 'x' })).rejects.toBeInstanceOf(ThreadNotFoundError)
       // Export and import keep the record fields.
-      const copy = await threads.get(await threads.import(await threads.export(created.id)))
+      const copy = await threads.get((await threads.import(await threads.export(created.id))).threadId)
       expect(copy).toMatchObject({ title: 'Trip to Oslo', tags: ['travel'], model: null, policyName: 'balanced', metadata: { pinned: true }, rev: 0 })
       const fork = await threads.fork(created.id, { atSeq: 0 })
       expect(fork).toMatchObject({ tags: ['travel'], policyName: 'balanced', rev: 0 })
@@ -179,7 +179,7 @@ export function describeStoreContract(name: string, makeStores: StoreFactory): v
       // Right at the limits, the export imports again.
       const full = await threads.export(id)
       expect(full.length).toBeLessThanOrEqual(4_000)
-      expect((await threads.load(await threads.import(full))).entries).toHaveLength(3)
+      expect((await threads.load((await threads.import(full)).threadId)).entries).toHaveLength(3)
       await expect(threads.create({ metadata: { blob: 'z'.repeat(1024 * 1024) } })).rejects.toBeInstanceOf(InvalidStoreOptionsError)
     })
 
@@ -261,7 +261,7 @@ export function describeStoreContract(name: string, makeStores: StoreFactory): v
       const lines = text.trimEnd().split('\n')
       expect(JSON.parse(lines[0] as string)).toMatchObject({ format: 'threadlens.thread', version: 1, entryCount: 5 })
       expect(lines).toHaveLength(6)
-      const copyId = await threads.import(text)
+      const { threadId: copyId } = await threads.import(text)
       expect(copyId).not.toBe(id)
       const original = await threads.load(id)
       const copy = await threads.load(copyId)
@@ -278,14 +278,42 @@ export function describeStoreContract(name: string, makeStores: StoreFactory): v
         { role: 'tool', tool_call_id: 't1', content: '4°C' },
         { role: 'assistant', content: 'Cold.' },
       ]
-      const fromArray = await threads.import(messages)
-      const fromText = await threads.import(JSON.stringify(messages), { title: 'chat' })
+      const { threadId: fromArray, changes } = await threads.import(messages)
+      const { threadId: fromText } = await threads.import(JSON.stringify(messages), { title: 'chat' })
       for (const id of [fromArray, fromText]) {
         const thread = await threads.load(id)
         expect(thread.entries.map((entry) => entry.kind)).toEqual(['message', 'tool_call', 'tool_result', 'message'])
       }
       expect(await threads.get(fromText)).toMatchObject({ title: 'chat', metadata: { importedFrom: 'openai-chat', systemPrompt: 'Be brief.' } })
+      expect(changes).toEqual([])
       await expect(threads.import([{ role: 'tool', tool_call_id: 'zz', content: 'x' }])).rejects.toBeInstanceOf(ImportValidationError)
+    })
+
+    it('reports what importing a recorded messages array changed, and stores what it kept', async () => {
+      const { threads } = await makeStores(deterministicOptions())
+      const call = (id: string, text: string) => ({ role: 'assistant', content: null, tool_calls: [{ id, type: 'function', function: { name: 'lookup', arguments: text } }] })
+      const { threadId, changes } = await threads.import([
+        { role: 'user', content: 'orders?' },
+        call('c1', '{"order": 12345678901234567890}'),
+        { role: 'tool', tool_call_id: 'c1', content: [{ type: 'text', text: 'shipped' }, { type: 'text', text: 'today' }] },
+        call('c1', ''),
+        { role: 'tool', tool_call_id: 'c1', content: 'none' },
+      ])
+      expect(changes.map((change) => [change.index, change.kind])).toEqual([
+        [1, 'unsafe-integer'],
+        [3, 'tool-call-id-renamed'],
+        [3, 'empty-arguments'],
+        [4, 'tool-call-id-renamed'],
+      ])
+      const { entries } = await threads.load(threadId)
+      expect(entries.map((entry) => entry.payload)).toEqual([
+        { role: 'user', content: 'orders?' },
+        { name: 'lookup', arguments: { order: '12345678901234567890' }, argumentsText: '{"order": 12345678901234567890}' },
+        { name: 'lookup', result: 'shipped\ntoday', parts: [{ type: 'text', text: 'shipped' }, { type: 'text', text: 'today' }] },
+        { name: 'lookup', arguments: {} },
+        { name: 'lookup', result: 'none' },
+      ])
+      expect(entries.map((entry) => entry.meta?.originalToolCallId)).toEqual([undefined, undefined, undefined, 'c1', 'c1'])
     })
   })
 

@@ -1,5 +1,5 @@
 import type { TokenCounter } from '@threadlens/core'
-import { threadId as toThreadId, type ThreadId } from '@threadlens/core/internal'
+import { threadId as toThreadId } from '@threadlens/core/internal'
 import { z } from 'zod/mini'
 import { parseOptions } from '../parse-options'
 import type { ImportLimits } from '../transfer/import-limits'
@@ -9,7 +9,7 @@ import { appendedRow } from './appended-row'
 import { assignSeqs, prepareEntries } from './prepare-entries'
 import type { ThreadBackend } from './thread-backend'
 import { newThreadRow, recordFieldsShape } from './thread-record'
-import type { ImportInput, ImportThreadOptions } from './thread-store'
+import type { ImportedThread, ImportInput, ImportThreadOptions } from './thread-store'
 
 const importOptionsSchema = z.strictObject({
   title: recordFieldsShape.title,
@@ -25,7 +25,7 @@ interface ImportSettings {
 }
 
 /** `ThreadStore.import`: everything is validated and counted before the one write of a new thread. */
-export async function importThread(backend: ThreadBackend, settings: ImportSettings, input: ImportInput, importOptions?: ImportThreadOptions): Promise<ThreadId> {
+export async function importThread(backend: ThreadBackend, settings: ImportSettings, input: ImportInput, importOptions?: ImportThreadOptions): Promise<ImportedThread> {
   const { now, createId, importLimits } = settings
   const counters = settings.readyCounters()
   backend.assertWorking('import')
@@ -39,5 +39,5 @@ export async function importThread(backend: ThreadBackend, settings: ImportSetti
   const fields = { ...parsed.fields, title: parsedOptions.title ?? parsed.fields.title, metadata: { ...parsed.fields.metadata, ...parsedOptions.metadata } }
   const attachments = await importedAttachmentRows(parsed, time)
   await backend.insert(appendedRow(newThreadRow(threadId, fields, time), entries, time), entries, 'import', attachments)
-  return threadId
+  return { threadId, changes: parsed.changes ?? [] }
 }

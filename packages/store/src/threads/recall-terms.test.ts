@@ -89,7 +89,7 @@ describe.each(backends)('%s: threads.recallIndex', (_name, open) => {
     const { threads, close } = open()
     const { id } = await threads.create()
     await threads.appendMany(id, [{ kind: 'message', payload: { role: 'user', content: 'The ferry to Bergen leaves at nine' } }, { kind: 'message', payload: { role: 'assistant', content: 'Noted' } }])
-    const imported = await threads.import(await threads.export(id))
+    const { threadId: imported } = await threads.import(await threads.export(id))
     const forked = await threads.fork(id, { atSeq: 0 })
     for (const copy of [imported, forked.id]) {
       const thread = await threads.load(copy)

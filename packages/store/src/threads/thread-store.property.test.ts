@@ -78,7 +78,7 @@ describe('export and import (property)', () => {
         const { id } = await threads.create({ title: 'round trip', metadata: { n: actions.length } })
         if (source.entries.length > 0) await threads.appendMany(id, source.entries.map(({ kind, payload, refs, meta, createdAt, id: entryId }) => ({ kind, payload, refs, createdAt, id: entryId, ...(meta === undefined ? {} : { meta }) }) as EntryInput))
         const exported = await threads.export(id)
-        const copyId = await threads.import(exported)
+        const { threadId: copyId } = await threads.import(exported)
         const original = await threads.load(id)
         const copy = await threads.load(copyId)
         const withoutThread = (entry: Entry) => {

@@ -1,6 +1,7 @@
 import type { CounterSource } from '@threadlens/core/models'
 import type { ContextPolicy, Entry, EntryInput, JsonObject, Thread, TokenCounter } from '@threadlens/core'
 import type { ThreadId } from '@threadlens/core/internal'
+import type { ImportChange } from '@threadlens/core/import'
 import type { RecallIndex, RecallIndexOptions } from '@threadlens/core/recall'
 import type { ThreadRecord } from '../database/rows'
 import type { UnreadableEntryError } from '../errors'
@@ -99,6 +100,18 @@ export interface ImportThreadOptions {
 /** What `import` accepts: JSONL text (from `export`), a JSONL or JSON `Blob`, or an OpenAI-style messages array (or its JSON text). */
 export type ImportInput = string | Blob | readonly unknown[]
 
+/** What `import` wrote. */
+export interface ImportedThread {
+  /** The new thread's id. */
+  readonly threadId: ThreadId
+  /**
+   * What the import changed in a messages array so it could be kept (a reused call id renamed,
+   * empty arguments read as `{}`, …; see `ImportChange` and docs/formats.md), in message order.
+   * `[]` for a JSONL export, which is taken as it is.
+   */
+  readonly changes: readonly ImportChange[]
+}
+
 export interface ThreadStore {
   /** `false` for the in-memory fallback: nothing survives a reload. */
   readonly persistent: boolean
@@ -150,8 +163,11 @@ export interface ThreadStore {
   subscribe(threadId: string, listener: ThreadStoreListener, options?: SubscribeOptions): () => void
   /** The thread as JSONL: a header line, then one entry per line. */
   export(threadId: string): Promise<string>
-  /** Validates everything, then writes a new thread in one transaction; returns its id. A bad input changes nothing. */
-  import(input: ImportInput, options?: ImportThreadOptions): Promise<ThreadId>
+  /**
+   * Validates everything, then writes a new thread in one transaction; returns its id and what the
+   * import changed (`changes`, for a messages array). A bad input changes nothing.
+   */
+  import(input: ImportInput, options?: ImportThreadOptions): Promise<ImportedThread>
 }
 
 /** Options of `createThreadStore` and the in-memory fallback. */

@@ -49,7 +49,7 @@ describe('a database holding entries an earlier version wrote badly (real Chromi
     expect(text).toContain('thanks')
 
     const exported = await threads.export(id)
-    const copy = await threads.load(await threads.import(exported))
+    const copy = await threads.load((await threads.import(exported)).threadId)
     expect(copy.entries.map(({ threadId: _threadId, ...rest }) => rest)).toEqual(thread.entries.map(({ threadId: _threadId, ...rest }) => rest))
     expect((await threads.appendMany(id, [{ kind: 'message', payload: { role: 'assistant', content: 'still writable' } }]))[0]?.seq).toBe(5)
     db.close()

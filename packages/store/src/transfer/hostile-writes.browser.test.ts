@@ -142,7 +142,7 @@ describe('hostile values through every public write path (real Chromium)', () =>
           for (const record of all) {
             const loaded = await threads.load(record.id)
             project({ thread: loaded, policy, counter })
-            const copy = await threads.load(await threads.import(await threads.export(record.id)))
+            const copy = await threads.load((await threads.import(await threads.export(record.id))).threadId)
             expect(copy.entries.map(({ threadId: _threadId, ...rest }) => rest)).toEqual(loaded.entries.map(({ threadId: _threadId, ...rest }) => rest))
           }
           expect(({} as Record<string, unknown>)['polluted']).toBeUndefined()
@@ -166,8 +166,8 @@ describe('a UTF-8 byte order mark (real Chromium)', () => {
     const { id } = await threads.create({ title: 'bom' })
     await threads.append(id, { kind: 'message', payload: { role: 'user', content: 'hej 🙂 \ud800' } })
     const exported = `\uFEFF${await threads.export(id)}`
-    const fromString = await threads.load(await threads.import(exported))
-    const fromBlob = await threads.load(await threads.import(new Blob([exported], { type: 'application/x-ndjson' })))
+    const fromString = await threads.load((await threads.import(exported)).threadId)
+    const fromBlob = await threads.load((await threads.import(new Blob([exported], { type: 'application/x-ndjson' }))).threadId)
     const original = await threads.load(id)
     for (const copy of [fromString, fromBlob]) {
       expect(copy.entries.map(({ threadId: _threadId, ...rest }) => rest)).toEqual(original.entries.map(({ threadId: _threadId, ...rest }) => rest))

@@ -1,5 +1,5 @@
 import { entryLimits, InvalidEntryError, InvalidMessagesError, type Entry, type EntryInput } from '@threadlens/core'
-import { fromOpenAIChat } from '@threadlens/core/import'
+import { fromOpenAIChat, type ImportChange } from '@threadlens/core/import'
 import { checkAppendRules, firstIssue, parseEntry, readJsonData, safeParse } from '@threadlens/core/internal'
 import type { z } from 'zod/mini'
 import { ImportValidationError } from '../errors'
@@ -19,6 +19,8 @@ export interface ParsedImport {
   readonly firstLine: number | undefined
   /** Attachments the file carries (checked against the entries; hashes are checked by the store). */
   readonly attachments?: readonly (AttachmentLine['attachment'] & { readonly line: number })[]
+  /** What `fromOpenAIChat` changed in a messages array (`[]` or absent for JSONL). */
+  readonly changes?: readonly ImportChange[]
 }
 
 /** An `InvalidEntryError` about `inputs[offset]` as the import error it is, naming the line when there is one. */
@@ -156,7 +158,7 @@ export function parseOpenAIMessages(messages: unknown, limits: ImportLimits): Pa
   const data = readJsonData(messages, { maxDepth: entryLimits.maxDepth + openAIEnvelopeDepth, maxBytes: limits.maxBytes })
   if (!data.ok) throw new ImportValidationError(undefined, data.problem.path.join('.'), data.problem.rule)
   try {
-    const { systemPrompt, entries } = fromOpenAIChat(data.value)
+    const { systemPrompt, entries, changes } = fromOpenAIChat(data.value)
     if (entries.length > limits.maxEntries) throw new ImportValidationError(undefined, '', `more than ${limits.maxEntries} entries`)
     return {
       fields: {
@@ -168,6 +170,7 @@ export function parseOpenAIMessages(messages: unknown, limits: ImportLimits): Pa
       },
       inputs: entries,
       firstLine: undefined,
+      changes,
     }
   } catch (error) {
     if (InvalidMessagesError.isInstance(error)) {

@@ -8,6 +8,8 @@ import { idPattern } from '../../entries/ids'
 import { InvalidEntryError } from '../../errors/threadlens-error'
 import { readJsonData } from '../../entries/json-data'
 import { partsText } from '../../entries/content-parts'
+import { argumentsTextMatches } from '../../entries/arguments-text'
+import { argumentsTextRule, toolResultPartsRule } from '../../entries/entry-readers'
 import { readEntryData } from '../../entries/entry-schema'
 import { firstIssue, safeParse } from '../../validation/zod-issues'
 import { contentPartSchema } from './content-parts.oracle'
@@ -104,6 +106,7 @@ export const entryMetaSchema: z.ZodMiniType<EntryMeta> = z.strictObject({
   call: z.exactOptional(callRecordSchema),
   app: z.exactOptional(jsonObjectSchema),
   unreadable: z.exactOptional(z.strictObject({ field: z.string().check(z.maxLength(10_000)), rule: z.string().check(z.maxLength(10_000)) })),
+  originalToolCallId: z.exactOptional(z.string().check(z.minLength(1), z.maxLength(256))),
 })
 
 /** OpenAI's rule for a speaker name (letters, digits, `_` and `-`, at most 64). */
@@ -131,10 +134,15 @@ export const messagePayloadSchema = z.strictObject({
 export const toolCallPayloadSchema = z.strictObject({
   name: z.string().check(z.minLength(1), z.maxLength(256)),
   arguments: jsonObjectSchema,
-})
+  argumentsText: z.exactOptional(z.string()),
+}).check(z.refine((payload) => argumentsTextMatches(payload), { message: argumentsTextRule, path: ['argumentsText'] }))
 
 export const toolResultPayloadSchema = z.union([
-  z.strictObject({ name: z.string().check(z.minLength(1), z.maxLength(256)), result: jsonValueSchema }),
+  z.strictObject({
+    name: z.string().check(z.minLength(1), z.maxLength(256)),
+    result: jsonValueSchema,
+    parts: z.exactOptional(z.array(z.strictObject({ type: z.literal('text'), text: z.string() })).check(z.maxLength(1_000))),
+  }).check(z.refine((payload) => payload.parts === undefined || payload.result === partsText(payload.parts), { message: toolResultPartsRule, path: ['result'] })),
   z.strictObject({ name: z.string().check(z.minLength(1), z.maxLength(256)), error: z.string() }),
 ])
 

@@ -46,6 +46,10 @@ const userContentSchema = z.union([z.string(), partsSchema(z.union([textPartSche
   error: 'content must be a string or an array of text, image_url and file parts',
 })
 const contentSchema = textContentSchema
+const refusalPartSchema = z.object({ type: z.literal('refusal'), refusal: z.string() })
+const assistantContentSchema = z.union([z.string(), partsSchema(z.union([textPartSchema, refusalPartSchema]), '"text", "refusal"')], {
+  error: 'content must be a string or an array of text and refusal parts',
+})
 const speakerSchema = z.optional(z.string())
 
 const toolCallSchema = z.object({
@@ -64,7 +68,7 @@ const openAIChatMessageSchema = z.discriminatedUnion(
     z.object({ role: z.literal('user'), content: userContentSchema, name: speakerSchema }),
     z.object({
       role: z.literal('assistant'),
-      content: z.nullish(textContentSchema),
+      content: z.nullish(assistantContentSchema),
       name: speakerSchema,
       refusal: z.nullish(z.string()),
       tool_calls: z.nullish(z.array(toolCallSchema)),

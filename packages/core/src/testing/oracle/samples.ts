@@ -82,6 +82,24 @@ export const sampleEntries: readonly Entry[] = [
   { ...common, id: 'e4', seq: 4, kind: 'tool_result', payload: { name: 'weather', error: 'timeout' }, refs: { toolCallId: 't' } } as unknown as Entry,
   { ...common, id: 'e5', seq: 5, kind: 'summary', payload: { fromSeq: 0, toSeq: 4, content: 'so far' }, refs: {}, meta: { unreadable: { field: 'payload', rule: 'x' } } } as unknown as Entry,
   { ...common, id: 'e6', seq: 6, kind: 'context_op', payload: { op: 'pin', target: 2, reason: 'task' }, refs: {} } as unknown as Entry,
+  {
+    ...common,
+    id: 'e7',
+    seq: 7,
+    kind: 'tool_call',
+    payload: { name: 'lookup', arguments: { order: '12345678901234567890', price: 1 }, argumentsText: '{"order": 12345678901234567890, "price": 1.0}' },
+    refs: { callId: 'c2', toolCallId: 't~2' },
+    meta: { originalToolCallId: 't' },
+  } as unknown as Entry,
+  {
+    ...common,
+    id: 'e8',
+    seq: 8,
+    kind: 'tool_result',
+    payload: { name: 'lookup', result: 'line 1\nline 2', parts: [{ type: 'text', text: 'line 1' }, { type: 'text', text: 'line 2' }] },
+    refs: { toolCallId: 't~2' },
+    meta: { originalToolCallId: 't' },
+  } as unknown as Entry,
 ]
 
 /** Stored entries: the samples above and the entries of random threads. */
