@@ -1,6 +1,6 @@
 import { useChat } from '@ai-sdk/react'
 import { lastAssistantMessageIsCompleteWithToolCalls } from 'ai'
-import { use, useState } from 'react'
+import { useState } from 'react'
 import { chatModel, chatTools } from './chat-model'
 import { createChatPersistence, createProjectedChatTransport } from '@threadlens/ai-sdk'
 import { createTokenCounter, definePolicy, extractiveSummarizer } from '@threadlens/core'
@@ -13,11 +13,11 @@ const stores = openThreadlensStores({ name: 'my-chat' })
 const chat = createChatPersistence({ store: stores.then((opened) => opened.threads), chatId: 'chat' })
 const policy = definePolicy({ maxInputTokens: 1000, reserveOutputTokens: 200, systemPrompt: instructions })
 const transport = createProjectedChatTransport({ persistence: chat, model: chatModel, tools: chatTools, policy, counter: createTokenCounter(), summarizer: extractiveSummarizer() })
-const [history, client] = [chat.load(), stores.then(createThreadlensClient)]
+const [history, client] = await Promise.all([chat.load(), stores.then(createThreadlensClient)])
 
 /** The chat page: messages, tool calls, a box to type in. */
 export function Chat() {
-  const { messages, sendMessage, regenerate, status } = useChat({ id: chat.chatId, messages: use(history), transport, sendAutomaticallyWhen: lastAssistantMessageIsCompleteWithToolCalls })
+  const { messages, sendMessage, regenerate, status } = useChat({ id: chat.chatId, messages: history, transport, sendAutomaticallyWhen: lastAssistantMessageIsCompleteWithToolCalls })
   const [input, setInput] = useState('')
   return (
     <main className="chat">
@@ -39,7 +39,7 @@ export function Chat() {
         <button type="submit" disabled={status !== 'ready'}>Send</button>
         <button type="button" onClick={() => void regenerate()} disabled={status !== 'ready' || messages.length === 0}>Regenerate</button>
       </form>
-      <ThreadlensDevtools client={use(client)} threadId={chat.currentThreadId()} policy={policy} />
+      <ThreadlensDevtools client={client} threadId={chat.currentThreadId()} policy={policy} />
     </main>
   )
 }
