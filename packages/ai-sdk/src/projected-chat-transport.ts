@@ -1,11 +1,10 @@
-import { compact, type ContextPolicy, type Memory, type ProjectionResult, type Summarizer, type TokenCounter, type ToolSchema } from '@threadlens/core'
+import type { ContextPolicy, Memory, ProjectionResult, Summarizer, ToolSchema } from '@threadlens/core'
 import { asSchema, generateId, streamText, toUIMessageStream, type ChatTransport, type LanguageModel, type LanguageModelUsage, type ModelMessage, type SystemModelMessage, type ToolSet, type UIMessage, type UIMessageChunk } from 'ai'
 import { buildCallRecord, reportedUsage } from './call-records'
 import type { ChatPersistence } from './chat-persistence'
 import { InvalidAdapterOptionsError } from './errors'
-import { projectModelMessages } from './model-messages'
 import { stepCallId } from './ui-message-entries'
-import { counterNow } from '@threadlens/core/internal'
+import { afterFirstPaint, counterNow } from '@threadlens/core/internal'
 import type { CounterSource } from '@threadlens/core/models'
 
 /** What the transport sent for one model call: for logs, tests and custom panels. */
@@ -89,6 +88,17 @@ export function modelName(model: LanguageModel): { model: string; provider: stri
   return { model: model.modelId, provider: model.provider }
 }
 
+let sending: Promise<typeof import('./project-for-send')> | undefined
+
+/** The projection and compaction code, loaded once per page; a failed load is tried again at the next send. */
+function sendModule(): Promise<typeof import('./project-for-send')> {
+  sending ??= import('./project-for-send').catch((error: unknown) => {
+    sending = undefined
+    throw error
+  })
+  return sending
+}
+
 /**
  * A `ChatTransport` for `useChat` that runs `streamText` in the browser (direct-to-provider and
  * local-model apps) with the policy's projection of the stored thread instead of the whole history:
@@ -107,6 +117,8 @@ export function createProjectedChatTransport(options: ProjectedChatTransportOpti
   const recordWaitMs = options.recordWaitMs ?? 5000
   const reportRecordError = options.onRecordError ?? ((error: unknown) => console.error('threadlens: could not store a model call', error))
   const schemasPromise = toolSchemasOf(tools)
+  // Fetched once the page has painted, so the first send does not wait for it.
+  void afterFirstPaint().then(sendModule).catch(() => undefined)
   let previousRecord: Promise<void> = Promise.resolve()
 
   return {
@@ -118,6 +130,7 @@ export function createProjectedChatTransport(options: ProjectedChatTransportOpti
       const counter = counterNow(options.counter, policy.tokenizer)
       const toolSchemas = await schemasPromise
       const memory = typeof options.memory === 'function' ? options.memory() : options.memory
+      const { projectForSend } = await sendModule()
       const { thread, projected } = await projectForSend({ persistence, policy, counter, toolSchemas, memory, summarizer, abortSignal })
       const threadId = persistence.currentThreadId()
       const { instructions, messages: modelMessages, projection } = projected
@@ -158,49 +171,6 @@ export function createProjectedChatTransport(options: ProjectedChatTransportOpti
       return null
     },
   }
-}
-
-/** The thread and its projection for one send, compacted first when the policy says it needs a summary. */
-async function projectForSend(send: {
-  readonly persistence: ChatPersistence
-  readonly policy: ContextPolicy
-  readonly counter: TokenCounter
-  readonly toolSchemas: readonly ToolSchema[]
-  readonly memory: string | Memory | undefined
-  readonly summarizer: Summarizer | undefined
-  readonly abortSignal: AbortSignal | undefined
-}): Promise<{ thread: Awaited<ReturnType<ChatPersistence['thread']>>; projected: ReturnType<typeof projectModelMessages> }> {
-  const { persistence, policy, counter, toolSchemas, memory, summarizer, abortSignal } = send
-  let thread = await persistence.thread()
-  const projectNow = () =>
-    projectModelMessages({
-      thread,
-      policy,
-      counter,
-      ...(toolSchemas.length === 0 ? {} : { tools: toolSchemas }),
-      ...(memory === undefined ? {} : { memory }),
-    })
-  let projected = projectNow()
-  if (summarizer !== undefined && projected.projection.meta.needsSummary) {
-    // Compaction keeps history: a summary entry is appended (or a recorded failure), nothing is removed.
-    const compaction = await compact({
-      thread,
-      policy,
-      counter,
-      summarizer,
-      // The request's own projection, tools and memory: before/after are the counts the meter shows.
-      projection: projected.projection,
-      ...(toolSchemas.length === 0 ? {} : { tools: toolSchemas }),
-      ...(memory === undefined ? {} : { memory }),
-      ...(abortSignal === undefined ? {} : { signal: abortSignal }),
-    })
-    if (compaction.entries.length > 0) {
-      await persistence.append(compaction.entries)
-      thread = await persistence.thread()
-      projected = projectNow()
-    }
-  }
-  return { thread, projected }
 }
 
 /** Stores a finished call's record (with the usage and stop reason the stream reported) and the final messages. */

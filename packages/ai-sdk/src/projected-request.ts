@@ -2,7 +2,6 @@ import type { ContextPolicy, Memory, ToolSchema } from '@threadlens/core'
 import { generateId, type ModelMessage, type PrepareSendMessagesRequest, type SystemModelMessage, type UIMessage } from 'ai'
 import { buildCallRecord } from './call-records'
 import type { ChatPersistence } from './chat-persistence'
-import { projectModelMessages } from './model-messages'
 import type { ProjectedCall } from './projected-chat-transport'
 import { stepsIn } from './projected-chat-transport'
 import { stepCallId } from './ui-message-entries'
@@ -60,6 +59,8 @@ export function projectedSendMessagesRequest(options: ProjectedRequestOptions): 
     const thread = await persistence.thread()
     const threadId = persistence.currentThreadId()
     const tools = options.tools ?? []
+    // The projection code loads with the first send: an app's first load does not carry it.
+    const { projectModelMessages } = await import('./model-messages')
     const { instructions, messages: modelMessages, projection } = projectModelMessages({
       thread,
       policy,

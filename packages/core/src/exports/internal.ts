@@ -39,7 +39,7 @@ export { extendThread, ingestEntries } from '../entries/thread'
 export type { BuiltinCounterId, CounterId, EncodingName } from '../tokens/token-counter'
 export { estimatedCounterById, estimatedEncoding, estimatedTokenCounter } from '../tokens/estimated-counter'
 export { counterNow, counterReady } from '../tokens/counter-source'
-export { loadedTokenCounter, heuristicCount, messageTokens, MESSAGE_OVERHEAD_TOKENS, REPLY_PRIMING_TOKENS, TOOL_CALL_OVERHEAD_TOKENS } from '../tokens/token-counter'
+export { afterFirstPaint, loadedTokenCounter, heuristicCount, messageTokens, MESSAGE_OVERHEAD_TOKENS, REPLY_PRIMING_TOKENS, TOOL_CALL_OVERHEAD_TOKENS } from '../tokens/token-counter'
 export { inputBudget, DEFAULT_SUMMARY_PREFIX, DEFAULT_INTERRUPTED_RESULT } from '../policy/policy'
 export type { PresetName } from '../policy/presets'
 // A windowed read of a thread: the facts a store keeps beside it and the projector's cost model.

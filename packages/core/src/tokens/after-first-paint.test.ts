@@ -1,0 +1,86 @@
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import { afterFirstPaint } from './token-counter'
+
+type PaintListener = (list: { getEntriesByName(name: string): readonly unknown[] }) => void
+
+/** A page's globals: a document, idle callbacks, paint timing, with the first paint under the test's control. */
+function fakePage(options: { painted: boolean }) {
+  const listeners: PaintListener[] = []
+  const idle: (() => void)[] = []
+  vi.stubGlobal('document', {})
+  vi.stubGlobal('requestIdleCallback', (callback: () => void) => idle.push(callback))
+  vi.stubGlobal('performance', { getEntriesByName: (name: string) => (options.painted && name === 'first-contentful-paint' ? [{}] : []), now: () => 0 })
+  vi.stubGlobal(
+    'PerformanceObserver',
+    class {
+      constructor(readonly callback: PaintListener) {}
+      observe() {
+        listeners.push(this.callback)
+      }
+      disconnect() {
+        listeners.splice(listeners.indexOf(this.callback), 1)
+      }
+    },
+  )
+  return {
+    paint: () => [...listeners].forEach((listener) => listener({ getEntriesByName: (name) => (name === 'first-contentful-paint' ? [{}] : []) })),
+    runIdle: () => idle.splice(0).forEach((callback) => callback()),
+    idleCount: () => idle.length,
+  }
+}
+
+async function settled(promise: Promise<void>): Promise<boolean> {
+  let done = false
+  void promise.then(() => (done = true))
+  await Promise.resolve()
+  await Promise.resolve()
+  return done
+}
+
+afterEach(() => {
+  vi.unstubAllGlobals()
+  vi.useRealTimers()
+})
+
+describe('afterFirstPaint', () => {
+  it('resolves at once outside a page', async () => {
+    await expect(afterFirstPaint()).resolves.toBeUndefined()
+  })
+
+  it('waits for the first contentful paint, then an idle moment', async () => {
+    vi.useFakeTimers()
+    const page = fakePage({ painted: false })
+    const waiting = afterFirstPaint()
+    expect(page.idleCount()).toBe(0)
+    expect(await settled(waiting)).toBe(false)
+    page.paint()
+    expect(page.idleCount()).toBe(1)
+    expect(await settled(waiting)).toBe(false)
+    page.runIdle()
+    expect(await settled(waiting)).toBe(true)
+  })
+
+  it('waits only for idle when the page has already painted', async () => {
+    vi.useFakeTimers()
+    const page = fakePage({ painted: true })
+    const waiting = afterFirstPaint()
+    expect(page.idleCount()).toBe(1)
+    page.runIdle()
+    expect(await settled(waiting)).toBe(true)
+  })
+
+  it('does not wait for ever on a page that never paints: 2 s, then idle', async () => {
+    vi.useFakeTimers()
+    const page = fakePage({ painted: false })
+    const waiting = afterFirstPaint()
+    vi.advanceTimersByTime(1999)
+    expect(page.idleCount()).toBe(0)
+    vi.advanceTimersByTime(1)
+    expect(page.idleCount()).toBe(1)
+    // A paint after the timeout starts nothing twice.
+    page.paint()
+    expect(page.idleCount()).toBe(1)
+    page.runIdle()
+    expect(await settled(waiting)).toBe(true)
+  })
+})
