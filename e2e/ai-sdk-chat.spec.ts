@@ -53,14 +53,18 @@ test('the devtools show the projection the model was sent, and replay each call 
   }
 })
 
-test('two tabs write one chat: nothing is lost and nothing branches', async ({ context }) => {
+test('two tabs write one chat: each sees the other live (watch), nothing is lost and nothing branches', async ({ context }) => {
   const first = await context.newPage()
   const second = await context.newPage()
   await first.goto('/?view=ai-sdk')
   await second.goto('/?view=ai-sdk')
   await expect(second.getByLabel('Message')).toBeEnabled({ timeout: 20_000 })
   await send(first, 'from the first tab')
+  // The other tab hears the stored messages through `chat.watch` and shows them without a reload.
+  await expect(second.locator('article[data-role="user"]')).toHaveText(['from the first tab'])
+  await expect(second.locator('article[data-role="assistant"]')).toHaveCount(1)
   await send(second, 'from the second tab')
+  await expect(first.locator('article[data-role="user"]')).toHaveText(['from the first tab', 'from the second tab'])
   await first.reload()
   await expect(first.locator('article[data-role="user"]')).toHaveText(['from the first tab', 'from the second tab'])
   await expect(first.locator('article[data-role="assistant"]')).toHaveCount(2)

@@ -1,6 +1,6 @@
 import { useChat } from '@ai-sdk/react'
 import { lastAssistantMessageIsCompleteWithToolCalls } from 'ai'
-import { useState } from 'react'
+import { useEffect, useState } from 'react'
 import { chatModel, chatTools } from './chat-model'
 import { createChatPersistence, createProjectedChatTransport } from '@threadlens/ai-sdk'
 import { createTokenCounter, definePolicy, extractiveSummarizer } from '@threadlens/core'
@@ -17,7 +17,8 @@ const [history, client] = await Promise.all([chat.load(), stores.then(createThre
 
 /** The chat page: messages, tool calls, a box to type in. */
 export function Chat() {
-  const { messages, sendMessage, regenerate, status } = useChat({ id: chat.chatId, messages: history, transport, sendAutomaticallyWhen: lastAssistantMessageIsCompleteWithToolCalls })
+  const { messages, setMessages, sendMessage, regenerate, status } = useChat({ id: chat.chatId, messages: history, transport, sendAutomaticallyWhen: lastAssistantMessageIsCompleteWithToolCalls })
+  useEffect(() => chat.watch((stored) => status === 'ready' && setMessages(stored)), [status, setMessages])
   const [input, setInput] = useState('')
   return (
     <main className="chat">
