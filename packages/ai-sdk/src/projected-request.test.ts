@@ -1,4 +1,4 @@
-import { createTokenCounter, definePolicy, type ProjectionResult, type TokenCounter } from '@threadlens/core'
+import { createTokenCounter, definePolicy, extractiveSummarizer, type ProjectionResult, type TokenCounter } from '@threadlens/core'
 import { MESSAGE_OVERHEAD_TOKENS, REPLY_PRIMING_TOKENS } from '@threadlens/core/internal'
 import { createMemoryBackedStores } from '@threadlens/store'
 import { DefaultChatTransport, modelMessageSchema, type UIMessage } from 'ai'
@@ -74,5 +74,28 @@ describe('projectedSendMessagesRequest', () => {
     for (const message of projection.messages) exactTotal += MESSAGE_OVERHEAD_TOKENS + exact.count(typeof message.content === 'string' ? message.content : '')
     expect(exactTotal).toBeLessThanOrEqual(policy.maxInputTokens - policy.reserveOutputTokens)
   })
-})
 
+  it('with a summarizer, summarizes in the browser what no longer fits, and sends the route the summary with the recent turns', async () => {
+    const { threads } = createMemoryBackedStores()
+    const persistence = createChatPersistence({ store: threads, chatId: 'summarized' })
+    const counter = await createTokenCounter('o200k_base')
+    const policy = definePolicy({ maxInputTokens: 500, reserveOutputTokens: 50, systemPrompt: 'Be brief.' })
+    const calls: ProjectedCall[] = []
+    const prepare = projectedSendMessagesRequest({ persistence, policy, counter, summarizer: extractiveSummarizer(), onCall: (call) => calls.push(call) })
+    const history: UIMessage[] = []
+    for (let turn = 0; turn < 20; turn += 1) {
+      history.push({ id: `u${turn}`, role: 'user', parts: [{ type: 'text', text: `We should book the ferry to Bergen on day ${turn + 1}; what does it cost for ${turn + 2} people?` }] })
+      history.push({ id: `a${turn}`, role: 'assistant', parts: [{ type: 'text', text: `I booked it: NOK ${900 + turn * 40} each, leaving at ${8 + (turn % 10)}:00.` }] })
+    }
+    history.push({ id: 'u-last', role: 'user', parts: [{ type: 'text', text: 'Remind me what we decided.' }] })
+    await prepare({ id: 'summarized', messages: history, body: undefined, trigger: 'submit-message', messageId: undefined, requestMetadata: undefined, credentials: undefined, headers: undefined, api: '/api/chat' })
+    const entries = (await threads.load('summarized')).entries
+    // Nothing is removed: every message is stored, and a summary entry is appended after them.
+    expect(entries.filter((entry) => entry.kind === 'message')).toHaveLength(history.length)
+    expect(entries.filter((entry) => entry.kind === 'summary')).toHaveLength(1)
+    const projection = calls[0]?.projection as ProjectionResult
+    expect(projection.meta.summaryUsed).toBe(true)
+    expect(projection.meta.tokens.total).toBeLessThanOrEqual(450)
+    expect(calls[0]?.messages.at(-1)).toEqual({ role: 'user', content: 'Remind me what we decided.' })
+  })
+})

@@ -1,4 +1,4 @@
-import type { ContextPolicy, Memory, ToolSchema } from '@threadlens/core'
+import type { ContextPolicy, Memory, Summarizer, ToolSchema } from '@threadlens/core'
 import { generateId, type ModelMessage, type PrepareSendMessagesRequest, type SystemModelMessage, type UIMessage } from 'ai'
 import { buildCallRecord } from './call-records'
 import type { ChatPersistence } from './chat-persistence'
@@ -41,6 +41,14 @@ export interface ProjectedRequestOptions {
   readonly memory?: string | Memory
   /** Called with each call's projection before it is sent. Default: none. */
   readonly onCall?: (call: ProjectedCall) => void
+  /**
+   * Writes summaries in the browser when the projection needs one, before the request is sent: the
+   * history that no longer fits is summarized into an appended `summary` entry (core's `compact`,
+   * as `createProjectedChatTransport` does), and the route gets the summary and the recent turns.
+   * A summarizer that calls a model can call the app's own route. Default: none (old history is
+   * dropped from the projection, never summarized).
+   */
+  readonly summarizer?: Summarizer
 }
 
 /**
@@ -56,18 +64,12 @@ export function projectedSendMessagesRequest(options: ProjectedRequestOptions): 
   return async ({ id, messages, body, trigger }) => {
     const counter = counterNow(options.counter, policy.tokenizer)
     await persistence.save(messages)
-    const thread = await persistence.thread()
-    const threadId = persistence.currentThreadId()
     const tools = options.tools ?? []
     // The projection code loads with the first send: an app's first load does not carry it.
-    const { projectModelMessages } = await import('./model-messages')
-    const { instructions, messages: modelMessages, projection } = projectModelMessages({
-      thread,
-      policy,
-      counter,
-      ...(tools.length === 0 ? {} : { tools }),
-      ...(options.memory === undefined ? {} : { memory: options.memory }),
-    })
+    const { projectForSend } = await import('./project-for-send')
+    const { thread, projected } = await projectForSend({ persistence, policy, counter, toolSchemas: tools, memory: options.memory, summarizer: options.summarizer, abortSignal: undefined })
+    const threadId = persistence.currentThreadId()
+    const { instructions, messages: modelMessages, projection } = projected
     const last = messages.at(-1)
     const continuing = last?.role === 'assistant' ? last : undefined
     const responseMessageId = continuing?.id ?? generateId()
