@@ -7,7 +7,7 @@ import { ThreadlensProvider } from '@threadlens/react'
 import { ThreadlensDevtools } from '@threadlens/devtools'
 import { createRoot } from 'react-dom/client'
 
-const counter = await createTokenCounter('o200k_base')
+const counter = createTokenCounter('o200k_base') // not awaited: the ranks load once the page has painted
 const { threads, memory } = await openThreadlensStores({ name: 'quick-start', counters: [counter] })
 const thread = (await threads.list())[0] ?? (await threads.create({ title: 'First chat' }))
 const session = createSession({

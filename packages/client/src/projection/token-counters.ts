@@ -1,5 +1,5 @@
 import { createTokenCounter, type TokenCounter } from '@threadlens/core'
-import { loadedTokenCounter, type BuiltinCounterId } from '@threadlens/core/internal'
+import { counterOutcome, loadedTokenCounter, type BuiltinCounterId } from '@threadlens/core/internal'
 import { createStore } from 'zustand/vanilla'
 
 export type CounterSnapshot =
@@ -35,7 +35,9 @@ export const tokenCounters = {
     }
     const loading: CounterSnapshot = { status: 'loading', id, counter: undefined, error: undefined }
     set(loading)
-    createTokenCounter(id).then(
+    // Watched without starting the load: it starts once the page has painted, or when awaited.
+    const created = createTokenCounter(id)
+    ;(counterOutcome(created) ?? created).then(
       (counter) => set({ status: 'ready', id, counter, error: undefined }),
       (error: unknown) => set({ status: 'error', id, counter: undefined, error }),
     )

@@ -84,3 +84,41 @@ describe('afterFirstPaint', () => {
     expect(await settled(waiting)).toBe(true)
   })
 })
+
+describe('createTokenCounter in a page', () => {
+  async function freshModule(): Promise<typeof import('./token-counter')> {
+    vi.resetModules()
+    return import('./token-counter')
+  }
+
+  it('holds the load until after the first paint when nobody awaits the counter', async () => {
+    vi.useFakeTimers()
+    const page = fakePage({ painted: false })
+    const { createTokenCounter, loadedTokenCounter } = await freshModule()
+    const { counterNow } = await import('./counter-source')
+    const pending = createTokenCounter('o200k_base')
+    // Watching it (as every threadlens API does) starts nothing: the estimate stands in.
+    expect(counterNow(pending).id).toBe('o200k_base~estimate')
+    await vi.advanceTimersByTimeAsync(500)
+    expect(loadedTokenCounter('o200k_base')).toBeUndefined()
+    expect(page.idleCount()).toBe(0)
+    page.paint()
+    page.runIdle()
+    vi.useRealTimers()
+    const counter = await pending
+    expect(counter.id).toBe('o200k_base')
+    expect(counterNow(pending)).toBe(counter)
+  })
+
+  it('loads at once when awaited, painted or not', async () => {
+    vi.useFakeTimers()
+    const page = fakePage({ painted: false })
+    const { createTokenCounter } = await freshModule()
+    vi.useRealTimers()
+    // No paint, no idle callback run, and the 2 s fallback never elapses (fake timers were in place).
+    const counter = await createTokenCounter('o200k_base')
+    expect(counter.exact).toBe(true)
+    expect(page.idleCount()).toBe(0)
+  })
+})
+

@@ -1,5 +1,5 @@
 import { estimatedTokenCounter } from './estimated-counter'
-import { pendingCounterId, type BuiltinCounterId, type TokenCounter } from './token-counter'
+import { counterOutcome, pendingCounterId, type BuiltinCounterId, type TokenCounter } from './token-counter'
 
 /** A counter, or the promise of one (`createTokenCounter()` unawaited): every API taking a counter takes either. */
 export type CounterSource = TokenCounter | PromiseLike<TokenCounter>
@@ -14,7 +14,8 @@ function isPromiseLike(source: CounterSource): source is PromiseLike<TokenCounte
 function watch(source: PromiseLike<TokenCounter>): Promise<TokenCounter> {
   let promise = watched.get(source)
   if (promise === undefined) {
-    promise = Promise.resolve(source).then((counter) => {
+    // A `createTokenCounter` promise is watched without starting its load (awaiting it would).
+    promise = (counterOutcome(source) ?? Promise.resolve(source)).then((counter) => {
       settled.set(source, counter)
       return counter
     })
@@ -39,7 +40,12 @@ export function counterNow(source: CounterSource, fallback: BuiltinCounterId = '
   return estimatedTokenCounter(id === 'heuristic' ? 'o200k_base' : id)
 }
 
-/** Resolves with the counter `source` stands for (at once for a counter). */
+/** Resolves with the counter `source` stands for (at once for a counter), starting its load: for work that needs exact counts now. */
 export function counterReady(source: CounterSource): Promise<TokenCounter> {
+  return Promise.resolve(source)
+}
+
+/** Resolves when `source` settles, without starting a load that waits for the first paint: for views that redraw then. */
+export function counterSettled(source: CounterSource): Promise<TokenCounter> {
   return isPromiseLike(source) ? watch(source) : Promise.resolve(source)
 }

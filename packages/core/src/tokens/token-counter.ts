@@ -175,7 +175,6 @@ export function afterFirstPaint(): Promise<void> {
 }
 
 async function loadEncoding(encoding: EncodingName): Promise<(text: string) => number> {
-  await afterFirstPaint()
   try {
     // Literal specifiers let bundlers split each encoding's ranks into a chunk of its own.
     const module =
@@ -202,7 +201,10 @@ export function countsLinesApart(counter: TokenCounter): boolean {
   return lineAdditive.has(counter)
 }
 
+/** The promises `createTokenCounter` returned, by counter: awaiting one starts its load. */
 const loading = new Map<CounterId, Promise<TokenCounter>>()
+/** The same loads as promises that settle with them and never start them (for threadlens's own watchers). */
+const outcomes = new Map<CounterId, Promise<TokenCounter>>()
 const loaded = new Map<CounterId, TokenCounter>()
 
 /** A counter already loaded by `createTokenCounter`, or `undefined`: lets a UI switch back without a loading state. */
@@ -211,25 +213,71 @@ export function loadedTokenCounter(id: BuiltinCounterId): TokenCounter | undefin
 }
 
 /**
- * A token counter. Exact encodings load lazily (one dynamic import, about 1 MB for o200k_base),
- * once per page; an app that never counts never downloads them.
+ * A promise of `outcome` that calls `begin` when anyone awaits or chains it (`then`, `catch`,
+ * `finally`), so awaiting a counter loads it at once while holding one unawaited does not.
+ */
+function startsWhenAwaited(outcome: Promise<TokenCounter>, begin: () => void): Promise<TokenCounter> {
+  class StartsWhenAwaited extends Promise<TokenCounter> {
+    static override get [Symbol.species](): PromiseConstructor {
+      return Promise
+    }
+    override then<TResult1 = TokenCounter, TResult2 = never>(
+      onFulfilled?: ((value: TokenCounter) => TResult1 | PromiseLike<TResult1>) | null,
+      onRejected?: ((reason: unknown) => TResult2 | PromiseLike<TResult2>) | null,
+    ): Promise<TResult1 | TResult2> {
+      begin()
+      return super.then(onFulfilled, onRejected)
+    }
+  }
+  const promise = new StartsWhenAwaited((resolve, reject) => {
+    outcome.then(resolve, reject)
+  })
+  // A load that fails while nobody awaits it is not an unhandled rejection (and this starts nothing).
+  Promise.prototype.then.call(promise, undefined, () => undefined)
+  return promise
+}
+
+/**
+ * A token counter. Exact encodings load lazily (one dynamic import, about 1 MB gzip for
+ * o200k_base), once per page: at once when the promise is awaited, else at the first idle moment
+ * after the page's first contentful paint, so holding the promise costs the first paint nothing.
+ * Every threadlens API that takes a counter also takes this promise unawaited, and counts with
+ * `estimatedTokenCounter` until it resolves.
  */
 export function createTokenCounter(id: BuiltinCounterId = 'o200k_base'): Promise<TokenCounter> {
   const existing = loading.get(id)
   if (existing !== undefined) return existing
-  const created =
-    id === 'heuristic'
-      ? Promise.resolve<TokenCounter>(new CachingCounter('heuristic', false, heuristicCount))
-      : loadEncoding(id).then((count) => {
-          const counter = new CachingCounter(id, true, count)
-          lineAdditive.add(counter)
-          return counter
-        })
-  created.then(
+  if (id === 'heuristic') {
+    const heuristic = Promise.resolve<TokenCounter>(new CachingCounter('heuristic', false, heuristicCount))
+    loading.set(id, heuristic)
+    outcomes.set(id, heuristic)
+    void heuristic.then((counter) => loaded.set(id, counter))
+    return heuristic
+  }
+  let begin: () => void = () => undefined
+  const outcome = new Promise<TokenCounter>((resolve, reject) => {
+    let started = false
+    begin = () => {
+      if (started) return
+      started = true
+      loadEncoding(id).then((count) => {
+        const counter = new CachingCounter(id, true, count)
+        lineAdditive.add(counter)
+        resolve(counter)
+      }, reject)
+    }
+  })
+  const created = startsWhenAwaited(outcome, begin)
+  outcome.then(
     (counter) => loaded.set(id, counter),
-    () => loading.delete(id),
+    () => {
+      loading.delete(id)
+      outcomes.delete(id)
+    },
   )
   loading.set(id, created)
+  outcomes.set(id, outcome)
+  void afterFirstPaint().then(begin)
   return created
 }
 
@@ -237,6 +285,12 @@ export function createTokenCounter(id: BuiltinCounterId = 'o200k_base'): Promise
 export function pendingCounterId(promise: PromiseLike<TokenCounter>): BuiltinCounterId | undefined {
   for (const [id, pending] of loading) if (pending === promise) return id as BuiltinCounterId
   return undefined
+}
+
+/** For a `createTokenCounter` promise: one that settles with its load without starting it. */
+export function counterOutcome(promise: PromiseLike<TokenCounter>): Promise<TokenCounter> | undefined {
+  const id = pendingCounterId(promise)
+  return id === undefined ? undefined : outcomes.get(id)
 }
 
 /** A counter from your own function (e.g. a provider's tokenizer); it is cached like the others. */

@@ -1,6 +1,6 @@
 import { tokenCounters, type CounterSnapshot } from '@threadlens/client'
 import type { TokenCounter } from '@threadlens/core'
-import { counterNow, counterReady, type BuiltinCounterId } from '@threadlens/core/internal'
+import { counterNow, counterSettled, type BuiltinCounterId } from '@threadlens/core/internal'
 import type { CounterSource } from '@threadlens/core/models'
 import { useCallback, useSyncExternalStore } from 'react'
 
@@ -25,7 +25,7 @@ export function useCounterSource(source: CounterSource | undefined): TokenCounte
     (listener: () => void) => {
       let listening = true
       if (source !== undefined) {
-        counterReady(source).then(
+        counterSettled(source).then(
           () => listening && listener(),
           () => listening && listener(),
         )
