@@ -40,23 +40,15 @@ function partsInWords(model: MeterModel): string {
   return used.length === 0 ? 'nothing yet' : used.map((part) => `${part.label} ${formatNumber(part.tokens)}`).join(', ')
 }
 
-/** The token meter's markup, inside the panel (its stylesheet has `meterCss`) or in an app's meter's own shadow root. */
-export function MeterView({ meta, variant, colorScheme, label, attributes }: MeterViewProps) {
-  if (meta === undefined) {
-    return (
-      <div className="tl-meter" data-scheme={colorScheme} role="status" {...attributes}>
-        <span className="tl-meter-muted">counting tokens…</span>
-      </div>
-    )
-  }
-  const model = meterModel(meta)
-  const estimated = !meta.counter.exact
-  // "≈" marks estimated counts; an estimate standing in for an encoding still loading says so.
-  const approx = estimated ? '≈' : ''
-  const loadingEncoding = meta.counter.id.endsWith('~estimate') ? meta.counter.id.slice(0, -'~estimate'.length) : undefined
-  const description = partsInWords(model)
-  const reserved = meta.budget.reserveOutputTokens
-  const bar = (
+/** What counted the tokens; "≈" marks estimates, and the estimate standing in for an encoding still loading says so. */
+function counterWords(counter: ProjectionMeta['counter']): string {
+  if (counter.id.endsWith('~estimate')) return `estimated until ${counter.id.slice(0, -'~estimate'.length)} loads`
+  return counter.exact ? `exact · ${counter.id}` : `estimated · ${counter.id}`
+}
+
+/** The bar: each part drawn as its share of the input budget, read out in words. */
+function MeterBar({ model, label, estimated, description }: { readonly model: ReturnType<typeof meterModel>; readonly label: string; readonly estimated: boolean; readonly description: string }) {
+  return (
     <div
       className="tl-meter-bar"
       role="meter"
@@ -71,6 +63,23 @@ export function MeterView({ meta, variant, colorScheme, label, attributes }: Met
       )}
     </div>
   )
+}
+
+/** The token meter's markup, inside the panel (its stylesheet has `meterCss`) or in an app's meter's own shadow root. */
+export function MeterView({ meta, variant, colorScheme, label, attributes }: MeterViewProps) {
+  if (meta === undefined) {
+    return (
+      <div className="tl-meter" data-scheme={colorScheme} role="status" {...attributes}>
+        <span className="tl-meter-muted">counting tokens…</span>
+      </div>
+    )
+  }
+  const model = meterModel(meta)
+  const estimated = !meta.counter.exact
+  const approx = estimated ? '≈' : ''
+  const description = partsInWords(model)
+  const reserved = meta.budget.reserveOutputTokens
+  const bar = <MeterBar model={model} label={label} estimated={estimated} description={description} />
   const className = `tl-meter tl-meter-${variant} tl-meter-level-${model.level}`
   const title = `${label}: ${description}. ${formatNumber(reserved)} reserved for the reply; window ${formatNumber(model.window)}.`
   if (variant === 'compact') {
@@ -104,7 +113,7 @@ export function MeterView({ meta, variant, colorScheme, label, attributes }: Met
           </span>
         </span>
         <span className={`tl-meter-badge ${estimated ? 'tl-meter-badge-warn' : 'tl-meter-badge-ok'}`} data-testid="meter-counter">
-          {loadingEncoding !== undefined ? `estimated until ${loadingEncoding} loads` : estimated ? `estimated · ${meta.counter.id}` : `exact · ${meta.counter.id}`}
+          {counterWords(meta.counter)}
         </span>
         {meta.overflow ? <span className="tl-meter-badge tl-meter-badge-danger">overflow: the mandatory part alone does not fit</span> : null}
         {meta.truncated ? <span className="tl-meter-badge tl-meter-badge-warn">history truncated</span> : null}

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { afterFirstPaint } from './token-counter'
+import { afterFirstPaint } from './after-first-paint'
 
 type PaintListener = (list: { getEntriesByName(name: string): readonly unknown[] }) => void
 
