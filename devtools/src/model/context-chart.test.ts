@@ -18,6 +18,8 @@ interface CallSpec {
   readonly failures: number
   /** Summary entries appended after its question, before the call. */
   readonly summariesBefore: number
+  /** Entries recall brought back, as the stored record says (absent: a record from before it was kept). */
+  readonly recalled?: number | undefined
 }
 
 const policyOf = (budget: CallSpec['budget']) => (budget === undefined ? undefined : definePolicy({ name: 'p', tokenizer: 'heuristic', maxInputTokens: budget.max, reserveOutputTokens: budget.reserve }))
@@ -37,15 +39,36 @@ function build(specs: readonly CallSpec[]): { entries: readonly Entry[]; calls: 
     const basisSeq = thread.nextSeq
     const callId = `c${index}`
     const policy = policyOf(spec.budget)
+    const recalled = spec.recalled === undefined ? {} : { recalledEntries: spec.recalled }
     const record: RecordedCall = {
       callId,
       basisSeq,
       ...(policy === undefined ? {} : { policy }),
       ...(spec.sent === undefined ? {} : { localInputTokens: spec.sent }),
       ...(spec.reported === undefined ? {} : { usage: { inputTokens: spec.reported, outputTokens: 5, ...(spec.cached === undefined ? {} : { cachedInputTokens: spec.cached }) } }),
+      // A record stored with the answer (as a session writes one) carries the same figures, and what recall did.
+      ...(spec.recalled === undefined
+        ? {}
+        : {
+            stored: {
+              model: 'm',
+              provider: 'p',
+              counter: 'heuristic',
+              policyHash: `h${index}`,
+              toolsHash: 'none',
+              basisSeq,
+              messagesHash: 'x',
+              stopReason: 'stop',
+              attempts: spec.failures + 1,
+              ...(spec.sent === undefined ? {} : { localInputTokens: spec.sent }),
+              ...(spec.reported === undefined ? {} : { inputTokens: spec.reported, outputTokens: 5, ...(spec.cached === undefined ? {} : { cachedInputTokens: spec.cached }) }),
+              ...recalled,
+            },
+          }),
     }
     for (let attempt = 1; attempt <= spec.failures; attempt++) {
       const stored: CallRecord = {
+        ...recalled,
         model: 'm',
         provider: 'p',
         counter: 'heuristic',
@@ -79,6 +102,7 @@ const spec: fc.Arbitrary<CallSpec> = fc.record({
   ),
   failures: fc.integer({ min: 0, max: 2 }),
   summariesBefore: fc.integer({ min: 0, max: 2 }),
+  recalled: fc.option(fc.integer({ min: 0, max: 60 }), { nil: undefined }),
 })
 
 describe('contextSeries', () => {
@@ -100,6 +124,11 @@ describe('contextSeries', () => {
         for (const [index, call] of specs.entries()) {
           const point = points.find((item) => item.key === `c:c${index}`) as ContextPoint
           expect([point.sent, point.reported, point.cached]).toEqual([call.sent, call.reported, call.reported === undefined ? undefined : call.cached])
+        }
+        // Recall is marked on every request whose record says it brought entries back, and on no other.
+        for (const point of points) {
+          const call = specs[Number(/c(\d+)/.exec(point.callId)?.[1])] as CallSpec
+          expect(point.recalled).toBe(call.recalled === undefined || call.recalled === 0 ? undefined : call.recalled)
         }
       }),
       { seed: SEED, numRuns: 300 },
@@ -182,7 +211,9 @@ describe('axes and words', () => {
   })
 
   it('says the chart and each point in words', () => {
-    const point: ContextPoint = { key: 'c:a', index: 2, callId: 'a', attempt: 2, status: 'failed', sent: 1_200, reported: undefined, cached: 800, budget: 8_000, summaries: [7] }
+    const point: ContextPoint = { key: 'c:a', index: 2, callId: 'a', attempt: 2, status: 'failed', sent: 1_200, reported: undefined, cached: 800, budget: 8_000, summaries: [7], recalled: undefined }
+    expect(pointWords({ ...point, recalled: 4 })).toBe(`${pointWords(point)} · recall brought back 4 older entries`)
+    expect(chartSummary([{ ...point, recalled: 1 }])).toContain('recall brought older entries back into 1 request')
     expect(pointWords(point)).toBe('request 3, call a try 2 (failed) · sent 1,200 tokens · 800 read from cache · budget 8,000 tokens · summary written before it (entry #7)')
     expect(chartSummary([point, { ...point, index: 3, status: 'ok', sent: 3_000, summaries: [] }])).toBe(
       'Prompt size of 2 requests, oldest first; sent from 1,200 to 3,000 tokens (the most at request 4); budget 8,000 tokens; 1 summary written; 1 not answered.',

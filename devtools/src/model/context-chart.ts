@@ -24,6 +24,8 @@ export interface ContextPoint {
   readonly budget: number | undefined
   /** Seqs of the summary entries written since the request before it (the newest of them is what this request could use). */
   readonly summaries: readonly number[]
+  /** Older entries the recall block brought back into this request (as its record says), or `undefined` for none. */
+  readonly recalled: number | undefined
 }
 
 /** A token figure as drawn: a count, or `undefined` for anything that is not one (missing, negative, not finite). */
@@ -72,8 +74,16 @@ export function contextSeries(rows: readonly TraceRow[], entries: readonly Entry
       cached: tokens(figures?.cachedInputTokens),
       budget: policy === undefined ? undefined : tokens(inputBudget(policy)),
       summaries: written,
+      recalled: recalledBy(row),
     }
   })
+}
+
+/** What the row's stored record says recall brought back (records written before it was kept say nothing). */
+function recalledBy(row: TraceRow): number | undefined {
+  const stored = row.kind === 'attempt' ? row.attempt.record : row.call.record?.stored
+  const recalled = stored?.recalledEntries
+  return typeof recalled === 'number' && Number.isInteger(recalled) && recalled > 0 ? recalled : undefined
 }
 
 /** Whether a point has anything to draw. */
@@ -97,6 +107,8 @@ export interface ChartBucket {
   /** Points in the bucket that were not answered. */
   readonly unanswered: number
   readonly summaries: readonly number[]
+  /** Entries recall brought back, over the bucket's requests. */
+  readonly recalled: number
 }
 
 const severity: Readonly<Record<CallAttemptStatus, number>> = { ok: 0, retried: 1, aborted: 2, failed: 3 }
@@ -117,7 +129,7 @@ export function chartBuckets(points: readonly ContextPoint[], maxBuckets: number
     let most = -1
     for (let index = first; index <= last; index++) {
       const point = points[index] as ContextPoint
-      if (bucket === undefined) bucket = { first, last, key: point.key, sent: undefined, reported: undefined, cached: undefined, budget: undefined, status: 'ok', unanswered: 0, summaries: [] }
+      if (bucket === undefined) bucket = { first, last, key: point.key, sent: undefined, reported: undefined, cached: undefined, budget: undefined, status: 'ok', unanswered: 0, summaries: [], recalled: 0 }
       const size = point.sent ?? point.reported ?? 0
       if (size > most) {
         most = size
@@ -130,6 +142,7 @@ export function chartBuckets(points: readonly ContextPoint[], maxBuckets: number
       if (severity[point.status] > severity[bucket.status]) bucket.status = point.status
       if (point.status !== 'ok') bucket.unanswered++
       if (point.summaries.length > 0) bucket.summaries = [...bucket.summaries, ...point.summaries]
+      bucket.recalled += point.recalled ?? 0
     }
     if (bucket !== undefined) buckets.push(bucket)
   }
@@ -174,6 +187,7 @@ export function pointWords(point: ContextPoint): string {
   if (point.cached !== undefined) parts.push(`${formatNumber(point.cached)} read from cache`)
   parts.push(`budget ${figure(point.budget)}`)
   if (point.summaries.length > 0) parts.push(`summary written before it (entry ${point.summaries.map((seq) => `#${seq}`).join(', ')})`)
+  if (point.recalled !== undefined) parts.push(`recall brought back ${formatNumber(point.recalled)} older entr${point.recalled === 1 ? 'y' : 'ies'}`)
   return parts.join(' · ')
 }
 
@@ -195,6 +209,8 @@ export function chartSummary(points: readonly ContextPoint[]): string {
     words.push(low === high ? `budget ${formatNumber(low)} tokens` : `budget between ${formatNumber(low)} and ${formatNumber(high)} tokens`)
   }
   if (summaries > 0) words.push(`${summaries} summar${summaries === 1 ? 'y' : 'ies'} written`)
+  const recalling = points.filter((point) => point.recalled !== undefined).length
+  if (recalling > 0) words.push(`recall brought older entries back into ${recalling} request${recalling === 1 ? '' : 's'}`)
   if (unanswered > 0) words.push(`${unanswered} not answered`)
   return `${words.join('; ')}.`
 }

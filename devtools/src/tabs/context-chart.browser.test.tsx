@@ -84,7 +84,7 @@ describe('the Calls tab’s context chart', () => {
       expect(chart.querySelectorAll('[data-testid="context-chart-unanswered"]')).toHaveLength(3)
       expect(chart.querySelector('[data-testid="context-chart-budget"]')?.getAttribute('d')).toMatch(/^M[\d.]+ [\d.]+H/)
       expect(chart.querySelector('[data-testid="context-chart-legend"]')?.textContent).toBe(
-        'prompt tokens sent (counted here)prompt tokens the provider countedread from the provider’s cacheinput budget of the policysummary writtennot answered',
+        'prompt tokens sent (counted here)prompt tokens the provider countedread from the provider’s cacheinput budget of the policysummary writtenrecall brought entries backnot answered',
       )
       // Each point says its figures (tooltip and accessible name alike).
       const second = chart.querySelector('[data-key="c:c0"]') as SVGRectElement
@@ -111,7 +111,7 @@ describe('the Calls tab’s context chart', () => {
       expect(table.querySelector('table')).toBeNull()
       ;(table.querySelector('summary') as HTMLElement).click()
       await eventually(() => expect(table.querySelectorAll('tbody tr')).toHaveLength(9))
-      const summaryRow = [...table.querySelectorAll('tbody tr')].find((row) => row.lastElementChild?.textContent !== '') as HTMLTableRowElement
+      const summaryRow = [...table.querySelectorAll('tbody tr')].find((row) => row.children[7]?.textContent !== '') as HTMLTableRowElement
       expect(summaryRow.querySelector('button')?.textContent).toBe('c2')
       ;(table.querySelector('tbody tr:nth-child(3) button') as HTMLButtonElement).click()
       await eventually(() => expect(panel.query('[data-testid="call-detail"]')?.dataset['callId']).toBe('c1'))

@@ -5,7 +5,7 @@ import { axisTicks, bucketWords, callTicks, chartBuckets, chartSummary, contextS
 import { formatNumber } from '../model/meter-parts'
 
 /** Line colours on the panel's background (#161a20): each at 3:1 or more, and each line drawn its own way too. */
-const colours = { sent: '#5b9dff', reported: '#3fb37f', cached: '#e0a030', budget: '#dfe4ea', summary: '#c39bff', unanswered: '#ff938c', text: '#a3adba', grid: '#2c333d' } as const
+const colours = { sent: '#5b9dff', reported: '#3fb37f', cached: '#e0a030', budget: '#dfe4ea', summary: '#c39bff', recall: '#4fd1c5', unanswered: '#ff938c', text: '#a3adba', grid: '#2c333d' } as const
 const dashes = { sent: undefined, reported: '6 3', cached: '2 3', budget: '10 4' } as const
 
 const HEIGHT = 150
@@ -99,6 +99,12 @@ export function ContextChart({ rows, entries, selected, onSelect }: { readonly r
         </li>
         <li style={{ display: 'inline-flex', alignItems: 'center', gap: 5 }}>
           <svg width="10" height="10" aria-hidden="true" focusable="false">
+            <path d="M5 1L9 5L5 9L1 5Z" fill={colours.recall} />
+          </svg>
+          recall brought entries back
+        </li>
+        <li style={{ display: 'inline-flex', alignItems: 'center', gap: 5 }}>
+          <svg width="10" height="10" aria-hidden="true" focusable="false">
             <path d="M2 2L8 8M8 2L2 8" stroke={colours.unanswered} strokeWidth="2" />
           </svg>
           not answered
@@ -185,6 +191,9 @@ function Plot({ points, width, selected, onSelect, summary }: { readonly points:
         bucket.summaries.length === 0 ? null : <path key={`s${index}`} d={`M${x(index) - 4} ${margin.top - 8}H${x(index) + 4}L${x(index)} ${margin.top - 1}Z`} fill={colours.summary} data-testid="context-chart-summary" />,
       )}
       {buckets.map((bucket, index) =>
+        bucket.recalled === 0 ? null : <path key={`r${index}`} d={`M${x(index)} ${margin.top + 2}l4 4l-4 4l-4 -4Z`} fill={colours.recall} data-testid="context-chart-recall" />,
+      )}
+      {buckets.map((bucket, index) =>
         bucket.unanswered === 0 ? null : (
           <path key={`u${index}`} d={`M${x(index) - 3} ${margin.top + plotHeight - 9}l6 6m0 -6l-6 6`} stroke={colours.unanswered} strokeWidth={2} data-testid="context-chart-unanswered" />
         ),
@@ -236,6 +245,7 @@ function FigureTable({ points, selected, onSelect }: { readonly points: readonly
           <th scope="col">read from cache</th>
           <th scope="col">budget</th>
           <th scope="col">summary written</th>
+          <th scope="col">recalled entries</th>
         </tr>
       </thead>
       <tbody>
@@ -254,6 +264,7 @@ function FigureTable({ points, selected, onSelect }: { readonly points: readonly
             <td>{cell(point.cached)}</td>
             <td>{cell(point.budget)}</td>
             <td>{point.summaries.length === 0 ? '' : point.summaries.map((seq) => `#${seq}`).join(', ')}</td>
+            <td>{point.recalled === undefined ? '' : formatNumber(point.recalled)}</td>
           </tr>
         ))}
       </tbody>

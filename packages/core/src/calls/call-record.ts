@@ -33,6 +33,10 @@ export interface CallRecord {
   readonly localInputTokens?: number
   /** Messages sent: with `localInputTokens` and `inputTokens`, one calibration sample. */
   readonly sentMessages?: number
+  /** Older entries the recall block brought back (`meta.recall.seqs`); absent when it brought none. */
+  readonly recalledEntries?: number
+  /** The summary entry sent in place of older history (`meta.summary.seq`); absent when none was. */
+  readonly summarySeq?: number
   /** The provider's stop reason, normalised (`stop`, `tool-calls`, `length`, `error`, `abort`, …). */
   readonly stopReason: string
   /** When the request was sent, in ms since the epoch (the first attempt's). */

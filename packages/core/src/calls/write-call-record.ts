@@ -109,6 +109,7 @@ export function callRecord(options: CallRecordOptions): CallRecord {
     ...usageFields(usage),
     localInputTokens: options.projection.meta.tokens.total,
     sentMessages: options.projection.messages.length,
+    ...projectionFacts(options.projection.meta),
     stopReason: options.stopReason,
     ...(timing === undefined
       ? {}
@@ -118,6 +119,15 @@ export function callRecord(options: CallRecordOptions): CallRecord {
           ...(timing.durationMs === undefined ? {} : { durationMs: timing.durationMs }),
           ...(timing.attempts === undefined ? {} : { attempts: timing.attempts }),
         }),
+  }
+}
+
+/** What the devtools mark on a call: whether recall brought entries back and which summary stood in. */
+function projectionFacts(meta: ProjectionResult['meta']): Pick<CallRecord, 'recalledEntries' | 'summarySeq'> {
+  const recalled = meta.recall?.seqs.length ?? 0
+  return {
+    ...(recalled === 0 ? {} : { recalledEntries: recalled }),
+    ...(meta.summaryUsed && meta.summary !== undefined ? { summarySeq: meta.summary.seq } : {}),
   }
 }
 

@@ -62,6 +62,8 @@ export const callRecordReader: Reader<CallRecord> = object<CallRecord>({
   cacheWriteInputTokens: optional(count),
   localInputTokens: optional(count),
   sentMessages: optional(count),
+  recalledEntries: optional(count),
+  summarySeq: optional(count),
   stopReason: string({ min: 1, max: 64 }),
   startedAt: optional(number({ min: 0 })),
   firstTokenMs: optional(number({ min: 0 })),

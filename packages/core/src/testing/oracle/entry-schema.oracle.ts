@@ -86,6 +86,8 @@ export const callRecordSchema: z.ZodMiniType<CallRecord> = z.strictObject({
   cacheWriteInputTokens: z.exactOptional(tokenCountSchema),
   localInputTokens: z.exactOptional(tokenCountSchema),
   sentMessages: z.exactOptional(tokenCountSchema),
+  recalledEntries: z.exactOptional(tokenCountSchema),
+  summarySeq: z.exactOptional(z.int().check(z.nonnegative())),
   stopReason: z.string().check(z.minLength(1), z.maxLength(64)),
   startedAt: z.exactOptional(z.number().check(z.nonnegative())),
   firstTokenMs: z.exactOptional(z.number().check(z.nonnegative())),

@@ -26,6 +26,8 @@ export const sampleCallRecord: CallRecord = {
   cacheWriteInputTokens: 0,
   localInputTokens: 9,
   sentMessages: 2,
+  recalledEntries: 3,
+  summarySeq: 1,
   stopReason: 'stop',
   startedAt: 1.5,
   firstTokenMs: 20,
