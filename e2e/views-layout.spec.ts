@@ -10,8 +10,9 @@ import { cutText, devtoolsScope, overlaps } from './layout-checks'
 // whole page (the panel's shadow root included), no two controls or text blocks overlap (in the page
 // or in the panel), no text is cut off without a title to read it by, the page does not scroll
 // sideways, and the message input is never under the panel. Each view builds its state once and
-// resizes through the widths. Under `npm run screenshots` (THREADLENS_DOCS_SCREENSHOTS=1) the chat's
-// states are also copied to docs/screenshots for the README.
+// resizes through the widths. Under `npm run screenshots` (THREADLENS_DOCS_SCREENSHOTS=1) the README's
+// screenshots of the chat (docked at 390, 1024 and 1440 px; after the long session) are copied to
+// docs/screenshots from the states checked here.
 
 const sizes = [
   { width: 360, height: 640 },
@@ -124,7 +125,7 @@ async function checkWidths(
 
 const failures = (rows: readonly Row[]) => rows.flatMap((row) => row.issues.map((issue) => `${row.view} at ${row.width} px, devtools ${row.panel}: ${issue}`))
 
-/** A 320 × 200 PNG drawn in the page, pasted into the message box as a screenshot from the clipboard. */
+/** A 320 × 200 PNG drawn in the page (a harbour at noon), pasted into the message box as a screenshot from the clipboard. */
 async function pasteImage(page: Page): Promise<void> {
   await composer(page).focus()
   await page.evaluate(async () => {
@@ -132,11 +133,15 @@ async function pasteImage(page: Page): Promise<void> {
     canvas.width = 320
     canvas.height = 200
     const context = canvas.getContext('2d') as CanvasRenderingContext2D
-    const gradient = context.createLinearGradient(0, 0, 320, 200)
-    gradient.addColorStop(0, '#1d4ed8')
-    gradient.addColorStop(1, '#f59e0b')
-    context.fillStyle = gradient
-    context.fillRect(0, 0, 320, 200)
+    // Flat colours (a sky, the sea, a sun): a picture that stays small in the docs' PNGs.
+    context.fillStyle = '#bfdbfe'
+    context.fillRect(0, 0, 320, 120)
+    context.fillStyle = '#1d4ed8'
+    context.fillRect(0, 120, 320, 80)
+    context.fillStyle = '#f59e0b'
+    context.beginPath()
+    context.arc(240, 60, 28, 0, 2 * Math.PI)
+    context.fill()
     const blob = await new Promise<Blob | null>((resolve) => canvas.toBlob(resolve, 'image/png'))
     if (blob === null) throw new Error('the canvas gave no PNG')
     const transfer = new DataTransfer()
