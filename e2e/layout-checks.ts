@@ -112,6 +112,10 @@ export async function squeezedText(page: Page, scope: string = devtoolsScope): P
       const text = node.textContent ?? ''
       const words = [...text.matchAll(/\S+/g)]
       if (words.length < 3) continue
+      // One line box per word at least, or no word is alone on its line: one range for the whole text first.
+      const whole = document.createRange()
+      whole.selectNodeContents(node)
+      if (whole.getClientRects().length < words.length) continue
       // The top of each word's first line box: words that share a top share a line.
       const tops = new Set<number>()
       for (const word of words) {

@@ -1,15 +1,16 @@
 import AxeBuilder from '@axe-core/playwright'
 import { expect, test, type Locator, type Page, type TestInfo } from '@playwright/test'
 import { artifact, collectErrors, composer, copyToDocs, devtools, dockDevtools, isUncovered, openChat, screenshot, send } from './chat-page'
-import { cutText, devtoolsScope, overlaps } from './layout-checks'
+import { cutText, devtoolsScope, overlaps, sidewaysScrolling, squeezedText } from './layout-checks'
 
 // Every view of the demo at every width people use it: the chat after a long session with an image
 // sent, the AI SDK route (`?view=ai-sdk`) and the lab (`?view=lab`), at 360, 390, 768, 1024 and
 // 1440 px, each with the devtools closed and open (docked at the bottom below 900 px, on the right
 // from 900 px, as the chat's first visit does). In each: axe finds nothing critical or serious on the
 // whole page (the panel's shadow root included), no two controls or text blocks overlap (in the page
-// or in the panel), no text is cut off without a title to read it by, the page does not scroll
-// sideways, and the message input is never under the panel. Each view builds its state once and
+// or in the panel), no text is cut off without a title to read it by nor squeezed to a word per
+// line, neither the page nor a region of it scrolls sideways, the message input is never under the
+// panel, and the lab's columns keep their room beside a docked panel. Each view builds its state once and
 // resizes through the widths. Under `npm run screenshots` (THREADLENS_DOCS_SCREENSHOTS=1) the README's
 // screenshots of the chat (docked at 390, 1024 and 1440 px; after the long session) are copied to
 // docs/screenshots from the states checked here.
@@ -31,6 +32,8 @@ interface Row {
   readonly critical: number
   readonly serious: number
   readonly issues: readonly string[]
+  /** How long the checks took. */
+  readonly seconds?: number
 }
 
 /** How the view's devtools open, close and take their place. */
@@ -82,7 +85,9 @@ async function check(page: Page, size: Size, view: string, panel: Row['panel'], 
   for (const scope of scopes) {
     for (const item of await overlaps(page, scope)) issues.push(`${item.first} overlaps ${item.second} by ${item.width}×${item.height} px`)
     for (const item of await cutText(page, scope)) issues.push(`cut off with no title: ${item}`)
+    for (const item of await squeezedText(page, scope)) issues.push(`one word per line: ${item}`)
   }
+  for (const item of await sidewaysScrolling(page, '#root')) issues.push(`scrolls sideways: ${item}`)
   const pageWidth = await page.evaluate(() => document.documentElement.scrollWidth)
   if (pageWidth > size.width) issues.push(`the page is ${pageWidth} px wide in ${size.width}`)
   if (input !== undefined) {
@@ -94,14 +99,17 @@ async function check(page: Page, size: Size, view: string, panel: Row['panel'], 
   return { view, width: size.width, panel, critical: count('critical'), serious: count('serious'), issues }
 }
 
-/** Checks the view at every width, the devtools closed then open; `shoot` may save a screenshot of each. */
+/**
+ * Checks the view at every width, the devtools closed then open; `more` may check more of each state
+ * (what it returns is reported with the rest) and save its screenshot for the docs.
+ */
 async function checkWidths(
   page: Page,
   testInfo: TestInfo,
   view: string,
   panel: Panel,
   input: Locator | undefined,
-  shoot: (size: Size, state: Row['panel'], path: string) => Promise<void> = async () => {},
+  more: (size: Size, state: Row['panel'], path: string) => Promise<string[] | void> = async () => {},
 ): Promise<Row[]> {
   const rows: Row[] = []
   for (const size of sizes) {
@@ -112,14 +120,15 @@ async function checkWidths(
         await dockDevtools(page, size.width < 900 ? 'bottom' : 'right')
       } else await panel.close(page)
       await settle(page)
+      const started = Date.now()
       const row = await check(page, size, view, state, input)
-      rows.push(row)
-      await shoot(size, state, await artifact(page, testInfo, `${view}-${size.width}-${state}`))
+      const found = await more(size, state, await artifact(page, testInfo, `${view}-${size.width}-${state}`))
+      rows.push({ ...row, issues: [...row.issues, ...(found ?? [])], seconds: (Date.now() - started) / 1000 })
     }
   }
   // Left as found: the next view's first visit decides for itself.
   await panel.close(page)
-  for (const row of rows) console.log(`[layout] ${row.view} ${row.width} px, devtools ${row.panel}: axe ${row.critical} critical, ${row.serious} serious; ${row.issues.length} layout issues`)
+  for (const row of rows) console.log(`[layout] ${row.view} ${row.width} px, devtools ${row.panel}: axe ${row.critical} critical, ${row.serious} serious; ${row.issues.length} layout issues (${(row.seconds ?? 0).toFixed(1)} s)`)
   return rows
 }
 
@@ -197,13 +206,37 @@ test('the AI SDK route after a tool call, at every width, devtools closed and op
   expect(errors).toEqual([])
 })
 
+/** Where the lab's columns end against a docked panel: above a bottom dock, left of a right one, with room for rows. */
+async function labRoom(page: Page): Promise<string[]> {
+  const frame = await devtools(page).getByTestId('devtools-frame').boundingBox()
+  const edge = await devtools(page).getByTestId('devtools-frame').getAttribute('data-edge')
+  // Scrolled to its end, the page shows its last column whole beside the panel.
+  await page.evaluate(() => globalThis.scrollTo(0, document.documentElement.scrollHeight))
+  const last = await page.locator('.lab-page .panel').last().boundingBox()
+  const first = await page.locator('.lab-page .panel').first().boundingBox()
+  if (frame === null || last === null || first === null) return ['the lab or the panel has no box']
+  const found: string[] = []
+  if (edge === 'bottom' && last.y + last.height > frame.y + 1) found.push(`the last column ends at ${last.y + last.height}, under the panel at ${frame.y}`)
+  if (edge === 'right' && last.x + last.width > frame.x + 1) found.push(`the last column ends at ${last.x + last.width}, under the panel at ${frame.x}`)
+  if (first.height <= 160) found.push(`the projected messages have ${first.height} px beside the panel`)
+  return found
+}
+
 test('the lab at every width, devtools closed and open', async ({ page }, testInfo) => {
   test.setTimeout(120_000)
   const errors = collectErrors(page)
   await page.goto('/?view=lab')
   await expect(page.getByRole('heading', { name: 'threadlens', level: 1 })).toBeVisible({ timeout: 30_000 })
   await expect(page.getByTestId('projection-loading')).toHaveCount(0, { timeout: 30_000 })
-  const rows = await checkWidths(page, testInfo, 'lab', ownToggle, undefined)
+  await expect(page.getByRole('list', { name: 'Thread timeline' })).toBeVisible()
+  // Styled: the lab's columns are boxes with a border, not bare lists (its CSS chunk loaded).
+  await expect(page.locator('.panel').first()).toHaveCSS('border-top-style', 'solid')
+  const rows = await checkWidths(page, testInfo, 'lab', ownToggle, undefined, async (_size, state) => (state === 'open' ? labRoom(page) : []))
+  // A short window docked at the bottom: the panel takes its room and the lab's columns keep theirs.
+  await page.setViewportSize({ width: 1024, height: 768 })
+  await ownToggle.open(page)
+  await dockDevtools(page, 'bottom')
+  expect(await labRoom(page)).toEqual([])
   expect(failures(rows)).toEqual([])
   expect(errors).toEqual([])
 })
