@@ -1,13 +1,12 @@
 import AxeBuilder from '@axe-core/playwright'
 import { expect, test, type Page } from '@playwright/test'
-import { collectErrors, composer, devtools, devtoolsToggle, dockDevtools, isUncovered, meter, openChat, openDevtools, screenshot, send } from './chat-page'
+import { artifact, collectErrors, composer, devtools, devtoolsToggle, dockDevtools, isUncovered, meter, openChat, openDevtools, send } from './chat-page'
 
 // The chat with the devtools it installs (`<ThreadlensDevtools>`, opened from the header): at a
 // phone, a tablet and a desktop width, closed and in each dock, the chat stays usable beside the
 // panel and axe finds nothing critical or serious on the whole page; the panel's state survives a
 // reload; the page can be used from the keyboard (skip links, one tab stop per chat, focus back on
-// the toggle). Screenshots of each width with the panel docked are saved as test artifacts, and
-// copied to docs/screenshots under `npm run screenshots`.
+// the toggle). Screenshots of each width with the panel docked are saved as test artifacts.
 
 const sizes = [
   { width: 390, height: 844 },
@@ -65,8 +64,8 @@ for (const size of sizes) {
         }
       }
       found.push(...(await seriousViolations(page, `${size.width} px, ${dock}`)))
-      // The docs show the chat with the panel beside it: at the bottom on a phone, on the right wider.
-      if (dock === (size.width < 640 ? 'bottom' : 'right')) await screenshot(page, testInfo, `chat-docked-${size.width}`)
+      // (The README's come from e2e/views-layout.spec.ts, after a long session.)
+      if (dock === (size.width < 640 ? 'bottom' : 'right')) await artifact(page, testInfo, `chat-docked-${size.width}`)
     }
     expect(found).toEqual([])
     expect(errors).toEqual([])

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test'
-import { assistantMessages, collectErrors, composer, devtools, meter, meterNumbers, openChat, screenshot, send } from './chat-page'
+import { artifact, assistantMessages, collectErrors, composer, devtools, meter, meterNumbers, openChat, send } from './chat-page'
 
 test.use({ viewport: { width: 1280, height: 720 } })
 
@@ -25,7 +25,7 @@ test("a new user's first minute: send, a streamed reply, the projection and the 
   await expect(panel.getByTestId('meter-compact')).toBeVisible({ timeout: 30_000 })
   const before = await meterNumbers(page)
   expect(before.total).toBeGreaterThan(0)
-  await screenshot(page, testInfo, 'chat-empty')
+  await artifact(page, testInfo, 'chat-empty')
 
   await send(page, 'Hello! What can you do?')
   const reply = assistantMessages(page).last()
@@ -53,6 +53,6 @@ test("a new user's first minute: send, a streamed reply, the projection and the 
   await send(page, 'And how much context do you have now?')
   await expect(assistantMessages(page).last()).toContainText('2 of them yours')
   await expect(composer(page)).toBeEnabled()
-  await screenshot(page, testInfo, 'chat-first-reply')
+  await artifact(page, testInfo, 'chat-first-reply')
   expect(errors).toEqual([])
 })

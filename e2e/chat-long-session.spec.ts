@@ -1,6 +1,6 @@
 import AxeBuilder from '@axe-core/playwright'
 import { expect, test, type Page } from '@playwright/test'
-import { assistantMessages, collectErrors, devtools, meterNumbers, openChat, screenshot, send, storedEntries } from './chat-page'
+import { artifact, assistantMessages, collectErrors, devtools, meterNumbers, openChat, send, storedEntries } from './chat-page'
 
 test.use({ viewport: { width: 1280, height: 720 } })
 
@@ -76,7 +76,7 @@ test('long session: history leaves the window (greyed), the next send summarizes
   await expect(panel.getByTestId('token-meter')).toBeVisible()
   await panel.getByTestId('tab-timeline').click()
   await summary.evaluate((element) => element.scrollIntoView({ block: 'center' }))
-  await screenshot(page, testInfo, 'chat-long-session')
+  await artifact(page, testInfo, 'chat-long-session')
 
   // The meter stayed within the budget through all of it, the call in flight included.
   const seen = await page.evaluate(() => (window as unknown as { __meter: [number, number][] }).__meter)

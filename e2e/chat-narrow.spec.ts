@@ -1,6 +1,6 @@
 import AxeBuilder from '@axe-core/playwright'
 import { expect, test, type Locator, type Page } from '@playwright/test'
-import { assistantMessages, collectErrors, composer, devtools, devtoolsToggle, dockDevtools, isUncovered, meter, openChat, openDevtools, screenshot, send } from './chat-page'
+import { artifact, assistantMessages, collectErrors, composer, devtools, devtoolsToggle, dockDevtools, isUncovered, meter, openChat, openDevtools, send } from './chat-page'
 
 test.use({ viewport: { width: 390, height: 844 } })
 
@@ -65,7 +65,7 @@ for (const size of [
     if (phone) expect(frame?.height ?? 0).toBeLessThanOrEqual(size.height / 2 + 1)
     expect(await isUncovered(composer(page))).toBe(true)
     expect(await isUncovered(meter(page))).toBe(true)
-    await screenshot(page, testInfo, `devtools-bottom-${size.width}`)
+    await artifact(page, testInfo, `devtools-bottom-${size.width}`)
     const found = await seriousViolations(page, `${size.width} px, bottom`)
 
     // Every dock button has a name and a tooltip.
@@ -118,7 +118,7 @@ test('a narrow window: the chat list is a drawer, the devtools docked at the bot
   await send(page, 'What is 17% of 2,340?')
   await expect(assistantMessages(page).last()).toContainText('= 397.8.')
   await expect(meter(page)).toBeInViewport()
-  await screenshot(page, testInfo, 'chat-narrow')
+  await artifact(page, testInfo, 'chat-narrow')
 
   const chats = page.getByRole('button', { name: 'Chats', exact: true })
   await chats.click()

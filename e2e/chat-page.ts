@@ -131,10 +131,15 @@ export async function storedEntries(page: Page, threadId: string): Promise<Store
  * show: a plain test run never rewrites files in the repository.
  */
 export async function screenshot(page: Page, testInfo: TestInfo, name: string): Promise<void> {
+  await copyToDocs(await artifact(page, testInfo, name), name)
+}
+
+/** Saves a screenshot of the page (or of `element` alone) as a test artifact only; returns its path. */
+export async function artifact(page: Page, testInfo: TestInfo, name: string, element?: Locator): Promise<string> {
   const path = testInfo.outputPath(`${name}.png`)
-  await page.screenshot({ path })
+  await (element ?? page).screenshot({ path })
   await testInfo.attach(name, { path, contentType: 'image/png' })
-  await copyToDocs(path, name)
+  return path
 }
 
 /** Copies a saved screenshot to docs/screenshots/<name>.png, only under `npm run screenshots`. */

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test'
-import { assistantMessages, collectErrors, devtools, meterNumbers, openChat, screenshot, send, storedEntries } from './chat-page'
+import { artifact, assistantMessages, collectErrors, devtools, meterNumbers, openChat, send, storedEntries } from './chat-page'
 
 test.use({ viewport: { width: 1280, height: 720 } })
 
@@ -43,6 +43,6 @@ test('reload: the chat, its title, memory, the policy and the devtools state are
 
   await send(page, 'what do you remember?')
   await expect(assistantMessages(page).last()).toContainText('hotel-grand-ferdinand: the hotel is the Grand Ferdinand')
-  await screenshot(page, testInfo, 'chat-memory')
+  await artifact(page, testInfo, 'chat-memory')
   expect(errors).toEqual([])
 })

@@ -1,6 +1,6 @@
 import AxeBuilder from '@axe-core/playwright'
 import { expect, test, type Locator, type Page } from '@playwright/test'
-import { collectErrors, copyToDocs } from './chat-page'
+import { artifact, collectErrors, copyToDocs } from './chat-page'
 import { acrossScrolling, overlaps, sidewaysScrolling, squeezedText } from './layout-checks'
 
 // The devtools panel at the widths people use it: the narrowest phones (360), a phone (390), the old
@@ -12,7 +12,7 @@ import { acrossScrolling, overlaps, sidewaysScrolling, squeezedText } from './la
 // leaving or changing form), the timeline with an entry open, and Calls on an aborted, a retried and
 // an answered call (the sample's call log has retried, failed and aborted attempts). A screenshot of
 // each is saved as a test artifact (test-results/, gitignored); `npm run screenshots` also copies the
-// 555 px ones to docs/screenshots. Each width prints how long it took and how many views it checked.
+// 555 px ones, cropped to the panel, to docs/screenshots. Each width prints how long it took and how many views it checked.
 
 const widths = [360, 390, 555, 800, 1440] as const
 const tabs = ['projection', 'tokens', 'timeline', 'views', 'lab', 'calls', 'memory', 'storage'] as const
@@ -139,8 +139,8 @@ for (const width of widths) {
         const path = testInfo.outputPath(`devtools-${state.name}-${width}.png`)
         await page.screenshot({ path })
         await testInfo.attach(`devtools-${state.name}-${width}`, { path, contentType: 'image/png' })
-        // The docs show every tab at the width of a side column (the old 40 % of 1440).
-        if (width === 555 && state.name === tab) await copyToDocs(path, `devtools-${tab}`)
+        // The docs show every tab's panel (cropped to it) at the width of a side column (the old 40 % of 1440).
+        if (width === 555 && state.name === tab) await copyToDocs(await artifact(page, testInfo, `devtools-${tab}-panel`, devtools.getByTestId('devtools-frame')), `devtools-${tab}`)
         const checked = await checkTab(page, `${state.name} at ${width} px`)
         failures.push(...checked.failures)
         views += checked.views

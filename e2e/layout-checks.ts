@@ -17,7 +17,8 @@ export interface Overlap {
  * Pairs of visible labelled controls (their boxes) or text blocks (their glyphs' line boxes, even
  * where they overflow a squeezed box) in the panel that intersect by more than 1 px both ways.
  * Ancestors and descendants are not compared, and each box is first clipped by the ancestors that
- * clip their overflow (a row scrolled out of sight is not visible).
+ * clip their overflow (a row scrolled out of sight is not visible); boxes that lie wholly above or
+ * left of the page's origin, where no scrolling shows them, are left out.
  */
 export async function overlaps(page: Page, scope: string = devtoolsScope): Promise<Overlap[]> {
   return page.evaluate((selector) => {
@@ -73,7 +74,9 @@ export async function overlaps(page: Page, scope: string = devtoolsScope): Promi
         }
         clipFrom = element
       }
-      const boxes = raw.map((box) => clip(box, clipFrom)).filter((box): box is DOMRect => box !== undefined)
+      // A box wholly above or left of the page's origin (a skip link until it is focused) is never seen.
+      const seen = raw.filter((box) => box.bottom + scrollY > 0 && box.right + scrollX > 0)
+      const boxes = seen.map((box) => clip(box, clipFrom)).filter((box): box is DOMRect => box !== undefined)
       if (boxes.length > 0) items.push({ element, boxes })
     }
     const found: { first: string; second: string; width: number; height: number }[] = []
@@ -109,6 +112,10 @@ export async function squeezedText(page: Page, scope: string = devtoolsScope): P
       const text = node.textContent ?? ''
       const words = [...text.matchAll(/\S+/g)]
       if (words.length < 3) continue
+      // One line box per word at least, or no word is alone on its line: one range for the whole text first.
+      const whole = document.createRange()
+      whole.selectNodeContents(node)
+      if (whole.getClientRects().length < words.length) continue
       // The top of each word's first line box: words that share a top share a line.
       const tops = new Set<number>()
       for (const word of words) {
@@ -219,4 +226,34 @@ export async function acrossScrolling(page: Page, check: (where: string) => Prom
     for (const each of found) await scrollTo(page, each.index, each.initialTop, false, scope)
   }
   return views
+}
+
+/**
+ * Text the layout cuts off with no other way to read it: a visible element that clips its overflow
+ * (hidden or clip, so it does not scroll), holds text, and has more content than it shows, with no
+ * `title` on it or an ancestor to show the rest. Boxes of 2 px or less (visually hidden text for
+ * screen readers) are not looked at.
+ */
+export async function cutText(page: Page, scope: string = devtoolsScope): Promise<string[]> {
+  return page.evaluate((selector) => {
+    const host = document.querySelector(selector)
+    const root = host?.shadowRoot ?? host
+    if (root === null || root === undefined) throw new Error(`nothing matches ${selector}`)
+    const clips = (value: string) => value === 'hidden' || value === 'clip'
+    const found: string[] = []
+    for (const element of root.querySelectorAll('*')) {
+      if (!element.checkVisibility({ opacityProperty: true, visibilityProperty: true, contentVisibilityAuto: true })) continue
+      const style = getComputedStyle(element)
+      const cutX = clips(style.overflowX) && element.scrollWidth > element.clientWidth + 1
+      const cutY = clips(style.overflowY) && element.scrollHeight > element.clientHeight + 1
+      if (!cutX && !cutY) continue
+      const box = element.getBoundingClientRect()
+      const text = (element.textContent ?? '').trim().replace(/\s+/g, ' ')
+      if (box.width <= 2 || box.height <= 2 || text === '' || element.closest('[title]') !== null) continue
+      const id = element.getAttribute('data-testid')
+      const size = cutX ? `${element.scrollWidth} px wide in ${element.clientWidth}` : `${element.scrollHeight} px tall in ${element.clientHeight}`
+      found.push(`<${element.tagName.toLowerCase()}${id === null ? '' : ` data-testid="${id}"`} class="${String(element.className)}"> "${text.slice(0, 40)}" (${size})`)
+    }
+    return found
+  }, scope)
 }

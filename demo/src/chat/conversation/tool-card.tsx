@@ -16,6 +16,7 @@ const statusText = { ok: 'done', error: 'failed', pending: 'running…' } as con
 /** A tool call and its result: one line, expandable to the full arguments and output (as text). */
 export function ToolCard({ item, fate, onFork }: { readonly item: ToolItem; readonly fate: EntryFate; onFork(seq: number): void }) {
   const forkAt = item.resultSeq ?? item.seq
+  const preview = argumentsPreview(item.arguments)
   return (
     <details
       className={`chat-tool chat-tool--${item.status}${isOutOfContext(fate) ? ' chat-out' : ''}`}
@@ -27,7 +28,9 @@ export function ToolCard({ item, fate, onFork }: { readonly item: ToolItem; read
     >
       <summary className="chat-tool-summary">
         <span className="chat-tool-name">{item.name}</span>
-        <span className="chat-tool-args">{argumentsPreview(item.arguments)}</span>
+        <span className="chat-tool-args" title={preview}>
+          {preview}
+        </span>
         <span className={`chat-badge chat-badge--${item.status}`} data-testid="tool-status">
           {statusText[item.status]}
         </span>

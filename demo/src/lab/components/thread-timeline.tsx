@@ -27,7 +27,9 @@ export function ThreadTimeline({ rows }: { rows: readonly TimelineRow[] }) {
               {row.state}
               {row.pinned ? ' · pinned' : ''}
             </span>
-            <span className="detail muted">{row.detail}</span>
+            <span className="detail muted" title={row.detail}>
+              {row.detail}
+            </span>
             <span className="preview" title={entryPreview(row.entry)}>
               {entryPreview(row.entry)}
             </span>
