@@ -3,6 +3,7 @@ import { asSchema, generateId, streamText, toUIMessageStream, type ChatTransport
 import { buildCallRecord, reportedUsage } from './call-records'
 import type { ChatPersistence } from './chat-persistence'
 import { InvalidAdapterOptionsError } from './errors'
+import { withApprovalResponses } from './tool-approvals'
 import { stepCallId } from './ui-message-entries'
 import { afterFirstPaint, counterNow } from '@threadlens/core/internal'
 import type { CounterSource } from '@threadlens/core/models'
@@ -133,8 +134,9 @@ export function createProjectedChatTransport(options: ProjectedChatTransportOpti
       const { projectForSend } = await sendModule()
       const { thread, projected } = await projectForSend({ persistence, policy, counter, toolSchemas, memory, summarizer, abortSignal })
       const threadId = persistence.currentThreadId()
-      const { instructions, messages: modelMessages, projection } = projected
       const last = messages.at(-1)
+      const { instructions, projection } = projected
+      const modelMessages = withApprovalResponses(projected.messages, last)
       const continuing = last?.role === 'assistant' ? last : undefined
       const responseId = continuing?.id ?? generateId()
       const callId = stepCallId(responseId, continuing === undefined ? 0 : stepsIn(continuing))

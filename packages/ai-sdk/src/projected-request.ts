@@ -4,6 +4,7 @@ import { buildCallRecord } from './call-records'
 import type { ChatPersistence } from './chat-persistence'
 import type { ProjectedCall } from './projected-chat-transport'
 import { stepsIn } from './projected-chat-transport'
+import { withApprovalResponses } from './tool-approvals'
 import { stepCallId } from './ui-message-entries'
 import { counterNow } from '@threadlens/core/internal'
 import type { CounterSource } from '@threadlens/core/models'
@@ -61,7 +62,7 @@ export function projectedSendMessagesRequest(options: ProjectedRequestOptions): 
     const tools = options.tools ?? []
     // The projection code loads with the first send: an app's first load does not carry it.
     const { projectModelMessages } = await import('./model-messages')
-    const { instructions, messages: modelMessages, projection } = projectModelMessages({
+    const projected = projectModelMessages({
       thread,
       policy,
       counter,
@@ -69,6 +70,9 @@ export function projectedSendMessagesRequest(options: ProjectedRequestOptions): 
       ...(options.memory === undefined ? {} : { memory: options.memory }),
     })
     const last = messages.at(-1)
+    const { instructions, projection } = projected
+    // The user's answers to tool approvals go last, where the route's streamText acts on them.
+    const modelMessages = withApprovalResponses(projected.messages, last)
     const continuing = last?.role === 'assistant' ? last : undefined
     const responseMessageId = continuing?.id ?? generateId()
     const callId = stepCallId(responseMessageId, continuing === undefined ? 0 : stepsIn(continuing))

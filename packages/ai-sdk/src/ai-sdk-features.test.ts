@@ -1,0 +1,138 @@
+import { createTokenCounter, definePolicy, type TokenCounter } from '@threadlens/core'
+import { createMemoryBackedStores } from '@threadlens/store'
+import { jsonSchema, modelMessageSchema, readUIMessageStream, simulateReadableStream, tool, type ModelMessage, type ToolSet, type UIMessage } from 'ai'
+import { MockLanguageModelV4 } from 'ai/test'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { createChatPersistence } from './chat-persistence'
+import { createProjectedChatTransport, type ProjectedCall } from './projected-chat-transport'
+
+let counter: TokenCounter
+beforeAll(async () => {
+  counter = await createTokenCounter('o200k_base')
+})
+
+type Prompt = Parameters<MockLanguageModelV4['doStream']>[0]['prompt']
+
+/** A model that calls `toolName` when the user asks, then says what the tool returned. */
+function toolCallingModel(toolName: string, input: Record<string, unknown>): MockLanguageModelV4 {
+  const finish = (unified: 'stop' | 'tool-calls') => ({
+    type: 'finish' as const,
+    usage: { inputTokens: { total: 10, noCache: 10, cacheRead: 0, cacheWrite: undefined }, outputTokens: { total: 5, text: 5, reasoning: undefined } },
+    finishReason: { unified, raw: unified },
+  })
+  return new MockLanguageModelV4({
+    doStream: async ({ prompt }: { prompt: Prompt }) => {
+      const last = prompt.at(-1)
+      if (last?.role === 'user') {
+        return {
+          stream: simulateReadableStream({
+            chunks: [{ type: 'stream-start' as const, warnings: [] }, { type: 'tool-call' as const, toolCallId: `call-${prompt.length}`, toolName, input: JSON.stringify(input) }, finish('tool-calls')],
+          }),
+        }
+      }
+      const result = last?.role === 'tool' ? last.content.find((part) => part.type === 'tool-result') : undefined
+      const reply = `tool said ${JSON.stringify(result?.type === 'tool-result' ? result.output : null)}`
+      return {
+        stream: simulateReadableStream({
+          chunks: [
+            { type: 'stream-start' as const, warnings: [] },
+            { type: 'text-start' as const, id: 't' },
+            { type: 'text-delta' as const, id: 't', delta: reply },
+            { type: 'text-end' as const, id: 't' },
+            finish('stop'),
+          ],
+        }),
+      }
+    },
+  })
+}
+
+async function send(transport: ReturnType<typeof createProjectedChatTransport>, messages: UIMessage[]): Promise<UIMessage[]> {
+  const stream = await transport.sendMessages({ trigger: 'submit-message', chatId: 'c', messageId: undefined, messages, abortSignal: undefined })
+  const last = messages.at(-1)
+  let reply: UIMessage | undefined
+  for await (const message of readUIMessageStream({ stream, ...(last?.role === 'assistant' ? { message: structuredClone(last) } : {}) })) reply = message
+  if (reply === undefined) throw new Error('no reply')
+  return last?.role === 'assistant' ? [...messages.slice(0, -1), reply] : [...messages, reply]
+}
+
+function setup(chatId: string, model: MockLanguageModelV4, tools?: ToolSet, unresolvedToolCalls: 'drop' | 'interrupt' = 'interrupt') {
+  const { threads } = createMemoryBackedStores()
+  const persistence = createChatPersistence({ store: threads, chatId })
+  const calls: ProjectedCall[] = []
+  const policy = definePolicy({ systemPrompt: 'Be brief.', unresolvedToolCalls })
+  const transport = createProjectedChatTransport({ persistence, model, policy, counter, ...(tools === undefined ? {} : { tools }), onCall: (call) => calls.push(call), recordWaitMs: 1000 })
+  const reload = async () => createChatPersistence({ store: threads, chatId }).load()
+  return { threads, persistence, transport, calls, reload }
+}
+
+function expectValid(messages: readonly ModelMessage[]): void {
+  for (const message of messages) expect(modelMessageSchema.safeParse(message).success, JSON.stringify(message)).toBe(true)
+}
+
+/** What useChat's `addToolApprovalResponse` does to the last message. */
+function answerApproval(messages: UIMessage[], approved: boolean, reason?: string): UIMessage[] {
+  const last = messages.at(-1) as UIMessage
+  const parts = last.parts.map((part) =>
+    'state' in part && part.state === 'approval-requested' && 'approval' in part
+      ? ({ ...part, state: 'approval-responded', approval: { ...part.approval, approved, ...(reason === undefined ? {} : { reason }) } } as typeof part)
+      : part,
+  )
+  return [...messages.slice(0, -1), { ...last, parts }]
+}
+
+const user = (id: string, text: string): UIMessage => ({ id, role: 'user', parts: [{ type: 'text', text }] })
+
+const deleteFile = tool({
+  description: 'Deletes a file',
+  inputSchema: jsonSchema<{ path: string }>({ type: 'object', properties: { path: { type: 'string' } }, required: ['path'] }),
+  needsApproval: true,
+  execute: async ({ path }) => ({ deleted: path }),
+})
+
+describe('tool approval through the projected transport', () => {
+  it.each(['interrupt', 'drop'] as const)('an approved call runs, is stored once with its result, and the model hears the result (unresolvedToolCalls: %s)', async (unresolved) => {
+    const { transport, calls, reload, threads } = setup('approve', toolCallingModel('deleteFile', { path: 'a.txt' }), { deleteFile }, unresolved)
+    let messages = await send(transport, [user('u1', 'delete a.txt')])
+    expect(messages[1]?.parts.find((part) => part.type === 'tool-deleteFile')).toMatchObject({ state: 'approval-requested', input: { path: 'a.txt' } })
+    messages = answerApproval(messages, true)
+    messages = await send(transport, messages)
+    expect(messages[1]?.parts.find((part) => part.type === 'tool-deleteFile')).toMatchObject({ state: 'output-available', output: { deleted: 'a.txt' } })
+    expect(messages[1]?.parts.filter((part) => part.type === 'text').map((part) => part.type === 'text' && part.text)).toEqual(['tool said {"type":"json","value":{"deleted":"a.txt"}}'])
+    for (const call of calls) expectValid([...(call.instructions ?? []), ...call.messages])
+    await expect.poll(async () => JSON.stringify(await reload())).toBe(JSON.stringify(messages))
+    const entries = (await threads.load('approve')).entries
+    expect(entries.filter((entry) => entry.kind === 'tool_call')).toHaveLength(1)
+    expect(entries.filter((entry) => entry.kind === 'tool_result').map((entry) => entry.kind === 'tool_result' && entry.payload.result)).toEqual([{ deleted: 'a.txt' }])
+  })
+})
+
+describe('tool approval: denial', () => {
+  it('a denied call does not run; the model is told it was denied; the denial is stored and reloads', async () => {
+    let ran = false
+    const guarded = tool({ ...deleteFile, execute: async ({ path }: { path: string }) => ((ran = true), { deleted: path }) })
+    const { transport, calls, reload, threads } = setup('deny', toolCallingModel('deleteFile', { path: 'b.txt' }), { deleteFile: guarded })
+    let messages = await send(transport, [user('u1', 'delete b.txt')])
+    messages = await send(transport, answerApproval(messages, false, 'keep it'))
+    expect(ran).toBe(false)
+    expect(messages[1]?.parts.find((part) => part.type === 'tool-deleteFile')).toMatchObject({ state: 'output-denied', approval: { approved: false, reason: 'keep it' } })
+    // the second call ended with the SDK's denial: the approval response and an execution-denied result
+    expect(calls[1]?.messages.at(-1)).toEqual({
+      role: 'tool',
+      content: [
+        { type: 'tool-approval-response', approvalId: expect.any(String), approved: false, reason: 'keep it' },
+        { type: 'tool-result', toolCallId: 'call-2', toolName: 'deleteFile', output: { type: 'execution-denied', reason: 'keep it' } },
+      ],
+    })
+    expect(messages[1]?.parts.filter((part) => part.type === 'text').map((part) => part.type === 'text' && part.text)).toEqual([expect.stringContaining('execution-denied')])
+    for (const call of calls) expectValid([...(call.instructions ?? []), ...call.messages])
+    await expect.poll(async () => JSON.stringify(await reload())).toBe(JSON.stringify(messages))
+    const results = (await threads.load('deny')).entries.filter((entry) => entry.kind === 'tool_result')
+    expect(results.map((entry) => entry.kind === 'tool_result' && entry.payload.error)).toEqual(['The user denied this tool call: keep it'])
+
+    // the next turn: the denial goes to the model as the error the thread holds (error-text, as the SDK sends an output-denied part)
+    messages = await send(transport, [...messages, user('u2', 'ok')])
+    const denied = calls[2]?.messages.find((message) => message.role === 'tool')
+    expect(denied).toEqual({ role: 'tool', content: [{ type: 'tool-result', toolCallId: 'call-2', toolName: 'deleteFile', output: { type: 'error-text', value: 'Error: The user denied this tool call: keep it' } }] })
+  })
+})
