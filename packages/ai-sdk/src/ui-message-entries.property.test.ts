@@ -3,6 +3,7 @@ import { createThread, createTokenCounter, definePolicy, type TokenCounter } fro
 import { modelMessageSchema, type ModelMessage } from 'ai'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { projectModelMessages } from './model-messages'
+import { withApprovalResponses } from './tool-approvals'
 import { uiConversationArbitrary } from './testing/random-ui-messages'
 import { entriesToUIMessages, uiMessageToEntryInputs } from './ui-message-entries'
 
@@ -25,6 +26,7 @@ function threadOf(messages: Parameters<typeof uiMessageToEntryInputs>[0][]) {
 function modelMessageProblems(messages: readonly ModelMessage[]): string[] {
   const problems: string[] = []
   let open: Map<string, number> | undefined
+  const approvals = new Map<string, string>()
   const close = (index: number): void => {
     for (const [id, at] of open ?? []) problems.push(`messages[${at}]: tool call ${id} is not answered before messages[${index}]`)
     open = undefined
@@ -36,9 +38,14 @@ function modelMessageProblems(messages: readonly ModelMessage[]): string[] {
     if (message.role === 'assistant' && Array.isArray(message.content)) {
       const calls = message.content.filter((part) => part.type === 'tool-call')
       if (calls.length > 0) open = new Map(calls.map((part) => [part.toolCallId, index]))
+      for (const part of message.content) if (part.type === 'tool-approval-request') approvals.set(part.approvalId, part.toolCallId)
     }
     if (message.role === 'tool') {
       for (const part of message.content) {
+        // an approved call is answered by streamText, which runs it before asking the model
+        if (part.type === 'tool-approval-response' && part.approved) {
+          if (open?.delete(approvals.get(part.approvalId) ?? '') !== true) problems.push(`messages[${index}]: approval ${part.approvalId} answers no open call`)
+        }
         if (part.type !== 'tool-result') continue
         if (open?.delete(part.toolCallId) !== true) problems.push(`messages[${index}]: result for ${part.toolCallId} answers no open call`)
       }
@@ -77,7 +84,10 @@ describe('UI messages through a thread', () => {
         (messages, options) => {
           const thread = threadOf(messages)
           const policy = definePolicy({ ...options, reserveOutputTokens: 100, systemPrompt: 'You are terse.' })
-          const { instructions, messages: rest, projection } = projectModelMessages({ thread, policy, counter })
+          const projected = projectModelMessages({ thread, policy, counter })
+          const { instructions, projection } = projected
+          // what the transports send: the last message's answered approvals go last, for streamText to act on
+          const rest = withApprovalResponses(projected.messages, messages.at(-1))
           // streamText refuses system messages in `messages`: they all lead, and go to `instructions`
           expect(rest.some((message) => message.role === 'system')).toBe(false)
           const model = [...(instructions ?? []), ...rest]

@@ -35,7 +35,8 @@ function toolPart(state: ToolState, toolCallId: string, name: string, dynamic: b
     case 'approval-requested':
       return { ...head, state, input, approval: { id: `approval-${toolCallId}` } }
     case 'approval-responded':
-      return { ...head, state, input, approval: { id: `approval-${toolCallId}`, approved: true } }
+      // approved, or denied with a reason (errorText stands in for it), before the call has run
+      return { ...head, state, input, approval: errorText.length % 2 === 0 ? { id: `approval-${toolCallId}`, approved: true } : { id: `approval-${toolCallId}`, approved: false, reason: errorText } }
     case 'output-available':
       return { ...head, state, input, output }
     case 'output-error':
