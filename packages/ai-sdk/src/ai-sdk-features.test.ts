@@ -133,6 +133,50 @@ describe('tool approval: denial', () => {
     // the next turn: the denial goes to the model as the error the thread holds (error-text, as the SDK sends an output-denied part)
     messages = await send(transport, [...messages, user('u2', 'ok')])
     const denied = calls[2]?.messages.find((message) => message.role === 'tool')
-    expect(denied).toEqual({ role: 'tool', content: [{ type: 'tool-result', toolCallId: 'call-2', toolName: 'deleteFile', output: { type: 'error-text', value: 'Error: The user denied this tool call: keep it' } }] })
+    expect(denied).toEqual({ role: 'tool', content: [{ type: 'tool-result', toolCallId: 'call-2', toolName: 'deleteFile', output: { type: 'error-text', value: 'The user denied this tool call: keep it' } }] })
+  })
+})
+
+describe('tool errors through the projected transport', () => {
+  it('a tool that throws is stored as output-error, reloads, and the model hears the error', async () => {
+    const failing = tool({
+      description: 'Reads a file',
+      inputSchema: jsonSchema<{ path: string }>({ type: 'object', properties: { path: { type: 'string' } }, required: ['path'] }),
+      execute: async ({ path }) => {
+        throw new Error(`no such file: ${path}`)
+      },
+    })
+    const { transport, calls, reload, threads } = setup('errors', toolCallingModel('readFile', { path: 'x.txt' }), { readFile: failing })
+    let messages = await send(transport, [user('u1', 'read x.txt')])
+    expect(messages[1]?.parts.find((part) => part.type === 'tool-readFile')).toMatchObject({ state: 'output-error', errorText: 'Error: no such file: x.txt' })
+    messages = await send(transport, messages) // sendAutomaticallyWhen: lastAssistantMessageIsCompleteWithToolCalls
+    expect(calls[1]?.messages.at(-1)).toEqual({ role: 'tool', content: [{ type: 'tool-result', toolCallId: 'call-2', toolName: 'readFile', output: { type: 'error-text', value: 'Error: no such file: x.txt' } }] })
+    for (const call of calls) expectValid([...(call.instructions ?? []), ...call.messages])
+    await expect.poll(async () => JSON.stringify(await reload())).toBe(JSON.stringify(messages))
+    const results = (await threads.load('errors')).entries.filter((entry) => entry.kind === 'tool_result')
+    expect(results.map((entry) => entry.kind === 'tool_result' && entry.payload.error)).toEqual(['Error: no such file: x.txt'])
+  })
+})
+
+describe('client-side tools (no execute) through the projected transport', () => {
+  it("the app's addToolOutput result is stored, reloads, and the automatic resend sends it to the model", async () => {
+    const askLocation = tool({ description: 'Asks the user where they are', inputSchema: jsonSchema<{ why: string }>({ type: 'object', properties: { why: { type: 'string' } } }) })
+    const { transport, calls, reload, threads } = setup('client-tool', toolCallingModel('askLocation', { why: 'weather' }), { askLocation })
+    let messages = await send(transport, [user('u1', 'weather here?')])
+    const pending = messages[1]?.parts.find((part) => part.type === 'tool-askLocation')
+    expect(pending).toMatchObject({ state: 'input-available', input: { why: 'weather' } })
+    // saved while the call waits: the call is stored, unanswered
+    await expect.poll(async () => (await threads.load('client-tool')).entries.map((entry) => entry.kind)).toEqual(['message', 'tool_call'])
+    // what useChat's addToolOutput does, then lastAssistantMessageIsCompleteWithToolCalls resends
+    const last = messages[1] as UIMessage
+    messages = [messages[0] as UIMessage, { ...last, parts: last.parts.map((part) => (part.type === 'tool-askLocation' ? ({ ...part, state: 'output-available', output: { city: 'Oslo' } } as typeof part) : part)) }]
+    messages = await send(transport, messages)
+    expect(calls[1]?.messages.at(-1)).toEqual({ role: 'tool', content: [{ type: 'tool-result', toolCallId: 'call-2', toolName: 'askLocation', output: { type: 'text', value: '{"city":"Oslo"}' } }] })
+    expect(messages[1]?.parts.filter((part) => part.type === 'text').map((part) => part.type === 'text' && part.text)).toEqual(['tool said {"type":"text","value":"{\\"city\\":\\"Oslo\\"}"}'])
+    for (const call of calls) expectValid([...(call.instructions ?? []), ...call.messages])
+    await expect.poll(async () => JSON.stringify(await reload())).toBe(JSON.stringify(messages))
+    const entries = (await threads.load('client-tool')).entries
+    expect(entries.filter((entry) => entry.kind === 'tool_call')).toHaveLength(1)
+    expect(entries.filter((entry) => entry.kind === 'tool_result').map((entry) => entry.kind === 'tool_result' && entry.payload.result)).toEqual([{ city: 'Oslo' }])
   })
 })

@@ -39,7 +39,7 @@ describe('projectModelMessages', () => {
         ],
       },
       { role: 'tool', content: [{ type: 'tool-result', toolCallId: 'c1', toolName: 'weather', output: { type: 'text', value: '{"celsius":4}' } }] },
-      { role: 'tool', content: [{ type: 'tool-result', toolCallId: 'c2', toolName: 'weather', output: { type: 'error-text', value: 'Error: The user denied this tool call: not now' } }] },
+      { role: 'tool', content: [{ type: 'tool-result', toolCallId: 'c2', toolName: 'weather', output: { type: 'error-text', value: 'The user denied this tool call: not now' } }] },
       { role: 'assistant', content: '4 °C.' },
     ])
     expect(JSON.stringify(model)).not.toContain('secret thoughts')

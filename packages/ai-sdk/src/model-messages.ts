@@ -30,6 +30,11 @@ function userFileParts(bySeq: ReadonlyMap<number, Entry>, seqs: readonly number[
   return files
 }
 
+/** Core's text of a failed result, `Error: <error>`, without the prefix (`error-text` already says it). */
+function errorText(content: string): string {
+  return content.startsWith('Error: ') ? content.slice('Error: '.length) : content
+}
+
 /** Options of `toModelMessages` and `projectModelMessages`. */
 export interface ModelMessagesOptions {
   /**
@@ -114,7 +119,8 @@ export function toModelMessages(projection: ProjectionResult, thread: ThreadSour
               type: 'tool-result',
               toolCallId: message.toolCallId,
               toolName: message.name,
-              output: message.isError === true ? { type: 'error-text', value: message.content } : { type: 'text', value: message.content },
+              // `error-text` says it is an error: the text is the error itself, as the SDK sends an `output-error` part
+              output: message.isError === true ? { type: 'error-text', value: errorText(message.content) } : { type: 'text', value: message.content },
             },
           ],
         })
