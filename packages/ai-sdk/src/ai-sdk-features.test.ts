@@ -14,13 +14,14 @@ beforeAll(async () => {
 type Prompt = Parameters<MockLanguageModelV4['doStream']>[0]['prompt']
 
 /** A model that calls `toolName` when the user asks, then says what the tool returned. */
-function toolCallingModel(toolName: string, input: Record<string, unknown>): MockLanguageModelV4 {
+function toolCallingModel(toolName: string, input: Record<string, unknown>, supportedUrls: Record<string, RegExp[]> = {}): MockLanguageModelV4 {
   const finish = (unified: 'stop' | 'tool-calls') => ({
     type: 'finish' as const,
     usage: { inputTokens: { total: 10, noCache: 10, cacheRead: 0, cacheWrite: undefined }, outputTokens: { total: 5, text: 5, reasoning: undefined } },
     finishReason: { unified, raw: unified },
   })
   return new MockLanguageModelV4({
+    supportedUrls,
     doStream: async ({ prompt }: { prompt: Prompt }) => {
       const last = prompt.at(-1)
       if (last?.role === 'user') {
@@ -75,7 +76,7 @@ function answerApproval(messages: UIMessage[], approved: boolean, reason?: strin
   const last = messages.at(-1) as UIMessage
   const parts = last.parts.map((part) =>
     'state' in part && part.state === 'approval-requested' && 'approval' in part
-      ? ({ ...part, state: 'approval-responded', approval: { ...part.approval, approved, ...(reason === undefined ? {} : { reason }) } } as typeof part)
+      ? ({ ...part, state: 'approval-responded', approval: { ...part.approval, approved, ...(reason === undefined ? {} : { reason }) } } as unknown as typeof part)
       : part,
   )
   return [...messages.slice(0, -1), { ...last, parts }]
@@ -142,7 +143,7 @@ describe('tool errors through the projected transport', () => {
     const failing = tool({
       description: 'Reads a file',
       inputSchema: jsonSchema<{ path: string }>({ type: 'object', properties: { path: { type: 'string' } }, required: ['path'] }),
-      execute: async ({ path }) => {
+      execute: async ({ path }): Promise<{ text: string }> => {
         throw new Error(`no such file: ${path}`)
       },
     })
@@ -160,8 +161,9 @@ describe('tool errors through the projected transport', () => {
 
 describe('client-side tools (no execute) through the projected transport', () => {
   it("the app's addToolOutput result is stored, reloads, and the automatic resend sends it to the model", async () => {
-    const askLocation = tool({ description: 'Asks the user where they are', inputSchema: jsonSchema<{ why: string }>({ type: 'object', properties: { why: { type: 'string' } } }) })
-    const { transport, calls, reload, threads } = setup('client-tool', toolCallingModel('askLocation', { why: 'weather' }), { askLocation })
+    // a client-side tool: no execute, the app answers with addToolOutput
+    const clientTools: ToolSet = { askLocation: { description: 'Asks the user where they are', inputSchema: jsonSchema<{ why: string }>({ type: 'object', properties: { why: { type: 'string' } } }) } }
+    const { transport, calls, reload, threads } = setup('client-tool', toolCallingModel('askLocation', { why: 'weather' }), clientTools)
     let messages = await send(transport, [user('u1', 'weather here?')])
     const pending = messages[1]?.parts.find((part) => part.type === 'tool-askLocation')
     expect(pending).toMatchObject({ state: 'input-available', input: { why: 'weather' } })
@@ -178,5 +180,52 @@ describe('client-side tools (no execute) through the projected transport', () =>
     const entries = (await threads.load('client-tool')).entries
     expect(entries.filter((entry) => entry.kind === 'tool_call')).toHaveLength(1)
     expect(entries.filter((entry) => entry.kind === 'tool_result').map((entry) => entry.kind === 'tool_result' && entry.payload.result)).toEqual([{ city: 'Oslo' }])
+  })
+})
+
+describe('file and image parts through the projected transport', () => {
+  const png = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg=='
+  const ask: UIMessage = {
+    id: 'u1',
+    role: 'user',
+    parts: [
+      { type: 'text', text: 'What is in these?' },
+      { type: 'file', mediaType: 'image/png', url: png, filename: 'dot.png' },
+      { type: 'file', mediaType: 'application/pdf', url: 'https://files.example.com/report.pdf', filename: 'report.pdf' },
+      { type: 'text', text: 'Be short.' },
+    ],
+  }
+
+  it('are stored as content parts, counted, sent as the SDK sends them, and reload unchanged', async () => {
+    // a model that fetches https: files itself (as OpenAI and Anthropic do); streamText downloads the rest
+    const model = toolCallingModel('none', {}, { 'application/pdf': [/^https:/] })
+    const files = setup('files', model)
+    const messages = await send(files.transport, [ask])
+    // the stored entry holds the text and both files as core parts, so they are counted and projected
+    const [entry] = (await files.threads.load('files')).entries
+    expect(entry?.kind === 'message' && entry.payload.parts).toEqual([
+      { type: 'text', text: 'What is in these?' },
+      { type: 'image', source: { type: 'url', url: png } },
+      { type: 'file', source: { type: 'url', url: 'https://files.example.com/report.pdf' }, filename: 'report.pdf' },
+      { type: 'text', text: 'Be short.' },
+    ])
+    const sent = files.calls[0]
+    expect(sent?.projection.meta.tokens.attachments).toBeGreaterThan(0)
+    expect(sent?.messages).toEqual([
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: 'What is in these?' },
+          { type: 'file', data: new URL(png), mediaType: 'image/png', filename: 'dot.png' },
+          { type: 'file', data: new URL('https://files.example.com/report.pdf'), mediaType: 'application/pdf', filename: 'report.pdf' },
+          { type: 'text', text: 'Be short.' },
+        ],
+      },
+    ])
+    expectValid(sent?.messages ?? [])
+    // streamText accepted them: the model's prompt has the image's bytes and the PDF's URL
+    const prompt = model.doStreamCalls[0]?.prompt.at(-1)
+    expect(prompt?.role === 'user' && prompt.content.map((part) => part.type)).toEqual(['text', 'file', 'file', 'text'])
+    await expect.poll(async () => JSON.stringify(await files.reload())).toBe(JSON.stringify(messages))
   })
 })

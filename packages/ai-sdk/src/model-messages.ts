@@ -2,32 +2,34 @@ import { project } from '@threadlens/core'
 import type { Entry, ProjectionResult, ThreadSource } from '@threadlens/core'
 import type { ProjectInput } from '@threadlens/core/internal'
 import { AttachmentUnavailableError, mediaTypeOf, type ContentPart } from '@threadlens/core/parts'
-import type { FilePart, ImagePart, ModelMessage, SystemModelMessage, TextPart } from 'ai'
+import type { FilePart, FileUIPart, ImagePart, ModelMessage, SystemModelMessage, TextPart } from 'ai'
 import { uiRecordOf } from './ui-message-entries'
 
 function entriesOf(thread: ThreadSource | readonly Entry[]): readonly Entry[] {
   return Array.isArray(thread) ? thread : (thread as ThreadSource).entries
 }
 
-/** File parts of the UI message stored on the user entry at `seq`, as model file parts. */
-function userFileParts(bySeq: ReadonlyMap<number, Entry>, seqs: readonly number[]): FilePart[] {
-  const files: FilePart[] = []
+/** The file parts of the UI messages stored on the user entries at `seqs`. */
+function uiFileParts(bySeq: ReadonlyMap<number, Entry>, seqs: readonly number[]): FileUIPart[] {
+  const files: FileUIPart[] = []
   for (const seq of seqs) {
     const entry = bySeq.get(seq)
     const message = entry === undefined ? undefined : uiRecordOf(entry)?.message
     if (message === undefined || message.role !== 'user') continue
-    for (const part of message.parts) {
-      if (part.type !== 'file') continue
-      let url: URL
-      try {
-        url = new URL(part.url)
-      } catch {
-        continue // not a URL the provider could fetch or decode: the UI keeps it, the model is not sent it
-      }
-      files.push({ type: 'file', data: url, mediaType: part.mediaType, ...(part.filename === undefined ? {} : { filename: part.filename }) })
-    }
+    for (const part of message.parts) if (part.type === 'file') files.push(part)
   }
   return files
+}
+
+/** A UI file part as the SDK sends it (`convertToModelMessages`): a `file` part with its media type and name. */
+function modelFilePart(part: FileUIPart): FilePart | undefined {
+  let url: URL
+  try {
+    url = new URL(part.url)
+  } catch {
+    return undefined // not a URL the provider could fetch or decode: the UI keeps it, the model is not sent it
+  }
+  return { type: 'file', data: url, mediaType: part.mediaType, ...(part.filename === undefined ? {} : { filename: part.filename }) }
 }
 
 /** Core's text of a failed result, `Error: <error>`, without the prefix (`error-text` already says it). */
@@ -45,10 +47,14 @@ export interface ModelMessagesOptions {
 }
 
 /** A user message's own parts (core's text, images and files) as model parts, in order. */
-function coreParts(parts: readonly ContentPart[], options: ModelMessagesOptions): (TextPart | ImagePart | FilePart)[] {
+function coreParts(parts: readonly ContentPart[], options: ModelMessagesOptions, uiFiles: readonly FileUIPart[]): (TextPart | ImagePart | FilePart)[] {
   return parts.map((part): TextPart | ImagePart | FilePart => {
     if (part.type === 'text') return { type: 'text', text: part.text }
     const source = part.source
+    // A file a UI message sent goes as the SDK sends it, with the media type the UI part knows.
+    const ui = source.type === 'url' ? uiFiles.find((file) => file.url === source.url) : undefined
+    const sent = ui === undefined ? undefined : modelFilePart(ui)
+    if (sent !== undefined) return sent
     if (source.type === 'provider-file') return { type: 'text', text: `[${part.type} ${source.fileId} is not available to this model]` }
     const mediaType = mediaTypeOf(source)
     let data: URL | string
@@ -68,8 +74,8 @@ function coreParts(parts: readonly ContentPart[], options: ModelMessagesOptions)
  * projection decides what is sent (budget, windows, summaries, tool pairing); this only changes
  * shape: tool calls become `tool-call` parts of their assistant message, each tool message a
  * `tool-result` (`error-text` when the call failed or was denied), a user message's own parts
- * (core's text, images and files) go as `text`, `image` and `file` parts in order, and its file parts
- * kept in the thread by this package go along as `file` parts. An assistant message with no text
+ * (core's text, images and files) go as `text`, `image` and `file` parts in order; a UI message's
+ * files go as the SDK sends them, `file` parts with their media type and name. An assistant message with no text
  * and no tool calls (e.g. only reasoning was shown) is not sent.
  */
 export function toModelMessages(projection: ProjectionResult, thread: ThreadSource | readonly Entry[], options: ModelMessagesOptions = {}): ModelMessage[] {
@@ -83,11 +89,13 @@ export function toModelMessages(projection: ProjectionResult, thread: ThreadSour
         result.push({ role: 'system', content: message.content })
         return
       case 'user': {
-        const files = userFileParts(bySeq, info?.seqs ?? [])
+        const uiFiles = uiFileParts(bySeq, info?.seqs ?? [])
         if (message.parts !== undefined) {
-          result.push({ role: 'user', content: [...coreParts(message.parts, options), ...files] })
+          result.push({ role: 'user', content: coreParts(message.parts, options, uiFiles) })
           return
         }
+        // stored before user files became content parts: the UI message's files follow its text
+        const files = uiFiles.flatMap((part) => modelFilePart(part) ?? [])
         if (files.length === 0) {
           result.push({ role: 'user', content: message.content })
         } else {
