@@ -1,10 +1,26 @@
 import { createTokenCounter, definePolicy, type TokenCounter } from '@threadlens/core'
 import { createMemoryBackedStores } from '@threadlens/store'
-import { jsonSchema, modelMessageSchema, readUIMessageStream, simulateReadableStream, tool, type ModelMessage, type ToolSet, type UIMessage } from 'ai'
+import {
+  createUIMessageStream,
+  createUIMessageStreamResponse,
+  DefaultChatTransport,
+  jsonSchema,
+  modelMessageSchema,
+  readUIMessageStream,
+  simulateReadableStream,
+  streamText,
+  tool,
+  type ModelMessage,
+  type ToolSet,
+  type UIMessage,
+} from 'ai'
 import { MockLanguageModelV4 } from 'ai/test'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { createChatPersistence } from './chat-persistence'
 import { createProjectedChatTransport, type ProjectedCall } from './projected-chat-transport'
+import { projectedSendMessagesRequest } from './projected-request'
+import { readProjectedRequest } from './read-projected-request'
+import { scriptedChatModel } from './testing/scripted-chat-model'
 
 let counter: TokenCounter
 beforeAll(async () => {
@@ -227,5 +243,65 @@ describe('file and image parts through the projected transport', () => {
     const prompt = model.doStreamCalls[0]?.prompt.at(-1)
     expect(prompt?.role === 'user' && prompt.content.map((part) => part.type)).toEqual(['text', 'file', 'file', 'text'])
     await expect.poll(async () => JSON.stringify(await files.reload())).toBe(JSON.stringify(messages))
+  })
+})
+
+describe('message metadata and data parts (server route)', () => {
+  it('round-trip with the messages, transient data parts are not stored, and neither reaches the model', async () => {
+    const { threads } = createMemoryBackedStores()
+    const persistence = createChatPersistence({ store: threads, chatId: 'data' })
+    const model = scriptedChatModel()
+    const sent: ModelMessage[][] = []
+    // a route that streams its own data parts beside the model's answer, and the app's metadata
+    const route = async (request: Request): Promise<Response> => {
+      const projected = readProjectedRequest(await request.json())
+      sent.push(projected.input.messages)
+      const stream = createUIMessageStream({
+        execute: ({ writer }) => {
+          writer.write({ type: 'start', messageId: projected.responseMessageId, messageMetadata: { app: { rating: 'none', at: 7 } } })
+          writer.write({ type: 'data-status', id: 'status-1', data: { step: 'searched', hits: 3 } })
+          writer.write({ type: 'data-toast', data: 'saved!', transient: true })
+          writer.merge(streamText({ model, ...projected.input }).toUIMessageStream({ sendStart: false }))
+        },
+      })
+      return createUIMessageStreamResponse({ stream })
+    }
+    const transport = new DefaultChatTransport<UIMessage>({
+      api: 'http://app.test/api/chat',
+      prepareSendMessagesRequest: projectedSendMessagesRequest({ persistence, policy: definePolicy({}), counter }),
+      fetch: (url, init) => route(new Request(url, init)),
+    })
+    const transientSeen: unknown[] = []
+    const turn = async (history: UIMessage[]): Promise<UIMessage[]> => {
+      const stream = await transport.sendMessages({ trigger: 'submit-message', chatId: 'data', messageId: undefined, messages: history, abortSignal: undefined })
+      let reply: UIMessage | undefined
+      // useChat's onData sees transient parts; they never join the message
+      const [forMessage, forData] = stream.tee()
+      void (async () => {
+        for await (const chunk of forData) if (chunk.type === 'data-toast') transientSeen.push(chunk.data)
+      })()
+      for await (const message of readUIMessageStream<UIMessage>({ stream: forMessage })) reply = message
+      if (reply === undefined) throw new Error('no reply')
+      const all = [...history, reply]
+      await persistence.save(all)
+      return all
+    }
+    const ask: UIMessage = { id: 'u1', role: 'user', metadata: { sentFrom: 'mobile', draftId: 'd-1' }, parts: [{ type: 'text', text: 'find it' }] }
+    let messages = await turn([ask])
+    expect(transientSeen).toEqual(['saved!'])
+    expect(messages[1]?.metadata).toEqual({ app: { rating: 'none', at: 7 } })
+    expect(messages[1]?.parts.filter((part) => part.type.startsWith('data-'))).toEqual([{ type: 'data-status', id: 'status-1', data: { step: 'searched', hits: 3 } }])
+    // an app-side data part added to the user's next message, with its own metadata
+    messages = await turn([...messages, { id: 'u2', role: 'user', metadata: { sentFrom: 'desktop' }, parts: [{ type: 'data-context', data: { page: '/orders' } }, { type: 'text', text: 'thanks' }] } as UIMessage])
+    const reloaded = await createChatPersistence({ store: threads, chatId: 'data' }).load()
+    expect(reloaded).toEqual(JSON.parse(JSON.stringify(messages)))
+    expect(JSON.stringify(reloaded)).not.toContain('saved!')
+    // what the route received: no metadata, no data parts, valid model messages
+    for (const request of sent) {
+      expectValid(request)
+      const text = JSON.stringify(request)
+      for (const hidden of ['mobile', 'desktop', 'rating', 'searched', '/orders', 'saved!']) expect(text).not.toContain(hidden)
+    }
+    expect(sent[1]?.map((message) => message.role)).toEqual(['user', 'assistant', 'user'])
   })
 })
