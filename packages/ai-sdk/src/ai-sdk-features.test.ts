@@ -246,6 +246,59 @@ describe('file and image parts through the projected transport', () => {
   })
 })
 
+describe('file parts kept in the attachment store', () => {
+  it('keeps the bytes once outside the entries, reloads the same data: URLs, and sends the bytes', async () => {
+    const stores = createMemoryBackedStores()
+    const persistence = createChatPersistence({ store: stores.threads, chatId: 'kept', attachments: stores.attachments })
+    const model = toolCallingModel('none', {})
+    const calls: ProjectedCall[] = []
+    const transport = createProjectedChatTransport({ persistence, model, policy: definePolicy({}), counter, onCall: (call) => calls.push(call), recordWaitMs: 1000 })
+    const bytes = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg=='
+    const ask: UIMessage = {
+      id: 'u1',
+      role: 'user',
+      parts: [
+        { type: 'text', text: 'Look' },
+        { type: 'file', mediaType: 'image/png', url: `data:image/png;base64,${bytes}`, filename: 'dot.png' },
+        // the same picture twice: stored once
+        { type: 'file', mediaType: 'image/png', url: `data:image/png;base64,${bytes}` },
+        // not canonical base64 (a line break): kept inline, exactly as given
+        { type: 'file', mediaType: 'text/plain', url: 'data:text/plain;base64,aGVs\nbG8=' },
+      ],
+    }
+    const messages = await send(transport, [ask])
+    const entries = (await stores.threads.load('kept')).entries
+    expect(JSON.stringify(entries)).not.toContain(bytes)
+    const [stored] = await stores.attachments.listForThread('kept')
+    expect(stored).toMatchObject({ mediaType: 'image/png', bytes: 70 })
+    expect(entries[0]?.kind === 'message' && entries[0].payload.parts?.map((part) => (part.type === 'text' ? part.text : part.source.type))).toEqual(['Look', 'attachment', 'attachment', 'url'])
+    // sent as bytes, counted as attachments
+    expect(calls[0]?.projection.meta.tokens.attachments).toBeGreaterThan(0)
+    expect(calls[0]?.messages[0]).toEqual({
+      role: 'user',
+      content: [
+        { type: 'text', text: 'Look' },
+        { type: 'file', data: bytes, mediaType: 'image/png', filename: 'dot.png' },
+        { type: 'file', data: bytes, mediaType: 'image/png' },
+        { type: 'file', data: new URL('data:text/plain;base64,aGVs\nbG8='), mediaType: 'text/plain' },
+      ],
+    })
+    expectValid(calls[0]?.messages ?? [])
+    expect(model.doStreamCalls[0]?.prompt.at(-1)?.content).toHaveLength(4)
+    // a reload (a new page: nothing cached) gives the same data: URLs back
+    const reloaded = createChatPersistence({ store: stores.threads, chatId: 'kept', attachments: stores.attachments })
+    const loaded = await reloaded.load()
+    expect(JSON.stringify(loaded)).toBe(JSON.stringify(messages))
+    // saving what was loaded appends nothing; a regenerate branches and the branch holds the file too
+    await expect(reloaded.save(loaded)).resolves.toMatchObject({ appended: 0, forked: false })
+    const branched = await reloaded.save([ask])
+    expect(branched).toMatchObject({ forked: true })
+    await stores.threads.delete('kept')
+    expect(await stores.attachments.listForThread(branched.threadId)).toHaveLength(1)
+    expect(JSON.stringify(await reloaded.load())).toBe(JSON.stringify([ask]))
+  })
+})
+
 describe('message metadata and data parts (server route)', () => {
   it('round-trip with the messages, transient data parts are not stored, and neither reaches the model', async () => {
     const { threads } = createMemoryBackedStores()

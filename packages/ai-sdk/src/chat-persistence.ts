@@ -2,9 +2,11 @@ import type { CallRecord, Entry, EntryInput, Thread } from '@threadlens/core'
 import { threadId as toThreadId } from '@threadlens/core/internal'
 import type { ThreadStore } from '@threadlens/store'
 import { StorageError } from '@threadlens/store'
+import type { AttachmentInfo, AttachmentStore } from '@threadlens/store/attachments'
 import type { UIMessage } from 'ai'
 import { noteInvalidMetadata, oncePerMessage } from './call-metadata'
 import { InvalidAdapterOptionsError, type InvalidCallMetadataError } from './errors'
+import { attachmentReference, dataUrlBlob, parseAttachmentReference, resolveReferences, toStoredForm } from './ui-attachments'
 import { entriesToUIMessages, uiMessageIdOf, uiMessageToEntryInputs, type UIMessageEntriesOptions } from './ui-message-entries'
 
 export interface ChatPersistenceOptions {
@@ -23,6 +25,13 @@ export interface ChatPersistenceOptions {
   readonly entries?: UIMessageEntriesOptions
   /** Title of the chat's threads when created. Default: `''`. */
   readonly title?: string
+  /**
+   * Where the bytes of a user's `data:` file parts are kept (`openThreadlensStores(...).attachments`),
+   * or its promise: each file once, outside the thread's entries, which reference it; `load` gives the
+   * same `data:` URLs back, and the projection sends the bytes from there. Default: none (a `data:`
+   * URL is kept inline in the thread, up to `entries.maxInlineFileChars`).
+   */
+  readonly attachments?: AttachmentStore | PromiseLike<AttachmentStore>
   /** Told once per message whose call metadata from the server (`projectedMessageMetadata`) is unreadable and ignored. Default: `console.warn`. */
   readonly onInvalidMetadata?: (problem: InvalidCallMetadataError) => void
 }
@@ -69,6 +78,8 @@ export interface ChatPersistence {
   append(inputs: readonly EntryInput[]): Promise<void>
   /** The store the chat lives in. */
   store(): Promise<ThreadStore>
+  /** The attachment store the chat keeps files in (`options.attachments`), or `undefined`. */
+  attachments(): Promise<AttachmentStore | undefined>
   /** Stops hearing about other tabs' branches (closes the chat's BroadcastChannel). Saves still work. */
   close(): void
 }
@@ -197,17 +208,20 @@ export function createChatPersistence(options: ChatPersistenceOptions): ChatPers
 
   const load = async (): Promise<UIMessage[]> => {
     const head = await resolveHead()
-    const messages = entriesToUIMessages((await (await storeOf()).load(head.id)).entries)
-    known = new Set(messages.map((message) => message.id))
-    return messages
+    const stored = entriesToUIMessages((await (await storeOf()).load(head.id)).entries)
+    known = new Set(stored.map((message) => message.id))
+    const attachments = await attachmentsOf()
+    return attachments === undefined ? stored : resolveReferences(stored, attachments)
   }
 
   const save = (all: readonly UIMessage[]): Promise<SaveResult> =>
     withLock(async () => {
       // A message with no parts (a reply that failed before its first chunk) holds nothing to keep.
-      const messages = all.filter((message) => message.parts.length > 0)
-      noteInvalidMetadata(messages, reportInvalid)
+      const given = all.filter((message) => message.parts.length > 0)
+      noteInvalidMetadata(given, reportInvalid)
       const head = await resolveHead()
+      // user files' bytes go to the attachment store; the messages are compared and stored with references
+      const messages = await storedForms(head.id, given)
       let target = head.id
       let stored = storedMessages((await (await storeOf()).load(target)).entries)
       const incoming = new Map(messages.map((message) => [message.id, message]))
@@ -236,6 +250,7 @@ export function createChatPersistence(options: ChatPersistenceOptions): ChatPers
         // A replaced message here was never seen by this tab (another tab's): the stored copy stays.
         if (relation.kind === 'grown') inputs.push(...relation.inputs)
       }
+      if (target !== head.id) await keepFilesFor(target, messages)
       if (inputs.length > 0) await (await storeOf()).appendMany(target, inputs)
       known = new Set(messages.map((message) => message.id))
       if (divergeAt !== undefined) {
@@ -247,6 +262,38 @@ export function createChatPersistence(options: ChatPersistenceOptions): ChatPers
       }
       return { threadId: target, appended: inputs.length, forked: divergeAt !== undefined }
     })
+
+  const attachmentsPromise = options.attachments === undefined ? undefined : Promise.resolve(options.attachments)
+  const attachmentsOf = async (): Promise<AttachmentStore | undefined> => attachmentsPromise
+  /** The attachment each `data:` URL's bytes were stored as, by URL (the same file is hashed once per page). */
+  const storedFiles = new Map<string, { info: AttachmentInfo; header: string; blob: Blob } | null>()
+
+  /** Stores the user files' bytes of `messages` for `threadId` and returns the messages as they are kept (references, not bytes). */
+  const storedForms = async (threadId: string, messages: readonly UIMessage[]): Promise<UIMessage[]> => {
+    const attachments = await attachmentsOf()
+    if (attachments === undefined) return [...messages]
+    for (const message of messages) {
+      if (message.role !== 'user') continue
+      for (const part of message.parts) {
+        if (part.type !== 'file' || !part.url.startsWith('data:') || storedFiles.has(part.url)) continue
+        const file = dataUrlBlob(part.url)
+        storedFiles.set(part.url, file === undefined ? null : { ...file, info: await attachments.put(threadId, file.blob, { mediaType: file.blob.type }) })
+      }
+    }
+    const referenceFor = (url: string): string | undefined => {
+      const file = storedFiles.get(url)
+      return file === undefined || file === null ? undefined : attachmentReference(file.info, file.header)
+    }
+    return messages.map((message) => toStoredForm(message, referenceFor))
+  }
+
+  /** A new branch holds the files its messages reference (put again: the bytes are not stored twice). */
+  const keepFilesFor = async (threadId: string, messages: readonly UIMessage[]): Promise<void> => {
+    const attachments = await attachmentsOf()
+    if (attachments === undefined) return
+    const ids = new Set(messages.flatMap((message) => message.parts.flatMap((part) => (part.type === 'file' ? (parseAttachmentReference(part.url)?.id ?? []) : []))))
+    for (const file of storedFiles.values()) if (file !== null && ids.has(file.info.id)) await attachments.put(threadId, file.blob, { mediaType: file.blob.type })
+  }
 
   const watch = (listener: (messages: UIMessage[]) => void): (() => void) => {
     let stopped = false
@@ -293,5 +340,5 @@ export function createChatPersistence(options: ChatPersistenceOptions): ChatPers
 
   const close = (): void => channel?.close()
 
-  return { chatId, currentThreadId: () => current, load, save, watch, recordCall, thread, append, store: storeOf, close }
+  return { chatId, currentThreadId: () => current, load, save, watch, recordCall, thread, append, store: storeOf, attachments: attachmentsOf, close }
 }

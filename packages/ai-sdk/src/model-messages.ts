@@ -1,8 +1,10 @@
 import { project } from '@threadlens/core'
 import type { Entry, ProjectionResult, ThreadSource } from '@threadlens/core'
 import type { ProjectInput } from '@threadlens/core/internal'
+import type { AttachmentStore } from '@threadlens/store/attachments'
 import { AttachmentUnavailableError, mediaTypeOf, type ContentPart } from '@threadlens/core/parts'
 import type { FilePart, FileUIPart, ImagePart, ModelMessage, SystemModelMessage, TextPart } from 'ai'
+import { parseAttachmentReference } from './ui-attachments'
 import { uiRecordOf } from './ui-message-entries'
 
 function entriesOf(thread: ThreadSource | readonly Entry[]): readonly Entry[] {
@@ -48,11 +50,18 @@ export interface ModelMessagesOptions {
 
 /** A user message's own parts (core's text, images and files) as model parts, in order. */
 function coreParts(parts: readonly ContentPart[], options: ModelMessagesOptions, uiFiles: readonly FileUIPart[]): (TextPart | ImagePart | FilePart)[] {
+  const unmatched = [...uiFiles]
   return parts.map((part): TextPart | ImagePart | FilePart => {
     if (part.type === 'text') return { type: 'text', text: part.text }
     const source = part.source
-    // A file a UI message sent goes as the SDK sends it, with the media type the UI part knows.
-    const ui = source.type === 'url' ? uiFiles.find((file) => file.url === source.url) : undefined
+    // A file a UI message sent goes as the SDK sends it, with the media type the UI part knows (each UI part once, in order).
+    const at = unmatched.findIndex((file) => (source.type === 'url' ? file.url === source.url : source.type === 'attachment' && parseAttachmentReference(file.url)?.id === source.id))
+    const ui = at < 0 ? undefined : unmatched.splice(at, 1)[0]
+    if (ui !== undefined && source.type === 'attachment') {
+      const base64 = options.attachmentData?.(source.id)
+      if (base64 === undefined) throw new AttachmentUnavailableError(source.id)
+      return { type: 'file', data: base64, mediaType: ui.mediaType, ...(ui.filename === undefined ? {} : { filename: ui.filename }) }
+    }
     const sent = ui === undefined ? undefined : modelFilePart(ui)
     if (sent !== undefined) return sent
     if (source.type === 'provider-file') return { type: 'text', text: `[${part.type} ${source.fileId} is not available to this model]` }
@@ -164,4 +173,15 @@ export function splitInstructions(messages: readonly ModelMessage[]): { instruct
 export function projectModelMessages(input: ProjectInput, options: ModelMessagesOptions = {}): ModelMessagesProjection {
   const projection = project(input)
   return { ...splitInstructions(toModelMessages(projection, input.thread, options)), projection }
+}
+
+/**
+ * `projectModelMessages` with the bytes of the store-held files the projection sends read from
+ * `attachments` (the chat's attachment store) first. Without a store it is `projectModelMessages`.
+ */
+export async function projectModelMessagesWithFiles(input: ProjectInput, attachments: AttachmentStore | undefined): Promise<ModelMessagesProjection> {
+  if (attachments === undefined) return projectModelMessages(input)
+  const projection = project(input)
+  const attachmentData = await attachments.dataFor(projection)
+  return { ...splitInstructions(toModelMessages(projection, input.thread, { attachmentData })), projection }
 }

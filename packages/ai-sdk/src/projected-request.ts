@@ -61,14 +61,14 @@ export function projectedSendMessagesRequest(options: ProjectedRequestOptions): 
     const threadId = persistence.currentThreadId()
     const tools = options.tools ?? []
     // The projection code loads with the first send: an app's first load does not carry it.
-    const { projectModelMessages } = await import('./model-messages')
-    const projected = projectModelMessages({
+    const { projectModelMessagesWithFiles } = await import('./model-messages')
+    const projected = await projectModelMessagesWithFiles({
       thread,
       policy,
       counter,
       ...(tools.length === 0 ? {} : { tools }),
       ...(options.memory === undefined ? {} : { memory: options.memory }),
-    })
+    }, await persistence.attachments())
     const last = messages.at(-1)
     const { instructions, projection } = projected
     // The user's answers to tool approvals go last, where the route's streamText acts on them.

@@ -1,9 +1,10 @@
 import type { CallRecord, Entry, EntryInput, EntryMeta, EntryRefs, JsonObject, JsonValue } from '@threadlens/core'
 import { completeCallRecord } from '@threadlens/core/calls'
-import type { ContentPart } from '@threadlens/core/parts'
+import type { ContentPart, MediaSource } from '@threadlens/core/parts'
 import type { UIMessage } from 'ai'
 import { outcomeOf, reportedCallsOf, stepOwners } from './call-metadata'
 import { UnstorableMessageError } from './errors'
+import { parseAttachmentReference } from './ui-attachments'
 
 /**
  * Where a UI message lives in its entries' `meta.app` (a field the entry schema already allows):
@@ -88,22 +89,24 @@ function toolArguments(messageId: string, input: unknown, path: string): JsonObj
   return { input: json }
 }
 
-/** A file part's URL the model can be sent: `https:`, `http:` or `data:` (a `blob:` URL lives only in its page). */
-export function sendableFileUrl(url: string): boolean {
-  return /^(https?:|data:)/i.test(url)
+/** A file part's URL the model can be sent: `https:`, `http:`, `data:` or bytes in the attachment store (a `blob:` URL lives only in its page). */
+function sendableFileUrl(url: string): boolean {
+  return /^(https?:|data:)/i.test(url) || parseAttachmentReference(url) !== undefined
 }
 
 /**
  * A user message's text and files as core content parts, in order, when it has files the model can
  * be sent: images and files are then counted (attachment tokens) and projected like any other.
- * Core's image or file part holds the URL; the media type and file name stay on the UI part.
+ * Core's image or file part holds the URL (or the store's attachment); the media type and file name
+ * stay on the UI part.
  */
 function userContentParts(parts: UIMessage['parts']): ContentPart[] | undefined {
   if (!parts.some((part) => part.type === 'file' && sendableFileUrl(part.url))) return undefined
   return parts.flatMap((part): ContentPart[] => {
     if (part.type === 'text') return [{ type: 'text', text: part.text }]
     if (part.type !== 'file' || !sendableFileUrl(part.url)) return []
-    const source = { type: 'url' as const, url: part.url }
+    const reference = parseAttachmentReference(part.url)
+    const source: MediaSource = reference === undefined ? { type: 'url', url: part.url } : { type: 'attachment', id: reference.id, mediaType: reference.mediaType, bytes: reference.bytes }
     if (part.mediaType.startsWith('image/')) return [{ type: 'image', source }]
     const filename = part.filename !== undefined && part.filename.length >= 1 && part.filename.length <= 1024 ? part.filename : undefined
     return [{ type: 'file', source, ...(filename === undefined ? {} : { filename }) }]

@@ -1,0 +1,66 @@
+import { parseDataUrl } from '@threadlens/core/parts'
+import { base64ToBytes, bytesToBase64, type AttachmentInfo, type AttachmentStore } from '@threadlens/store/attachments'
+import type { UIMessage } from 'ai'
+
+// With an attachment store, the bytes of a user's `data:` file part are kept once in the store
+// (content-addressed); the stored UI message holds a reference in their place, which `load` turns
+// back into the same `data:` URL.
+
+const referencePattern = /^threadlens-attachment:(sha256-[0-9a-f]{64})\/(\d+)\/(data:[^,]*,)$/
+
+/** The URL a stored UI file part holds instead of a `data:` URL whose bytes the store keeps. */
+export function attachmentReference(info: Pick<AttachmentInfo, 'id' | 'bytes'>, header: string): string {
+  return `threadlens-attachment:${info.id}/${info.bytes}/${header}`
+}
+
+/** A stored file part's reference: the attachment, and the `data:` URL's header (`data:image/png;base64,`). */
+export function parseAttachmentReference(url: string): { id: string; bytes: number; header: string; mediaType: string } | undefined {
+  const match = referencePattern.exec(url)
+  if (match === null) return undefined
+  const header = match[3] as string
+  return { id: match[1] as string, bytes: Number(match[2]), header, mediaType: parseDataUrl(header)?.mediaType ?? 'application/octet-stream' }
+}
+
+/**
+ * The bytes of a base64 `data:` URL, when writing them back as base64 gives the same URL (the
+ * reference must load back exactly); `undefined` otherwise (the URL then stays inline).
+ */
+export function dataUrlBlob(url: string): { header: string; blob: Blob } | undefined {
+  const parsed = parseDataUrl(url)
+  if (parsed === undefined) return undefined
+  let bytes: Uint8Array
+  try {
+    bytes = base64ToBytes(parsed.data)
+  } catch {
+    return undefined
+  }
+  if (bytesToBase64(bytes) !== parsed.data) return undefined
+  return { header: url.slice(0, url.length - parsed.data.length), blob: new Blob([bytes as Uint8Array<ArrayBuffer>], { type: parsed.mediaType }) }
+}
+
+/** `message` as stored: its user file parts' `data:` URLs replaced by references where `referenceFor` has one. */
+export function toStoredForm(message: UIMessage, referenceFor: (url: string) => string | undefined): UIMessage {
+  if (message.role !== 'user' || !message.parts.some((part) => part.type === 'file' && referenceFor(part.url) !== undefined)) return message
+  return { ...message, parts: message.parts.map((part) => (part.type === 'file' ? { ...part, url: referenceFor(part.url) ?? part.url } : part)) }
+}
+
+/** The messages with every attachment reference turned back into its `data:` URL (a reference whose bytes are gone stays as it is). */
+export async function resolveReferences(messages: UIMessage[], attachments: AttachmentStore): Promise<UIMessage[]> {
+  const cache = new Map<string, Promise<string | undefined>>()
+  const resolve = (url: string): Promise<string | undefined> => {
+    let found = cache.get(url)
+    if (found === undefined) {
+      const reference = parseAttachmentReference(url)
+      found = reference === undefined ? Promise.resolve(undefined) : attachments.get(reference.id).then(async (blob) => (blob === undefined ? undefined : reference.header + bytesToBase64(new Uint8Array(await blob.arrayBuffer()))))
+      cache.set(url, found)
+    }
+    return found
+  }
+  return Promise.all(
+    messages.map(async (message) => {
+      if (!message.parts.some((part) => part.type === 'file' && parseAttachmentReference(part.url) !== undefined)) return message
+      const parts = await Promise.all(message.parts.map(async (part) => (part.type === 'file' ? { ...part, url: (await resolve(part.url)) ?? part.url } : part)))
+      return { ...message, parts }
+    }),
+  )
+}
