@@ -26,7 +26,7 @@ export interface ChatPersistenceOptions {
   /** Title of the chat's threads when created. Default: `''`. */
   readonly title?: string
   /**
-   * Where the bytes of a user's `data:` file parts are kept (`openThreadlensStores(...).attachments`),
+   * Where the bytes of `data:` file parts (a user's files, a model's generated images) are kept (`openThreadlensStores(...).attachments`),
    * or its promise: each file once, outside the thread's entries, which reference it; `load` gives the
    * same `data:` URLs back, and the projection sends the bytes from there. Default: none (a `data:`
    * URL is kept inline in the thread, up to `entries.maxInlineFileChars`).
@@ -220,7 +220,7 @@ export function createChatPersistence(options: ChatPersistenceOptions): ChatPers
       const given = all.filter((message) => message.parts.length > 0)
       noteInvalidMetadata(given, reportInvalid)
       const head = await resolveHead()
-      // user files' bytes go to the attachment store; the messages are compared and stored with references
+      // files' bytes go to the attachment store; the messages are compared and stored with references
       const messages = await storedForms(head.id, given)
       let target = head.id
       let stored = storedMessages((await (await storeOf()).load(target)).entries)
@@ -268,12 +268,11 @@ export function createChatPersistence(options: ChatPersistenceOptions): ChatPers
   /** The attachment each `data:` URL's bytes were stored as, by URL (the same file is hashed once per page). */
   const storedFiles = new Map<string, { info: AttachmentInfo; header: string; blob: Blob } | null>()
 
-  /** Stores the user files' bytes of `messages` for `threadId` and returns the messages as they are kept (references, not bytes). */
+  /** Stores the files' bytes of `messages` for `threadId` and returns the messages as they are kept (references, not bytes). */
   const storedForms = async (threadId: string, messages: readonly UIMessage[]): Promise<UIMessage[]> => {
     const attachments = await attachmentsOf()
     if (attachments === undefined) return [...messages]
     for (const message of messages) {
-      if (message.role !== 'user') continue
       for (const part of message.parts) {
         if (part.type !== 'file' || !part.url.startsWith('data:') || storedFiles.has(part.url)) continue
         const file = dataUrlBlob(part.url)

@@ -25,6 +25,8 @@ function uiFileParts(bySeq: ReadonlyMap<number, Entry>, seqs: readonly number[])
 
 /** A UI file part as the SDK sends it (`convertToModelMessages`): a `file` part with its media type and name. */
 function modelFilePart(part: FileUIPart): FilePart | undefined {
+  // a blob: URL lives only in the page that made it: the UI keeps it, the model is not sent it
+  if (!/^(https?:|data:)/i.test(part.url)) return undefined
   let url: URL
   try {
     url = new URL(part.url)

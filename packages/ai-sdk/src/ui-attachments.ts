@@ -2,7 +2,7 @@ import { parseDataUrl } from '@threadlens/core/parts'
 import { base64ToBytes, bytesToBase64, type AttachmentInfo, type AttachmentStore } from '@threadlens/store/attachments'
 import type { UIMessage } from 'ai'
 
-// With an attachment store, the bytes of a user's `data:` file part are kept once in the store
+// With an attachment store, the bytes of a `data:` file part are kept once in the store
 // (content-addressed); the stored UI message holds a reference in their place, which `load` turns
 // back into the same `data:` URL.
 
@@ -38,9 +38,9 @@ export function dataUrlBlob(url: string): { header: string; blob: Blob } | undef
   return { header: url.slice(0, url.length - parsed.data.length), blob: new Blob([bytes as Uint8Array<ArrayBuffer>], { type: parsed.mediaType }) }
 }
 
-/** `message` as stored: its user file parts' `data:` URLs replaced by references where `referenceFor` has one. */
+/** `message` as stored: its file parts' `data:` URLs replaced by references where `referenceFor` has one. */
 export function toStoredForm(message: UIMessage, referenceFor: (url: string) => string | undefined): UIMessage {
-  if (message.role !== 'user' || !message.parts.some((part) => part.type === 'file' && referenceFor(part.url) !== undefined)) return message
+  if (!message.parts.some((part) => part.type === 'file' && referenceFor(part.url) !== undefined)) return message
   return { ...message, parts: message.parts.map((part) => (part.type === 'file' ? { ...part, url: referenceFor(part.url) ?? part.url } : part)) }
 }
 

@@ -17,7 +17,13 @@ function withOptional<T extends object>(value: T): T {
 
 const filePart = fc.oneof(
   fc.record({ type: fc.constant('file' as const), mediaType: fc.constant('image/png'), url: fc.constant('data:image/png;base64,iVBORw0KGgo='), filename: fc.option(word, { nil: undefined }) }),
-  fc.record({ type: fc.constant('file' as const), mediaType: fc.constant('application/pdf'), url: word.map((name) => `https://files.example.com/${name}.pdf`) }),
+  // random bytes as a data: URL (text/plain: counted and sent like any file)
+  fc.record({ type: fc.constant('file' as const), mediaType: fc.constant('text/plain'), url: fc.uint8Array({ minLength: 1, maxLength: 40 }).map((bytes) => `data:text/plain;base64,${btoa(String.fromCharCode(...bytes))}`) }),
+  // not base64: kept inline as given
+  fc.record({ type: fc.constant('file' as const), mediaType: fc.constant('text/plain'), url: word.map((text) => `data:text/plain,${text}`) }),
+  fc.record({ type: fc.constant('file' as const), mediaType: fc.constant('application/pdf'), url: word.map((name) => `https://files.example.com/${name}.pdf`), filename: fc.option(word.map((name) => `${name}.pdf`), { nil: undefined }) }),
+  // a blob: URL: kept for the UI, never sent
+  fc.record({ type: fc.constant('file' as const), mediaType: fc.constant('image/jpeg'), url: word.map((name) => `blob:https://app.example/${name}`) }),
 )
 
 const userPart = fc.oneof({ arbitrary: fc.record({ type: fc.constant('text' as const), text }), weight: 4 }, { arbitrary: filePart, weight: 1 })
