@@ -154,6 +154,38 @@ describe('tool approval: denial', () => {
   })
 })
 
+describe('tool approval through a server route', () => {
+  it('the answer reaches the route last, readProjectedRequest accepts it, and the route runs the approved call', async () => {
+    const { threads } = createMemoryBackedStores()
+    const persistence = createChatPersistence({ store: threads, chatId: 'route-approval' })
+    const model = toolCallingModel('deleteFile', { path: 'c.txt' })
+    const route = async (request: Request): Promise<Response> => {
+      const projected = readProjectedRequest(await request.json())
+      return streamText({ model, tools: { deleteFile }, ...projected.input }).toUIMessageStreamResponse({ generateMessageId: () => projected.responseMessageId })
+    }
+    const transport = new DefaultChatTransport<UIMessage>({
+      api: 'http://app.test/api/chat',
+      prepareSendMessagesRequest: projectedSendMessagesRequest({ persistence, policy: definePolicy({}), counter }),
+      fetch: (url, init) => route(new Request(url, init)),
+    })
+    const turn = async (history: UIMessage[]): Promise<UIMessage[]> => {
+      const stream = await transport.sendMessages({ trigger: 'submit-message', chatId: 'route-approval', messageId: undefined, messages: history, abortSignal: undefined })
+      const last = history.at(-1)
+      let reply: UIMessage | undefined
+      for await (const message of readUIMessageStream<UIMessage>({ stream, ...(last?.role === 'assistant' ? { message: structuredClone(last) } : {}) })) reply = message
+      if (reply === undefined) throw new Error('no reply')
+      const all = last?.role === 'assistant' ? [...history.slice(0, -1), reply] : [...history, reply]
+      await persistence.save(all)
+      return all
+    }
+    let messages = await turn([user('u1', 'delete c.txt')])
+    expect(messages[1]?.parts.find((part) => part.type === 'tool-deleteFile')).toMatchObject({ state: 'approval-requested' })
+    messages = await turn(answerApproval(messages, true))
+    expect(messages[1]?.parts.find((part) => part.type === 'tool-deleteFile')).toMatchObject({ state: 'output-available', output: { deleted: 'c.txt' } })
+    expect(JSON.stringify(await createChatPersistence({ store: threads, chatId: 'route-approval' }).load())).toBe(JSON.stringify(messages))
+  })
+})
+
 describe('tool errors through the projected transport', () => {
   it('a tool that throws is stored as output-error, reloads, and the model hears the error', async () => {
     const failing = tool({
