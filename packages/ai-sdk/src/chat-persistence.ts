@@ -2,12 +2,13 @@ import type { CallRecord, Entry, EntryInput, Thread } from '@threadlens/core'
 import { threadId as toThreadId } from '@threadlens/core/internal'
 import type { ThreadStore } from '@threadlens/store'
 import { StorageError } from '@threadlens/store'
-import type { AttachmentInfo, AttachmentStore } from '@threadlens/store/attachments'
+import type { AttachmentStore } from '@threadlens/store/attachments'
 import type { UIMessage } from 'ai'
 import { noteInvalidMetadata, oncePerMessage } from './call-metadata'
 import { InvalidAdapterOptionsError, type InvalidCallMetadataError } from './errors'
-import { attachmentReference, dataUrlBlob, parseAttachmentReference, resolveReferences, toStoredForm } from './ui-attachments'
-import { entriesToUIMessages, uiMessageIdOf, uiMessageToEntryInputs, type UIMessageEntriesOptions } from './ui-message-entries'
+import { fileKeeper, resolveReferences } from './ui-attachments'
+import { compare, storedMessages } from './stored-messages'
+import { entriesToUIMessages, uiMessageToEntryInputs, type UIMessageEntriesOptions } from './ui-message-entries'
 
 export interface ChatPersistenceOptions {
   /**
@@ -86,49 +87,6 @@ export interface ChatPersistence {
 
 const chatIdPattern = /^[A-Za-z0-9_.:-]{1,120}$/
 
-interface StoredMessage {
-  readonly message: UIMessage
-  readonly firstSeq: number
-}
-
-function storedMessages(entries: readonly Entry[]): Map<string, StoredMessage> {
-  const firstSeq = new Map<string, number>()
-  for (const entry of entries) {
-    const id = uiMessageIdOf(entry) ?? entry.id
-    if (!firstSeq.has(id)) firstSeq.set(id, entry.seq)
-  }
-  const result = new Map<string, StoredMessage>()
-  for (const message of entriesToUIMessages(entries)) result.set(message.id, { message, firstSeq: firstSeq.get(message.id) ?? 0 })
-  return result
-}
-
-function modelKey(input: EntryInput): string {
-  return JSON.stringify([input.kind, input.payload, input.refs ?? {}])
-}
-
-function json(value: unknown): string {
-  return JSON.stringify(value)
-}
-
-/**
- * How `next` relates to the stored `previous` copy of the same message: the same, grown (its entries
- * start with the stored ones: append the rest), or replaced.
- */
-function compare(previous: UIMessage, next: UIMessage, options: UIMessageEntriesOptions): { kind: 'same' } | { kind: 'grown'; inputs: EntryInput[] } | { kind: 'replaced' } {
-  if (json(previous) === json(JSON.parse(json(next)))) return { kind: 'same' }
-  const before = uiMessageToEntryInputs(previous, options)
-  const after = uiMessageToEntryInputs(next, options)
-  if (before.length > after.length || before.some((input, index) => modelKey(input) !== modelKey(after[index] as EntryInput))) return { kind: 'replaced' }
-  // Nothing the model sees changed (e.g. an approval answered, its result not in yet): nothing to
-  // append; the message is stored again when its result arrives.
-  if (after.length === before.length) return { kind: 'same' }
-  const added = after.slice(before.length)
-  const [first, ...rest] = added
-  // The first new entry carries the whole grown message (the newest copy wins on load).
-  const anchor = after[0]
-  return { kind: 'grown', inputs: [{ ...(first as EntryInput), meta: { ...first?.meta, app: anchor?.meta?.app ?? {} } } as EntryInput, ...rest] }
-}
-
 /** Runs `task` holding the chat's lock: a Web Lock across tabs where available, and always in order within this tab. */
 function createLock(name: string): <T>(task: () => Promise<T>) => Promise<T> {
   let tail: Promise<unknown> = Promise.resolve()
@@ -158,6 +116,7 @@ export function createChatPersistence(options: ChatPersistenceOptions): ChatPers
   if (!chatIdPattern.test(chatId)) {
     throw new InvalidAdapterOptionsError(`chatId must be 1-120 characters of A-Z a-z 0-9 _ . : - (got ${JSON.stringify(chatId.slice(0, 40))}); useChat's generated ids qualify`)
   }
+  const files = fileKeeper(options.attachments)
   const calls = new Map<string, CallRecord>()
   const entryOptions: UIMessageEntriesOptions = { ...options.entries, callRecordFor: (callId) => calls.get(callId) ?? options.entries?.callRecordFor?.(callId) }
   const withLock = createLock(`threadlens-ai-sdk:${chatId}`)
@@ -210,7 +169,7 @@ export function createChatPersistence(options: ChatPersistenceOptions): ChatPers
     const head = await resolveHead()
     const stored = entriesToUIMessages((await (await storeOf()).load(head.id)).entries)
     known = new Set(stored.map((message) => message.id))
-    const attachments = await attachmentsOf()
+    const attachments = await files.attachments()
     return attachments === undefined ? stored : resolveReferences(stored, attachments)
   }
 
@@ -221,7 +180,7 @@ export function createChatPersistence(options: ChatPersistenceOptions): ChatPers
       noteInvalidMetadata(given, reportInvalid)
       const head = await resolveHead()
       // files' bytes go to the attachment store; the messages are compared and stored with references
-      const messages = await storedForms(head.id, given)
+      const messages = await files.storedForms(head.id, given)
       let target = head.id
       let stored = storedMessages((await (await storeOf()).load(target)).entries)
       const incoming = new Map(messages.map((message) => [message.id, message]))
@@ -250,7 +209,7 @@ export function createChatPersistence(options: ChatPersistenceOptions): ChatPers
         // A replaced message here was never seen by this tab (another tab's): the stored copy stays.
         if (relation.kind === 'grown') inputs.push(...relation.inputs)
       }
-      if (target !== head.id) await keepFilesFor(target, messages)
+      if (target !== head.id) await files.keepFor(target, messages)
       if (inputs.length > 0) await (await storeOf()).appendMany(target, inputs)
       known = new Set(messages.map((message) => message.id))
       if (divergeAt !== undefined) {
@@ -262,37 +221,6 @@ export function createChatPersistence(options: ChatPersistenceOptions): ChatPers
       }
       return { threadId: target, appended: inputs.length, forked: divergeAt !== undefined }
     })
-
-  const attachmentsPromise = options.attachments === undefined ? undefined : Promise.resolve(options.attachments)
-  const attachmentsOf = async (): Promise<AttachmentStore | undefined> => attachmentsPromise
-  /** The attachment each `data:` URL's bytes were stored as, by URL (the same file is hashed once per page). */
-  const storedFiles = new Map<string, { info: AttachmentInfo; header: string; blob: Blob } | null>()
-
-  /** Stores the files' bytes of `messages` for `threadId` and returns the messages as they are kept (references, not bytes). */
-  const storedForms = async (threadId: string, messages: readonly UIMessage[]): Promise<UIMessage[]> => {
-    const attachments = await attachmentsOf()
-    if (attachments === undefined) return [...messages]
-    for (const message of messages) {
-      for (const part of message.parts) {
-        if (part.type !== 'file' || !part.url.startsWith('data:') || storedFiles.has(part.url)) continue
-        const file = dataUrlBlob(part.url)
-        storedFiles.set(part.url, file === undefined ? null : { ...file, info: await attachments.put(threadId, file.blob, { mediaType: file.blob.type }) })
-      }
-    }
-    const referenceFor = (url: string): string | undefined => {
-      const file = storedFiles.get(url)
-      return file === undefined || file === null ? undefined : attachmentReference(file.info, file.header)
-    }
-    return messages.map((message) => toStoredForm(message, referenceFor))
-  }
-
-  /** A new branch holds the files its messages reference (put again: the bytes are not stored twice). */
-  const keepFilesFor = async (threadId: string, messages: readonly UIMessage[]): Promise<void> => {
-    const attachments = await attachmentsOf()
-    if (attachments === undefined) return
-    const ids = new Set(messages.flatMap((message) => message.parts.flatMap((part) => (part.type === 'file' ? (parseAttachmentReference(part.url)?.id ?? []) : []))))
-    for (const file of storedFiles.values()) if (file !== null && ids.has(file.info.id)) await attachments.put(threadId, file.blob, { mediaType: file.blob.type })
-  }
 
   const watch = (listener: (messages: UIMessage[]) => void): (() => void) => {
     let stopped = false
@@ -339,5 +267,5 @@ export function createChatPersistence(options: ChatPersistenceOptions): ChatPers
 
   const close = (): void => channel?.close()
 
-  return { chatId, currentThreadId: () => current, load, save, watch, recordCall, thread, append, store: storeOf, attachments: attachmentsOf, close }
+  return { chatId, currentThreadId: () => current, load, save, watch, recordCall, thread, append, store: storeOf, attachments: files.attachments, close }
 }

@@ -64,3 +64,45 @@ export async function resolveReferences(messages: UIMessage[], attachments: Atta
     }),
   )
 }
+
+/** What a chat does with its files when it has an attachment store (`createChatPersistence({ attachments })`). */
+export interface FileKeeper {
+  /** The store, or `undefined` when the chat keeps files inline. */
+  attachments(): Promise<AttachmentStore | undefined>
+  /** Stores the files' bytes of `messages` for `threadId` and returns the messages as they are kept (references, not bytes). */
+  storedForms(threadId: string, messages: readonly UIMessage[]): Promise<UIMessage[]>
+  /** A new branch holds the files its messages reference (put again: the bytes are not stored twice). */
+  keepFor(threadId: string, messages: readonly UIMessage[]): Promise<void>
+}
+
+export function fileKeeper(store: AttachmentStore | PromiseLike<AttachmentStore> | undefined): FileKeeper {
+  const attachmentsPromise = store === undefined ? undefined : Promise.resolve(store)
+  const attachments = async (): Promise<AttachmentStore | undefined> => attachmentsPromise
+  /** The attachment each `data:` URL's bytes were stored as, by URL (the same file is hashed once per page). */
+  const storedFiles = new Map<string, { info: AttachmentInfo; header: string; blob: Blob } | null>()
+  return {
+    attachments,
+    async storedForms(threadId, messages) {
+      const kept = await attachments()
+      if (kept === undefined) return [...messages]
+      for (const message of messages) {
+        for (const part of message.parts) {
+          if (part.type !== 'file' || !part.url.startsWith('data:') || storedFiles.has(part.url)) continue
+          const file = dataUrlBlob(part.url)
+          storedFiles.set(part.url, file === undefined ? null : { ...file, info: await kept.put(threadId, file.blob, { mediaType: file.blob.type }) })
+        }
+      }
+      const referenceFor = (url: string): string | undefined => {
+        const file = storedFiles.get(url)
+        return file === undefined || file === null ? undefined : attachmentReference(file.info, file.header)
+      }
+      return messages.map((message) => toStoredForm(message, referenceFor))
+    },
+    async keepFor(threadId, messages) {
+      const kept = await attachments()
+      if (kept === undefined) return
+      const ids = new Set(messages.flatMap((message) => message.parts.flatMap((part) => (part.type === 'file' ? (parseAttachmentReference(part.url)?.id ?? []) : []))))
+      for (const file of storedFiles.values()) if (file !== null && ids.has(file.info.id)) await kept.put(threadId, file.blob, { mediaType: file.blob.type })
+    },
+  }
+}
