@@ -87,6 +87,15 @@ function expectValid(messages: readonly ModelMessage[]): void {
   for (const message of messages) expect(modelMessageSchema.safeParse(message).success, JSON.stringify(message)).toBe(true)
 }
 
+/** Every call sent valid model messages, the chat reloads as the app holds it, and its thread holds the tool call once, with `result`. */
+async function expectKept(chat: ReturnType<typeof setup>, chatId: string, messages: UIMessage[], result: unknown): Promise<void> {
+  for (const call of chat.calls) expectValid([...(call.instructions ?? []), ...call.messages])
+  await expect.poll(async () => JSON.stringify(await chat.reload())).toBe(JSON.stringify(messages))
+  const entries = (await chat.threads.load(chatId)).entries
+  expect(entries.filter((entry) => entry.kind === 'tool_call')).toHaveLength(1)
+  expect(entries.filter((entry) => entry.kind === 'tool_result').map((entry) => entry.kind === 'tool_result' && entry.payload.result)).toEqual([result])
+}
+
 /** What useChat's `addToolApprovalResponse` does to the last message. */
 function answerApproval(messages: UIMessage[], approved: boolean, reason?: string): UIMessage[] {
   const last = messages.at(-1) as UIMessage
@@ -100,6 +109,9 @@ function answerApproval(messages: UIMessage[], approved: boolean, reason?: strin
 
 const user = (id: string, text: string): UIMessage => ({ id, role: 'user', parts: [{ type: 'text', text }] })
 
+/** A 1×1 PNG, base64. */
+const dot = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg=='
+
 const deleteFile = tool({
   description: 'Deletes a file',
   inputSchema: jsonSchema<{ path: string }>({ type: 'object', properties: { path: { type: 'string' } }, required: ['path'] }),
@@ -109,18 +121,15 @@ const deleteFile = tool({
 
 describe('tool approval through the projected transport', () => {
   it.each(['interrupt', 'drop'] as const)('an approved call runs, is stored once with its result, and the model hears the result (unresolvedToolCalls: %s)', async (unresolved) => {
-    const { transport, calls, reload, threads } = setup('approve', toolCallingModel('deleteFile', { path: 'a.txt' }), { deleteFile }, unresolved)
+    const chat = setup('approve', toolCallingModel('deleteFile', { path: 'a.txt' }), { deleteFile }, unresolved)
+    const { transport } = chat
     let messages = await send(transport, [user('u1', 'delete a.txt')])
     expect(messages[1]?.parts.find((part) => part.type === 'tool-deleteFile')).toMatchObject({ state: 'approval-requested', input: { path: 'a.txt' } })
     messages = answerApproval(messages, true)
     messages = await send(transport, messages)
     expect(messages[1]?.parts.find((part) => part.type === 'tool-deleteFile')).toMatchObject({ state: 'output-available', output: { deleted: 'a.txt' } })
     expect(messages[1]?.parts.filter((part) => part.type === 'text').map((part) => part.type === 'text' && part.text)).toEqual(['tool said {"type":"json","value":{"deleted":"a.txt"}}'])
-    for (const call of calls) expectValid([...(call.instructions ?? []), ...call.messages])
-    await expect.poll(async () => JSON.stringify(await reload())).toBe(JSON.stringify(messages))
-    const entries = (await threads.load('approve')).entries
-    expect(entries.filter((entry) => entry.kind === 'tool_call')).toHaveLength(1)
-    expect(entries.filter((entry) => entry.kind === 'tool_result').map((entry) => entry.kind === 'tool_result' && entry.payload.result)).toEqual([{ deleted: 'a.txt' }])
+    await expectKept(chat, 'approve', messages, { deleted: 'a.txt' })
   })
 })
 
@@ -211,7 +220,8 @@ describe('client-side tools (no execute) through the projected transport', () =>
   it("the app's addToolOutput result is stored, reloads, and the automatic resend sends it to the model", async () => {
     // a client-side tool: no execute, the app answers with addToolOutput
     const clientTools: ToolSet = { askLocation: { description: 'Asks the user where they are', inputSchema: jsonSchema<{ why: string }>({ type: 'object', properties: { why: { type: 'string' } } }) } }
-    const { transport, calls, reload, threads } = setup('client-tool', toolCallingModel('askLocation', { why: 'weather' }), clientTools)
+    const chat = setup('client-tool', toolCallingModel('askLocation', { why: 'weather' }), clientTools)
+    const { transport, calls, threads } = chat
     let messages = await send(transport, [user('u1', 'weather here?')])
     const pending = messages[1]?.parts.find((part) => part.type === 'tool-askLocation')
     expect(pending).toMatchObject({ state: 'input-available', input: { why: 'weather' } })
@@ -223,16 +233,12 @@ describe('client-side tools (no execute) through the projected transport', () =>
     messages = await send(transport, messages)
     expect(calls[1]?.messages.at(-1)).toEqual({ role: 'tool', content: [{ type: 'tool-result', toolCallId: 'call-2', toolName: 'askLocation', output: { type: 'text', value: '{"city":"Oslo"}' } }] })
     expect(messages[1]?.parts.filter((part) => part.type === 'text').map((part) => part.type === 'text' && part.text)).toEqual(['tool said {"type":"text","value":"{\\"city\\":\\"Oslo\\"}"}'])
-    for (const call of calls) expectValid([...(call.instructions ?? []), ...call.messages])
-    await expect.poll(async () => JSON.stringify(await reload())).toBe(JSON.stringify(messages))
-    const entries = (await threads.load('client-tool')).entries
-    expect(entries.filter((entry) => entry.kind === 'tool_call')).toHaveLength(1)
-    expect(entries.filter((entry) => entry.kind === 'tool_result').map((entry) => entry.kind === 'tool_result' && entry.payload.result)).toEqual([{ city: 'Oslo' }])
+    await expectKept(chat, 'client-tool', messages, { city: 'Oslo' })
   })
 })
 
 describe('file and image parts through the projected transport', () => {
-  const png = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg=='
+  const png = `data:image/png;base64,${dot}`
   const ask: UIMessage = {
     id: 'u1',
     role: 'user',
@@ -285,19 +291,16 @@ describe('file parts kept in the attachment store', () => {
     const model = toolCallingModel('none', {})
     const calls: ProjectedCall[] = []
     const transport = createProjectedChatTransport({ persistence, model, policy: definePolicy({}), counter, onCall: (call) => calls.push(call), recordWaitMs: 1000 })
-    const bytes = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg=='
-    const ask: UIMessage = {
-      id: 'u1',
-      role: 'user',
-      parts: [
+    const bytes = dot
+    const ask: UIMessage = { id: 'u1', role: 'user', parts: [] }
+    ask.parts.push(
         { type: 'text', text: 'Look' },
         { type: 'file', mediaType: 'image/png', url: `data:image/png;base64,${bytes}`, filename: 'dot.png' },
         // the same picture twice: stored once
         { type: 'file', mediaType: 'image/png', url: `data:image/png;base64,${bytes}` },
         // not canonical base64 (a line break): kept inline, exactly as given
         { type: 'file', mediaType: 'text/plain', url: 'data:text/plain;base64,aGVs\nbG8=' },
-      ],
-    }
+    )
     const messages = await send(transport, [ask])
     const entries = (await stores.threads.load('kept')).entries
     expect(JSON.stringify(entries)).not.toContain(bytes)
