@@ -6,6 +6,7 @@ import type { AttachmentStore } from '@threadlens/store/attachments'
 import type { UIMessage } from 'ai'
 import { noteInvalidMetadata, oncePerMessage } from './call-metadata'
 import { InvalidAdapterOptionsError, type InvalidCallMetadataError } from './errors'
+import { pendingCallStore } from './pending-calls'
 import { fileKeeper, resolveReferences } from './ui-attachments'
 import { compare, storedMessages } from './stored-messages'
 import { entriesToUIMessages, uiMessageToEntryInputs, type UIMessageEntriesOptions } from './ui-message-entries'
@@ -33,6 +34,12 @@ export interface ChatPersistenceOptions {
    * URL is kept inline in the thread, up to `entries.maxInlineFileChars`).
    */
   readonly attachments?: AttachmentStore | PromiseLike<AttachmentStore>
+  /**
+   * Where the record of a call still being answered is kept until its reply is saved, so a page that
+   * reloads mid-answer and resumes the reply (`useChat({ resume: true })`) still stores it. Default:
+   * the tab's `sessionStorage` where there is one (survives a reload of the tab, and only that).
+   */
+  readonly pendingCalls?: Storage
   /** Told once per message whose call metadata from the server (`projectedMessageMetadata`) is unreadable and ignored. Default: `console.warn`. */
   readonly onInvalidMetadata?: (problem: InvalidCallMetadataError) => void
 }
@@ -118,7 +125,8 @@ export function createChatPersistence(options: ChatPersistenceOptions): ChatPers
   }
   const files = fileKeeper(options.attachments)
   const calls = new Map<string, CallRecord>()
-  const entryOptions: UIMessageEntriesOptions = { ...options.entries, callRecordFor: (callId) => calls.get(callId) ?? options.entries?.callRecordFor?.(callId) }
+  const pending = pendingCallStore(options.pendingCalls, chatId)
+  const entryOptions: UIMessageEntriesOptions = { ...options.entries, callRecordFor: (callId) => calls.get(callId) ?? pending.get(callId) ?? options.entries?.callRecordFor?.(callId) }
   const withLock = createLock(`threadlens-ai-sdk:${chatId}`)
   const channel = typeof BroadcastChannel === 'undefined' ? undefined : new BroadcastChannel(`threadlens-ai-sdk:${chatId}`)
   let current = chatId
@@ -211,6 +219,7 @@ export function createChatPersistence(options: ChatPersistenceOptions): ChatPers
       }
       if (target !== head.id) await files.keepFor(target, messages)
       if (inputs.length > 0) await (await storeOf()).appendMany(target, inputs)
+      for (const input of inputs) if (input.meta?.call !== undefined && input.refs?.callId !== undefined) pending.remove(input.refs.callId)
       known = new Set(messages.map((message) => message.id))
       if (divergeAt !== undefined) {
         try {
@@ -252,6 +261,7 @@ export function createChatPersistence(options: ChatPersistenceOptions): ChatPers
 
   const recordCall = (callId: string, record: CallRecord): void => {
     calls.set(callId, record)
+    pending.set(callId, record)
   }
 
   const thread = async (): Promise<Thread> => {
