@@ -393,3 +393,20 @@ describe('message metadata and data parts (server route)', () => {
     expect(sent[1]?.map((message) => message.role)).toEqual(['user', 'assistant', 'user'])
   })
 })
+
+describe('turning the attachment store on for a chat that has files inline', () => {
+  it('keeps the stored messages as they are (no branch, nothing appended) and stores new files in the store', async () => {
+    const stores = createMemoryBackedStores()
+    const inlineFile: UIMessage = { id: 'u1', role: 'user', parts: [{ type: 'file', mediaType: 'image/png', url: `data:image/png;base64,${dot}` }] }
+    await createChatPersistence({ store: stores.threads, chatId: 'upgrade' }).save([inlineFile])
+    const upgraded = createChatPersistence({ store: stores.threads, chatId: 'upgrade', attachments: stores.attachments })
+    const loaded = await upgraded.load()
+    expect(loaded).toEqual([inlineFile])
+    await expect(upgraded.save(loaded)).resolves.toMatchObject({ appended: 0, forked: false })
+    const next: UIMessage = { id: 'u2', role: 'user', parts: [{ type: 'file', mediaType: 'text/plain', url: 'data:text/plain;base64,aGVsbG8=' }] }
+    await expect(upgraded.save([...loaded, next])).resolves.toMatchObject({ appended: 1, forked: false })
+    const entries = (await stores.threads.load('upgrade')).entries
+    expect(entries.map((entry) => entry.kind === 'message' && entry.payload.parts?.[0]?.type !== 'text' && entry.payload.parts?.[0]?.source.type)).toEqual(['url', 'attachment'])
+    expect(await upgraded.load()).toEqual([inlineFile, next])
+  })
+})

@@ -8,7 +8,7 @@ import { noteInvalidMetadata, oncePerMessage } from './call-metadata'
 import { InvalidAdapterOptionsError, type InvalidCallMetadataError } from './errors'
 import { pendingCallStore } from './pending-calls'
 import { fileKeeper, resolveReferences } from './ui-attachments'
-import { compare, storedMessages } from './stored-messages'
+import { compare, json, storedMessages } from './stored-messages'
 import { entriesToUIMessages, uiMessageToEntryInputs, type UIMessageEntriesOptions } from './ui-message-entries'
 
 export interface ChatPersistenceOptions {
@@ -188,9 +188,10 @@ export function createChatPersistence(options: ChatPersistenceOptions): ChatPers
       noteInvalidMetadata(given, reportInvalid)
       const head = await resolveHead()
       // files' bytes go to the attachment store; the messages are compared and stored with references
-      const messages = await files.storedForms(head.id, given)
       let target = head.id
       let stored = storedMessages((await (await storeOf()).load(target)).entries)
+      // a message stored with its files inline (before the chat had an attachment store) stays so
+      const messages = (await files.storedForms(head.id, given)).map((message, index) => (stored.get(message.id)?.message !== undefined && json(stored.get(message.id)?.message) === json(given[index]) ? (given[index] as UIMessage) : message))
       const incoming = new Map(messages.map((message) => [message.id, message]))
       let divergeAt: number | undefined
       for (const [id, { message, firstSeq }] of stored) {

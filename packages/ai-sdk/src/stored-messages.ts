@@ -25,7 +25,8 @@ function modelKey(input: EntryInput): string {
   return JSON.stringify([input.kind, input.payload, input.refs ?? {}])
 }
 
-function json(value: unknown): string {
+/** A value's JSON text, for comparing stored and given messages. */
+export function json(value: unknown): string {
   return JSON.stringify(value)
 }
 
