@@ -7,7 +7,7 @@ import type { UIMessage } from 'ai'
 import { noteInvalidMetadata, oncePerMessage } from './call-metadata'
 import { InvalidAdapterOptionsError, type InvalidCallMetadataError } from './errors'
 import { pendingCallStore } from './pending-calls'
-import { fileKeeper, resolveReferences } from './ui-attachments'
+import type { FileKeeper } from './ui-attachments'
 import { compare, json, storedMessages } from './stored-messages'
 import { entriesToUIMessages, uiMessageToEntryInputs, type UIMessageEntriesOptions } from './ui-message-entries'
 
@@ -123,7 +123,11 @@ export function createChatPersistence(options: ChatPersistenceOptions): ChatPers
   if (!chatIdPattern.test(chatId)) {
     throw new InvalidAdapterOptionsError(`chatId must be 1-120 characters of A-Z a-z 0-9 _ . : - (got ${JSON.stringify(chatId.slice(0, 40))}); useChat's generated ids qualify`)
   }
-  const files = fileKeeper(options.attachments)
+  // The code that moves files to the attachment store loads only for a chat that has one.
+  let keeper: Promise<FileKeeper> | undefined
+  const attachmentStore = options.attachments
+  const filesOf = (): Promise<FileKeeper | undefined> =>
+    attachmentStore === undefined ? Promise.resolve(undefined) : (keeper ??= import('./ui-attachments').then(({ fileKeeper }) => fileKeeper(attachmentStore)))
   const calls = new Map<string, CallRecord>()
   const pending = pendingCallStore(options.pendingCalls, chatId)
   const entryOptions: UIMessageEntriesOptions = { ...options.entries, callRecordFor: (callId) => calls.get(callId) ?? pending.get(callId) ?? options.entries?.callRecordFor?.(callId) }
@@ -177,8 +181,8 @@ export function createChatPersistence(options: ChatPersistenceOptions): ChatPers
     const head = await resolveHead()
     const stored = entriesToUIMessages((await (await storeOf()).load(head.id)).entries)
     known = new Set(stored.map((message) => message.id))
-    const attachments = await files.attachments()
-    return attachments === undefined ? stored : resolveReferences(stored, attachments)
+    const files = await filesOf()
+    return files === undefined ? stored : files.resolve(stored)
   }
 
   const save = (all: readonly UIMessage[]): Promise<SaveResult> =>
@@ -191,7 +195,8 @@ export function createChatPersistence(options: ChatPersistenceOptions): ChatPers
       let target = head.id
       let stored = storedMessages((await (await storeOf()).load(target)).entries)
       // a message stored with its files inline (before the chat had an attachment store) stays so
-      const messages = (await files.storedForms(head.id, given)).map((message, index) => (stored.get(message.id)?.message !== undefined && json(stored.get(message.id)?.message) === json(given[index]) ? (given[index] as UIMessage) : message))
+      const files = await filesOf()
+      const messages = files === undefined ? given : (await files.storedForms(head.id, given)).map((message, index) => (stored.get(message.id)?.message !== undefined && json(stored.get(message.id)?.message) === json(given[index]) ? (given[index] as UIMessage) : message))
       const incoming = new Map(messages.map((message) => [message.id, message]))
       let divergeAt: number | undefined
       for (const [id, { message, firstSeq }] of stored) {
@@ -218,7 +223,7 @@ export function createChatPersistence(options: ChatPersistenceOptions): ChatPers
         // A replaced message here was never seen by this tab (another tab's): the stored copy stays.
         if (relation.kind === 'grown') inputs.push(...relation.inputs)
       }
-      if (target !== head.id) await files.keepFor(target, messages)
+      if (target !== head.id) await files?.keepFor(target, messages)
       if (inputs.length > 0) await (await storeOf()).appendMany(target, inputs)
       for (const input of inputs) if (input.meta?.call !== undefined && input.refs?.callId !== undefined) pending.remove(input.refs.callId)
       known = new Set(messages.map((message) => message.id))
@@ -278,5 +283,5 @@ export function createChatPersistence(options: ChatPersistenceOptions): ChatPers
 
   const close = (): void => channel?.close()
 
-  return { chatId, currentThreadId: () => current, load, save, watch, recordCall, thread, append, store: storeOf, attachments: files.attachments, close }
+  return { chatId, currentThreadId: () => current, load, save, watch, recordCall, thread, append, store: storeOf, attachments: async () => attachmentStore, close }
 }

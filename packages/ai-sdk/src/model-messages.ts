@@ -4,7 +4,7 @@ import type { ProjectInput } from '@threadlens/core/internal'
 import type { AttachmentStore } from '@threadlens/store/attachments'
 import { AttachmentUnavailableError, mediaTypeOf, type ContentPart } from '@threadlens/core/parts'
 import type { FilePart, FileUIPart, ImagePart, ModelMessage, SystemModelMessage, TextPart } from 'ai'
-import { parseAttachmentReference } from './ui-attachments'
+import { parseAttachmentReference } from './attachment-reference'
 import { uiRecordOf } from './ui-message-entries'
 
 function entriesOf(thread: ThreadSource | readonly Entry[]): readonly Entry[] {

@@ -2,6 +2,8 @@ import { compact, type ContextPolicy, type Memory, type Summarizer, type TokenCo
 import type { ChatPersistence } from './chat-persistence'
 import { projectModelMessagesWithFiles } from './model-messages'
 
+export { withApprovalResponses } from './tool-approvals'
+
 // The projection and compaction a send runs, in a module of their own: the transport loads it once
 // the page has painted (or at the first send), so an app's first load does not carry them.
 

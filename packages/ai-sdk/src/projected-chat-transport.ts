@@ -3,7 +3,6 @@ import { asSchema, generateId, streamText, toUIMessageStream, type ChatTransport
 import { buildCallRecord, reportedUsage } from './call-records'
 import type { ChatPersistence } from './chat-persistence'
 import { InvalidAdapterOptionsError } from './errors'
-import { withApprovalResponses } from './tool-approvals'
 import { stepCallId } from './ui-message-entries'
 import { afterFirstPaint, counterNow } from '@threadlens/core/internal'
 import type { CounterSource } from '@threadlens/core/models'
@@ -131,7 +130,7 @@ export function createProjectedChatTransport(options: ProjectedChatTransportOpti
       const counter = counterNow(options.counter, policy.tokenizer)
       const toolSchemas = await schemasPromise
       const memory = typeof options.memory === 'function' ? options.memory() : options.memory
-      const { projectForSend } = await sendModule()
+      const { projectForSend, withApprovalResponses } = await sendModule()
       const { thread, projected } = await projectForSend({ persistence, policy, counter, toolSchemas, memory, summarizer, abortSignal })
       const threadId = persistence.currentThreadId()
       const last = messages.at(-1)

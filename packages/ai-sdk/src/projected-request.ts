@@ -4,7 +4,6 @@ import { buildCallRecord } from './call-records'
 import type { ChatPersistence } from './chat-persistence'
 import type { ProjectedCall } from './projected-chat-transport'
 import { stepsIn } from './projected-chat-transport'
-import { withApprovalResponses } from './tool-approvals'
 import { stepCallId } from './ui-message-entries'
 import { counterNow } from '@threadlens/core/internal'
 import type { CounterSource } from '@threadlens/core/models'
@@ -61,7 +60,7 @@ export function projectedSendMessagesRequest(options: ProjectedRequestOptions): 
     const threadId = persistence.currentThreadId()
     const tools = options.tools ?? []
     // The projection code loads with the first send: an app's first load does not carry it.
-    const { projectModelMessagesWithFiles } = await import('./model-messages')
+    const [{ projectModelMessagesWithFiles }, { withApprovalResponses }] = await Promise.all([import('./model-messages'), import('./tool-approvals')])
     const projected = await projectModelMessagesWithFiles({
       thread,
       policy,

@@ -1,25 +1,11 @@
 import { parseDataUrl } from '@threadlens/core/parts'
+import { attachmentReference, parseAttachmentReference } from './attachment-reference'
 import { base64ToBytes, bytesToBase64, type AttachmentInfo, type AttachmentStore } from '@threadlens/store/attachments'
 import type { UIMessage } from 'ai'
 
 // With an attachment store, the bytes of a `data:` file part are kept once in the store
 // (content-addressed); the stored UI message holds a reference in their place, which `load` turns
 // back into the same `data:` URL.
-
-const referencePattern = /^threadlens-attachment:(sha256-[0-9a-f]{64})\/(\d+)\/(data:[^,]*,)$/
-
-/** The URL a stored UI file part holds instead of a `data:` URL whose bytes the store keeps. */
-export function attachmentReference(info: Pick<AttachmentInfo, 'id' | 'bytes'>, header: string): string {
-  return `threadlens-attachment:${info.id}/${info.bytes}/${header}`
-}
-
-/** A stored file part's reference: the attachment, and the `data:` URL's header (`data:image/png;base64,`). */
-export function parseAttachmentReference(url: string): { id: string; bytes: number; header: string; mediaType: string } | undefined {
-  const match = referencePattern.exec(url)
-  if (match === null) return undefined
-  const header = match[3] as string
-  return { id: match[1] as string, bytes: Number(match[2]), header, mediaType: parseDataUrl(header)?.mediaType ?? 'application/octet-stream' }
-}
 
 /**
  * The bytes of a base64 `data:` URL, when writing them back as base64 gives the same URL (the
@@ -45,7 +31,7 @@ export function toStoredForm(message: UIMessage, referenceFor: (url: string) => 
 }
 
 /** The messages with every attachment reference turned back into its `data:` URL (a reference whose bytes are gone stays as it is). */
-export async function resolveReferences(messages: UIMessage[], attachments: AttachmentStore): Promise<UIMessage[]> {
+async function resolveReferences(messages: UIMessage[], attachments: AttachmentStore): Promise<UIMessage[]> {
   const cache = new Map<string, Promise<string | undefined>>()
   const resolve = (url: string): Promise<string | undefined> => {
     let found = cache.get(url)
@@ -65,26 +51,25 @@ export async function resolveReferences(messages: UIMessage[], attachments: Atta
   )
 }
 
-/** What a chat does with its files when it has an attachment store (`createChatPersistence({ attachments })`). */
+/** What a chat does with its files when it has an attachment store (`createChatPersistence({ attachments })`); loaded only then. */
 export interface FileKeeper {
-  /** The store, or `undefined` when the chat keeps files inline. */
-  attachments(): Promise<AttachmentStore | undefined>
+  /** The messages with every attachment reference turned back into its `data:` URL. */
+  resolve(messages: UIMessage[]): Promise<UIMessage[]>
   /** Stores the files' bytes of `messages` for `threadId` and returns the messages as they are kept (references, not bytes). */
   storedForms(threadId: string, messages: readonly UIMessage[]): Promise<UIMessage[]>
   /** A new branch holds the files its messages reference (put again: the bytes are not stored twice). */
   keepFor(threadId: string, messages: readonly UIMessage[]): Promise<void>
 }
 
-export function fileKeeper(store: AttachmentStore | PromiseLike<AttachmentStore> | undefined): FileKeeper {
-  const attachmentsPromise = store === undefined ? undefined : Promise.resolve(store)
-  const attachments = async (): Promise<AttachmentStore | undefined> => attachmentsPromise
+export function fileKeeper(store: AttachmentStore | PromiseLike<AttachmentStore>): FileKeeper {
+  const attachmentsPromise = Promise.resolve(store)
+  const attachments = async (): Promise<AttachmentStore> => attachmentsPromise
   /** The attachment each `data:` URL's bytes were stored as, by URL (the same file is hashed once per page). */
   const storedFiles = new Map<string, { info: AttachmentInfo; header: string; blob: Blob } | null>()
   return {
-    attachments,
+    resolve: async (messages) => resolveReferences(messages, await attachments()),
     async storedForms(threadId, messages) {
       const kept = await attachments()
-      if (kept === undefined) return [...messages]
       for (const message of messages) {
         for (const part of message.parts) {
           if (part.type !== 'file' || !part.url.startsWith('data:') || storedFiles.has(part.url)) continue
@@ -100,7 +85,6 @@ export function fileKeeper(store: AttachmentStore | PromiseLike<AttachmentStore>
     },
     async keepFor(threadId, messages) {
       const kept = await attachments()
-      if (kept === undefined) return
       const ids = new Set(messages.flatMap((message) => message.parts.flatMap((part) => (part.type === 'file' ? (parseAttachmentReference(part.url)?.id ?? []) : []))))
       for (const file of storedFiles.values()) if (file !== null && ids.has(file.info.id)) await kept.put(threadId, file.blob, { mediaType: file.blob.type })
     },

@@ -4,7 +4,7 @@ import type { ContentPart, MediaSource } from '@threadlens/core/parts'
 import type { UIMessage } from 'ai'
 import { outcomeOf, reportedCallsOf, stepOwners } from './call-metadata'
 import { UnstorableMessageError } from './errors'
-import { parseAttachmentReference } from './ui-attachments'
+import { parseAttachmentReference } from './attachment-reference'
 
 /**
  * Where a UI message lives in its entries' `meta.app` (a field the entry schema already allows):
