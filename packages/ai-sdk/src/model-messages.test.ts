@@ -78,4 +78,13 @@ describe('projectModelMessages', () => {
     ])
     expect(() => projectModelMessages(input)).toThrow(/attachmentData/)
   })
+
+  it('sends a data: URL that is not base64 as its bytes in base64 (the SDK reads every data: URL as base64)', async () => {
+    const thread = createThread({ id: 't-text-url' })
+    const note: UIMessage = { id: 'u1', role: 'user', parts: [{ type: 'file', mediaType: 'text/plain', url: 'data:text/plain;charset=utf-8,caf%C3%A9%20ok%FF' }] }
+    thread.appendMany(uiMessageToEntryInputs(note))
+    const { messages } = projectModelMessages({ thread, policy: definePolicy({}), counter: await createTokenCounter('heuristic') })
+    const expected = btoa(String.fromCharCode(...new TextEncoder().encode('café ok'), 0xff))
+    expect(messages).toEqual([{ role: 'user', content: [{ type: 'file', data: expected, mediaType: 'text/plain' }] }])
+  })
 })

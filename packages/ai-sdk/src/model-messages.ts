@@ -1,8 +1,8 @@
 import { project } from '@threadlens/core'
 import type { Entry, ProjectionResult, ThreadSource } from '@threadlens/core'
 import type { ProjectInput } from '@threadlens/core/internal'
-import type { AttachmentStore } from '@threadlens/store/attachments'
-import { AttachmentUnavailableError, mediaTypeOf, type ContentPart } from '@threadlens/core/parts'
+import { bytesToBase64, type AttachmentStore } from '@threadlens/store/attachments'
+import { AttachmentUnavailableError, mediaTypeOf, parseDataUrl, type ContentPart } from '@threadlens/core/parts'
 import type { FilePart, FileUIPart, ImagePart, ModelMessage, SystemModelMessage, TextPart } from 'ai'
 import { parseAttachmentReference } from './attachment-reference'
 import { uiRecordOf } from './ui-message-entries'
@@ -23,13 +23,41 @@ function uiFileParts(bySeq: ReadonlyMap<number, Entry>, seqs: readonly number[])
   return files
 }
 
+/** The bytes of a `data:` URL's percent-encoded (not base64) payload (RFC 2397). */
+function percentDecodedBytes(text: string): Uint8Array {
+  const encoder = new TextEncoder()
+  const bytes: number[] = []
+  for (let index = 0; index < text.length; ) {
+    const hex = text.slice(index + 1, index + 3)
+    if (text[index] === '%' && /^[0-9a-f]{2}$/i.test(hex)) {
+      bytes.push(Number.parseInt(hex, 16))
+      index += 3
+    } else {
+      const character = String.fromCodePoint(text.codePointAt(index) as number)
+      bytes.push(...encoder.encode(character))
+      index += character.length
+    }
+  }
+  return Uint8Array.from(bytes)
+}
+
+/**
+ * A file's URL as model data: the URL, or for a `data:` URL that is not base64 (`data:text/plain,hi`),
+ * its bytes as base64 (the SDK reads every `data:` URL as base64).
+ */
+function fileData(url: string): URL | string {
+  if (!/^data:/i.test(url) || parseDataUrl(url) !== undefined) return new URL(url)
+  const comma = url.indexOf(',')
+  return bytesToBase64(percentDecodedBytes(comma < 0 ? '' : url.slice(comma + 1)))
+}
+
 /** A UI file part as the SDK sends it (`convertToModelMessages`): a `file` part with its media type and name. */
 function modelFilePart(part: FileUIPart): FilePart | undefined {
   // a blob: URL lives only in the page that made it: the UI keeps it, the model is not sent it
   if (!/^(https?:|data:)/i.test(part.url)) return undefined
-  let url: URL
+  let url: URL | string
   try {
-    url = new URL(part.url)
+    url = fileData(part.url)
   } catch {
     return undefined // not a URL the provider could fetch or decode: the UI keeps it, the model is not sent it
   }
@@ -69,7 +97,7 @@ function coreParts(parts: readonly ContentPart[], options: ModelMessagesOptions,
     if (source.type === 'provider-file') return { type: 'text', text: `[${part.type} ${source.fileId} is not available to this model]` }
     const mediaType = mediaTypeOf(source)
     let data: URL | string
-    if (source.type === 'url') data = new URL(source.url)
+    if (source.type === 'url') data = fileData(source.url)
     else {
       const base64 = options.attachmentData?.(source.id)
       if (base64 === undefined) throw new AttachmentUnavailableError(source.id)

@@ -1,6 +1,7 @@
 import fc from 'fast-check'
 import { createThread, createTokenCounter, definePolicy, type TokenCounter } from '@threadlens/core'
-import { modelMessageSchema, type ModelMessage } from 'ai'
+import { generateText, jsonSchema, modelMessageSchema, tool, type ModelMessage } from 'ai'
+import { MockLanguageModelV4 } from 'ai/test'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { projectModelMessages } from './model-messages'
 import { withApprovalResponses } from './tool-approvals'
@@ -109,6 +110,25 @@ describe('UI messages through a thread', () => {
         },
       ),
       { numRuns: RUNS, seed: SEED },
+    )
+  })
+
+  it(`and the AI SDK's generateText accepts what the transports send (100 random conversations, seed ${SEED})`, async () => {
+    // every tool the random conversations call, asking for approval as theirs do; a model that fetches any URL itself
+    const anyTool = tool({ inputSchema: jsonSchema<Record<string, unknown>>({ type: 'object' }), needsApproval: true, execute: async () => ({ ok: true }) })
+    const tools = { weather: anyTool, search: anyTool, read_file: anyTool }
+    const finish = { unified: 'stop' as const, raw: 'stop' }
+    const usage = { inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: undefined }, outputTokens: { total: 1, text: 1, reasoning: undefined } }
+    await fc.assert(
+      fc.asyncProperty(uiConversationArbitrary, async (messages) => {
+        const model = new MockLanguageModelV4({ supportedUrls: { '*/*': [/.*/] }, doGenerate: async () => ({ content: [{ type: 'text', text: 'ok' }], finishReason: finish, usage, warnings: [] }) })
+        const projected = projectModelMessages({ thread: threadOf(messages), policy: definePolicy({ systemPrompt: 'Be brief.' }), counter })
+        const sent = withApprovalResponses(projected.messages, messages.at(-1))
+        const result = await generateText({ model, ...(projected.instructions === undefined ? {} : { instructions: projected.instructions }), messages: sent, tools })
+        expect(result.text).toBe('ok')
+        expect(model.doGenerateCalls).toHaveLength(1)
+      }),
+      { numRuns: 100, seed: SEED },
     )
   })
 })
