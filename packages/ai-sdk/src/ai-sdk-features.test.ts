@@ -5,6 +5,8 @@ import {
   createUIMessageStreamResponse,
   DefaultChatTransport,
   jsonSchema,
+  lastAssistantMessageIsCompleteWithApprovalResponses,
+  lastAssistantMessageIsCompleteWithToolCalls,
   modelMessageSchema,
   readUIMessageStream,
   simulateReadableStream,
@@ -15,6 +17,7 @@ import {
   type UIMessage,
 } from 'ai'
 import { MockLanguageModelV4 } from 'ai/test'
+import { Chat } from '@ai-sdk/react'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { createChatPersistence } from './chat-persistence'
 import { createProjectedChatTransport, type ProjectedCall } from './projected-chat-transport'
@@ -408,5 +411,51 @@ describe('turning the attachment store on for a chat that has files inline', () 
     const entries = (await stores.threads.load('upgrade')).entries
     expect(entries.map((entry) => entry.kind === 'message' && entry.payload.parts?.[0]?.type !== 'text' && entry.payload.parts?.[0]?.source.type)).toEqual(['url', 'attachment'])
     expect(await upgraded.load()).toEqual([inlineFile, next])
+  })
+})
+
+/** `useChat`'s own Chat over a chat's projected transport, saving on every finish as the README's apps do. */
+async function chatOver(chatId: string, chat: ReturnType<typeof setup>, sendAutomaticallyWhen: typeof lastAssistantMessageIsCompleteWithToolCalls) {
+  const saves: Promise<unknown>[] = []
+  const useChat = new Chat<UIMessage>({
+    id: chatId,
+    messages: await chat.persistence.load(),
+    transport: chat.transport,
+    sendAutomaticallyWhen,
+    onFinish: ({ messages }) => void saves.push(chat.persistence.save(messages)),
+  })
+  return { useChat, saved: () => Promise.all(saves) }
+}
+
+describe("useChat's own Chat class over the projected transport", () => {
+  it('approval: addToolApprovalResponse and the automatic resend run the tool; the chat reloads as Chat holds it', async () => {
+    const set = setup('chat-approval', toolCallingModel('deleteFile', { path: 'd.txt' }), { deleteFile })
+    const { useChat: chat, saved } = await chatOver('chat-approval', set, lastAssistantMessageIsCompleteWithApprovalResponses)
+    await chat.sendMessage({ text: 'delete d.txt' })
+    const part = chat.messages[1]?.parts.find((candidate) => candidate.type === 'tool-deleteFile')
+    expect(part).toMatchObject({ state: 'approval-requested' })
+    const approvalId = part !== undefined && 'approval' in part ? (part.approval?.id as string) : ''
+    await chat.addToolApprovalResponse({ id: approvalId, approved: true })
+    await expect.poll(() => chat.status).toBe('ready')
+    await expect.poll(() => chat.messages[1]?.parts.some((candidate) => candidate.type === 'text')).toBe(true)
+    expect(chat.messages[1]?.parts.find((candidate) => candidate.type === 'tool-deleteFile')).toMatchObject({ state: 'output-available', output: { deleted: 'd.txt' } })
+    await saved()
+    await expect.poll(async () => JSON.stringify(await set.reload())).toBe(JSON.stringify(chat.messages))
+  })
+
+  it('client-side tool: addToolOutput and the automatic resend send the output to the model', async () => {
+    const clientTools: ToolSet = { askLocation: { description: 'Asks the user where they are', inputSchema: jsonSchema<{ why: string }>({ type: 'object', properties: { why: { type: 'string' } } }) } }
+    const set = setup('chat-client-tool', toolCallingModel('askLocation', { why: 'weather' }), clientTools)
+    const { calls } = set
+    const { useChat: chat, saved } = await chatOver('chat-client-tool', set, lastAssistantMessageIsCompleteWithToolCalls)
+    await chat.sendMessage({ text: 'weather here?' })
+    const part = chat.messages[1]?.parts.find((candidate) => candidate.type === 'tool-askLocation')
+    expect(part).toMatchObject({ state: 'input-available' })
+    await chat.addToolOutput({ tool: 'askLocation', toolCallId: part !== undefined && 'toolCallId' in part ? part.toolCallId : '', output: { city: 'Oslo' } })
+    await expect.poll(() => calls.length).toBe(2)
+    await expect.poll(() => chat.status).toBe('ready')
+    expect(calls[1]?.messages.at(-1)).toMatchObject({ role: 'tool', content: [{ type: 'tool-result', toolName: 'askLocation', output: { type: 'text', value: '{"city":"Oslo"}' } }] })
+    await saved()
+    await expect.poll(async () => JSON.stringify(await set.reload())).toBe(JSON.stringify(chat.messages))
   })
 })
