@@ -28,10 +28,11 @@ export interface ChatPersistenceOptions {
   /** Title of the chat's threads when created. Default: `''`. */
   readonly title?: string
   /**
-   * Where the bytes of `data:` file parts (a user's files, a model's generated images) are kept (`openThreadlensStores(...).attachments`),
-   * or its promise: each file once, outside the thread's entries, which reference it; `load` gives the
-   * same `data:` URLs back, and the projection sends the bytes from there. Default: none (a `data:`
-   * URL is kept inline in the thread, up to `entries.maxInlineFileChars`).
+   * Where the bytes of `data:` file parts (a user's files, a model's generated images) are kept
+   * (`openThreadlensStores(...).attachments`), or its promise: each file once, outside the thread's
+   * entries, which reference it; `load` gives the same `data:` URLs back, and the projection sends the
+   * bytes from there. Default: none (a `data:` URL is kept inline in the thread, up to
+   * `entries.maxInlineFileChars`).
    */
   readonly attachments?: AttachmentStore | PromiseLike<AttachmentStore>
   /**
@@ -191,12 +192,13 @@ export function createChatPersistence(options: ChatPersistenceOptions): ChatPers
       const given = all.filter((message) => message.parts.length > 0)
       noteInvalidMetadata(given, reportInvalid)
       const head = await resolveHead()
-      // files' bytes go to the attachment store; the messages are compared and stored with references
       let target = head.id
       let stored = storedMessages((await (await storeOf()).load(target)).entries)
-      // a message stored with its files inline (before the chat had an attachment store) stays so
+      // Files' bytes go to the attachment store; the messages are compared and stored with references.
+      // A message stored with its files inline (before the chat had an attachment store) stays so.
       const files = await filesOf()
-      const messages = files === undefined ? given : (await files.storedForms(head.id, given)).map((message, index) => (stored.get(message.id)?.message !== undefined && json(stored.get(message.id)?.message) === json(given[index]) ? (given[index] as UIMessage) : message))
+      const keptInline = (message: UIMessage): boolean => json(stored.get(message.id)?.message) === json(message)
+      const messages = files === undefined ? given : (await files.storedForms(head.id, given)).map((message, index) => (keptInline(given[index] as UIMessage) ? (given[index] as UIMessage) : message))
       const incoming = new Map(messages.map((message) => [message.id, message]))
       let divergeAt: number | undefined
       for (const [id, { message, firstSeq }] of stored) {
