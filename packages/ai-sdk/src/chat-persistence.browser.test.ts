@@ -1,7 +1,9 @@
+import { createTokenCounter, definePolicy } from '@threadlens/core'
 import { openThreadlensStores } from '@threadlens/store'
-import type { UIMessage } from 'ai'
+import type { PrepareSendMessagesRequest, UIMessage } from 'ai'
 import { describe, expect, it } from 'vitest'
 import { createChatPersistence } from './chat-persistence'
+import { projectedSendMessagesRequest, type ProjectedRequestBody } from './projected-request'
 
 const user = (id: string): UIMessage => ({ id, role: 'user', parts: [{ type: 'text', text: id }] })
 
@@ -30,5 +32,24 @@ describe('chat persistence across tabs, in Chromium', () => {
     expect(ids.filter((id) => id.startsWith('a'))).toEqual(listA.map((message) => message.id))
     expect(ids.filter((id) => id.startsWith('b'))).toEqual(listB.map((message) => message.id))
     expect((await first.threads.list()).map((record) => record.id)).toEqual(['shared'])
+  })
+
+  it("keeps a sent call's record in the tab's sessionStorage until its reply is saved, so a reloaded page that resumes the reply stores it", async () => {
+    const stores = await openThreadlensStores({ name: `ai-sdk-resume-${crypto.randomUUID()}` })
+    const sending = createChatPersistence({ store: stores.threads, chatId: 'resume' })
+    await sending.load()
+    const prepare = projectedSendMessagesRequest({ persistence: sending, policy: definePolicy({}), counter: await createTokenCounter('heuristic') })
+    const ask = user('ask')
+    const prepared = await prepare({ id: 'resume', messages: [ask], body: {}, trigger: 'submit-message', messageId: undefined } as unknown as Parameters<PrepareSendMessagesRequest<UIMessage>>[0])
+    const { responseMessageId } = prepared.body as ProjectedRequestBody
+    expect(sessionStorage.getItem('threadlens-ai-sdk:resume:pending-call')).toContain(responseMessageId)
+    // the reloaded page: a new chat object; the resumed reply arrives and is saved
+    const reloaded = createChatPersistence({ store: stores.threads, chatId: 'resume' })
+    const reply: UIMessage = { id: responseMessageId, role: 'assistant', parts: [{ type: 'step-start' }, { type: 'text', text: 'resumed', state: 'done' }] }
+    await reloaded.save([...(await reloaded.load()), reply])
+    const entries = (await stores.threads.load('resume')).entries
+    expect(entries[1]?.meta?.call).toMatchObject({ model: 'server', counter: 'heuristic' })
+    expect(sessionStorage.getItem('threadlens-ai-sdk:resume:pending-call')).toBeNull()
+    stores.db?.close()
   })
 })

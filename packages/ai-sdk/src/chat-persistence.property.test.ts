@@ -1,9 +1,11 @@
 import fc from 'fast-check'
-import type { Entry } from '@threadlens/core'
+import { createTokenCounter, definePolicy, type Entry } from '@threadlens/core'
 import { createMemoryBackedStores } from '@threadlens/store'
-import type { UIMessage } from 'ai'
+import { modelMessageSchema, type UIMessage } from 'ai'
 import { describe, expect, it } from 'vitest'
 import { createChatPersistence } from './chat-persistence'
+import { projectModelMessagesWithFiles } from './model-messages'
+import { uiConversationArbitrary } from './testing/random-ui-messages'
 
 // A fixed seed checks the same edit histories on every run; fast-check prints the counterexample.
 const SEED = 20261124
@@ -51,6 +53,30 @@ describe('useChat histories on the append-only thread', () => {
         }
       }),
       { numRuns: RUNS, seed: SEED },
+    )
+  })
+
+  it(`with an attachment store, every conversation loads back exactly, re-saving appends nothing, no file's bytes are in the entries, and the projection sends them (100 random conversations, seed ${SEED})`, async () => {
+    const counter = await createTokenCounter('heuristic')
+    await fc.assert(
+      fc.asyncProperty(uiConversationArbitrary, async (messages) => {
+        const stores = createMemoryBackedStores()
+        const chat = createChatPersistence({ store: stores.threads, chatId: 'files', attachments: stores.attachments })
+        await chat.save(messages)
+        const reloaded = createChatPersistence({ store: stores.threads, chatId: 'files', attachments: stores.attachments })
+        expect(await reloaded.load()).toEqual(messages.filter((message) => message.parts.length > 0))
+        expect((await reloaded.save(messages)).appended).toBe(0)
+        const thread = await stores.threads.load('files')
+        const files = messages.flatMap((message) => message.parts.flatMap((part) => (part.type === 'file' && part.url.includes(';base64,') ? [part.url] : [])))
+        const entriesJson = JSON.stringify(thread.entries)
+        for (const url of files) expect(entriesJson).not.toContain(url)
+        const { messages: sent } = await projectModelMessagesWithFiles({ thread, policy: definePolicy({ maxInputTokens: 100_000, reserveOutputTokens: 100 }), counter }, stores.attachments)
+        for (const message of sent) expect(modelMessageSchema.safeParse(message).success).toBe(true)
+        const sentFiles = sent.flatMap((message) => (message.role === 'user' && Array.isArray(message.content) ? message.content.filter((part) => part.type === 'file') : []))
+        // every user file but blob: URLs (they live only in the page that made them)
+        expect(sentFiles).toHaveLength(messages.flatMap((message) => (message.role === 'user' ? message.parts.filter((part) => part.type === 'file' && !part.url.startsWith('blob:')) : [])).length)
+      }),
+      { numRuns: 100, seed: SEED },
     )
   })
 })

@@ -2,10 +2,14 @@ import type { CallRecord, Entry, EntryInput, Thread } from '@threadlens/core'
 import { threadId as toThreadId } from '@threadlens/core/internal'
 import type { ThreadStore } from '@threadlens/store'
 import { StorageError } from '@threadlens/store'
+import type { AttachmentStore } from '@threadlens/store/attachments'
 import type { UIMessage } from 'ai'
 import { noteInvalidMetadata, oncePerMessage } from './call-metadata'
 import { InvalidAdapterOptionsError, type InvalidCallMetadataError } from './errors'
-import { entriesToUIMessages, uiMessageIdOf, uiMessageToEntryInputs, type UIMessageEntriesOptions } from './ui-message-entries'
+import { pendingCallStore } from './pending-calls'
+import type { FileKeeper } from './ui-attachments'
+import { compare, json, storedMessages } from './stored-messages'
+import { entriesToUIMessages, uiMessageToEntryInputs, type UIMessageEntriesOptions } from './ui-message-entries'
 
 export interface ChatPersistenceOptions {
   /**
@@ -23,6 +27,20 @@ export interface ChatPersistenceOptions {
   readonly entries?: UIMessageEntriesOptions
   /** Title of the chat's threads when created. Default: `''`. */
   readonly title?: string
+  /**
+   * Where the bytes of `data:` file parts (a user's files, a model's generated images) are kept
+   * (`openThreadlensStores(...).attachments`), or its promise: each file once, outside the thread's
+   * entries, which reference it; `load` gives the same `data:` URLs back, and the projection sends the
+   * bytes from there. Default: none (a `data:` URL is kept inline in the thread, up to
+   * `entries.maxInlineFileChars`).
+   */
+  readonly attachments?: AttachmentStore | PromiseLike<AttachmentStore>
+  /**
+   * Where the record of a call still being answered is kept until its reply is saved, so a page that
+   * reloads mid-answer and resumes the reply (`useChat({ resume: true })`) still stores it. Default:
+   * the tab's `sessionStorage` where there is one (survives a reload of the tab, and only that).
+   */
+  readonly pendingCalls?: Storage
   /** Told once per message whose call metadata from the server (`projectedMessageMetadata`) is unreadable and ignored. Default: `console.warn`. */
   readonly onInvalidMetadata?: (problem: InvalidCallMetadataError) => void
 }
@@ -69,54 +87,13 @@ export interface ChatPersistence {
   append(inputs: readonly EntryInput[]): Promise<void>
   /** The store the chat lives in. */
   store(): Promise<ThreadStore>
+  /** The attachment store the chat keeps files in (`options.attachments`), or `undefined`. */
+  attachments(): Promise<AttachmentStore | undefined>
   /** Stops hearing about other tabs' branches (closes the chat's BroadcastChannel). Saves still work. */
   close(): void
 }
 
 const chatIdPattern = /^[A-Za-z0-9_.:-]{1,120}$/
-
-interface StoredMessage {
-  readonly message: UIMessage
-  readonly firstSeq: number
-}
-
-function storedMessages(entries: readonly Entry[]): Map<string, StoredMessage> {
-  const firstSeq = new Map<string, number>()
-  for (const entry of entries) {
-    const id = uiMessageIdOf(entry) ?? entry.id
-    if (!firstSeq.has(id)) firstSeq.set(id, entry.seq)
-  }
-  const result = new Map<string, StoredMessage>()
-  for (const message of entriesToUIMessages(entries)) result.set(message.id, { message, firstSeq: firstSeq.get(message.id) ?? 0 })
-  return result
-}
-
-function modelKey(input: EntryInput): string {
-  return JSON.stringify([input.kind, input.payload, input.refs ?? {}])
-}
-
-function json(value: unknown): string {
-  return JSON.stringify(value)
-}
-
-/**
- * How `next` relates to the stored `previous` copy of the same message: the same, grown (its entries
- * start with the stored ones: append the rest), or replaced.
- */
-function compare(previous: UIMessage, next: UIMessage, options: UIMessageEntriesOptions): { kind: 'same' } | { kind: 'grown'; inputs: EntryInput[] } | { kind: 'replaced' } {
-  if (json(previous) === json(JSON.parse(json(next)))) return { kind: 'same' }
-  const before = uiMessageToEntryInputs(previous, options)
-  const after = uiMessageToEntryInputs(next, options)
-  if (before.length > after.length || before.some((input, index) => modelKey(input) !== modelKey(after[index] as EntryInput))) return { kind: 'replaced' }
-  // Nothing the model sees changed (e.g. an approval answered, its result not in yet): nothing to
-  // append; the message is stored again when its result arrives.
-  if (after.length === before.length) return { kind: 'same' }
-  const added = after.slice(before.length)
-  const [first, ...rest] = added
-  // The first new entry carries the whole grown message (the newest copy wins on load).
-  const anchor = after[0]
-  return { kind: 'grown', inputs: [{ ...(first as EntryInput), meta: { ...first?.meta, app: anchor?.meta?.app ?? {} } } as EntryInput, ...rest] }
-}
 
 /** Runs `task` holding the chat's lock: a Web Lock across tabs where available, and always in order within this tab. */
 function createLock(name: string): <T>(task: () => Promise<T>) => Promise<T> {
@@ -147,8 +124,14 @@ export function createChatPersistence(options: ChatPersistenceOptions): ChatPers
   if (!chatIdPattern.test(chatId)) {
     throw new InvalidAdapterOptionsError(`chatId must be 1-120 characters of A-Z a-z 0-9 _ . : - (got ${JSON.stringify(chatId.slice(0, 40))}); useChat's generated ids qualify`)
   }
+  // The code that moves files to the attachment store loads only for a chat that has one.
+  let keeper: Promise<FileKeeper> | undefined
+  const attachmentStore = options.attachments
+  const filesOf = (): Promise<FileKeeper | undefined> =>
+    attachmentStore === undefined ? Promise.resolve(undefined) : (keeper ??= import('./ui-attachments').then(({ fileKeeper }) => fileKeeper(attachmentStore)))
   const calls = new Map<string, CallRecord>()
-  const entryOptions: UIMessageEntriesOptions = { ...options.entries, callRecordFor: (callId) => calls.get(callId) ?? options.entries?.callRecordFor?.(callId) }
+  const pending = pendingCallStore(options.pendingCalls, chatId)
+  const entryOptions: UIMessageEntriesOptions = { ...options.entries, callRecordFor: (callId) => calls.get(callId) ?? pending.get(callId) ?? options.entries?.callRecordFor?.(callId) }
   const withLock = createLock(`threadlens-ai-sdk:${chatId}`)
   const channel = typeof BroadcastChannel === 'undefined' ? undefined : new BroadcastChannel(`threadlens-ai-sdk:${chatId}`)
   let current = chatId
@@ -197,19 +180,25 @@ export function createChatPersistence(options: ChatPersistenceOptions): ChatPers
 
   const load = async (): Promise<UIMessage[]> => {
     const head = await resolveHead()
-    const messages = entriesToUIMessages((await (await storeOf()).load(head.id)).entries)
-    known = new Set(messages.map((message) => message.id))
-    return messages
+    const stored = entriesToUIMessages((await (await storeOf()).load(head.id)).entries)
+    known = new Set(stored.map((message) => message.id))
+    const files = await filesOf()
+    return files === undefined ? stored : files.resolve(stored)
   }
 
   const save = (all: readonly UIMessage[]): Promise<SaveResult> =>
     withLock(async () => {
       // A message with no parts (a reply that failed before its first chunk) holds nothing to keep.
-      const messages = all.filter((message) => message.parts.length > 0)
-      noteInvalidMetadata(messages, reportInvalid)
+      const given = all.filter((message) => message.parts.length > 0)
+      noteInvalidMetadata(given, reportInvalid)
       const head = await resolveHead()
       let target = head.id
       let stored = storedMessages((await (await storeOf()).load(target)).entries)
+      // Files' bytes go to the attachment store; the messages are compared and stored with references.
+      // A message stored with its files inline (before the chat had an attachment store) stays so.
+      const files = await filesOf()
+      const keptInline = (message: UIMessage): boolean => json(stored.get(message.id)?.message) === json(message)
+      const messages = files === undefined ? given : (await files.storedForms(head.id, given)).map((message, index) => (keptInline(given[index] as UIMessage) ? (given[index] as UIMessage) : message))
       const incoming = new Map(messages.map((message) => [message.id, message]))
       let divergeAt: number | undefined
       for (const [id, { message, firstSeq }] of stored) {
@@ -236,7 +225,9 @@ export function createChatPersistence(options: ChatPersistenceOptions): ChatPers
         // A replaced message here was never seen by this tab (another tab's): the stored copy stays.
         if (relation.kind === 'grown') inputs.push(...relation.inputs)
       }
+      if (target !== head.id) await files?.keepFor(target, messages)
       if (inputs.length > 0) await (await storeOf()).appendMany(target, inputs)
+      for (const input of inputs) if (input.meta?.call !== undefined && input.refs?.callId !== undefined) pending.remove(input.refs.callId)
       known = new Set(messages.map((message) => message.id))
       if (divergeAt !== undefined) {
         try {
@@ -278,6 +269,7 @@ export function createChatPersistence(options: ChatPersistenceOptions): ChatPers
 
   const recordCall = (callId: string, record: CallRecord): void => {
     calls.set(callId, record)
+    pending.set(callId, record)
   }
 
   const thread = async (): Promise<Thread> => {
@@ -293,5 +285,5 @@ export function createChatPersistence(options: ChatPersistenceOptions): ChatPers
 
   const close = (): void => channel?.close()
 
-  return { chatId, currentThreadId: () => current, load, save, watch, recordCall, thread, append, store: storeOf, close }
+  return { chatId, currentThreadId: () => current, load, save, watch, recordCall, thread, append, store: storeOf, attachments: async () => attachmentStore, close }
 }

@@ -39,7 +39,7 @@ describe('projectModelMessages', () => {
         ],
       },
       { role: 'tool', content: [{ type: 'tool-result', toolCallId: 'c1', toolName: 'weather', output: { type: 'text', value: '{"celsius":4}' } }] },
-      { role: 'tool', content: [{ type: 'tool-result', toolCallId: 'c2', toolName: 'weather', output: { type: 'error-text', value: 'Error: The user denied this tool call: not now' } }] },
+      { role: 'tool', content: [{ type: 'tool-result', toolCallId: 'c2', toolName: 'weather', output: { type: 'error-text', value: 'The user denied this tool call: not now' } }] },
       { role: 'assistant', content: '4 °C.' },
     ])
     expect(JSON.stringify(model)).not.toContain('secret thoughts')
@@ -77,5 +77,14 @@ describe('projectModelMessages', () => {
       },
     ])
     expect(() => projectModelMessages(input)).toThrow(/attachmentData/)
+  })
+
+  it('sends a data: URL that is not base64 as its bytes in base64 (the SDK reads every data: URL as base64)', async () => {
+    const thread = createThread({ id: 't-text-url' })
+    const note: UIMessage = { id: 'u1', role: 'user', parts: [{ type: 'file', mediaType: 'text/plain', url: 'data:text/plain;charset=utf-8,caf%C3%A9%20ok%FF' }] }
+    thread.appendMany(uiMessageToEntryInputs(note))
+    const { messages } = projectModelMessages({ thread, policy: definePolicy({}), counter: await createTokenCounter('heuristic') })
+    const expected = btoa(String.fromCharCode(...new TextEncoder().encode('café ok'), 0xff))
+    expect(messages).toEqual([{ role: 'user', content: [{ type: 'file', data: expected, mediaType: 'text/plain' }] }])
   })
 })

@@ -1,33 +1,72 @@
 import { project } from '@threadlens/core'
 import type { Entry, ProjectionResult, ThreadSource } from '@threadlens/core'
 import type { ProjectInput } from '@threadlens/core/internal'
-import { AttachmentUnavailableError, mediaTypeOf, type ContentPart } from '@threadlens/core/parts'
-import type { FilePart, ImagePart, ModelMessage, SystemModelMessage, TextPart } from 'ai'
+import { bytesToBase64, type AttachmentStore } from '@threadlens/store/attachments'
+import { AttachmentUnavailableError, mediaTypeOf, parseDataUrl, type ContentPart } from '@threadlens/core/parts'
+import type { FilePart, FileUIPart, ImagePart, ModelMessage, SystemModelMessage, TextPart } from 'ai'
+import { parseAttachmentReference } from './attachment-reference'
 import { uiRecordOf } from './ui-message-entries'
 
 function entriesOf(thread: ThreadSource | readonly Entry[]): readonly Entry[] {
   return Array.isArray(thread) ? thread : (thread as ThreadSource).entries
 }
 
-/** File parts of the UI message stored on the user entry at `seq`, as model file parts. */
-function userFileParts(bySeq: ReadonlyMap<number, Entry>, seqs: readonly number[]): FilePart[] {
-  const files: FilePart[] = []
+/** The file parts of the UI messages stored on the user entries at `seqs`. */
+function uiFileParts(bySeq: ReadonlyMap<number, Entry>, seqs: readonly number[]): FileUIPart[] {
+  const files: FileUIPart[] = []
   for (const seq of seqs) {
     const entry = bySeq.get(seq)
     const message = entry === undefined ? undefined : uiRecordOf(entry)?.message
     if (message === undefined || message.role !== 'user') continue
-    for (const part of message.parts) {
-      if (part.type !== 'file') continue
-      let url: URL
-      try {
-        url = new URL(part.url)
-      } catch {
-        continue // not a URL the provider could fetch or decode: the UI keeps it, the model is not sent it
-      }
-      files.push({ type: 'file', data: url, mediaType: part.mediaType, ...(part.filename === undefined ? {} : { filename: part.filename }) })
-    }
+    for (const part of message.parts) if (part.type === 'file') files.push(part)
   }
   return files
+}
+
+/** The bytes of a `data:` URL's percent-encoded (not base64) payload (RFC 2397). */
+function percentDecodedBytes(text: string): Uint8Array {
+  const encoder = new TextEncoder()
+  const bytes: number[] = []
+  for (let index = 0; index < text.length; ) {
+    const hex = text.slice(index + 1, index + 3)
+    if (text[index] === '%' && /^[0-9a-f]{2}$/i.test(hex)) {
+      bytes.push(Number.parseInt(hex, 16))
+      index += 3
+    } else {
+      const character = String.fromCodePoint(text.codePointAt(index) as number)
+      bytes.push(...encoder.encode(character))
+      index += character.length
+    }
+  }
+  return Uint8Array.from(bytes)
+}
+
+/**
+ * A file's URL as model data: the URL, or for a `data:` URL that is not base64 (`data:text/plain,hi`),
+ * its bytes as base64 (the SDK reads every `data:` URL as base64).
+ */
+function fileData(url: string): URL | string {
+  if (!/^data:/i.test(url) || parseDataUrl(url) !== undefined) return new URL(url)
+  const comma = url.indexOf(',')
+  return bytesToBase64(percentDecodedBytes(comma < 0 ? '' : url.slice(comma + 1)))
+}
+
+/** A UI file part as the SDK sends it (`convertToModelMessages`): a `file` part with its media type and name. */
+function modelFilePart(part: FileUIPart): FilePart | undefined {
+  // a blob: URL lives only in the page that made it: the UI keeps it, the model is not sent it
+  if (!/^(https?:|data:)/i.test(part.url)) return undefined
+  let url: URL | string
+  try {
+    url = fileData(part.url)
+  } catch {
+    return undefined // not a URL the provider could fetch or decode: the UI keeps it, the model is not sent it
+  }
+  return { type: 'file', data: url, mediaType: part.mediaType, ...(part.filename === undefined ? {} : { filename: part.filename }) }
+}
+
+/** Core's text of a failed result, `Error: <error>`, without the prefix (`error-text` already says it). */
+function errorText(content: string): string {
+  return content.startsWith('Error: ') ? content.slice('Error: '.length) : content
 }
 
 /** Options of `toModelMessages` and `projectModelMessages`. */
@@ -40,14 +79,25 @@ export interface ModelMessagesOptions {
 }
 
 /** A user message's own parts (core's text, images and files) as model parts, in order. */
-function coreParts(parts: readonly ContentPart[], options: ModelMessagesOptions): (TextPart | ImagePart | FilePart)[] {
+function coreParts(parts: readonly ContentPart[], options: ModelMessagesOptions, uiFiles: readonly FileUIPart[]): (TextPart | ImagePart | FilePart)[] {
+  const unmatched = [...uiFiles]
   return parts.map((part): TextPart | ImagePart | FilePart => {
     if (part.type === 'text') return { type: 'text', text: part.text }
     const source = part.source
+    // A file a UI message sent goes as the SDK sends it, with the media type the UI part knows (each UI part once, in order).
+    const at = unmatched.findIndex((file) => (source.type === 'url' ? file.url === source.url : source.type === 'attachment' && parseAttachmentReference(file.url)?.id === source.id))
+    const ui = at < 0 ? undefined : unmatched.splice(at, 1)[0]
+    if (ui !== undefined && source.type === 'attachment') {
+      const base64 = options.attachmentData?.(source.id)
+      if (base64 === undefined) throw new AttachmentUnavailableError(source.id)
+      return { type: 'file', data: base64, mediaType: ui.mediaType, ...(ui.filename === undefined ? {} : { filename: ui.filename }) }
+    }
+    const sent = ui === undefined ? undefined : modelFilePart(ui)
+    if (sent !== undefined) return sent
     if (source.type === 'provider-file') return { type: 'text', text: `[${part.type} ${source.fileId} is not available to this model]` }
     const mediaType = mediaTypeOf(source)
     let data: URL | string
-    if (source.type === 'url') data = new URL(source.url)
+    if (source.type === 'url') data = fileData(source.url)
     else {
       const base64 = options.attachmentData?.(source.id)
       if (base64 === undefined) throw new AttachmentUnavailableError(source.id)
@@ -63,8 +113,8 @@ function coreParts(parts: readonly ContentPart[], options: ModelMessagesOptions)
  * projection decides what is sent (budget, windows, summaries, tool pairing); this only changes
  * shape: tool calls become `tool-call` parts of their assistant message, each tool message a
  * `tool-result` (`error-text` when the call failed or was denied), a user message's own parts
- * (core's text, images and files) go as `text`, `image` and `file` parts in order, and its file parts
- * kept in the thread by this package go along as `file` parts. An assistant message with no text
+ * (core's text, images and files) go as `text`, `image` and `file` parts in order; a UI message's
+ * files go as the SDK sends them, `file` parts with their media type and name. An assistant message with no text
  * and no tool calls (e.g. only reasoning was shown) is not sent.
  */
 export function toModelMessages(projection: ProjectionResult, thread: ThreadSource | readonly Entry[], options: ModelMessagesOptions = {}): ModelMessage[] {
@@ -78,11 +128,13 @@ export function toModelMessages(projection: ProjectionResult, thread: ThreadSour
         result.push({ role: 'system', content: message.content })
         return
       case 'user': {
-        const files = userFileParts(bySeq, info?.seqs ?? [])
+        const uiFiles = uiFileParts(bySeq, info?.seqs ?? [])
         if (message.parts !== undefined) {
-          result.push({ role: 'user', content: [...coreParts(message.parts, options), ...files] })
+          result.push({ role: 'user', content: coreParts(message.parts, options, uiFiles) })
           return
         }
+        // stored before user files became content parts: the UI message's files follow its text
+        const files = uiFiles.flatMap((part) => modelFilePart(part) ?? [])
         if (files.length === 0) {
           result.push({ role: 'user', content: message.content })
         } else {
@@ -114,7 +166,8 @@ export function toModelMessages(projection: ProjectionResult, thread: ThreadSour
               type: 'tool-result',
               toolCallId: message.toolCallId,
               toolName: message.name,
-              output: message.isError === true ? { type: 'error-text', value: message.content } : { type: 'text', value: message.content },
+              // `error-text` says it is an error: the text is the error itself, as the SDK sends an `output-error` part
+              output: message.isError === true ? { type: 'error-text', value: errorText(message.content) } : { type: 'text', value: message.content },
             },
           ],
         })
@@ -150,4 +203,15 @@ export function splitInstructions(messages: readonly ModelMessage[]): { instruct
 export function projectModelMessages(input: ProjectInput, options: ModelMessagesOptions = {}): ModelMessagesProjection {
   const projection = project(input)
   return { ...splitInstructions(toModelMessages(projection, input.thread, options)), projection }
+}
+
+/**
+ * `projectModelMessages` with the bytes of the store-held files the projection sends read from
+ * `attachments` (the chat's attachment store) first. Without a store it is `projectModelMessages`.
+ */
+export async function projectModelMessagesWithFiles(input: ProjectInput, attachments: AttachmentStore | undefined): Promise<ModelMessagesProjection> {
+  if (attachments === undefined) return projectModelMessages(input)
+  const projection = project(input)
+  const attachmentData = await attachments.dataFor(projection)
+  return { ...splitInstructions(toModelMessages(projection, input.thread, { attachmentData })), projection }
 }

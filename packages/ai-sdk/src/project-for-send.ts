@@ -1,6 +1,8 @@
 import { compact, type ContextPolicy, type Memory, type Summarizer, type TokenCounter, type ToolSchema } from '@threadlens/core'
 import type { ChatPersistence } from './chat-persistence'
-import { projectModelMessages } from './model-messages'
+import { projectModelMessagesWithFiles } from './model-messages'
+
+export { withApprovalResponses } from './tool-approvals'
 
 // The projection and compaction a send runs, in a module of their own: the transport loads it once
 // the page has painted (or at the first send), so an app's first load does not carry them.
@@ -14,18 +16,19 @@ export async function projectForSend(send: {
   readonly memory: string | Memory | undefined
   readonly summarizer: Summarizer | undefined
   readonly abortSignal: AbortSignal | undefined
-}): Promise<{ thread: Awaited<ReturnType<ChatPersistence['thread']>>; projected: ReturnType<typeof projectModelMessages> }> {
+}): Promise<{ thread: Awaited<ReturnType<ChatPersistence['thread']>>; projected: Awaited<ReturnType<typeof projectModelMessagesWithFiles>> }> {
   const { persistence, policy, counter, toolSchemas, memory, summarizer, abortSignal } = send
   let thread = await persistence.thread()
+  const attachments = await persistence.attachments()
   const projectNow = () =>
-    projectModelMessages({
+    projectModelMessagesWithFiles({
       thread,
       policy,
       counter,
       ...(toolSchemas.length === 0 ? {} : { tools: toolSchemas }),
       ...(memory === undefined ? {} : { memory }),
-    })
-  let projected = projectNow()
+    }, attachments)
+  let projected = await projectNow()
   if (summarizer !== undefined && projected.projection.meta.needsSummary) {
     // Compaction keeps history: a summary entry is appended (or a recorded failure), nothing is removed.
     const compaction = await compact({
@@ -42,7 +45,7 @@ export async function projectForSend(send: {
     if (compaction.entries.length > 0) {
       await persistence.append(compaction.entries)
       thread = await persistence.thread()
-      projected = projectNow()
+      projected = await projectNow()
     }
   }
   return { thread, projected }

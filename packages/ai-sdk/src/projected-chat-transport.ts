@@ -130,11 +130,12 @@ export function createProjectedChatTransport(options: ProjectedChatTransportOpti
       const counter = counterNow(options.counter, policy.tokenizer)
       const toolSchemas = await schemasPromise
       const memory = typeof options.memory === 'function' ? options.memory() : options.memory
-      const { projectForSend } = await sendModule()
+      const { projectForSend, withApprovalResponses } = await sendModule()
       const { thread, projected } = await projectForSend({ persistence, policy, counter, toolSchemas, memory, summarizer, abortSignal })
       const threadId = persistence.currentThreadId()
-      const { instructions, messages: modelMessages, projection } = projected
       const last = messages.at(-1)
+      const { instructions, projection } = projected
+      const modelMessages = withApprovalResponses(projected.messages, last)
       const continuing = last?.role === 'assistant' ? last : undefined
       const responseId = continuing?.id ?? generateId()
       const callId = stepCallId(responseId, continuing === undefined ? 0 : stepsIn(continuing))

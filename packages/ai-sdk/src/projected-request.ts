@@ -66,11 +66,13 @@ export function projectedSendMessagesRequest(options: ProjectedRequestOptions): 
     await persistence.save(messages)
     const tools = options.tools ?? []
     // The projection code loads with the first send: an app's first load does not carry it.
-    const { projectForSend } = await import('./project-for-send')
+    const { projectForSend, withApprovalResponses } = await import('./project-for-send')
     const { thread, projected } = await projectForSend({ persistence, policy, counter, toolSchemas: tools, memory: options.memory, summarizer: options.summarizer, abortSignal: undefined })
     const threadId = persistence.currentThreadId()
-    const { instructions, messages: modelMessages, projection } = projected
     const last = messages.at(-1)
+    const { instructions, projection } = projected
+    // The user's answers to tool approvals go last, where the route's streamText acts on them.
+    const modelMessages = withApprovalResponses(projected.messages, last)
     const continuing = last?.role === 'assistant' ? last : undefined
     const responseMessageId = continuing?.id ?? generateId()
     const callId = stepCallId(responseMessageId, continuing === undefined ? 0 : stepsIn(continuing))

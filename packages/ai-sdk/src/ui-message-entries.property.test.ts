@@ -1,8 +1,10 @@
 import fc from 'fast-check'
 import { createThread, createTokenCounter, definePolicy, type TokenCounter } from '@threadlens/core'
-import { modelMessageSchema, type ModelMessage } from 'ai'
+import { generateText, jsonSchema, modelMessageSchema, tool, type ModelMessage } from 'ai'
+import { MockLanguageModelV4 } from 'ai/test'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { projectModelMessages } from './model-messages'
+import { withApprovalResponses } from './tool-approvals'
 import { uiConversationArbitrary } from './testing/random-ui-messages'
 import { entriesToUIMessages, uiMessageToEntryInputs } from './ui-message-entries'
 
@@ -25,6 +27,7 @@ function threadOf(messages: Parameters<typeof uiMessageToEntryInputs>[0][]) {
 function modelMessageProblems(messages: readonly ModelMessage[]): string[] {
   const problems: string[] = []
   let open: Map<string, number> | undefined
+  const approvals = new Map<string, string>()
   const close = (index: number): void => {
     for (const [id, at] of open ?? []) problems.push(`messages[${at}]: tool call ${id} is not answered before messages[${index}]`)
     open = undefined
@@ -36,9 +39,14 @@ function modelMessageProblems(messages: readonly ModelMessage[]): string[] {
     if (message.role === 'assistant' && Array.isArray(message.content)) {
       const calls = message.content.filter((part) => part.type === 'tool-call')
       if (calls.length > 0) open = new Map(calls.map((part) => [part.toolCallId, index]))
+      for (const part of message.content) if (part.type === 'tool-approval-request') approvals.set(part.approvalId, part.toolCallId)
     }
     if (message.role === 'tool') {
       for (const part of message.content) {
+        // an approved call is answered by streamText, which runs it before asking the model
+        if (part.type === 'tool-approval-response' && part.approved) {
+          if (open?.delete(approvals.get(part.approvalId) ?? '') !== true) problems.push(`messages[${index}]: approval ${part.approvalId} answers no open call`)
+        }
         if (part.type !== 'tool-result') continue
         if (open?.delete(part.toolCallId) !== true) problems.push(`messages[${index}]: result for ${part.toolCallId} answers no open call`)
       }
@@ -77,7 +85,10 @@ describe('UI messages through a thread', () => {
         (messages, options) => {
           const thread = threadOf(messages)
           const policy = definePolicy({ ...options, reserveOutputTokens: 100, systemPrompt: 'You are terse.' })
-          const { instructions, messages: rest, projection } = projectModelMessages({ thread, policy, counter })
+          const projected = projectModelMessages({ thread, policy, counter })
+          const { instructions, projection } = projected
+          // what the transports send: the last message's answered approvals go last, for streamText to act on
+          const rest = withApprovalResponses(projected.messages, messages.at(-1))
           // streamText refuses system messages in `messages`: they all lead, and go to `instructions`
           expect(rest.some((message) => message.role === 'system')).toBe(false)
           const model = [...(instructions ?? []), ...rest]
@@ -99,6 +110,25 @@ describe('UI messages through a thread', () => {
         },
       ),
       { numRuns: RUNS, seed: SEED },
+    )
+  })
+
+  it(`and the AI SDK's generateText accepts what the transports send (100 random conversations, seed ${SEED})`, async () => {
+    // every tool the random conversations call, asking for approval as theirs do; a model that fetches any URL itself
+    const anyTool = tool({ inputSchema: jsonSchema<Record<string, unknown>>({ type: 'object' }), needsApproval: true, execute: async () => ({ ok: true }) })
+    const tools = { weather: anyTool, search: anyTool, read_file: anyTool }
+    const finish = { unified: 'stop' as const, raw: 'stop' }
+    const usage = { inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: undefined }, outputTokens: { total: 1, text: 1, reasoning: undefined } }
+    await fc.assert(
+      fc.asyncProperty(uiConversationArbitrary, async (messages) => {
+        const model = new MockLanguageModelV4({ supportedUrls: { '*/*': [/.*/] }, doGenerate: async () => ({ content: [{ type: 'text', text: 'ok' }], finishReason: finish, usage, warnings: [] }) })
+        const projected = projectModelMessages({ thread: threadOf(messages), policy: definePolicy({ systemPrompt: 'Be brief.' }), counter })
+        const sent = withApprovalResponses(projected.messages, messages.at(-1))
+        const result = await generateText({ model, ...(projected.instructions === undefined ? {} : { instructions: projected.instructions }), messages: sent, tools })
+        expect(result.text).toBe('ok')
+        expect(model.doGenerateCalls).toHaveLength(1)
+      }),
+      { numRuns: 100, seed: SEED },
     )
   })
 })

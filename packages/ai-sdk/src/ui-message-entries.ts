@@ -1,8 +1,10 @@
 import type { CallRecord, Entry, EntryInput, EntryMeta, EntryRefs, JsonObject, JsonValue } from '@threadlens/core'
 import { completeCallRecord } from '@threadlens/core/calls'
+import type { ContentPart, MediaSource } from '@threadlens/core/parts'
 import type { UIMessage } from 'ai'
 import { outcomeOf, reportedCallsOf, stepOwners } from './call-metadata'
 import { UnstorableMessageError } from './errors'
+import { parseAttachmentReference } from './attachment-reference'
 
 /**
  * Where a UI message lives in its entries' `meta.app` (a field the entry schema already allows):
@@ -87,6 +89,30 @@ function toolArguments(messageId: string, input: unknown, path: string): JsonObj
   return { input: json }
 }
 
+/** A file part's URL the model can be sent: `https:`, `http:`, `data:` or bytes in the attachment store (a `blob:` URL lives only in its page). */
+function sendableFileUrl(url: string): boolean {
+  return /^(https?:|data:)/i.test(url) || parseAttachmentReference(url) !== undefined
+}
+
+/**
+ * A user message's text and files as core content parts, in order, when it has files the model can
+ * be sent: images and files are then counted (attachment tokens) and projected like any other.
+ * Core's image or file part holds the URL (or the store's attachment); the media type and file name
+ * stay on the UI part.
+ */
+function userContentParts(parts: UIMessage['parts']): ContentPart[] | undefined {
+  if (!parts.some((part) => part.type === 'file' && sendableFileUrl(part.url))) return undefined
+  return parts.flatMap((part): ContentPart[] => {
+    if (part.type === 'text') return [{ type: 'text', text: part.text }]
+    if (part.type !== 'file' || !sendableFileUrl(part.url)) return []
+    const reference = parseAttachmentReference(part.url)
+    const source: MediaSource = reference === undefined ? { type: 'url', url: part.url } : { type: 'attachment', id: reference.id, mediaType: reference.mediaType, bytes: reference.bytes }
+    if (part.mediaType.startsWith('image/')) return [{ type: 'image', source }]
+    const filename = part.filename !== undefined && part.filename.length >= 1 && part.filename.length <= 1024 ? part.filename : undefined
+    return [{ type: 'file', source, ...(filename === undefined ? {} : { filename }) }]
+  })
+}
+
 /** The call id of step `step` of message `messageId`: entries of one model call share it. */
 export function stepCallId(messageId: string, step: number): string {
   return `${messageId}:${step}`
@@ -138,7 +164,8 @@ export function uiMessageToEntryInputs(message: UIMessage, options: UIMessageEnt
 
   if (message.role !== 'assistant') {
     const text = message.parts.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('\n')
-    push({ kind: 'message', payload: { role: message.role, content: text }, refs: { requestId: message.id } })
+    const parts = message.role === 'user' ? userContentParts(message.parts) : undefined
+    push({ kind: 'message', payload: { role: message.role, content: text, ...(parts === undefined ? {} : { parts }) }, refs: { requestId: message.id } })
     return inputs
   }
 

@@ -17,7 +17,13 @@ function withOptional<T extends object>(value: T): T {
 
 const filePart = fc.oneof(
   fc.record({ type: fc.constant('file' as const), mediaType: fc.constant('image/png'), url: fc.constant('data:image/png;base64,iVBORw0KGgo='), filename: fc.option(word, { nil: undefined }) }),
-  fc.record({ type: fc.constant('file' as const), mediaType: fc.constant('application/pdf'), url: word.map((name) => `https://files.example.com/${name}.pdf`) }),
+  // random bytes as a data: URL (text/plain: counted and sent like any file)
+  fc.record({ type: fc.constant('file' as const), mediaType: fc.constant('text/plain'), url: fc.uint8Array({ minLength: 1, maxLength: 40 }).map((bytes) => `data:text/plain;base64,${btoa(String.fromCharCode(...bytes))}`) }),
+  // not base64: kept inline as given
+  fc.record({ type: fc.constant('file' as const), mediaType: fc.constant('text/plain'), url: word.map((text) => `data:text/plain,${text}`) }),
+  fc.record({ type: fc.constant('file' as const), mediaType: fc.constant('application/pdf'), url: word.map((name) => `https://files.example.com/${name}.pdf`), filename: fc.option(word.map((name) => `${name}.pdf`), { nil: undefined }) }),
+  // a blob: URL: kept for the UI, never sent
+  fc.record({ type: fc.constant('file' as const), mediaType: fc.constant('image/jpeg'), url: word.map((name) => `blob:https://app.example/${name}`) }),
 )
 
 const userPart = fc.oneof({ arbitrary: fc.record({ type: fc.constant('text' as const), text }), weight: 4 }, { arbitrary: filePart, weight: 1 })
@@ -35,7 +41,8 @@ function toolPart(state: ToolState, toolCallId: string, name: string, dynamic: b
     case 'approval-requested':
       return { ...head, state, input, approval: { id: `approval-${toolCallId}` } }
     case 'approval-responded':
-      return { ...head, state, input, approval: { id: `approval-${toolCallId}`, approved: true } }
+      // approved, or denied with a reason (errorText stands in for it), before the call has run
+      return { ...head, state, input, approval: errorText.length % 2 === 0 ? { id: `approval-${toolCallId}`, approved: true } : { id: `approval-${toolCallId}`, approved: false, reason: errorText } }
     case 'output-available':
       return { ...head, state, input, output }
     case 'output-error':
