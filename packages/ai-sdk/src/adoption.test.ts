@@ -32,4 +32,11 @@ describe('adopting threadlens in a useChat app', () => {
     expect(changes.added).toBeLessThanOrEqual(15)
     expect(changes.removed).toBeLessThanOrEqual(changes.added)
   })
+
+  it('takes at most 15 changed lines with the model in a server route too: persistence, projection and the devtools in the browser', async () => {
+    const changes = lineChanges(await example('minimal-server-chat.tsx'), await example('adopted-server-chat.tsx'))
+    console.log(`adoption, server route: ${changes.added} lines added or rewritten, ${changes.removed} original lines replaced`)
+    expect(changes.added).toBeLessThanOrEqual(15)
+    expect(changes.removed).toBeLessThanOrEqual(changes.added)
+  })
 })

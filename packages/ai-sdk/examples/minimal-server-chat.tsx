@@ -1,0 +1,34 @@
+import { useChat } from '@ai-sdk/react'
+import { DefaultChatTransport } from 'ai'
+import { useState } from 'react'
+
+// The model runs in the app's server route (`server-route.ts`), which owns the instructions and tools.
+const transport = new DefaultChatTransport({ api: '/api/chat' })
+
+/** The chat page: messages, tool calls, a box to type in. */
+export function Chat() {
+  const { messages, sendMessage, regenerate, status } = useChat({ transport })
+  const [input, setInput] = useState('')
+  return (
+    <main className="chat">
+      {messages.map((message) => (
+        <article key={message.id} data-role={message.role}>
+          {message.parts.map((part, index) =>
+            part.type === 'text' ? <p key={index}>{part.text}</p> : part.type.startsWith('tool-') ? <pre key={index}>{JSON.stringify(part, null, 1)}</pre> : null,
+          )}
+        </article>
+      ))}
+      <form
+        onSubmit={(event) => {
+          event.preventDefault()
+          void sendMessage({ text: input })
+          setInput('')
+        }}
+      >
+        <input aria-label="Message" value={input} onChange={(event) => setInput(event.target.value)} disabled={status !== 'ready'} />
+        <button type="submit" disabled={status !== 'ready'}>Send</button>
+        <button type="button" onClick={() => void regenerate()} disabled={status !== 'ready' || messages.length === 0}>Regenerate</button>
+      </form>
+    </main>
+  )
+}
