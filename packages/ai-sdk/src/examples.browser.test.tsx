@@ -1,4 +1,9 @@
+import { threadCalls } from '@threadlens/client'
 import { openThreadlensStores } from '@threadlens/store'
+import { convertToModelMessages, stepCountIs, streamText, type UIMessage } from 'ai'
+import type { MockLanguageModelV4 } from 'ai/test'
+import { routeModel } from '../examples/route-model'
+import { chatRoute, tools } from '../examples/server-route'
 import { Suspense, type ComponentType } from 'react'
 import { createRoot, type Root } from 'react-dom/client'
 import { afterEach, describe, expect, it, vi } from 'vitest'
@@ -10,6 +15,7 @@ afterEach(() => {
   root?.unmount()
   root = undefined
   document.body.innerHTML = ''
+  vi.unstubAllGlobals()
 })
 
 function render(Chat: ComponentType): HTMLElement {
@@ -36,6 +42,23 @@ async function send(container: HTMLElement, text: string): Promise<void> {
   input.form?.requestSubmit()
 }
 
+/** The route an app without threadlens has: the whole history from the body, the same model and tools. */
+function plainRoute(model: MockLanguageModelV4): (request: Request) => Promise<Response> {
+  return async (request) => {
+    const { messages } = (await request.json()) as { messages: UIMessage[] }
+    const result = streamText({ model, tools, stopWhen: stepCountIs(3), messages: await convertToModelMessages(messages) })
+    return result.toUIMessageStreamResponse()
+  }
+}
+
+function serveRoute(route: (request: Request) => Promise<Response>): void {
+  const network = globalThis.fetch
+  vi.stubGlobal('fetch', (input: RequestInfo | URL, init?: RequestInit) => {
+    const url = new URL(input instanceof Request ? input.url : String(input), location.href)
+    return url.pathname === '/api/chat' ? route(new Request(url, init)) : network(input, init)
+  })
+}
+
 const assistantText = (container: HTMLElement) => [...container.querySelectorAll('article[data-role="assistant"]')].map((element) => element.textContent ?? '')
 
 describe('the adoption examples, in a real browser', () => {
@@ -58,5 +81,37 @@ describe('the adoption examples, in a real browser', () => {
       expect(entries.map((entry) => entry.kind)).toEqual(['message', 'tool_call', 'tool_result', 'message'])
       expect(entries.filter((entry) => entry.meta?.call !== undefined)).toHaveLength(2)
     }, { timeout: 10_000 })
+  })
+})
+
+// The server-route pair (examples/minimal-server-chat.tsx and the same app with threadlens,
+// examples/adopted-server-chat.tsx), each talking to a route run in the page with the AI SDK's mock
+// model: `fetch('/api/chat')` goes to the route function instead of the network.
+describe('the server-route adoption examples, in a real browser', () => {
+  it('the minimal app gets the route’s answer, keeping nothing', async () => {
+    serveRoute(plainRoute(routeModel()))
+    const { Chat } = await import('../examples/minimal-server-chat')
+    const container = render(Chat)
+    await send(container, 'Where is order 7?')
+    await vi.waitFor(() => expect(assistantText(container).at(-1)).toContain('Order 7 has shipped.'), { timeout: 10_000 })
+  })
+
+  it('the adopted app gets the same answer, stores the chat with the route’s usage and steps on one call, and shows the devtools', async () => {
+    serveRoute(chatRoute(routeModel()))
+    const { Chat } = await import('../examples/adopted-server-chat')
+    const container = render(Chat)
+    await send(container, 'Where is order 7?')
+    await vi.waitFor(() => expect(assistantText(container).at(-1)).toContain('Order 7 has shipped.'), { timeout: 10_000 })
+    expect(container.querySelector('[data-testid="threadlens-devtools"]')).not.toBeNull()
+    const stores = await openThreadlensStores({ name: 'my-support-chat' })
+    await vi.waitFor(async () => {
+      const thread = await stores.threads.load('chat')
+      expect(thread.entries.map((entry) => entry.kind)).toEqual(['message', 'tool_call', 'tool_result', 'message'])
+      const calls = threadCalls(thread)
+      expect(calls).toHaveLength(1)
+      expect(calls[0]?.record?.stored).toMatchObject({ model: 'route-model', stopReason: 'stop', inputTokens: 210, outputTokens: 15, cachedInputTokens: 60 })
+      expect(calls[0]?.record?.stored?.steps).toHaveLength(2)
+    }, { timeout: 10_000 })
+    stores.db?.close()
   })
 })

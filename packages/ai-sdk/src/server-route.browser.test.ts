@@ -2,9 +2,9 @@ import { Chat } from '@ai-sdk/react'
 import { createTokenCounter, definePolicy } from '@threadlens/core'
 import { threadCalls } from '@threadlens/client'
 import { openThreadlensStores } from '@threadlens/store'
-import { DefaultChatTransport, simulateReadableStream, type UIMessage } from 'ai'
-import { MockLanguageModelV4 } from 'ai/test'
+import { DefaultChatTransport, type UIMessage } from 'ai'
 import { describe, expect, it } from 'vitest'
+import { routeModel } from '../examples/route-model'
 import { chatRoute } from '../examples/server-route'
 import { createChatPersistence } from './chat-persistence'
 import { projectedSendMessagesRequest } from './projected-request'
@@ -13,41 +13,12 @@ import { projectedSendMessagesRequest } from './projected-request'
 // README's route (run in the page with the AI SDK's mock model: one tool step, then the answer),
 // and its onFinish saves the reply; the call's record is completed from the route's report.
 
-const usage = (input: number, output: number) => ({
-  inputTokens: { total: input, noCache: input - 30, cacheRead: 30, cacheWrite: undefined },
-  outputTokens: { total: output, text: output, reasoning: undefined },
-})
-
-const model = new MockLanguageModelV4({
-  modelId: 'route-model',
-  doStream: [
-    {
-      stream: simulateReadableStream({
-        chunks: [
-          { type: 'tool-call', toolCallId: 'c1', toolName: 'orderStatus', input: '{"orderId":"7"}' },
-          { type: 'finish', usage: usage(90, 9), finishReason: { unified: 'tool-calls', raw: undefined } },
-        ],
-      }),
-    },
-    {
-      stream: simulateReadableStream({
-        chunks: [
-          { type: 'text-start', id: 't' },
-          { type: 'text-delta', id: 't', delta: 'Order 7 has shipped.' },
-          { type: 'text-end', id: 't' },
-          { type: 'finish', usage: usage(120, 6), finishReason: { unified: 'stop', raw: undefined } },
-        ],
-      }),
-    },
-  ],
-})
-
 describe('useChat over a server route, in a real browser', () => {
   it('stores the reply with one call record holding the route’s usage, stop reason, timings and both steps', async () => {
     const stores = await openThreadlensStores({ name: `server-route-${crypto.randomUUID()}` })
     expect(stores.persistent).toBe(true)
     const persistence = createChatPersistence({ store: stores.threads, chatId: 'support' })
-    const route = chatRoute(model)
+    const route = chatRoute(routeModel())
     const saved: Promise<unknown>[] = []
     const chat = new Chat<UIMessage>({
       id: persistence.chatId,
