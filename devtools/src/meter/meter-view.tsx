@@ -1,4 +1,5 @@
 import type { ProjectionMeta } from '@threadlens/core'
+import { estimateIdEncoding } from '@threadlens/core/internal'
 import { formatNumber, formatPercent, meterModel, type MeterModel, type MeterPart } from '../model/meter-parts'
 import type { MeterColorScheme } from './meter-palette'
 
@@ -42,7 +43,8 @@ function partsInWords(model: MeterModel): string {
 
 /** What counted the tokens; "≈" marks estimates, and the estimate standing in for an encoding still loading says so. */
 function counterWords(counter: ProjectionMeta['counter']): string {
-  if (counter.id.endsWith('~estimate')) return `estimated until ${counter.id.slice(0, -'~estimate'.length)} loads`
+  const loading = estimateIdEncoding(counter.id)
+  if (loading !== undefined) return `estimated until ${loading} loads`
   return counter.exact ? `exact · ${counter.id}` : `estimated · ${counter.id}`
 }
 

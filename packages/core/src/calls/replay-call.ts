@@ -4,6 +4,7 @@ import { ReplayError } from '../errors/threadlens-error'
 import type { ContextPolicy } from '../policy/policy'
 import { project } from '../project/project'
 import type { PendingMessage, ProjectionResult } from '../project/types'
+import { estimateIdEncoding } from '../tokens/estimated-counter'
 import type { TokenCounter, ToolSchema } from '../tokens/token-counter'
 import { hashJson } from '../utils/hash'
 import type { CallRecord } from './call-record'
@@ -40,6 +41,12 @@ export interface ReplayedCall {
   readonly verified: boolean | undefined
 }
 
+/** How to make the counter a record names: the estimate that stood in while the ranks loaded, or a built-in one. */
+function counterCall(id: string): string {
+  const estimated = estimateIdEncoding(id)
+  return estimated === undefined ? `createTokenCounter('${id}')` : `estimatedTokenCounter('${estimated}')`
+}
+
 /**
  * The exact messages a past model call (or one failed attempt of it) sent, rebuilt from the thread:
  * the entries before the call, projected again with the recorded policy, tool schemas and memory
@@ -54,7 +61,7 @@ export function replayCall(thread: ThreadSource | readonly Entry[], call: string
   const record = call === undefined ? undefined : typeof call === 'string' ? entries.find((entry) => entry.refs.callId === call && entry.meta?.call !== undefined)?.meta?.call : call
   if (record === undefined && options.fallbackPolicy === undefined) throw new ReplayError(`No model call "${callId}" is recorded in this thread.`)
   if (record !== undefined && record.counter !== options.counter.id) {
-    throw new ReplayError(`Call "${callId ?? record.messagesHash}" was counted with "${record.counter}"; pass that counter (${record.counter.endsWith('~estimate') ? `estimatedTokenCounter('${record.counter.slice(0, -'~estimate'.length)}')` : `createTokenCounter('${record.counter}')`}).`)
+    throw new ReplayError(`Call "${callId ?? record.messagesHash}" was counted with "${record.counter}"; pass that counter (${counterCall(record.counter)}).`)
   }
   const parts = new CallParts()
   if (record !== undefined) parts.add(record)

@@ -64,6 +64,9 @@ export function estimateTokens(text: string, encoding: EncodingName = 'o200k_bas
  */
 export const ESTIMATE_MARGIN: Readonly<Record<EncodingName, number>> = { o200k_base: 1.3, cl100k_base: 1.55 }
 
+/** An estimating counter's id is its encoding's followed by this. */
+const estimateSuffix = '~estimate'
+
 /** Marks the estimating counters, and which encoding each stands in for. */
 const standsInFor = new WeakMap<TokenCounter, EncodingName>()
 
@@ -75,7 +78,7 @@ export function estimatedEncoding(counter: TokenCounter): EncodingName | undefin
 class EstimatingCounter extends CachingCounter {
   constructor(readonly encoding: EncodingName) {
     const margin = ESTIMATE_MARGIN[encoding]
-    super(`${encoding}~estimate`, false, (text) => Math.ceil(estimateTokens(text, encoding) * margin))
+    super(`${encoding}${estimateSuffix}`, false, (text) => Math.ceil(estimateTokens(text, encoding) * margin))
   }
 
   override countEntry(entry: Entry): number {
@@ -102,8 +105,15 @@ export function estimatedTokenCounter(encoding: EncodingName = 'o200k_base'): To
   return counter
 }
 
-/** The estimating counter whose id is `id` (`'o200k_base~estimate'`), to replay a call counted with it; else `undefined`. */
+/** The encoding an estimating counter's id (`'o200k_base~estimate'`, as recorded in `meta.counter` and call records) stands in for; else `undefined`. */
+export function estimateIdEncoding(id: string): EncodingName | undefined {
+  if (!id.endsWith(estimateSuffix)) return undefined
+  const encoding = id.slice(0, -estimateSuffix.length)
+  return Object.hasOwn(weights, encoding) ? (encoding as EncodingName) : undefined
+}
+
+/** The estimating counter whose id is `id`, to replay a call counted with it; else `undefined`. */
 export function estimatedCounterById(id: string): TokenCounter | undefined {
-  for (const encoding of Object.keys(weights) as EncodingName[]) if (id === `${encoding}~estimate`) return estimatedTokenCounter(encoding)
-  return undefined
+  const encoding = estimateIdEncoding(id)
+  return encoding === undefined ? undefined : estimatedTokenCounter(encoding)
 }
