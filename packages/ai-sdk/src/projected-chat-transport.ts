@@ -91,7 +91,7 @@ export function modelName(model: LanguageModel): { model: string; provider: stri
 let sending: Promise<typeof import('./project-for-send')> | undefined
 
 /** The projection and compaction code, loaded once per page; a failed load is tried again at the next send. */
-function sendModule(): Promise<typeof import('./project-for-send')> {
+export function sendModule(): Promise<typeof import('./project-for-send')> {
   sending ??= import('./project-for-send').catch((error: unknown) => {
     sending = undefined
     throw error

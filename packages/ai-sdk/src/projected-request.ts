@@ -3,9 +3,9 @@ import { generateId, type ModelMessage, type PrepareSendMessagesRequest, type Sy
 import { buildCallRecord } from './call-records'
 import type { ChatPersistence } from './chat-persistence'
 import type { ProjectedCall } from './projected-chat-transport'
-import { stepsIn } from './projected-chat-transport'
+import { sendModule, stepsIn } from './projected-chat-transport'
 import { stepCallId } from './ui-message-entries'
-import { counterNow } from '@threadlens/core/internal'
+import { afterFirstPaint, counterNow } from '@threadlens/core/internal'
 import type { CounterSource } from '@threadlens/core/models'
 
 /** The JSON body a server route receives from `projectedSendMessagesRequest`. */
@@ -61,12 +61,14 @@ export interface ProjectedRequestOptions {
  */
 export function projectedSendMessagesRequest(options: ProjectedRequestOptions): PrepareSendMessagesRequest<UIMessage> {
   const { persistence, policy } = options
+  // Fetched once the page has painted, so the first send does not wait for it.
+  void afterFirstPaint().then(sendModule).catch(() => undefined)
   return async ({ id, messages, body, trigger }) => {
     const counter = counterNow(options.counter, policy.tokenizer)
     await persistence.save(messages)
     const tools = options.tools ?? []
-    // The projection code loads with the first send: an app's first load does not carry it.
-    const { projectForSend, withApprovalResponses } = await import('./project-for-send')
+    // The projection code (fetched after the first paint, or now): an app's first load does not carry it.
+    const { projectForSend, withApprovalResponses } = await sendModule()
     const { thread, projected } = await projectForSend({ persistence, policy, counter, toolSchemas: tools, memory: options.memory, summarizer: options.summarizer, abortSignal: undefined })
     const threadId = persistence.currentThreadId()
     const last = messages.at(-1)
