@@ -1,12 +1,23 @@
-import { CL100K_TOKEN_SPLIT_REGEX, O200K_TOKEN_SPLIT_REGEX } from 'gpt-tokenizer/encodingParams/constants'
 import type { Entry } from '../entries/entry'
 import { CachingCounter, type EncodingName, type TokenCounter } from './token-counter'
 
-// The GPT encodings split text into pieces before byte-pair merging (gpt-tokenizer's own split
-// patterns, a few hundred bytes without the ranks), and a piece is never merged with the next: a
-// text costs at least one token per piece. Counting pieces, and long pieces by their characters,
-// follows the exact count far more closely than characters alone, with no ranks to download.
-const piecePatterns: Readonly<Record<EncodingName, RegExp>> = { o200k_base: O200K_TOKEN_SPLIT_REGEX, cl100k_base: CL100K_TOKEN_SPLIT_REGEX }
+// The GPT encodings split text into pieces before byte-pair merging (tiktoken's o200k_base
+// pattern), and a piece is never merged with the next: a text costs at least one token per
+// piece. Counting pieces, and long pieces by their characters, follows the exact count far more
+// closely than characters alone, with no ranks to download.
+const contraction = String.raw`(?:'(?:[sS]|[dD]|[mM]|[tT]|[lL][lL]|[vV][eE]|[rR][eE]))?`
+const piecePattern = new RegExp(
+  [
+    String.raw`[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\p{Lm}\p{Lo}\p{M}]+${contraction}`,
+    String.raw`[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]+[\p{Ll}\p{Lm}\p{Lo}\p{M}]*${contraction}`,
+    String.raw`\p{N}{1,3}`,
+    String.raw` ?[^\s\p{L}\p{N}]+[\r\n/]*`,
+    String.raw`\s*[\r\n]+`,
+    String.raw`\s+(?!\S)`,
+    String.raw`\s+`,
+  ].join('|'),
+  'gu',
+)
 
 // Tokens per character inside a piece, by script, fitted to each encoding on public text (see
 // packages/core/bench/tokens/estimate.bench.ts, which prints the error per corpus). cl100k_base
@@ -51,7 +62,7 @@ function pieceTokens(piece: string, script: ScriptWeights): number {
 export function estimateTokens(text: string, encoding: EncodingName = 'o200k_base'): number {
   const script = weights[encoding]
   let tokens = 0
-  for (const match of text.matchAll(piecePatterns[encoding])) tokens += pieceTokens(match[0], script)
+  for (const match of text.matchAll(piecePattern)) tokens += pieceTokens(match[0], script)
   return tokens
 }
 
