@@ -1,5 +1,5 @@
 import { Dexie } from 'dexie'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { ThreadlensDB } from './threadlens-db'
 
 // Real Chromium: the order of a transaction's `complete` listeners is the browser's.
@@ -21,7 +21,8 @@ describe('onCommitted', () => {
         order.push('written')
       })
       .then(() => order.push('settled'))
-    await new Promise((resolve) => setTimeout(resolve, 20))
+    // The live query reads again after the commit: wait for its answer (a busy machine takes longer than a few ms), then check the whole order.
+    await vi.waitFor(() => expect(order).toContain('live 1'), { timeout: 5_000 })
     expect(order).toEqual(['written', 'committed', 'announced', 'settled', 'live 1'])
     Dexie.on('storagemutated').unsubscribe(mutated)
     live.unsubscribe()
