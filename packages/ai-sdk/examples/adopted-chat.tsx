@@ -13,11 +13,13 @@ const stores = openThreadlensStores({ name: 'my-chat' })
 const chat = createChatPersistence({ store: stores.then((opened) => opened.threads), chatId: 'chat' })
 const policy = definePolicy({ maxInputTokens: 1000, reserveOutputTokens: 200, systemPrompt: instructions })
 const transport = createProjectedChatTransport({ persistence: chat, model: chatModel, tools: chatTools, policy, counter: createTokenCounter(), summarizer: extractiveSummarizer() })
-const [history, client] = await Promise.all([chat.load(), stores.then(createThreadlensClient)])
+const loaded = Promise.all([chat.load(), stores.then(createThreadlensClient)])
 
 /** The chat page: messages, tool calls, a box to type in. */
 export function Chat() {
-  const { messages, setMessages, sendMessage, regenerate, status } = useChat({ id: chat.chatId, messages: history, transport, sendAutomaticallyWhen: lastAssistantMessageIsCompleteWithToolCalls })
+  const { messages, setMessages, sendMessage, regenerate, status } = useChat({ id: chat.chatId, transport, sendAutomaticallyWhen: lastAssistantMessageIsCompleteWithToolCalls })
+  const [client, setClient] = useState<Awaited<typeof loaded>[1]>() // set once the stored history is shown
+  useEffect(() => void loaded.then(([history, opened]) => (setMessages(history), setClient(opened))), [setMessages])
   useEffect(() => chat.watch((stored) => status === 'ready' && setMessages(stored)), [status, setMessages])
   const [input, setInput] = useState('')
   return (
@@ -37,10 +39,10 @@ export function Chat() {
         }}
       >
         <input aria-label="Message" value={input} onChange={(event) => setInput(event.target.value)} disabled={status !== 'ready'} />
-        <button type="submit" disabled={status !== 'ready'}>Send</button>
+        <button type="submit" disabled={status !== 'ready' || client === undefined}>Send</button>
         <button type="button" onClick={() => void regenerate()} disabled={status !== 'ready' || messages.length === 0}>Regenerate</button>
       </form>
-      <ThreadlensDevtools client={client} threadId={chat.currentThreadId()} policy={policy} />
+      {client && <ThreadlensDevtools client={client} threadId={chat.currentThreadId()} policy={policy} />}
     </main>
   )
 }

@@ -25,11 +25,12 @@ describe('adopting threadlens in a useChat app', () => {
     expect(lineChanges('a\nb\nc', 'a\nB\nc')).toEqual({ added: 1, removed: 1 })
   })
 
-  it('takes at most 15 changed lines: persistence, projection and the devtools', async () => {
+  // 18: the history loads after the first paint (three of the lines), so the box does not wait for IndexedDB.
+  it('takes at most 18 changed lines: persistence, projection and the devtools', async () => {
     const changes = lineChanges(await example('minimal-chat.tsx'), await example('adopted-chat.tsx'))
     // printed so the figure in the README can be checked against the files
     console.log(`adoption: ${changes.added} lines added or rewritten, ${changes.removed} original lines replaced`)
-    expect(changes.added).toBeLessThanOrEqual(15)
+    expect(changes.added).toBeLessThanOrEqual(18)
     expect(changes.removed).toBeLessThanOrEqual(changes.added)
   })
 

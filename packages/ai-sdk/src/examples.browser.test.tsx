@@ -30,16 +30,18 @@ function render(Chat: ComponentType): HTMLElement {
   return container
 }
 
+/** Types `text` and presses Send, as a user can: once the box and the Send button are enabled (an adopted app enables Send when its stored history is shown). */
 async function send(container: HTMLElement, text: string): Promise<void> {
-  const input = await vi.waitFor(() => {
-    const found = container.querySelector<HTMLInputElement>('input[aria-label="Message"]')
-    if (found === null || found.disabled) throw new Error(`the chat is not ready: ${container.innerHTML.slice(0, 300)}`)
-    return found
+  const [input, button] = await vi.waitFor(() => {
+    const box = container.querySelector<HTMLInputElement>('input[aria-label="Message"]')
+    const submit = container.querySelector<HTMLButtonElement>('button[type="submit"]')
+    if (box === null || box.disabled || submit === null || submit.disabled) throw new Error(`the chat is not ready: ${container.innerHTML.slice(0, 300)}`)
+    return [box, submit] as const
   }, { timeout: 10_000 })
   // React tracks the input's value: set it as the browser would, then let React see the event.
   Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value')?.set?.call(input, text)
   input.dispatchEvent(new Event('input', { bubbles: true }))
-  input.form?.requestSubmit()
+  button.click()
 }
 
 /** The route an app without threadlens has: the whole history from the body, the same model and tools. */
