@@ -87,6 +87,8 @@ interface Load {
   /** When Send could be pressed: the stored history shown (the app without threadlens has none to wait for). */
   readonly sendReadyMs: number
   readonly tokenizerAtMs: number | undefined
+  /** The longest task (≥ 50 ms) that started after the box was ready: what would delay a keystroke, e.g. the tokenizer's load. */
+  readonly longestLaterTaskMs: number
 }
 
 interface Fetched {
@@ -101,6 +103,7 @@ interface Figures {
   readonly paint: number
   readonly input: number
   readonly send: number
+  readonly laterTask: number
 }
 
 const median = (values: readonly number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] as number
@@ -119,6 +122,8 @@ async function measureLoad(context: BrowserContext, origin: string): Promise<Loa
     }
     new MutationObserver(stamp).observe(document, { subtree: true, childList: true, attributes: true })
     window.longTasks = []
+    window.longFrames = []
+    new PerformanceObserver((list) => { for (const entry of list.getEntries()) window.longFrames.push([Math.round(entry.startTime), Math.round(entry.duration), ...entry.scripts.filter((script) => script.duration >= 20).map((script) => script.sourceURL.split('/').pop() + ' ' + script.invoker + ' ' + Math.round(script.duration))]) }).observe({ type: 'long-animation-frame', buffered: true })
     new PerformanceObserver((list) => { for (const entry of list.getEntries()) window.longTasks.push([Math.round(entry.startTime), Math.round(entry.duration)]) }).observe({ type: 'longtask', buffered: true })
   `)
   const errors: string[] = []
@@ -140,8 +145,9 @@ async function measureLoad(context: BrowserContext, origin: string): Promise<Loa
     sendReadyMs: window.sendReadyAt,
     modulesEvaluatedMs: window.modulesEvaluatedAt,
     longTasks: window.longTasks,
+    longFrames: window.longFrames,
     fetched: [...performance.getEntriesByType('navigation'), ...performance.getEntriesByType('resource')].map((entry) => ({ name: entry.name, bytes: entry.encodedBodySize, endMs: entry.responseEnd })),
-  })`)) as { readonly firstPaintMs: number; readonly inputReadyMs: number; readonly sendReadyMs: number; readonly modulesEvaluatedMs: number; readonly longTasks: readonly (readonly [number, number])[]; readonly fetched: readonly Fetched[] }
+  })`)) as { readonly firstPaintMs: number; readonly inputReadyMs: number; readonly sendReadyMs: number; readonly modulesEvaluatedMs: number; readonly longTasks: readonly (readonly [number, number])[]; readonly longFrames: readonly unknown[]; readonly fetched: readonly Fetched[] }
   const { fetched, ...probes } = timings
   if (process.env['THREADLENS_BENCH_VERBOSE'] !== undefined) {
     console.log(`${origin} ${JSON.stringify(probes)}`)
@@ -158,6 +164,7 @@ async function measureLoad(context: BrowserContext, origin: string): Promise<Loa
     inputReadyMs: timings.inputReadyMs,
     sendReadyMs: timings.sendReadyMs,
     tokenizerAtMs: tokenizer.length === 0 ? undefined : Math.max(...tokenizer.map((response) => response.endMs)),
+    longestLaterTaskMs: Math.max(0, ...timings.longTasks.filter(([start]) => start >= timings.inputReadyMs).map(([, duration]) => duration)),
   }
   await page.close()
   return load
@@ -185,8 +192,8 @@ async function main(): Promise<void> {
     for (const app of served) app.server.close()
   }
   console.log(`Adoption first load: the README's useChat app without and with threadlens (production builds, gzip, median of ${loads} loads)`)
-  console.log('| app | KB until the box is ready | KB after, before any interaction (tokenizer apart) | first contentful paint | message box ready | Send ready (history shown) | tokenizer fetched |')
-  console.log('|---|---:|---:|---:|---:|---:|---|')
+  console.log('| app | KB until the box is ready | KB after, before any interaction (tokenizer apart) | first contentful paint | message box ready | Send ready (history shown) | tokenizer fetched | longest task once the box is ready (all loads) |')
+  console.log('|---|---:|---:|---:|---:|---:|---|---:|')
   const medians = new Map<string, Figures>()
   for (const row of rows) {
     const runs = results.get(row) ?? []
@@ -197,10 +204,11 @@ async function main(): Promise<void> {
       paint: median(runs.map((run) => run.firstPaintMs)),
       input: median(runs.map((run) => run.inputReadyMs)),
       send: median(runs.map((run) => run.sendReadyMs)),
+      laterTask: Math.max(...runs.map((run) => run.longestLaterTaskMs)),
     }
     medians.set(row, figures)
     console.log(
-      `| ${row} | ${(figures.critical / 1024).toFixed(1)} | ${(figures.later / 1024).toFixed(1)} | ${figures.paint.toFixed(0)} ms | ${figures.input.toFixed(0)} ms | ${figures.send.toFixed(0)} ms | ${tokenizer.length === 0 ? 'no' : `${tokenizer.length}/${runs.length} loads, done at ${median(tokenizer).toFixed(0)} ms`} |`,
+      `| ${row} | ${(figures.critical / 1024).toFixed(1)} | ${(figures.later / 1024).toFixed(1)} | ${figures.paint.toFixed(0)} ms | ${figures.input.toFixed(0)} ms | ${figures.send.toFixed(0)} ms | ${tokenizer.length === 0 ? 'no' : `${tokenizer.length}/${runs.length} loads, done at ${median(tokenizer).toFixed(0)} ms`} | ${figures.laterTask === 0 ? 'none ≥ 50 ms' : `${figures.laterTask.toFixed(0)} ms`} |`,
     )
   }
   for (const visit of visits) {
