@@ -35,6 +35,11 @@ bash .ci/setup.sh --with-chromium >/dev/null
 step "token estimate (packages/core/bench/tokens/estimate.bench.ts)"
 "$TSX" packages/core/bench/tokens/estimate.bench.ts
 
+# What a ThreadlensClient holds after browsing 1,000 stored threads, with views let go (gcTime) and
+# kept (gcTime: Infinity), side by side (~15 s; Dexie over fake-indexeddb in Node).
+step "client after browsing 1,000 threads (packages/client/bench/browse-threads.bench.ts)"
+node --expose-gc --import tsx packages/client/bench/browse-threads.bench.ts
+
 # Core projection vs LangChain trimMessages (Node; ~3–4 min on 2 cores, most of it waiting out
 # trimMessages at 100k entries; THREADLENS_BENCH_LIMIT_S sets its per-call limit, default 60).
 step "core projection (packages/core/bench/projection.bench.ts)"

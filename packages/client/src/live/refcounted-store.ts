@@ -7,6 +7,7 @@ import { createStore, type StoreApi } from 'zustand/vanilla'
 export abstract class RefcountedStore<TState> {
   protected readonly store: StoreApi<TState>
   #subscribers = 0
+  #onIdleChange: ((idle: boolean) => void) | undefined
 
   constructor(initial: TState) {
     this.store = createStore<TState>()(() => initial)
@@ -18,20 +19,34 @@ export abstract class RefcountedStore<TState> {
   readonly subscribe = (listener: (state: TState, previous: TState) => void): (() => void) => {
     const unsubscribe = this.store.subscribe(listener)
     this.#subscribers++
-    if (this.#subscribers === 1) this.start()
+    if (this.#subscribers === 1) {
+      this.#onIdleChange?.(false)
+      this.start()
+    }
     let subscribed = true
     return () => {
       if (!subscribed) return
       subscribed = false
       unsubscribe()
       this.#subscribers--
-      if (this.#subscribers === 0) this.stop()
+      if (this.#subscribers === 0) {
+        this.stop()
+        this.#onIdleChange?.(true)
+      }
     }
   }
 
   /** Number of current subscribers (for tests and devtools). */
   get subscriberCount(): number {
     return this.#subscribers
+  }
+
+  /**
+   * For the owner that caches this view (the client): told `true` when the last subscriber leaves
+   * and `false` when one comes back. One listener; a new one replaces it.
+   */
+  onIdleChange(listener: (idle: boolean) => void): void {
+    this.#onIdleChange = listener
   }
 
   protected abstract start(): void
