@@ -1,5 +1,5 @@
 import type { ProjectedMessage, ProjectionResult, Reduction } from '@threadlens/core'
-import { cacheBreakpoints, type CacheBreakpoint } from '@threadlens/core/caching'
+import { cacheBreakpoints, sharedPrefix, type CacheBreakpoint } from '@threadlens/core/caching'
 import { describeFate, entryFates } from '@threadlens/core/views'
 import { reasonInWords } from './plain-words'
 
@@ -146,12 +146,7 @@ export function turnDiff(before: ProjectionResult, after: ProjectionResult): Tur
 
   const a = serialize(before.messages)
   const b = serialize(after.messages)
-  let shared = 0
-  let sharedTokens = 0
-  while (shared < before.messages.length && shared < after.messages.length && JSON.stringify(before.messages[shared]) === JSON.stringify(after.messages[shared])) {
-    sharedTokens += after.meta.messages[shared]?.tokens ?? 0
-    shared++
-  }
+  const { messages: shared, tokens: sharedTokens } = sharedPrefix(before, after)
   // The earlier request is repeated whole when every message is shared (the closing bracket aside).
   const whole = shared === before.messages.length
   let byte: number | undefined

@@ -1,4 +1,5 @@
-import type { ProjectedMessage, ProjectionResult } from '@threadlens/core'
+import type { ProjectionResult } from '@threadlens/core'
+import { sharedPrefix } from '@threadlens/core/caching'
 
 /** What changed between two projections (two consecutive calls, or a policy before and after). */
 export interface ProjectionDiff {
@@ -19,14 +20,6 @@ export interface ProjectionDiff {
   readonly samePrefixKey: boolean
 }
 
-const messageTexts = new WeakMap<ProjectedMessage, string>()
-
-function messageText(message: ProjectedMessage): string {
-  let text = messageTexts.get(message)
-  if (text === undefined) messageTexts.set(message, (text = JSON.stringify(message)))
-  return text
-}
-
 function difference(from: readonly number[], without: ReadonlySet<number>): number[] {
   return from.filter((seq) => !without.has(seq))
 }
@@ -34,21 +27,15 @@ function difference(from: readonly number[], without: ReadonlySet<number>): numb
 export function compareProjections(before: ProjectionResult, after: ProjectionResult): ProjectionDiff {
   const beforeSeqs = new Set(before.meta.includedSeqs)
   const afterSeqs = new Set(after.meta.includedSeqs)
-  let shared = 0
-  let sharedTokens = 0
-  const limit = Math.min(before.messages.length, after.messages.length)
-  while (shared < limit && messageText(before.messages[shared] as ProjectedMessage) === messageText(after.messages[shared] as ProjectedMessage)) {
-    sharedTokens += after.meta.messages[shared]?.tokens ?? 0
-    shared++
-  }
+  const shared = sharedPrefix(before, after)
   return {
     entered: difference(after.meta.includedSeqs, beforeSeqs),
     left: difference(before.meta.includedSeqs, afterSeqs),
     tokenDelta: after.meta.tokens.total - before.meta.tokens.total,
     messageDelta: after.messages.length - before.messages.length,
-    sharedPrefixMessages: shared,
-    sharedPrefixTokens: sharedTokens,
-    prefixStable: shared === before.messages.length && before.messages.length > 0,
+    sharedPrefixMessages: shared.messages,
+    sharedPrefixTokens: shared.tokens,
+    prefixStable: shared.messages === before.messages.length && before.messages.length > 0,
     samePrefixKey: before.meta.prefixKey === after.meta.prefixKey,
   }
 }

@@ -2,6 +2,8 @@ import { InvalidEntryError } from '../errors/threadlens-error'
 import { Subscribable } from '../utils/subscribable'
 import type { Entry, EntryInput, EntryKind, EntryOf, EntryRefs } from './entry'
 import { checkAppendRules } from './append-rules'
+import { deepFreeze } from './deep-freeze'
+import { checkForkPoint, forkCopies } from './fork'
 import { parseEntryInput } from './entry-schema'
 import { entryId, randomId, threadId as toThreadId, type ThreadId } from './ids'
 import { createThreadIndex, indexEntry, type MutableThreadIndex, type ThreadIndex } from './thread-index'
@@ -254,12 +256,10 @@ export function ingestEntries(thread: Thread, entries: readonly Entry[]): readon
  */
 export function forkThread(thread: Thread, options: { readonly atSeq: number; readonly id?: string }): Thread {
   if (thread.firstSeq !== 0) throw new InvalidEntryError('', 'cannot fork a windowed thread: load it whole first')
-  if (!Number.isInteger(options.atSeq) || options.atSeq < 0 || options.atSeq >= thread.nextSeq) {
-    throw new InvalidEntryError('atSeq', `atSeq must be an existing seq (0..${thread.nextSeq - 1}), got ${options.atSeq}`)
-  }
+  checkForkPoint(options.atSeq, thread.nextSeq - 1)
   const { now, createId } = internals.sources(thread)
   const id = toThreadId(options.id ?? createId())
-  const entries = thread.slice(0, options.atSeq).map((entry) => deepFreeze({ ...entry, id: entryId(createId()), threadId: id }) as Entry)
+  const entries = forkCopies(thread.slice(0, options.atSeq), id, createId).map(deepFreeze)
   return new Thread({ id, entries, parent: { threadId: thread.id, atSeq: options.atSeq }, now, createId })
 }
 
@@ -274,10 +274,3 @@ function checkContinues(id: ThreadId, entry: Entry, expected: number, hint = '')
   if (entry.seq !== expected) throw new InvalidEntryError('seq', `entries must be gapless: expected seq ${expected}, got ${entry.seq}${hint}`)
 }
 
-function deepFreeze<T>(value: T): T {
-  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
-    Object.freeze(value)
-    for (const key of Object.keys(value)) deepFreeze((value as Record<string, unknown>)[key])
-  }
-  return value
-}

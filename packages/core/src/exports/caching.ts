@@ -11,6 +11,8 @@ export type {
 export { simulatePromptCache, createPromptCacheSimulator, OPENAI_CACHE_INCREMENT_TOKENS } from '../caching/simulate-prompt-cache'
 export type { CountText } from '../caching/cache-blocks'
 export { anthropicCacheBlocks, openAICacheBlocks } from '../caching/cache-blocks'
+export type { SharedPrefix } from '../caching/shared-prefix'
+export { sharedPrefix } from '../caching/shared-prefix'
 export type { CacheComparison, CacheVerdict, ReportedCacheUsage } from '../caching/compare-cache-usage'
 export { compareCacheUsage } from '../caching/compare-cache-usage'
 export type { CacheBreakpoint, CacheBreakpointReason } from '../project/types'

@@ -1,5 +1,6 @@
 import { type Memory } from '@threadlens/core'
 import { createMemory } from '@threadlens/core/memory'
+import { deepFreeze } from '@threadlens/core/internal'
 import type { AttachmentStore } from '../attachments/attachment-store'
 import { createMemoryAttachmentStore } from '../attachments/create-memory-attachment-store'
 import type { CallLogStore } from '../calls/call-log-store'
@@ -8,7 +9,7 @@ import type { MemoryStore, MemoryStoreListener } from '../memory/memory-store'
 import { memoryStoreOver } from '../memory/memory-store-over'
 import { resolveThreadStoreOptions, threadStoreOver } from '../threads/thread-store-over'
 import type { ThreadStore, ThreadStoreOptions } from '../threads/thread-store'
-import { deepFreeze, memoryThreadBackend } from './memory-thread-backend'
+import { memoryThreadBackend } from './memory-thread-backend'
 
 export interface MemoryBackedStores {
   readonly threads: ThreadStore

@@ -1,5 +1,5 @@
 import { type Entry } from '@threadlens/core'
-import { entryRecallTerms, RECALL_TERMS_VERSION, threadId as toThreadId, type ThreadId } from '@threadlens/core/internal'
+import { deepFreeze, entryRecallTerms, RECALL_TERMS_VERSION, threadId as toThreadId, type ThreadId } from '@threadlens/core/internal'
 import { toThreadRecord, type ThreadRow } from '../database/rows'
 import { ThreadNotFoundError } from '../errors'
 import type { MemoryAttachmentStore } from '../attachments/create-memory-attachment-store'
@@ -27,13 +27,6 @@ export interface MemoryThreadHooks {
   readonly attachments: MemoryAttachmentStore
 }
 
-export function deepFreeze<T>(value: T): T {
-  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
-    Object.freeze(value)
-    for (const key of Object.keys(value)) deepFreeze((value as Record<string, unknown>)[key])
-  }
-  return value
-}
 
 // long: one object literal of the ThreadBackend methods over the in-memory maps they share, each method short; split up, the interface would only be scattered.
 /**

@@ -1,5 +1,4 @@
-import { InvalidEntryError, type Entry } from '@threadlens/core'
-import { entryId, threadId as toThreadId } from '@threadlens/core/internal'
+import { checkForkPoint, forkCopies, threadId as toThreadId } from '@threadlens/core/internal'
 import { z } from 'zod/mini'
 import { toThreadRecord, type ThreadRecord, type ThreadRow } from '../database/rows'
 import { parseOptions } from '../parse-options'
@@ -31,11 +30,11 @@ export async function forkThread(backend: ThreadBackend, settings: ForkSettings,
     parentId,
     'fork',
     (parent) => {
-      if (parsed.atSeq > parent.lastSeq) throw new InvalidEntryError('atSeq', `atSeq must be an existing seq (0..${parent.lastSeq}), got ${parsed.atSeq}`)
+      checkForkPoint(parsed.atSeq, parent.lastSeq)
       return parsed.atSeq
     },
     (parent, entries) => {
-      const copies = entries.map((entry) => ({ ...entry, id: entryId(createId()), threadId: childId }) as Entry)
+      const copies = forkCopies(entries, childId, createId)
       const child: ThreadRow = {
         ...appendedRow(newThreadRow(childId, { ...recordFieldsOf(parent), title: parsed.title ?? parent.title }, time), copies, time),
         parent: { threadId: parentId, atSeq: parsed.atSeq },
