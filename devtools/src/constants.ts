@@ -53,19 +53,7 @@ export const DEFAULT_SHORTCUT = 'alt+shift+d'
 /** localStorage key under which the UI state (open, dock, size, tab, filters) is remembered, per origin. */
 export const DEFAULT_STORAGE_KEY = 'threadlens-devtools'
 
-export const tabIds = ['projection', 'tokens', 'timeline', 'views', 'lab', 'calls', 'memory', 'storage'] as const
-export type TabId = (typeof tabIds)[number]
-export const DEFAULT_TAB: TabId = 'projection'
-export const tabLabels: Readonly<Record<TabId, string>> = {
-  projection: 'Projection',
-  tokens: 'Tokens',
-  timeline: 'Timeline',
-  views: 'Views',
-  lab: 'Policy lab',
-  calls: 'Calls',
-  memory: 'Memory',
-  storage: 'Storage',
-}
+export { DEFAULT_TAB, tabIds, type TabId } from './panel/tab-registry'
 
 /** The policy inspected when neither a `policy` prop nor the session gives one. */
 export function defaultPolicy(): ContextPolicy {

@@ -1,6 +1,6 @@
 import { useLayoutEffect, useRef, type KeyboardEvent, type ReactNode } from 'react'
 import { useStore } from 'zustand'
-import { tabIds, tabLabels, type TabId } from '../constants'
+import { tabIds, tabOf, type TabId } from './tab-registry'
 import { formatNumber } from '../model/meter-parts'
 import { MeterView, meterAttributes, DEFAULT_METER_LABEL } from '../meter/meter-view'
 import { usePanel } from './panel-context'
@@ -114,7 +114,7 @@ function PanelTabs({ idBase }: { readonly idBase: string }) {
           data-testid={`tab-${id}`}
           onClick={() => setTab(id)}
         >
-          {tabLabels[id]}
+          {tabOf(id).label}
         </button>
       ))}
     </div>

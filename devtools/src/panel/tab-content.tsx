@@ -1,6 +1,6 @@
 import { ThreadlensErrorBoundary } from '@threadlens/react'
 import { useEffect, useRef, useState, type ComponentType } from 'react'
-import { tabLabels, type TabId } from '../constants'
+import { tabOf, type TabId } from './tab-registry'
 import { usePanel } from './panel-context'
 import { tabElementId, tabPanelId } from './panel-header'
 import { loadedTab, loadTab, prefetchTabsAfterInteraction } from './tab-loaders'
@@ -45,7 +45,7 @@ export function TabContent({ tab, idBase }: { readonly tab: TabId; readonly idBa
   const waiting = ready === undefined && failure?.tab !== tab
   const shown = waiting ? last.current : { tab, Component: ready }
   const shownTab = shown?.tab ?? tab
-  const fill = shownTab === 'timeline' || shownTab === 'views' || shownTab === 'calls'
+  const fill = tabOf(shownTab).fill
   const Component = shown?.Component
   return (
     <div
@@ -60,11 +60,11 @@ export function TabContent({ tab, idBase }: { readonly tab: TabId; readonly idBa
     >
       {failure?.tab === tab ? (
         <p className="tl-error" role="alert" data-testid="tab-load-error">
-          [threadlens] the {tabLabels[tab]} tab could not load ({failure.message}).
+          [threadlens] the {tabOf(tab).label} tab could not load ({failure.message}).
         </p>
       ) : Component === undefined ? null : (
         <ThreadlensErrorBoundary
-          label={`the ${tabLabels[shownTab]} tab`}
+          label={`the ${tabOf(shownTab).label} tab`}
           className="tl-failure"
           resetKeys={[shownTab, panel.threadId]}
           onError={() => panel.ui.getState().setTabFailed(shownTab)}

@@ -1,22 +1,11 @@
 import type { ComponentType } from 'react'
-import { tabIds, type TabId } from '../constants'
+import { tabIds, tabOf, type TabId } from './tab-registry'
 
 // Each tab is a chunk of its own: the panel's first view downloads the code of the tab it opens on
 // (the shell asks for it beside the panel body), the others come when first selected, or before:
 // see `prefetchTabsAfterInteraction`.
 
 type TabComponent = ComponentType
-
-const importers: Readonly<Record<TabId, () => Promise<TabComponent>>> = {
-  projection: () => import('../tabs/projection-tab').then((module) => module.ProjectionTab),
-  tokens: () => import('../tabs/tokens-tab').then((module) => module.TokensTab),
-  timeline: () => import('../tabs/timeline-tab').then((module) => module.TimelineTab),
-  views: () => import('../tabs/views-tab').then((module) => module.ViewsTab),
-  lab: () => import('../tabs/policy-lab-tab').then((module) => module.PolicyLabTab),
-  calls: () => import('../tabs/calls-tab').then((module) => module.CallsTab),
-  memory: () => import('../tabs/memory-tab').then((module) => module.MemoryTab),
-  storage: () => import('../tabs/storage-tab').then((module) => module.StorageTab),
-}
 
 const loaded = new Map<TabId, TabComponent>()
 const loading = new Map<TabId, Promise<TabComponent>>()
@@ -30,7 +19,7 @@ export function loadedTab(tab: TabId): TabComponent | undefined {
 export function loadTab(tab: TabId): Promise<TabComponent> {
   let promise = loading.get(tab)
   if (promise === undefined) {
-    promise = importers[tab]().then(
+    promise = tabOf(tab).load().then(
       (component) => {
         loaded.set(tab, component)
         return component
