@@ -41,7 +41,7 @@ describe('storage error mapping', () => {
     const other = toStorageError(named('UnknownError'), { operation: 'load' })
     expect(other).toBeInstanceOf(StorageError)
     expect(other).toMatchObject({ code: 'unknown' })
-    const conflict = new RevisionConflictError('agent', 'world', 1, 2, {})
+    const conflict = new RevisionConflictError({ kind: 'memory-space', memoryId: 'agent', space: 'world' }, 1, 2, {})
     expect(toStorageError(conflict, { operation: 'x' })).toBe(conflict)
   })
 
@@ -52,7 +52,8 @@ describe('storage error mapping', () => {
       new SchemaUpgradeError('upgraded-elsewhere', 'append', 2, 3),
       new SchemaUpgradeError('blocked', 'open', 3, undefined),
       new StorageUnavailableError('open', 'MissingAPIError'),
-      new RevisionConflictError('agent', 'tasks', 4, 5, { data: [] }),
+      new RevisionConflictError({ kind: 'memory-space', memoryId: 'agent', space: 'tasks' }, 4, 5, { data: [] }),
+      new RevisionConflictError({ kind: 'thread-record', threadId: 't1' }, 1, 2, { rev: 2 }),
       new ImportValidationError(3, 'payload.role', 'invalid option'),
     ]
     for (const error of errors) {

@@ -171,27 +171,6 @@ export class UnreadableEntryError extends StorageError {
   }
 }
 
-/** A thread record update named a revision that is no longer current; nothing was written. */
-export class ThreadRevisionConflictError extends ThreadlensError {
-  static override readonly errorName: string = 'ThreadRevisionConflictError'
-  readonly threadId: string
-  /** The revision the update expected. */
-  readonly expected: number
-  /** The revision stored now. */
-  readonly actual: number
-  /** The record as stored now, so the caller can merge and retry. */
-  readonly current: ThreadRecord
-  constructor(threadId: string, expected: number, actual: number, current: ThreadRecord) {
-    super(
-      `Thread "${threadId}" is at revision ${actual}, not ${expected}: someone else changed it first and nothing was written. ` +
-        'Merge your change into error.current and retry with expectedRev set to error.actual.',
-    )
-    this.threadId = threadId
-    this.expected = expected
-    this.actual = actual
-    this.current = current
-  }
-}
 
 /**
  * An append would make the thread larger than an import accepts (the store's `importLimits`), so

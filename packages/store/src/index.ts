@@ -50,6 +50,5 @@ export {
   StorageUnavailableError,
   ThreadFullError,
   ThreadNotFoundError,
-  ThreadRevisionConflictError,
   UnreadableEntryError,
 } from './errors'

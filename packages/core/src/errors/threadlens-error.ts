@@ -194,24 +194,31 @@ export class BudgetOverflowError extends ThreadlensError {
   }
 }
 
-/** A memory write named a revision that is no longer current; nothing was written. */
+/** What a revision-checked write was aimed at: a memory space, or a stored thread's record (title, tags, metadata). */
+export type RevisionTarget = { readonly kind: 'memory-space'; readonly memoryId: string; readonly space: string } | { readonly kind: 'thread-record'; readonly threadId: string }
+
+/**
+ * A write named a revision (`expectedRev`) that is no longer current: someone else wrote first and
+ * nothing was written. The one conflict error for every optimistic write: memory spaces and thread
+ * records.
+ */
 export class RevisionConflictError extends ThreadlensError {
   static override readonly errorName: string = 'RevisionConflictError'
-  declare readonly memoryId: string
-  declare readonly space: string
+  /** What the write was aimed at. */
+  declare readonly target: RevisionTarget
   /** The revision the write expected. */
   declare readonly expected: number
   /** The revision stored now. */
   declare readonly actual: number
-  /** The space as stored now (data, rev, metadata), so the caller can merge and retry. */
+  /** What is stored now (the memory space, or the thread record), so the caller can merge and retry. */
   declare readonly current: unknown
-  constructor(memoryId: string, space: string, expected: number, actual: number, current: unknown) {
+  constructor(target: RevisionTarget, expected: number, actual: number, current: unknown) {
+    const what = target.kind === 'memory-space' ? `Memory "${target.memoryId}" space "${target.space}"` : `Thread "${target.threadId}"`
     super(
-      `Memory "${memoryId}" space "${space}" is at revision ${actual}, not ${expected}: someone else wrote it first and nothing was written. ` +
+      `${what} is at revision ${actual}, not ${expected}: someone else wrote it first and nothing was written. ` +
         'Merge your change into error.current and retry with expectedRev set to error.actual.',
     )
-    this.memoryId = memoryId
-    this.space = space
+    this.target = target
     this.expected = expected
     this.actual = actual
     this.current = current

@@ -43,7 +43,7 @@ describe('memory operations (pure)', () => {
       expect.unreachable()
     } catch (error) {
       expect(error).toBeInstanceOf(RevisionConflictError)
-      expect(error).toMatchObject({ memoryId: 'a', space: 'world', expected: 0, actual: 1, current: { kind: 'map', data: { k: 1 }, rev: 1 } })
+      expect(error).toMatchObject({ target: { kind: 'memory-space', memoryId: 'a', space: 'world' }, expected: 0, actual: 1, current: { kind: 'map', data: { k: 1 }, rev: 1 } })
     }
   })
 })

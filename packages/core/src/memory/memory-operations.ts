@@ -50,7 +50,7 @@ export interface WriteOptions {
 function checkRev(memory: Memory, name: string, space: Space | undefined, options: WriteOptions): void {
   if (options.expectedRev === undefined) return
   const actual = space?.rev ?? -1
-  if (actual !== options.expectedRev) throw new RevisionConflictError(memory.id, name, options.expectedRev, actual, space)
+  if (actual !== options.expectedRev) throw new RevisionConflictError({ kind: 'memory-space', memoryId: memory.id, space: name }, options.expectedRev, actual, space)
 }
 
 function withSpaces(memory: Memory, spaces: MemorySpaces, now: number): Memory {

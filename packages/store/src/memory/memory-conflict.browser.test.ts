@@ -24,7 +24,7 @@ describe('two writers on one memory space (real Chromium, workers as tabs)', () 
     const winner = won[0]?.value as Memory
     expect(lost[0]?.reason).toMatchObject({
       name: 'RevisionConflictError',
-      space: 'world',
+      target: { kind: 'memory-space', memoryId: 'agent', space: 'world' },
       expected: 0,
       actual: winner.spaces.world.rev,
       current: { data: { plan: winner.spaces.world.data['plan'] } },

@@ -2,7 +2,7 @@ import { customTokenCounter, InvalidEntryError, InvalidIdError, Thread, type Ent
 import { heuristicCount } from '@threadlens/core/internal'
 import { describe, expect, it } from 'vitest'
 import { InvalidMemoryOperationError, RevisionConflictError } from '@threadlens/core'
-import { ImportValidationError, InvalidStoreOptionsError, ThreadFullError, ThreadNotFoundError, ThreadRevisionConflictError } from '../errors'
+import { ImportValidationError, InvalidStoreOptionsError, ThreadFullError, ThreadNotFoundError } from '../errors'
 import type { MemoryStore } from '../memory/memory-store'
 import type { ThreadStore, ThreadStoreEvent, ThreadStoreOptions } from '../threads/thread-store'
 
@@ -104,8 +104,8 @@ export function describeStoreContract(name: string, makeStores: StoreFactory): v
       await threads.append(created.id, user('hi'))
       expect((await threads.get(created.id))?.rev).toBe(2)
       const conflict = await threads.rename(created.id, 'stale', { expectedRev: 1 }).catch((error: unknown) => error)
-      expect(conflict).toBeInstanceOf(ThreadRevisionConflictError)
-      expect(conflict).toMatchObject({ expected: 1, actual: 2, current: { title: 'Trip to Oslo', rev: 2 } })
+      expect(conflict).toBeInstanceOf(RevisionConflictError)
+      expect(conflict).toMatchObject({ target: { kind: 'thread-record', threadId: created.id }, expected: 1, actual: 2, current: { title: 'Trip to Oslo', rev: 2 } })
       expect((await threads.get(created.id))?.title).toBe('Trip to Oslo')
       await expect(threads.update(created.id, { title: 'x'.repeat(10_001) })).rejects.toBeInstanceOf(InvalidStoreOptionsError)
       await expect(threads.update(created.id, { tags: [''] })).rejects.toBeInstanceOf(InvalidStoreOptionsError)
@@ -335,7 +335,7 @@ export function describeStoreContract(name: string, makeStores: StoreFactory): v
       expect(two.spaces.tasks.rev).toBe(2)
       const conflict = await memory.world.put('agent', 'city', 'Bergen', { expectedRev: 0 }).catch((error: unknown) => error)
       expect(conflict).toBeInstanceOf(RevisionConflictError)
-      expect(conflict).toMatchObject({ expected: 0, actual: 1, space: 'world', current: { data: { city: 'Oslo' } } })
+      expect(conflict).toMatchObject({ expected: 0, actual: 1, target: { kind: 'memory-space', space: 'world' }, current: { data: { city: 'Oslo' } } })
       expect(await memory.world.get('agent', 'city')).toBe('Oslo')
       expect((await memory.get('agent')).rev).toBe(2)
     })

@@ -25,7 +25,7 @@ describe('thread records across tabs (real Chromium)', () => {
 
       await threads.rename(created.id, 'renamed here', { expectedRev: 1 })
       const conflict = await tab.send({ type: 'thread-rename', threadId: created.id, title: 'stale', expectedRev: 1 }).catch((error: unknown) => error)
-      expect(conflict).toMatchObject({ name: 'ThreadRevisionConflictError', expected: 1, actual: 2 })
+      expect(conflict).toMatchObject({ name: 'RevisionConflictError', target: { kind: 'thread-record' }, expected: 1, actual: 2 })
       await expect.poll(() => titles.at(-1)).toEqual(['renamed here@2'])
       expect((await threads.get(created.id))?.title).toBe('renamed here')
     } finally {

@@ -1,8 +1,7 @@
-import { type JsonObject } from '@threadlens/core'
+import { RevisionConflictError, type JsonObject } from '@threadlens/core'
 import { jsonObjectSchema, utf8Length, type ThreadId } from '@threadlens/core/internal'
 import { z } from 'zod/mini'
 import { toThreadRecord, type ThreadRecord, type ThreadRow } from '../database/rows'
-import { ThreadRevisionConflictError } from '../errors'
 import { parseOptions } from '../parse-options'
 import { emptyThreadFacts } from '@threadlens/core/internal'
 
@@ -31,7 +30,7 @@ export interface ThreadRecordChanges {
 
 export interface UpdateThreadOptions {
   /**
-   * Update only if the record is still at this revision; otherwise `ThreadRevisionConflictError`
+   * Update only if the record is still at this revision; otherwise `RevisionConflictError`
    * and nothing is written. Default: no check (last writer wins).
    */
   readonly expectedRev?: number
@@ -98,12 +97,12 @@ export function recordFieldsOf(record: ThreadRecord): ThreadRecordFields {
 }
 
 /**
- * The row after `changes`, one revision on, or `ThreadRevisionConflictError` when `expectedRev`
+ * The row after `changes`, one revision on, or `RevisionConflictError` when `expectedRev`
  * is stale. Pure: both stores run it inside their write.
  */
 export function updatedRow(row: ThreadRow, changes: ParsedRecordFields, options: UpdateThreadOptions, now: number): ThreadRow {
   if (options.expectedRev !== undefined && options.expectedRev !== row.rev) {
-    throw new ThreadRevisionConflictError(row.id, options.expectedRev, row.rev, toThreadRecord(row))
+    throw new RevisionConflictError({ kind: 'thread-record', threadId: row.id }, options.expectedRev, row.rev, toThreadRecord(row))
   }
   return { ...row, ...changes, rev: row.rev + 1, updatedAt: Math.max(row.updatedAt, now) }
 }

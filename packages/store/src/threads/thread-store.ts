@@ -140,7 +140,7 @@ export interface ThreadStore {
   list(): Promise<ThreadRecord[]>
   /**
    * Changes the record (title, tags, model, policy name, metadata) in one transaction and bumps
-   * its `rev`. With `expectedRev`, a stale revision throws `ThreadRevisionConflictError` and writes nothing.
+   * its `rev`. With `expectedRev`, a stale revision throws `RevisionConflictError` (`target.kind: 'thread-record'`) and writes nothing.
    */
   update(threadId: string, changes: ThreadRecordChanges, options?: UpdateThreadOptions): Promise<ThreadRecord>
   /** `update(threadId, { title }, options)`. */
