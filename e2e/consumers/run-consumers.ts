@@ -103,8 +103,13 @@ async function serve(command: string, args: (port: number) => string[], cwd: str
   let output = ''
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()))
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()))
+  // Once: the harness stops every server again on its way out, and a server that SIGTERM ended has
+  // no exit code (its group is gone, and a second kill would throw ESRCH).
+  let stopped = false
   const stop = () => {
-    if (child.pid !== undefined && child.exitCode === null) process.kill(-child.pid, 'SIGTERM')
+    if (stopped || child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return
+    stopped = true
+    process.kill(-child.pid, 'SIGTERM')
   }
   const url = `http://127.0.0.1:${port}/`
   const deadline = Date.now() + PAGE_TIMEOUT_MS

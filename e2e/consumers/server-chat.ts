@@ -50,7 +50,7 @@ function watchStreamRequests(page: Page): string[] {
   return seen
 }
 
-// long: one page session walks the whole scenario in order; each stage's state is the next one's start
+/** One page session (a second tab for a while): each stage starts from the chat the one before left. */
 export async function checkServerChat(browser: Browser, url: string): Promise<void> {
   const context = await browser.newContext()
   try {
