@@ -5,7 +5,12 @@
 //      (built with `vite build`, driven in Chromium, reloaded to prove the thread persisted);
 //   3. Next.js (app router): the server render imports the packages without touching indexedDB or
 //      window, then the page hydrates and persists in Chromium;
-//   4. plain Node ESM over @threadlens/core; 5. TypeScript with moduleResolution bundler and node16.
+//   4. plain Node ESM over @threadlens/core; 5. TypeScript with moduleResolution bundler and node16;
+//   6. a `useChat` app over a server route (React 19): @threadlens/ai-sdk's adopted server chat,
+//      built with Vite, and a node:http server running the README's route (examples/server-route.ts)
+//      with the AI SDK's mock model, driven in Chromium (server-chat.ts): send, a tool call,
+//      regenerate, reload, two tabs, stop mid-answer, resume after a reload, the Calls tab's usage
+//      and timings.
 // Usage: tsx e2e/consumers/run-consumers.ts <folder with the .tgz files>. Each step prints its time;
 // a summary goes to .test-reports/consumers.json for the closing line of `npm test`.
 import { spawn } from 'node:child_process'
@@ -14,17 +19,19 @@ import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { basename, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { chromium, type Browser, type Page } from '@playwright/test'
+import { chromium, type Browser } from '@playwright/test'
 import { chromiumArgs, chromiumExecutable } from '../chromium.ts'
+import { assert, PAGE_TIMEOUT_MS, watchErrors } from './page-checks.ts'
+import { checkServerChat } from './server-chat.ts'
 
 const appsFolder = fileURLToPath(new URL('./apps/', import.meta.url))
 const serverRouteExample = fileURLToPath(new URL('../../packages/ai-sdk/examples/server-route.ts', import.meta.url))
+const adoptedServerChatExample = fileURLToPath(new URL('../../packages/ai-sdk/examples/adopted-server-chat.tsx', import.meta.url))
 const reportFile = fileURLToPath(new URL('../../.test-reports/consumers.json', import.meta.url))
 /** Generous: a cold npm cache downloads Next.js; a warm one installs in well under a minute. */
 const INSTALL_TIMEOUT_MS = 300_000
 /** Next.js compiles the tokenizer ranks for server and client: minutes on a busy 2-core machine. */
 const BUILD_TIMEOUT_MS = 420_000
-const PAGE_TIMEOUT_MS = 30_000
 
 interface StepResult {
   readonly name: string
@@ -48,10 +55,6 @@ async function step(name: string, run: () => Promise<void>): Promise<boolean> {
   results.push({ name, ok, seconds })
   console.log(`${ok ? '✓' : '✗'} ${name} (${seconds.toFixed(1)} s)`)
   return ok
-}
-
-function assert(condition: unknown, message: string): asserts condition {
-  if (!condition) throw new Error(message)
 }
 
 /** Runs a command to completion; its output is kept in a log and shown only when it fails. */
@@ -100,8 +103,13 @@ async function serve(command: string, args: (port: number) => string[], cwd: str
   let output = ''
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()))
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()))
+  // Once: the harness stops every server again on its way out, and a server that SIGTERM ended has
+  // no exit code (its group is gone, and a second kill would throw ESRCH).
+  let stopped = false
   const stop = () => {
-    if (child.pid !== undefined && child.exitCode === null) process.kill(-child.pid, 'SIGTERM')
+    if (stopped || child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return
+    stopped = true
+    process.kill(-child.pid, 'SIGTERM')
   }
   const url = `http://127.0.0.1:${port}/`
   const deadline = Date.now() + PAGE_TIMEOUT_MS
@@ -162,21 +170,6 @@ async function npmInstall(folder: string): Promise<void> {
   await run('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', '--prefer-offline'], folder, INSTALL_TIMEOUT_MS)
 }
 
-/** Collects uncaught errors and console errors: a hydration mismatch or a failed import shows there. */
-function watchErrors(page: Page): string[] {
-  const errors: string[] = []
-  page.on('pageerror', (error) => errors.push(`pageerror: ${error.message}`))
-  page.on('console', (message) => {
-    // A failed request is reported below with its address, where the browser's message has none.
-    if (message.type() === 'error' && !message.text().startsWith('Failed to load resource')) errors.push(`console.error: ${message.text()}`)
-  })
-  page.on('response', (response) => {
-    // Neither app has a favicon; the browser asks for one anyway.
-    if (response.status() >= 400 && new URL(response.url()).pathname !== '/favicon.ico') errors.push(`HTTP ${response.status()}: ${response.url()}`)
-  })
-  return errors
-}
-
 /** First load shows the system prompt + one stored message; the reload shows one more, read back from IndexedDB. */
 async function checkPersistingApp(browser: Browser, url: string, databaseName: string, expectReact?: string): Promise<void> {
   const context = await browser.newContext()
@@ -232,19 +225,22 @@ async function main(): Promise<void> {
   const servers: Server[] = []
   let releaseLock = () => {}
   try {
-    const written = await step('write a React 19 folder (Vite app, Next.js app, Node script, TypeScript) and a React 18 Vite app', async () => {
+    const written = await step('write a React 19 folder (Vite app, Next.js app, Node script, TypeScript, server chat) and a React 18 Vite app', async () => {
       await mkdir(react19, { recursive: true })
       await mkdir(react18, { recursive: true })
-      for (const app of ['vite-app', 'next-app', 'node-script', 'typescript']) await cp(join(appsFolder, app), join(react19, app), { recursive: true })
-      // The AI SDK server route of @threadlens/ai-sdk's README, type-checked as an app's own file.
+      for (const app of ['vite-app', 'next-app', 'node-script', 'typescript', 'server-chat']) await cp(join(appsFolder, app), join(react19, app), { recursive: true })
+      // The AI SDK server route of @threadlens/ai-sdk's README, type-checked as an app's own file and
+      // run by the server chat's server, beside the README's adopted server chat as its page.
       await cp(serverRouteExample, join(react19, 'typescript', 'server-route.ts'))
+      await cp(serverRouteExample, join(react19, 'server-chat', 'server', 'server-route.ts'))
+      await cp(adoptedServerChatExample, join(react19, 'server-chat', 'src', 'adopted-server-chat.tsx'))
       await cp(join(appsFolder, 'vite-app'), join(react18, 'vite-app'), { recursive: true })
       const withoutAiSdk = Object.fromEntries(Object.entries(packages).filter(([name]) => name !== '@threadlens/ai-sdk'))
       const viteTools = { vite: '^8.0.0', '@vitejs/plugin-react': '^6.0.0' }
       await writeFile(
         join(react19, 'package.json'),
         JSON.stringify(
-          consumerPackage('threadlens-consumer-react-19', packages, { react: '^19.0.0', 'react-dom': '^19.0.0', next: '^16.0.0', ai: '^7.0.0', zod: '^4.0.0' }, {
+          consumerPackage('threadlens-consumer-react-19', packages, { react: '^19.0.0', 'react-dom': '^19.0.0', next: '^16.0.0', ai: '^7.0.0', '@ai-sdk/react': '^4.0.0', zod: '^4.0.0' }, {
             ...viteTools,
             typescript: '^7.0.0',
             'typescript-5': 'npm:typescript@~5.9.0',
@@ -266,7 +262,7 @@ async function main(): Promise<void> {
     if (!written) return
 
     const installed = await Promise.all([
-      step('npm install (React 19: Vite, Next.js, TypeScript 7 and 5.9, the seven tarballs)', () => npmInstall(react19)),
+      step('npm install (React 19: Vite, Next.js, the AI SDK, TypeScript 7 and 5.9, the seven tarballs)', () => npmInstall(react19)),
       step('npm install (React 18: Vite, six tarballs)', () => npmInstall(react18)),
     ])
     if (!installed.every(Boolean)) return
@@ -301,6 +297,11 @@ async function main(): Promise<void> {
       })
       if (built) viteBuilds.push([label, app, major])
     }
+    const serverChat = join(react19, 'server-chat')
+    const serverChatBuilt = await step('6. vite build, server chat (the page, then its Node server: --ssr)', async () => {
+      await run(join(react19, 'node_modules/.bin/vite'), ['build'], serverChat, BUILD_TIMEOUT_MS)
+      await run(join(react19, 'node_modules/.bin/vite'), ['build', '--ssr', 'server/main.ts', '--outDir', 'dist-server'], serverChat, BUILD_TIMEOUT_MS)
+    })
     const nextApp = join(react19, 'next-app')
     const nextBuilt = await step('3. next build (app router; server render of the packages)', async () => {
       await run(join(react19, 'node_modules/.bin/next'), ['build'], nextApp, BUILD_TIMEOUT_MS, { NEXT_TELEMETRY_DISABLED: '1' })
@@ -315,6 +316,17 @@ async function main(): Promise<void> {
         servers.push(server)
         try {
           await checkPersistingApp(browser as Browser, server.url, 'consumer-app', major)
+        } finally {
+          server.stop()
+        }
+      })
+    }
+    if (serverChatBuilt) {
+      await step('6. server chat in Chromium: send, tool call, regenerate, reload, two tabs, stop, resume, the Calls tab', async () => {
+        const server = await serve(process.execPath, (port) => ['dist-server/main.js', String(port)], serverChat)
+        servers.push(server)
+        try {
+          await checkServerChat(browser as Browser, server.url)
         } finally {
           server.stop()
         }

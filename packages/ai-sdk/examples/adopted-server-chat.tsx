@@ -16,7 +16,7 @@ const [history, client] = await Promise.all([chat.load(), stores.then(createThre
 
 /** The chat page: messages, tool calls, a box to type in. */
 export function Chat() {
-  const { messages, setMessages, sendMessage, regenerate, status } = useChat({ id: chat.chatId, messages: history, transport, onFinish: ({ messages }) => void chat.save(messages) })
+  const { messages, setMessages, sendMessage, regenerate, stop, status } = useChat({ id: chat.chatId, messages: history, resume: true, transport, onFinish: ({ messages }) => void chat.save(messages) })
   useEffect(() => chat.watch((stored) => status === 'ready' && setMessages(stored)), [status, setMessages])
   const [input, setInput] = useState('')
   return (
@@ -38,6 +38,7 @@ export function Chat() {
         <input aria-label="Message" value={input} onChange={(event) => setInput(event.target.value)} disabled={status !== 'ready'} />
         <button type="submit" disabled={status !== 'ready'}>Send</button>
         <button type="button" onClick={() => void regenerate()} disabled={status !== 'ready' || messages.length === 0}>Regenerate</button>
+        <button type="button" onClick={() => void stop().then(() => fetch(`/api/chat/${chat.chatId}/stream`, { method: 'DELETE' }))} disabled={status !== 'streaming'}>Stop</button>
       </form>
       <ThreadlensDevtools client={client} threadId={chat.currentThreadId()} policy={policy} />
     </main>

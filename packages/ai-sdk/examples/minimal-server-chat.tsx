@@ -7,7 +7,7 @@ const transport = new DefaultChatTransport({ api: '/api/chat' })
 
 /** The chat page: messages, tool calls, a box to type in. */
 export function Chat() {
-  const { messages, sendMessage, regenerate, status } = useChat({ transport })
+  const { messages, sendMessage, regenerate, stop, status } = useChat({ transport })
   const [input, setInput] = useState('')
   return (
     <main className="chat">
@@ -28,6 +28,7 @@ export function Chat() {
         <input aria-label="Message" value={input} onChange={(event) => setInput(event.target.value)} disabled={status !== 'ready'} />
         <button type="submit" disabled={status !== 'ready'}>Send</button>
         <button type="button" onClick={() => void regenerate()} disabled={status !== 'ready' || messages.length === 0}>Regenerate</button>
+        <button type="button" onClick={() => void stop()} disabled={status !== 'streaming'}>Stop</button>
       </form>
     </main>
   )

@@ -3,7 +3,7 @@ import { openThreadlensStores } from '@threadlens/store'
 import { convertToModelMessages, stepCountIs, streamText, type UIMessage } from 'ai'
 import type { MockLanguageModelV4 } from 'ai/test'
 import { routeModel } from '../examples/route-model'
-import { chatRoute, tools } from '../examples/server-route'
+import { chatRoute, inMemoryReplies, replyRoute, tools } from '../examples/server-route'
 import { Suspense, type ComponentType } from 'react'
 import { createRoot, type Root } from 'react-dom/client'
 import { afterEach, describe, expect, it, vi } from 'vitest'
@@ -53,11 +53,15 @@ function plainRoute(model: MockLanguageModelV4): (request: Request) => Promise<R
   }
 }
 
-function serveRoute(route: (request: Request) => Promise<Response>): void {
+/** `/api/chat` goes to the route; `/api/chat/<id>/stream` (the adopted app's resume GET and stop DELETE) to `replies`' routes. */
+function serveRoute(route: (request: Request) => Promise<Response>, replies?: ReturnType<typeof replyRoute>): void {
   const network = globalThis.fetch
   vi.stubGlobal('fetch', (input: RequestInfo | URL, init?: RequestInit) => {
     const url = new URL(input instanceof Request ? input.url : String(input), location.href)
-    return url.pathname === '/api/chat' ? route(new Request(url, init)) : network(input, init)
+    if (url.pathname === '/api/chat') return route(new Request(url, init))
+    const request = new Request(url, init)
+    if (replies !== undefined && url.pathname.startsWith('/api/chat/')) return request.method === 'DELETE' ? replies.DELETE(request) : replies.GET(request)
+    return network(input, init)
   })
 }
 
@@ -99,7 +103,8 @@ describe('the server-route adoption examples, in a real browser', () => {
   })
 
   it('the adopted app gets the same answer, stores the chat with the route’s usage and steps on one call, and shows the devtools', async () => {
-    serveRoute(chatRoute(routeModel()))
+    const replies = inMemoryReplies()
+    serveRoute(chatRoute(routeModel(), replies), replyRoute(replies))
     const { Chat } = await import('../examples/adopted-server-chat')
     const container = render(Chat)
     await send(container, 'Where is order 7?')

@@ -2,14 +2,14 @@ import { createTokenCounter, definePolicy } from '@threadlens/core'
 import { createMemoryBackedStores } from '@threadlens/store'
 import { DefaultChatTransport, readUIMessageStream, type UIMessage, type UIMessageChunk } from 'ai'
 import { describe, expect, it } from 'vitest'
-import { chatRoute } from '../examples/server-route'
+import { chatRoute, inMemoryReplies, replyRoute } from '../examples/server-route'
 import { createChatPersistence } from './chat-persistence'
 import { projectedSendMessagesRequest } from './projected-request'
 import { scriptedChatModel } from './testing/scripted-chat-model'
 
-// The AI SDK's resumable-stream pattern (`useChat({ resume: true })`): the POST route keeps the
-// reply's stream while it runs, a GET route (`<api>/<chatId>/stream`) hands it to a page that
-// reloaded mid-answer, and the reloaded page saves the reply.
+// The AI SDK's resumable-stream pattern (`useChat({ resume: true })`) with the README's route: the
+// POST keeps the reply's stream while it runs, the GET (`<api>/<chatId>/stream`) hands it to a page
+// that reloaded mid-answer, and the reloaded page saves the reply; DELETE stops it.
 
 /** A tab's sessionStorage: it survives a reload of the tab, and only that. */
 function tabStorage(): Storage {
@@ -26,27 +26,15 @@ function tabStorage(): Storage {
   }
 }
 
-/** The server: the example route, with each reply's stream kept for a GET resume (as `resumable-stream` keeps it in Redis). */
-function resumableServer() {
-  const post = chatRoute(scriptedChatModel({ chunkDelayInMs: 5 }))
-  const active = new Map<string, Uint8Array[]>()
+/** The server: the example route's POST, and its GET and DELETE at `<api>/<chatId>/stream` over the same kept replies. */
+function resumableServer(model = scriptedChatModel({ chunkDelayInMs: 20 })) {
+  const replies = inMemoryReplies()
+  const post = chatRoute(model, replies)
+  const stream = replyRoute(replies)
   return async (url: string, init: RequestInit | undefined): Promise<Response> => {
-    const resume = /\/api\/chat\/([^/]+)\/stream$/.exec(url)
-    if (resume !== null) {
-      const chunks = active.get(decodeURIComponent(resume[1] as string))
-      if (chunks === undefined) return new Response(null, { status: 204 })
-      return new Response(new ReadableStream({ start: (controller) => (chunks.forEach((chunk) => controller.enqueue(chunk)), controller.close()) }), { headers: { 'content-type': 'text/event-stream' } })
-    }
     const request = new Request(url, init)
-    const { id } = (await request.clone().json()) as { id: string }
-    const response = await post(request)
-    const [toClient, kept] = (response.body as ReadableStream<Uint8Array>).tee()
-    const chunks: Uint8Array[] = []
-    active.set(id, chunks)
-    await (async () => {
-      for await (const chunk of kept) chunks.push(chunk)
-    })()
-    return new Response(toClient, { headers: response.headers })
+    if (!/\/api\/chat\/[^/]+\/stream$/.test(url)) return post(request)
+    return request.method === 'DELETE' ? stream.DELETE(request) : stream.GET(request)
   }
 }
 
@@ -88,6 +76,7 @@ describe('resuming a reply after a reload (server route)', () => {
     const resumed = await second.transport.reconnectToStream({ chatId: 'resumed' })
     expect(resumed).not.toBeNull()
     const reply = await read(resumed as ReadableStream<UIMessageChunk>)
+    expect(reply.parts).toContainEqual(expect.objectContaining({ type: 'text', text: 'You said "tell me something". I was sent 2 messages.' }))
     await second.persistence.save([...loaded, reply])
     await second.persistence.save([...loaded, reply]) // useChat's onFinish may save again: idempotent
 
@@ -98,5 +87,45 @@ describe('resuming a reply after a reload (server route)', () => {
     expect(await second.persistence.load()).toEqual([ask, JSON.parse(JSON.stringify(reply))])
     // the pending record is gone once its reply is stored
     expect(storage.length).toBe(0)
+  })
+
+  it('resumes nothing once the reply has ended (204), and a reader that left early does not stop it', async () => {
+    const counter = await createTokenCounter('o200k_base')
+    const { threads } = createMemoryBackedStores()
+    const server = resumableServer()
+    const page = tab(threads, tabStorage(), server, counter)
+    await page.persistence.load()
+    const ask: UIMessage = { id: 'u1', role: 'user', parts: [{ type: 'text', text: 'hello' }] }
+    const leaving = await page.transport.sendMessages({ trigger: 'submit-message', chatId: 'resumed', messageId: undefined, messages: [ask], abortSignal: undefined })
+    await leaving.cancel()
+    // a second reader joins while it runs and reads it to the end
+    const joined = await read((await page.transport.reconnectToStream({ chatId: 'resumed' })) as ReadableStream<UIMessageChunk>)
+    expect(joined.parts.at(-1)).toMatchObject({ type: 'text', text: 'You said "hello". I was sent 2 messages.', state: 'done' })
+    expect(await page.transport.reconnectToStream({ chatId: 'resumed' })).toBeNull()
+  })
+
+  it('DELETE stops the running reply: the model call is cancelled, its reader sees the abort, and nothing is left to resume', async () => {
+    const counter = await createTokenCounter('o200k_base')
+    const { threads } = createMemoryBackedStores()
+    const server = resumableServer(scriptedChatModel({ chunkDelayInMs: 40 }))
+    const page = tab(threads, tabStorage(), server, counter)
+    await page.persistence.load()
+    const ask: UIMessage = { id: 'u1', role: 'user', parts: [{ type: 'text', text: 'tell me a long story about the sea' }] }
+    const stream = await page.transport.sendMessages({ trigger: 'submit-message', chatId: 'resumed', messageId: undefined, messages: [ask], abortSignal: undefined })
+    const chunks: UIMessageChunk[] = []
+    for await (const chunk of stream) {
+      chunks.push(chunk)
+      if (chunk.type === 'text-delta' && chunks.filter((seen) => seen.type === 'text-delta').length === 2) {
+        const stopped = await server('http://app.test/api/chat/resumed/stream', { method: 'DELETE' })
+        expect(stopped.status).toBe(204)
+      }
+    }
+    const deltas = chunks.filter((chunk) => chunk.type === 'text-delta')
+    expect(chunks.map((chunk) => chunk.type)).toContain('abort')
+    // the whole reply is 14 words; the stop came after the second
+    expect(deltas.length).toBeGreaterThanOrEqual(2)
+    expect(deltas.length).toBeLessThan(14)
+    expect(chunks.some((chunk) => chunk.type === 'finish' && chunk.finishReason === 'stop')).toBe(false)
+    expect(await page.transport.reconnectToStream({ chatId: 'resumed' })).toBeNull()
   })
 })
