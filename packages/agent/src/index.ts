@@ -4,10 +4,10 @@ export type {
   ModelRequest,
   ModelStreamEvent,
   ModelStreamEventType,
-  ModelUsage,
   StopReason,
   ToolCallEvent,
 } from './model/model-client'
+export type { Usage } from '@threadlens/core/calls'
 export type { OpenAICompatibleOptions } from './model/openai-compatible'
 export { openAICompatible } from './model/openai-compatible'
 export type { AnthropicOptions } from './model/anthropic'

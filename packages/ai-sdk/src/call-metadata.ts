@@ -1,4 +1,4 @@
-import type { CallOutcome, CallStep, ReportedUsage } from '@threadlens/core/calls'
+import type { CallOutcome, CallStep, Usage } from '@threadlens/core/calls'
 import { maxCallSteps } from '@threadlens/core/calls'
 import { formatIssues, safeParse } from '@threadlens/core/internal'
 import type { TextStreamPart, ToolSet, UIMessage } from 'ai'
@@ -60,10 +60,10 @@ const bookkeeping = new Set(['start', 'start-step', 'finish-step', 'finish', 'ab
 
 const round = (value: number): number => Math.max(0, Math.round(value))
 
-function summed(steps: readonly ReportedStep[]): ReportedUsage | undefined {
+function summed(steps: readonly ReportedStep[]): Usage | undefined {
   if (steps.length === 0 || steps.some((step) => step.usage === undefined)) return undefined
-  const add = (pick: (usage: ReportedUsage) => number | undefined): number | undefined =>
-    steps.some((step) => pick(step.usage as ReportedUsage) === undefined) ? undefined : steps.reduce((sum, step) => sum + (pick(step.usage as ReportedUsage) ?? 0), 0)
+  const add = (pick: (usage: Usage) => number | undefined): number | undefined =>
+    steps.some((step) => pick(step.usage as Usage) === undefined) ? undefined : steps.reduce((sum, step) => sum + (pick(step.usage as Usage) ?? 0), 0)
   const cachedInputTokens = add((usage) => usage.cachedInputTokens)
   const cacheWriteInputTokens = add((usage) => usage.cacheWriteInputTokens)
   return {
@@ -99,7 +99,7 @@ export function projectedMessageMetadata(
   let step: StepClock | undefined
   let model: string | undefined
   const steps: ReportedStep[] = []
-  const report = (reason: string, usage: ReportedUsage | undefined, at: number): ProjectedCallMetadata => {
+  const report = (reason: string, usage: Usage | undefined, at: number): ProjectedCallMetadata => {
     const call: ReportedCall = {
       stopReason: reason.slice(0, 64) || 'unknown',
       ...(usage === undefined ? {} : { usage }),

@@ -1,14 +1,14 @@
 import { type CallRecord, type Entry } from '@threadlens/core'
-import { callRecord, StoredHashes, type CallRecordOptions, type CallTiming, type ReportedUsage } from '@threadlens/core/calls'
+import { callRecord, StoredHashes, type CallRecordOptions, type CallTiming, type Usage } from '@threadlens/core/calls'
 import type { LanguageModelUsage } from 'ai'
 
 const count = (value: number | undefined): number | undefined => (value === undefined || !Number.isFinite(value) || value < 0 ? undefined : Math.round(value))
 
 /**
- * The AI SDK's usage as core's `ReportedUsage`: `undefined` unless the provider reported both input
+ * The AI SDK's usage as core's `Usage`: `undefined` unless the provider reported both input
  * and output tokens; cache reads and writes when it reported them.
  */
-export function reportedUsage(usage: LanguageModelUsage | undefined): ReportedUsage | undefined {
+export function reportedUsage(usage: LanguageModelUsage | undefined): Usage | undefined {
   const inputTokens = count(usage?.inputTokens)
   const outputTokens = count(usage?.outputTokens)
   if (inputTokens === undefined || outputTokens === undefined) return undefined
@@ -32,7 +32,7 @@ export function buildCallRecord(
     /** The thread's entries, to store each policy and tool list once. */
     readonly entries: readonly Entry[]
     /** Core's usage type; `reportedUsage` converts the AI SDK's. */
-    readonly usage: ReportedUsage | undefined
+    readonly usage: Usage | undefined
     /** When the call was sent and, once it ended, how long it took. Default: not recorded. */
     readonly timing?: CallTiming
   },

@@ -7,7 +7,8 @@ import { fetchSchema, headersSchema, httpURLSchema, onRetrySchema, parseClientOp
 import { ANTHROPIC_VERSION, DEFAULT_ANTHROPIC_BASE_URL, DEFAULT_ANTHROPIC_MAX_OUTPUT_TOKENS } from './constants'
 import { httpModelClient } from './http-model-client'
 import { type FetchFunction, parseEventObject } from './http-stream'
-import type { ModelClient, ModelRequest, ModelStreamEvent, ModelUsage, StopReason } from './model-client'
+import type { Usage } from '@threadlens/core/calls'
+import type { ModelClient, ModelRequest, ModelStreamEvent, StopReason } from './model-client'
 import { type CallContext, errorFromStreamPayload, isRecord, streamCutOffError } from './provider-errors'
 import { type RetryOptions, retryOptionsShape } from './retry'
 import type { RetryNotice } from './stream-with-retries'
@@ -240,7 +241,7 @@ function readUsage(value: unknown, usage: UsageDraft): void {
 }
 
 // Anthropic's `input_tokens` leaves out cached tokens; `inputTokens` counts the whole prompt, as OpenAI does.
-function usageOf(usage: UsageDraft): ModelUsage | undefined {
+function usageOf(usage: UsageDraft): Usage | undefined {
   if (usage.input === undefined && usage.output === undefined) return undefined
   return {
     inputTokens: (usage.input ?? 0) + (usage.cacheRead ?? 0) + (usage.cacheWrite ?? 0),

@@ -1,11 +1,12 @@
-import type { ModelStreamEvent, ModelUsage, StopReason, ToolCallEvent } from './model-client'
+import type { Usage } from '@threadlens/core/calls'
+import type { ModelStreamEvent, StopReason, ToolCallEvent } from './model-client'
 
 /** A whole reply, gathered from a stream. */
 export interface ModelReply {
   readonly text: string
   readonly toolCalls: readonly ToolCallEvent[]
   /** `undefined` when the provider reported none. */
-  readonly usage: ModelUsage | undefined
+  readonly usage: Usage | undefined
   readonly stopReason: StopReason
   readonly rawStopReason: string | undefined
 }
@@ -17,7 +18,7 @@ export interface ModelReply {
 export async function collectModelReply(events: AsyncIterable<ModelStreamEvent>): Promise<ModelReply> {
   let text = ''
   const toolCalls: ToolCallEvent[] = []
-  let usage: ModelUsage | undefined
+  let usage: Usage | undefined
   for await (const event of events) {
     switch (event.type) {
       case 'text-delta':

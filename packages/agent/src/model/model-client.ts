@@ -1,4 +1,5 @@
 import type { JsonObject, ProjectionResult, ToolSchema } from '@threadlens/core'
+import type { Usage } from '@threadlens/core/calls'
 import type { RetryNotice } from './stream-with-retries'
 
 /** Who serves the model. Custom clients may name their own. */
@@ -34,17 +35,6 @@ export interface ModelRequest {
  */
 export type StopReason = 'stop' | 'tool-calls' | 'length' | 'content-filter' | 'error' | 'abort'
 
-/** Token usage of one call, as the provider reported it. */
-export interface ModelUsage {
-  /** Every prompt token, cached ones included (Anthropic's uncached, cache-read and cache-write counts added up). */
-  readonly inputTokens: number
-  readonly outputTokens: number
-  /** Prompt tokens served from the provider's prompt cache; absent when the provider did not say. */
-  readonly cachedInputTokens?: number
-  /** Prompt tokens written to the prompt cache (Anthropic bills them higher); absent when the provider did not say. */
-  readonly cacheWriteInputTokens?: number
-}
-
 /**
  * What a model call streams, in order: any number of `text-delta` and tool call events, then at most
  * one `usage`, then exactly one `finish`, always last. For each tool call: one `tool-call-start`,
@@ -59,7 +49,7 @@ export type ModelStreamEvent =
   | { readonly type: 'tool-call-start'; readonly toolCallId: string; readonly name: string }
   | { readonly type: 'tool-call-delta'; readonly toolCallId: string; readonly argumentsDelta: string }
   | ToolCallEvent
-  | ({ readonly type: 'usage' } & ModelUsage)
+  | ({ readonly type: 'usage' } & Usage)
   | { readonly type: 'finish'; readonly stopReason: StopReason; readonly rawStopReason: string | undefined }
 
 /**

@@ -5,7 +5,8 @@ import { z } from 'zod/mini'
 import { fetchSchema, headersSchema, httpURLSchema, onRetrySchema, parseClientOptions } from './client-options'
 import { httpModelClient } from './http-model-client'
 import { type FetchFunction, parseEventObject } from './http-stream'
-import type { ModelClient, ModelRequest, ModelStreamEvent, ModelUsage, StopReason } from './model-client'
+import type { Usage } from '@threadlens/core/calls'
+import type { ModelClient, ModelRequest, ModelStreamEvent, StopReason } from './model-client'
 import { type CallContext, errorFromStreamPayload, isRecord, streamCutOffError } from './provider-errors'
 import { type RetryOptions, retryOptionsShape } from './retry'
 import type { RetryNotice } from './stream-with-retries'
@@ -161,7 +162,7 @@ export async function* readChatCompletionStream(
 ): AsyncGenerator<ModelStreamEvent, void, undefined> {
   const calls = new Map<number, ToolCallDraft>()
   let finishReason: string | undefined
-  let usage: ModelUsage | undefined
+  let usage: Usage | undefined
   let sawDone = false
 
   for await (const event of events) {
@@ -242,7 +243,7 @@ function stopReasonOf(raw: string | undefined, calledTools: boolean): StopReason
   }
 }
 
-function usageOf(value: unknown): ModelUsage | undefined {
+function usageOf(value: unknown): Usage | undefined {
   if (!isRecord(value)) return undefined
   const input = value['prompt_tokens']
   const output = value['completion_tokens']

@@ -7,7 +7,8 @@ import { DEFAULT_SCRIPTED_CHUNK_SIZE, DEFAULT_SCRIPTED_MODEL_ID } from './consta
 // The longest delay setTimeout accepts (a larger one fires at once).
 const NEVER_MS = 2_147_483_647
 import { ScriptExhaustedError } from './errors'
-import type { ModelClient, ModelRequest, ModelStreamEvent, ModelUsage, StopReason } from './model-client'
+import type { Usage } from '@threadlens/core/calls'
+import type { ModelClient, ModelRequest, ModelStreamEvent, StopReason } from './model-client'
 import { networkError } from './provider-errors'
 import { sleep } from './retry'
 import { streamWithRetries } from './stream-with-retries'
@@ -30,7 +31,7 @@ export interface ScriptedReply {
   /** Default: `tool-calls` when there are tool calls, else `stop`. */
   readonly stopReason?: Exclude<StopReason, 'abort'>
   /** Replaces the computed usage fields given (e.g. `{ cachedInputTokens: 900 }`). Default: computed. */
-  readonly usage?: Partial<ModelUsage>
+  readonly usage?: Partial<Usage>
   /**
    * Thrown instead of finishing: after the text and tool calls stream, or before anything when
    * the reply has neither (e.g. a `ContextTooLongError` to exercise compaction). Never retried.
@@ -140,7 +141,7 @@ export function scriptedModel(options: ScriptedModelOptions): ScriptedModel {
     }
     if (reply.error !== undefined) throw reply.error
 
-    const usage: ModelUsage = { inputTokens: request.projection.meta.tokens.total, outputTokens, ...reply.usage }
+    const usage: Usage = { inputTokens: request.projection.meta.tokens.total, outputTokens, ...reply.usage }
     yield { type: 'usage', ...usage }
     const stopReason = reply.stopReason ?? (toolCalls.length > 0 ? 'tool-calls' : 'stop')
     yield { type: 'finish', stopReason, rawStopReason: stopReason }

@@ -1,6 +1,5 @@
 import type { ProjectionResult, TokenCounter } from '@threadlens/core'
-import { calibrationVerdict, maxAttemptErrorLength, type CallAttempt, type CallLog } from '@threadlens/core/calls'
-import type { ModelUsage } from '../model/model-client'
+import { calibrationVerdict, maxAttemptErrorLength, type CallAttempt, type CallLog, type Usage } from '@threadlens/core/calls'
 import type { SessionEvent } from './session-events'
 
 /** The model's calibration after a call's counts were added (by the store, with the reply); says whether an exact counter is off. */
@@ -9,7 +8,7 @@ export async function calibrationEvent(
   model: string,
   counter: TokenCounter,
   projection: ProjectionResult,
-  usage: ModelUsage,
+  usage: Usage,
 ): Promise<SessionEvent | undefined> {
   const local = projection.meta.tokens.total
   if (log === undefined || local <= 0 || usage.inputTokens <= 0) return undefined

@@ -1,7 +1,7 @@
 import { BudgetOverflowError, type ContextPolicy, type ThreadlensEvent, type TokenCounter, type ToolSchema } from '@threadlens/core'
-import { callHashes, type CallAttempt, type CallTiming } from '@threadlens/core/calls'
+import { callHashes, type CallAttempt, type CallTiming, type Usage } from '@threadlens/core/calls'
 import { ContextTooLongError } from '../model/errors'
-import type { ModelStreamEvent, ModelUsage, StopReason, ToolCallEvent } from '../model/model-client'
+import type { ModelStreamEvent, StopReason, ToolCallEvent } from '../model/model-client'
 import type { RetryNotice } from '../model/stream-with-retries'
 import { calibrationEvent } from './call-attempt-log'
 import { appendReply, logAttempt } from './call-writing'
@@ -37,7 +37,7 @@ export type CallStepEnd = 'again' | 'next' | 'end'
 interface CallProgress {
   text: string
   readonly toolCalls: ToolCallEvent[]
-  usage: ModelUsage | undefined
+  usage: Usage | undefined
   stopReason: StopReason
   /** The attempt in progress: its number (1 for the first), when it started and its first token. */
   readonly attempt: { number: number; startedAt: number; firstTokenMs: number | undefined }

@@ -1,11 +1,11 @@
 import type { CallRecord, EntryInput } from '@threadlens/core'
-import { callRecord, type CallAttempt, type CallTiming } from '@threadlens/core/calls'
-import type { ModelUsage, ToolCallEvent } from '../model/model-client'
+import { callRecord, type CallAttempt, type CallTiming, type Usage } from '@threadlens/core/calls'
+import type { ToolCallEvent } from '../model/model-client'
 import { attemptErrorOf } from './call-attempt-log'
 import type { RequestState, SentCall, SessionInternals } from './session-internals'
 
 /** The record of what one model call sent and what came back: written with the reply, or to the call log. */
-function recordOf(session: SessionInternals, sent: SentCall & { usage: ModelUsage | undefined }, stopReason: string, timing: CallTiming): CallRecord {
+function recordOf(session: SessionInternals, sent: SentCall & { usage: Usage | undefined }, stopReason: string, timing: CallTiming): CallRecord {
   return callRecord({
     model: session.options.model.id,
     provider: session.options.model.provider,
@@ -29,7 +29,7 @@ export async function appendReply(
   state: RequestState,
   callId: string,
   reply: { readonly text: string; readonly calls: readonly ToolCallEvent[] },
-  call: SentCall & { usage: ModelUsage | undefined; stopReason: string; interrupted: boolean; timing: CallTiming },
+  call: SentCall & { usage: Usage | undefined; stopReason: string; interrupted: boolean; timing: CallTiming },
 ): Promise<void> {
   const refs = { requestId: state.requestId, callId, iteration: state.iteration }
   const record = recordOf(session, call, call.stopReason, call.timing)
@@ -46,7 +46,7 @@ export interface LoggedAttempt extends SentCall {
   readonly status: CallAttempt['status']
   readonly error: unknown
   readonly attempt: number
-  readonly usage: ModelUsage | undefined
+  readonly usage: Usage | undefined
   readonly startedAt: number
   readonly firstTokenMs: number | undefined
   readonly durationMs: number

@@ -2,16 +2,7 @@ import type { ContextPolicy } from '../policy/policy'
 import type { PendingMessage } from '../project/types'
 import type { ToolSchema } from '../tokens/token-counter'
 import type { CallRecord } from './call-record'
-
-/** Tokens a provider reported for one call. */
-export interface CallUsage {
-  readonly inputTokens: number
-  readonly outputTokens: number
-  /** Input tokens the provider served from its prompt cache, when it says. */
-  readonly cachedInputTokens?: number
-  /** Input tokens the provider wrote to its prompt cache, when it says. */
-  readonly cacheWriteInputTokens?: number
-}
+import type { Usage } from './usage'
 
 /**
  * What is known about one model call beyond the entries it wrote: read from the thread's call
@@ -27,7 +18,7 @@ export interface RecordedCall {
   /** The policy the call was projected with; replaying with it gives the exact messages sent. */
   readonly policy?: ContextPolicy
   readonly model?: string
-  readonly usage?: CallUsage
+  readonly usage?: Usage
   /** Prompt tokens as the local counter counted them, beside `usage.inputTokens`. */
   readonly localInputTokens?: number
   /** The provider's stop reason (`stop`, `tool-calls`, `length`, …). */

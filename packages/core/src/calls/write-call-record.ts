@@ -3,6 +3,7 @@ import type { ContextPolicy } from '../policy/policy'
 import type { ProjectionResult } from '../project/types'
 import type { TokenCounter, ToolSchema } from '../tokens/token-counter'
 import { hashJson } from '../utils/hash'
+import type { Usage } from './usage'
 import { maxCallSteps, type CallRecord, type CallStep } from './call-record'
 
 /** Hashes already stored in a thread's call records (so each policy, tool list and memory text is stored once). */
@@ -22,14 +23,6 @@ export class StoredHashes {
   has(kind: 'p' | 't' | 'm', hash: string): boolean {
     return this.#seen.has(`${kind}:${hash}`)
   }
-}
-
-/** Tokens a provider reported for one call. */
-export interface ReportedUsage {
-  readonly inputTokens: number
-  readonly outputTokens: number
-  readonly cachedInputTokens?: number
-  readonly cacheWriteInputTokens?: number
 }
 
 /** Timing of a call, in ms (see `CallRecord`). */
@@ -53,7 +46,7 @@ export interface CallRecordOptions {
   /** What the thread already holds: those parts are referenced by hash only. */
   readonly stored: StoredHashes
   readonly stopReason: string
-  readonly usage: ReportedUsage | undefined
+  readonly usage: Usage | undefined
   readonly timing?: CallTiming
   /** Hashes of `policy`, `tools`, `memory` and the messages, when the caller has them already (one call, several attempts). */
   readonly hashes?: CallHashes
@@ -79,7 +72,7 @@ export function callHashes(options: Pick<CallRecordOptions, 'policy' | 'tools' |
 const copyJson = <T>(value: unknown): T => JSON.parse(JSON.stringify(value)) as T
 
 /** A record's token fields for `usage` (none when the provider reported none). */
-function usageFields(usage: ReportedUsage | undefined): Pick<CallRecord, 'inputTokens' | 'outputTokens' | 'cachedInputTokens' | 'cacheWriteInputTokens'> {
+function usageFields(usage: Usage | undefined): Pick<CallRecord, 'inputTokens' | 'outputTokens' | 'cachedInputTokens' | 'cacheWriteInputTokens'> {
   if (usage === undefined) return {}
   return {
     inputTokens: usage.inputTokens,
@@ -135,7 +128,7 @@ function projectionFacts(meta: ProjectionResult['meta']): Pick<CallRecord, 'reca
 export interface CallOutcome {
   readonly stopReason: string
   /** The call's tokens (over all its steps). */
-  readonly usage?: ReportedUsage | undefined
+  readonly usage?: Usage | undefined
   readonly firstTokenMs?: number | undefined
   readonly durationMs?: number | undefined
   /** Each model step, when the call ran more than one. */

@@ -15,9 +15,8 @@ export type {
   CalibrationVerdict,
   ReadCallRecord,
   ReplayCallOptions,
-  ReportedUsage,
   TokenCalibration,
-  CallUsage,
+  Usage,
   RecordedCall,
 } from '../calls/index'
 export {
