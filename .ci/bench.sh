@@ -35,6 +35,11 @@ bash .ci/setup.sh --with-chromium >/dev/null
 step "token estimate (packages/core/bench/tokens/estimate.bench.ts)"
 "$TSX" packages/core/bench/tokens/estimate.bench.ts
 
+# What the exact counter's download could weigh: the o200k ranks as gpt-tokenizer ships them beside a
+# binary form, gzip and brotli, and the time to read each back (~30 s).
+step "tokenizer ranks, as shipped and as a binary file (packages/core/bench/tokens/ranks-download.bench.ts)"
+"$TSX" packages/core/bench/tokens/ranks-download.bench.ts
+
 # What a ThreadlensClient holds after browsing 1,000 stored threads, with views let go (gcTime) and
 # kept (gcTime: Infinity), side by side (~15 s; Dexie over fake-indexeddb in Node).
 step "client after browsing 1,000 threads (packages/client/bench/browse-threads.bench.ts)"
