@@ -1,6 +1,6 @@
 import { expect, test, type BrowserContext, type Page } from '@playwright/test'
 import type { Outcome, StoreHarness } from '../packages/store/src/testing/harness/harness-page'
-import { schemaVersion } from '../packages/store/src/database/schema'
+import { schemaVersion } from '../packages/store/src/backends/indexeddb/schema'
 import { serveHarness } from '@threadlens/testing/node'
 
 // @threadlens/store in real tabs: pages of one browser context share IndexedDB exactly as tabs of a

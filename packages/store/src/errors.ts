@@ -1,5 +1,4 @@
 import { ThreadlensError } from '@threadlens/core'
-import type { ThreadRecord } from './database/rows'
 
 /**
  * What went wrong with storage, mapped from the browser's and Dexie's `error.name`:

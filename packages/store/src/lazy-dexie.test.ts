@@ -36,7 +36,7 @@ async function bundle(entry: string): Promise<Graph> {
 }
 
 const isDexie = (id: string) => /[\\/]node_modules[\\/](?:\.pnpm[\\/][^\\/]+[\\/]node_modules[\\/])?dexie[\\/]/.test(id)
-const isDatabaseModule = (id: string) => id.endsWith('/database/threadlens-db.ts')
+const isDatabaseModule = (id: string) => id.endsWith('/backends/indexeddb/threadlens-db.ts')
 
 describe('Dexie loads lazily', () => {
   it('the main entry reaches Dexie and the database class only through a dynamic import', async () => {
@@ -67,7 +67,7 @@ describe('Import, export, fork and the in-memory fallback load lazily', () => {
     ['import', /\/threads\/import-thread\.ts$/],
     ['export', /\/threads\/export-thread\.ts$/],
     ['fork', /\/threads\/fork-thread\.ts$/],
-    ['the in-memory stores', /\/fallback\/create-memory-backed-stores\.ts$/],
+    ['the in-memory stores', /\/backends\/in-memory\/create-in-memory-stores\.ts$/],
   ]
 
   it('an app that opens the stores reaches them only through a dynamic import', async () => {

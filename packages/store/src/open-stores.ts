@@ -1,15 +1,15 @@
-import { openThreadlensDB } from './database/open-database'
-import type { OpenThreadlensDBOptions, ThreadlensDB } from './database/threadlens-db'
+import { openThreadlensDB } from './backends/indexeddb/open-database'
+import type { OpenThreadlensDBOptions, ThreadlensDB } from './backends/indexeddb/threadlens-db'
 import { StorageUnavailableError } from './errors'
 import { storageErrorCode } from './storage-error-codes'
-import { createMemoryStore } from './memory/create-memory-store'
+import { createMemoryStore } from './backends/indexeddb/create-memory-store'
 import type { MemoryStore } from './memory/memory-store'
-import { createThreadStore } from './threads/create-thread-store'
+import { createThreadStore } from './backends/indexeddb/create-thread-store'
 import type { CallLogStore } from './calls/call-log-store'
-import { createCallLog } from './calls/create-call-log'
+import { createCallLog } from './backends/indexeddb/create-call-log'
 import type { ThreadStore, ThreadStoreOptions } from './threads/thread-store'
 import type { AttachmentStore } from './attachments/attachment-store'
-import { createAttachmentStore } from './attachments/create-attachment-store'
+import { createAttachmentStore } from './backends/indexeddb/create-attachment-store'
 
 export type OpenThreadlensStoresOptions = OpenThreadlensDBOptions & ThreadStoreOptions
 
@@ -66,7 +66,7 @@ export async function openThreadlensStores(options: OpenThreadlensStoresOptions)
     if (!unusable || storageErrorCode(error) === 'upgrade' || storageErrorCode(error) === 'quota') throw db.toError(error, 'open')
     const unavailable = StorageUnavailableError.isInstance(error) ? error : new StorageUnavailableError('open', names.join(' / ') || 'open failed', { cause: error })
     // The in-memory stores load only when IndexedDB cannot be used.
-    const { createMemoryBackedStores } = await import('./fallback/create-memory-backed-stores')
+    const { createMemoryBackedStores } = await import('./backends/in-memory/create-in-memory-stores')
     const fallback = createMemoryBackedStores(storeOptions)
     return { persistent: false, db: undefined, threads: fallback.threads, memory: fallback.memory, calls: fallback.calls, attachments: fallback.attachments, unavailable }
   }

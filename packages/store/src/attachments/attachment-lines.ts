@@ -1,4 +1,4 @@
-import type { AttachmentRow } from '../database/rows'
+import type { AttachmentRow } from '../rows'
 import { ImportValidationError } from '../errors'
 import type { AttachmentLine } from '../transfer/thread-file-format'
 import type { ParsedImport } from '../transfer/thread-jsonl'

@@ -1,11 +1,11 @@
 import type { CallRecord, EntryInput } from '@threadlens/core'
 import type { CallAttempt } from '@threadlens/core/calls'
 import { describe, expect, it } from 'vitest'
-import { ThreadlensDB } from '../database/threadlens-db'
+import { ThreadlensDB } from '../backends/indexeddb/threadlens-db'
 import { openTab } from '../testing/tab-protocol'
-import { createThreadStore } from '../threads/create-thread-store'
+import { createThreadStore } from '../backends/indexeddb/create-thread-store'
 import type { CallLogEvent } from './call-log-store'
-import { createCallLog } from './create-call-log'
+import { createCallLog } from '../backends/indexeddb/create-call-log'
 
 // Real Chromium; the other "tabs" are Web Workers with their own IndexedDB connections.
 const uniqueName = (label: string) => `threadlens-browser-${label}-${crypto.randomUUID()}`

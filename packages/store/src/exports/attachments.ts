@@ -5,7 +5,7 @@
 
 export type { AttachmentInfo, AttachmentStore, PutAttachmentOptions } from '../attachments/attachment-store'
 export { filePart, imagePart, maxAttachmentBytes, bytesToBase64, base64ToBytes } from '../attachments/attachment-store'
-export { createAttachmentStore } from '../attachments/create-attachment-store'
-export { createMemoryAttachmentStore } from '../attachments/create-memory-attachment-store'
+export { createAttachmentStore } from '../backends/indexeddb/create-attachment-store'
+export { createMemoryAttachmentStore } from '../backends/in-memory/attachment-store'
 export type { AttachmentLine } from '../transfer/thread-file-format'
 export { InvalidAttachmentError } from '../errors'

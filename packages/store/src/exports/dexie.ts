@@ -4,4 +4,4 @@
  * `@threadlens/store` gives the same class, loaded on first open.
  */
 
-export { ThreadlensDB } from '../database/threadlens-db'
+export { ThreadlensDB } from '../backends/indexeddb/threadlens-db'

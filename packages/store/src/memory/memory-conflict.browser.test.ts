@@ -1,8 +1,8 @@
 import type { Memory } from '@threadlens/core'
 import { describe, expect, it } from 'vitest'
-import { ThreadlensDB } from '../database/threadlens-db'
+import { ThreadlensDB } from '../backends/indexeddb/threadlens-db'
 import { openTab } from '../testing/tab-protocol'
-import { createMemoryStore } from './create-memory-store'
+import { createMemoryStore } from '../backends/indexeddb/create-memory-store'
 
 const uniqueName = (label: string) => `threadlens-browser-${label}-${crypto.randomUUID()}`
 

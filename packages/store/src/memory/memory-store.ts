@@ -63,7 +63,7 @@ export interface MemoryStore {
   }
 }
 
-/** What an implementation supplies; `memoryStoreOver` builds the rest. */
+/** What an implementation supplies; `memoryStoreOnBackend` builds the rest. */
 export interface MemoryBackend {
   readonly persistent: boolean
   get(memoryId: string): Promise<Memory>

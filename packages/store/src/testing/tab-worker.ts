@@ -3,13 +3,13 @@
 // another tab of the app, and runs truly in parallel with the page.
 import type { EntryInput } from '@threadlens/core'
 import type { CallAttempt } from '@threadlens/core/calls'
-import { createCallLog } from '../calls/create-call-log'
+import { createCallLog } from '../backends/indexeddb/create-call-log'
 import { Dexie } from 'dexie'
-import { schemaV5 } from '../database/schema'
-import { ThreadlensDB } from '../database/threadlens-db'
-import { createMemoryStore } from '../memory/create-memory-store'
+import { schemaV5 } from '../backends/indexeddb/schema'
+import { ThreadlensDB } from '../backends/indexeddb/threadlens-db'
+import { createMemoryStore } from '../backends/indexeddb/create-memory-store'
 import type { MemoryStore } from '../memory/memory-store'
-import { createThreadStore } from '../threads/create-thread-store'
+import { createThreadStore } from '../backends/indexeddb/create-thread-store'
 import type { ThreadStore } from '../threads/thread-store'
 import type { TabCommand, TabReply } from './tab-protocol'
 

@@ -1,7 +1,7 @@
 import 'fake-indexeddb/auto'
-import { ThreadlensDB } from '../database/threadlens-db'
-import { createMemoryStore } from '../memory/create-memory-store'
-import { createThreadStore } from '../threads/create-thread-store'
+import { ThreadlensDB } from '../backends/indexeddb/threadlens-db'
+import { createMemoryStore } from '../backends/indexeddb/create-memory-store'
+import { createThreadStore } from '../backends/indexeddb/create-thread-store'
 import type { ThreadStoreOptions } from '../threads/thread-store'
 
 let databases = 0

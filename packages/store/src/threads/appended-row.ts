@@ -1,5 +1,5 @@
 import type { Entry } from '@threadlens/core'
-import type { ThreadRow } from '../database/rows'
+import type { ThreadRow } from '../rows'
 import { foldThreadFacts } from '@threadlens/core/internal'
 import { exportedBytes } from './thread-limits'
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { ThreadlensDB } from '../database/threadlens-db'
+import { ThreadlensDB } from '../backends/indexeddb/threadlens-db'
 import { openTab } from '../testing/tab-protocol'
-import { createThreadStore } from './create-thread-store'
+import { createThreadStore } from '../backends/indexeddb/create-thread-store'
 import type { ThreadStoreEvent } from './thread-store'
 
 // Real Chromium. The concurrent writers are Web Workers: each has its own IndexedDB connection and

@@ -1,6 +1,6 @@
 import { customTokenCounter, type TokenCounter } from '@threadlens/core'
 import { describe, expect, it } from 'vitest'
-import { createMemoryBackedStores } from '../fallback/create-memory-backed-stores'
+import { createMemoryBackedStores } from '../backends/in-memory/create-in-memory-stores'
 import { openTestStores } from '../testing/test-database'
 
 const words = customTokenCounter('words', (text) => text.split(' ').length, true)

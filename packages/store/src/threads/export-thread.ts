@@ -1,6 +1,6 @@
 import type { ThreadId } from '@threadlens/core/internal'
 import { attachmentLines } from '../attachments/attachment-lines'
-import { toThreadRecord } from '../database/rows'
+import { toThreadRecord } from '../rows'
 import type { UnreadableEntryError } from '../errors'
 import { referencedAttachmentIds, serializeThread } from '../transfer/thread-file-format'
 import type { ThreadBackend } from './thread-backend'

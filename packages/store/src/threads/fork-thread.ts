@@ -1,6 +1,6 @@
 import { checkForkPoint, forkCopies, threadId as toThreadId } from '@threadlens/core/internal'
 import { z } from 'zod/mini'
-import { toThreadRecord, type ThreadRecord, type ThreadRow } from '../database/rows'
+import { toThreadRecord, type ThreadRecord, type ThreadRow } from '../rows'
 import { parseOptions } from '../parse-options'
 import { appendedRow } from './appended-row'
 import type { ThreadBackend } from './thread-backend'

@@ -1,7 +1,7 @@
 import type { Entry } from '@threadlens/core'
 import type { ThreadId } from '@threadlens/core/internal'
 import type { RecallTermsRow } from '@threadlens/core/recall'
-import type { AttachmentRow, ThreadRow } from '../database/rows'
+import type { AttachmentRow, ThreadRow } from '../rows'
 import type { PreparedEntry, StoredToolIds } from './prepare-entries'
 import type { LoadWindowOptions, SubscribeOptions, ThreadListListener, ThreadStoreListener } from './thread-store'
 
@@ -13,7 +13,7 @@ export interface AppendPlan {
 
 /**
  * Where threads are kept: IndexedDB (`createThreadStore`) or memory (`createMemoryBackedStores`).
- * A backend only stores and reads; `threadStoreOver` builds the store's rules on top of it
+ * A backend only stores and reads; `threadStoreOnBackend` builds the store's rules on top of it
  * (validation, seqs, limits, records, fork and import). Each method is atomic: a step that
  * throws writes nothing. Methods that need a thread throw `ThreadNotFoundError` when it is missing.
  */

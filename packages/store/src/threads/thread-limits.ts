@@ -1,6 +1,6 @@
 import { type Entry } from '@threadlens/core'
 import { utf8Length } from '@threadlens/core/internal'
-import { toThreadRecord, type ThreadRow } from '../database/rows'
+import { toThreadRecord, type ThreadRow } from '../rows'
 import { ThreadFullError } from '../errors'
 import type { ImportLimits } from '../transfer/import-limits'
 import { threadHeader } from '../transfer/thread-file-format'

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { ThreadlensDB } from '../database/threadlens-db'
+import { ThreadlensDB } from '../backends/indexeddb/threadlens-db'
 import { openTab } from '../testing/tab-protocol'
-import { createThreadStore } from './create-thread-store'
+import { createThreadStore } from '../backends/indexeddb/create-thread-store'
 
 // Real Chromium; the other "tab" is a Web Worker with its own IndexedDB connection.
 describe('thread records across tabs (real Chromium)', () => {

@@ -1,7 +1,7 @@
 import { RevisionConflictError, type JsonObject } from '@threadlens/core'
 import { jsonObjectSchema, utf8Length, type ThreadId } from '@threadlens/core/internal'
 import { z } from 'zod/mini'
-import { toThreadRecord, type ThreadRecord, type ThreadRow } from '../database/rows'
+import { toThreadRecord, type ThreadRecord, type ThreadRow } from '../rows'
 import { parseOptions } from '../parse-options'
 import { emptyThreadFacts } from '@threadlens/core/internal'
 

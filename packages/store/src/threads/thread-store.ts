@@ -3,7 +3,7 @@ import type { ContextPolicy, Entry, EntryInput, JsonObject, Thread, TokenCounter
 import type { ThreadId } from '@threadlens/core/internal'
 import type { ImportChange } from '@threadlens/core/import'
 import type { RecallIndex, RecallIndexOptions } from '@threadlens/core/recall'
-import type { ThreadRecord } from '../database/rows'
+import type { ThreadRecord } from '../rows'
 import type { UnreadableEntryError } from '../errors'
 import type { ImportLimits } from '../transfer/import-limits'
 import type { ThreadRecordChanges, UpdateThreadOptions } from './thread-record'

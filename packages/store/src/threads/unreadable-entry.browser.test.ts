@@ -1,8 +1,8 @@
 import { createTokenCounter, definePolicy, project, type EntryInput } from '@threadlens/core'
 import { describe, expect, it } from 'vitest'
-import { ThreadlensDB } from '../database/threadlens-db'
+import { ThreadlensDB } from '../backends/indexeddb/threadlens-db'
 import type { UnreadableEntryError } from '../errors'
-import { createThreadStore } from './create-thread-store'
+import { createThreadStore } from '../backends/indexeddb/create-thread-store'
 
 const inputs: EntryInput[] = [
   { kind: 'message', payload: { role: 'user', content: 'weather in Oslo?' } },

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { ThreadlensDB } from '../database/threadlens-db'
+import { ThreadlensDB } from '../backends/indexeddb/threadlens-db'
 import { ImportValidationError } from '../errors'
-import { createThreadStore } from '../threads/create-thread-store'
+import { createThreadStore } from '../backends/indexeddb/create-thread-store'
 
 const header = (entryCount: number) =>
   JSON.stringify({ format: 'threadlens.thread', version: 1, thread: { id: 't', title: '', createdAt: 1, updatedAt: 1, parent: null, metadata: {} }, entryCount })

@@ -2,9 +2,9 @@ import { createTokenCounter, definePolicy, project, ThreadlensError, type EntryI
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { awkwardJsonArbitrary, hostileValueArbitrary } from '@threadlens/testing'
-import { ThreadlensDB } from '../database/threadlens-db'
-import { createMemoryStore } from '../memory/create-memory-store'
-import { createThreadStore } from '../threads/create-thread-store'
+import { ThreadlensDB } from '../backends/indexeddb/threadlens-db'
+import { createMemoryStore } from '../backends/indexeddb/create-memory-store'
+import { createThreadStore } from '../backends/indexeddb/create-thread-store'
 
 const SEED = 20261124
 

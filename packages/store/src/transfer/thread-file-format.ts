@@ -1,5 +1,5 @@
 import type { Entry, EntryInput } from '@threadlens/core'
-import type { ThreadRecord } from '../database/rows'
+import type { ThreadRecord } from '../rows'
 
 // What a thread export is and how one is written; thread-jsonl.ts reads it back.
 

@@ -1,7 +1,7 @@
 import { jsonObjectSchema } from '@threadlens/core/internal'
 import { attachmentIdPattern } from '@threadlens/core/parts'
 import { z } from 'zod/mini'
-import { forkInfoSchema } from '../database/rows'
+import { forkInfoSchema } from '../rows'
 import { recordFieldsShape } from '../threads/thread-record'
 import { maxAttachmentBytes } from '../attachments/attachment-store'
 import { threadFormatName, threadFormatVersion } from './thread-file-format'

@@ -2,8 +2,8 @@
 // Measures, prints nothing, returns figures: no assertion here fails on a slow number.
 import { createTokenCounter, definePolicy, presets, project, type ContextPolicy, type Entry, type EntryInput, type TokenCounter } from '@threadlens/core'
 import { createRecallIndex } from '@threadlens/core/recall'
-import { ThreadlensDB } from '../../database/threadlens-db'
-import { createThreadStore } from '../../threads/create-thread-store'
+import { ThreadlensDB } from '../../backends/indexeddb/threadlens-db'
+import { createThreadStore } from '../../backends/indexeddb/create-thread-store'
 
 export interface Timing {
   readonly runs: number

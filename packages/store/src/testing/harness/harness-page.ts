@@ -2,10 +2,10 @@
 // (errors become { name, message, code, reason }), so Playwright can call it with page.evaluate.
 import type { EntryInput } from '@threadlens/core'
 import { Dexie } from 'dexie'
-import { schemaV4 } from '../../database/schema'
-import { ThreadlensDB } from '../../database/threadlens-db'
-import { createMemoryStore } from '../../memory/create-memory-store'
-import { createThreadStore } from '../../threads/create-thread-store'
+import { schemaV4 } from '../../backends/indexeddb/schema'
+import { ThreadlensDB } from '../../backends/indexeddb/threadlens-db'
+import { createMemoryStore } from '../../backends/indexeddb/create-memory-store'
+import { createThreadStore } from '../../backends/indexeddb/create-thread-store'
 import type { ThreadStore, ThreadStoreEvent } from '../../threads/thread-store'
 import { runStoreBench } from './bench-page'
 

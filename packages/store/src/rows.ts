@@ -1,0 +1,127 @@
+import { type JsonObject } from '@threadlens/core'
+import { jsonObjectSchema, threadId as toThreadId, type ForkInfo, type ThreadFacts, type ThreadId } from '@threadlens/core/internal'
+import { z } from 'zod/mini'
+import { threadFactsSchema } from './threads/thread-facts'
+
+/** A stored thread as the app sees it: everything but its entries. */
+export interface ThreadRecord {
+  readonly id: ThreadId
+  readonly title: string
+  /** Milliseconds since the epoch. */
+  readonly createdAt: number
+  /** Changes on every append. */
+  readonly updatedAt: number
+  readonly entryCount: number
+  /** Seq of the newest entry, -1 while the thread is empty. */
+  readonly lastSeq: number
+  /** Set on forks: the thread and the last seq they copied. `null` otherwise. */
+  readonly parent: ForkInfo | null
+  /** Free-form JSON of the application. */
+  readonly metadata: JsonObject
+  /** Labels of the application, unique, in the order given. Default: `[]`. */
+  readonly tags: readonly string[]
+  /** The model the thread talks to, if the app records it. Default: `null`. */
+  readonly model: string | null
+  /** The name of the policy (preset) the thread uses, if the app records it. Default: `null`. */
+  readonly policyName: string | null
+  /**
+   * The record's revision: 0 at creation, +1 on every `update`/`rename` (appends do not change it).
+   * Pass it as `expectedRev` to update only if nobody else did in between.
+   */
+  readonly rev: number
+}
+
+/** The `threads` table row: the record plus the facts windowed loads need. */
+export interface ThreadRow extends ThreadRecord {
+  readonly facts: ThreadFacts
+  /** UTF-8 bytes the entries take in an export (each line and its newline), kept with every append. */
+  readonly bytes: number
+}
+
+const idSchema = z.string().check(z.regex(/^[A-Za-z0-9_.:-]{1,128}$/))
+const timeSchema = z.int().check(z.nonnegative())
+
+export const forkInfoSchema: z.ZodMiniType<ForkInfo> = z.pipe(
+  z.strictObject({ threadId: idSchema, atSeq: z.int().check(z.nonnegative()) }),
+  z.transform((info) => ({ threadId: toThreadId(info.threadId), atSeq: info.atSeq })),
+)
+
+const recordShape = {
+  id: z.pipe(idSchema, z.transform((id) => toThreadId(id))),
+  title: z.string().check(z.maxLength(10_000)),
+  createdAt: timeSchema,
+  updatedAt: timeSchema,
+  entryCount: z.int().check(z.nonnegative()),
+  lastSeq: z.int().check(z.gte(-1)),
+  parent: z.nullable(forkInfoSchema),
+  metadata: jsonObjectSchema,
+  // Rows written before records had these read with the defaults.
+  tags: z._default(z.array(z.string()), []),
+  model: z._default(z.nullable(z.string()), null),
+  policyName: z._default(z.nullable(z.string()), null),
+  rev: z._default(z.int().check(z.nonnegative()), 0),
+}
+
+export const threadRecordSchema: z.ZodMiniType<ThreadRecord, unknown> = z.strictObject(recordShape)
+
+export const threadRowSchema: z.ZodMiniType<ThreadRow, unknown> = z
+  // Rows written before `bytes` was kept read as 0: their size counts from the next append on.
+  .strictObject({ ...recordShape, facts: threadFactsSchema, bytes: z._default(z.int().check(z.nonnegative()), 0) })
+  .check(z.refine((row) => row.entryCount === row.lastSeq + 1, { message: 'entryCount must be lastSeq + 1', path: ['entryCount'] }))
+
+/** The row that tells this database apart from one re-created under the app. */
+export interface SentinelRow {
+  readonly key: 'database'
+  /** Random, written once when the database is created. */
+  readonly instanceId: string
+  readonly createdAt: number
+}
+
+export const sentinelKey = 'database'
+
+export const sentinelRowSchema: z.ZodMiniType<SentinelRow> = z.strictObject({
+  key: z.literal(sentinelKey),
+  instanceId: z.string().check(z.minLength(1)),
+  createdAt: timeSchema,
+})
+
+/** Rows of the `meta` table. */
+export type MetaRow = SentinelRow
+
+export function toThreadRecord(row: ThreadRow): ThreadRecord {
+  const { facts: _facts, bytes: _bytes, ...record } = row
+  return record
+}
+
+/** The `attachments` table row: an image's or file's bytes, stored once. */
+export interface AttachmentRow {
+  /** `sha256-<64 hex digits>` of the bytes. */
+  readonly id: string
+  readonly blob: Blob
+  readonly mediaType: string
+  readonly bytes: number
+  readonly width?: number
+  readonly height?: number
+  /** Milliseconds since the epoch, when first stored. */
+  readonly createdAt: number
+}
+
+/** The `attachmentRefs` table row: a thread uses an attachment. */
+export interface AttachmentRefRow {
+  readonly attachmentId: string
+  readonly threadId: string
+}
+
+/**
+ * The `recallTerms` table row: what recall indexes of consecutive entries of a thread from
+ * `firstSeq`, entry by entry (`entryRecallTerms` of core): the entry's id and its terms joined by
+ * spaces (no term holds one), `null` for an entry recall does not search. `version` is the way
+ * the terms were worked out (`RECALL_TERMS_VERSION`).
+ */
+export interface RecallTermsChunk {
+  readonly threadId: string
+  readonly firstSeq: number
+  readonly ids: readonly string[]
+  readonly terms: readonly (string | null)[]
+  readonly version: number
+}
