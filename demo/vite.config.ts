@@ -65,7 +65,7 @@ function separateZodForAiSdk(): Plugin {
 }
 
 /** The panel body and the tab it opens on by default (the Projection): what the panel's first view runs. */
-const panelFirstViewModules = ['devtools/src/panel/panel.tsx', 'devtools/src/tabs/projection-tab.tsx']
+const panelFirstViewModules = ['devtools/src/panel/panel.tsx', 'devtools/src/tabs/projection/projection-tab.tsx']
 
 /**
  * Collects the devtools modules the panel's first view imports (statically, inside devtools/src),

@@ -74,7 +74,7 @@ const entry = [...html.matchAll(/(?:src|href)="\/?(assets\/[^"]+\.(?:js|css))"/g
 const route = assets.filter((file) => file.startsWith(`${firstRoute}-`)).map((file) => `assets/${file}`)
 const first = withStaticImports([...entry, ...route])
 const stores = withStaticImports([chunkOf('dexie/dist/dexie.js')], first)
-const panel = withStaticImports([chunkOf('devtools/src/panel/panel.tsx'), chunkOf('devtools/src/tabs/projection-tab.tsx')], new Set([...first, ...stores]))
+const panel = withStaticImports([chunkOf('devtools/src/panel/panel.tsx'), chunkOf('devtools/src/tabs/projection/projection-tab.tsx')], new Set([...first, ...stores]))
 for (const path of [...first, ...stores, ...panel]) later.delete(path)
 
 const sized = (paths: Iterable<string>) => [...paths].map((path) => ({ path, gzip: gzip(path) })).sort((a, b) => b.gzip - a.gzip)

@@ -53,8 +53,6 @@ export const DEFAULT_SHORTCUT = 'alt+shift+d'
 /** localStorage key under which the UI state (open, dock, size, tab, filters) is remembered, per origin. */
 export const DEFAULT_STORAGE_KEY = 'threadlens-devtools'
 
-export { DEFAULT_TAB, tabIds, type TabId } from './panel/tab-registry'
-
 /** The policy inspected when neither a `policy` prop nor the session gives one. */
 export function defaultPolicy(): ContextPolicy {
   return presets.shortContext()

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import { tabIds } from '../../../devtools/src/constants'
+import { tabIds } from '../../../devtools/src/panel/tab-registry'
 
 const root = new URL('../../../', import.meta.url)
 const documents = ['README.md', 'devtools/README.md', 'docs/devtools.md'].filter((path) => existsSync(new URL(path, root)))

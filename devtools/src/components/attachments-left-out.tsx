@@ -1,4 +1,4 @@
-import { leftOutNote } from '../model/request-format'
+import { leftOutNote } from '../view-models/request-format'
 
 /** Says plainly that a request view shows store-held images and files without their bytes. */
 export function AttachmentsLeftOut({ images, files }: { readonly images: number; readonly files: number }) {

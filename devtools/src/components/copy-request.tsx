@@ -1,6 +1,6 @@
 import { toOpenAIChat, type ProjectionResult } from '@threadlens/core'
 import { useMemo } from 'react'
-import { readableRequest, storeHeldAttachments, viewFormatOptions } from '../model/request-format'
+import { readableRequest, storeHeldAttachments, viewFormatOptions } from '../view-models/request-format'
 import { AttachmentsLeftOut } from './attachments-left-out'
 import { CopyButton } from './copy-button'
 

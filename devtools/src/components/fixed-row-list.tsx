@@ -1,6 +1,6 @@
 import { useLayoutEffect, useRef, useState } from 'react'
 import { LIST_OVERSCAN } from '../constants'
-import { endOffset, rowWindow } from '../model/row-window'
+import { endOffset, rowWindow } from '../view-models/row-window'
 import type { VirtualListProps } from './virtual-list'
 
 /**

@@ -2,7 +2,7 @@ import { type MessageInfo, type ProjectedMessage } from '@threadlens/core'
 import { fileTokens, imageTokens, type ContentPart } from '@threadlens/core/parts'
 import { useAttachmentURL } from '@threadlens/react'
 import { createContext, useContext, type ReactNode } from 'react'
-import { formatNumber } from '../model/meter-parts'
+import { formatNumber } from '../view-models/meter-parts'
 
 type LoadAttachment = (id: string) => Promise<Blob | undefined>
 

@@ -1,4 +1,4 @@
-import type { MeterPartKey } from '../model/meter-parts'
+import type { MeterPartKey } from '../view-models/meter-parts'
 
 /** The page a token meter sits on: a light one (an app's, by default) or a dark one (the panel's). */
 export type MeterColorScheme = 'light' | 'dark'

@@ -1,6 +1,6 @@
 import type { ProjectionMeta } from '@threadlens/core'
 import { estimateIdEncoding } from '@threadlens/core/internal'
-import { formatNumber, formatPercent, meterModel, type MeterModel, type MeterPart } from '../model/meter-parts'
+import { formatNumber, formatPercent, meterModel, type MeterModel, type MeterPart } from '../view-models/meter-parts'
 import type { MeterColorScheme } from './meter-palette'
 
 /** `compact`: the bar and "used / budget tokens (fill)"; `full`: also the counter, the warnings and a legend of every part. */

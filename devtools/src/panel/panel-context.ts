@@ -1,7 +1,7 @@
 import type { ContextPolicy, ProjectionResult, SessionSource } from '@threadlens/core'
 import type { ProjectOptions } from '@threadlens/client'
 import { createContext, useContext } from 'react'
-import type { DevtoolsUiStore } from '../model/ui-state'
+import type { DevtoolsUiStore } from '../view-models/ui-state'
 import type { PolicyChoice } from './panel-props'
 
 export interface PanelContextValue {

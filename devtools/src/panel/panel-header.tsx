@@ -1,7 +1,7 @@
 import { useLayoutEffect, useRef, type KeyboardEvent, type ReactNode } from 'react'
 import { useStore } from 'zustand'
 import { tabIds, tabOf, type TabId } from './tab-registry'
-import { formatNumber } from '../model/meter-parts'
+import { formatNumber } from '../view-models/meter-parts'
 import { MeterView, meterAttributes, DEFAULT_METER_LABEL } from '../meter/meter-view'
 import { usePanel } from './panel-context'
 import { SessionBadge, SessionBar } from './session-bar'

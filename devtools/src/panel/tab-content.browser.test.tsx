@@ -1,10 +1,10 @@
 import { describe, expect, it, vi } from 'vitest'
-import { tabIds } from '../constants'
+import { tabIds } from './tab-registry'
 import { eventually, renderPanel } from '../testing/panel-harness'
 import { loadedTab } from './tab-loaders'
 
 // The Storage tab's module fails to load, as its chunk would on a dropped connection.
-vi.mock('../tabs/storage-tab', () => ({
+vi.mock('../tabs/storage/storage-tab', () => ({
   get StorageTab(): never {
     throw new Error('network error')
   },

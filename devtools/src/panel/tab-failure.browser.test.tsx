@@ -3,7 +3,7 @@ import { conversation, eventually, renderPanel, type Harness } from '../testing/
 
 // The Memory tab stands in for any tab with a bug: it throws while rendering.
 let memoryTabThrows = true
-vi.mock('../tabs/memory-tab', () => ({
+vi.mock('../tabs/memory/memory-tab', () => ({
   MemoryTab: () => {
     if (memoryTabThrows) throw new TypeError('cannot read properties of undefined (reading "spaces")')
     return <p data-testid="memory-tab-fixed">memory</p>

@@ -17,14 +17,14 @@ export interface TabDefinition {
  * and mounts it, and the prefetch fetches it.
  */
 export const tabs = [
-  { id: 'projection', label: 'Projection', fill: false, load: () => import('../tabs/projection-tab').then((module) => module.ProjectionTab) },
-  { id: 'tokens', label: 'Tokens', fill: false, load: () => import('../tabs/tokens-tab').then((module) => module.TokensTab) },
-  { id: 'timeline', label: 'Timeline', fill: true, load: () => import('../tabs/timeline-tab').then((module) => module.TimelineTab) },
-  { id: 'views', label: 'Views', fill: true, load: () => import('../tabs/views-tab').then((module) => module.ViewsTab) },
-  { id: 'lab', label: 'Policy lab', fill: false, load: () => import('../tabs/policy-lab-tab').then((module) => module.PolicyLabTab) },
-  { id: 'calls', label: 'Calls', fill: true, load: () => import('../tabs/calls-tab').then((module) => module.CallsTab) },
-  { id: 'memory', label: 'Memory', fill: false, load: () => import('../tabs/memory-tab').then((module) => module.MemoryTab) },
-  { id: 'storage', label: 'Storage', fill: false, load: () => import('../tabs/storage-tab').then((module) => module.StorageTab) },
+  { id: 'projection', label: 'Projection', fill: false, load: () => import('../tabs/projection/projection-tab').then((module) => module.ProjectionTab) },
+  { id: 'tokens', label: 'Tokens', fill: false, load: () => import('../tabs/tokens/tokens-tab').then((module) => module.TokensTab) },
+  { id: 'timeline', label: 'Timeline', fill: true, load: () => import('../tabs/timeline/timeline-tab').then((module) => module.TimelineTab) },
+  { id: 'views', label: 'Views', fill: true, load: () => import('../tabs/views/views-tab').then((module) => module.ViewsTab) },
+  { id: 'lab', label: 'Policy lab', fill: false, load: () => import('../tabs/lab/policy-lab-tab').then((module) => module.PolicyLabTab) },
+  { id: 'calls', label: 'Calls', fill: true, load: () => import('../tabs/calls/calls-tab').then((module) => module.CallsTab) },
+  { id: 'memory', label: 'Memory', fill: false, load: () => import('../tabs/memory/memory-tab').then((module) => module.MemoryTab) },
+  { id: 'storage', label: 'Storage', fill: false, load: () => import('../tabs/storage/storage-tab').then((module) => module.StorageTab) },
 ] as const satisfies readonly TabDefinition[]
 
 export type TabId = (typeof tabs)[number]['id']

@@ -1,7 +1,7 @@
 import type { ContextPolicy } from '@threadlens/core'
 import type { RecallIndex, RecallSearcher } from '@threadlens/core/recall'
 import { useEffect, useState } from 'react'
-import { lazyModule, onFirstInteraction } from '../model/lazy-module'
+import { lazyModule, onFirstInteraction } from '../view-models/lazy-module'
 
 /** The recall code, loaded on first need (a panel whose policies never recall does not download it). */
 const recallCode = lazyModule(() => import('@threadlens/core/recall'))

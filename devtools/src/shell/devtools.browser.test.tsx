@@ -4,7 +4,7 @@ import { createRoot } from 'react-dom/client'
 import { flushSync } from 'react-dom'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { page } from 'vitest/browser'
-import { closeDevtools, openDevtools, toggleDevtools } from '../model/ui-state'
+import { closeDevtools, openDevtools, toggleDevtools } from '../view-models/ui-state'
 import { eventually, testPolicy } from '../testing/panel-harness'
 import { ThreadlensDevtools, type ThreadlensDevtoolsProps } from './devtools'
 

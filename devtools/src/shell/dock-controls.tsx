@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react'
 import { useStore } from 'zustand'
 import { dockPositions, RIGHT_DOCK_MIN_VIEWPORT, type DockPosition } from '../constants'
-import type { DevtoolsUiStore } from '../model/ui-state'
+import type { DevtoolsUiStore } from '../view-models/ui-state'
 import { useFloatingDrag } from './use-resize'
 import { rightDockFits, useViewport } from './use-viewport'
 

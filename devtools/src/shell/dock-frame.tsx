@@ -1,7 +1,7 @@
 import { type ReactNode } from 'react'
 import { useStore } from 'zustand'
 import { MIN_FLOATING_WIDTH, MIN_PANEL_SIZE } from '../constants'
-import type { DevtoolsUiStore } from '../model/ui-state'
+import type { DevtoolsUiStore } from '../view-models/ui-state'
 import { useReservedSpace } from './reserved-space'
 import { clampFloating, clampSize, maxSize, useFloatingDrag, useResize } from './use-resize'
 import { rightDockFits, useViewport } from './use-viewport'

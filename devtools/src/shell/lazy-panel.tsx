@@ -1,7 +1,7 @@
 import { ThreadlensErrorBoundary, ThreadlensErrorFallback, useOptionalThreadlensClient } from '@threadlens/react'
 import { useEffect, useState, type ComponentType } from 'react'
 import { DEFAULT_STORAGE_KEY, FIRST_READ_WAIT_MS } from '../constants'
-import { devtoolsUiStore } from '../model/ui-state'
+import { devtoolsUiStore } from '../view-models/ui-state'
 import type { PanelBodyProps } from '../panel/panel'
 import { loadTab } from '../panel/tab-loaders'
 import { discardNewestEntries, prefetchNewestEntries } from './newest-entries-prefetch'

@@ -1,6 +1,6 @@
 import { useStore } from 'zustand'
 import { DEFAULT_STORAGE_KEY } from '../constants'
-import { devtoolsUiStore } from '../model/ui-state'
+import { devtoolsUiStore } from '../view-models/ui-state'
 
 /**
  * Whether the devtools panel with this storage key is open, for an app that draws its own toggle

@@ -1,7 +1,7 @@
 import { createSessionSource } from '@threadlens/client'
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
 import { page } from 'vitest/browser'
-import { tabIds } from '../constants'
+import { tabIds } from '../panel/tab-registry'
 import { eventually, renderPanel, testPolicy } from '../testing/panel-harness'
 import { recordAttempts, variedThreads } from '../testing/varied-threads'
 

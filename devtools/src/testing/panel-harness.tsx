@@ -7,8 +7,8 @@ import { createRoot } from 'react-dom/client'
 import { flushSync } from 'react-dom'
 import { vi } from 'vitest'
 import { ThreadlensDevtoolsPanel } from '../shell/embedded-panel'
-import type { TabId } from '../constants'
-import { devtoolsUiStore } from '../model/ui-state'
+import type { TabId } from '../panel/tab-registry'
+import { devtoolsUiStore } from '../view-models/ui-state'
 
 /** A heuristic-counted policy: no encoding download in tests. */
 export function testPolicy(options: Parameters<typeof definePolicy>[0] = {}): ContextPolicy {
