@@ -1,10 +1,13 @@
+import type { ThreadSnapshot } from '@threadlens/client'
 import { useThread, useThreadlensClient } from '@threadlens/react'
-import type { ThreadRecord } from '@threadlens/store'
 import { useEffect, useRef, useState } from 'react'
 import { downloadText, fileSafe } from '../../view-models/download'
 import { formatNumber, formatPercent } from '../../view-models/meter-parts'
 import { usePanel } from '../../panel/panel-context'
 import { usePanelProjection } from '../../panel/panel-projection'
+
+// The stored record, by way of @threadlens/client (a dependency): the devtools do not depend on the store package.
+type ThreadRecord = NonNullable<ThreadSnapshot['record']>
 
 interface StorageFacts {
   readonly usage: number | undefined
