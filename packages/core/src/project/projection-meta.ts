@@ -76,7 +76,7 @@ export function projectionMeta(
   const { coveredFrom, coveredTo, summaryUsed, summaryEntry } = checkpoints
   const { stopReason } = selection
   const recalledSeqs = recall?.meta.seqs ?? []
-  const { includedSeqs, dropped, reduced } = entryFates(context, checkpoints, selection, recalledSeqs)
+  const { includedSeqs, dropped, reduced } = fatesOfSelection(context, checkpoints, selection, recalledSeqs)
   const recallTokens = recall?.tokens ?? 0
 
   const tokens = {
@@ -133,8 +133,8 @@ export function projectionMeta(
   }
 }
 
-/** Each entry's fate: the seqs sent, the ranges dropped (and why), the entries sent shortened. */
-function entryFates(
+/** The fates the selection decided, as `meta` stores them: the seqs sent, the ranges dropped (and why), the entries sent shortened (`entryFates` in fates.ts reads them back per entry). */
+function fatesOfSelection(
   context: ProjectionContext,
   checkpoints: CheckpointSegments,
   selection: UnitSelection,
