@@ -3,27 +3,10 @@
  * append rules, token constants). Not part of the public API: it changes without notice.
  */
 
-export type {
-  EntryInputOf,
-  EntryOf,
-  MessageEntry,
-  MessagePayload,
-  PayloadByKind,
-  Role,
-  SummaryEntry,
-  SummaryPayload,
-  ToolCallEntry,
-  ToolCallPayload,
-  ToolResultEntry,
-  ToolResultPayload,
-  ContextOpEntry,
-  ContextOpName,
-  ContextOpPayload,
-} from '../entries/entry'
+export type { MessagePayload } from '../entries/entry'
 export { entryKinds } from '../entries/entry'
-export { parseEntry, parseEntryInput, readEntryData } from '../entries/entry-schema'
-export { callAttemptSchema, entryRefsSchema, jsonObjectSchema, memoryIdSchema, memorySchema, tokenCalibrationSchema, zodOf } from '../validation/zod-readers'
-export type { JsonDataProblem, JsonDataResult, ReadJsonDataOptions } from '../entries/json-data'
+export { parseEntry, parseEntryInput } from '../entries/entry-schema'
+export { callAttemptSchema, entryRefsSchema, jsonObjectSchema, memoryIdSchema, memorySchema, tokenCalibrationSchema } from '../validation/zod-readers'
 export { jsonTextNestingExceeds, readJsonData } from '../entries/json-data'
 export { utf8Length } from '../utils/utf8-length'
 export { toolResultText, toolArgumentsText } from '../entries/entry-text'
@@ -34,42 +17,23 @@ export type { ThreadId, EntryId } from '../entries/ids'
 export { threadId, entryId } from '../entries/ids'
 export { checkForkPoint, forkCopies } from '../entries/fork'
 export { deepFreeze } from '../entries/deep-freeze'
-export type { ThreadIndex } from '../entries/thread-index'
-export { indexOfEntries } from '../entries/thread-index'
-export type { ForkInfo, ThreadEvent } from '../entries/thread'
+export type { ForkInfo } from '../entries/thread'
 export { extendThread, ingestEntries } from '../entries/thread'
-export type { BuiltinCounterId, CounterId, EncodingName } from '../tokens/token-counter'
+export type { BuiltinCounterId, EncodingName } from '../tokens/token-counter'
 export { afterFirstPaint } from '../tokens/after-first-paint'
 export { estimatedCounterById, estimatedEncoding, estimatedTokenCounter, estimateIdEncoding } from '../tokens/estimated-counter'
 export { counterNow, counterReady, counterSettled } from '../tokens/counter-source'
-export { counterOutcome, loadedTokenCounter, heuristicCount, messageTokens, MESSAGE_OVERHEAD_TOKENS, REPLY_PRIMING_TOKENS, TOOL_CALL_OVERHEAD_TOKENS } from '../tokens/token-counter'
-export { inputBudget, DEFAULT_SUMMARY_PREFIX, DEFAULT_INTERRUPTED_RESULT } from '../policy/policy'
-export type { PresetName } from '../policy/presets'
+export { counterOutcome, loadedTokenCounter, heuristicCount, MESSAGE_OVERHEAD_TOKENS, REPLY_PRIMING_TOKENS, TOOL_CALL_OVERHEAD_TOKENS } from '../tokens/token-counter'
+export { inputBudget } from '../policy/policy'
 // A windowed read of a thread: the facts a store keeps beside it and the projector's cost model.
-export type { SummaryFact, ThreadFacts } from '../project/window-read'
+export type { ThreadFacts } from '../project/window-read'
 export { emptyThreadFacts, foldThreadFacts, WindowRead } from '../project/window-read'
-export type { DroppedRange, NeedsSummaryReason, ProjectedToolCall, ProjectInput, ProjectionTokens, ProjectionCache } from '../project/types'
-export type {
-  OpenAIChatSystemMessage,
-  OpenAIChatUserMessage,
-  OpenAIChatAssistantMessage,
-  OpenAIChatToolMessage,
-  OpenAIChatToolCall,
-} from '../formats/openai-chat'
-export type {
-  AnthropicMessage,
-  AnthropicContentBlock,
-  AnthropicTextBlock,
-  AnthropicToolUseBlock,
-  AnthropicToolResultBlock,
-  AnthropicCacheControl,
-} from '../formats/anthropic-messages'
-export type { ThreadlensEventType } from '../events'
+export type { ProjectInput } from '../project/types'
+export type { AnthropicMessage, AnthropicTextBlock, AnthropicCacheControl } from '../formats/anthropic-messages'
 export { Subscribable } from '../utils/subscribable'
-export { hashString, hashJson, HashBuilder } from '../utils/hash'
+export { hashJson } from '../utils/hash'
 export type { ValidationIssue } from '../validation/zod-issues'
-export { firstIssue, formatIssues, issuePath, issuesText, safeParse } from '../validation/zod-issues'
+export { firstIssue, formatIssues, issuesText, safeParse } from '../validation/zod-issues'
 export { idleSessionSnapshot } from '../session/session-snapshot'
 // A session's memory hysteresis as one pure step (it projects, so it is not on the lighter /caching subpath).
-export type { HeldMemoryProjection } from '../memory/project-holding-memory'
 export { projectHoldingMemory } from '../memory/project-holding-memory'
