@@ -9,6 +9,7 @@ import type { TokenCounter, ToolSchema } from '../tokens/token-counter'
 import { hashJson } from '../utils/hash'
 import type { CallRecord } from './call-record'
 import { CallParts } from './read-call-records'
+import type { RecordedCall } from './recorded-call'
 
 export interface ReplayCallOptions {
   /** The counter the call used (`record.counter`); another one is a `ReplayError`, as its counts would differ. */
@@ -92,5 +93,44 @@ export function replayCall(thread: ThreadSource | readonly Entry[], call: string
     tools,
     projection,
     verified: record === undefined ? undefined : hashJson(projection.messages) === record.messagesHash,
+  }
+}
+
+/** Whether a recorded call replays from its stored record: it has one, and the application's details (if any) do not point elsewhere. */
+function storedRecordApplies(call: RecordedCall): call is RecordedCall & { readonly stored: CallRecord } {
+  const stored = call.stored
+  return stored !== undefined && (call.basisSeq ?? stored.basisSeq) === stored.basisSeq && (call.messagesHash ?? stored.messagesHash) === stored.messagesHash
+}
+
+export interface ReplayRecordedCallOptions {
+  readonly counter: TokenCounter
+  /** The policy for a call whose own is not known. */
+  readonly fallbackPolicy: ContextPolicy
+  /** The call's first entry: without a recorded basis, its input is the thread before it. */
+  readonly firstSeq: number
+}
+
+/**
+ * Replays a `RecordedCall` (a thread's stored record, with an application's details over it, or the
+ * application's details alone): from the stored record when the application's basis and messages
+ * hash agree with it, else from the application's details (basis, policy, tools, memory, pending)
+ * over the thread before the call, verified against its messages hash when it gave one. The one
+ * rule for which record a replay uses.
+ */
+export function replayRecordedCall(entries: readonly Entry[], call: RecordedCall, options: ReplayRecordedCallOptions): ReplayedCall {
+  if (storedRecordApplies(call)) return replayCall(entries, call.stored, { counter: options.counter, fallbackPolicy: call.policy ?? options.fallbackPolicy })
+  const replayed = replayCall(entries, undefined, {
+    counter: options.counter,
+    fallbackPolicy: call.policy ?? options.fallbackPolicy,
+    basisSeq: call.basisSeq ?? options.firstSeq,
+    ...(call.pending === undefined ? {} : { pending: call.pending }),
+    ...(call.tools === undefined ? {} : { tools: call.tools }),
+    ...(call.memory === undefined ? {} : { memory: call.memory }),
+  })
+  return {
+    ...replayed,
+    callId: call.callId,
+    policySource: call.policy === undefined ? 'fallback' : 'recorded',
+    verified: call.messagesHash === undefined ? undefined : hashJson(replayed.projection.messages) === call.messagesHash,
   }
 }

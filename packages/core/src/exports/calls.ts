@@ -15,6 +15,7 @@ export type {
   CalibrationVerdict,
   ReadCallRecord,
   ReplayCallOptions,
+  ReplayRecordedCallOptions,
   TokenCalibration,
   Usage,
   RecordedCall,
@@ -33,5 +34,6 @@ export {
   maxAttemptErrorLength,
   maxCallSteps,
   readCallRecords,
+  replayRecordedCall,
   StoredHashes,
 } from '../calls/index'
