@@ -30,7 +30,7 @@ const MAX_TIMER_MS = 2 ** 31 - 1
  * reads it (as TanStack Query's QueryClient holds queries). A view loads on its first subscriber,
  * follows the store's commits (this tab and others), stops listening when its last subscriber
  * leaves, and is let go `gcTime` after that (or after it was made, if no one ever subscribed).
- * Each view is `subscribe(listener)` + `getState()`: what a framework binding needs.
+ * Each view is `subscribe(listener)` + `getSnapshot()`: what a framework binding needs.
  */
 export class ThreadlensClient {
   readonly threads: ThreadStore

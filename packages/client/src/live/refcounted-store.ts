@@ -2,7 +2,9 @@ import { createStore, type StoreApi } from 'zustand/vanilla'
 
 /**
  * A zustand store that starts its source on the first subscriber and stops it after the last
- * leaves. `subscribe` and `getState` are what `useSyncExternalStore` needs.
+ * leaves. Its contract is every threadlens live value's (core's `Session` and `Thread` too):
+ * `subscribe(listener)` and `getSnapshot()`, what `useSyncExternalStore` takes. `getState` and
+ * `getInitialState` are the same snapshot under zustand's names, for zustand's `useStore`.
  */
 export abstract class RefcountedStore<TState> {
   protected readonly store: StoreApi<TState>
@@ -13,7 +15,8 @@ export abstract class RefcountedStore<TState> {
     this.store = createStore<TState>()(() => initial)
   }
 
-  readonly getState = (): TState => this.store.getState()
+  readonly getSnapshot = (): TState => this.store.getState()
+  readonly getState = this.getSnapshot
   readonly getInitialState = (): TState => this.store.getInitialState()
 
   readonly subscribe = (listener: (state: TState, previous: TState) => void): (() => void) => {

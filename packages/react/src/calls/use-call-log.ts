@@ -15,12 +15,12 @@ const noSubscription = (): (() => void) => () => undefined
 export function useCallAttempts(threadId: string): CallLogSnapshot<readonly CallAttempt[]> {
   const client = useOptionalThreadlensClient()
   const live = client?.calls === undefined ? undefined : client.callAttempts(threadId)
-  return useSyncExternalStore(live?.subscribe ?? noSubscription, live?.getState ?? (() => emptyAttempts), () => emptyAttempts)
+  return useSyncExternalStore(live?.subscribe ?? noSubscription, live?.getSnapshot ?? (() => emptyAttempts), () => emptyAttempts)
 }
 
 /** Every model's token calibration from the client's call log, newest first, live across tabs. */
 export function useCalibrations(): CallLogSnapshot<readonly TokenCalibration[]> {
   const client = useOptionalThreadlensClient()
   const live = client?.calls === undefined ? undefined : client.calibrations()
-  return useSyncExternalStore(live?.subscribe ?? noSubscription, live?.getState ?? (() => emptyCalibrations), () => emptyCalibrations)
+  return useSyncExternalStore(live?.subscribe ?? noSubscription, live?.getSnapshot ?? (() => emptyCalibrations), () => emptyCalibrations)
 }
