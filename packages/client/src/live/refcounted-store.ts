@@ -2,7 +2,7 @@ import { createStore, type StoreApi } from 'zustand/vanilla'
 
 /**
  * A zustand store that starts its source on the first subscriber and stops it after the last
- * leaves. Its contract is every threadlens live value's (core's `Session` and `Thread` too):
+ * leaves. Its contract is the one a session follows too (core's `SessionSource`):
  * `subscribe(listener)` and `getSnapshot()`, what `useSyncExternalStore` takes. `getState` and
  * `getInitialState` are the same snapshot under zustand's names, for zustand's `useStore`.
  */
