@@ -1,5 +1,5 @@
 import { type Entry, type Thread } from '@threadlens/core'
-import { readCallRecords, type ReadCallRecord, type RecordedCall } from '@threadlens/core/calls'
+import { readRecordedCalls, type RecordedCall } from '@threadlens/core/calls'
 
 /** One past model call of a thread, derived from the entries that share its `refs.callId`. */
 export interface ThreadCall {
@@ -36,45 +36,11 @@ export function threadCalls(thread: Thread, records?: readonly RecordedCall[]): 
   return calls
 }
 
-/** A record core read from the thread, in the shape the panel shows. */
-function recordedCallOf(read: ReadCallRecord): RecordedCall {
-  const record = read.record
-  return {
-    callId: read.callId,
-    stored: record,
-    counter: record.counter,
-    model: record.model,
-    stopReason: record.stopReason,
-    basisSeq: record.basisSeq,
-    messagesHash: record.messagesHash,
-    ...(read.policy === undefined ? {} : { policy: read.policy }),
-    ...(read.tools === undefined || read.tools.length === 0 ? {} : { tools: read.tools }),
-    ...(read.memory === undefined ? {} : { memory: read.memory }),
-    ...(record.startedAt === undefined ? {} : { startedAt: record.startedAt }),
-    ...(record.localInputTokens === undefined ? {} : { localInputTokens: record.localInputTokens }),
-    ...(record.inputTokens === undefined || record.outputTokens === undefined
-      ? {}
-      : {
-          usage: {
-            inputTokens: record.inputTokens,
-            outputTokens: record.outputTokens,
-            ...(record.cachedInputTokens === undefined ? {} : { cachedInputTokens: record.cachedInputTokens }),
-            ...(record.cacheWriteInputTokens === undefined ? {} : { cacheWriteInputTokens: record.cacheWriteInputTokens }),
-          },
-        }),
-  }
-}
-
-/** The calls' records as stored on the thread, with hash references resolved (core's reader). */
-export function recordedCalls(entries: readonly Entry[]): RecordedCall[] {
-  return readCallRecords(entries).map(recordedCallOf)
-}
-
 /** `threadCalls` over a plain entry array (not memoised). */
 export function deriveCalls(entries: readonly Entry[], records?: readonly RecordedCall[]): ThreadCall[] {
   // Records on the thread first; an application's records (fresher, maybe fuller) are merged over them.
   const recordById = new Map<string, RecordedCall>()
-  for (const record of recordedCalls(entries)) recordById.set(record.callId, record)
+  for (const record of readRecordedCalls(entries)) recordById.set(record.callId, record)
   for (const record of records ?? []) recordById.set(record.callId, { ...recordById.get(record.callId), ...record })
   const groups = new Map<string, Entry[]>()
   for (const entry of entries) {

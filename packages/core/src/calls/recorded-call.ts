@@ -3,6 +3,8 @@ import type { PendingMessage } from '../project/types'
 import type { ToolSchema } from '../tokens/token-counter'
 import type { CallRecord } from './call-record'
 import type { Usage } from './usage'
+import type { Entry } from '../entries/entry'
+import { readCallRecords, type ReadCallRecord } from './read-call-records'
 
 /**
  * What is known about one model call beyond the entries it wrote: read from the thread's call
@@ -35,4 +37,38 @@ export interface RecordedCall {
   readonly basisSeq?: number
   /** Hash of the messages the call sent, to verify a replay (core's `hashJson(messages)`). */
   readonly messagesHash?: string
+}
+
+/** A record read from the thread (`readCallRecords`), as the `RecordedCall` applications and the devtools use. */
+function recordedCallOf(read: ReadCallRecord): RecordedCall {
+  const record = read.record
+  return {
+    callId: read.callId,
+    stored: record,
+    counter: record.counter,
+    model: record.model,
+    stopReason: record.stopReason,
+    basisSeq: record.basisSeq,
+    messagesHash: record.messagesHash,
+    ...(read.policy === undefined ? {} : { policy: read.policy }),
+    ...(read.tools === undefined || read.tools.length === 0 ? {} : { tools: read.tools }),
+    ...(read.memory === undefined ? {} : { memory: read.memory }),
+    ...(record.startedAt === undefined ? {} : { startedAt: record.startedAt }),
+    ...(record.localInputTokens === undefined ? {} : { localInputTokens: record.localInputTokens }),
+    ...(record.inputTokens === undefined || record.outputTokens === undefined
+      ? {}
+      : {
+          usage: {
+            inputTokens: record.inputTokens,
+            outputTokens: record.outputTokens,
+            ...(record.cachedInputTokens === undefined ? {} : { cachedInputTokens: record.cachedInputTokens }),
+            ...(record.cacheWriteInputTokens === undefined ? {} : { cacheWriteInputTokens: record.cacheWriteInputTokens }),
+          },
+        }),
+  }
+}
+
+/** The calls' records as stored on the thread, hash references resolved, as `RecordedCall`s (by `callId`, oldest first). */
+export function readRecordedCalls(entries: readonly Entry[]): RecordedCall[] {
+  return readCallRecords(entries).map(recordedCallOf)
 }

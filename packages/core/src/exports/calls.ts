@@ -34,6 +34,7 @@ export {
   maxAttemptErrorLength,
   maxCallSteps,
   readCallRecords,
+  readRecordedCalls,
   replayRecordedCall,
   StoredHashes,
 } from '../calls/index'
