@@ -22,6 +22,7 @@ import type { SessionEvent } from './session-events'
 import type { SendOptions, SessionOptions } from './session-options'
 import { lockForRequest, type ThreadLockResult } from './thread-lock'
 import { ThreadMirror } from './thread-mirror'
+import { threadPolicyOf } from './thread-policy'
 
 /**
  * The chat session loop. The thread is written first and context is projected fresh for every
@@ -90,9 +91,8 @@ export class Session extends Subscribable<(snapshot: SessionSnapshot) => void> i
   /** The policy a request projects with: its own, over the thread's (`metadata.policy`), over the session's, over the default. */
   async #policyFor(request: ContextPolicy | undefined, known?: ThreadRecord): Promise<ContextPolicy> {
     if (request !== undefined) return request
-    const record = known ?? (await this.#options.threads.get(this.threadId))
-    const threadPolicy = record?.metadata['policy']
-    if (threadPolicy !== undefined && threadPolicy !== null && typeof threadPolicy === 'object') return definePolicy(threadPolicy as never)
+    const threadPolicy = threadPolicyOf(known ?? (await this.#options.threads.get(this.threadId)))
+    if (threadPolicy !== undefined) return threadPolicy
     const calibrated = this.#options.calibratedPolicy
     if (calibrated !== undefined) {
       const given = this.#options.counter === undefined ? undefined : await counterReady(this.#options.counter)
