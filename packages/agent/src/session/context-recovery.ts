@@ -1,7 +1,5 @@
-import { type ContextPolicy, definePolicy, type SessionServerLimit } from '@threadlens/core'
-import { ThreadlensError } from '@threadlens/core'
+import { type ContextPolicy, type SessionServerLimit, ThreadlensError, withPolicy } from '@threadlens/core'
 import type { ContextTooLongError } from '../model/errors'
-import type { SessionInternals } from './session-internals'
 
 /**
  * Times one request may recover from a provider's "context too long": once by compacting, once
@@ -85,11 +83,10 @@ export function unnamedServerLimit(model: string, policy: ContextPolicy, refused
 export function policyWithin(policy: ContextPolicy, limit: SessionServerLimit | undefined): ContextPolicy {
   if (limit === undefined || limit.maxInputTokens >= policy.maxInputTokens) return policy
   const reserve = Math.min(policy.reserveOutputTokens, Math.floor(limit.maxInputTokens / 4))
-  return definePolicy({ ...policy, maxInputTokens: limit.maxInputTokens, reserveOutputTokens: reserve } as never)
+  return withPolicy(policy, { maxInputTokens: limit.maxInputTokens, reserveOutputTokens: reserve })
 }
 
 /** The policy a model call of the session projects with: the request's, within the server's own limit once it named one for this model. */
-export function callPolicy(session: Pick<SessionInternals, 'snapshot' | 'options'>, policy: ContextPolicy): ContextPolicy {
-  const limit = session.snapshot().serverLimit
-  return policyWithin(policy, limit?.model === session.options.model.id ? limit : undefined)
+export function callPolicy(policy: ContextPolicy, limit: SessionServerLimit | undefined, model: string): ContextPolicy {
+  return policyWithin(policy, limit?.model === model ? limit : undefined)
 }

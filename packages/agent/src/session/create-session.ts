@@ -17,55 +17,46 @@ import type { Tool } from '../tools/define-tool'
 import { ContextFitting } from './context-fitting'
 import { callPolicy } from './context-recovery'
 import { SessionBusyError, ThreadBusyError } from './errors'
-import { lockForRequest } from './request-lock'
+import { runRequest, type RequestContext, type RequestStart } from './run-request'
 import type { SessionEvent } from './session-events'
-import type { RequestState, SessionInternals } from './session-internals'
-import { sessionLoop } from './session-loop'
 import type { SendOptions, SessionOptions } from './session-options'
-import type { ThreadLockResult } from './thread-lock'
+import { lockForRequest, type ThreadLockResult } from './thread-lock'
 import { ThreadMirror } from './thread-mirror'
-import { ToolRuns } from './tool-runs'
+import { threadPolicyOf } from './thread-policy'
 
 /**
  * The chat session loop. The thread is written first and context is projected fresh for every
- * model call; nothing about the conversation lives only in memory. This class holds the request
- * lifecycle and the snapshot; the work is done by its parts: `sessionLoop` and `callStep` (the model
- * calls), `ContextFitting` (projection, compaction, recovery), `ToolRuns`, `ThreadMirror`.
+ * model call; nothing about the conversation lives only in memory. This class holds what outlives
+ * a request (the thread's mirror, the memory hold, the snapshot) and each request's lifecycle:
+ * claim the session → take the thread's lock → `runRequest` (run-request.ts: the request itself,
+ * top-down) → free the lock and the session.
  */
 export class Session extends Subscribable<(snapshot: SessionSnapshot) => void> implements SessionSource {
   readonly threadId: string
   readonly #options: SessionOptions
-  readonly #internals: SessionInternals
   readonly #mirror: ThreadMirror
   readonly #fitting: ContextFitting
-  readonly #toolRuns: ToolRuns
+  readonly #tools: ReadonlyMap<string, Tool<unknown>>
+  readonly #toolSchemas: SessionSnapshot['tools']
+  /** The tool calls this session has run: none runs twice, in any request. */
+  readonly #ranToolCalls = new Set<string>()
   readonly #deferred: (() => Promise<void>)[] = []
+  readonly #createId: () => string
   #counter: TokenCounter | undefined
-  #request: RequestState | undefined
+  /** The request in progress, claimed before its first await so a second one in the same tick sees it. */
+  #active: AbortController | undefined
   #snapshot: SessionSnapshot
 
   constructor(options: SessionOptions) {
     super()
     this.threadId = options.threadId
     this.#options = options
-    const tools = new Map((options.tools ?? []).map((tool): [string, Tool<unknown>] => [tool.name, tool]))
-    this.#mirror = new ThreadMirror(options.threads, options.threadId, () => this.#request === undefined)
-    const createId = options.createId ?? (() => globalThis.crypto.randomUUID())
-    this.#internals = {
-      threadId: options.threadId,
-      options,
-      mirror: this.#mirror,
-      tools,
-      toolSchemas: [...tools.values()].map((tool) => tool.schema),
-      snapshot: () => this.#snapshot,
-      update: (changes) => this.#update(changes),
-      createId,
-      now: () => (options.now ?? Date.now)(),
-      counterFor: (policy) => this.#counterFor(policy),
-    }
-    this.#fitting = new ContextFitting(this.#internals)
-    this.#toolRuns = new ToolRuns(this.#internals)
-    this.#snapshot = initialSnapshot(options)
+    this.#createId = options.createId ?? (() => globalThis.crypto.randomUUID())
+    this.#tools = new Map((options.tools ?? []).map((tool): [string, Tool<unknown>] => [tool.name, tool]))
+    this.#toolSchemas = [...this.#tools.values()].map((tool) => tool.schema)
+    this.#mirror = new ThreadMirror(options.threads, options.threadId, () => this.#active === undefined)
+    this.#fitting = new ContextFitting(this.#mirror, options)
+    this.#snapshot = idleSessionSnapshot(options.threadId, { ...(options.policy === undefined ? {} : { policy: options.policy }), tools: this.#toolSchemas })
   }
 
   get status(): SessionStatus {
@@ -97,11 +88,11 @@ export class Session extends Subscribable<(snapshot: SessionSnapshot) => void> i
     return this.#counter
   }
 
+  /** The policy a request projects with: its own, over the thread's (`metadata.policy`), over the session's, over the default. */
   async #policyFor(request: ContextPolicy | undefined, known?: ThreadRecord): Promise<ContextPolicy> {
     if (request !== undefined) return request
-    const record = known ?? (await this.#options.threads.get(this.threadId))
-    const threadPolicy = record?.metadata['policy']
-    if (threadPolicy !== undefined && threadPolicy !== null && typeof threadPolicy === 'object') return definePolicy(threadPolicy as never)
+    const threadPolicy = threadPolicyOf(known ?? (await this.#options.threads.get(this.threadId)))
+    if (threadPolicy !== undefined) return threadPolicy
     const calibrated = this.#options.calibratedPolicy
     if (calibrated !== undefined) {
       const given = this.#options.counter === undefined ? undefined : await counterReady(this.#options.counter)
@@ -121,27 +112,19 @@ export class Session extends Subscribable<(snapshot: SessionSnapshot) => void> i
    * cache window or a compaction runs first (the prompt after the memory is rewritten then anyway).
    */
   async nextCallMemory(options: { readonly policy?: ContextPolicy } = {}): Promise<string | undefined> {
-    const policy = callPolicy(this.#internals, await this.#policyFor(options.policy))
-    const text = await this.#fitting.nextMemory(policy, await this.#counterFor(policy), this.#internals.toolSchemas)
+    const policy = callPolicy(await this.#policyFor(options.policy), this.#snapshot.serverLimit, this.#options.model.id)
+    const text = await this.#fitting.nextMemory(policy, await this.#counterFor(policy), this.#toolSchemas)
     return text === '' ? undefined : text
   }
 
   /** Aborts the request in progress: streaming and tools stop, and the thread records what happened. */
   abort(reason?: unknown): void {
-    this.#request?.controller.abort(reason ?? new DOMException('The request was aborted.', 'AbortError'))
+    this.#active?.abort(reason ?? new DOMException('The request was aborted.', 'AbortError'))
   }
 
   /** Sends a user message and runs the loop until the model answers, streaming what happens. */
   send(text: string, options: SendOptions = {}): AsyncIterable<SessionEvent> {
-    return this.#run(
-      options,
-      async (state) => {
-        await this.#mirror.append([{ kind: 'message', payload: userPayload(text, options.parts), refs: { requestId: state.requestId } }])
-        this.#update({ pendingMessage: undefined })
-        return []
-      },
-      text,
-    )
+    return this.#run(options, { kind: 'send', message: userPayload(text, options.parts) }, text)
   }
 
   /**
@@ -149,7 +132,7 @@ export class Session extends Subscribable<(snapshot: SessionSnapshot) => void> i
    * are recorded as interrupted; no call is ever run twice — then lets the model go on.
    */
   resume(options: SendOptions = {}): AsyncIterable<SessionEvent> {
-    return this.#run(options, (state) => this.#toolRuns.resumeUnresolved(state))
+    return this.#run(options, { kind: 'resume' })
   }
 
   /** Pins an entry: always a candidate for the context. Deferred while a request runs. */
@@ -181,7 +164,7 @@ export class Session extends Subscribable<(snapshot: SessionSnapshot) => void> i
   }
 
   #whenIdle(operation: () => Promise<void>): Promise<void> {
-    if (this.#request === undefined) return operation()
+    if (this.#active === undefined) return operation()
     return new Promise<void>((resolve, reject) => {
       this.#deferred.push(() => operation().then(resolve, reject))
       this.#update({ deferredOperations: this.#deferred.length })
@@ -197,85 +180,92 @@ export class Session extends Subscribable<(snapshot: SessionSnapshot) => void> i
   }
 
   /**
-   * One request: claims the session, takes the thread's lock (waiting if asked), runs `start` and
-   * then the loop, and always frees the session, the lock and the deferred operations at the end.
+   * One request's lifecycle: claim the session, take the thread's lock (waiting if asked), open the
+   * request (catch up with other tabs, settle its policy) and run it, then always free the session,
+   * the lock and the deferred operations.
    */
-  #run(options: SendOptions, start: (state: RequestState) => Promise<readonly SessionEvent[] | false>, pendingMessage?: string): AsyncIterable<SessionEvent> {
+  #run(options: SendOptions, start: RequestStart, pendingMessage?: string): AsyncIterable<SessionEvent> {
     const session = this
     return {
       async *[Symbol.asyncIterator]() {
-        if (session.#request !== undefined) {
+        if (session.#active !== undefined) {
           yield { type: 'error', requestId: '', error: new SessionBusyError() }
           return
         }
         // Claimed before any await, so a second send in the same tick sees this one.
         const controller = new AbortController()
-        const state: RequestState = { requestId: session.#internals.createId(), policy: definePolicy(), controller, iteration: 0 }
-        session.#request = state
+        const requestId = session.#createId()
+        session.#active = controller
         if (pendingMessage !== undefined) session.#update({ pendingMessage })
         const onAbort = (): void => controller.abort(options.signal?.reason)
         options.signal?.addEventListener('abort', onAbort, { once: true })
         if (options.signal?.aborted === true) onAbort()
         const unclaim = (): void => {
           options.signal?.removeEventListener('abort', onAbort)
-          session.#request = undefined
+          session.#active = undefined
           session.#update({ pendingMessage: undefined })
         }
         let lock: ThreadLockResult | undefined
         try {
-          lock = yield* lockForRequest(session.threadId, state.requestId, controller.signal, options.waitForThread)
+          lock = yield* lockForRequest(session.threadId, requestId, controller.signal, options.waitForThread)
         } finally {
           // The caller stopped iterating while this request waited: it never started, free the session.
           if (lock === undefined) unclaim()
         }
         if (lock.status !== 'held') {
           unclaim()
-          yield { type: 'error', requestId: state.requestId, error: lock.status === 'busy' ? new ThreadBusyError(session.threadId) : lock.reason }
+          yield { type: 'error', requestId, error: lock.status === 'busy' ? new ThreadBusyError(session.threadId) : lock.reason }
           return
         }
-        const { release } = lock
-        session.#update({ requestId: state.requestId, lastError: undefined })
+        session.#update({ requestId, lastError: undefined })
         try {
-          yield* session.#runHeld(state, options, start)
+          yield* runRequest(await session.#open(requestId, controller.signal, options.policy), start)
         } catch (error) {
           session.#update({ lastError: error })
-          yield { type: 'error', requestId: state.requestId, error }
+          yield { type: 'error', requestId, error }
         } finally {
           options.signal?.removeEventListener('abort', onAbort)
-          session.#request = undefined
+          session.#active = undefined
           session.#mirror.follow()
           session.#update({ status: 'idle', requestId: undefined, pendingMessage: undefined, streamingText: '', runningTools: [], retry: undefined })
-          release()
+          lock.release()
           await session.#flushDeferred()
         }
       },
     }
   }
 
-  /** A request once its lock is held: catch up with other tabs, settle the policy, start, loop. */
-  async *#runHeld(state: RequestState, options: SendOptions, start: (state: RequestState) => Promise<readonly SessionEvent[] | false>): AsyncGenerator<SessionEvent> {
+  /**
+   * A request once its lock is held: the mirror caught up with what other tabs wrote and driven by
+   * this tab alone, and the policy settled; then its context, built once.
+   */
+  async #open(requestId: string, signal: AbortSignal, requested: ContextPolicy | undefined): Promise<RequestContext> {
     const record = await this.#options.threads.get(this.threadId)
     this.#mirror.catchUp(record)
     this.#mirror.pauseFollowing()
-    Object.assign(state, { policy: await this.#policyFor(options.policy, record) })
-    this.#update({ policy: state.policy })
-    yield { type: 'request-start', requestId: state.requestId }
-    const started = await start(state)
-    if (started === false) {
-      yield { type: 'done', requestId: state.requestId, text: '', stopReason: 'stop' }
-      return
+    const policy = await this.#policyFor(requested, record)
+    this.#update({ policy })
+    return {
+      requestId,
+      signal,
+      policy,
+      options: this.#options,
+      mirror: this.#mirror,
+      fitting: this.#fitting,
+      tools: this.#tools,
+      toolSchemas: this.#toolSchemas,
+      ranToolCalls: this.#ranToolCalls,
+      counter: () => this.#counterFor(policy),
+      snapshot: () => this.#snapshot,
+      update: (changes) => this.#update(changes),
+      createId: this.#createId,
+      now: () => (this.#options.now ?? Date.now)(),
     }
-    yield* started
-    yield* sessionLoop(this.#internals, { fitting: this.#fitting, toolRuns: this.#toolRuns }, state)
   }
 }
 
 export function createSession(options: SessionOptions): Session {
   return new Session(options)
-}
-
-function initialSnapshot(options: SessionOptions): SessionSnapshot {
-  return idleSessionSnapshot(options.threadId, { ...(options.policy === undefined ? {} : { policy: options.policy }), tools: (options.tools ?? []).map((tool) => tool.schema) })
 }
 
 /** The user message of a send: plain text, or the text first and then the given parts. */

@@ -14,7 +14,12 @@ export interface SessionOptions {
   readonly model: ModelClient
   /** Default: none. */
   readonly tools?: readonly Tool<unknown>[]
-  /** The session's policy; a thread's own (`metadata.policy`) and a request's override it. Default: `definePolicy()`. */
+  /**
+   * The session's policy; a thread's own (its record's `metadata.policy`: policy options, checked
+   * as `definePolicy` checks them) and a request's override it. A `metadata.policy` that is not a
+   * valid policy ends each request with `InvalidPolicyError` before anything is written. Default:
+   * `definePolicy()`.
+   */
   readonly policy?: ContextPolicy
   /** A counter or its promise (`createTokenCounter()`, not awaited: a send waits for it). Default: `createTokenCounter(policy.tokenizer)`. */
   readonly counter?: CounterSource

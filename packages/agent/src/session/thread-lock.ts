@@ -1,3 +1,5 @@
+import type { SessionEvent } from './session-events'
+
 /** The Web Lock a session holds on a thread for one request. */
 export function threadLockName(threadId: string): string {
   return `threadlens:thread:${threadId}`
@@ -63,4 +65,21 @@ export async function acquireThreadLock(threadId: string, options: { readonly wa
     if (timer !== undefined) clearTimeout(timer)
     options.signal?.removeEventListener('abort', onAbort)
   }
+}
+
+/**
+ * Takes the thread's lock for one request. When another tab holds it and the request asked to wait
+ * (`waitForThread`), says so with a `lock-wait` event and waits; otherwise answers `busy` at once.
+ */
+export async function* lockForRequest(
+  threadId: string,
+  requestId: string,
+  signal: AbortSignal,
+  waitForThread: boolean | WaitForThreadOptions | undefined,
+): AsyncGenerator<SessionEvent, ThreadLockResult> {
+  const wait = waitForThread === true ? {} : waitForThread === false ? undefined : waitForThread
+  const lock = await acquireThreadLock(threadId, { signal })
+  if (lock.status !== 'busy' || wait === undefined) return lock
+  yield { type: 'lock-wait', requestId, threadId }
+  return await acquireThreadLock(threadId, { wait, signal })
 }
