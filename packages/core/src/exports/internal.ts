@@ -3,7 +3,7 @@
  * append rules, token constants). Not part of the public API: it changes without notice.
  */
 
-export type { MessagePayload } from '../entries/entry'
+export type { EntryInputOf, MessagePayload } from '../entries/entry'
 export { entryKinds } from '../entries/entry'
 export { parseEntry, parseEntryInput } from '../entries/entry-schema'
 export { callAttemptSchema, entryRefsSchema, jsonObjectSchema, memoryIdSchema, memorySchema, tokenCalibrationSchema } from '../validation/zod-readers'
