@@ -120,7 +120,7 @@ test('Stop ends a streaming reply: what arrived is kept, marked interrupted, and
   const entries = await storedEntries(page, threadId)
   expect(entries.map((entry) => entry.kind)).toEqual(['message', 'message'])
   // The stored reply is the part that streamed: a non-empty prefix of the full answer.
-  const text = (entries[1]?.payload as { content: string }).content
+  const text = (entries[1]!.payload as { content: string }).content
   const answerStart = 'You said: "Tell me about yourself, in detail". In my context I see '
   expect(text.length).toBeGreaterThan(0)
   expect(answerStart.startsWith(text) || text.startsWith(answerStart)).toBe(true)

@@ -1,4 +1,4 @@
-import type { CallRecord, Entry, EntryInput, Thread } from '@threadlens/core'
+import type { CallRecord, EntryInput, Thread } from '@threadlens/core'
 import { threadId as toThreadId } from '@threadlens/core/internal'
 import type { ThreadStore } from '@threadlens/store'
 import { StorageError } from '@threadlens/store'

@@ -18,7 +18,7 @@ describe('Left out', () => {
     expect(groups[0]?.querySelector('[data-testid="left-out-why"]')?.textContent).toMatch(/^Left out: they did not fit the room the request has \([\d,]+ tokens: maxInputTokens minus reserveOutputTokens\); the newest are kept first\. Raise maxInputTokens/)
     expect(groups[0]?.querySelector('[data-testid="left-out-why"]')?.getAttribute('title')).toBe('rule: did not fit the token budget (newest first, contiguous)')
     // A range opens the timeline at its first entry.
-    ;(groups[0]?.querySelector('button') as HTMLButtonElement).click()
+    ;(groups[0]!.querySelector('button') as HTMLButtonElement).click()
     await eventually(() => expect(panel.query('[data-testid="entry-detail"]')?.dataset['seq']).toBe('0'))
     panel.unmount()
   })

@@ -1,6 +1,6 @@
 import { compact, createThread, definePolicy } from '@threadlens/core'
 import { heuristicCount } from '@threadlens/core/internal'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { type FakeProviderServer, startFakeProviderServer } from '@threadlens/testing/node'
 import { testCounter } from '../testing/test-projections'
 import { DEFAULT_SUMMARIZER_INSTRUCTIONS, modelSummarizer } from './model-summarizer'

@@ -104,7 +104,7 @@ describe('openAICompatible: streaming', () => {
     expect(reply.text).toBe('Sunny.')
     const [request] = server.requests
     expect(request?.problems).toEqual([])
-    const messages = (request?.body as { messages: { role: string; tool_call_id?: string }[] }).messages
+    const messages = (request!.body as { messages: { role: string; tool_call_id?: string }[] }).messages
     expect(messages.map((message) => message.role)).toEqual(['system', 'user', 'assistant', 'tool', 'tool', 'assistant', 'user'])
     // The results were appended Bergen first; the projection answers the calls in call order.
     expect(messages.filter((message) => message.role === 'tool').map((message) => message.tool_call_id)).toEqual(['call_oslo', 'call_bergen'])

@@ -185,6 +185,7 @@ export class Session extends Subscribable<(snapshot: SessionSnapshot) => void> i
    * the lock and the deferred operations.
    */
   #run(options: SendOptions, start: RequestStart, pendingMessage?: string): AsyncIterable<SessionEvent> {
+    // oxlint-disable-next-line typescript/no-this-alias -- the async generator below is a method of a literal: its own `this` is not the session
     const session = this
     return {
       async *[Symbol.asyncIterator]() {

@@ -202,7 +202,7 @@ describe('the session gives tools the thread and the counter', () => {
     const entries = (await threads.load(record.id)).entries
     const result = entries.find((entry) => entry.kind === 'tool_result' && entry.payload.name === 'recall')
     expect(result?.payload).toMatchObject({ result: expect.stringContaining('1. (') })
-    expect(String((result?.payload as { result: string }).result)).toContain('user: My cat is called Oliver')
+    expect(String((result!.payload as { result: string }).result)).toContain('user: My cat is called Oliver')
     // The thread as the tool ran: the reply's tool calls written, its results not all yet.
     expect(seen[0]?.counter).toBe(counter)
     expect(seen[0]?.kinds.slice(0, 6)).toEqual(['message', 'message', 'message', 'message', 'tool_call', 'tool_call'])

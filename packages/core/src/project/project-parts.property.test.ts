@@ -186,7 +186,7 @@ describe('project: threads with images and files', () => {
       if (message.role === 'user' && message.parts !== undefined) {
         expect(sent?.content).toHaveLength(message.parts.length)
         message.parts.forEach((part, index) => {
-          const wire = (sent?.content as { type: string }[])[index]
+          const wire = (sent!.content as { type: string }[])[index]
           // Chat Completions takes only PDF files inline: other files go as text (their text, or a note).
           expect(wire?.type).toBe(part.type === 'text' ? 'text' : part.type === 'image' ? 'image_url' : part.source.type === 'url' && part.source.url.startsWith('data:application/pdf') ? 'file' : 'text')
         })

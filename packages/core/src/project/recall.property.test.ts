@@ -1,6 +1,5 @@
 import fc from 'fast-check'
 import { beforeAll, describe, expect, it } from 'vitest'
-import type { Entry } from '../entries/entry'
 import type { Thread } from '../entries/thread'
 import { toAnthropicMessages } from '../formats/anthropic-messages'
 import { toOpenAIChat } from '../formats/openai-chat'

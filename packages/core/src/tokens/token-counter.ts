@@ -169,6 +169,7 @@ function startsWhenAwaited(outcome: Promise<TokenCounter>, begin: () => void): P
     static override get [Symbol.species](): PromiseConstructor {
       return Promise
     }
+    // oxlint-disable-next-line unicorn/no-thenable -- a Promise subclass: awaiting it is what starts the load
     override then<TResult1 = TokenCounter, TResult2 = never>(
       onFulfilled?: ((value: TokenCounter) => TResult1 | PromiseLike<TResult1>) | null,
       onRejected?: ((reason: unknown) => TResult2 | PromiseLike<TResult2>) | null,
