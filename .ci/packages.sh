@@ -56,7 +56,7 @@ node --input-type=module -e '
       }
     }
   }'
-grep -qE 'import\("\./threadlens-db\.js"\)' packages/store/dist/database/open-database.js || {
+grep -qE 'import\("\./threadlens-db\.js"\)' packages/store/dist/backends/indexeddb/open-database.js || {
   echo "[threadlens] packages/store/dist has no dynamic import() of the database module" >&2; exit 1; }
 echo "built ${#PUBLIC_PACKAGES[@]} packages in $(took "$start"); the tokenizer and Dexie stay dynamic import()s"
 
