@@ -1,5 +1,6 @@
 import type { Thread } from '@threadlens/core'
-import { createSessionSource, threadCalls } from '@threadlens/client'
+import { threadCalls } from '@threadlens/core/calls'
+import { createSessionSource } from '@threadlens/client'
 import { useCallAttempts, useSession } from '@threadlens/react'
 import { useMemo } from 'react'
 import { traceRows, type TraceRow } from '../view-models/call-trace-rows'

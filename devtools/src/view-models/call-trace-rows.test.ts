@@ -1,6 +1,5 @@
 import { createThread, type CallRecord, type Entry } from '@threadlens/core'
-import type { CallAttempt } from '@threadlens/core/calls'
-import type { ThreadCall } from '@threadlens/client'
+import type { CallAttempt, ThreadCall } from '@threadlens/core/calls'
 import { describe, expect, it } from 'vitest'
 import { countDifference, rowNeighbours, stepLines, traceLabel, traceRows, type TraceRow } from './call-trace-rows'
 

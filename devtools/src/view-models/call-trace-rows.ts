@@ -1,10 +1,9 @@
 import type { CallRecord, Entry } from '@threadlens/core'
 import { costIfKnown } from './model-prices'
-import type { CallAttempt, CallAttemptStatus } from '@threadlens/core/calls'
+import type { CallAttempt, CallAttemptStatus, ThreadCall } from '@threadlens/core/calls'
 import { entryPreview } from './entry-preview'
 import { formatNumber } from './meter-parts'
 import { oneLine } from './message-preview'
-import type { ThreadCall } from '@threadlens/client'
 
 /** One row of the Calls tab's trace: an answered (or cut short) call on the thread, or an attempt from the call log. */
 export type TraceRow =

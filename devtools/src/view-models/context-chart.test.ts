@@ -1,7 +1,6 @@
 import { createThread, definePolicy, type CallRecord, type Entry, type JsonObject } from '@threadlens/core'
-import type { CallAttempt, RecordedCall } from '@threadlens/core/calls'
+import type { CallAttempt, RecordedCall, ThreadCall } from '@threadlens/core/calls'
 import { inputBudget } from '@threadlens/core/internal'
-import type { ThreadCall } from '@threadlens/client'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { traceRows } from './call-trace-rows'

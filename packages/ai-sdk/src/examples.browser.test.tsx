@@ -1,4 +1,4 @@
-import { threadCalls } from '@threadlens/client'
+import { threadCalls } from '@threadlens/core/calls'
 import { openThreadlensStores } from '@threadlens/store'
 import { convertToModelMessages, stepCountIs, streamText, type UIMessage } from 'ai'
 import type { MockLanguageModelV4 } from 'ai/test'

@@ -1,6 +1,6 @@
 import { Chat } from '@ai-sdk/react'
 import { createTokenCounter, definePolicy } from '@threadlens/core'
-import { threadCalls } from '@threadlens/client'
+import { threadCalls } from '@threadlens/core/calls'
 import { openThreadlensStores } from '@threadlens/store'
 import { DefaultChatTransport, type UIMessage } from 'ai'
 import { describe, expect, it } from 'vitest'

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises'
 import { createTokenCounter, definePolicy, type Entry } from '@threadlens/core'
-import { threadCalls } from '@threadlens/client'
+import { threadCalls } from '@threadlens/core/calls'
 import { createMemoryBackedStores } from '@threadlens/store'
 import { DefaultChatTransport, readUIMessageStream, simulateReadableStream, type UIMessage } from 'ai'
 import { MockLanguageModelV4 } from 'ai/test'

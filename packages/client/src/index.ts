@@ -11,10 +11,3 @@ export { tokenCounters } from './projection/token-counters'
 
 export type { SessionSourceController } from './session/session-source'
 export { createSessionSource } from './session/session-source'
-
-export type { ThreadCall } from './calls/thread-calls'
-export { threadCalls } from './calls/thread-calls'
-export type { CallReplay, ReplayOptions } from './calls/replay-call'
-export { replayThreadCall } from './calls/replay-call'
-export type { ProjectionDiff } from './calls/compare-projections'
-export { compareProjections } from './calls/compare-projections'

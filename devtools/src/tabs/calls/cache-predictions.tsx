@@ -1,5 +1,5 @@
 import type { Thread } from '@threadlens/core'
-import { replayThreadCall, type ThreadCall } from '@threadlens/client'
+import { replayThreadCall, type ThreadCall } from '@threadlens/core/calls'
 import { useTokenCounter } from '@threadlens/react'
 import { useMemo } from 'react'
 import { CACHE_PREDICTION_CALLS } from '../../constants'

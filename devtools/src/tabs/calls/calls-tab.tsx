@@ -1,5 +1,6 @@
 import type { Thread } from '@threadlens/core'
-import { threadCalls, createSessionSource, type ThreadCall } from '@threadlens/client'
+import { threadCalls, type ThreadCall } from '@threadlens/core/calls'
+import { createSessionSource } from '@threadlens/client'
 import { useCallAttempts, useSession, useThread } from '@threadlens/react'
 import { useMemo, useState, type CSSProperties } from 'react'
 import { CopyRequest } from '../../components/copy-request'

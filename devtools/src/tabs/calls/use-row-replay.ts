@@ -1,5 +1,5 @@
 import { replayCall, type ContextPolicy, type ProjectionResult, type Thread, type TokenCounter, type ToolSchema } from '@threadlens/core'
-import { replayThreadCall } from '@threadlens/client'
+import { replayThreadCall } from '@threadlens/core/calls'
 import { estimatedCounterById } from '@threadlens/core/internal'
 import { useTokenCounter } from '@threadlens/react'
 import { useMemo } from 'react'

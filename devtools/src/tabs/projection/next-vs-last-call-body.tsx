@@ -1,5 +1,6 @@
 import type { ProjectionResult, Thread, TokenCounter } from '@threadlens/core'
-import { createSessionSource, replayThreadCall, threadCalls } from '@threadlens/client'
+import { replayThreadCall, threadCalls } from '@threadlens/core/calls'
+import { createSessionSource } from '@threadlens/client'
 import { useSession } from '@threadlens/react'
 import { useMemo } from 'react'
 import { formatNumber } from '../../view-models/meter-parts'

@@ -19,6 +19,10 @@ export type {
   TokenCalibration,
   Usage,
   RecordedCall,
+  ThreadCall,
+  CallReplay,
+  ReplayOptions,
+  ProjectionDiff,
 } from '../calls/index'
 export {
   addCalibrationSample,
@@ -35,6 +39,9 @@ export {
   maxCallSteps,
   readCallRecords,
   readRecordedCalls,
+  threadCalls,
+  replayThreadCall,
+  compareProjections,
   replayRecordedCall,
   StoredHashes,
 } from '../calls/index'

@@ -1,8 +1,13 @@
-import { createThread, createTokenCounter, definePolicy, project, type Entry, type ProjectionResult } from '@threadlens/core'
-import { hashJson } from '@threadlens/core/internal'
 import { describe, expect, it } from 'vitest'
+import type { Entry } from '../entries/entry'
+import { createThread } from '../entries/thread'
+import { definePolicy } from '../policy/policy'
+import { project } from '../project/project'
+import type { ProjectionResult } from '../project/types'
+import { createTokenCounter } from '../tokens/token-counter'
+import { hashJson } from '../utils/hash'
 import { compareProjections } from './compare-projections'
-import { replayThreadCall } from './replay-call'
+import { replayThreadCall } from './replay-thread-call'
 import { deriveCalls, threadCalls } from './thread-calls'
 
 function agentThread() {

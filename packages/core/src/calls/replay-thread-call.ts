@@ -1,5 +1,8 @@
-import type { ContextPolicy, ProjectionResult, Thread, TokenCounter } from '@threadlens/core'
-import { replayRecordedCall } from '@threadlens/core/calls'
+import type { Thread } from '../entries/thread'
+import type { ContextPolicy } from '../policy/policy'
+import type { ProjectionResult } from '../project/types'
+import type { TokenCounter } from '../tokens/token-counter'
+import { replayRecordedCall } from './replay-call'
 import type { ThreadCall } from './thread-calls'
 
 export interface ReplayOptions {
@@ -21,7 +24,7 @@ export interface CallReplay {
 const cache = new WeakMap<Thread, Map<string, CallReplay>>()
 
 /**
- * Core's `replayRecordedCall` for a `ThreadCall`, memoised per thread version, call, counter and
+ * `replayRecordedCall` for a `ThreadCall`, memoised per thread version, call, counter and
  * policy (core says which record it replays from).
  */
 export function replayThreadCall(thread: Thread, call: ThreadCall, options: ReplayOptions): CallReplay {

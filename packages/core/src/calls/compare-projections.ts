@@ -1,5 +1,5 @@
-import type { ProjectionResult } from '@threadlens/core'
-import { sharedPrefix } from '@threadlens/core/caching'
+import { sharedPrefix } from '../caching/shared-prefix'
+import type { ProjectionResult } from '../project/types'
 
 /** What changed between two projections (two consecutive calls, or a policy before and after). */
 export interface ProjectionDiff {

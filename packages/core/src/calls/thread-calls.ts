@@ -1,5 +1,6 @@
-import { type Entry, type Thread } from '@threadlens/core'
-import { readRecordedCalls, type RecordedCall } from '@threadlens/core/calls'
+import type { Entry } from '../entries/entry'
+import type { Thread } from '../entries/thread'
+import { readRecordedCalls, type RecordedCall } from './recorded-call'
 
 /** One past model call of a thread, derived from the entries that share its `refs.callId`. */
 export interface ThreadCall {
