@@ -28,7 +28,7 @@ export function CachePredictions({ thread, calls }: { readonly thread: Thread; r
           const first = thread.bySeq(call.firstSeq)
           return {
             callId: call.callId,
-            result: replay.result,
+            result: replay.projection,
             tools: call.record?.tools ?? [],
             at: call.record?.startedAt ?? first?.createdAt ?? 0,
             model: call.record?.model,

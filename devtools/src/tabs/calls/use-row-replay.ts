@@ -51,11 +51,7 @@ export function useRowReplay(thread: Thread, row: TraceRow | undefined, fallback
     if (wanted.id === undefined && estimate === undefined) return { status: 'unavailable', reason: `counted with "${wanted.named}": replay it with that counter (core's replayCall)` }
     if (counter === undefined) return { status: 'loading' }
     try {
-      if (row.kind === 'call') {
-        const replay = replayThreadCall(thread, row.call, { fallbackPolicy, counter })
-        return { status: 'ready', replay: { result: replay.result, policySource: replay.policySource, policyName: replay.policy.name, verified: replay.verified, tools: row.call.record?.tools ?? [], counter } }
-      }
-      const replay = replayCall(thread.entries, row.attempt.record, { counter })
+      const replay = row.kind === 'call' ? replayThreadCall(thread, row.call, { fallbackPolicy, counter }) : replayCall(thread.entries, row.attempt.record, { counter })
       return { status: 'ready', replay: { result: replay.projection, policySource: replay.policySource, policyName: replay.policy.name, verified: replay.verified, tools: replay.tools, counter } }
     } catch (error) {
       return { status: 'failed', error }

@@ -20,7 +20,7 @@ export default function NextVsLastCallBody({ next, counter, thread }: { readonly
     if (last === undefined) return undefined
     try {
       // One counter on both sides, so token deltas compare like with like.
-      const before = replayThreadCall(thread, last, { fallbackPolicy: panel.policy, counter }).result
+      const before = replayThreadCall(thread, last, { fallbackPolicy: panel.policy, counter }).projection
       return { before, diff: turnDiff(before, next) }
     } catch {
       return undefined

@@ -20,7 +20,6 @@ export type {
   Usage,
   RecordedCall,
   ThreadCall,
-  CallReplay,
   ReplayOptions,
   ProjectionDiff,
 } from '../calls/index'
