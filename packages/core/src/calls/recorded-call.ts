@@ -8,7 +8,7 @@ import { readCallRecords, type ReadCallRecord } from './read-call-records'
 
 /**
  * What is known about one model call beyond the entries it wrote: read from the thread's call
- * record (core's `readCallRecords`), or given by an application for calls it made itself. Every
+ * record (core's `readRecordedCalls`), or given by an application for calls it made itself. Every
  * field but `callId` is optional: a replay uses what is there and falls back to the inspector's policy.
  */
 export interface RecordedCall {
