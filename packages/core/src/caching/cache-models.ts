@@ -1,4 +1,4 @@
-import { CACHE_LOOKBACK_BLOCKS } from '../project/cache-breakpoints'
+import { CACHE_LOOKBACK_BLOCKS } from './cache-breakpoints'
 import { HashBuilder } from '../utils/hash'
 import type { CacheBlock, CacheSimulationRequest, SimulatePromptCacheOptions } from './simulate-prompt-cache'
 

@@ -1,7 +1,7 @@
 import { InvalidCacheSimulationError } from '../errors/threadlens-error'
 import { modelInfo, type ModelInfo, type ModelPricing } from '../policy/models'
 import { openAITakesCacheBreakpoints } from '../formats/openai-chat'
-import { MAX_CACHE_BREAKPOINTS, MAX_OPENAI_CACHE_WRITES } from '../project/cache-breakpoints'
+import { MAX_CACHE_BREAKPOINTS, MAX_OPENAI_CACHE_WRITES } from './cache-breakpoints'
 import { cacheModelOf, DEFAULT_MINIMUM_CACHEABLE_TOKENS, openAIBreakpointPositions, prefixesOf, type SimulatedCache } from './cache-models'
 
 /**

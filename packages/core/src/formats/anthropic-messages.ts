@@ -1,6 +1,6 @@
 import type { JsonObject } from '../entries/entry'
 import type { ProjectedMessage, ProjectionResult } from '../project/types'
-import { cacheBreakpoints } from '../project/cache-breakpoints'
+import { cacheBreakpoints } from '../caching/cache-breakpoints'
 import { attachmentBase64, type FormatOptions } from './openai-chat'
 import { type ContentPart, mediaTypeOf, parseDataUrl } from '../entries/content-parts'
 import { providerToolNames, type ProviderToolNames } from './provider-tool-names'

@@ -1,5 +1,5 @@
 import { toolNamePattern } from '../entries/tool-name'
-import { MAX_OPENAI_CACHE_WRITES } from '../project/cache-breakpoints'
+import { MAX_OPENAI_CACHE_WRITES } from '../caching/cache-breakpoints'
 import type { OpenAIChatMessage } from './openai-chat'
 import { isPlainObjectJson, isRecord, type UntypedObject } from './rule-checks'
 

@@ -1,6 +1,6 @@
 import { toolArgumentsText } from '../entries/entry-text'
 import type { ProjectedMessage, ProjectionResult } from '../project/types'
-import { cacheBreakpoints } from '../project/cache-breakpoints'
+import { cacheBreakpoints } from '../caching/cache-breakpoints'
 import { providerToolNames, type ProviderToolNames } from './provider-tool-names'
 import { parseDataUrl, type ContentPart, type MediaSource } from '../entries/content-parts'
 import { AttachmentUnavailableError } from '../errors/threadlens-error'

@@ -24,7 +24,7 @@ import {
 import { toAnthropicMessages } from '../formats/anthropic-messages'
 import { openAIChatCacheFields, toOpenAIChat } from '../formats/openai-chat'
 import { anthropicMessagesProblems, openAIChatProblems } from '../formats/provider-rules'
-import { cacheBreakpoints } from './cache-breakpoints'
+import { cacheBreakpoints } from '../caching/cache-breakpoints'
 import { entryFates } from './fates'
 import { project } from './project'
 import { segments, type ProjectedMessage, type ProjectInput, type ProjectionResult } from './types'

@@ -5,7 +5,7 @@
 import { summaryNeeded } from '../../project/project'
 import type { CachePolicy, ContextPolicy } from '../../policy/policy'
 import type { CacheBreakpoint, MessageInfo, ProjectedMessage } from '../../project/types'
-import { CACHE_LOOKBACK_BLOCKS, MAX_CACHE_BREAKPOINTS, MAX_OPENAI_EXPLICIT_BREAKPOINTS } from '../../project/cache-breakpoints'
+import { CACHE_LOOKBACK_BLOCKS, MAX_CACHE_BREAKPOINTS, MAX_OPENAI_EXPLICIT_BREAKPOINTS } from '../../caching/cache-breakpoints'
 import { fitCheckpoints } from '../../project/checkpoint-segments'
 import { measureFixedSegments } from '../../project/fixed-segments'
 import { projectionContext } from '../../project/projection-context'

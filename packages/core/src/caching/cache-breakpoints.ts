@@ -1,5 +1,5 @@
 import { memo } from '../utils/memo'
-import type { CacheBreakpoint, MessageInfo, ProjectedMessage, ProjectionResult } from './types'
+import type { CacheBreakpoint, MessageInfo, ProjectedMessage, ProjectionResult } from '../project/types'
 
 /** Anthropic accepts at most this many `cache_control` markers per request, the automatic one included. */
 export const MAX_CACHE_BREAKPOINTS = 4

@@ -6,8 +6,8 @@ import { oracleCacheBreakpoints } from '../testing/oracle/cache-breakpoints.orac
 import { actionsArbitrary, buildThread, pendingArbitrary, policyOptionsArbitrary, sampleTools } from '../testing/random-thread'
 import { createTokenCounter, type TokenCounter } from '../tokens/token-counter'
 import { cacheBreakpoints } from './cache-breakpoints'
-import { project } from './project'
-import type { CacheBreakpointReason, ProjectInput } from './types'
+import { project } from '../project/project'
+import type { CacheBreakpointReason, ProjectInput } from '../project/types'
 
 // A fixed seed makes every run check the same threads; fast-check prints the seed and the shrunk
 // counterexample on failure.

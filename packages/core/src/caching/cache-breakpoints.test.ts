@@ -5,10 +5,10 @@ import { openAIChatCacheFields, openAITakesCacheBreakpoints, toOpenAIChat } from
 import { anthropicMessagesProblems, openAIChatProblems } from '../formats/provider-rules'
 import { definePolicy, type PolicyOptions } from '../policy/policy'
 import { customTokenCounter, heuristicCount } from '../tokens/token-counter'
-import { anthropicCacheBlocks, openAICacheBlocks } from '../caching/cache-blocks'
-import { simulatePromptCache } from '../caching/simulate-prompt-cache'
+import { anthropicCacheBlocks, openAICacheBlocks } from './cache-blocks'
+import { simulatePromptCache } from './simulate-prompt-cache'
 import { cacheBreakpoints } from './cache-breakpoints'
-import { project } from './project'
+import { project } from '../project/project'
 
 const counter = customTokenCounter('heuristic', heuristicCount, false)
 const tools = [{ name: 'weather', parameters: { type: 'object', properties: { city: { type: 'string' } } } }] as const
