@@ -36,10 +36,10 @@ export { toAnthropicMessages } from './formats/anthropic-messages'
 
 export type { ThreadlensEvent } from './events'
 
-export { decideCompaction } from './compact/budget'
-export type { Summarizer } from './compact/summarizer'
-export { extractiveSummarizer } from './compact/extractive-summarizer'
-export { compact } from './compact/compact'
+export { decideCompaction } from './compaction/budget'
+export type { Summarizer } from './compaction/summarizer'
+export { extractiveSummarizer } from './compaction/extractive-summarizer'
+export { compact } from './compaction/compact'
 
 export type { Memory } from './memory/memory'
 
