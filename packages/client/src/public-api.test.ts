@@ -1,3 +1,3 @@
-import { describePublicApi } from '../../core/src/testing/public-api-suite'
+import { describePublicApi } from '@threadlens/testing/node'
 
 describePublicApi(new URL('../', import.meta.url))

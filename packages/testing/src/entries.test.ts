@@ -29,10 +29,19 @@ function reach(entry: URL): { files: string[]; packages: string[] } {
 describe('@threadlens/testing entries', () => {
   it('the main entry reaches nothing Node-only, so browser tests can import it', () => {
     const { files, packages } = reach(new URL('./index.ts', import.meta.url))
-    // It does reach the fake providers and core's random threads (the walk follows relative imports).
+    // It does reach the fake providers (the walk follows relative imports) and core's test entry.
     expect(files.some((file) => file.endsWith('/fake-provider/fake-openai-chat.ts'))).toBe(true)
-    expect(files.some((file) => file.endsWith('/core/src/testing/random-thread.ts'))).toBe(true)
-    expect(packages.filter((name) => name.startsWith('node:') || ['vite', 'vitest', '@playwright/test'].includes(name))).toEqual([])
+    expect(packages).toContain('@threadlens/core/testing')
+    const core = reach(new URL('../../core/src/testing/index.ts', import.meta.url))
+    expect(core.files.some((file) => file.endsWith('/core/src/testing/random-thread.ts'))).toBe(true)
+    const nodeOnly = (name: string) => name.startsWith('node:') || ['vite', 'vitest', '@playwright/test'].includes(name)
+    expect([...packages, ...core.packages].filter(nodeOnly)).toEqual([])
+  })
+
+  it("core's test entries are the workspace's only: the published core does not export them", () => {
+    const core = JSON.parse(readFileSync(new URL('../../core/package.json', import.meta.url), 'utf8')) as { exports: Record<string, string>; publishConfig: { exports: Record<string, unknown> } }
+    expect(Object.keys(core.exports)).toEqual(expect.arrayContaining(['./testing', './testing/node']))
+    expect(Object.keys(core.publishConfig.exports).filter((entry) => entry.startsWith('./testing'))).toEqual([])
   })
 
   it('the Node entry is where the server, the harness and the vitest hooks are', () => {

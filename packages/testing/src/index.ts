@@ -16,17 +16,6 @@ export type {
   FakeToolCall,
   RecordedRequest,
 } from './fake-provider/fake-script'
-// Core keeps its random threads and hostile values for its own tests (core must not depend on a
-// package that depends on core); the other packages' tests take them from here.
-export type { Action } from '../../core/src/testing/random-thread'
-export {
-  actionArbitrary,
-  actionsArbitrary,
-  buildThread,
-  pendingArbitrary,
-  policyOptionsArbitrary,
-  sampleTools,
-  textArbitrary,
-} from '../../core/src/testing/random-thread'
-export { awkwardJsonArbitrary, hostileLeaves, hostileValueArbitrary, nested, nestedArrays } from '../../core/src/testing/hostile-values'
-export { errorMarkerProblems, exportedErrorClasses } from '../../core/src/testing/error-classes'
+// Core's random threads, hostile values and error-class checks (core's own tests use them too; its
+// workspace-only `./testing` entry, so core never depends on a package that depends on core).
+export * from '@threadlens/core/testing'

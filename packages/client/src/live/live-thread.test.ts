@@ -1,6 +1,6 @@
 import { createThread, type Entry, type EntryInput, type Thread } from '@threadlens/core'
 import { extendThread } from '@threadlens/core/internal'
-import { actionsArbitrary, buildThread } from '../../../core/src/testing/random-thread'
+import { actionsArbitrary, buildThread } from '@threadlens/testing'
 import { createMemoryBackedStores } from '@threadlens/store'
 import fc from 'fast-check'
 import { describe, expect, it, vi } from 'vitest'
