@@ -11,7 +11,7 @@ export interface ReplayOptions {
 }
 
 /** A replayed `ThreadCall`: core's `ReplayedCall`, with the call it replays. */
-type ThreadCallReplay = ReplayedCall & { readonly call: ThreadCall }
+export type ThreadCallReplay = ReplayedCall & { readonly call: ThreadCall }
 
 const cache = new WeakMap<Thread, Map<string, ThreadCallReplay>>()
 
@@ -19,7 +19,7 @@ const cache = new WeakMap<Thread, Map<string, ThreadCallReplay>>()
  * `replayRecordedCall` for a `ThreadCall`, memoised per thread version, call, counter and
  * policy (core says which record it replays from).
  */
-export function replayThreadCall(thread: Thread, call: ThreadCall, options: ReplayOptions): ReplayedCall & { readonly call: ThreadCall } {
+export function replayThreadCall(thread: Thread, call: ThreadCall, options: ReplayOptions): ThreadCallReplay {
   const record = call.record
   let byKey = cache.get(thread)
   if (byKey === undefined) cache.set(thread, (byKey = new Map()))

@@ -20,6 +20,7 @@ export type {
   RecordedCall,
   ThreadCall,
   ReplayOptions,
+  ThreadCallReplay,
   ProjectionDiff,
 } from '../calls/index'
 export {
