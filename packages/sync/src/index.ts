@@ -1,0 +1,2 @@
+// The sync engine lands in the next commits.
+export {}
