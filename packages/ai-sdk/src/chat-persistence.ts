@@ -1,5 +1,5 @@
 import type { CallRecord, EntryInput, Thread } from '@threadlens/core'
-import { threadId as toThreadId } from '@threadlens/core/internal'
+import { threadId as toThreadId, webLocks } from '@threadlens/core/internal'
 import type { ThreadStore } from '@threadlens/store'
 import { StorageError } from '@threadlens/store'
 import type { AttachmentStore } from '@threadlens/store/attachments'
@@ -99,7 +99,7 @@ const chatIdPattern = /^[A-Za-z0-9_.:-]{1,120}$/
 function createLock(name: string): <T>(task: () => Promise<T>) => Promise<T> {
   let tail: Promise<unknown> = Promise.resolve()
   return <T>(task: () => Promise<T>): Promise<T> => {
-    const locks = (globalThis.navigator as { locks?: LockManager } | undefined)?.locks
+    const locks = webLocks()
     const run = (): Promise<T> => (locks === undefined ? task() : (locks.request(name, task) as Promise<T>))
     const result = tail.then(run, run)
     tail = result.catch(() => undefined)

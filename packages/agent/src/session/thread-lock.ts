@@ -1,3 +1,4 @@
+import { webLocks } from '@threadlens/core/internal'
 import type { SessionEvent } from './session-events'
 
 /** The Web Lock a session holds on a thread for one request. */
@@ -13,10 +14,6 @@ export interface WaitForThreadOptions {
 
 export type ThreadLockResult = { readonly status: 'held'; readonly release: () => void } | { readonly status: 'busy' } | { readonly status: 'aborted'; readonly reason: unknown }
 
-function lockManager(): LockManager | undefined {
-  return (globalThis.navigator as { locks?: LockManager } | undefined)?.locks
-}
-
 /**
  * One tab drives a thread at a time: a Web Lock per thread, held for one request. Without `wait`
  * a lock held elsewhere gives `busy` at once; with it, the request queues for the lock (the Web
@@ -25,7 +22,7 @@ function lockManager(): LockManager | undefined {
  * gets the lock.
  */
 export async function acquireThreadLock(threadId: string, options: { readonly wait?: WaitForThreadOptions; readonly signal?: AbortSignal } = {}): Promise<ThreadLockResult> {
-  const locks = lockManager()
+  const locks = webLocks()
   if (locks === undefined) return { status: 'held', release: () => undefined }
   if (options.signal?.aborted === true) return { status: 'aborted', reason: options.signal.reason }
   let release: () => void = () => undefined
