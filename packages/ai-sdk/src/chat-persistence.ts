@@ -252,7 +252,8 @@ export function createChatPersistence(options: ChatPersistenceOptions): ChatPers
     const follow = (): void => {
       unsubscribe()
       unsubscribe = (store as ThreadStore).subscribe(current, (event) => {
-        if (event.type === 'entry-append') void refresh()
+        // A rebase (a sync moved stored entries) changes the messages as much as an append does.
+        if (event.type === 'entry-append' || event.type === 'thread-rebase') void refresh()
       })
     }
     const onBranch = (): void => void refresh()

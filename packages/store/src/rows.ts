@@ -36,6 +36,13 @@ export interface ThreadRow extends ThreadRecord {
   readonly facts: ThreadFacts
   /** UTF-8 bytes the entries take in an export (each line and its newline), kept with every append. */
   readonly bytes: number
+  /**
+   * How many placements (`placeSynced`) moved stored entries of this thread: subscribers in every
+   * tab compare it to tell a rebase from an append. 0 for rows written before it was kept.
+   */
+  readonly rebases: number
+  /** The seq from which the latest of those placements changed the entries (0 while `rebases` is 0). */
+  readonly rebaseFromSeq: number
 }
 
 const idSchema = z.string().check(z.regex(/^[A-Za-z0-9_.:-]{1,128}$/))
@@ -66,7 +73,13 @@ export const threadRecordSchema: z.ZodMiniType<ThreadRecord, unknown> = z.strict
 
 export const threadRowSchema: z.ZodMiniType<ThreadRow, unknown> = z
   // Rows written before `bytes` was kept read as 0: their size counts from the next append on.
-  .strictObject({ ...recordShape, facts: threadFactsSchema, bytes: z._default(z.int().check(z.nonnegative()), 0) })
+  .strictObject({
+    ...recordShape,
+    facts: threadFactsSchema,
+    bytes: z._default(z.int().check(z.nonnegative()), 0),
+    rebases: z._default(z.int().check(z.nonnegative()), 0),
+    rebaseFromSeq: z._default(z.int().check(z.nonnegative()), 0),
+  })
   .check(z.refine((row) => row.entryCount === row.lastSeq + 1, { message: 'entryCount must be lastSeq + 1', path: ['entryCount'] }))
 
 /** The row that tells this database apart from one re-created under the app. */
@@ -89,7 +102,7 @@ export const sentinelRowSchema: z.ZodMiniType<SentinelRow> = z.strictObject({
 export type MetaRow = SentinelRow
 
 export function toThreadRecord(row: ThreadRow): ThreadRecord {
-  const { facts: _facts, bytes: _bytes, ...record } = row
+  const { facts: _facts, bytes: _bytes, rebases: _rebases, rebaseFromSeq: _rebaseFromSeq, ...record } = row
   return record
 }
 

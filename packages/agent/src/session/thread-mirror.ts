@@ -42,6 +42,11 @@ export class ThreadMirror {
     this.#unsubscribe = this.#threads.subscribe(
       this.#threadId,
       (event) => {
+        // Stored entries moved (a sync placed others before them): drop the mirror, the next use reloads it.
+        if (event.type === 'thread-rebase') {
+          this.close()
+          return
+        }
         if (event.type !== 'entry-append') return
         this.stored.addFrom(event.entries)
         ingestEntries(thread, event.entries)

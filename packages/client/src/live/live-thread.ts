@@ -23,12 +23,14 @@ export interface ThreadSnapshot {
   readonly record: ThreadRecord | undefined
 }
 
-/** Follows one stored thread: loads it, then applies committed appends from every tab. */
+/** Follows one stored thread: loads it, then applies committed appends from every tab (and loads it again after a rebase). */
 export class LiveThread extends RefcountedStore<ThreadSnapshot> {
   readonly #threads: ThreadStore
   readonly threadId: string
   #stopListening: (() => void) | undefined
   #generation = 0
+  /** A rebase was heard and the thread not loaded again yet: a restart reloads instead of catching up. */
+  #stale = false
 
   constructor(threads: ThreadStore, threadId: string) {
     super({ threadId, status: 'loading', thread: undefined, version: -1, error: undefined, record: undefined })
@@ -40,13 +42,19 @@ export class LiveThread extends RefcountedStore<ThreadSnapshot> {
     const generation = ++this.#generation
     const current = this.store.getState().thread
     // Restarted after a pause: catch up from the last seq seen instead of reloading.
-    if (current !== undefined) {
+    if (current !== undefined && !this.#stale) {
       this.#listen(current.nextSeq - 1, generation)
       return
     }
+    this.#load(generation)
+  }
+
+  /** Loads the whole thread, then listens from its last seq; the snapshot keeps its thread meanwhile. */
+  #load(generation: number): void {
     this.#threads.load(this.threadId).then(
       (thread) => {
         if (generation !== this.#generation) return
+        this.#stale = false
         this.store.setState({ status: 'ready', thread, version: thread.nextSeq, error: undefined })
         this.#listen(thread.nextSeq - 1, generation)
       },
@@ -79,6 +87,14 @@ export class LiveThread extends RefcountedStore<ThreadSnapshot> {
     }
     if (event.type === 'storage-fail') {
       this.store.setState({ status: 'error', error: event.error })
+      return
+    }
+    if (event.type === 'thread-rebase') {
+      // Stored entries moved (a sync placed entries before this tab's): read the thread again, keeping the
+      // old one on screen until the new one is loaded.
+      this.stop()
+      this.#stale = true
+      this.#load(++this.#generation)
       return
     }
     const thread = this.store.getState().thread

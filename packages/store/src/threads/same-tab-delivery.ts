@@ -67,6 +67,12 @@ export function sameTabDelivery(): SameTabDelivery {
           listener(event)
           return
         }
+        if (event.type === 'thread-rebase') {
+          // The listener reads the thread again up to `lastSeq`: this tab's appends go on from there.
+          subscriber.delivered = event.lastSeq
+          listener(event)
+          return
+        }
         // After a delete the backend starts again from nothing; after a failure it has stopped.
         if (event.type === 'thread-delete') subscriber.delivered = -1
         else subscribers.delete(subscriber)

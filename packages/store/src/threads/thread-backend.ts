@@ -11,6 +11,21 @@ export interface AppendPlan {
   readonly row: ThreadRow
 }
 
+/** What a placement (`placeSynced`) writes: the thread from `fromSeq` on, and its row after it. */
+export interface PlacementPlan {
+  readonly row: ThreadRow
+  /** The seq the placement starts at (`keep`). */
+  readonly fromSeq: number
+  /** The first seq whose entry is not stored as it was: only entries from it on are written. */
+  readonly changedFrom: number
+  /** The thread's entries from `fromSeq` on, after the placement. */
+  readonly entries: readonly Entry[]
+  /** The entries new to the thread, in seq order. */
+  readonly added: readonly Entry[]
+  /** Stored entries whose seq changed; 0 makes the placement an append of `added`. */
+  readonly moved: number
+}
+
 /**
  * Where threads are kept: IndexedDB (`createThreadStore`) or memory (`createMemoryBackedStores`).
  * A backend only stores and reads; `threadStoreOnBackend` builds the store's rules on top of it
@@ -45,6 +60,20 @@ export interface ThreadBackend {
     plan: (row: ThreadRow, stored: StoredToolIds) => AppendPlan,
     onCommitted?: (entries: readonly Entry[]) => void,
   ): Promise<readonly Entry[]>
+  /**
+   * Reads the thread's row and all its entries, lets `plan` place entries among them, and writes the
+   * entries from `changedFrom` on, the row, the recall terms beside them and the calibrations of the
+   * added entries; nothing when nothing was added or moved. With nothing moved it is an append (its
+   * subscribers hear `entry-append`, and `onCommitted` may get the added entries at the commit);
+   * otherwise they hear `thread-rebase`.
+   */
+  place(
+    threadId: ThreadId,
+    operation: string,
+    time: number,
+    plan: (row: ThreadRow, entries: readonly Entry[]) => PlacementPlan,
+    onCommitted?: (entries: readonly Entry[]) => void,
+  ): Promise<PlacementPlan>
   /** Reads the thread's row and stores what `change` makes of it. */
   updateRow(threadId: ThreadId, operation: string, change: (row: ThreadRow) => ThreadRow): Promise<ThreadRow>
   /** The thread's row and its entries: all of them, or those a windowed load needs (a backend may give all). */

@@ -88,6 +88,8 @@ export function newThreadRow(id: ThreadId, fields: Partial<ThreadRecordFields>, 
     rev: 0,
     facts: emptyThreadFacts,
     bytes: 0,
+    rebases: 0,
+    rebaseFromSeq: 0,
   }
 }
 

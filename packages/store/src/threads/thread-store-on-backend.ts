@@ -88,7 +88,7 @@ export function toThread(row: ThreadRow, entries: readonly Entry[], now: () => n
  * download the file parsers (about 6 KB gzip with core's OpenAI-format reader).
  */
 // long: one object of short ThreadStore methods over the shared backend and settings, each a line or a few;
-// the methods with logic of their own live in fork-thread.ts, import-thread.ts and export-thread.ts.
+// the methods with logic of their own live in fork-thread.ts, import-thread.ts, export-thread.ts and place-synced.ts.
 export function threadStoreOnBackend(backend: ThreadBackend, options: ThreadStoreOptions = {}): ThreadStore {
   const settings = { ...resolveThreadStoreOptions(options), importLimits: resolveImportLimits(options.importLimits) }
   const { readyCounters, now, createId, onUnreadableEntry, importLimits } = settings
@@ -134,6 +134,11 @@ export function threadStoreOnBackend(backend: ThreadBackend, options: ThreadStor
     async appendMany(threadId, inputs) {
       backend.assertWorking('appendMany')
       return appendPrepared(threadId, prepareEntries(inputs, { counters: readyCounters(), now: now(), createId }), 'appendMany')
+    },
+
+    async placeSynced(threadId, keep, entries) {
+      const { placeSynced } = await import('./place-synced')
+      return placeSynced(backend, settings, (id, committed) => sameTab.committed(id, committed), threadId, keep, entries)
     },
 
     async load(threadId, loadOptions = {}) {

@@ -12,6 +12,12 @@ import type { ThreadRecordChanges, UpdateThreadOptions } from './thread-record'
 export type ThreadStoreEvent =
   /** Entries were committed; they come in seq order, each exactly once. */
   | { readonly type: 'entry-append'; readonly threadId: ThreadId; readonly entries: readonly Entry[] }
+  /**
+   * A placement (`placeSynced`) moved stored entries: the entries from `fromSeq` on changed (some
+   * moved to other seqs, some may be new). Read them again (`load`) up to `lastSeq` at least; later
+   * `entry-append` events go on from `lastSeq + 1`.
+   */
+  | { readonly type: 'thread-rebase'; readonly threadId: ThreadId; readonly fromSeq: number; readonly lastSeq: number }
   /** The thread was deleted (or erased with everything else). */
   | { readonly type: 'thread-delete'; readonly threadId: ThreadId }
   /** The subscription cannot go on (e.g. `StorageResetError`, `SchemaUpgradeError`); no further events follow. */
@@ -112,6 +118,28 @@ export interface ImportedThread {
   readonly changes: readonly ImportChange[]
 }
 
+/**
+ * An entry as another device stored it (from a sync): its id and time are kept. `threadId` and `seq`
+ * may be present (an entry read back from elsewhere) and are ignored; `meta.tokens` is ignored too
+ * (the store counts with its own counters).
+ */
+export type SyncedEntry = EntryInput & {
+  readonly id: string
+  readonly createdAt: number
+  readonly threadId?: string
+  readonly seq?: number
+}
+
+/** What `placeSynced` did. */
+export interface PlacedEntries {
+  /** The entries of `entries` that were new to the thread, as stored, in seq order. */
+  readonly added: readonly Entry[]
+  /** How many entries already stored changed seq (0: the placement was an append at the end). */
+  readonly moved: number
+  /** The thread from seq `keep` on, as stored now. */
+  readonly entries: readonly Entry[]
+}
+
 export interface ThreadStore {
   /** `false` for the in-memory fallback: nothing survives a reload. */
   readonly persistent: boolean
@@ -125,6 +153,20 @@ export interface ThreadStore {
   append(threadId: string, input: EntryInput): Promise<Entry>
   /** Appends entries all or nothing, in one transaction. */
   appendMany(threadId: string, inputs: readonly EntryInput[]): Promise<readonly Entry[]>
+  /**
+   * Puts entries agreed elsewhere (a sync) at their place in the thread: its first `keep` entries
+   * (seqs 0..keep-1) stay where they are; then come `entries`, in the order given; then the thread's
+   * other entries, in their order. An entry of `entries` whose id is already stored after the first
+   * `keep` is moved there (stored content kept); one whose id is among the first `keep` is skipped
+   * (already placed); the others are added, validated and counted as `append` does, keeping their
+   * id and createdAt. Seqs are renumbered gaplessly from `keep`; ids never change. All or nothing,
+   * in one transaction: the thread after it must obey every append rule (`InvalidEntryError` naming
+   * the entry otherwise), `keep` must be 0..entryCount (`InvalidEntryError` on `keep`), and the
+   * thread stays within the import limits (`ThreadFullError`). Subscribers hear `entry-append` when
+   * nothing stored moved, `thread-rebase` when something did. Seqs written inside entries (a
+   * summary's range, a context op's target, a call record's `basisSeq`) are kept as they were stored.
+   */
+  placeSynced(threadId: string, keep: number, entries: readonly SyncedEntry[]): Promise<PlacedEntries>
   /** The thread as a core `Thread` (a snapshot), whole or windowed. */
   load(threadId: string, options?: LoadThreadOptions): Promise<Thread>
   /**

@@ -120,6 +120,20 @@ export function memoryThreadBackend(hooks: MemoryThreadHooks): ThreadBackend {
       return entries
     },
 
+    async place(threadId, operation, _time, plan) {
+      const thread = stored(threadId, operation)
+      const placement = plan(thread.row, [...thread.entries])
+      if (placement.added.length === 0 && placement.moved === 0) return placement
+      thread.entries.splice(placement.changedFrom)
+      push(thread, placement.entries.slice(placement.changedFrom - placement.fromSeq))
+      thread.row = placement.row
+      hooks.onAppend(placement.added)
+      const { lastSeq } = placement.row
+      notifyThread(threadId, placement.moved === 0 ? { type: 'entry-append', threadId, entries: placement.added } : { type: 'thread-rebase', threadId, fromSeq: placement.fromSeq, lastSeq })
+      notifyList()
+      return placement
+    },
+
     async updateRow(threadId, operation, change) {
       const thread = stored(threadId, operation)
       thread.row = change(thread.row)

@@ -16,6 +16,7 @@ import type { ThreadBackend } from '../../threads/thread-backend'
 import { threadIdTaken, threadStoreOnBackend } from '../../threads/thread-store-on-backend'
 import type { ThreadStore, ThreadStoreOptions } from '../../threads/thread-store'
 import { loadWindowEntries, readWindowFirstPage } from './windowed-load'
+import { placeEntries } from './place-entries'
 
 /** The clearer error for a taken id; any other failure as it is. */
 function alreadyExists(error: unknown, threadId: string, operation: string): unknown {
@@ -161,6 +162,8 @@ export function indexedDbThreadBackend(db: ThreadlensDB): ThreadBackend {
       for (const calibration of written) db.recentCalibrations.set(`${calibration.model}\u0000${calibration.counter}`, calibration)
       return appended
     },
+
+    place: (...args) => placeEntries(db, { readRow, termChunks }, ...args),
 
     updateRow: (threadId, operation, change) =>
       db.run(operation, () =>

@@ -27,6 +27,8 @@ export function subscribeThread(
 ): () => void {
   const threadId = toThreadId(rawThreadId)
   let seen: number | undefined = options.afterSeq
+  // The row's rebase count last read: a new one means a placement moved stored entries.
+  let rebases: number | undefined
   let stopped = false
   let queue: Promise<void> = Promise.resolve()
 
@@ -41,12 +43,23 @@ export function subscribeThread(
     if (row === undefined) {
       if (seen !== undefined && seen >= 0) emit({ type: 'thread-delete', threadId })
       seen = -1
+      rebases = undefined
       records?.(undefined)
       return
     }
     records?.(row)
     if (seen === undefined) {
       seen = row.lastSeq
+      rebases = row.rebases
+      return
+    }
+    if (rebases === undefined) rebases = row.rebases
+    else if (row.rebases !== rebases) {
+      // One placement since the last read: entries changed from its seq (and any not yet delivered); several: from any of theirs.
+      const fromSeq = row.rebases === rebases + 1 ? Math.max(0, Math.min(row.rebaseFromSeq, seen + 1)) : 0
+      rebases = row.rebases
+      seen = row.lastSeq
+      emit({ type: 'thread-rebase', threadId, fromSeq, lastSeq: row.lastSeq })
       return
     }
     if (row.lastSeq <= seen) return
