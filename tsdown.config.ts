@@ -47,5 +47,6 @@ export default defineConfig([
   pkg('packages/client', { index: 'src/index.ts' }),
   pkg('packages/react', { index: 'src/index.ts' }, { outputOptions: { banner: useClient } }),
   pkg('packages/ai-sdk', { index: 'src/index.ts', testing: 'src/testing/index.ts' }),
+  pkg('packages/sync', { index: 'src/index.ts' }),
   pkg('devtools', { index: 'src/index.ts', production: 'src/production.ts' }, { outputOptions: { banner: useClient } }),
 ])

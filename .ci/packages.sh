@@ -9,8 +9,8 @@ PACK_DIR="${1:?usage: bash .ci/packages.sh <folder for the tarballs>}"
 mkdir -p "$PACK_DIR"
 PACK_DIR="$(cd "$PACK_DIR" && pwd)"
 
-PUBLIC_PACKAGES=(packages/core packages/store packages/agent packages/client packages/react packages/ai-sdk devtools)
-PUBLIC_NAMES=(core store agent client react ai-sdk devtools)
+PUBLIC_PACKAGES=(packages/core packages/store packages/agent packages/client packages/react packages/ai-sdk packages/sync devtools)
+PUBLIC_NAMES=(core store agent client react ai-sdk sync devtools)
 
 PNPM_VERSION=10.34.9
 if command -v pnpm >/dev/null 2>&1 && [ "$(pnpm --version 2>/dev/null)" = "$PNPM_VERSION" ]; then

@@ -42,6 +42,8 @@ const entries: { readonly name: string; readonly target?: number; readonly code:
   { name: 'devtools/production: the shell alone (ThreadlensDevtools)', code: `import { ThreadlensDevtools } from '@threadlens/devtools/production'\nconsole.log(ThreadlensDevtools)` },
   { name: 'devtools: the token meter alone (ThreadlensTokenMeter)', code: `import { ThreadlensTokenMeter } from '@threadlens/devtools'\nconsole.log(ThreadlensTokenMeter)` },
   { name: 'ai-sdk: everything (ai excluded)', code: `import * as adapter from '@threadlens/ai-sdk'\nconsole.log(adapter)` },
+  // Sync's own cost is this row minus 'core + store: everything' (printed below the table).
+  { name: 'core + store + sync: everything', code: `import * as core from '@threadlens/core'\nimport * as store from '@threadlens/store'\nimport * as sync from '@threadlens/sync'\nconsole.log(core, store, sync)` },
 ]
 
 /** Core's public subpaths, from its package.json (`/internal` too: the other packages pay for it). */
@@ -147,6 +149,10 @@ try {
     console.log(`| ${row.name} | ${kb(row.eagerMinBytes)} | ${kb(row.eagerGzipBytes)} | ${verdict} | ${kb(row.lazyGzipBytes)} |`)
   }
   const everything = rows.find((row) => row.name === 'core: everything') as Measured
+  const withStore = rows.find((row) => row.name === 'core + store: everything') as Measured
+  const withSync = rows.find((row) => row.name === 'core + store + sync: everything') as Measured
+  const syncAdds = withSync.eagerGzipBytes - withStore.eagerGzipBytes
+  console.log(`\nsync adds ${kb(syncAdds)} gzip to core + store (target 20 KB ${syncAdds <= 20 * 1024 ? 'met' : 'MISSED'}); an app that does not import it pays 0 (a package of its own).`)
   const subpaths: { specifier: string; alone: Measured; withCore: Measured }[] = []
   for (const { specifier, alone, withCore } of subpathRows) {
     subpaths.push({ specifier, alone: await measure(folder, alone.name, alone.code, undefined), withCore: await measure(folder, withCore.name, withCore.code, undefined) })

@@ -8,6 +8,6 @@ const dist = (folder: string, entry = 'index') => join(repo, folder, 'dist', `${
 export const distAliases = [
   { find: /^@threadlens\/devtools\/production$/, replacement: dist('devtools', 'production') },
   { find: /^@threadlens\/devtools$/, replacement: dist('devtools') },
-  { find: /^@threadlens\/(core|store|agent|client|react|ai-sdk)\/([a-z-]+)$/, replacement: join(repo, 'packages', '$1', 'dist', '$2.js') },
-  { find: /^@threadlens\/(core|store|agent|client|react|ai-sdk)$/, replacement: join(repo, 'packages', '$1', 'dist', 'index.js') },
+  { find: /^@threadlens\/(core|store|agent|client|react|ai-sdk|sync)\/([a-z-]+)$/, replacement: join(repo, 'packages', '$1', 'dist', '$2.js') },
+  { find: /^@threadlens\/(core|store|agent|client|react|ai-sdk|sync)$/, replacement: join(repo, 'packages', '$1', 'dist', 'index.js') },
 ]

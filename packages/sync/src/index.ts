@@ -1,2 +1,17 @@
-// The sync engine lands in the next commits.
-export {}
+/**
+ * @threadlens/sync: a store's threads on every device, through a Durable Streams server. Offline
+ * first: appends land in IndexedDB at once and a persisted outbox pushes them; every device ends
+ * with the same entries in the same order. See docs/sync.md.
+ */
+export type { SyncOptions, ThreadSync } from './create-sync'
+export { createSync } from './create-sync'
+export type { SyncErrorCode } from './errors'
+export { SyncError, SyncRejectedError } from './errors'
+export type { SyncState, SyncStatus, SyncStatusSource } from './sync-status'
+export type { SyncHeaders } from './stream-http'
+export type { DeviceSyncState, InflightPush, ProducerState, SyncStateStore, ThreadSyncState } from './sync-state'
+export { inMemorySyncState } from './sync-state'
+export type { IndexedDbSyncStateOptions } from './indexeddb-sync-state'
+export { indexedDbSyncState } from './indexeddb-sync-state'
+export type { EntriesMessage, IndexMessage, WireEntry, WireRecord } from './wire'
+export { wireVersion } from './wire'

@@ -1,0 +1,151 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { SyncError, SyncRejectedError } from './errors'
+import { createDevice, startMemoryServer, toolPair, userMessage } from './testing/sync-harness'
+import type { Device } from './testing/sync-harness'
+
+let server: Awaited<ReturnType<typeof startMemoryServer>>
+let run = 0
+const started: Device[] = []
+
+beforeAll(async () => {
+  server = await startMemoryServer()
+})
+afterAll(async () => {
+  await Promise.all(started.map((device) => device.sync.stop()))
+  await server.stop()
+})
+
+function devices(count: number): { url: string; devices: Device[] } {
+  const url = `${server.url}/v1/stream/case-${run++}`
+  const made = Array.from({ length: count }, (_, index) => createDevice(`d${index}`, url))
+  started.push(...made)
+  return { url, devices: made }
+}
+
+async function texts(device: Device, threadId: string): Promise<string[]> {
+  return (await device.threads.load(threadId)).entries.map((entry) => (entry.kind === 'message' ? String(entry.payload.content) : entry.kind))
+}
+
+async function post(url: string, messages: unknown): Promise<void> {
+  await fetch(url, { method: 'PUT', headers: { 'Content-Type': 'application/json' } })
+  const response = await fetch(url, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: typeof messages === 'string' ? messages : JSON.stringify(messages) })
+  expect(response.ok).toBe(true)
+}
+
+describe('two devices', () => {
+  it('gives a thread made on one device to the other, with its title', async () => {
+    const { devices: [a, b] } = devices(2)
+    const thread = await a!.threads.create({ title: 'Trip' })
+    await a!.threads.append(thread.id, userMessage('hello'))
+    await a!.sync.syncNow()
+    await b!.sync.syncNow()
+    expect((await b!.threads.get(thread.id))?.title).toBe('Trip')
+    expect(await texts(b!, thread.id)).toEqual(['hello'])
+    expect(a!.sync.status.getSnapshot()).toMatchObject({ state: 'synced', pending: 0 })
+  })
+
+  it('puts concurrent offline appends in the stream order on both, the later pusher rebased', async () => {
+    const { devices: [a, b] } = devices(2)
+    const thread = await a!.threads.create({ title: 't' })
+    await a!.threads.append(thread.id, userMessage('start'))
+    await a!.sync.syncNow()
+    await b!.sync.syncNow()
+    a!.faults.down = b!.faults.down = 1_000
+    await a!.threads.append(thread.id, userMessage('a offline'))
+    await b!.threads.appendMany(thread.id, [userMessage('b offline'), ...toolPair('b-call', 'q')])
+    await expect(b!.sync.syncNow()).rejects.toMatchObject({ code: 'network' })
+    expect(b!.sync.status.getSnapshot()).toMatchObject({ state: 'offline', pending: 3 })
+    a!.faults.down = b!.faults.down = 0
+    await a!.sync.syncNow()
+    await b!.sync.syncNow()
+    await a!.sync.syncNow()
+    const expected = ['start', 'a offline', 'b offline', 'tool_call', 'tool_result']
+    expect(await texts(a!, thread.id)).toEqual(expected)
+    expect(await texts(b!, thread.id)).toEqual(expected)
+  })
+
+  it('keeps the unsynced entries of a thread deleted elsewhere in a recovered thread', async () => {
+    const { devices: [a, b] } = devices(2)
+    const thread = await a!.threads.create({ title: 'Doomed' })
+    await a!.threads.append(thread.id, userMessage('shared'))
+    await a!.sync.syncNow()
+    await b!.sync.syncNow()
+    b!.faults.down = 1_000
+    await b!.threads.append(thread.id, userMessage('written offline on b'))
+    await a!.threads.delete(thread.id)
+    await a!.sync.syncNow()
+    b!.faults.down = 0
+    await b!.sync.syncNow()
+    expect(await b!.threads.get(thread.id)).toBeUndefined()
+    const recovered = b!.sync.status.getSnapshot().recovered
+    expect(recovered).toHaveLength(1)
+    expect(recovered[0]!.from).toBe(thread.id)
+    expect((await b!.threads.get(recovered[0]!.to))?.title).toBe('Doomed (recovered)')
+    expect(await texts(b!, recovered[0]!.to)).toEqual(['shared', 'written offline on b'])
+    // The recovered thread syncs like any other: device a gets it too.
+    await b!.sync.syncNow()
+    await a!.sync.syncNow()
+    expect(await texts(a!, recovered[0]!.to)).toEqual(['shared', 'written offline on b'])
+  })
+})
+
+describe('a hostile stream', () => {
+  it('refuses each bad message with a typed error and keeps the good ones, the thread intact', async () => {
+    const { url, devices: [a, b] } = devices(2)
+    const thread = await a!.threads.create({ title: 'target' })
+    await a!.threads.append(thread.id, userMessage('before'))
+    await a!.sync.syncNow()
+    const rejected: SyncRejectedError[] = []
+    const reader = createDevice('d9', url, { onRejected: (error) => rejected.push(error) })
+    started.push(reader)
+    const good = (id: string, text: string) => ({ v: 1, type: 'entries', device: 'x', entries: [{ id, kind: 'message', payload: { role: 'user', content: text }, createdAt: 1 }] })
+    await post(`${url}/threads/${thread.id}`, [
+      'not an object',
+      { v: 1, type: 'entries', device: 'x', entries: [{ id: 'bad role', kind: 'message', payload: { role: 'robot', content: 'x' }, createdAt: 1 }] },
+      { v: 1, type: 'entries', device: 'x', entries: [{ id: 'role-ok-but-wrong', kind: 'message', payload: { role: 'robot', content: 'x' }, createdAt: 1 }] },
+      good('good-1', 'first good'),
+      { v: 1, type: 'entries', device: 'x', entries: [{ id: 'huge', kind: 'message', payload: { role: 'user', content: 'x'.repeat(10 * 1024 * 1024) }, createdAt: 1 }] },
+      good('good-2', 'second good'),
+    ])
+    await post(`${url}/threads/${thread.id}`, '[{"v":1,"type":"entries","device":"x","entries":[{"id":"proto","kind":"message","payload":{"role":"user","content":"x","__proto__":{"polluted":true}},"createdAt":1}]}]')
+    await reader.sync.syncNow()
+    expect(await texts(reader, thread.id)).toEqual(['before', 'first good', 'second good'])
+    expect(rejected.length).toBe(5)
+    for (const error of rejected) {
+      expect(SyncRejectedError.isInstance(error)).toBe(true)
+      expect(error.threadId).toBe(thread.id)
+    }
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined()
+    // The writer reads the same stream and agrees.
+    await b!.sync.syncNow()
+    expect(await texts(b!, thread.id)).toEqual(['before', 'first good', 'second good'])
+  })
+
+  it('stops a thread whose stream holds a newer format, with a typed error, and syncs the others', async () => {
+    const { url, devices: [a, b] } = devices(2)
+    const newer = await a!.threads.create({ title: 'newer' })
+    const plain = await a!.threads.create({ title: 'plain' })
+    await a!.threads.append(newer.id, userMessage('mine'))
+    await a!.threads.append(plain.id, userMessage('fine'))
+    await a!.sync.syncNow()
+    await post(`${url}/threads/${newer.id}`, [{ v: 2, type: 'entries', device: 'future', entries: [] }])
+    await expect(b!.sync.syncNow()).resolves.toBeUndefined()
+    expect(await texts(b!, plain.id)).toEqual(['fine'])
+    expect(await texts(b!, newer.id)).toEqual(['mine'])
+    const status = b!.sync.status.getSnapshot()
+    expect(status.state).toBe('error')
+    expect(SyncError.isInstance(status.error) && status.error.code).toBe('schema-version')
+  })
+
+  it('refuses a thread stream that is not JSON, with a typed error', async () => {
+    const { url, devices: [a] } = devices(1)
+    const thread = await a!.threads.create({ title: 'x' })
+    await fetch(`${url}/threads/${thread.id}`, { method: 'PUT', headers: { 'Content-Type': 'text/plain' } })
+    await a!.threads.append(thread.id, userMessage('local only'))
+    await a!.sync.syncNow()
+    const status = a!.sync.status.getSnapshot()
+    expect(status.state).toBe('error')
+    expect(SyncError.isInstance(status.error) && status.error.code).toBe('content-type')
+    expect(await texts(a!, thread.id)).toEqual(['local only'])
+  })
+})
