@@ -1,6 +1,8 @@
 // long: the engine is one scheduler over the index and the thread streams; its steps are below it (thread-stream.ts, wire.ts)
 import { webLocks } from '@threadlens/core/internal'
-import type { ThreadRecord, ThreadStore } from '@threadlens/store'
+import type { MemoryStore, ThreadRecord, ThreadStore } from '@threadlens/store'
+import { newMemoryState, pullMemory, pushMemory } from './memory-stream'
+import type { MemoryStreamContext, MemorySyncConflictError, MemorySyncState } from './memory-stream'
 import { SyncError, SyncRejectedError } from './errors'
 import { createStreamHttp } from './stream-http'
 import type { StreamHttp, SyncHeaders } from './stream-http'
@@ -24,6 +26,14 @@ export interface SyncOptions {
   readonly url: string
   /** Called before every request, e.g. `async () => ({ Authorization: \`Bearer ${await token()}\` })`. Never stored. */
   readonly headers?: SyncHeaders
+  /**
+   * Memories that sync (each at `<url>/memory/<id>`), as an operation log: a write that loses to
+   * another device's write of the same space is undone here and reported (`onConflict`,
+   * `status.conflicts`). Default: none.
+   */
+  readonly memory?: { readonly store: MemoryStore; readonly ids: readonly string[] }
+  /** Told when a memory write of this device lost to another device's. Default: nothing (see `status.conflicts`). */
+  readonly onConflict?: (error: MemorySyncConflictError) => void
   /** Which local threads sync. Default: all. Threads that come from the server always do. */
   readonly include?: (record: ThreadRecord) => boolean
   /** Where sync keeps its outbox and offsets. Default: in memory; pass `indexedDbSyncState()` to survive reloads. */
@@ -72,6 +82,7 @@ class SyncEngine implements ThreadSync {
   readonly #base: string
   #device!: DeviceSyncState
   readonly #threads = new Map<string, ThreadSyncState>()
+  readonly #memories = new Map<string, MemorySyncState>()
   readonly #records = new Map<string, ThreadRecord>()
   readonly #queue = new Set<string>()
   #draining: Promise<void> | null = null
@@ -125,11 +136,22 @@ class SyncEngine implements ThreadSync {
     const createId = this.#options.createId ?? (() => crypto.randomUUID())
     this.#device = await this.#stateStore.loadDevice(createId)
     for (const state of await this.#stateStore.loadThreads()) this.#threads.set(state.threadId, state)
-    this.#unsubscribe = this.#options.threads.subscribeList((event) => {
+    for (const state of await this.#stateStore.loadMemories()) this.#memories.set(state.memoryId, state)
+    const memory = this.#options.memory
+    const stops = (memory?.ids ?? []).map((memoryId) =>
+      memory!.store.subscribe(memoryId, (event) => {
+        if (event.type === 'memory-update') this.#schedule(`memory:${memoryId}`)
+      }),
+    )
+    const stopList = this.#options.threads.subscribeList((event) => {
       if (event.type !== 'list-update') return
       this.#latestList = event.threads
       this.#schedule('local')
     })
+    this.#unsubscribe = () => {
+      stopList()
+      for (const stop of stops) stop()
+    }
     this.#schedule('index')
     if (this.#options.live !== false) void this.#followIndex()
   }
@@ -153,6 +175,7 @@ class SyncEngine implements ThreadSync {
       try {
         if (key === 'index') await this.#syncIndex()
         else if (key === 'local') await this.#localChange()
+        else if (key.startsWith('memory:')) await this.#syncMemory(key.slice('memory:'.length))
         else await this.#syncThread(key.slice('thread:'.length))
         this.#failures = 0
         this.#lastError = null
@@ -267,7 +290,7 @@ class SyncEngine implements ThreadSync {
         state = { ...state, record: wire }
         await this.#save(state)
       }
-      if (record.entryCount > state.synced + state.acked.length || state.inflight !== null) this.#schedule(`thread:${record.id}`)
+      if (record.entryCount > state.synced || state.inflight !== null) this.#schedule(`thread:${record.id}`)
     }
     for (const state of this.#threads.values()) {
       if (present.has(state.threadId) || state.deleted || state.record === null) continue
@@ -343,6 +366,38 @@ class SyncEngine implements ThreadSync {
     return deleted
   }
 
+  // ---- memory ----
+
+  async #syncMemory(memoryId: string): Promise<void> {
+    const store = this.#options.memory?.store
+    if (store === undefined) return
+    const context: MemoryStreamContext = {
+      http: this.#http,
+      memory: store,
+      deviceId: this.#device.deviceId,
+      createId: this.#options.createId ?? (() => crypto.randomUUID()),
+      urlOf: (id) => `${this.#base}/memory/${encodeURIComponent(id)}`,
+      save: async (state) => {
+        this.#assertRunning()
+        this.#memories.set(state.memoryId, state)
+        await this.#stateStore.saveMemory(state)
+      },
+      reject: (error) => this.#reject(error),
+      conflict: (error) => {
+        const status = this.status.getSnapshot()
+        this.status.set({ conflicts: [...status.conflicts, error].slice(-20) })
+        this.#options.onConflict?.(error)
+      },
+    }
+    let state = await pullMemory(context, this.#memories.get(memoryId) ?? newMemoryState(memoryId))
+    const before = state
+    state = await pushMemory(context, state)
+    if (state !== before) {
+      await this.#enqueueIndex({ v: wireVersion, type: 'memory-changed', device: this.#device.deviceId, memoryId })
+      await pullMemory(context, state)
+    }
+  }
+
   // ---- the index: records, deletions, change notices ----
 
   async #syncIndex(): Promise<void> {
@@ -404,6 +459,10 @@ class SyncEngine implements ThreadSync {
       return
     }
     if (message.type === 'record') return this.#applyRecord(message.record)
+    if (message.type === 'memory-changed') {
+      if (message.device !== this.#device.deviceId && this.#options.memory?.ids.includes(message.memoryId) === true) this.#schedule(`memory:${message.memoryId}`)
+      return
+    }
     const state = this.#threads.get(message.threadId)
     if (message.type === 'changed') {
       if (state === undefined) await this.#save(newThreadState(message.threadId))
@@ -463,6 +522,7 @@ class SyncEngine implements ThreadSync {
     this.#schedule('local')
     this.#schedule('index')
     for (const [threadId, state] of this.#threads) if (!state.deleted) this.#schedule(`thread:${threadId}`)
+    for (const memoryId of this.#options.memory?.ids ?? []) this.#schedule(`memory:${memoryId}`)
     for (let round = 0; round < 100; round++) {
       await this.#whenIdle()
       if (this.#lastError !== null) throw this.#lastError

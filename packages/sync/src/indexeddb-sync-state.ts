@@ -1,5 +1,6 @@
 import { newDeviceState } from './sync-state'
 import type { DeviceSyncState, SyncStateStore, ThreadSyncState } from './sync-state'
+import type { MemorySyncState } from './memory-stream'
 
 /**
  * Sync state in its own IndexedDB database (two object stores of plain rows, so no Dexie is
@@ -36,6 +37,7 @@ export function indexedDbSyncState(options: IndexedDbSyncStateOptions = {}): Syn
       request.onupgradeneeded = () => {
         request.result.createObjectStore('device')
         request.result.createObjectStore('threads', { keyPath: 'threadId' })
+        request.result.createObjectStore('memories', { keyPath: 'memoryId' })
       }
       request.onsuccess = () => {
         // Another tab deleting or upgrading the database: let it, and open again next time.
@@ -50,7 +52,7 @@ export function indexedDbSyncState(options: IndexedDbSyncStateOptions = {}): Syn
     })
     return opening
   }
-  const write = async (store: 'device' | 'threads', change: (objects: IDBObjectStore) => void): Promise<void> => {
+  const write = async (store: 'device' | 'threads' | 'memories', change: (objects: IDBObjectStore) => void): Promise<void> => {
     const transaction = (await database()).transaction(store, 'readwrite')
     change(transaction.objectStore(store))
     await committed(transaction)
@@ -68,9 +70,12 @@ export function indexedDbSyncState(options: IndexedDbSyncStateOptions = {}): Syn
       return (await done((await database()).transaction('threads').objectStore('threads').getAll())) as ThreadSyncState[]
     },
     saveThread: (state) => write('threads', (objects) => objects.put(state)),
+    async loadMemories() {
+      return (await done((await database()).transaction('memories').objectStore('memories').getAll())) as MemorySyncState[]
+    },
+    saveMemory: (state) => write('memories', (objects) => objects.put(state)),
     clear: async () => {
-      await write('device', (objects) => objects.clear())
-      await write('threads', (objects) => objects.clear())
+      for (const store of ['device', 'threads', 'memories'] as const) await write(store, (objects) => objects.clear())
     },
   }
 }

@@ -1,4 +1,5 @@
 import type { SyncErrorCode } from './errors'
+import type { MemorySyncState } from './memory-stream'
 import type { IndexMessage, WireRecord } from './wire'
 
 /** A push written down before it is sent, resent byte for byte until the server acknowledges it. */
@@ -53,6 +54,8 @@ export interface SyncStateStore {
   saveDevice(state: DeviceSyncState): Promise<void>
   loadThreads(): Promise<readonly ThreadSyncState[]>
   saveThread(state: ThreadSyncState): Promise<void>
+  loadMemories(): Promise<readonly MemorySyncState[]>
+  saveMemory(state: MemorySyncState): Promise<void>
   /** Forgets everything (a sign-out). */
   clear(): Promise<void>
 }
@@ -69,6 +72,7 @@ export function newDeviceState(deviceId: string): DeviceSyncState {
 export function inMemorySyncState(): SyncStateStore {
   let device: DeviceSyncState | undefined
   const threads = new Map<string, ThreadSyncState>()
+  const memories = new Map<string, MemorySyncState>()
   return {
     async loadDevice(createId) {
       device ??= newDeviceState(createId())
@@ -83,9 +87,16 @@ export function inMemorySyncState(): SyncStateStore {
     async saveThread(state) {
       threads.set(state.threadId, structuredClone(state))
     },
+    async loadMemories() {
+      return [...memories.values()].map((state) => structuredClone(state))
+    },
+    async saveMemory(state) {
+      memories.set(state.memoryId, structuredClone(state))
+    },
     async clear() {
       device = undefined
       threads.clear()
+      memories.clear()
     },
   }
 }

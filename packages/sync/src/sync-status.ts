@@ -1,4 +1,5 @@
 import type { SyncError, SyncRejectedError } from './errors'
+import type { MemorySyncConflictError } from './memory-stream'
 
 /**
  * Where sync stands, for a header badge or the panel:
@@ -24,6 +25,8 @@ export interface SyncStatus {
   readonly recovered: readonly { readonly from: string; readonly to: string }[]
   /** Stream messages this device refused (each also given to `onRejected`), the newest 20. */
   readonly rejected: readonly SyncRejectedError[]
+  /** Memory writes of this device that lost to another device's (each also given to `onConflict`), the newest 20. */
+  readonly conflicts: readonly MemorySyncConflictError[]
 }
 
 /** A subscribable status, in the shape `useSyncExternalStore` takes. */
@@ -32,7 +35,7 @@ export interface SyncStatusSource {
   subscribe(listener: () => void): () => void
 }
 
-export const initialStatus: SyncStatus = { state: 'starting', pending: 0, error: null, lastSyncedAt: null, recovered: [], rejected: [] }
+export const initialStatus: SyncStatus = { state: 'starting', pending: 0, error: null, lastSyncedAt: null, recovered: [], rejected: [], conflicts: [] }
 
 export function createStatusSource(): SyncStatusSource & { set(change: Partial<SyncStatus>): void } {
   let status = initialStatus

@@ -15,6 +15,7 @@ type Action =
   | { readonly type: 'create'; readonly device: number }
   | { readonly type: 'message' | 'pair' | 'open-call' | 'close-call' | 'rename'; readonly device: number; readonly thread: number }
   | { readonly type: 'sync' | 'crash'; readonly device: number }
+  | { readonly type: 'remember'; readonly device: number; readonly key: 'plan' | 'city' }
   | { readonly type: 'down' | 'lost'; readonly device: number; readonly count: number }
 
 const deviceIndex = fc.nat({ max: 2 })
@@ -23,6 +24,7 @@ const actionArbitrary: fc.Arbitrary<Action> = fc.oneof(
   { weight: 6, arbitrary: fc.record({ type: fc.constantFrom('message' as const, 'pair' as const, 'open-call' as const, 'close-call' as const, 'rename' as const), device: deviceIndex, thread: fc.nat({ max: 5 }) }) },
   { weight: 5, arbitrary: fc.record({ type: fc.constant('sync' as const), device: deviceIndex }) },
   { weight: 1, arbitrary: fc.record({ type: fc.constant('crash' as const), device: deviceIndex }) },
+  { weight: 2, arbitrary: fc.record({ type: fc.constant('remember' as const), device: deviceIndex, key: fc.constantFrom('plan' as const, 'city' as const) }) },
   { weight: 1, arbitrary: fc.record({ type: fc.constantFrom('down' as const, 'lost' as const), device: deviceIndex, count: fc.integer({ min: 1, max: 4 }) }) },
 )
 
@@ -109,6 +111,9 @@ async function run(world: World, action: Action): Promise<void> {
     case 'crash':
       await device.crash()
       return
+    case 'remember':
+      await device.memory.world.put('agent', action.key, `${device.name} ${world.calls++}`)
+      return
     case 'down':
       device.faults.down += action.count
       return
@@ -134,6 +139,9 @@ async function settle(world: World): Promise<void> {
 }
 
 async function check(world: World): Promise<void> {
+  // Memory: one agreed world on every device.
+  const memories = await Promise.all(world.devices.map(async (device) => (await device.memory.get('agent')).spaces.world.data))
+  for (const memory of memories) expect(memory).toEqual(memories[0])
   const [first, ...others] = world.devices
   const ids = await localThreadIds(first!)
   for (const other of others) expect(await localThreadIds(other)).toEqual(ids)

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { SyncError, SyncRejectedError } from './errors'
+import { MemorySyncConflictError } from './memory-stream'
 import { createDevice, startMemoryServer, toolPair, userMessage } from './testing/sync-harness'
 import type { Device } from './testing/sync-harness'
 
@@ -86,6 +87,42 @@ describe('two devices', () => {
     await b!.sync.syncNow()
     await a!.sync.syncNow()
     expect(await texts(a!, recovered[0]!.to)).toEqual(['shared', 'written offline on b'])
+  })
+})
+
+describe('memory', () => {
+  it('gives a space written on one device to the other', async () => {
+    const { devices: [a, b] } = devices(2)
+    await a!.memory.world.put('agent', 'city', 'Oslo')
+    await a!.memory.tasks.add('agent', 'book a table', { id: 'task-1' })
+    await a!.sync.syncNow()
+    await b!.sync.syncNow()
+    expect(await b!.memory.world.get('agent', 'city')).toBe('Oslo')
+    expect((await b!.memory.tasks.open('agent')).map((task) => task.text)).toEqual(['book a table'])
+    expect(a!.sync.status.getSnapshot().conflicts).toEqual([])
+  })
+
+  it('keeps the first of two offline writes to a space everywhere and tells the other device it lost', async () => {
+    const { devices: [a, b] } = devices(2)
+    await a!.memory.world.put('agent', 'plan', 'start')
+    await a!.sync.syncNow()
+    await b!.sync.syncNow()
+    a!.faults.down = b!.faults.down = 1_000
+    await a!.memory.world.put('agent', 'plan', 'from a')
+    await b!.memory.world.put('agent', 'plan', 'from b')
+    a!.faults.down = b!.faults.down = 0
+    await a!.sync.syncNow()
+    await b!.sync.syncNow()
+    await a!.sync.syncNow()
+    expect(await a!.memory.world.get('agent', 'plan')).toBe('from a')
+    expect(await b!.memory.world.get('agent', 'plan')).toBe('from a')
+    expect(a!.sync.status.getSnapshot().conflicts).toEqual([])
+    const [conflict, ...more] = b!.sync.status.getSnapshot().conflicts
+    expect(more).toEqual([])
+    expect(MemorySyncConflictError.isInstance(conflict)).toBe(true)
+    expect(conflict!.target).toEqual({ kind: 'memory-space', memoryId: 'agent', space: 'world' })
+    expect(conflict!.lost).toEqual({ plan: 'from b' })
+    expect(conflict!.current).toEqual({ plan: 'from a' })
   })
 })
 

@@ -66,6 +66,18 @@ async function place(context: ThreadStreamContext, state: ThreadSyncState, offse
   return current
 }
 
+/**
+ * The push in flight, found in the stream (its answer was lost after the server took it): stored,
+ * so it is not sent again; the producer goes on from the next seq.
+ */
+function readBack(state: ThreadSyncState, batches: readonly (readonly WireEntry[])[]): ThreadSyncState {
+  const push = state.inflight
+  if (push === null || push.ids.length === 0) return state
+  const read = new Set(batches.flatMap((entries) => entries.map((entry) => entry.id)))
+  if (!push.ids.every((id) => read.has(id))) return state
+  return { ...state, inflight: null, producer: { epoch: push.epoch, seq: push.seq + 1 } }
+}
+
 /** Reads the thread's stream from where it stopped to its end, placing what it finds. */
 export async function pullThread(context: ThreadStreamContext, start: ThreadSyncState): Promise<ThreadSyncState> {
   let state = start
@@ -98,6 +110,7 @@ export async function pullThread(context: ThreadStreamContext, start: ThreadSync
       throw new SyncError('schema-version', url, `The stream ${url} holds messages of sync format ${String(newer)}; this code reads format ${wireVersion}. Update the app to sync this thread.`)
     }
     state = { ...state, offset: read.nextOffset }
+    state = readBack(state, batches)
     await context.save(state)
     if (read.closed) return context.closed(state)
     if (read.upToDate || read.messages.length === 0) return state

@@ -34,6 +34,8 @@ export type IndexMessage =
   | { readonly v: 1; readonly type: 'delete'; readonly device: string; readonly threadId: string }
   /** The thread's stream has new entries: devices that follow the index read it. */
   | { readonly v: 1; readonly type: 'changed'; readonly device: string; readonly threadId: string }
+  /** The memory's stream has new operations. */
+  | { readonly v: 1; readonly type: 'memory-changed'; readonly device: string; readonly memoryId: string }
 
 export function wireEntry(entry: Entry): WireEntry {
   const { tokens: _tokens, unreadable: _unreadable, ...meta } = entry.meta ?? {}
@@ -55,12 +57,12 @@ export type Refusal = { readonly kind: 'refused'; readonly reason: string; reado
 const forbiddenKeys = new Set(['__proto__', 'constructor', 'prototype'])
 const idPattern = /^[A-Za-z0-9_.:-]{1,128}$/
 
-function isObject(value: unknown): value is Record<string, unknown> {
+export function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value)
 }
 
 /** The first key able to pollute a prototype anywhere in `value` (bounded by `maxNodes`), if any. */
-function forbiddenKeyIn(value: unknown, maxNodes = 1_000_000): string | undefined {
+export function forbiddenKeyIn(value: unknown, maxNodes = 1_000_000): string | undefined {
   const stack: unknown[] = [value]
   for (let visited = 0; stack.length > 0 && visited < maxNodes; visited++) {
     const item = stack.pop()
@@ -113,6 +115,9 @@ export function readIndexMessage(value: unknown): IndexMessage | Refusal {
     return typeof checked.threadId === 'string' && idPattern.test(checked.threadId)
       ? (checked as unknown as IndexMessage)
       : { kind: 'refused', reason: `the ${checked.type} notice has no valid thread id` }
+  }
+  if (checked.type === 'memory-changed') {
+    return typeof checked.memoryId === 'string' && idPattern.test(checked.memoryId) ? (checked as unknown as IndexMessage) : { kind: 'refused', reason: 'the memory notice has no valid memory id' }
   }
   if (checked.type !== 'record') return { kind: 'refused', reason: `unknown message type ${JSON.stringify(checked.type)?.slice(0, 40)}` }
   const record = checked.record

@@ -1,7 +1,7 @@
 import { DurableStreamTestServer } from '@durable-streams/server'
 import { createMemoryBackedStores } from '@threadlens/store'
 import type { EntryInput } from '@threadlens/core'
-import type { ThreadStore } from '@threadlens/store'
+import type { MemoryStore, ThreadStore } from '@threadlens/store'
 import { createSync } from '../create-sync'
 import type { SyncOptions, ThreadSync } from '../create-sync'
 import { inMemorySyncState } from '../sync-state'
@@ -43,6 +43,8 @@ export function faultyFetch(faults: Faults): typeof fetch {
 export interface Device {
   readonly name: string
   readonly threads: ThreadStore
+  /** Its memory store; memory `agent` syncs. */
+  readonly memory: MemoryStore
   readonly state: SyncStateStore
   readonly faults: Faults
   sync: ThreadSync
@@ -56,10 +58,11 @@ export function createDevice(name: string, url: string, options: Partial<SyncOpt
   const state = inMemorySyncState()
   const faults: Faults = { down: 0, lost: 0 }
   const start = (): ThreadSync =>
-    createSync({ threads: stores.threads, url, state, live: false, fetch: faultyFetch(faults), random: () => 0, onRejected: () => {}, createId: () => `${name}-device`, ...options })
+    createSync({ threads: stores.threads, memory: { store: stores.memory, ids: ['agent'] }, url, state, live: false, fetch: faultyFetch(faults), random: () => 0, onRejected: () => {}, createId: () => `${name}-device`, ...options })
   const device: Device = {
     name,
     threads: stores.threads,
+    memory: stores.memory,
     state,
     faults,
     sync: start(),
