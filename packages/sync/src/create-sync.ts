@@ -1,6 +1,8 @@
 // long: the engine is one scheduler over the index and the thread streams; its steps are below it (thread-stream.ts, wire.ts)
 import { webLocks } from '@threadlens/core/internal'
 import type { MemoryStore, ThreadRecord, ThreadStore } from '@threadlens/store'
+import { attachmentsIn, downloadAttachments, uploadAttachments } from './attachments'
+import type { AttachmentSync } from './attachments'
 import { newMemoryState, pullMemory, pushMemory } from './memory-stream'
 import type { MemoryStreamContext, MemorySyncConflictError, MemorySyncState } from './memory-stream'
 import { SyncError, SyncRejectedError } from './errors'
@@ -13,7 +15,7 @@ import type { SyncStatus, SyncStatusSource } from './sync-status'
 import { pullThread, pushThread } from './thread-stream'
 import type { ThreadStreamContext } from './thread-stream'
 import { isRefusal, readIndexMessage, sameRecord, wireRecord, wireVersion } from './wire'
-import type { IndexMessage, WireRecord } from './wire'
+import type { IndexMessage, WireEntry, WireRecord } from './wire'
 
 export interface SyncOptions {
   /** The store whose threads sync. */
@@ -32,6 +34,12 @@ export interface SyncOptions {
    * `status.conflicts`). Default: none.
    */
   readonly memory?: { readonly store: MemoryStore; readonly ids: readonly string[] }
+  /**
+   * Attachment bytes (images, files) sync through `blobs`, an endpoint the app provides (see
+   * `BlobEndpoint`, `httpBlobEndpoint`), keyed by content hash and checked against it; never inside
+   * a stream. Default: entries sync with their references only.
+   */
+  readonly attachments?: AttachmentSync
   /** Told when a memory write of this device lost to another device's. Default: nothing (see `status.conflicts`). */
   readonly onConflict?: (error: MemorySyncConflictError) => void
   /** Which local threads sync. Default: all. Threads that come from the server always do. */
@@ -83,6 +91,8 @@ class SyncEngine implements ThreadSync {
   #device!: DeviceSyncState
   readonly #threads = new Map<string, ThreadSyncState>()
   readonly #memories = new Map<string, MemorySyncState>()
+  /** Attachments uploaded by this engine (an upload is idempotent; this only saves repeats). */
+  readonly #uploaded = new Set<string>()
   readonly #records = new Map<string, ThreadRecord>()
   readonly #queue = new Set<string>()
   #draining: Promise<void> | null = null
@@ -320,7 +330,19 @@ class SyncEngine implements ThreadSync {
       reject: (error) => this.#reject(error),
       announce: (threadId) => this.#enqueueIndex({ v: wireVersion, type: 'changed', device: this.#device.deviceId, threadId }),
       closed: (state) => this.#deletedElsewhere(state),
+      upload: async (entries) => {
+        if (this.#options.attachments !== undefined) await uploadAttachments(this.#options.attachments, entries, this.#uploaded)
+      },
+      download: (threadId, entries) => this.#download(threadId, entries),
     }
+  }
+
+  /** Downloads what placed entries use; gives what the endpoint lacks yet (`[id, mediaType]`), tried again next step. */
+  async #download(threadId: string, entries: readonly WireEntry[]): Promise<readonly (readonly [string, string])[]> {
+    const attachments = this.#options.attachments
+    if (attachments === undefined || entries.length === 0) return []
+    const missing = new Set(await downloadAttachments(attachments, threadId, entries))
+    return [...attachmentsIn(entries)].filter(([id]) => missing.has(id))
   }
 
   #reject(error: SyncRejectedError): void {
@@ -336,6 +358,12 @@ class SyncEngine implements ThreadSync {
     // Entries wait for their thread's record (the index gives it before it announces entries).
     if ((await this.#options.threads.get(threadId)) === undefined) return
     const context = this.#context()
+    if ((state.blobs?.length ?? 0) > 0) {
+      // Attachments the endpoint did not have last time.
+      const wanted = state.blobs!.map(([id, mediaType]) => ({ payload: { source: { type: 'attachment', id, mediaType } } }) as unknown as WireEntry)
+      state = { ...state, blobs: await this.#download(threadId, wanted) }
+      await this.#save(state)
+    }
     state = await pullThread(context, state)
     for (let round = 0; round < 1_000 && !state.deleted && !this.#stopped; round++) {
       const before = state

@@ -13,6 +13,8 @@ export type { DeviceSyncState, InflightPush, ProducerState, SyncStateStore, Thre
 export { inMemorySyncState } from './sync-state'
 export type { IndexedDbSyncStateOptions } from './indexeddb-sync-state'
 export { indexedDbSyncState } from './indexeddb-sync-state'
+export type { AttachmentSync, BlobEndpoint, HttpBlobEndpointOptions } from './attachments'
+export { httpBlobEndpoint } from './attachments'
 export type { AgreedSpace, MemoryMessage, MemorySyncState, SpaceOperation } from './memory-stream'
 export { MemorySyncConflictError } from './memory-stream'
 export type { EntriesMessage, IndexMessage, WireEntry, WireRecord } from './wire'

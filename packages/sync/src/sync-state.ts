@@ -33,6 +33,8 @@ export interface ThreadSyncState {
   readonly record: WireRecord | null
   /** Deleted here or elsewhere: its stream is closed. */
   readonly deleted: boolean
+  /** Attachments its placed entries use that the blob endpoint did not have yet: `[id, mediaType]`, read again on the next step. */
+  readonly blobs?: readonly (readonly [string, string])[]
   /** Why the thread's sync stopped (a stream of a newer version, or not made by sync), or `null`. */
   readonly halted: { readonly code: SyncErrorCode; readonly message: string } | null
 }

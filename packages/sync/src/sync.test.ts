@@ -1,6 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { SyncError, SyncRejectedError } from './errors'
 import { MemorySyncConflictError } from './memory-stream'
+import { imagePart } from '@threadlens/store/attachments'
+import { startBlobServer } from '../server/blob-server'
+import { httpBlobEndpoint } from './attachments'
+import type { BlobEndpoint } from './attachments'
 import { createDevice, startMemoryServer, toolPair, userMessage } from './testing/sync-harness'
 import type { Device } from './testing/sync-harness'
 
@@ -87,6 +91,58 @@ describe('two devices', () => {
     await b!.sync.syncNow()
     await a!.sync.syncNow()
     expect(await texts(a!, recovered[0]!.to)).toEqual(['shared', 'written offline on b'])
+  })
+})
+
+describe('attachments', () => {
+  const png = new Uint8Array([137, 80, 78, 71, 13, 10, 26, 10, 1, 2, 3, 4])
+
+  it('moves the bytes through the blob endpoint, never the stream, checked against their hash', async () => {
+    const blobServer = await startBlobServer()
+    try {
+      const url = `${server.url}/v1/stream/case-${run++}`
+      const blobs = httpBlobEndpoint({ url: blobServer.baseUrl })
+      const a = createDevice('d0', url, { blobs })
+      const b = createDevice('d1', url, { blobs })
+      started.push(a, b)
+      const thread = await a.threads.create({ title: 'photo' })
+      const info = await a.attachments.put(thread.id, new Blob([png], { type: 'image/png' }))
+      await a.threads.append(thread.id, { kind: 'message', payload: { role: 'user', content: 'look', parts: [{ type: 'text', text: 'look' }, imagePart(info)] } })
+      await a.sync.syncNow()
+      expect(blobServer.size()).toBe(1)
+      const stream = await (await fetch(`${url}/threads/${thread.id}?offset=-1`)).text()
+      expect(stream).toContain(info.id)
+      expect(stream.length).toBeLessThan(2_000)
+      await b.sync.syncNow()
+      const copy = await b.attachments.get(info.id)
+      expect(new Uint8Array(await copy!.arrayBuffer())).toEqual(png)
+      expect((await b.attachments.listForThread(thread.id)).map((item) => item.id)).toEqual([info.id])
+    } finally {
+      await blobServer.stop()
+    }
+  })
+
+  it('keeps no bytes that do not hash to their id, and tries again later', async () => {
+    const url = `${server.url}/v1/stream/case-${run++}`
+    const held = new Map<string, Blob>()
+    const honest: BlobEndpoint = { put: async (id, blob) => void held.set(id, blob), get: async (id) => held.get(id) }
+    let lie = true
+    const lying: BlobEndpoint = { put: async () => {}, get: async (id) => (lie ? new Blob([new Uint8Array([1, 2, 3])], { type: 'image/png' }) : held.get(id)) }
+    const a = createDevice('d0', url, { blobs: honest })
+    const b = createDevice('d1', url, { blobs: lying })
+    started.push(a, b)
+    const thread = await a.threads.create({ title: 'photo' })
+    const info = await a.attachments.put(thread.id, new Blob([png], { type: 'image/png' }))
+    await a.threads.append(thread.id, { kind: 'message', payload: { role: 'user', content: 'look', parts: [{ type: 'text', text: 'look' }, imagePart(info)] } })
+    await a.sync.syncNow()
+    await b.sync.syncNow()
+    expect((await b.threads.load(thread.id)).entries).toHaveLength(1)
+    expect(await b.attachments.get(info.id)).toBeUndefined()
+    expect((await b.state.loadThreads()).find((state) => state.threadId === thread.id)?.blobs).toEqual([[info.id, 'image/png']])
+    lie = false
+    await b.sync.syncNow()
+    expect(new Uint8Array(await (await b.attachments.get(info.id))!.arrayBuffer())).toEqual(png)
+    expect((await b.state.loadThreads()).find((state) => state.threadId === thread.id)?.blobs).toEqual([])
   })
 })
 

@@ -22,6 +22,10 @@ export interface ThreadStreamContext {
   reject(error: SyncRejectedError): void
   /** A push was stored: the index should say so (written to the index's outbox). */
   announce(threadId: string): Promise<void>
+  /** Before a push: the bytes of the attachments its entries use go to the blob endpoint. */
+  upload(entries: readonly Entry[]): Promise<void>
+  /** After a read: the bytes of the attachments placed entries use come from the blob endpoint; gives those it lacks yet. */
+  download(threadId: string, entries: readonly WireEntry[]): Promise<readonly (readonly [string, string])[]>
   /** The stream is closed: the thread was deleted elsewhere. */
   closed(state: ThreadSyncState): Promise<ThreadSyncState>
 }
@@ -104,6 +108,8 @@ export async function pullThread(context: ThreadStreamContext, start: ThreadSync
       if (fresh.length > 0) batches.push(fresh)
     }
     state = await place(context, state, state.offset, batches)
+    const missing = await context.download(state.threadId, batches.flat())
+    if (missing.length > 0) state = { ...state, blobs: [...new Map([...(state.blobs ?? []), ...missing])] }
     if (newer !== undefined) {
       // The offset stays before this page: reading it again places nothing twice.
       await context.save(state)
@@ -140,6 +146,7 @@ export async function pushThread(context: ThreadStreamContext, start: ThreadSync
     const pending = thread.entries.slice(state.synced).filter((entry) => !acked.has(entry.id))
     const batch = nextBatch(pending, (entry) => JSON.stringify(entry.payload).length)
     if (batch.length === 0) return state
+    await context.upload(batch)
     const body = JSON.stringify([{ v: wireVersion, type: 'entries', device: context.deviceId, entries: batch.map(wireEntry) }])
     push = { epoch: state.producer.epoch, seq: state.producer.seq, body, ids: batch.map((entry) => entry.id) }
     state = { ...state, inflight: push }

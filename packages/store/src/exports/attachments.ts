@@ -4,7 +4,7 @@
  */
 
 export type { AttachmentInfo, AttachmentStore, PutAttachmentOptions } from '../attachments/attachment-store'
-export { filePart, imagePart, maxAttachmentBytes, bytesToBase64, base64ToBytes } from '../attachments/attachment-store'
+export { attachmentIdOf, filePart, imagePart, maxAttachmentBytes, bytesToBase64, base64ToBytes } from '../attachments/attachment-store'
 export { createAttachmentStore } from '../backends/indexeddb/create-attachment-store'
 export { createMemoryAttachmentStore } from '../backends/in-memory/attachment-store'
 export type { AttachmentLine } from '../transfer/thread-file-format'

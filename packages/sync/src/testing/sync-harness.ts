@@ -2,6 +2,8 @@ import { DurableStreamTestServer } from '@durable-streams/server'
 import { createMemoryBackedStores } from '@threadlens/store'
 import type { EntryInput } from '@threadlens/core'
 import type { MemoryStore, ThreadStore } from '@threadlens/store'
+import type { AttachmentStore } from '@threadlens/store/attachments'
+import type { BlobEndpoint } from '../attachments'
 import { createSync } from '../create-sync'
 import type { SyncOptions, ThreadSync } from '../create-sync'
 import { inMemorySyncState } from '../sync-state'
@@ -43,6 +45,7 @@ export function faultyFetch(faults: Faults): typeof fetch {
 export interface Device {
   readonly name: string
   readonly threads: ThreadStore
+  readonly attachments: AttachmentStore
   /** Its memory store; memory `agent` syncs. */
   readonly memory: MemoryStore
   readonly state: SyncStateStore
@@ -52,17 +55,20 @@ export interface Device {
   crash(): Promise<void>
 }
 
-export function createDevice(name: string, url: string, options: Partial<SyncOptions> = {}): Device {
+export function createDevice(name: string, url: string, options: Partial<SyncOptions> & { readonly blobs?: BlobEndpoint } = {}): Device {
   let counter = 0
   const stores = createMemoryBackedStores({ createId: () => `${name}-${counter++}` })
   const state = inMemorySyncState()
   const faults: Faults = { down: 0, lost: 0 }
+  const { blobs, ...syncOptions } = options
+  const attachments = blobs === undefined ? {} : { attachments: { store: stores.attachments, blobs } }
   const start = (): ThreadSync =>
-    createSync({ threads: stores.threads, memory: { store: stores.memory, ids: ['agent'] }, url, state, live: false, fetch: faultyFetch(faults), random: () => 0, onRejected: () => {}, createId: () => `${name}-device`, ...options })
+    createSync({ threads: stores.threads, memory: { store: stores.memory, ids: ['agent'] }, url, state, live: false, fetch: faultyFetch(faults), random: () => 0, onRejected: () => {}, createId: () => `${name}-device`, ...attachments, ...syncOptions })
   const device: Device = {
     name,
     threads: stores.threads,
     memory: stores.memory,
+    attachments: stores.attachments,
     state,
     faults,
     sync: start(),

@@ -1,0 +1,3 @@
+import { describePublicApi } from '@threadlens/testing/node'
+
+describePublicApi(new URL('../', import.meta.url))
