@@ -47,8 +47,9 @@ const entries: { readonly name: string; readonly target?: number; readonly code:
 ]
 
 /** Core's public subpaths, from its package.json (`/internal` too: the other packages pay for it). */
-const coreManifest = JSON.parse(await readFile(join(repo, 'packages/core/package.json'), 'utf8')) as { exports: Record<string, string> }
-const coreSubpaths = Object.keys(coreManifest.exports)
+// The published ones (publishConfig): the workspace-only test kit (`./testing`) is never built.
+const coreManifest = JSON.parse(await readFile(join(repo, 'packages/core/package.json'), 'utf8')) as { publishConfig: { exports: Record<string, unknown> } }
+const coreSubpaths = Object.keys(coreManifest.publishConfig.exports)
   .filter((key) => key.startsWith('./') && key !== './package.json')
   .map((key) => `@threadlens/core/${key.slice(2)}`)
 const subpathRows = coreSubpaths.map((specifier) => ({
