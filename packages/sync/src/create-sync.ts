@@ -272,6 +272,9 @@ class SyncEngine implements ThreadSync {
   }
 
   async #enqueueIndex(message: IndexMessage): Promise<void> {
+    // A change notice already waiting says it all: the index grows by one per burst, not per push.
+    const waiting = this.#device.indexOutbox.some((queued) => queued.type === message.type && JSON.stringify(queued) === JSON.stringify(message))
+    if (waiting && (message.type === 'changed' || message.type === 'memory-changed')) return this.#schedule('index')
     await this.#saveDevice({ ...this.#device, indexOutbox: [...this.#device.indexOutbox, message] })
     this.#schedule('index')
   }
