@@ -111,7 +111,7 @@ export function planPlacement(
       checkAppendRules(input, { seq, hasCall: (id) => calls.has(id), hasResult: (id) => results.has(id), storedToolNames: 'stored' in item })
     } catch (error) {
       if (item.offset !== undefined) throw syncedError(error, item.offset, prepared.length)
-      if (!InvalidEntryError.isInstance(error)) throw error
+      if (!InvalidEntryError.isInstance(error) || !('stored' in item)) throw error
       throw new InvalidEntryError(error.field, `${error.rule} (stored entry "${item.stored.id}", at seq ${seq} after the synced entries; nothing was placed)`, { cause: error })
     }
     track(input)
