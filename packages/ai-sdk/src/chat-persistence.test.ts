@@ -96,6 +96,22 @@ describe('createChatPersistence', () => {
     stop()
   })
 
+  it('tells watchers about a rebase (a sync moved stored entries)', async () => {
+    const { threads } = createMemoryBackedStores()
+    const tabA = createChatPersistence({ store: threads, chatId: 'chat-7' })
+    await tabA.load()
+    await tabA.save([user('u1', 'hi'), user('u2', 'there')])
+    const seen: string[][] = []
+    const stop = tabA.watch((messages) => seen.push(messages.map((message) => message.id)))
+    await new Promise((resolve) => setTimeout(resolve, 0))
+    const entries = (await threads.load('chat-7')).entries
+    const second = entries.find((entry) => entry.kind === 'message' && entry.payload.content === 'there')
+    // The stream put the second message first: what was before it moves after it.
+    expect((await threads.placeSynced('chat-7', 0, [second as NonNullable<typeof second>])).moved).toBeGreaterThan(0)
+    await expect.poll(() => seen.at(-1)).toEqual(['u2', 'u1'])
+    stop()
+  })
+
   it('moves watchers of other tabs onto a new branch', async () => {
     const { threads } = createMemoryBackedStores()
     const tabA = createChatPersistence({ store: threads, chatId: 'chat-6' })

@@ -131,3 +131,26 @@ describe('LiveThread record', () => {
     stop()
   })
 })
+
+describe('LiveThread after a rebase', () => {
+  it('loads the thread again when a sync moves stored entries, keeping the old one on screen until then', async () => {
+    const { threads } = createMemoryBackedStores()
+    const { id } = await threads.create()
+    const message = (entryId: string) => ({ id: entryId, createdAt: 1, kind: 'message', payload: { role: 'user', content: entryId } }) as const
+    await threads.appendMany(id, [message('a'), message('pending')])
+    const live = new LiveThread(threads, id)
+    const shown: (readonly string[] | undefined)[] = []
+    const stop = live.subscribe((snapshot) => shown.push(snapshot.thread?.entries.map((entry) => entry.id)))
+    await vi.waitFor(() => expect(live.getState().status).toBe('ready'))
+    await threads.placeSynced(id, 1, [message('remote')])
+    await vi.waitFor(() => expect(live.getState().thread?.entries.map((entry) => entry.id)).toEqual(['a', 'remote', 'pending']))
+    expect(live.getState().thread?.entries).toEqual((await threads.load(id)).entries)
+    // Never a snapshot without the thread in between.
+    expect(shown.filter((ids) => ids === undefined)).toEqual([])
+    // Appends after it extend the reloaded thread.
+    await threads.append(id, message('next'))
+    await vi.waitFor(() => expect(live.getState().version).toBe(4))
+    expect(live.getState().thread?.entries).toEqual((await threads.load(id)).entries)
+    stop()
+  })
+})

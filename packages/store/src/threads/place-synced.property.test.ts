@@ -8,7 +8,8 @@ import { openTestStores } from '../testing/test-database'
 import { deterministicOptions, testCounter } from '../testing/thread-store-contract'
 import { createMemoryBackedStores } from '../backends/in-memory/create-in-memory-stores'
 import type { ThreadlensDB } from '../backends/indexeddb/threadlens-db'
-import type { SyncedEntry, ThreadStore, ThreadStoreEvent } from './thread-store'
+import type { SyncedEntry, ThreadStore } from './thread-store'
+import { followThread } from '../testing/follow-thread'
 
 // Fixed seed: every run checks the same cases; fast-check prints the seed and the shrunk case on failure.
 const SEED = 20261129
@@ -77,31 +78,6 @@ function interleave<T>(groups: readonly (readonly T[])[], keys: readonly number[
   return keyed.sort((a, b) => a.key - b.key || a.order - b.order).map(({ item }) => item)
 }
 
-/** Follows the thread the way a live view does: applies appends, reads it again on a rebase. */
-function follow(threads: ThreadStore, id: string, start: readonly Entry[]): { entries: () => readonly Entry[]; stop: () => void; rebases: () => number } {
-  let entries = [...start]
-  let rebases = 0
-  let queue = Promise.resolve()
-  const stop = threads.subscribe(
-    id,
-    (event: ThreadStoreEvent) => {
-      if (event.type === 'entry-append') {
-        expect(event.entries[0]?.seq).toBe(entries.length)
-        entries.push(...event.entries)
-      } else if (event.type === 'thread-rebase') {
-        rebases++
-        expect(event.lastSeq).toBeGreaterThanOrEqual(event.fromSeq - 1)
-        queue = queue.then(async () => {
-          const reread = (await threads.load(id)).entries
-          entries = [...entries.slice(0, event.fromSeq), ...reread.slice(event.fromSeq)]
-        })
-      }
-    },
-    { afterSeq: start.length - 1 },
-  )
-  return { entries: () => entries, stop, rebases: () => rebases }
-}
-
 const projectionShape = (result: ProjectionResult) => ({ messages: result.messages, includedSeqs: result.meta.includedSeqs, tokens: result.meta.tokens })
 
 /** What only the IndexedDB backend keeps beside the entries: the row's facts and the recall terms, checked against the entries. */
@@ -162,7 +138,7 @@ describe.each(backends)('placeSynced (property): $name', ({ open }) => {
         }
 
         const recordBefore = await threads.get(id)
-        const follower = follow(threads, id, before)
+        const follower = followThread(threads, id, before)
         const outcome = await threads.placeSynced(id, keep, given).catch((error: unknown) => error)
         const after = (await threads.load(id)).entries
         if (!valid) {

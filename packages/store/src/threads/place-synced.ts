@@ -58,8 +58,8 @@ export function prepareSynced(threadId: string, entries: readonly unknown[], set
   })
 }
 
-/** One entry of the thread after `keep`, once placed: a stored one (moved or not) or a new one. */
-type Placed = { readonly stored: Entry } | { readonly prepared: PreparedEntry; readonly offset: number }
+/** One entry of the thread after `keep`, once placed: a stored one (moved or not) or a new one; `offset` in `entries` when given there. */
+type Placed = { readonly stored: Entry; readonly offset?: number } | { readonly prepared: PreparedEntry; readonly offset: number }
 
 /**
  * Where everything goes: the thread's first `keep` entries, then `prepared` (those stored after
@@ -88,7 +88,7 @@ export function planPlacement(
     given.add(each.id)
     if (prefixIds.has(each.id)) return
     const storedEntry = tailById.get(each.id)
-    placed.push(storedEntry === undefined ? { prepared: each, offset } : { stored: storedEntry })
+    placed.push(storedEntry === undefined ? { prepared: each, offset } : { stored: storedEntry, offset })
   })
   for (const entry of tail) if (!given.has(entry.id)) placed.push({ stored: entry })
 
@@ -110,8 +110,8 @@ export function planPlacement(
       // Stored entries keep tool names from before the name rule, as an import of them does.
       checkAppendRules(input, { seq, hasCall: (id) => calls.has(id), hasResult: (id) => results.has(id), storedToolNames: 'stored' in item })
     } catch (error) {
-      if ('prepared' in item) throw syncedError(error, item.offset, prepared.length)
-      if (!InvalidEntryError.isInstance(error)) throw error
+      if (item.offset !== undefined) throw syncedError(error, item.offset, prepared.length)
+      if (!InvalidEntryError.isInstance(error) || !('stored' in item)) throw error
       throw new InvalidEntryError(error.field, `${error.rule} (stored entry "${item.stored.id}", at seq ${seq} after the synced entries; nothing was placed)`, { cause: error })
     }
     track(input)

@@ -12,6 +12,24 @@ const SEED = 20261123
 const message = (text: string) => ({ kind: 'message' as const, payload: { role: 'user' as const, content: text } })
 
 describe('same-tab delivery', () => {
+  it('after a rebase, this tab’s own appends reach the subscriber at their commit again, from the rebase’s last seq', async () => {
+    const { db, threads } = openTestStores('same-tab-rebase')
+    const { id } = await threads.create({ title: 't' })
+    await threads.appendMany(id, [{ ...message('a'), id: 'a' }, { ...message('p'), id: 'p' }])
+    const events: ThreadStoreEvent[] = []
+    const stop = threads.subscribe(id, (event) => events.push(event), { afterSeq: 1 })
+    await threads.placeSynced(id, 1, [{ ...message('r'), id: 'r', createdAt: 1 }])
+    await vi.waitFor(() => expect(events).toEqual([{ type: 'thread-rebase', threadId: id, fromSeq: 1, lastSeq: 2 }]), { timeout: 5_000, interval: 5 })
+    const appended = await threads.append(id, message('next'))
+    // No wait: the commit itself brought it, right after the rebase's last seq.
+    expect(events.at(-1)).toEqual({ type: 'entry-append', threadId: id, entries: [appended] })
+    expect(appended.seq).toBe(3)
+    await new Promise((resolve) => setTimeout(resolve, 50))
+    expect(events).toHaveLength(2)
+    stop()
+    db.close()
+  })
+
   it('hands this tab’s own append to its subscribers by the time the append resolves', async () => {
     const { db, threads } = openTestStores('same-tab')
     const { id } = await threads.create({ title: 't' })

@@ -85,7 +85,8 @@ export interface SubscribeOptions {
   /**
    * Also deliver committed entries after this seq that the subscription finds when it starts
    * (pass the loaded thread's `nextSeq - 1` to miss nothing between `load` and `subscribe`).
-   * Default: only entries committed after the subscription started.
+   * Default: only entries committed after the subscription started. A `thread-rebase` committed
+   * between that `load` and this call is not reported (the subscription knows no earlier state).
    */
   readonly afterSeq?: number
   /**

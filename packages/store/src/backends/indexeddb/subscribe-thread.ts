@@ -53,6 +53,7 @@ export function subscribeThread(
       rebases = row.rebases
       return
     }
+    // Started from `afterSeq`: rebases before this first read are not known to be new.
     if (rebases === undefined) rebases = row.rebases
     else if (row.rebases !== rebases) {
       // One placement since the last read: entries changed from its seq (and any not yet delivered); several: from any of theirs.
