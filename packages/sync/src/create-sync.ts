@@ -530,9 +530,12 @@ class SyncEngine implements ThreadSync {
       if (this.#stopped) return
       try {
         const read = await this.#http.read(url, this.#device.indexOffset, { live: true, signal: this.#follow.signal })
-        failures = 0
-        if (read.kind === 'missing') await new Promise((resolve) => setTimeout(resolve, retryDelay(4, this.#options.random ?? Math.random)))
-        else if (read.messages.length > 0) this.#schedule('index')
+        // No index yet (nothing pushed by anyone): look again later, less and less often.
+        if (read.kind === 'missing') await new Promise((resolve) => setTimeout(resolve, retryDelay(failures++, this.#options.random ?? Math.random)))
+        else {
+          failures = 0
+          if (read.messages.length > 0) this.#schedule('index')
+        }
       } catch {
         if (this.#stopped) return
         await new Promise((resolve) => setTimeout(resolve, retryDelay(failures++, this.#options.random ?? Math.random)))

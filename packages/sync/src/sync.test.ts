@@ -94,6 +94,36 @@ describe('two devices', () => {
   })
 })
 
+describe('live', () => {
+  it('brings one device\'s appends to the other without a syncNow: pushed at once, followed by long-poll', async () => {
+    const url = `${server.url}/v1/stream/case-${run++}`
+    const a = createDevice('d0', url, { live: true })
+    const b = createDevice('d1', url, { live: true })
+    started.push(a, b)
+    const thread = await a.threads.create({ title: 'live' })
+    await a.threads.appendMany(thread.id, [userMessage('one'), ...toolPair('d0-live-call', 'q'), userMessage('two')])
+    await expect.poll(async () => ((await b.threads.get(thread.id)) === undefined ? [] : texts(b, thread.id)), { timeout: 10_000, interval: 50 }).toEqual(['one', 'tool_call', 'tool_result', 'two'])
+    await b.threads.append(thread.id, userMessage('reply from b'))
+    await expect.poll(() => texts(a, thread.id), { timeout: 10_000, interval: 50 }).toEqual(['one', 'tool_call', 'tool_result', 'two', 'reply from b'])
+    await expect.poll(() => a.sync.status.getSnapshot().state, { timeout: 10_000, interval: 50 }).toBe('synced')
+  })
+
+  it('says offline while the server does not answer and pushes by itself once it does', async () => {
+    const url = `${server.url}/v1/stream/case-${run++}`
+    const a = createDevice('d0', url, { live: true })
+    const b = createDevice('d1', url, { live: true })
+    started.push(a, b)
+    const thread = await a.threads.create({ title: 'flaky' })
+    await expect.poll(() => a.sync.status.getSnapshot().state, { timeout: 10_000, interval: 20 }).toBe('synced')
+    a.faults.down = 4
+    await a.threads.append(thread.id, userMessage('sent while down'))
+    await expect.poll(() => a.sync.status.getSnapshot().state, { timeout: 10_000, interval: 20 }).toBe('offline')
+    expect(a.sync.status.getSnapshot().error).toMatchObject({ code: 'network' })
+    await expect.poll(async () => ((await b.threads.get(thread.id)) === undefined ? [] : texts(b, thread.id)), { timeout: 15_000, interval: 50 }).toEqual(['sent while down'])
+    await expect.poll(() => a.sync.status.getSnapshot(), { timeout: 10_000, interval: 50 }).toMatchObject({ state: 'synced', pending: 0, error: null })
+  })
+})
+
 describe('attachments', () => {
   const png = new Uint8Array([137, 80, 78, 71, 13, 10, 26, 10, 1, 2, 3, 4])
 
