@@ -155,7 +155,11 @@ class SyncEngine implements ThreadSync {
         else if (key === 'local') await this.#localChange()
         else await this.#syncThread(key.slice('thread:'.length))
         this.#failures = 0
-        this.#lastError = null
+        if (this.#lastError !== null) {
+          // Back online: the status says so now, not when the queue is next empty.
+          this.#lastError = null
+          this.#publish()
+        }
       } catch (error) {
         if (this.#stopped) return
         if (SyncError.isInstance(error) && (error.code === 'schema-version' || error.code === 'content-type' || error.code === 'malformed') && key.startsWith('thread:')) {
@@ -320,6 +324,12 @@ class SyncEngine implements ThreadSync {
       if (state === before || state.deleted) break
       // Read the push back: the stream's order places it (and anything that came first).
       state = await pullThread(context, state)
+      // A thread appended to without pause must not starve the others and the index: when other
+      // steps wait, this one goes on after them.
+      if (this.#queue.size > 0) {
+        this.#queue.add(`thread:${threadId}`)
+        break
+      }
     }
     const record = await this.#options.threads.get(threadId)
     if (record !== undefined) this.#records.set(threadId, record)
