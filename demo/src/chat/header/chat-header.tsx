@@ -3,6 +3,7 @@ import { ThreadlensTokenMeter } from '@threadlens/devtools'
 import type { RefObject } from 'react'
 import type { ChatPolicyOption } from '../policy/chat-policies'
 import { PolicySelect } from './policy-select'
+import { SyncControl } from '../sync/sync-control'
 
 export interface ChatHeaderProps {
   readonly title: string
@@ -67,6 +68,7 @@ export function ChatHeader(props: ChatHeaderProps) {
           data-testid="chat-token-meter"
           data-source={props.meterSource}
         />
+        <SyncControl />
       </div>
     </header>
   )
