@@ -125,6 +125,8 @@ class SyncEngine implements ThreadSync {
     const createId = this.#options.createId ?? (() => crypto.randomUUID())
     this.#device = await this.#stateStore.loadDevice(createId)
     for (const state of await this.#stateStore.loadThreads()) this.#threads.set(state.threadId, state)
+    // Notices read before a reload or crash whose streams were not read yet.
+    for (const state of this.#threads.values()) if (state.behind === true) this.#schedule(`thread:${state.threadId}`)
     this.#unsubscribe = this.#options.threads.subscribeList((event) => {
       if (event.type !== 'list-update') return
       this.#latestList = event.threads
@@ -318,6 +320,10 @@ class SyncEngine implements ThreadSync {
     if ((await this.#options.threads.get(threadId)) === undefined) return
     const context = this.#context()
     state = await pullThread(context, state)
+    if (state.behind === true) {
+      state = { ...state, behind: false }
+      await this.#save(state)
+    }
     for (let round = 0; round < 1_000 && !state.deleted && !this.#stopped; round++) {
       const before = state
       state = await pushThread(context, state)
@@ -416,8 +422,11 @@ class SyncEngine implements ThreadSync {
     if (message.type === 'record') return this.#applyRecord(message.record)
     const state = this.#threads.get(message.threadId)
     if (message.type === 'changed') {
-      if (state === undefined) await this.#save(newThreadState(message.threadId))
-      if (message.device !== this.#device.deviceId || state === undefined) this.#schedule(`thread:${message.threadId}`)
+      if (message.device !== this.#device.deviceId || state === undefined) {
+        // Written down before the index's offset moves past this notice: the read survives a reload.
+        await this.#save({ ...(state ?? newThreadState(message.threadId)), behind: true })
+        this.#schedule(`thread:${message.threadId}`)
+      }
       return
     }
     if (state?.deleted !== true) await this.#deletedElsewhere(state ?? newThreadState(message.threadId))
@@ -426,8 +435,9 @@ class SyncEngine implements ThreadSync {
   async #applyRecord(remote: WireRecord): Promise<void> {
     const state = this.#threads.get(remote.id) ?? newThreadState(remote.id)
     if (state.deleted) return
-    await this.#save({ ...state, record: remote })
     const local = await this.#options.threads.get(remote.id)
+    // A thread new here is read once created, even after a reload in between.
+    await this.#save({ ...state, record: remote, ...(local === undefined ? { behind: true } : {}) })
     const fields = { title: remote.title, metadata: remote.metadata, tags: remote.tags, model: remote.model, policyName: remote.policyName }
     this.#assertRunning()
     if (local === undefined) {
