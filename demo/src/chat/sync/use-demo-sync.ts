@@ -38,8 +38,8 @@ function readSettings(): SyncSettings {
  */
 export function useDemoSync(threads: ThreadStore): DemoSync {
   const [settings, setSettings] = useState(readSettings)
-  const [running, setRunning] = useState<{ readonly source: SyncStatusSource; readonly server: string } | undefined>(undefined)
-  const [problem, setProblem] = useState<{ readonly message: string; readonly server: string } | undefined>(undefined)
+  const [status, setStatus] = useState<SyncStatusSource | undefined>(undefined)
+  const [problem, setProblem] = useState<string | undefined>(undefined)
   useEffect(() => {
     localStorage.setItem(SYNC_STORAGE_KEY, JSON.stringify(settings))
   }, [settings])
@@ -47,28 +47,27 @@ export function useDemoSync(threads: ThreadStore): DemoSync {
     if (!settings.enabled) return undefined
     let stopped = false
     let stop: (() => Promise<void>) | undefined
-    const server = settings.server
     import('./start-demo-sync')
       .then(({ startDemoSync }) => {
         if (stopped) return
-        const sync = startDemoSync(threads, server)
+        const sync = startDemoSync(threads, settings.server)
         stop = () => sync.stop()
-        setRunning({ source: sync.status, server })
+        setStatus(sync.status)
       })
       .catch((error: unknown) => {
-        if (!stopped) setProblem({ message: error instanceof Error ? error.message : String(error), server })
+        if (!stopped) setProblem(error instanceof Error ? error.message : String(error))
       })
     return () => {
       stopped = true
-      setRunning(undefined)
+      setStatus(undefined)
       setProblem(undefined)
       void stop?.()
     }
   }, [settings.enabled, settings.server, threads])
   return {
     settings,
-    status: running?.server === settings.server ? running.source : undefined,
-    problem: problem?.server === settings.server ? problem.message : undefined,
+    status,
+    problem,
     setEnabled: (enabled) => setSettings((current) => ({ ...current, enabled })),
     setServer: (server) => setSettings((current) => ({ ...current, server: server.trim() })),
   }
@@ -79,6 +78,6 @@ export const DemoSyncContext = createContext<DemoSync | undefined>(undefined)
 
 export function useDemoSyncContext(): DemoSync {
   const sync = useContext(DemoSyncContext)
-  if (sync === undefined) throw new Error('[threadlens] demo: the sync switch renders inside <DemoSyncContext.Provider>')
+  if (sync === undefined) throw new Error('no DemoSyncContext')
   return sync
 }
