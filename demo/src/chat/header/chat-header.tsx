@@ -47,6 +47,7 @@ export function ChatHeader(props: ChatHeaderProps) {
           </p>
         </div>
         <div className="chat-header-actions">
+          <SyncControl />
           <button type="button" className="chat-button" onClick={props.onLongSession} disabled={props.busy} title="Append a few hundred realistic turns with tool calls to this chat">
             Long session
           </button>
@@ -68,7 +69,6 @@ export function ChatHeader(props: ChatHeaderProps) {
           data-testid="chat-token-meter"
           data-source={props.meterSource}
         />
-        <SyncControl />
       </div>
     </header>
   )
