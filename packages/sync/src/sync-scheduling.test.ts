@@ -1,6 +1,10 @@
-// A thread appended to without pause (an agent streaming tool calls, a long session pasted in) must
-// not hold up the rest of sync: found in Chromium by e2e/sync-devices.spec.ts, where another
-// thread's record stayed unpushed for over a minute and the status said `offline` while online.
+// How the engine schedules its steps, in two cases found in Chromium by e2e/sync-devices.spec.ts:
+// - a thread appended to without pause (an agent streaming tool calls, a long session pasted in)
+//   must not hold up the rest: another thread's record stayed unpushed for over a minute, and the
+//   status said `offline` while online;
+// - a change notice read from the index, then a reload before the thread's stream was read: the
+//   index's offset is already past the notice, yet the next start must read that stream (a device
+//   held the other's new thread with none of its entries while both said `synced`).
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { createDevice, startMemoryServer, userMessage } from './testing/sync-harness'
 
@@ -63,4 +67,40 @@ it('pushes another thread, and says it is back online, while one thread is appen
   expect(device.sync.status.getSnapshot()).toMatchObject({ state: 'synced', pending: 0 })
   expect((await device.threads.load(busy.id)).entries).toHaveLength(appended)
   await device.sync.stop()
+})
+
+it("reads a thread after a restart when the index's notice was read before it and the stream was not", async () => {
+  const url = `${server.url}/v1/stream/notice-restart`
+  const writer = createDevice('writer', url)
+  const thread = await writer.threads.create({ title: 'from the writer' })
+  await writer.threads.appendMany(thread.id, [userMessage('one'), userMessage('two')])
+  await writer.sync.syncNow()
+  await writer.sync.stop()
+
+  // The reader's reads of thread streams hang (until the engine is dropped); the index answers.
+  let hang = true
+  const stalled: AbortSignal[] = []
+  const reader = createDevice('reader', url, {
+    fetch: (input, init) => {
+      if (hang && String(input).includes('/threads/')) {
+        if (init?.signal) stalled.push(init.signal)
+        return new Promise<Response>((_, reject) => init?.signal?.addEventListener('abort', () => reject(init.signal?.reason)))
+      }
+      return fetch(input, init)
+    },
+  })
+  await until('the record from the index', async () => (await reader.threads.get(thread.id)) !== undefined, 5_000)
+  await until("the thread's read under way", () => stalled.length > 0, 5_000)
+  expect((await reader.threads.load(thread.id)).entries).toHaveLength(0)
+
+  // A reload: the engine goes, its queue with it; the next one starts from what was saved.
+  hang = false
+  await reader.crash()
+  await until('the entries after the restart', async () => (await reader.threads.load(thread.id)).entries.length === 2, 5_000)
+  await until('synced', () => reader.sync.status.getSnapshot().state === 'synced', 5_000)
+  expect((await reader.threads.load(thread.id)).entries.map((entry) => entry.payload)).toEqual([
+    { role: 'user', content: 'one' },
+    { role: 'user', content: 'two' },
+  ])
+  await reader.sync.stop()
 })
