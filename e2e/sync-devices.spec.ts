@@ -204,7 +204,7 @@ test('two devices append through a 30 s cut, a reload mid-push and five server k
   await sleep(30_000 - (Date.now() - cutStarted))
   await Promise.all([a.context.unroute(serverPattern, cut), b.context.unroute(serverPattern, cut)])
   const cutSeconds = (Date.now() - cutStarted) / 1000
-  await until('B to list the thread A never saw', async () => (await call(a.page, 'threads')).some((thread) => thread.id === offlineThread), 60_000)
+  await until('A to list the thread B started offline', async () => (await call(a.page, 'threads')).some((thread) => thread.id === offlineThread), 60_000)
 
   // 3. A reloads while its push is in flight: the server stores the push, the answer never reaches the page.
   await appenders[0]!.pause()
