@@ -99,6 +99,12 @@ step "devtools (devtools/bench/devtools.bench.ts)"
 step "demo first-load size (demo/bench/first-load-size.ts)"
 "$TSX" demo/bench/first-load-size.ts
 
+# Sync catch-up in headless Chromium through the sync harness page (packages/sync/src/testing/harness):
+# three devices that never synced each read a 10,000-entry thread into IndexedDB from a loopback
+# server, against the 2 s goal (~30 s). Writes bench-results/sync-catch-up.json.
+step "sync catch-up in headless Chromium (packages/sync/bench/catch-up.browser.bench.ts)"
+THREADLENS_CHROMIUM="${THREADLENS_CHROMIUM:-$(command -v chromium)}" "$TSX" packages/sync/bench/catch-up.browser.bench.ts
+
 # The session loop's own cost per model call in headless Chromium through the agent harness page
 # (packages/agent/src/testing/harness): projection, thread writes and bookkeeping on 1k- and
 # 10k-entry threads, with model streaming, tool execution and summarizing timed and taken out

@@ -13,7 +13,7 @@ export const ThreadlensDevtoolsPanel: (props: ThreadlensDevtoolsPanelProps) => R
 
 export type { ThreadlensDevtoolsProps } from './shell/devtools'
 export type { ThreadlensDevtoolsPanelProps } from './shell/embedded-panel'
-export type { DevtoolsPanelProps, PolicyChoice } from './panel/panel-props'
+export type { DevtoolsPanelProps, DevtoolsSyncSource, DevtoolsSyncStatus, PolicyChoice } from './panel/panel-props'
 export { openDevtools, closeDevtools, toggleDevtools } from './view-models/ui-state'
 export { useDevtoolsOpen } from './shell/use-devtools-open'
 export { RESERVED_BOTTOM_PROPERTY, RESERVED_RIGHT_PROPERTY } from './shell/reserved-space'

@@ -12,6 +12,9 @@ export const DEVTOOLS_STORAGE_KEY = 'threadlens-demo-chat-devtools'
 /** localStorage key of the chosen policy (a UI preference: no secret, no history). */
 export const POLICY_STORAGE_KEY = 'threadlens-demo-chat-policy'
 
+/** Where the demo remembers whether sync is on and its server (src/chat/sync). */
+export const SYNC_STORAGE_KEY = 'threadlens-demo-chat-sync'
+
 export const DEFAULT_TITLE = 'New chat'
 
 export const SYSTEM_PROMPT =

@@ -5,6 +5,7 @@ import { useMemo, type ComponentProps, type RefObject } from 'react'
 import type { ActiveChatProps } from './active-chat'
 import { ASSISTANT_MEMORY_ID, DEVTOOLS_STORAGE_KEY } from './chat-config'
 import { isModelChoiceId } from './policy/chat-policies'
+import { useDemoSyncContext } from './sync/use-demo-sync'
 
 // First visit only (the devtools remember what the user chose): open beside a wide chat, docked to
 // the right where there is room for both columns, to the bottom on a phone.
@@ -32,6 +33,8 @@ export function ChatDevtools({ session, threadId, policy, choices, toolSchemas, 
   const idleSession = useMemo(() => createSessionSource({ status: 'idle', threadId, tools: toolSchemas }), [threadId, toolSchemas])
   // The per-model choices; the devtools list the presets themselves.
   const modelPolicies = useMemo(() => choices.filter((item) => isModelChoiceId(item.id)), [choices])
+  // Sync's status while sync runs: the Storage tab shows it.
+  const sync = useDemoSyncContext().status
   return (
     <DevtoolsAttachmentLoader load={loadAttachment}>
       <ThreadlensDevtools
@@ -41,6 +44,7 @@ export function ChatDevtools({ session, threadId, policy, choices, toolSchemas, 
         policies={modelPolicies}
         {...(memory === undefined ? {} : { memory })}
         {...(recall === undefined ? {} : { recall })}
+        {...(sync === undefined ? {} : { sync })}
         agentId={ASSISTANT_MEMORY_ID}
         storageKey={DEVTOOLS_STORAGE_KEY}
         initialIsOpen={firstVisitOpen()}

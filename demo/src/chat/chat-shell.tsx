@@ -15,6 +15,7 @@ import { titleOf, useThreadList, type ThreadListSnapshot } from './threads/threa
 import { useActiveThread } from './threads/use-active-thread'
 import { loadChatAgent, useChatAgent } from './session/load-chat-agent'
 import { demoToolSchemas } from './tools/demo-tool-schemas'
+import { DemoSyncContext, useDemoSync } from './sync/use-demo-sync'
 
 /** Layout and app-wide state: threads, the model, the policy, memory; the open chat does the rest. */
 export function ChatShell({ stores }: { readonly stores: ThreadlensStores }) {
@@ -32,6 +33,7 @@ export function ChatShell({ stores }: { readonly stores: ThreadlensStores }) {
   const readMemory = useCallback(() => stores.memory.get(ASSISTANT_MEMORY_ID), [stores])
 
   const actions = useMemo(() => threadActions(stores), [stores])
+  const sync = useDemoSync(stores.threads)
   const list = useThreadList(stores.threads)
   const [activeId, open] = useActiveThread(list, actions.create)
   const record = list.records.find((item) => item.id === activeId)
@@ -52,45 +54,47 @@ export function ChatShell({ stores }: { readonly stores: ThreadlensStores }) {
   const createThread = () => void attempt('Creating a chat', actions.create).then((id) => id !== undefined && openThread(id))
 
   return (
-    <div className="chat-app" data-sidebar-open={sidebarOpen}>
-      <SkipLinks />
-      <ChatSidebar list={list} activeId={activeId} memory={memory} actions={actions} onOpen={openThread} onCreate={createThread} onClose={() => setSidebarOpen(false)} onNotice={setNotice} attempt={attempt} />
-      {sidebarOpen ? <button type="button" className="chat-backdrop chat-only-narrow" aria-label="Close the chat list" onClick={() => setSidebarOpen(false)} /> : null}
-      <ChatToasts stores={stores} problem={problem} notice={notice} onDismiss={() => setProblem(undefined)} onDismissNotice={() => setNotice(undefined)} />
-      {settingsOpen ? <ChatSettings settings={settings} speed={speed} onSettings={setSettings} onClose={() => setSettingsOpen(false)} /> : null}
-      {activeId === undefined || choice === undefined ? (
-        <NoOpenChat list={list} onCreate={createThread} />
-      ) : (
-        <ActiveChat
-          key={activeId}
-          stores={stores}
-          threadId={activeId}
-          title={titleOf(record)}
-          agent={agent}
-          setup={setup}
-          modelLabel={modelLabel(settings)}
-          options={options}
-          choices={choices}
-          choice={choice}
-          onPolicy={setPolicyId}
-          tools={tools}
-          toolSchemas={demoToolSchemas}
-          memory={memory}
-          readMemory={readMemory}
-          actions={actions}
-          onOpen={openThread}
-          onProblem={setProblem}
-          layout={{
-            sidebarOpen,
-            devtoolsOpen,
-            settingsOpen,
-            toggleSidebar: () => setSidebarOpen((value) => !value),
-            toggleDevtools: () => toggleDevtools(DEVTOOLS_STORAGE_KEY),
-            toggleSettings: () => setSettingsOpen((value) => !value),
-          }}
-        />
-      )}
-    </div>
+    <DemoSyncContext.Provider value={sync}>
+      <div className="chat-app" data-sidebar-open={sidebarOpen}>
+        <SkipLinks />
+        <ChatSidebar list={list} activeId={activeId} memory={memory} actions={actions} onOpen={openThread} onCreate={createThread} onClose={() => setSidebarOpen(false)} onNotice={setNotice} attempt={attempt} />
+        {sidebarOpen ? <button type="button" className="chat-backdrop chat-only-narrow" aria-label="Close the chat list" onClick={() => setSidebarOpen(false)} /> : null}
+        <ChatToasts stores={stores} problem={problem} notice={notice} onDismiss={() => setProblem(undefined)} onDismissNotice={() => setNotice(undefined)} />
+        {settingsOpen ? <ChatSettings settings={settings} speed={speed} onSettings={setSettings} onClose={() => setSettingsOpen(false)} /> : null}
+        {activeId === undefined || choice === undefined ? (
+          <NoOpenChat list={list} onCreate={createThread} />
+        ) : (
+          <ActiveChat
+            key={activeId}
+            stores={stores}
+            threadId={activeId}
+            title={titleOf(record)}
+            agent={agent}
+            setup={setup}
+            modelLabel={modelLabel(settings)}
+            options={options}
+            choices={choices}
+            choice={choice}
+            onPolicy={setPolicyId}
+            tools={tools}
+            toolSchemas={demoToolSchemas}
+            memory={memory}
+            readMemory={readMemory}
+            actions={actions}
+            onOpen={openThread}
+            onProblem={setProblem}
+            layout={{
+              sidebarOpen,
+              devtoolsOpen,
+              settingsOpen,
+              toggleSidebar: () => setSidebarOpen((value) => !value),
+              toggleDevtools: () => toggleDevtools(DEVTOOLS_STORAGE_KEY),
+              toggleSettings: () => setSettingsOpen((value) => !value),
+            }}
+          />
+        )}
+      </div>
+    </DemoSyncContext.Provider>
   )
 }
 

@@ -2,7 +2,7 @@ import type { ContextPolicy, ProjectionResult, SessionSource } from '@threadlens
 import type { ProjectOptions } from '@threadlens/client'
 import { createContext, useContext } from 'react'
 import type { DevtoolsUiStore } from '../view-models/ui-state'
-import type { PolicyChoice } from './panel-props'
+import type { DevtoolsSyncSource, PolicyChoice } from './panel-props'
 
 export interface PanelContextValue {
   readonly threadId: string
@@ -19,6 +19,8 @@ export interface PanelContextValue {
   readonly session: SessionSource | undefined
   readonly sessionProjection: ProjectionResult | undefined
   readonly agentId: string | undefined
+  /** The app's sync status, when it gave one. */
+  readonly sync: DevtoolsSyncSource | undefined
   readonly ui: DevtoolsUiStore
   /** The entry opened in the timeline's detail pane. */
   readonly selectedSeq: number | undefined

@@ -9,6 +9,26 @@ export interface PolicyChoice {
   readonly policy: ContextPolicy
 }
 
+/**
+ * Where sync stands, as the Storage tab shows it: the shape of `@threadlens/sync`'s
+ * `sync.status.getSnapshot()`, declared here so the devtools do not depend on that package.
+ */
+export interface DevtoolsSyncStatus {
+  readonly state: 'standby' | 'starting' | 'synced' | 'pending' | 'offline' | 'error' | 'stopped'
+  /** Local entries not yet in the server's order. */
+  readonly pending: number
+  /** The failure behind `offline` or `error`, else `null`. */
+  readonly error: { readonly message: string } | null
+  /** When sync last reached the end of every stream (ms since the epoch), or `null`. */
+  readonly lastSyncedAt: number | null
+}
+
+/** A subscribable sync status (`useSyncExternalStore`'s shape), e.g. `@threadlens/sync`'s `sync.status`. */
+export interface DevtoolsSyncSource {
+  getSnapshot(): DevtoolsSyncStatus
+  subscribe(listener: () => void): () => void
+}
+
 /** What the panel inspects. Give `threadId` (read-only inspector), or `session` (live), or both. */
 export interface DevtoolsPanelProps {
   /** The thread to inspect. Default: the session's `threadId`. */
@@ -38,6 +58,8 @@ export interface DevtoolsPanelProps {
   readonly agentId?: string
   /** The client; default: the one of the nearest `<ThreadlensProvider>`. */
   readonly client?: ThreadlensClient
+  /** The app's sync status, shown in the Storage tab (as text). Default: none (the tab says sync is off). */
+  readonly sync?: DevtoolsSyncSource
   /** localStorage key of the UI state (tab). Default `threadlens-devtools`. */
   readonly storageKey?: string
 }

@@ -122,11 +122,12 @@ function PanelInner(props: PanelBodyProps) {
             session: props.session,
             sessionProjection: session.lastProjection,
             agentId: props.agentId,
+            sync: props.sync,
             ui,
             selectedSeq,
             selectSeq,
           },
-    [threadId, basePolicy, lab, choices, projectOptions, props.session, session.lastProjection, props.agentId, ui, selectedSeq],
+    [threadId, basePolicy, lab, choices, projectOptions, props.session, session.lastProjection, props.agentId, props.sync, ui, selectedSeq],
   )
   if (value === undefined) {
     return (

@@ -8,6 +8,7 @@ import { flushSync } from 'react-dom'
 import { vi } from 'vitest'
 import { ThreadlensDevtoolsPanel } from '../shell/embedded-panel'
 import type { TabId } from '../panel/tab-registry'
+import type { DevtoolsSyncSource } from '../panel/panel-props'
 import { devtoolsUiStore } from '../view-models/ui-state'
 
 /** A heuristic-counted policy: no encoding download in tests. */
@@ -42,6 +43,8 @@ export interface HarnessOptions {
   /** The app's recall index. Default: none (the panel loads its own at the first key press or click). */
   readonly recall?: RecallSearcher
   readonly stores?: MemoryBackedStores
+  /** The app's sync status. Default: none. */
+  readonly sync?: DevtoolsSyncSource
   readonly height?: number
   /** Width of the panel's container in px. Default: the page's. */
   readonly width?: number
@@ -73,6 +76,7 @@ export async function renderPanel(options: HarnessOptions = {}): Promise<Harness
         {...(options.policies === undefined ? {} : { policies: options.policies })}
         {...(options.session === undefined ? {} : { session: options.session })}
         {...(options.agentId === undefined ? {} : { agentId: options.agentId })}
+        {...(options.sync === undefined ? {} : { sync: options.sync })}
         {...(options.memory === undefined ? {} : { memory: options.memory })}
         {...(options.recall === undefined ? {} : { recall: options.recall })}
       />,

@@ -3,8 +3,7 @@
  * - catch-up: a device that never synced reads a 10,000-entry thread (pushed by another device);
  * - push: one appended entry to acknowledged and read back (`syncNow`), median and p95 of 100.
  * Run: node_modules/.bin/tsx packages/sync/bench/sync.bench.ts
- * The stores are the in-memory backend: the Chromium figure (IndexedDB) is printed by
- * e2e/sync-devices.spec.ts' catch-up step.
+ * The stores are the in-memory backend: the Chromium figure (IndexedDB) is catch-up.browser.bench.ts.
  */
 import { performance } from 'node:perf_hooks'
 import { createDevice, startMemoryServer, userMessage } from '../src/testing/sync-harness'

@@ -147,7 +147,11 @@ class SyncEngine implements ThreadSync {
     this.#device = await this.#stateStore.loadDevice(createId)
     for (const state of await this.#stateStore.loadThreads()) this.#threads.set(state.threadId, state)
     for (const state of await this.#stateStore.loadMemories()) this.#memories.set(state.memoryId, state)
+    // Notices read before a reload or crash whose streams were not read yet.
+    for (const state of this.#threads.values()) if (state.behind === true) this.#schedule(`thread:${state.threadId}`)
     const memory = this.#options.memory
+    // Each memory is read once at start (a notice read before a reload is not written down for memory).
+    for (const memoryId of memory?.ids ?? []) this.#schedule(`memory:${memoryId}`)
     const stops = (memory?.ids ?? []).map((memoryId) =>
       memory!.store.subscribe(memoryId, (event) => {
         if (event.type === 'memory-update') this.#schedule(`memory:${memoryId}`)
@@ -188,7 +192,11 @@ class SyncEngine implements ThreadSync {
         else if (key.startsWith('memory:')) await this.#syncMemory(key.slice('memory:'.length))
         else await this.#syncThread(key.slice('thread:'.length))
         this.#failures = 0
-        this.#lastError = null
+        if (this.#lastError !== null) {
+          // Back online: the status says so now, not when the queue is next empty.
+          this.#lastError = null
+          this.#publish()
+        }
       } catch (error) {
         if (this.#stopped) return
         if (SyncError.isInstance(error) && (error.code === 'schema-version' || error.code === 'content-type' || error.code === 'malformed') && key.startsWith('thread:')) {
@@ -368,12 +376,22 @@ class SyncEngine implements ThreadSync {
       await this.#save(state)
     }
     state = await pullThread(context, state)
+    if (state.behind === true) {
+      state = { ...state, behind: false }
+      await this.#save(state)
+    }
     for (let round = 0; round < 1_000 && !state.deleted && !this.#stopped; round++) {
       const before = state
       state = await pushThread(context, state)
       if (state === before || state.deleted) break
       // Read the push back: the stream's order places it (and anything that came first).
       state = await pullThread(context, state)
+      // A thread appended to without pause must not starve the others and the index: when other
+      // steps wait, this one goes on after them.
+      if (this.#queue.size > 0) {
+        this.#queue.add(`thread:${threadId}`)
+        break
+      }
     }
     const record = await this.#options.threads.get(threadId)
     if (record !== undefined) this.#records.set(threadId, record)
@@ -496,8 +514,11 @@ class SyncEngine implements ThreadSync {
     }
     const state = this.#threads.get(message.threadId)
     if (message.type === 'changed') {
-      if (state === undefined) await this.#save(newThreadState(message.threadId))
-      if (message.device !== this.#device.deviceId || state === undefined) this.#schedule(`thread:${message.threadId}`)
+      if (message.device !== this.#device.deviceId || state === undefined) {
+        // Written down before the index's offset moves past this notice: the read survives a reload.
+        await this.#save({ ...(state ?? newThreadState(message.threadId)), behind: true })
+        this.#schedule(`thread:${message.threadId}`)
+      }
       return
     }
     if (state?.deleted !== true) await this.#deletedElsewhere(state ?? newThreadState(message.threadId))
@@ -506,8 +527,9 @@ class SyncEngine implements ThreadSync {
   async #applyRecord(remote: WireRecord): Promise<void> {
     const state = this.#threads.get(remote.id) ?? newThreadState(remote.id)
     if (state.deleted) return
-    await this.#save({ ...state, record: remote })
     const local = await this.#options.threads.get(remote.id)
+    // A thread new here is read once created, even after a reload in between.
+    await this.#save({ ...state, record: remote, ...(local === undefined ? { behind: true } : {}) })
     const fields = { title: remote.title, metadata: remote.metadata, tags: remote.tags, model: remote.model, policyName: remote.policyName }
     this.#assertRunning()
     if (local === undefined) {

@@ -37,6 +37,12 @@ export interface ThreadSyncState {
   readonly blobs?: readonly (readonly [string, string])[]
   /** Why the thread's sync stopped (a stream of a newer version, or not made by sync), or `null`. */
   readonly halted: { readonly code: SyncErrorCode; readonly message: string } | null
+  /**
+   * The index said the stream has news this device has not read yet: saved before the index's
+   * offset moves past the notice, cleared once the stream is read, so a reload or crash in between
+   * still reads it (absent: false).
+   */
+  readonly behind?: boolean
 }
 
 /** Where the device's sync stands: its id, and its place in the store's index stream. */

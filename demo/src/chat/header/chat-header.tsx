@@ -3,6 +3,7 @@ import { ThreadlensTokenMeter } from '@threadlens/devtools'
 import type { RefObject } from 'react'
 import type { ChatPolicyOption } from '../policy/chat-policies'
 import { PolicySelect } from './policy-select'
+import { SyncControl } from '../sync/sync-control'
 
 export interface ChatHeaderProps {
   readonly title: string
@@ -46,6 +47,7 @@ export function ChatHeader(props: ChatHeaderProps) {
           </p>
         </div>
         <div className="chat-header-actions">
+          <SyncControl />
           <button type="button" className="chat-button" onClick={props.onLongSession} disabled={props.busy} title="Append a few hundred realistic turns with tool calls to this chat">
             Long session
           </button>

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
+import type { DevtoolsSyncStatus } from '../../panel/panel-props'
 import { conversation, eventually, renderPanel } from '../../testing/panel-harness'
 
 afterEach(() => {
@@ -57,5 +58,35 @@ describe('Storage tab', () => {
     await eventually(() => expect(estimate.mock.calls.length).toBeGreaterThan(0))
     expect(estimate.mock.calls.length).toBeLessThan(5)
     panel.unmount()
+  })
+
+  it("shows the app's sync status as text, live, and says sync is off without one", async () => {
+    let status: DevtoolsSyncStatus = { state: 'pending', pending: 3, error: null, lastSyncedAt: null }
+    const listeners = new Set<() => void>()
+    const set = (next: DevtoolsSyncStatus) => {
+      status = next
+      for (const listener of listeners) listener()
+    }
+    const sync = {
+      getSnapshot: () => status,
+      subscribe(listener: () => void) {
+        listeners.add(listener)
+        return () => listeners.delete(listener)
+      },
+    }
+    const panel = await renderPanel({ entries: conversation(1), tab: 'storage', sync })
+    const cell = () => panel.query('[data-testid="storage-sync"]')
+    await eventually(() => expect(cell()?.textContent).toBe('pending 3'))
+    set({ state: 'offline', pending: 3, error: { message: 'The sync server did not answer <b>GET</b>' }, lastSyncedAt: null })
+    await eventually(() => expect(cell()?.textContent).toBe('offline: The sync server did not answer <b>GET</b>'))
+    expect(cell()?.querySelector('b')).toBeNull()
+    set({ state: 'synced', pending: 0, error: null, lastSyncedAt: Date.UTC(2026, 0, 2, 3, 4, 5) })
+    await eventually(() => expect(cell()?.textContent).toBe('synced at 2026-01-02T03:04:05.000Z'))
+    panel.unmount()
+    expect(listeners.size).toBe(0)
+
+    const without = await renderPanel({ entries: conversation(1), tab: 'storage' })
+    await eventually(() => expect(without.query('[data-testid="storage-sync"]')?.textContent).toMatch(/^off/))
+    without.unmount()
   })
 })

@@ -1,10 +1,11 @@
 import type { ThreadSnapshot } from '@threadlens/client'
 import { useThread, useThreadlensClient } from '@threadlens/react'
-import { useEffect, useRef, useState } from 'react'
+import { useEffect, useRef, useState, useSyncExternalStore, type ReactNode } from 'react'
 import { downloadText, fileSafe } from '../../view-models/download'
 import { formatNumber, formatPercent } from '../../view-models/meter-parts'
 import { usePanel } from '../../panel/panel-context'
 import { usePanelProjection } from '../../panel/panel-projection'
+import type { DevtoolsSyncSource, DevtoolsSyncStatus } from '../../panel/panel-props'
 
 // The stored record, by way of @threadlens/client (a dependency): the devtools do not depend on the store package.
 type ThreadRecord = NonNullable<ThreadSnapshot['record']>
@@ -111,7 +112,7 @@ export function StorageTab() {
   }
   return (
     <>
-      <StorageFactsTable persistent={client.threads.persistent} record={record} facts={facts} onRequestPersist={requestPersist} />
+      <StorageFactsTable persistent={client.threads.persistent} record={record} facts={facts} onRequestPersist={requestPersist} sync={panel.sync === undefined ? undefined : <SyncFact source={panel.sync} />} />
       <div className="tl-row">
         <button type="button" className="tl-button" data-testid="export-thread" onClick={exportThread}>
           export thread (JSONL)
@@ -134,17 +135,36 @@ interface StorageFactsTableProps {
   readonly persistent: boolean
   readonly record: ThreadRecord | undefined
   readonly facts: StorageFacts | undefined
+  /** The sync row's content, when the app gave a sync status. */
+  readonly sync: ReactNode | undefined
   onRequestPersist(): void
 }
 
+/** `synced`, `pending 3`, `offline: <why>`…: the status as text (an error's message is never HTML). */
+export function syncStatusText(status: DevtoolsSyncStatus): string {
+  if (status.state === 'pending') return `pending ${formatNumber(status.pending)}`
+  const why = status.error === null ? '' : `: ${status.error.message}`
+  const when = status.state === 'synced' && status.lastSyncedAt !== null ? ` at ${new Date(status.lastSyncedAt).toISOString()}` : ''
+  return `${status.state}${when}${status.state === 'offline' || status.state === 'error' ? why : ''}`
+}
+
+function SyncFact({ source }: { readonly source: DevtoolsSyncSource }) {
+  const status = useSyncExternalStore(source.subscribe, source.getSnapshot, source.getSnapshot)
+  return <>{syncStatusText(status)}</>
+}
+
 /** Where the thread lives, its record, and the origin's usage, quota and persistence. */
-function StorageFactsTable({ persistent, record, facts, onRequestPersist }: StorageFactsTableProps) {
+function StorageFactsTable({ persistent, record, facts, sync, onRequestPersist }: StorageFactsTableProps) {
   return (
     <table className="tl-table" data-testid="storage-facts">
       <tbody>
         <tr>
           <th>thread store</th>
           <td data-testid="storage-persistent">{persistent ? 'IndexedDB' : 'in memory only: nothing survives a reload'}</td>
+        </tr>
+        <tr>
+          <th>sync</th>
+          <td data-testid="storage-sync">{sync ?? 'off: this app gave the devtools no sync status'}</td>
         </tr>
         <tr>
           <th>thread</th>

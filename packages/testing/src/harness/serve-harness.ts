@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url'
 import { createServer, type ViteDevServer } from 'vite'
 
 /** The harness pages: each package keeps its page beside the code it drives (it reaches internals). */
-export type HarnessPage = 'agent' | 'store'
+export type HarnessPage = 'agent' | 'store' | 'sync'
 
 interface HarnessSettings {
   readonly root: URL
@@ -28,10 +28,13 @@ const harnesses: Readonly<Record<HarnessPage, HarnessSettings>> = {
   // Driven by e2e/store-tabs.spec.ts and packages/store/bench through `window.storeHarness`. Its own
   // origin (port), so CDP faults on it (quota, clearing site data) touch nothing else.
   store: { root: new URL('../../../store/src/testing/harness/', import.meta.url), port: 4180, crossOriginIsolated: false, prebundle: ['dexie', 'zod'] },
+  // Driven by e2e/sync-devices.spec.ts and packages/sync/bench through `window.syncHarness`: one
+  // device per browser context, syncing through a local server (loopback, CORS).
+  sync: { root: new URL('../../../sync/src/testing/harness/', import.meta.url), port: 4182, crossOriginIsolated: false, prebundle: ['@threadlens/store > dexie', 'zod'] },
 }
 
 export interface ServeHarnessOptions {
-  /** Default: 4181 for the agent page, 4180 for the store page; the next free port when taken. */
+  /** Default: 4181 for the agent page, 4180 for the store page, 4182 for the sync page; the next free port when taken. */
   readonly port?: number
 }
 

@@ -1,0 +1,68 @@
+/**
+ * Catch-up in Chromium: a device that never synced opens its IndexedDB stores, starts sync and
+ * reads a 10,000-entry thread (pushed by another device) through the loopback, until `syncNow()`
+ * resolves with every entry stored. Three fresh devices (browser contexts, empty storage), each
+ * figure printed, the median against the 2 s goal. Not a test: nothing fails on a slow figure.
+ * Run: node_modules/.bin/tsx packages/sync/bench/catch-up.browser.bench.ts (`npm run bench` does).
+ * Writes bench-results/sync-catch-up.json. The Node figure with in-memory stores is sync.bench.ts.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs'
+import { cpus } from 'node:os'
+import { fileURLToPath } from 'node:url'
+import { chromium } from '@playwright/test'
+import { serveHarness } from '@threadlens/testing/node'
+import { chromiumArgs, chromiumExecutable } from '../../../e2e/chromium.ts'
+import { startSyncServer } from '../server/sync-server'
+import type { SyncHarness } from '../src/testing/harness/harness-page'
+import { createDevice, userMessage } from '../src/testing/sync-harness'
+
+const entryCount = 10_000
+const devices = 3
+
+const server = await startSyncServer({ port: 0 })
+const url = `${server.baseUrl}/v1/stream/users/bench`
+const writer = createDevice('writer', url)
+const thread = await writer.threads.create({ title: 'long' })
+for (let start = 0; start < entryCount; start += 500) {
+  await writer.threads.appendMany(thread.id, Array.from({ length: 500 }, (_, index) => userMessage(`message ${start + index}: ${'lorem ipsum '.repeat(8)}`)))
+}
+await writer.sync.syncNow()
+await writer.sync.stop()
+
+const harness = await serveHarness('sync')
+const browser = await chromium.launch({ executablePath: chromiumExecutable, args: chromiumArgs })
+const runs: number[] = []
+let userAgent = ''
+try {
+  for (let run = 0; run < devices; run++) {
+    const context = await browser.newContext()
+    const page = await context.newPage()
+    page.on('pageerror', (error) => console.error('[threadlens] bench page error:', error.message))
+    await page.goto(harness.url)
+    await page.waitForFunction(() => (window as unknown as { syncHarness?: unknown }).syncHarness !== undefined)
+    userAgent = await page.evaluate(() => navigator.userAgent)
+    const result = await page.evaluate(
+      (options) => (window as unknown as { syncHarness: SyncHarness }).syncHarness.catchUp(options),
+      { name: `catch-up-${run}`, url, threadId: thread.id },
+    )
+    if (result.entries !== entryCount) throw new Error(`device ${run} caught up ${result.entries} entries, not ${entryCount}`)
+    runs.push(result.milliseconds)
+    await page.evaluate(() => (window as unknown as { syncHarness: SyncHarness }).syncHarness.stop())
+    await context.close()
+  }
+} finally {
+  await browser.close()
+  await harness.close()
+  await server.stop()
+}
+
+const sorted = [...runs].sort((a, b) => a - b)
+const median = sorted[Math.floor(sorted.length / 2)]!
+console.log(`sync catch-up in ${/(Headless)?Chrome\/[\d.]+/.exec(userAgent)?.[0] ?? 'Chromium'}, IndexedDB stores and sync state, loopback server:`)
+console.log(`  a new device reads a ${entryCount.toLocaleString('en-US')}-entry thread: ${runs.map((ms) => `${ms.toFixed(0)} ms`).join(', ')}; median ${median.toFixed(0)} ms (goal < 2000 ms)`)
+
+const outputDirectory = fileURLToPath(new URL('../../../bench-results/', import.meta.url))
+mkdirSync(outputDirectory, { recursive: true })
+const machine = { cpu: cpus()[0]?.model.trim() ?? 'unknown', cores: cpus().length, node: process.version, date: new Date().toISOString(), userAgent }
+writeFileSync(`${outputDirectory}sync-catch-up.json`, `${JSON.stringify({ machine, entries: entryCount, milliseconds: runs, median }, null, 2)}\n`)
+console.log('wrote bench-results/sync-catch-up.json')
