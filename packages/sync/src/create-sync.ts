@@ -334,7 +334,7 @@ class SyncEngine implements ThreadSync {
         this.#assertRunning()
         return this.#options.threads.placeSynced(threadId, keep, entries)
       },
-      load: (threadId) => this.#options.threads.load(threadId),
+      entriesFrom: (threadId, fromSeq) => this.#options.threads.entriesFrom(threadId, fromSeq),
       deviceId: this.#device.deviceId,
       urlOf: (threadId) => this.#threadUrl(threadId),
       save: (state) => this.#save(state),
@@ -375,17 +375,20 @@ class SyncEngine implements ThreadSync {
       state = { ...state, blobs: await this.#download(threadId, wanted) }
       await this.#save(state)
     }
-    state = await pullThread(context, state)
-    if (state.behind === true) {
-      state = { ...state, behind: false }
-      await this.#save(state)
-    }
     for (let round = 0; round < 1_000 && !state.deleted && !this.#stopped; round++) {
+      // Push first (what the user wrote reaches the server one round trip sooner), then read the
+      // stream: it places the push and anything that came before it.
       const before = state
       state = await pushThread(context, state)
-      if (state === before || state.deleted) break
-      // Read the push back: the stream's order places it (and anything that came first).
-      state = await pullThread(context, state)
+      if (state.deleted) break
+      const pushed = state !== before
+      // The stream is read once in any case, and again after each push to read it back.
+      if (pushed || round === 0) state = await pullThread(context, state)
+      if (state.behind === true) {
+        state = { ...state, behind: false }
+        await this.#save(state)
+      }
+      if (!pushed || state.deleted) break
       // A thread appended to without pause must not starve the others and the index: when other
       // steps wait, this one goes on after them.
       if (this.#queue.size > 0) {

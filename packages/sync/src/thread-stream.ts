@@ -15,7 +15,7 @@ const maxPagesPerPull = 1_000
 export interface ThreadStreamContext {
   readonly http: StreamHttp
   place: ThreadStore['placeSynced']
-  load: ThreadStore['load']
+  entriesFrom: ThreadStore['entriesFrom']
   readonly deviceId: string
   urlOf(threadId: string): string
   save(state: ThreadSyncState): Promise<void>
@@ -141,9 +141,8 @@ export async function pushThread(context: ThreadStreamContext, start: ThreadSync
   let state = start
   let push = state.inflight
   if (push === null) {
-    const thread = await context.load(state.threadId)
     const acked = new Set(state.acked)
-    const pending = thread.entries.slice(state.synced).filter((entry) => !acked.has(entry.id))
+    const pending = (await context.entriesFrom(state.threadId, state.synced)).filter((entry) => !acked.has(entry.id))
     const batch = nextBatch(pending, (entry) => JSON.stringify(entry.payload).length)
     if (batch.length === 0) return state
     await context.upload(batch)

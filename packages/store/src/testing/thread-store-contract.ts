@@ -55,6 +55,17 @@ export function describeStoreContract(name: string, makeStores: StoreFactory): v
       expect(loaded.entries).toEqual([first, ...many])
     })
 
+    it('reads the entries from a seq on (entriesFrom), the same as the tail of load', async () => {
+      const { threads } = await makeStores(deterministicOptions())
+      const { id } = await threads.create()
+      await threads.appendMany(id, [user('one'), assistant('two'), call('w1'), result('w1')])
+      const loaded = (await threads.load(id)).entries
+      for (const fromSeq of [0, 2, 3, 4, 9]) expect(await threads.entriesFrom(id, fromSeq)).toEqual(loaded.slice(fromSeq))
+      await expect(threads.entriesFrom(id, -1)).rejects.toThrow(/fromSeq/)
+      await expect(threads.entriesFrom(id, 1.5)).rejects.toThrow(/fromSeq/)
+      await expect(threads.entriesFrom('missing', 0)).rejects.toThrow(/missing/)
+    })
+
     it('an invalid batch appends nothing, wherever the bad entry is', async () => {
       const { threads } = await makeStores(deterministicOptions())
       const { id } = await threads.create()

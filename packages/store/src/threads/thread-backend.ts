@@ -78,6 +78,8 @@ export interface ThreadBackend {
   updateRow(threadId: ThreadId, operation: string, change: (row: ThreadRow) => ThreadRow): Promise<ThreadRow>
   /** The thread's row and its entries: all of them, or those a windowed load needs (a backend may give all). */
   read(threadId: ThreadId, operation: string, window?: LoadWindowOptions): Promise<{ readonly row: ThreadRow; readonly entries: readonly Entry[] }>
+  /** The thread's entries from `fromSeq` (an integer ≥ 0) on. */
+  readFrom(threadId: ThreadId, fromSeq: number, operation: string): Promise<readonly Entry[]>
   /**
    * Reads a thread's row, then its entries up to the seq `upTo` picks, and inserts the thread
    * `build` makes of them (a fork), which then holds the attachments its entries use, so deleting

@@ -1,4 +1,4 @@
-import { createThread, type Entry, type Thread, type TokenCounter } from '@threadlens/core'
+import { createThread, InvalidEntryError, type Entry, type Thread, type TokenCounter } from '@threadlens/core'
 import { counterNow, estimatedEncoding, threadId as toThreadId } from '@threadlens/core/internal'
 import type { CounterSource } from '@threadlens/core/models'
 import { z } from 'zod/mini'
@@ -145,6 +145,13 @@ export function threadStoreOnBackend(backend: ThreadBackend, options: ThreadStor
       const { row, entries } = await backend.read(toThreadId(threadId), 'load', loadOptions.window)
       reportUnreadable(entries, 'load', onUnreadableEntry)
       return toThread(row, entries, now, createId)
+    },
+
+    async entriesFrom(threadId, fromSeq) {
+      if (!Number.isSafeInteger(fromSeq) || fromSeq < 0) throw new InvalidEntryError('fromSeq', `fromSeq must be an integer ≥ 0, got ${String(fromSeq)}`)
+      const entries = await backend.readFrom(toThreadId(threadId), fromSeq, 'entriesFrom')
+      reportUnreadable(entries, 'entriesFrom', onUnreadableEntry)
+      return entries
     },
 
     async recallIndex(threadId, indexOptions) {

@@ -171,6 +171,11 @@ export interface ThreadStore {
   /** The thread as a core `Thread` (a snapshot), whole or windowed. */
   load(threadId: string, options?: LoadThreadOptions): Promise<Thread>
   /**
+   * The stored entries from `fromSeq` on, in seq order, without reading the ones before (`[]` past
+   * the end): a thread's newest part, e.g. what sync has not pushed yet.
+   */
+  entriesFrom(threadId: string, fromSeq: number): Promise<readonly Entry[]>
+  /**
    * The thread's full-text recall index (`createRecallIndex()` of `@threadlens/core/recall`, loaded
    * on first call), restored from the terms kept beside the entries (written in the same
    * transaction as each append, import and fork, deleted with the thread), so a long thread is

@@ -147,6 +147,10 @@ export function memoryThreadBackend(hooks: MemoryThreadHooks): ThreadBackend {
       return { row: thread.row, entries: [...thread.entries] }
     },
 
+    async readFrom(threadId, fromSeq, operation) {
+      return stored(threadId, operation).entries.slice(fromSeq)
+    },
+
     async recallTerms(threadId, operation) {
       // Nothing is kept between reloads here: the terms are worked out from the entries each time.
       return stored(threadId, operation).entries.map((entry) => ({ threadId, seq: entry.seq, id: entry.id, terms: entryRecallTerms(entry) ?? null, version: RECALL_TERMS_VERSION }))

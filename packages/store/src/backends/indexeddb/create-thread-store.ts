@@ -195,6 +195,14 @@ export function indexedDbThreadBackend(db: ThreadlensDB): ThreadBackend {
         }),
       ),
 
+    readFrom: (threadId, fromSeq, operation) =>
+      db.run(operation, () =>
+        db.transaction('r', [db.threads, db.entries, db.meta], async () => {
+          const [, row] = await Promise.all([db.checkSentinel(operation), readRow(threadId, operation)])
+          return fromSeq > row.lastSeq ? [] : readEntries(db, threadId, fromSeq, row.lastSeq, operation)
+        }),
+      ),
+
     async insertFrom(sourceId, operation, upTo, build) {
       let newId = ''
       return db

@@ -49,13 +49,21 @@ const toolPair = (callId: string, text: string): EntryInput[] => [
   { kind: 'tool_result', payload: { name: 'lookup', result: `found ${text}` }, refs: { toolCallId: callId } },
 ]
 
+/** Told of each POST the server answered with a 2xx, with its body: the push bench waits on it. */
+const acknowledged = new Set<(body: string) => void>()
+const watchedFetch: typeof fetch = async (input, init) => {
+  const response = await fetch(input, init)
+  if (init?.method === 'POST' && response.ok && typeof init.body === 'string') for (const listener of [...acknowledged]) listener(init.body)
+  return response
+}
+
 const harness = {
   /** Opens this device's stores (database `name`) and starts sync against `url`. */
   async start(options: { readonly name: string; readonly url: string }): Promise<void> {
     stores = await openThreadlensStores({ name: options.name })
     if (!stores.persistent) throw new Error(`IndexedDB is unavailable here: ${stores.unavailable.message}`)
     syncStateName = `${options.name}-sync`
-    sync = createSync({ threads: stores.threads, url: options.url, state: indexedDbSyncState({ name: syncStateName }), lockName: `${options.name}-sync`, onRejected: () => {} })
+    sync = createSync({ threads: stores.threads, url: options.url, state: indexedDbSyncState({ name: syncStateName }), lockName: `${options.name}-sync`, onRejected: () => {}, fetch: watchedFetch })
     states.length = 0
     const record = () => {
       const { state } = sync!.status.getSnapshot()
@@ -112,6 +120,38 @@ const harness = {
     const milliseconds = performance.now() - began
     const { entries } = await opened().stores.threads.load(options.threadId)
     return { milliseconds, entries: entries.length }
+  },
+  /** The push bench: `count` times, one message appended, then until `syncNow()` has it acknowledged and read back (ms each). */
+  async pushEach(threadId: string, count: number): Promise<number[]> {
+    const times: number[] = []
+    for (let index = 0; index < count; index++) {
+      await opened().stores.threads.append(threadId, message(`steady ${index}`))
+      const began = performance.now()
+      await opened().sync.syncNow()
+      times.push(performance.now() - began)
+    }
+    return times
+  },
+  /** The push bench, live: `count` times, one message appended, then until the server acknowledged the push carrying it (ms each). */
+  async ackEach(threadId: string, count: number): Promise<number[]> {
+    const times: number[] = []
+    for (let index = 0; index < count; index++) {
+      const began = performance.now()
+      let resolveAck: () => void = () => {}
+      const acked = new Promise<void>((resolve) => (resolveAck = resolve))
+      let id = ''
+      const listener = (body: string) => {
+        if (id !== '' && body.includes(id)) resolveAck()
+      }
+      acknowledged.add(listener)
+      id = (await opened().stores.threads.append(threadId, message(`live ${index}`))).id
+      await Promise.race([acked, new Promise((_, reject) => setTimeout(() => reject(new Error(`no acknowledged push of ${id} within 10 s`)), 10_000))])
+      times.push(performance.now() - began)
+      acknowledged.delete(listener)
+      // Let the step finish (read back, index notice) before the next append, as between two messages a user sends.
+      await opened().sync.syncNow()
+    }
+    return times
   },
   stop: () => sync?.stop(),
 }
