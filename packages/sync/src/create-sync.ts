@@ -8,6 +8,7 @@ import type { MemoryStreamContext, MemorySyncConflictError, MemorySyncState } fr
 import { SyncError, SyncRejectedError } from './errors'
 import { createStreamHttp } from './stream-http'
 import type { StreamHttp, SyncHeaders } from './stream-http'
+import { indexedDbSyncState } from './indexeddb-sync-state'
 import { inMemorySyncState, newThreadState } from './sync-state'
 import type { DeviceSyncState, SyncStateStore, ThreadSyncState } from './sync-state'
 import { createStatusSource } from './sync-status'
@@ -44,7 +45,11 @@ export interface SyncOptions {
   readonly onConflict?: (error: MemorySyncConflictError) => void
   /** Which local threads sync. Default: all. Threads that come from the server always do. */
   readonly include?: (record: ThreadRecord) => boolean
-  /** Where sync keeps its outbox and offsets. Default: in memory; pass `indexedDbSyncState()` to survive reloads. */
+  /**
+   * Where sync keeps its outbox and offsets. Default: beside a persistent store,
+   * `indexedDbSyncState({ name: lockName })` (it survives reloads, as the store does); beside the
+   * in-memory fallback, in memory (nothing survives a reload there). One per user: pass your own.
+   */
   readonly state?: SyncStateStore
   /** Follow other devices live (long-poll on the index). Default: true. */
   readonly live?: boolean
@@ -111,7 +116,7 @@ class SyncEngine implements ThreadSync {
     this.#options = options
     this.#base = options.url.replace(/\/+$/, '')
     this.#http = createStreamHttp({ headers: options.headers, fetch: options.fetch })
-    this.#stateStore = options.state ?? inMemorySyncState()
+    this.#stateStore = options.state ?? (options.threads.persistent ? indexedDbSyncState({ name: options.lockName ?? 'threadlens-sync' }) : inMemorySyncState())
     // Never rejects: a start that failed (stopped first, storage refused) leaves the engine idle, said in the status.
     this.#ready = this.#start().then(
       () => {
