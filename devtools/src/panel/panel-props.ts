@@ -21,6 +21,12 @@ export interface DevtoolsSyncStatus {
   readonly error: { readonly message: string } | null
   /** When sync last reached the end of every stream (ms since the epoch), or `null`. */
   readonly lastSyncedAt: number | null
+  /** Memory writes of this device that lost to another device's, newest last. */
+  readonly conflicts?: readonly { readonly message: string }[]
+  /** Threads deleted elsewhere whose unsynced entries were kept in a new thread. */
+  readonly recovered?: readonly { readonly from: string; readonly to: string }[]
+  /** Stream messages this device refused, newest last. */
+  readonly rejected?: readonly { readonly message: string }[]
 }
 
 /** A subscribable sync status (`useSyncExternalStore`'s shape), e.g. `@threadlens/sync`'s `sync.status`. */

@@ -82,6 +82,24 @@ describe('Storage tab', () => {
     expect(cell()?.querySelector('b')).toBeNull()
     set({ state: 'synced', pending: 0, error: null, lastSyncedAt: Date.UTC(2026, 0, 2, 3, 4, 5) })
     await eventually(() => expect(cell()?.textContent).toBe('synced at 2026-01-02T03:04:05.000Z'))
+    expect(panel.query('[data-testid="storage-sync-notices"]')).toBeNull()
+    set({
+      state: 'synced',
+      pending: 0,
+      error: null,
+      lastSyncedAt: null,
+      conflicts: [{ message: 'Memory "agent" space "world" was written on another device first' }],
+      recovered: [{ from: 't1', to: 't2' }],
+      rejected: [{ message: 'first' }, { message: 'Sync refused <i>entry</i> x' }],
+    })
+    await eventually(() =>
+      expect([...(panel.query('[data-testid="storage-sync-notices"]')?.querySelectorAll('li') ?? [])].map((item) => item.textContent)).toEqual([
+        'memory conflict: Memory "agent" space "world" was written on another device first',
+        'thread t1 was deleted on another device: its unsynced entries are in thread t2',
+        '2 stream messages refused; the newest: Sync refused <i>entry</i> x',
+      ]),
+    )
+    expect(cell()?.querySelector('i')).toBeNull()
     panel.unmount()
     expect(listeners.size).toBe(0)
 

@@ -148,9 +148,31 @@ export function syncStatusText(status: DevtoolsSyncStatus): string {
   return `${status.state}${when}${status.state === 'offline' || status.state === 'error' ? why : ''}`
 }
 
+/** What sync reported beside its state (conflicts, recovered threads, refused messages), one line each, as text. */
+export function syncNotices(status: DevtoolsSyncStatus): string[] {
+  const notices: string[] = []
+  for (const conflict of status.conflicts ?? []) notices.push(`memory conflict: ${conflict.message}`)
+  for (const { from, to } of status.recovered ?? []) notices.push(`thread ${from} was deleted on another device: its unsynced entries are in thread ${to}`)
+  const rejected = status.rejected ?? []
+  if (rejected.length > 0) notices.push(`${formatNumber(rejected.length)} stream message${rejected.length === 1 ? '' : 's'} refused; the newest: ${rejected.at(-1)!.message}`)
+  return notices
+}
+
 function SyncFact({ source }: { readonly source: DevtoolsSyncSource }) {
   const status = useSyncExternalStore(source.subscribe, source.getSnapshot, source.getSnapshot)
-  return <>{syncStatusText(status)}</>
+  const notices = syncNotices(status)
+  return (
+    <>
+      {syncStatusText(status)}
+      {notices.length === 0 ? null : (
+        <ul className="tl-block-list" data-testid="storage-sync-notices">
+          {notices.map((notice, index) => (
+            <li key={index}>{notice}</li>
+          ))}
+        </ul>
+      )}
+    </>
+  )
 }
 
 /** Where the thread lives, its record, and the origin's usage, quota and persistence. */
