@@ -1,4 +1,4 @@
-import { describeErrorMarkers } from '@threadlens/testing'
+import { describeErrorMarkers } from '@threadlens/testing/node'
 import * as main from './index'
 import * as testing from './exports/testing'
 

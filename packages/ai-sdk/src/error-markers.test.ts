@@ -1,4 +1,4 @@
-import { describeErrorMarkers } from '@threadlens/testing'
+import { describeErrorMarkers } from '@threadlens/testing/node'
 import * as firstCopy from './index'
 
 describeErrorMarkers(firstCopy, () => import('./index'), 2)

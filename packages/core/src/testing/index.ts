@@ -8,4 +8,4 @@
 export type { Action } from './random-thread'
 export { actionArbitrary, actionsArbitrary, buildThread, pendingArbitrary, policyOptionsArbitrary, sampleTools, textArbitrary } from './random-thread'
 export { awkwardJsonArbitrary, hostileLeaves, hostileValueArbitrary, nested, nestedArrays } from './hostile-values'
-export { describeErrorMarkers, errorMarkerProblems, exportedErrorClasses } from './error-classes'
+export { errorMarkerProblems, exportedErrorClasses } from './error-classes'

@@ -1,2 +1,3 @@
-/** `@threadlens/core/testing/node`: the public API suite every package's `public-api.test.ts` runs (Node and vitest). Workspace only. */
+/** `@threadlens/core/testing/node`: the suites every package's `public-api.test.ts` and `error-markers.test.ts` run (Node and vitest). Workspace only. */
+export { describeErrorMarkers } from './error-markers-suite'
 export { describePublicApi, MAIN_ENTRY_BUDGET } from './public-api-suite'
