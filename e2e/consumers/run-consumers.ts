@@ -5,7 +5,8 @@
 //      (built with `vite build`, driven in Chromium, reloaded to prove the thread persisted);
 //   3. Next.js (app router): the server render imports the packages without touching indexedDB or
 //      window, then the page hydrates and persists in Chromium;
-//   4. plain Node ESM over @threadlens/core; 5. TypeScript with moduleResolution bundler and node16;
+//   4. plain Node ESM over @threadlens/core; 5. TypeScript with moduleResolution bundler and node16
+//      (with docs/sync.md's example over @threadlens/sync);
 //   6. a `useChat` app over a server route (React 19): @threadlens/ai-sdk's adopted server chat,
 //      built with Vite, and a node:http server running the README's route (examples/server-route.ts)
 //      with the AI SDK's mock model, driven in Chromium (server-chat.ts): send, a tool call,
@@ -27,6 +28,7 @@ import { checkServerChat } from './server-chat.ts'
 const appsFolder = fileURLToPath(new URL('./apps/', import.meta.url))
 const serverRouteExample = fileURLToPath(new URL('../../packages/ai-sdk/examples/server-route.ts', import.meta.url))
 const adoptedServerChatExample = fileURLToPath(new URL('../../packages/ai-sdk/examples/adopted-server-chat.tsx', import.meta.url))
+const syncExample = fileURLToPath(new URL('../../packages/sync/examples/start-sync.ts', import.meta.url))
 const reportFile = fileURLToPath(new URL('../../.test-reports/consumers.json', import.meta.url))
 /** Generous: a cold npm cache downloads Next.js; a warm one installs in well under a minute. */
 const INSTALL_TIMEOUT_MS = 300_000
@@ -150,7 +152,7 @@ async function tarballs(packDir: string): Promise<Record<string, string>> {
     const match = /^threadlens-(.+)-\d+\.\d+\.\d+.*\.tgz$/.exec(file)
     if (match !== null) byName[`@threadlens/${match[1]}`] = `file:${resolve(packDir, file)}`
   }
-  for (const name of ['core', 'store', 'agent', 'client', 'react', 'ai-sdk', 'devtools']) assert(byName[`@threadlens/${name}`], `no tarball for @threadlens/${name} in ${packDir}`)
+  for (const name of ['core', 'store', 'agent', 'client', 'react', 'ai-sdk', 'sync', 'devtools']) assert(byName[`@threadlens/${name}`], `no tarball for @threadlens/${name} in ${packDir}`)
   return byName
 }
 
@@ -232,6 +234,8 @@ async function main(): Promise<void> {
       // The AI SDK server route of @threadlens/ai-sdk's README, type-checked as an app's own file and
       // run by the server chat's server, beside the README's adopted server chat as its page.
       await cp(serverRouteExample, join(react19, 'typescript', 'server-route.ts'))
+      // docs/sync.md's example, type-checked against the packed @threadlens/sync.
+      await cp(syncExample, join(react19, 'typescript', 'start-sync.ts'))
       await cp(serverRouteExample, join(react19, 'server-chat', 'server', 'server-route.ts'))
       await cp(adoptedServerChatExample, join(react19, 'server-chat', 'src', 'adopted-server-chat.tsx'))
       await cp(join(appsFolder, 'vite-app'), join(react18, 'vite-app'), { recursive: true })
@@ -262,8 +266,8 @@ async function main(): Promise<void> {
     if (!written) return
 
     const installed = await Promise.all([
-      step('npm install (React 19: Vite, Next.js, the AI SDK, TypeScript 7 and 5.9, the seven tarballs)', () => npmInstall(react19)),
-      step('npm install (React 18: Vite, six tarballs)', () => npmInstall(react18)),
+      step('npm install (React 19: Vite, Next.js, the AI SDK, TypeScript 7 and 5.9, the eight tarballs)', () => npmInstall(react19)),
+      step('npm install (React 18: Vite, seven tarballs)', () => npmInstall(react18)),
     ])
     if (!installed.every(Boolean)) return
 
