@@ -47,7 +47,6 @@ export function ChatHeader(props: ChatHeaderProps) {
           </p>
         </div>
         <div className="chat-header-actions">
-          <SyncControl />
           <button type="button" className="chat-button" onClick={props.onLongSession} disabled={props.busy} title="Append a few hundred realistic turns with tool calls to this chat">
             Long session
           </button>
@@ -61,6 +60,7 @@ export function ChatHeader(props: ChatHeaderProps) {
       </div>
       <div className="chat-header-row chat-header-tools">
         <PolicySelect options={props.options} value={props.policyId} onChange={props.onPolicy} />
+        <SyncControl />
         {/* The devtools' meter: an app component, shown in production builds too. */}
         <ThreadlensTokenMeter
           meta={props.meta}

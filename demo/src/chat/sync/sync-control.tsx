@@ -12,12 +12,12 @@ export function SyncControl() {
   const [editing, setEditing] = useState(false)
   const word = !sync.settings.enabled ? 'off' : sync.problem !== undefined ? 'error' : status === undefined ? 'starting' : status.state === 'pending' ? `pending ${status.pending}` : status.state
   return (
-    <div className="chat-sync" role="group" aria-label="Sync">
+    <div className="chat-sync" role="group" aria-label="Sync" data-enabled={sync.settings.enabled}>
       <label className="chat-sync-toggle">
         <input type="checkbox" checked={sync.settings.enabled} onChange={(event) => sync.setEnabled(event.target.checked)} data-testid="sync-toggle" />
         Sync
       </label>
-      <span className="chat-muted" role="status" data-testid="sync-status" title={status?.error?.message ?? sync.settings.server}>
+      <span className="chat-muted chat-sync-word" role="status" data-testid="sync-status" title={status?.error?.message ?? sync.settings.server}>
         {word}
       </span>
       {editing ? (
@@ -25,7 +25,7 @@ export function SyncControl() {
           <SyncServerForm onDone={() => setEditing(false)} />
         </Suspense>
       ) : (
-        <button type="button" className="chat-link-button" onClick={() => setEditing(true)} data-testid="sync-server-edit">
+        <button type="button" className="chat-link-button chat-sync-server-edit" onClick={() => setEditing(true)} data-testid="sync-server-edit">
           Server…
         </button>
       )}

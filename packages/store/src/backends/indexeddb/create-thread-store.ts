@@ -16,7 +16,6 @@ import type { ThreadBackend } from '../../threads/thread-backend'
 import { threadIdTaken, threadStoreOnBackend } from '../../threads/thread-store-on-backend'
 import type { ThreadStore, ThreadStoreOptions } from '../../threads/thread-store'
 import { loadWindowEntries, readWindowFirstPage } from './windowed-load'
-import { placeEntries } from './place-entries'
 
 /** The clearer error for a taken id; any other failure as it is. */
 function alreadyExists(error: unknown, threadId: string, operation: string): unknown {
@@ -163,7 +162,8 @@ export function indexedDbThreadBackend(db: ThreadlensDB): ThreadBackend {
       return appended
     },
 
-    place: (...args) => placeEntries(db, { readRow, termChunks }, ...args),
+    // Only a sync places entries: its code loads on the first placement, not with every app's store.
+    place: async (...args) => (await import('./place-entries')).placeEntries(db, { readRow, termChunks }, ...args),
 
     updateRow: (threadId, operation, change) =>
       db.run(operation, () =>
