@@ -13,6 +13,7 @@ import { inMemorySyncState, newThreadState } from './sync-state'
 import type { DeviceSyncState, SyncStateStore, ThreadSyncState } from './sync-state'
 import { createStatusSource } from './sync-status'
 import type { SyncStatus, SyncStatusSource } from './sync-status'
+import { sendPush } from './send-push'
 import { pullThread, pushThread } from './thread-stream'
 import type { ThreadStreamContext } from './thread-stream'
 import { isRefusal, readIndexMessage, sameRecord, wireRecord, wireVersion } from './wire'
@@ -484,18 +485,9 @@ class SyncEngine implements ThreadSync {
       // A deleted thread's stream closes before the index says so: a push that comes later is refused
       // (and its entries recovered), never taken into a thread the others are deleting.
       await this.#closeDeleted(push.body)
-      const producer = { id: this.#device.deviceId, epoch: push.epoch, seq: push.seq }
-      let outcome = await this.#http.append(url, push.body, producer)
-      if (outcome.kind === 'missing') {
-        await this.#http.create(url)
-        outcome = await this.#http.append(url, push.body, producer)
-      }
-      if (outcome.kind === 'sequence-gap' || outcome.kind === 'stale-epoch') {
-        const epoch = Math.max(push.epoch, outcome.kind === 'stale-epoch' ? outcome.currentEpoch : 0) + 1
-        push = { ...push, epoch, seq: 0 }
-        await this.#saveDevice({ ...this.#device, indexInflight: push })
-        outcome = await this.#http.append(url, push.body, { ...producer, epoch, seq: 0 })
-      }
+      const sent = await sendPush(this.#http, url, this.#device.deviceId, push, (renewed) => this.#saveDevice({ ...this.#device, indexInflight: renewed }))
+      push = sent.push
+      const { outcome } = sent
       if (outcome.kind !== 'stored') throw new SyncError('http', url, `The sync server would not take the index's messages (${outcome.kind}).`)
       await this.#saveDevice({ ...this.#device, indexInflight: null, indexProducer: { epoch: push.epoch, seq: push.seq + 1 } })
     }

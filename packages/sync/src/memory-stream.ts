@@ -3,6 +3,7 @@ import { RevisionConflictError, ThreadlensError } from '@threadlens/core'
 import type { JsonObject, JsonValue, Memory } from '@threadlens/core'
 import type { MemoryStore } from '@threadlens/store'
 import { SyncError, SyncRejectedError } from './errors'
+import { sendPush } from './send-push'
 import type { StreamHttp } from './stream-http'
 import type { InflightPush, ProducerState } from './sync-state'
 import { isObject, forbiddenKeyIn, wireVersion } from './wire'
@@ -208,18 +209,12 @@ export async function pushMemory(context: MemoryStreamContext, start: MemorySync
     await context.save(state)
   }
   const url = context.urlOf(state.memoryId)
-  let outcome = await context.http.append(url, push.body, { id: context.deviceId, epoch: push.epoch, seq: push.seq })
-  if (outcome.kind === 'missing') {
-    await context.http.create(url)
-    outcome = await context.http.append(url, push.body, { id: context.deviceId, epoch: push.epoch, seq: push.seq })
-  }
-  if (outcome.kind === 'sequence-gap' || outcome.kind === 'stale-epoch') {
-    const epoch = Math.max(push.epoch, outcome.kind === 'stale-epoch' ? outcome.currentEpoch : 0) + 1
-    push = { ...push, epoch, seq: 0 }
-    state = { ...state, inflight: push }
+  const sent = await sendPush(context.http, url, context.deviceId, push, async (renewed) => {
+    state = { ...state, inflight: renewed }
     await context.save(state)
-    outcome = await context.http.append(url, push.body, { id: context.deviceId, epoch, seq: 0 })
-  }
+  })
+  push = sent.push
+  const { outcome } = sent
   if (outcome.kind !== 'stored') throw new SyncError('http', url, `The sync server would not take memory ${state.memoryId}'s operations (${outcome.kind}).`)
   state = { ...state, inflight: null, producer: { epoch: push.epoch, seq: push.seq + 1 } }
   await context.save(state)

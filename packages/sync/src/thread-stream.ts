@@ -3,8 +3,9 @@ import type { Entry } from '@threadlens/core'
 import type { ThreadStore } from '@threadlens/store'
 import { nextBatch } from './batches'
 import { SyncError, SyncRejectedError } from './errors'
-import type { AppendOutcome, StreamHttp } from './stream-http'
-import type { InflightPush, ThreadSyncState } from './sync-state'
+import { sendPush } from './send-push'
+import type { StreamHttp } from './stream-http'
+import type { ThreadSyncState } from './sync-state'
 import { readEntriesMessage, isRefusal, wireEntry, wireVersion } from './wire'
 import type { WireEntry } from './wire'
 
@@ -124,15 +125,6 @@ export async function pullThread(context: ThreadStreamContext, start: ThreadSync
   return state
 }
 
-async function send(context: ThreadStreamContext, state: ThreadSyncState, push: InflightPush): Promise<AppendOutcome> {
-  const url = context.urlOf(state.threadId)
-  const producer = { id: context.deviceId, epoch: push.epoch, seq: push.seq }
-  const outcome = await context.http.append(url, push.body, producer)
-  if (outcome.kind !== 'missing') return outcome
-  await context.http.create(url)
-  return context.http.append(url, push.body, producer)
-}
-
 /**
  * Sends the thread's push in flight, or makes the next one from its pending entries (written down
  * before it is sent). Returns the state after it, unchanged when nothing was pending.
@@ -151,16 +143,12 @@ export async function pushThread(context: ThreadStreamContext, start: ThreadSync
     state = { ...state, inflight: push }
     await context.save(state)
   }
-  let outcome = await send(context, state, push)
-  if (outcome.kind === 'sequence-gap' || outcome.kind === 'stale-epoch') {
-    // The server lost this producer's place (or another took the id): a new epoch starts at seq 0.
-    // The same body again: if the first copy was stored, readers drop the repeat by entry id.
-    const epoch = Math.max(push.epoch, outcome.kind === 'stale-epoch' ? outcome.currentEpoch : 0) + 1
-    push = { ...push, epoch, seq: 0 }
-    state = { ...state, inflight: push }
+  const sent = await sendPush(context.http, context.urlOf(state.threadId), context.deviceId, push, async (renewed) => {
+    state = { ...state, inflight: renewed }
     await context.save(state)
-    outcome = await send(context, state, push)
-  }
+  })
+  push = sent.push
+  const { outcome } = sent
   switch (outcome.kind) {
     case 'stored':
       // The notice first: a crash before the state is saved resends the push (dropped as a repeat) and notices twice.
