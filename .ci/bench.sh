@@ -99,10 +99,15 @@ step "devtools (devtools/bench/devtools.bench.ts)"
 step "demo first-load size (demo/bench/first-load-size.ts)"
 "$TSX" demo/bench/first-load-size.ts
 
-# Sync catch-up in headless Chromium through the sync harness page (packages/sync/src/testing/harness):
+# Sync in Node with in-memory stores against the reference server in this process: first push and
+# catch-up of a 10,000-entry thread, one appended entry to acknowledged and read back (~5 s).
+step "sync in Node, in-memory stores (packages/sync/bench/sync.bench.ts)"
+"$TSX" packages/sync/bench/sync.bench.ts
+# Sync in headless Chromium through the sync harness page (packages/sync/src/testing/harness):
 # three devices that never synced each read a 10,000-entry thread into IndexedDB from a loopback
-# server, against the 2 s goal (~30 s). Writes bench-results/sync-catch-up.json.
-step "sync catch-up in headless Chromium (packages/sync/bench/catch-up.browser.bench.ts)"
+# server, against the 2 s goal, then one appended message to the server's acknowledgement, against
+# the 50 ms goal (~40 s). Writes bench-results/sync-catch-up.json.
+step "sync catch-up and steady push in headless Chromium (packages/sync/bench/catch-up.browser.bench.ts)"
 THREADLENS_CHROMIUM="${THREADLENS_CHROMIUM:-$(command -v chromium)}" "$TSX" packages/sync/bench/catch-up.browser.bench.ts
 
 # The session loop's own cost per model call in headless Chromium through the agent harness page
