@@ -6,7 +6,8 @@ import { SyncError, SyncRejectedError } from './errors'
 import { sendPush } from './send-push'
 import type { StreamHttp } from './stream-http'
 import type { InflightPush, ProducerState } from './sync-state'
-import { isObject, forbiddenKeyIn, wireVersion } from './wire'
+import { envelope, isObject, isRefusal, wireVersion } from './wire'
+import type { Refusal } from './wire'
 
 /**
  * Memory syncs as an operation log: each message sets one space to new data *if* the space is
@@ -84,13 +85,11 @@ export interface MemoryStreamContext {
   conflict(error: MemorySyncConflictError): void
 }
 
-function readMemoryMessage(value: unknown): MemoryMessage | { readonly refused: string } | { readonly newer: unknown } {
-  if (!isObject(value)) return { refused: 'the message is not a JSON object' }
-  if (value.v !== wireVersion) return typeof value.v === 'number' && value.v > wireVersion ? { newer: value.v } : { refused: 'unknown version' }
-  if (value.type !== 'memory' || typeof value.device !== 'string' || !Array.isArray(value.operations)) return { refused: 'not a memory message' }
-  const key = forbiddenKeyIn(value)
-  if (key !== undefined) return { refused: `the key "${key}" is not allowed` }
-  for (const operation of value.operations as unknown[]) {
+function readMemoryMessage(value: unknown): MemoryMessage | Refusal {
+  const checked = envelope(value)
+  if (isRefusal(checked)) return checked
+  if (checked.type !== 'memory' || !Array.isArray(checked.operations)) return { kind: 'refused', reason: 'not a memory message' }
+  for (const operation of checked.operations as unknown[]) {
     if (
       !isObject(operation) ||
       typeof operation.opId !== 'string' ||
@@ -100,10 +99,10 @@ function readMemoryMessage(value: unknown): MemoryMessage | { readonly refused: 
       !isObject(operation.metadata) ||
       !(operation.data === null || (operation.kind === 'map' ? isObject(operation.data) : Array.isArray(operation.data)))
     ) {
-      return { refused: 'an operation is not valid' }
+      return { kind: 'refused', reason: 'an operation is not valid' }
     }
   }
-  return value as unknown as MemoryMessage
+  return checked as unknown as MemoryMessage
 }
 
 /** Puts the agreed data of `space` into the local memory; returns the local rev it then has. */
@@ -131,9 +130,9 @@ export async function pullMemory(context: MemoryStreamContext, start: MemorySync
     if (read.kind === 'missing') return state
     for (const value of read.messages) {
       const message = readMemoryMessage(value)
-      if ('newer' in message) throw new SyncError('schema-version', url, `The memory stream ${url} holds messages of sync format ${String(message.newer)}; this code reads format ${wireVersion}.`)
-      if ('refused' in message) {
-        context.reject(new SyncRejectedError(`memory:${state.memoryId}`, state.offset, message.refused))
+      if (isRefusal(message)) {
+        if (message.kind === 'newer') throw new SyncError('schema-version', url, `The memory stream ${url} holds messages of sync format ${String(message.version)}; this code reads format ${wireVersion}.`)
+        context.reject(new SyncRejectedError(`memory:${state.memoryId}`, state.offset, message.reason))
         continue
       }
       const mine = message.device === context.deviceId

@@ -62,7 +62,7 @@ export function isObject(value: unknown): value is Record<string, unknown> {
 }
 
 /** The first key able to pollute a prototype anywhere in `value` (bounded by `maxNodes`), if any. */
-export function forbiddenKeyIn(value: unknown, maxNodes = 1_000_000): string | undefined {
+function forbiddenKeyIn(value: unknown, maxNodes = 1_000_000): string | undefined {
   const stack: unknown[] = [value]
   for (let visited = 0; stack.length > 0 && visited < maxNodes; visited++) {
     const item = stack.pop()
@@ -75,7 +75,8 @@ export function forbiddenKeyIn(value: unknown, maxNodes = 1_000_000): string | u
   return stack.length > 0 ? 'too many values' : undefined
 }
 
-function envelope(value: unknown): Refusal | Record<string, unknown> {
+/** The checks every stream message passes first: an object, this version, a device, no prototype keys. */
+export function envelope(value: unknown): Refusal | Record<string, unknown> {
   if (!isObject(value)) return { kind: 'refused', reason: 'the message is not a JSON object' }
   if (value.v !== wireVersion) {
     return typeof value.v === 'number' && Number.isInteger(value.v) && value.v > wireVersion
