@@ -14,6 +14,8 @@ echo "== typecheck (tsc -b: every package project, core without DOM or Node type
 node_modules/.bin/tsc -b --checkers 1
 echo "== source limits: files over 300 lines and functions over 80 need a reason (.ci/source-limits.ts)"
 node_modules/.bin/tsx .ci/source-limits.ts
+echo "== architecture: imports go down the layers, dependencies declared, the concept table true (.ci/architecture.ts)"
+node_modules/.bin/tsx .ci/architecture.ts
 echo "== lint (oxlint, .oxlintrc.json: correctness rules, unused imports, unsafe optional chaining; under a second)"
 node_modules/.bin/oxlint --deny-warnings packages devtools demo e2e .ci
 echo "== packages: tsdown build, pnpm pack, publint --strict, Are the Types Wrong"
