@@ -3,10 +3,10 @@ import { callAttemptReader } from '../calls/call-attempt-schema'
 import { InvalidPolicyError } from '../errors/threadlens-error'
 import { definePolicy } from '../policy/policy'
 import { nested } from '../testing/hostile-values'
-import { sampleAttempt } from '../testing/oracle/samples'
+import { sampleAttempt } from '../testing/samples'
 import { read } from './readers'
 
-// What the property tests against the zod oracle cannot cover: values zod itself could not read.
+// What the accept/reject fixtures (readers.fixtures.test.ts) cannot hold: values JSON cannot write.
 
 describe('readers on hostile values', () => {
   it('refuse a cycle or hostile nesting inside JSON data with a problem, never a RangeError', () => {

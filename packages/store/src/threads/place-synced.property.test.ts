@@ -128,10 +128,10 @@ describe.each(backends)('placeSynced (property): $name', ({ open }) => {
         const expectedIds = [...prefix.map((entry) => entry.id), ...placedGiven.map((entry) => entry.id), ...tail.filter((entry) => !givenIds.has(entry.id)).map((entry) => entry.id)]
         const bare = ({ id: entryId, kind, payload, refs, createdAt }: SyncedEntry | Entry) => ({ id: entryId, kind, payload, refs, createdAt }) as EntryInput
         const byId = new Map<string, EntryInput>([...before, ...fresh].map((entry) => [entry.id as string, bare(entry)]))
-        const oracle = createThread({ id: 'oracle' })
+        const reference = createThread({ id: 'reference' })
         let valid = true
         try {
-          oracle.appendMany(expectedIds.map((entryId) => byId.get(entryId) as EntryInput))
+          reference.appendMany(expectedIds.map((entryId) => byId.get(entryId) as EntryInput))
         } catch (error) {
           expect(error).toBeInstanceOf(InvalidEntryError)
           valid = false

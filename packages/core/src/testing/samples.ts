@@ -1,12 +1,12 @@
 import fc from 'fast-check'
-import type { CallAttempt, CallRecord } from '../../calls/call-record'
-import type { TokenCalibration } from '../../calls/calibration'
-import type { Entry } from '../../entries/entry'
-import type { Memory } from '../../memory/memory'
-import type { ModelInfo } from '../../policy/model-info'
-import { actionsArbitrary, buildThread } from '../random-thread'
+import type { CallAttempt, CallRecord } from '../calls/call-record'
+import type { TokenCalibration } from '../calls/calibration'
+import type { Entry } from '../entries/entry'
+import type { Memory } from '../memory/memory'
+import type { ModelInfo } from '../policy/model-info'
+import { actionsArbitrary, buildThread } from './random-thread'
 
-// Valid values with every optional field somewhere, as bases the oracle tests mutate.
+// Valid values with every optional field somewhere, as bases the readers' property tests damage.
 
 export const sampleCallRecord: CallRecord = {
   model: 'gpt-4o',

@@ -1,7 +1,8 @@
 import fc from 'fast-check'
 
-// Random damage to valid values, for the oracle property tests: each mutation picks a place inside
-// the value (any object or array, at any depth) and breaks it the way real bad data is broken.
+// Random damage to valid values, for the readers' property tests (and the inputs their fixtures were
+// made from): each mutation picks a place inside the value (any object or array, at any depth) and
+// breaks it the way real bad data is broken.
 
 /** Values that break some rule somewhere: wrong types, bounds, lengths, patterns, ids. */
 const replacements: readonly unknown[] = [
@@ -116,12 +117,3 @@ export function mutate<T>(value: T, mutations: readonly Mutation[]): unknown {
 
 /** Up to three mutations; an empty list leaves the value valid. */
 export const mutationsArbitrary: fc.Arbitrary<Mutation[]> = fc.array(mutationArbitrary, { maxLength: 3 })
-
-/** What a check did: its output as JSON text, or the error it threw, as comparable data. */
-export function outcome(run: () => unknown, describe: (error: unknown) => unknown): { ok: true; json: string } | { ok: false; error: unknown } {
-  try {
-    return { ok: true, json: JSON.stringify(run()) }
-  } catch (error) {
-    return { ok: false, error: describe(error) }
-  }
-}
