@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest'
 import { InvalidEntryError } from '../errors/threadlens-error'
 import { actionsArbitrary, buildThread } from '../testing/random-thread'
 import type { Entry } from './entry'
-import type { ThreadEvent } from './thread'
+import type { Thread, ThreadEvent } from './thread'
 import { createThread, forkThread, ingestEntries } from './thread'
 import { indexOfEntries } from './thread-index'
 
@@ -172,5 +172,11 @@ describe('ingestEntries', () => {
     expect(() => ingestEntries(mirror, ahead.entries.slice(4))).toThrow(/expected seq 3/)
     expect(() => ingestEntries(mirror, [{ ...source.entries[0]!, threadId: 'n' } as Entry])).toThrow(/belongs to thread n/)
     expect(mirror.index.userSeqs).toEqual([0, 1, 2])
+  })
+
+  it('refuses an object that only looks like a thread, with a TypeError', () => {
+    const lookalike = { id: 'm', nextSeq: 1, firstSeq: 0, entries: [] } as unknown as Thread
+    expect(() => ingestEntries(lookalike, [])).toThrow(TypeError)
+    expect(() => forkThread(lookalike, { atSeq: 0 })).toThrow(/expected a Thread/)
   })
 })

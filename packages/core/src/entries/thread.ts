@@ -1,3 +1,11 @@
+/**
+ * A `Thread` is the append-only log of one conversation in memory: `append` grows it in place and
+ * tells its subscribers. A live mirror also needs versions: `extendThread` returns a newer `Thread`
+ * with committed entries added and leaves the older one holding exactly what it held. Versions share
+ * storage: the same frozen entry objects (each version's array of them is its own), and one index,
+ * which the newer version takes over and extends by the added entries only; an older version builds
+ * an index of its own again only if its index is read.
+ */
 import { InvalidEntryError } from '../errors/threadlens-error'
 import { Subscribable } from '../utils/subscribable'
 import type { Entry, EntryInput, EntryKind, EntryOf, EntryRefs } from './entry'
@@ -35,17 +43,52 @@ export interface CreateThreadOptions {
   readonly createId?: () => string
 }
 
-// A thread's private state, for the functions after the class (`extendThread`, `ingestEntries`,
-// `forkThread`): set by `Thread`'s static block, which alone can reach its private fields. An app
-// that imports none of them does not bundle the block either.
-let internals: {
-  /** The thread's clock and id source. */
-  readonly sources: (thread: Thread) => { readonly now: () => number; readonly createId: () => string }
-  /** Adds an entry already checked and frozen, and indexes it. */
-  readonly push: (thread: Thread, entry: Entry) => void
-  /** Tells the listeners about entries just added. */
-  readonly emit: (thread: Thread, entries: readonly Entry[]) => void
-  readonly extend: (thread: Thread, entries: readonly Entry[]) => Thread
+/**
+ * All that a thread holds besides its id and parent, as one plain record. A `Thread` reaches its own
+ * through `#state`; the functions after the class reach any thread's through `stateOf`, so that
+ * extending, ingesting and forking need nothing from the class but its public face.
+ */
+interface ThreadState {
+  readonly now: () => number
+  readonly createId: () => string
+  /** The thread's listeners (the `Subscribable` set itself). */
+  readonly listeners: ReadonlySet<(event: ThreadEvent) => void>
+  /** Seq of `entries[0]`: 0 unless the thread holds a window of a longer one. */
+  firstSeq: number
+  /** Appended to in place; a newer version gets a copy (`extendThread`), never this array. */
+  entries: Entry[]
+  /** Built on first use; `undefined` again once handed over to a newer version, then rebuilt if read. */
+  index: MutableThreadIndex | undefined
+}
+
+const states = new WeakMap<Thread, ThreadState>()
+
+function stateOf(thread: Thread): ThreadState {
+  const state = states.get(thread)
+  if (state === undefined) throw new TypeError('expected a Thread made by createThread or new Thread')
+  return state
+}
+
+function ownIndex(state: ThreadState): MutableThreadIndex {
+  return (state.index ??= createThreadIndex(state.entries))
+}
+
+function nextSeqOf(state: ThreadState): number {
+  return state.firstSeq + state.entries.length
+}
+
+/** Adds an entry already checked and frozen, and indexes it. */
+function push(state: ThreadState, entry: Entry): void {
+  const index = ownIndex(state) // before the push: a new index is built from the entries held
+  state.entries.push(entry)
+  indexEntry(index, entry)
+}
+
+/** Tells the listeners about entries just added. */
+function emit(state: ThreadState, threadId: ThreadId, entries: readonly Entry[]): void {
+  if (entries.length === 0 || state.listeners.size === 0) return
+  const event: ThreadEvent = { type: 'entry-append', threadId, entries }
+  for (const listener of state.listeners) listener(event)
 }
 
 /**
@@ -55,71 +98,46 @@ let internals: {
 export class Thread extends Subscribable<(event: ThreadEvent) => void> implements ThreadSource {
   readonly id: ThreadId
   readonly parent: ForkInfo | undefined
-  // Not readonly only so that `extendThread` (below) can build a version without a rebuild.
-  #entries: Entry[] = []
-  // `undefined` once handed over to a newer version by `extendThread`: rebuilt on demand.
-  #index: MutableThreadIndex | undefined = createThreadIndex()
-  readonly #now: () => number
-  readonly #createId: () => string
-  #firstSeq: number
-
-  static {
-    internals = {
-      sources: (thread) => ({ now: thread.#now, createId: thread.#createId }),
-      push: (thread, entry) => thread.#push(entry),
-      emit: (thread, entries) => thread.#emit(entries),
-      extend: (thread, entries) => {
-        const next = new Thread({ id: thread.id, now: thread.#now, createId: thread.#createId, ...(thread.parent === undefined ? {} : { parent: thread.parent }) })
-        next.#firstSeq = thread.#firstSeq
-        entries.forEach((entry, offset) => checkContinues(thread.id, entry, thread.nextSeq + offset))
-        // The older version keeps its entries (a render holding it stays consistent) and gives its
-        // index away: extending it costs the new entries only, and the rare reader of an old
-        // version's index pays for a rebuild of that version alone.
-        const index = thread.#ownIndex()
-        thread.#index = undefined
-        next.#entries = thread.#entries.concat(entries)
-        next.#index = index
-        for (const entry of entries) indexEntry(index, entry)
-        return next
-      },
-    }
-  }
+  readonly #state: ThreadState
 
   constructor(options: CreateThreadOptions = {}) {
     super()
     this.id = toThreadId(options.id ?? randomId())
     this.parent = options.parent
-    this.#now = options.now ?? Date.now
-    this.#createId = options.createId ?? randomId
     const initial = options.entries ?? []
-    this.#firstSeq = initial[0]?.seq ?? 0
+    const state: ThreadState = {
+      now: options.now ?? Date.now,
+      createId: options.createId ?? randomId,
+      listeners: this.listeners,
+      firstSeq: initial[0]?.seq ?? 0,
+      entries: [],
+      index: undefined,
+    }
+    this.#state = state
+    states.set(this, state)
     initial.forEach((entry, position) => {
-      checkContinues(this.id, entry, this.#firstSeq + position)
-      this.#push(entry)
+      checkContinues(this.id, entry, state.firstSeq + position)
+      push(state, entry)
     })
   }
 
   /** Entries in seq order. Read-only: the array grows in place as entries are appended. */
   get entries(): readonly Entry[] {
-    return this.#entries
+    return this.#state.entries
   }
 
   get index(): ThreadIndex {
-    return this.#ownIndex()
-  }
-
-  #ownIndex(): MutableThreadIndex {
-    return (this.#index ??= createThreadIndex(this.#entries))
+    return ownIndex(this.#state)
   }
 
   /** Seq of the first entry held (0 unless this thread holds a window of a longer one). */
   get firstSeq(): number {
-    return this.#firstSeq
+    return this.#state.firstSeq
   }
 
   /** The seq the next appended entry gets. */
   get nextSeq(): number {
-    return this.#firstSeq + this.#entries.length
+    return nextSeqOf(this.#state)
   }
 
   /** Changes on every append; use it to memoise anything derived from the thread. */
@@ -152,17 +170,17 @@ export class Thread extends Subscribable<(event: ThreadEvent) => void> implement
       this.#checkRules(parsed, seq, pendingCalls, pendingResults)
       built.push(this.#build(parsed, seq))
     })
-    for (const entry of built) this.#push(entry)
-    this.#emit(built)
+    for (const entry of built) push(this.#state, entry)
+    emit(this.#state, this.id, built)
     return built
   }
 
   #checkRules(input: EntryInput, seq: number, pendingCalls: Set<string>, pendingResults: Set<string>): void {
     checkAppendRules(input, {
       seq,
-      hasCall: (toolCallId) => this.#ownIndex().callSeqByToolCallId.has(toolCallId) || pendingCalls.has(toolCallId),
-      hasResult: (toolCallId) => this.#ownIndex().resultSeqByToolCallId.has(toolCallId) || pendingResults.has(toolCallId),
-      partial: this.#firstSeq !== 0,
+      hasCall: (toolCallId) => ownIndex(this.#state).callSeqByToolCallId.has(toolCallId) || pendingCalls.has(toolCallId),
+      hasResult: (toolCallId) => ownIndex(this.#state).resultSeqByToolCallId.has(toolCallId) || pendingResults.has(toolCallId),
+      partial: this.#state.firstSeq !== 0,
     })
     const toolCallId = input.refs?.toolCallId
     if (toolCallId === undefined) return
@@ -172,46 +190,37 @@ export class Thread extends Subscribable<(event: ThreadEvent) => void> implement
 
   #build(input: EntryInput, seq: number): Entry {
     const entry = {
-      id: entryId(input.id ?? this.#createId()),
+      id: entryId(input.id ?? this.#state.createId()),
       threadId: this.id,
       seq,
       kind: input.kind,
       payload: input.payload,
       refs: { ...input.refs },
-      createdAt: input.createdAt ?? this.#now(),
+      createdAt: input.createdAt ?? this.#state.now(),
       ...(input.meta === undefined ? {} : { meta: input.meta }),
     }
     return deepFreeze(entry) as Entry
   }
 
-  #push(entry: Entry): void {
-    this.#entries.push(entry)
-    indexEntry(this.#ownIndex(), entry)
-  }
-
-  #emit(entries: readonly Entry[]): void {
-    if (entries.length === 0 || this.listeners.size === 0) return
-    const event: ThreadEvent = { type: 'entry-append', threadId: this.id, entries }
-    for (const listener of this.listeners) listener(event)
-  }
-
   bySeq(seq: number): Entry | undefined {
-    return this.#entries[seq - this.#firstSeq]
+    const { entries, firstSeq } = this.#state
+    return entries[seq - firstSeq]
   }
 
   byKind<K extends EntryKind>(kind: K): EntryOf<K>[] {
-    return this.#entries.filter((entry): entry is Extract<Entry, EntryOf<K>> => entry.kind === kind) as EntryOf<K>[]
+    return this.#state.entries.filter((entry): entry is Extract<Entry, EntryOf<K>> => entry.kind === kind) as EntryOf<K>[]
   }
 
   byRef<R extends keyof EntryRefs>(ref: R, value: NonNullable<EntryRefs[R]>): Entry[] {
-    return this.#entries.filter((entry) => entry.refs[ref] === value)
+    return this.#state.entries.filter((entry) => entry.refs[ref] === value)
   }
 
   /** Entries with `fromSeq <= seq <= toSeq` (toSeq defaults to the last). */
   slice(fromSeq: number, toSeq: number = this.nextSeq - 1): readonly Entry[] {
-    const start = Math.max(0, fromSeq - this.#firstSeq)
-    const end = Math.max(start, toSeq - this.#firstSeq + 1)
-    return this.#entries.slice(start, end)
+    const { entries, firstSeq } = this.#state
+    const start = Math.max(0, fromSeq - firstSeq)
+    const end = Math.max(start, toSeq - firstSeq + 1)
+    return entries.slice(start, end)
   }
 }
 
@@ -222,7 +231,19 @@ export class Thread extends Subscribable<(event: ThreadEvent) => void> implement
  * Throws `InvalidEntryError` for an entry of another thread or a gap.
  */
 export function extendThread(thread: Thread, entries: readonly Entry[]): Thread {
-  return internals.extend(thread, entries)
+  const older = stateOf(thread)
+  entries.forEach((entry, offset) => checkContinues(thread.id, entry, nextSeqOf(older) + offset))
+  const next = new Thread({ id: thread.id, now: older.now, createId: older.createId, ...(thread.parent === undefined ? {} : { parent: thread.parent }) })
+  const newer = stateOf(next)
+  // The older version keeps its entries (a render holding it stays consistent) and gives its index
+  // away: extending indexes the new entries only (the array copy is of references), and the rare
+  // reader of an old version's index pays for a rebuild of that version alone.
+  newer.firstSeq = older.firstSeq
+  newer.entries = older.entries.concat(entries)
+  newer.index = ownIndex(older)
+  older.index = undefined
+  for (const entry of entries) indexEntry(newer.index, entry)
+  return next
 }
 
 /**
@@ -231,6 +252,7 @@ export function extendThread(thread: Thread, entries: readonly Entry[]): Thread 
  * already holds are skipped; a gap or a different thread is refused (`InvalidEntryError`).
  */
 export function ingestEntries(thread: Thread, entries: readonly Entry[]): readonly Entry[] {
+  const state = stateOf(thread)
   const added: Entry[] = []
   for (const entry of entries) {
     if (entry.seq < thread.nextSeq && entry.threadId === thread.id) {
@@ -241,10 +263,10 @@ export function ingestEntries(thread: Thread, entries: readonly Entry[]): readon
     }
     checkContinues(thread.id, entry, thread.nextSeq, ': load the thread again')
     const frozen = deepFreeze(entry)
-    internals.push(thread, frozen)
+    push(state, frozen)
     added.push(frozen)
   }
-  internals.emit(thread, added)
+  emit(state, thread.id, added)
   return added
 }
 
@@ -257,7 +279,7 @@ export function ingestEntries(thread: Thread, entries: readonly Entry[]): readon
 export function forkThread(thread: Thread, options: { readonly atSeq: number; readonly id?: string }): Thread {
   if (thread.firstSeq !== 0) throw new InvalidEntryError('', 'cannot fork a windowed thread: load it whole first')
   checkForkPoint(options.atSeq, thread.nextSeq - 1)
-  const { now, createId } = internals.sources(thread)
+  const { now, createId } = stateOf(thread)
   const id = toThreadId(options.id ?? createId())
   const entries = forkCopies(thread.slice(0, options.atSeq), id, createId).map(deepFreeze)
   return new Thread({ id, entries, parent: { threadId: thread.id, atSeq: options.atSeq }, now, createId })
