@@ -1,4 +1,4 @@
-import { createRecallIndex } from '../src/exports/recall'
+import { createRecallIndex } from '../src/recall/index'
 import { project, toOpenAIChat, type ContextPolicy, type ProjectionResult, type Thread, type TokenCounter } from '../src/index'
 import { REPLY_PRIMING_TOKENS } from '../src/exports/internal'
 import { langChainRequestJson, trimCandidates } from './langchain-session'

@@ -1,4 +1,4 @@
-import { recallText } from '../../src/exports/recall'
+import { recallText } from '../../src/recall/index'
 import type { Entry, Thread, TokenCounter } from '../../src/index'
 import { MESSAGE_OVERHEAD_TOKENS, REPLY_PRIMING_TOKENS } from '../../src/exports/internal'
 import { bm25Index } from './bm25'
