@@ -1,6 +1,6 @@
 // TEST ONLY: the zod schema registerModel checked models with before its hand-written reader (the oracle).
 import { z } from 'zod/mini'
-import type { ModelInfo, ModelPricing } from '../../policy/model-info'
+import type { ModelInfo, ModelPricing } from '../../models/model-info'
 
 export const modelPricingSchema: z.ZodMiniType<ModelPricing> = z.strictObject({
   inputPerMillion: z.number().check(z.nonnegative()),
