@@ -5,8 +5,8 @@ import { mutate, mutationsArbitrary } from '../testing/oracle/mutations'
 import { fromZodError, openAIChatMessagesSchema } from '../testing/oracle/openai-chat-import.oracle'
 import { read } from '../validation/readers'
 import { safeParse } from '../validation/zod-issues'
-import { fromProblem } from './openai-chat-import-checks'
-import { openAIChatMessagesReader } from './openai-chat-import-readers'
+import { fromProblem } from '../import/openai-chat-import-checks'
+import { openAIChatMessagesReader } from '../import/openai-chat-import-readers'
 
 // The hand-written reader of imported Chat Completions messages against the zod schema it replaced
 // (test-only oracle): same accepted arrays, same output, same error (index, field, message).
