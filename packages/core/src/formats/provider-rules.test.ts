@@ -9,7 +9,7 @@ import { fromOpenAIChat } from '../import/from-openai-chat'
 import type { OpenAIChatMessage } from './openai-chat'
 import { toOpenAIChat } from './openai-chat'
 import { anthropicMessagesProblems, openAIChatProblems } from './provider-rules'
-import { providerToolNames, type ProviderToolNames } from './provider-tool-names'
+import { providerToolNames, type ProviderToolNames } from '../parts/provider-tool-names'
 
 
 // Broken requests do not type-check; the checkers exist for exactly that data.

@@ -4,10 +4,10 @@ import { createThread } from '../entries/thread'
 import { toolNamePattern } from '../entries/tool-name'
 import { InvalidToolNameError } from '../errors/threadlens-error'
 import { projectionOf } from '../testing/projection-fixture'
-import { toAnthropicMessages } from './anthropic-messages'
+import { toAnthropicMessages } from '../formats/anthropic-messages'
 import { fromOpenAIChat } from '../import/from-openai-chat'
-import { toOpenAIChat } from './openai-chat'
-import { anthropicMessagesProblems, openAIChatProblems } from './provider-rules'
+import { toOpenAIChat } from '../formats/openai-chat'
+import { anthropicMessagesProblems, openAIChatProblems } from '../formats/provider-rules'
 import { providerToolNames, toolNameMapping } from './provider-tool-names'
 
 const seed = 16_2026
