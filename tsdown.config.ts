@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { defineConfig, type UserConfig } from 'tsdown'
 
@@ -37,11 +38,27 @@ function pkg(dir: string, entry: Record<string, string>, options: UserConfig = {
   }
 }
 
+/**
+ * A package's built entries, read from its package.json: each subpath `publishConfig.exports`
+ * publishes (`./caching` → `dist/caching.js`) is built from the source file `exports` names for
+ * it (`./src/caching/index.ts`), so the two lists cannot drift apart.
+ */
+function publishedEntries(dir: string): Record<string, string> {
+  const manifest = JSON.parse(readFileSync(new URL(`./${dir}/package.json`, import.meta.url), 'utf8')) as {
+    exports: Record<string, string>
+    publishConfig: { exports: Record<string, unknown> }
+  }
+  const entries: Record<string, string> = {}
+  for (const subpath of Object.keys(manifest.publishConfig.exports)) {
+    const source = manifest.exports[subpath]
+    if (subpath === './package.json' || source === undefined) continue
+    entries[subpath === '.' ? 'index' : subpath.slice(2)] = source.replace(/^\.\//, '')
+  }
+  return entries
+}
+
 export default defineConfig([
-  pkg('packages/core', {
-    index: 'src/index.ts',
-    ...Object.fromEntries(['caching', 'calls', 'compaction', 'import', 'memory', 'models', 'parts', 'recall', 'views', 'internal'].map((name) => [name, `src/exports/${name}.ts`])),
-  }),
+  pkg('packages/core', publishedEntries('packages/core')),
   pkg('packages/store', { index: 'src/index.ts', attachments: 'src/exports/attachments.ts', dexie: 'src/exports/dexie.ts' }),
   pkg('packages/agent', { index: 'src/index.ts', testing: 'src/exports/testing.ts' }),
   pkg('packages/client', { index: 'src/index.ts' }),

@@ -1,6 +1,6 @@
-import { createRecallIndex } from '../src/exports/recall'
+import { createRecallIndex } from '../src/recall/index'
 import { project, toOpenAIChat, type ContextPolicy, type ProjectionResult, type Thread, type TokenCounter } from '../src/index'
-import { REPLY_PRIMING_TOKENS } from '../src/exports/internal'
+import { REPLY_PRIMING_TOKENS } from '../src/internal/index'
 import { langChainRequestJson, trimCandidates } from './langchain-session'
 import { createMessageCounter, langchainPairing, trim, trimOptions } from './langchain-trim'
 import { countO200k } from './o200k'

@@ -1,5 +1,5 @@
 import { compact, extractiveSummarizer, project, type ContextPolicy, type Thread, type TokenCounter } from '../src/index'
-import { planCompaction, type CompactionResult } from '../src/exports/compaction'
+import { planCompaction, type CompactionResult } from '../src/compaction/index'
 import { summarize, type Timing } from './measure'
 import { coldCounter } from './o200k'
 

@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { createThread, definePolicy, presets, project, type EntryInput } from '../src/index'
-import { toolResultInput } from '../src/exports/compaction'
+import { toolResultInput } from '../src/compaction/index'
 import { langchainStrategy, threadlensStrategy, type ModelCall, type Strategy } from './call-strategies'
 import { compactionStep, type CompactionStep } from './compaction-steps'
 import { buildThread, continuationInputs, SYSTEM_PROMPT } from './generate-thread'

@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { type EntryInput } from '../src/index'
-import { parseEntryInput, utf8Length } from '../src/exports/internal'
+import { parseEntryInput, utf8Length } from '../src/internal/index'
 import { entryLimits } from '../src/index'
 import { nested } from '../src/testing/hostile-values'
 import { formatMs, repeat, type Timing } from './measure'

@@ -1,7 +1,7 @@
 import { AIMessage, type BaseMessage, HumanMessage, SystemMessage, ToolMessage, trimMessages, type ToolCall } from '@langchain/core/messages'
 import type { TrimMessagesFields } from '@langchain/core/messages'
 import { type Entry } from '../src/index'
-import { MESSAGE_OVERHEAD_TOKENS, REPLY_PRIMING_TOKENS, TOOL_CALL_OVERHEAD_TOKENS, toolResultText } from '../src/exports/internal'
+import { MESSAGE_OVERHEAD_TOKENS, REPLY_PRIMING_TOKENS, TOOL_CALL_OVERHEAD_TOKENS, toolResultText } from '../src/internal/index'
 import type { PairingItem } from './orphans'
 
 /**

@@ -9,7 +9,7 @@ import {
   type CacheSimulationRequest,
   type PromptCacheSimulator,
   type SimulatedCacheUsage,
-} from '../src/exports/caching'
+} from '../src/caching/index'
 import { langChainRequestJson } from './langchain-session'
 
 // What a session's requests would be billed by each provider, replayed through core's prompt-cache

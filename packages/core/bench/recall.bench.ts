@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { definePolicy, project, type Thread } from '../src/index'
-import { createRecallIndex } from '../src/exports/recall'
+import { createRecallIndex } from '../src/recall/index'
 import { buildThread, continuationInputs, SYSTEM_PROMPT, TextSource } from './generate-thread'
 import { formatMs, summarize, type Timing } from './measure'
 import { coldCounter } from './o200k'

@@ -44,7 +44,7 @@ export { compact } from './compaction/compact'
 export type { Memory } from './memory/memory'
 
 // Call records: type, writer, reader and replay of every model call and attempt.
-export type { ReplayedCall } from './calls/index'
-export { replayCall } from './calls/index'
+export type { ReplayedCall } from './calls/replay-call'
+export { replayCall } from './calls/replay-call'
 
 export type { SessionRetry, SessionServerLimit, SessionSnapshot, SessionSource, SessionStatus } from './session/session-snapshot'

@@ -63,7 +63,7 @@ describe('Dexie loads lazily', () => {
 describe('Import, export, fork and the in-memory fallback load lazily', () => {
   const lazyOnly: readonly [string, RegExp][] = [
     ['the thread file reader', /\/transfer\/thread-jsonl\.ts$/],
-    ["core's OpenAI-format reader", /\/formats\/from-openai-chat\.ts$/],
+    ["core's OpenAI-format reader", /\/import\/from-openai-chat\.ts$/],
     ['import', /\/threads\/import-thread\.ts$/],
     ['export', /\/threads\/export-thread\.ts$/],
     ['fork', /\/threads\/fork-thread\.ts$/],

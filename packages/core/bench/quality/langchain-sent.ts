@@ -1,6 +1,6 @@
 import { AIMessage, HumanMessage, type BaseMessage } from '@langchain/core/messages'
 import type { Thread } from '../../src/index'
-import { REPLY_PRIMING_TOKENS } from '../../src/exports/internal'
+import { REPLY_PRIMING_TOKENS } from '../../src/internal/index'
 import { createMessageCounter, langchainPairing, toLangChainMessages, trim, trimOptions } from '../langchain-trim'
 import { countO200k } from '../o200k'
 import { countOrphans } from '../orphans'

@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url'
 import { definePolicy, type PolicyOptions } from '../../src/index'
 
 // Recall (older turns searched and brought back into the window) is being added to core: a policy
-// option `recall` and `createRecallIndex()` from src/exports/recall.ts. Until that file exists the
+// option `recall` and `createRecallIndex()` from src/recall/index.ts. Until that file exists the
 // bench runs without the recall rows; nothing here names its types, so it typechecks either way.
 
 /** Whatever `createRecallIndex()` returns: handed to project() as `recall`, one per thread. */
@@ -15,15 +15,15 @@ export interface Recall {
   readonly options: PolicyOptions
 }
 
-const recallModule = new URL('../../src/exports/recall.ts', import.meta.url)
+const recallModule = new URL('../../src/recall/index.ts', import.meta.url)
 
 export async function loadRecall(): Promise<{ recall: Recall } | { missing: string }> {
-  if (!existsSync(fileURLToPath(recallModule))) return { missing: 'src/exports/recall.ts does not exist yet' }
+  if (!existsSync(fileURLToPath(recallModule))) return { missing: 'src/recall/index.ts does not exist yet' }
   try {
     const specifier: string = recallModule.href
     const module = (await import(specifier)) as { createRecallIndex?: () => RecallSearcher }
     const createIndex = module.createRecallIndex
-    if (typeof createIndex !== 'function') return { missing: 'src/exports/recall.ts has no createRecallIndex()' }
+    if (typeof createIndex !== 'function') return { missing: 'src/recall/index.ts has no createRecallIndex()' }
     // Not in PolicyOptions until the recall change lands; definePolicy rejects options it does not
     // know, so try it here once rather than fail on every question.
     const options = { recall: {} } as PolicyOptions

@@ -2,7 +2,7 @@ import { create, insertMultiple, search as oramaSearch } from '@orama/orama'
 import { Index as FlexIndex } from 'flexsearch'
 import MiniSearch from 'minisearch'
 import type { Entry } from '../../src/index'
-import { createRecallIndex, entryRecallTerms, recallSearcher, type RecallHit, type RecallRequest, type RecallSearcher } from '../../src/exports/recall'
+import { createRecallIndex, entryRecallTerms, recallSearcher, type RecallHit, type RecallRequest, type RecallSearcher } from '../../src/recall/index'
 import { indexedTerms, tellingTerms } from '../../src/recall/recall-index'
 
 // The same recall, four search engines: threadlens's own postings and three well-kept libraries.

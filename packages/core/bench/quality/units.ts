@@ -1,6 +1,6 @@
-import { recallText } from '../../src/exports/recall'
+import { recallText } from '../../src/recall/index'
 import type { Entry, Thread, TokenCounter } from '../../src/index'
-import { MESSAGE_OVERHEAD_TOKENS, REPLY_PRIMING_TOKENS } from '../../src/exports/internal'
+import { MESSAGE_OVERHEAD_TOKENS, REPLY_PRIMING_TOKENS } from '../../src/internal/index'
 import { bm25Index } from './bm25'
 import type { Sent } from './sent'
 

@@ -1,7 +1,7 @@
 import type { AnthropicCacheControl, AnthropicMessagesRequest } from '../formats/anthropic-messages'
 import type { OpenAIChatMessage, OpenAIChatTextPart, OpenAIChatUserPart } from '../formats/openai-chat'
 import { MESSAGE_OVERHEAD_TOKENS } from '../tokens/token-counter'
-import { ANTHROPIC_IMAGE_MAX_TOKENS, openAIImageTokens } from '../tokens/attachment-tokens'
+import { ANTHROPIC_IMAGE_MAX_TOKENS, openAIImageTokens } from '../parts/attachment-tokens'
 import { hashString } from '../utils/hash'
 import type { CacheBlock, CacheSimulationRequest } from './simulate-prompt-cache'
 

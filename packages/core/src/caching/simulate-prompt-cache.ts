@@ -1,5 +1,5 @@
 import { InvalidCacheSimulationError } from '../errors/threadlens-error'
-import { modelInfo, type ModelInfo, type ModelPricing } from '../policy/models'
+import { modelInfo, type ModelInfo, type ModelPricing } from '../models/models'
 import { openAITakesCacheBreakpoints } from '../formats/openai-chat'
 import { MAX_CACHE_BREAKPOINTS, MAX_OPENAI_CACHE_WRITES } from './cache-breakpoints'
 import { cacheModelOf, DEFAULT_MINIMUM_CACHEABLE_TOKENS, openAIBreakpointPositions, prefixesOf, type SimulatedCache } from './cache-models'

@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { modelInfo, policyForModel } from '../policy/models'
+import { modelInfo, policyForModel } from '../models/models'
 import { addCalibrationSample, calibratedPromptBudget, calibrationDefaults, calibrationVerdict, type CalibrationSample, type TokenCalibration } from './calibration'
 
 const SEED = 20261123

@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest'
 import * as main from '../index'
-import * as caching from '../exports/caching'
-import * as models from '../exports/models'
+import * as caching from '../caching/index'
+import * as models from '../models/index'
 import { errorMarkerProblems, exportedErrorClasses } from '../testing/error-classes'
 import { BudgetOverflowError, InvalidEntryError, ThreadlensError } from './threadlens-error'
 
@@ -9,7 +9,7 @@ describe('error markers', () => {
   it('gives every exported error class its own marker, checked in this copy and in a second copy of core', async () => {
     const core = { ...main, ...models, ...caching } as Record<string, unknown>
     vi.resetModules()
-    const second = { ...(await import('../index')), ...(await import('../exports/models')), ...(await import('../exports/caching')) } as Record<string, unknown>
+    const second = { ...(await import('../index')), ...(await import('../models/index')), ...(await import('../caching/index')) } as Record<string, unknown>
     expect(second.ThreadlensError).not.toBe(core.ThreadlensError)
     expect(exportedErrorClasses(core).size).toBeGreaterThanOrEqual(13)
     expect(errorMarkerProblems(core, second)).toEqual([])

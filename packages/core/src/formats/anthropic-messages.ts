@@ -3,7 +3,7 @@ import type { ProjectedMessage, ProjectionResult } from '../project/types'
 import { cacheBreakpoints } from '../caching/cache-breakpoints'
 import { attachmentBase64, type FormatOptions } from './openai-chat'
 import { type ContentPart, mediaTypeOf, parseDataUrl } from '../entries/content-parts'
-import { providerToolNames, type ProviderToolNames } from './provider-tool-names'
+import { providerToolNames, type ProviderToolNames } from '../parts/provider-tool-names'
 import { anthropicToolId } from './anthropic-tool-id'
 import { base64Utf8 } from '../utils/base64-utf8'
 

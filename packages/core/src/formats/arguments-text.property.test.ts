@@ -7,8 +7,8 @@ import { project } from '../project/project'
 import { jsonObjectTextArbitrary } from '../testing/json-text-arbitrary'
 import { customTokenCounter, heuristicCount } from '../tokens/token-counter'
 import { toAnthropicMessages } from './anthropic-messages'
-import { fromOpenAIChat } from './from-openai-chat'
-import { parseArgumentsText } from './openai-chat-import-checks'
+import { fromOpenAIChat } from '../import/from-openai-chat'
+import { parseArgumentsText } from '../import/openai-chat-import-checks'
 import { toOpenAIChat } from './openai-chat'
 
 // A call's arguments text goes out as it came in, whatever JSON.parse would make of it.

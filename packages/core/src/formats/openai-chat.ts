@@ -1,7 +1,7 @@
 import { toolArgumentsText } from '../entries/entry-text'
 import type { ProjectedMessage, ProjectionResult } from '../project/types'
 import { cacheBreakpoints } from '../caching/cache-breakpoints'
-import { providerToolNames, type ProviderToolNames } from './provider-tool-names'
+import { providerToolNames, type ProviderToolNames } from '../parts/provider-tool-names'
 import { parseDataUrl, type ContentPart, type MediaSource } from '../entries/content-parts'
 import { AttachmentUnavailableError } from '../errors/threadlens-error'
 import { base64Utf8 } from '../utils/base64-utf8'

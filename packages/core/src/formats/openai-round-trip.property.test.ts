@@ -6,7 +6,7 @@ import { project } from '../project/project'
 import { customTokenCounter, heuristicCount } from '../tokens/token-counter'
 import { jsonObjectTextArbitrary } from '../testing/json-text-arbitrary'
 import { toAnthropicMessages } from './anthropic-messages'
-import { fromOpenAIChat } from './from-openai-chat'
+import { fromOpenAIChat } from '../import/from-openai-chat'
 import { toOpenAIChat } from './openai-chat'
 import { anthropicMessagesProblems, openAIChatProblems } from './provider-rules'
 

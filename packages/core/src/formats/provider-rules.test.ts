@@ -5,11 +5,11 @@ import type { ProjectedMessage, ProjectedToolCall } from '../project/types'
 import { projectionOf as projection } from '../testing/projection-fixture'
 import type { AnthropicMessagesRequest } from './anthropic-messages'
 import { toAnthropicMessages } from './anthropic-messages'
-import { fromOpenAIChat } from './from-openai-chat'
+import { fromOpenAIChat } from '../import/from-openai-chat'
 import type { OpenAIChatMessage } from './openai-chat'
 import { toOpenAIChat } from './openai-chat'
 import { anthropicMessagesProblems, openAIChatProblems } from './provider-rules'
-import { providerToolNames, type ProviderToolNames } from './provider-tool-names'
+import { providerToolNames, type ProviderToolNames } from '../parts/provider-tool-names'
 
 
 // Broken requests do not type-check; the checkers exist for exactly that data.

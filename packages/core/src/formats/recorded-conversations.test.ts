@@ -5,7 +5,7 @@ import { definePolicy } from '../policy/policy'
 import { project } from '../project/project'
 import { createTokenCounter } from '../tokens/token-counter'
 import { toAnthropicMessages } from './anthropic-messages'
-import { fromOpenAIChat, originalToolCallIds, type ImportChange } from './from-openai-chat'
+import { fromOpenAIChat, originalToolCallIds, type ImportChange } from '../import/from-openai-chat'
 import { toOpenAIChat } from './openai-chat'
 import { anthropicMessagesProblems, openAIChatProblems } from './provider-rules'
 

@@ -1,5 +1,5 @@
 import type { ContentPart, MessageEntry, MessagePayload } from '../entries/entry'
-import { attachmentTokens, imageTokens } from '../tokens/attachment-tokens'
+import { attachmentTokens, imageTokens } from '../parts/attachment-tokens'
 import type { MessageInfo, PendingMessage, ProjectedMessage, Segment } from './types'
 
 /** What a message sends of its parts: all of them, or all but the images a policy leaves out. */

@@ -25,7 +25,7 @@ import { toAnthropicMessages } from '../formats/anthropic-messages'
 import { openAIChatCacheFields, toOpenAIChat } from '../formats/openai-chat'
 import { anthropicMessagesProblems, openAIChatProblems } from '../formats/provider-rules'
 import { cacheBreakpoints } from '../caching/cache-breakpoints'
-import { entryFates } from './fates'
+import { entryFates } from '../views/fates'
 import { project } from './project'
 import { segments, type ProjectedMessage, type ProjectInput, type ProjectionResult } from './types'
 

@@ -5,7 +5,7 @@ import { definePolicy } from '../policy/policy'
 import { presets } from '../policy/presets'
 import { createRecallIndex } from '../recall/recall-index'
 import { createTokenCounter, type TokenCounter } from '../tokens/token-counter'
-import { entryFates } from './fates'
+import { entryFates } from '../views/fates'
 import { project } from './project'
 
 // Recall on a real long conversation (LoCoMo 26, the bench's fixture): every question asked of the

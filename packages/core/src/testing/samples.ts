@@ -3,7 +3,7 @@ import type { CallAttempt, CallRecord } from '../calls/call-record'
 import type { TokenCalibration } from '../calls/calibration'
 import type { Entry } from '../entries/entry'
 import type { Memory } from '../memory/memory'
-import type { ModelInfo } from '../policy/model-info'
+import type { ModelInfo } from '../models/model-info'
 import { actionsArbitrary, buildThread } from './random-thread'
 
 // Valid values with every optional field somewhere, as bases the readers' property tests damage.

@@ -3,7 +3,7 @@ import { toolArgumentsText, toolResultText } from '../entries/entry-text'
 import { TokenizerLoadError } from '../errors/threadlens-error'
 import type { MessagePayload } from '../entries/entry'
 import { afterFirstPaint } from './after-first-paint'
-import { attachmentTokens } from './attachment-tokens'
+import { attachmentTokens } from '../parts/attachment-tokens'
 
 export type EncodingName = 'o200k_base' | 'cl100k_base'
 /** Built-in counters, or any id of your own (see `customTokenCounter`). */

@@ -4,5 +4,5 @@
  * point because only apps that import transcripts need it.
  */
 
-export type { FromOpenAIChatResult, ImportChange } from '../formats/from-openai-chat'
-export { fromOpenAIChat, originalToolCallIds } from '../formats/from-openai-chat'
+export type { FromOpenAIChatResult, ImportChange } from './from-openai-chat'
+export { fromOpenAIChat, originalToolCallIds } from './from-openai-chat'

@@ -12,7 +12,7 @@ import { openAIChatMessagesReader } from './openai-chat-import-readers'
 // must give (same JSON text) or the error it must raise (index, field, message). They were recorded
 // from the zod schema this reader replaced, and the reader agreed on all of them. A rule change is
 // a change to the fixture: edit the case by hand, or run
-//   UPDATE_FIXTURES=1 node_modules/.bin/vitest run --project node packages/core/src/formats/openai-chat-import.fixtures.test.ts
+//   UPDATE_FIXTURES=1 node_modules/.bin/vitest run --project node packages/core/src/import/openai-chat-import.fixtures.test.ts
 // which rewrites the expected outcomes from the reader as it is (refused under CI), and review the diff.
 
 /** Chat Completions messages of every role and part type, as bases for damaged imports. */

@@ -1,4 +1,4 @@
-import type { ProjectedMessage, ProjectionResult } from './types'
+import type { ProjectedMessage, ProjectionResult } from '../project/types'
 
 export interface DebugViewOptions {
   /** Characters of each message shown before it is cut with `…`. Default 100. */

@@ -3,7 +3,7 @@ import { createThread } from '../entries/thread'
 import { definePolicy } from '../policy/policy'
 import { customTokenCounter } from '../tokens/token-counter'
 import { debugView } from './debug-view'
-import { project } from './project'
+import { project } from '../project/project'
 
 describe('debugView', () => {
   it('shows the budget, each message with segment, tokens and seqs, and what was dropped', () => {

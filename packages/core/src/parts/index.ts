@@ -6,7 +6,7 @@
 
 export type { ContentPart, TextPart, ImagePart, FilePart, MediaSource } from '../entries/content-parts'
 export { partsText, parseDataUrl, mediaTypeOf, byteSizeOf, attachmentIdPattern, PART_TEXT_SEPARATOR } from '../entries/content-parts'
-export type { AttachmentTokenRule } from '../tokens/attachment-tokens'
+export type { AttachmentTokenRule } from './attachment-tokens'
 export {
   attachmentTokens,
   imageTokens,
@@ -19,10 +19,10 @@ export {
   ANTHROPIC_IMAGE_MAX_TOKENS,
   PDF_PAGE_TOKENS,
   PDF_BYTES_PER_ASSUMED_PAGE,
-} from '../tokens/attachment-tokens'
+} from './attachment-tokens'
 export { toolNamePattern, isValidToolName, assertToolName } from '../entries/tool-name'
-export type { ProviderToolNames } from '../formats/provider-tool-names'
-export { providerToolNames, toolNameMapping } from '../formats/provider-tool-names'
+export type { ProviderToolNames } from './provider-tool-names'
+export { providerToolNames, toolNameMapping } from './provider-tool-names'
 export type { FormatOptions, OpenAIChatTextPart, OpenAIChatImagePart, OpenAIChatFilePart, OpenAIChatUserPart } from '../formats/openai-chat'
 export type { AnthropicImageBlock, AnthropicDocumentBlock } from '../formats/anthropic-messages'
 export type { ProjectedMessageExtras } from '../project/types'

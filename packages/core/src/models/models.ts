@@ -1,7 +1,7 @@
 import { InvalidModelInfoError, UnknownModelError } from '../errors/threadlens-error'
 import { issuePath } from '../validation/issues'
 import { read } from '../validation/readers'
-import { definePolicy, type ContextPolicy, type PolicyOptions } from './policy'
+import { definePolicy, type ContextPolicy, type PolicyOptions } from '../policy/policy'
 import { calibratedPromptBudget, calibrationVerdict, type TokenCalibration } from '../calls/calibration'
 import { modelInfoReader, type ModelInfo } from './model-info'
 import { openAIModels } from './openai-models'

@@ -1,5 +1,5 @@
 import { TokenizerLoadError } from '../errors/threadlens-error'
-import type { EncodingName } from './token-counter'
+import type { EncodingName } from '../tokens/token-counter'
 
 const noSpecialTokens = { disallowedSpecial: new Set<string>() }
 

@@ -1,4 +1,4 @@
-import type { DropReason, ProjectionMeta, Reduction } from './types'
+import type { DropReason, ProjectionMeta, Reduction } from '../project/types'
 
 /**
  * What a projection did with one thread entry, read from its `meta` alone: sent (maybe shortened),

@@ -4,7 +4,7 @@ import { createThread } from '../entries/thread'
 import { definePolicy } from '../policy/policy'
 import { createTokenCounter } from '../tokens/token-counter'
 import { describeFate, entryFates, sameFate, type EntryFate } from './fates'
-import { project } from './project'
+import { project } from '../project/project'
 
 describe('entryFates', () => {
   it('gives every entry exactly the fate meta says, with the rule', async () => {

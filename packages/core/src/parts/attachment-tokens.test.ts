@@ -3,7 +3,7 @@ import { createThread } from '../entries/thread'
 import { definePolicy } from '../policy/policy'
 import { project } from '../project/project'
 import { anthropicImageTokens, attachmentTokens, fileTokens, imageTokens, openAIImageTokens } from './attachment-tokens'
-import { customTokenCounter, heuristicCount, messageTokens } from './token-counter'
+import { customTokenCounter, heuristicCount, messageTokens } from '../tokens/token-counter'
 
 describe('image and file tokens, by each provider’s documented rules', () => {
   it('counts OpenAI images by 512-px tiles after scaling, as OpenAI’s worked examples', () => {

@@ -2,7 +2,7 @@ import { describe, it, expect } from 'vitest'
 import * as openAIModelSpecs from 'gpt-tokenizer/models'
 import { modelToEncodingMap } from 'gpt-tokenizer/mapping'
 import { InvalidModelInfoError, ThreadlensError, UnknownModelError } from '../errors/threadlens-error'
-import { inputBudget } from './policy'
+import { inputBudget } from '../policy/policy'
 import {
   APPROXIMATE_TOKENIZER_SAFETY_MARGIN,
   estimateCost,

@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { createTokenCounter } from './token-counter'
+import { createTokenCounter } from '../tokens/token-counter'
 import { tokenSegments } from './token-segments'
 
 const SEED = 1315

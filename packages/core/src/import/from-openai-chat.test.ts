@@ -5,7 +5,7 @@ import { definePolicy } from '../policy/policy'
 import { project } from '../project/project'
 import { customTokenCounter, heuristicCount } from '../tokens/token-counter'
 import { fromOpenAIChat } from './from-openai-chat'
-import { toOpenAIChat } from './openai-chat'
+import { toOpenAIChat } from '../formats/openai-chat'
 
 function deepFreeze<T>(value: T): T {
   if (typeof value === 'object' && value !== null) {
