@@ -3,7 +3,8 @@
 //   @threadlens package only from a lower layer of the drawing, never @threadlens/testing, and
 //   no Node built-in (the packages run in browsers);
 // - declarations: every package it imports, types included (they end up in its .d.ts), is in its
-//   `dependencies` or `peerDependencies`, so an app's install and type check find it;
+//   `dependencies` or `peerDependencies`, so an app's install and type check find it, and every
+//   package in its `dependencies` is imported somewhere (else apps install it for nothing);
 // - the concept table: each row's file exists and exports the owner it names, and no concept or
 //   owner appears twice.
 // Usage: tsx .ci/architecture.ts
@@ -83,11 +84,13 @@ function checkImports(): number {
       continue
     }
     const declared = new Set([...Object.keys(manifest.dependencies ?? {}), ...Object.keys(manifest.peerDependencies ?? {})])
+    const used = new Set<string>()
     for (const file of shippedSources(dir)) {
       files += 1
       for (const specifier of specifiers(file)) {
         if (specifier.startsWith('.')) continue
         const name = packageOf(specifier)
+        used.add(name)
         if (name.startsWith('node:')) problems.push(`${file}: imports the Node built-in ${specifier}; ${manifest.name} runs in browsers`)
         else if (name === manifest.name) problems.push(`${file}: imports its own package (${specifier}); use a relative path`)
         else if (!declared.has(name)) problems.push(`${file}: imports ${specifier}, but ${manifest.name} does not declare ${name}`)
@@ -96,6 +99,9 @@ function checkImports(): number {
           if (theirs === undefined || theirs >= own) problems.push(`${file}: ${manifest.name} (layer ${own}) imports ${name} (layer ${theirs ?? 'none'}); imports go down only`)
         }
       }
+    }
+    for (const name of Object.keys(manifest.dependencies ?? {})) {
+      if (!used.has(name)) problems.push(`${manifest.name} declares the dependency ${name}, but no shipped source imports it: every app installs it for nothing`)
     }
   }
   return files
