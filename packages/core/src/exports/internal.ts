@@ -37,7 +37,7 @@ export { webLocks } from '../utils/web-locks'
 export type { ValidationIssue } from '../validation/zod-issues'
 export { firstIssue, formatIssues, issuesText, safeParse } from '../validation/zod-issues'
 // Core's readers, for the other packages' own options and rows (one schema language for the whole SDK).
-export type { At, Problem, ReadResult, Reader } from '../validation/readers'
+export type { At, Problem, ReadResult, Reader, Shape } from '../validation/readers'
 export { array, custom, fail, flag, int, jsonObject, looseObject, nullable, object, oneOf, optional, read, record, string, withDefault } from '../validation/readers'
 export { problemIssue } from '../validation/issues'
 export { callAttemptReader } from '../calls/call-attempt-schema'
