@@ -6,7 +6,8 @@ export { Invalid, pathOf, type At } from './invalid'
 
 // Small typed readers that check a value and return it (a clean copy for objects and arrays), or
 // report the FIRST broken rule as `{ path, rule }`. Core's own data (entries, policies, memory,
-// call records) is checked with them, so core needs no schema library at run time. The rules
+// call records) and the store's options, rows and export lines are checked with them (the store
+// imports them from /internal), so neither needs a schema library at run time. The rules
 // keep the wording of zod's English messages, which users of earlier versions already saw.
 // The reader factories are marked `@__NO_SIDE_EFFECTS__`: a module-level reader built with them
 // (the content parts', the policy's) is then dropped by an app's bundler where nothing reads with
