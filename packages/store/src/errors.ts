@@ -218,7 +218,7 @@ export class InvalidStoreOptionsError extends ThreadlensError {
   }
 }
 
-/** `recordAttempt` was given an attempt that does not match core's `callAttemptSchema`. Nothing was written. */
+/** `recordAttempt` was given an attempt that does not match the call attempt core's reader checks. Nothing was written. */
 export class InvalidCallAttemptError extends ThreadlensError {
   static override readonly errorName: string = 'InvalidCallAttemptError'
   /** Dotted path of the offending field. */

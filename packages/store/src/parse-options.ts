@@ -1,10 +1,15 @@
-import type { z } from 'zod/mini'
-import { formatIssues, safeParse } from '@threadlens/core/internal'
+import { problemIssue, read, type Reader } from '@threadlens/core/internal'
 import { InvalidStoreOptionsError } from './errors'
 
-/** Validates public options with their zod schema; throws `InvalidStoreOptionsError` naming each bad option. */
-export function parseOptions<T>(schema: z.ZodMiniType<T>, value: unknown, what: string): T {
-  const parsed = safeParse(schema, value)
-  if (parsed.success) return parsed.data
-  throw new InvalidStoreOptionsError(what, formatIssues(parsed.error), { cause: parsed.error })
+/** Checks public options with their reader; throws `InvalidStoreOptionsError` naming the first bad option. */
+export function parseOptions<T>(reader: Reader<T>, value: unknown, what: string): T {
+  const result = read(reader, value)
+  if (result.ok) return result.value
+  throw new InvalidStoreOptionsError(what, [problemIssue(result.problem)])
+}
+
+/** The checked copy of a stored value, or `undefined` when it does not pass (a row another version or a hand edit wrote). */
+export function readIfValid<T>(reader: Reader<T>, value: unknown): T | undefined {
+  const result = read(reader, value)
+  return result.ok ? result.value : undefined
 }

@@ -1,7 +1,22 @@
 import { type JsonObject } from '@threadlens/core'
-import { jsonObjectSchema, threadId as toThreadId, type ForkInfo, type ThreadFacts, type ThreadId } from '@threadlens/core/internal'
-import { z } from 'zod/mini'
-import { threadFactsSchema } from './threads/thread-facts'
+import {
+  array,
+  flag,
+  int,
+  jsonObject,
+  nullable,
+  object,
+  oneOf,
+  string,
+  threadId as toThreadId,
+  withDefault,
+  type ForkInfo,
+  type Reader,
+  type Shape,
+  type ThreadFacts,
+  type ThreadId,
+} from '@threadlens/core/internal'
+import { threadFactsReader } from './threads/thread-facts'
 
 /** A stored thread as the app sees it: everything but its entries. */
 export interface ThreadRecord {
@@ -45,42 +60,42 @@ export interface ThreadRow extends ThreadRecord {
   readonly rebaseFromSeq: number
 }
 
-const idSchema = z.string().check(z.regex(/^[A-Za-z0-9_.:-]{1,128}$/))
-const timeSchema = z.int().check(z.nonnegative())
+const idReader = string({ pattern: /^[A-Za-z0-9_.:-]{1,128}$/ })
+const timeReader = int({ min: 0 })
+/** A thread id, checked (the pattern of entry ids) and typed. */
+export const threadIdReader: Reader<ThreadId> = (value, at) => toThreadId(idReader(value, at))
 
-export const forkInfoSchema: z.ZodMiniType<ForkInfo> = z.pipe(
-  z.strictObject({ threadId: idSchema, atSeq: z.int().check(z.nonnegative()) }),
-  z.transform((info) => ({ threadId: toThreadId(info.threadId), atSeq: info.atSeq })),
-)
+export const forkInfoReader: Reader<ForkInfo> = object<ForkInfo>({ threadId: threadIdReader, atSeq: int({ min: 0 }) })
 
-const recordShape = {
-  id: z.pipe(idSchema, z.transform((id) => toThreadId(id))),
-  title: z.string().check(z.maxLength(10_000)),
-  createdAt: timeSchema,
-  updatedAt: timeSchema,
-  entryCount: z.int().check(z.nonnegative()),
-  lastSeq: z.int().check(z.gte(-1)),
-  parent: z.nullable(forkInfoSchema),
-  metadata: jsonObjectSchema,
+const recordShape: Shape<ThreadRecord> = {
+  id: threadIdReader,
+  title: string({ max: 10_000 }),
+  createdAt: timeReader,
+  updatedAt: timeReader,
+  entryCount: int({ min: 0 }),
+  lastSeq: int({ min: -1 }),
+  parent: nullable(forkInfoReader),
+  metadata: jsonObject,
   // Rows written before records had these read with the defaults.
-  tags: z._default(z.array(z.string()), []),
-  model: z._default(z.nullable(z.string()), null),
-  policyName: z._default(z.nullable(z.string()), null),
-  rev: z._default(z.int().check(z.nonnegative()), 0),
+  tags: withDefault(array(string()), () => []),
+  model: withDefault(nullable(string()), () => null),
+  policyName: withDefault(nullable(string()), () => null),
+  rev: withDefault(int({ min: 0 }), () => 0),
 }
 
-export const threadRecordSchema: z.ZodMiniType<ThreadRecord, unknown> = z.strictObject(recordShape)
-
-export const threadRowSchema: z.ZodMiniType<ThreadRow, unknown> = z
-  // Rows written before `bytes` was kept read as 0: their size counts from the next append on.
-  .strictObject({
+export const threadRowReader: Reader<ThreadRow> = object<ThreadRow>(
+  {
     ...recordShape,
-    facts: threadFactsSchema,
-    bytes: z._default(z.int().check(z.nonnegative()), 0),
-    rebases: z._default(z.int().check(z.nonnegative()), 0),
-    rebaseFromSeq: z._default(z.int().check(z.nonnegative()), 0),
-  })
-  .check(z.refine((row) => row.entryCount === row.lastSeq + 1, { message: 'entryCount must be lastSeq + 1', path: ['entryCount'] }))
+    facts: threadFactsReader,
+    // Rows written before `bytes` was kept read as 0: their size counts from the next append on.
+    bytes: withDefault(int({ min: 0 }), () => 0),
+    rebases: withDefault(int({ min: 0 }), () => 0),
+    rebaseFromSeq: withDefault(int({ min: 0 }), () => 0),
+  },
+  (row, at) => {
+    if (row.entryCount !== row.lastSeq + 1) flag({ parent: at, key: 'entryCount' }, 'entryCount must be lastSeq + 1')
+  },
+)
 
 /** The row that tells this database apart from one re-created under the app. */
 export interface SentinelRow {
@@ -92,10 +107,10 @@ export interface SentinelRow {
 
 export const sentinelKey = 'database'
 
-export const sentinelRowSchema: z.ZodMiniType<SentinelRow> = z.strictObject({
-  key: z.literal(sentinelKey),
-  instanceId: z.string().check(z.minLength(1)),
-  createdAt: timeSchema,
+export const sentinelRowReader: Reader<SentinelRow> = object<SentinelRow>({
+  key: oneOf([sentinelKey]),
+  instanceId: string({ min: 1 }),
+  createdAt: timeReader,
 })
 
 /** Rows of the `meta` table. */

@@ -6,7 +6,6 @@
 export type { EntryInputOf, MessagePayload } from '../entries/entry'
 export { entryKinds } from '../entries/entry'
 export { parseEntry, parseEntryInput } from '../entries/entry-schema'
-export { callAttemptSchema, entryRefsSchema, jsonObjectSchema, memoryIdSchema, memorySchema, tokenCalibrationSchema } from '../validation/zod-readers'
 export { jsonTextNestingExceeds, readJsonData } from '../entries/json-data'
 export { utf8Length } from '../utils/utf8-length'
 export { toolResultText, toolArgumentsText } from '../entries/entry-text'
@@ -32,8 +31,18 @@ export type { AnthropicMessage, AnthropicTextBlock, AnthropicCacheControl } from
 export { Subscribable } from '../utils/subscribable'
 export { hashJson } from '../utils/hash'
 export { webLocks } from '../utils/web-locks'
-export type { ValidationIssue } from '../validation/zod-issues'
-export { firstIssue, formatIssues, issuesText, safeParse } from '../validation/zod-issues'
+// zod's issues in the one issue shape, for the packages that check with zod (the agent: tool parameters, the app's own schemas; ai-sdk: the AI SDK's request and metadata).
+export type { ValidationIssue } from '../validation/issues'
+export { issuesText } from '../validation/issues'
+export { formatIssues, safeParse } from '../validation/zod-issues'
+// Core's readers, for the other packages' own options and rows (one schema language for the whole SDK).
+export type { Reader, Shape } from '../validation/readers'
+export { array, custom, fail, flag, int, jsonObject, looseObject, nullable, object, oneOf, optional, read, record, string, withDefault } from '../validation/readers'
+export { problemIssue } from '../validation/issues'
+export { callAttemptReader } from '../calls/call-attempt-schema'
+export { tokenCalibrationReader } from '../calls/calibration'
+export { entryRefsReader } from '../entries/entry-readers'
+export { memoryIdReader, memoryReader } from '../memory/memory'
 export { idleSessionSnapshot } from '../session/session-snapshot'
 // A session's memory hysteresis as one pure step (it projects, so it is not on the lighter /caching subpath).
 export { projectHoldingMemory } from '../memory/project-holding-memory'

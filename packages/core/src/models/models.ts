@@ -1,5 +1,5 @@
 import { InvalidModelInfoError, UnknownModelError } from '../errors/threadlens-error'
-import { issuePath } from '../validation/issues'
+import { problemIssue } from '../validation/issues'
 import { read } from '../validation/readers'
 import { definePolicy, type ContextPolicy, type PolicyOptions } from '../policy/policy'
 import { calibratedPromptBudget, calibrationVerdict, type TokenCalibration } from '../calls/calibration'
@@ -102,7 +102,7 @@ export function listModels(): ModelInfo[] {
  */
 export function registerModel(info: ModelInfo): () => void {
   const parsed = read(modelInfoReader, info)
-  if (!parsed.ok) throw new InvalidModelInfoError([{ path: issuePath(parsed.problem.path), message: parsed.problem.rule }])
+  if (!parsed.ok) throw new InvalidModelInfoError([problemIssue(parsed.problem)])
   const registered = freezeModel(parsed.value)
   const key = registered.id.toLowerCase()
   registeredModels.set(key, registered)

@@ -1,6 +1,6 @@
 import { InvalidPolicyError } from '../errors/threadlens-error'
 import { entryKinds } from '../entries/entry'
-import { issuePath } from '../validation/issues'
+import { problemIssue } from '../validation/issues'
 import { array, boolean, flag, int, number, object, oneOf, optional, read, string, union, withDefault, type Reader } from '../validation/readers'
 import type { CachePolicy, ContextPolicy, PolicyOptions, RecallPolicy } from './policy-options'
 
@@ -78,7 +78,7 @@ const policyReader: Reader<ContextPolicy> = object<ContextPolicy>(
 /** Validates policy options and fills defaults. Throws `InvalidPolicyError` saying which option was wrong. */
 export function definePolicy(options: PolicyOptions = {}): ContextPolicy {
   const result = read(policyReader, options)
-  if (!result.ok) throw new InvalidPolicyError([{ path: issuePath(result.problem.path), message: result.problem.rule }])
+  if (!result.ok) throw new InvalidPolicyError([problemIssue(result.problem)])
   const policy = result.value
   Object.freeze(policy.includeKinds)
   Object.freeze(policy.cache)

@@ -1,3 +1,5 @@
+import type { Problem } from './readers'
+
 // The one shape of a validation problem in threadlens, and how it is written: core's readers and the
 // zod schemas of the other packages (see zod-issues.ts) both report `{ path, message }`.
 
@@ -10,6 +12,11 @@ export interface ValidationIssue {
 /** An issue path as one dotted string: `['messages', 3, 'content']` → `messages.3.content`. */
 export function issuePath(path: readonly PropertyKey[]): string {
   return path.map((part) => String(part)).join('.')
+}
+
+/** A reader's first problem as an issue. */
+export function problemIssue(problem: Problem): ValidationIssue {
+  return { path: issuePath(problem.path), message: problem.rule }
 }
 
 /**

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 
-// Core's main entry checks everything with its own readers; zod is reached only through the
-// adapters and the issues formatter the other packages import from /internal, /calls and /memory.
+// Core and the store check everything with core's readers; zod is reached only through the issues
+// formatter that the packages checking with zod (agent, ai-sdk) import from /internal.
 // Walks the static imports of src/index.ts (type-only imports are erased, so they do not count).
 
 const source = new URL('../', import.meta.url)
@@ -45,7 +45,7 @@ describe("core's main entry", () => {
     expect([...packages]).toEqual([])
   })
 
-  it('nor do its public subpaths; the walk does see zod where it is: the adapters the store composes, in /internal', () => {
+  it("nor do its public subpaths; the walk does see zod where it is: /internal's issues formatter for the agent and ai-sdk", () => {
     for (const subpath of ['caching', 'calls', 'compaction', 'memory', 'models', 'parts', 'views']) {
       expect([...reachable(subpathEntry(subpath)).packages].filter((name) => name.startsWith('zod')), subpath).toEqual([])
     }

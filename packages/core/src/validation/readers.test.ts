@@ -4,7 +4,8 @@ import { InvalidPolicyError } from '../errors/threadlens-error'
 import { definePolicy } from '../policy/policy'
 import { nested } from '../testing/hostile-values'
 import { sampleAttempt } from '../testing/samples'
-import { read } from './readers'
+import { problemIssue } from './issues'
+import { custom, nullable, object, oneOf, optional, read, string } from './readers'
 
 // What the accept/reject fixtures (readers.fixtures.test.ts) cannot hold: values JSON cannot write.
 
@@ -30,5 +31,34 @@ describe('readers on hostile values', () => {
     const options = { cache, maxInputTokens: 100 }
     cache['loop'] = options
     expect(() => definePolicy(options)).toThrow('Invalid policy: cache: Unrecognized key: "loop"')
+  })
+})
+
+describe('readers the store composes', () => {
+  it('oneOf: a rule of its own replaces the default wording', () => {
+    const format = oneOf(['threadlens.thread'], 'not a threadlens export')
+    expect(read(format, 'threadlens.thread')).toEqual({ ok: true, value: 'threadlens.thread' })
+    expect(read(format, 'other')).toEqual({ ok: false, problem: { path: [], rule: 'not a threadlens export' } })
+    expect(read(oneOf(['a']), 'b')).toEqual({ ok: false, problem: { path: [], rule: 'Invalid input: expected "a"' } })
+  })
+
+  it("nullable: null, or the inner reader's value and problem", () => {
+    const name = object({ model: nullable(string({ min: 1 })) })
+    expect(read(name, { model: null })).toEqual({ ok: true, value: { model: null } })
+    expect(read(name, { model: 'm' })).toEqual({ ok: true, value: { model: 'm' } })
+    expect(read(name, { model: '' })).toEqual({ ok: false, problem: { path: ['model'], rule: 'Too small: expected string to have >=1 characters' } })
+    expect(read(name, {})).toEqual({ ok: false, problem: { path: ['model'], rule: 'Invalid input: expected string, received undefined' } })
+  })
+
+  it('custom: the value itself when the test passes (a function is not copied), the rule otherwise', () => {
+    const now = (): number => 1
+    const options = object<{ now?: () => number }>({ now: optional(custom<() => number>((value) => typeof value === 'function', 'now must be a function')) })
+    const accepted = read(options, { now })
+    expect(accepted.ok && accepted.value.now).toBe(now)
+    expect(read(options, {})).toEqual({ ok: true, value: {} })
+    const refused = read(options, { now: 3 })
+    expect(refused).toEqual({ ok: false, problem: { path: ['now'], rule: 'now must be a function' } })
+    if (!refused.ok) expect(problemIssue(refused.problem)).toEqual({ path: 'now', message: 'now must be a function' })
+    expect(read(custom(() => false), 1)).toEqual({ ok: false, problem: { path: [], rule: 'Invalid input' } })
   })
 })

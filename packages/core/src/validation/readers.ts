@@ -6,7 +6,8 @@ export { Invalid, pathOf, type At } from './invalid'
 
 // Small typed readers that check a value and return it (a clean copy for objects and arrays), or
 // report the FIRST broken rule as `{ path, rule }`. Core's own data (entries, policies, memory,
-// call records) is checked with them, so core needs no schema library at run time. The rules
+// call records) and the store's options, rows and export lines are checked with them (the store
+// imports them from /internal), so neither needs a schema library at run time. The rules
 // keep the wording of zod's English messages, which users of earlier versions already saw.
 // The reader factories are marked `@__NO_SIDE_EFFECTS__`: a module-level reader built with them
 // (the content parts', the policy's) is then dropped by an app's bundler where nothing reads with
@@ -147,12 +148,24 @@ export function int(bounds: NumberBounds = {}): Reader<number> {
 
 export const boolean: Reader<boolean> = (value, at) => (typeof value === 'boolean' ? value : wrongType(at, 'boolean', value))
 
-/** One of a few strings (one string alone is a literal). */
+/** One of a few strings (one string alone is a literal); `rule` replaces the default `Invalid option: …`. */
 /* @__NO_SIDE_EFFECTS__ */
-export function oneOf<const T extends string | boolean>(values: readonly T[]): Reader<T> {
+export function oneOf<const T extends string | boolean>(values: readonly T[], rule?: string): Reader<T> {
   const shown = values.map((value) => (typeof value === 'string' ? `"${value}"` : String(value)))
-  const rule = values.length === 1 ? `Invalid input: expected ${shown[0]}` : `Invalid option: expected one of ${shown.join('|')}`
-  return (value, at) => (values.includes(value as T) ? (value as T) : fail(at, rule))
+  const broken = rule ?? (values.length === 1 ? `Invalid input: expected ${shown[0]}` : `Invalid option: expected one of ${shown.join('|')}`)
+  return (value, at) => (values.includes(value as T) ? (value as T) : fail(at, broken))
+}
+
+/** `null`, or what `reader` accepts. */
+/* @__NO_SIDE_EFFECTS__ */
+export function nullable<T>(reader: Reader<T>): Reader<T | null> {
+  return (value, at) => (value === null ? null : reader(value, at))
+}
+
+/** A value `test` accepts, as it is (not copied): a function, a host object. */
+/* @__NO_SIDE_EFFECTS__ */
+export function custom<T>(test: (value: unknown) => boolean, rule = 'Invalid input'): Reader<T> {
+  return (value, at) => (test(value) ? (value as T) : fail(at, rule))
 }
 
 /** Optional in an object: `exact` allows the key to be absent (not `undefined`), `loose` allows both. */

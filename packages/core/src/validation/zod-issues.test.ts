@@ -4,7 +4,7 @@ import { z } from 'zod/mini'
 import { InvalidEntryError, InvalidPolicyError } from '../errors/threadlens-error'
 import { definePolicy } from '../policy/policy'
 import { parseEntryInput } from '../entries/entry-schema'
-import { firstIssue, formatIssues, issuePath, issuesText, safeParse } from './zod-issues'
+import { formatIssues, issuePath, issuesText, safeParse } from './zod-issues'
 
 function thrown(run: () => unknown): unknown {
   try {
@@ -28,7 +28,6 @@ describe('zod issues', () => {
     ])
     // Without them every message would be the same word: what the per-parse messages are for.
     expect(schema.safeParse({ name: '' }).error?.issues[0]?.message).toBe('Invalid input')
-    expect(firstIssue(parsed.error, 'unused')).toEqual({ path: 'name', message: 'Too small: expected string to have >=1 characters' })
   })
 
   it('reach the public errors: policies and entries name the field and say what is wrong', () => {

@@ -19,9 +19,3 @@ export function safeParse<TSchema extends z.core.$ZodType>(schema: TSchema, valu
 export function formatIssues(error: z.core.$ZodError): ValidationIssue[] {
   return error.issues.map((issue) => ({ path: issuePath(issue.path), message: issue.message }))
 }
-
-/** The first issue of a failed parse; `fallback` is its message if zod reported none. */
-export function firstIssue(error: z.core.$ZodError, fallback: string): ValidationIssue {
-  const issue = error.issues[0]
-  return issue === undefined ? { path: '', message: fallback } : { path: issuePath(issue.path), message: issue.message }
-}

@@ -1,5 +1,5 @@
 import { addCalibrationSample, type CallAttempt, type CalibrationSample, type TokenCalibration } from '@threadlens/core/calls'
-import { callAttemptSchema, firstIssue, safeParse } from '@threadlens/core/internal'
+import { callAttemptReader, problemIssue, read } from '@threadlens/core/internal'
 import { InvalidCallAttemptError } from '../errors'
 import { maxAttemptsPerThread, type CallLogEvent, type CallLogStore } from './call-log-store'
 
@@ -33,12 +33,12 @@ export function callLogOnBackend(backend: CallLogBackend, options: { readonly no
   const now = options.now ?? Date.now
   return {
     async recordAttempt(attempt) {
-      const parsed = safeParse(callAttemptSchema, attempt)
-      if (!parsed.success) {
-        const issue = firstIssue(parsed.error, 'does not match callAttemptSchema')
+      const checked = read(callAttemptReader, attempt)
+      if (!checked.ok) {
+        const issue = problemIssue(checked.problem)
         throw new InvalidCallAttemptError(issue.path, issue.message)
       }
-      await backend.putAttempt(parsed.data, attemptsOverCap)
+      await backend.putAttempt(checked.value, attemptsOverCap)
     },
     attempts: (threadId) => backend.attempts(threadId),
     calibration: (model, counter) => backend.calibration(model, counter),

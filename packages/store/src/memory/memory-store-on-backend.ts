@@ -1,6 +1,6 @@
 import { InvalidMemoryOperationError } from '@threadlens/core'
 import { type Task } from '@threadlens/core/memory'
-import { firstIssue, memoryIdSchema, safeParse } from '@threadlens/core/internal'
+import { memoryIdReader, read } from '@threadlens/core/internal'
 import {
   createSpace,
   deleteSpace,
@@ -20,8 +20,8 @@ import {
 import type { AddTaskOptions, MemoryBackend, MemoryStore } from './memory-store'
 
 function checkId(memoryId: string): void {
-  const parsed = safeParse(memoryIdSchema, memoryId)
-  if (!parsed.success) throw new InvalidMemoryOperationError('', `memory id ${JSON.stringify(memoryId.slice(0, 40))}: ${firstIssue(parsed.error, 'invalid').message}`)
+  const checked = read(memoryIdReader, memoryId)
+  if (!checked.ok) throw new InvalidMemoryOperationError('', `memory id ${JSON.stringify(memoryId.slice(0, 40))}: ${checked.problem.rule}`)
 }
 
 function rev(options: WriteOptions | undefined): WriteOptions {

@@ -1,16 +1,15 @@
-import { checkForkPoint, forkCopies, threadId as toThreadId } from '@threadlens/core/internal'
-import { z } from 'zod/mini'
+import { checkForkPoint, forkCopies, int, object, optional, string, threadId as toThreadId } from '@threadlens/core/internal'
 import { toThreadRecord, type ThreadRecord, type ThreadRow } from '../rows'
 import { parseOptions } from '../parse-options'
 import { appendedRow } from './appended-row'
 import type { ThreadBackend } from './thread-backend'
-import { newThreadRow, recordFieldsOf } from './thread-record'
+import { newThreadRow, recordFieldsOf, titleReader } from './thread-record'
 import type { ForkThreadOptions } from './thread-store'
 
-const forkOptionsSchema = z.strictObject({
-  atSeq: z.int().check(z.nonnegative()),
-  id: z.exactOptional(z.string()),
-  title: z.exactOptional(z.string().check(z.maxLength(10_000))),
+export const forkOptionsReader = object<ForkThreadOptions>({
+  atSeq: int({ min: 0 }),
+  id: optional(string()),
+  title: optional(titleReader),
 })
 
 /** What forking needs from the store's resolved options. */
@@ -22,7 +21,7 @@ interface ForkSettings {
 /** `ThreadStore.fork`: a new thread holding copies of the parent's entries up to `atSeq`, written in one step. */
 export async function forkThread(backend: ThreadBackend, settings: ForkSettings, rawThreadId: string, forkOptions: ForkThreadOptions): Promise<ThreadRecord> {
   const { now, createId } = settings
-  const parsed = parseOptions(forkOptionsSchema, forkOptions, 'fork options')
+  const parsed = parseOptions(forkOptionsReader, forkOptions, 'fork options')
   const parentId = toThreadId(rawThreadId)
   const childId = toThreadId(parsed.id ?? createId())
   const time = now()

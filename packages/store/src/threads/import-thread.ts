@@ -1,6 +1,5 @@
 import type { TokenCounter } from '@threadlens/core'
-import { threadId as toThreadId } from '@threadlens/core/internal'
-import { z } from 'zod/mini'
+import { object, threadId as toThreadId } from '@threadlens/core/internal'
 import { parseOptions } from '../parse-options'
 import type { ImportLimits } from '../transfer/import-limits'
 import { importEntryError, parseImportInput } from '../transfer/thread-jsonl'
@@ -8,12 +7,12 @@ import { importedAttachmentRows } from '../attachments/attachment-lines'
 import { appendedRow } from './appended-row'
 import { assignSeqs, prepareEntries } from './prepare-entries'
 import type { ThreadBackend } from './thread-backend'
-import { newThreadRow, recordFieldsShape } from './thread-record'
+import { newThreadRow, recordFieldReaders } from './thread-record'
 import type { ImportedThread, ImportInput, ImportThreadOptions } from './thread-store'
 
-const importOptionsSchema = z.strictObject({
-  title: recordFieldsShape.title,
-  metadata: recordFieldsShape.metadata,
+export const importOptionsReader = object<ImportThreadOptions>({
+  title: recordFieldReaders.title,
+  metadata: recordFieldReaders.metadata,
 })
 
 /** What importing needs from the store's resolved options. */
@@ -29,7 +28,7 @@ export async function importThread(backend: ThreadBackend, settings: ImportSetti
   const { now, createId, importLimits } = settings
   const counters = settings.readyCounters()
   backend.assertWorking('import')
-  const parsedOptions = parseOptions(importOptionsSchema, importOptions ?? {}, 'import options')
+  const parsedOptions = parseOptions(importOptionsReader, importOptions ?? {}, 'import options')
   const parsed = await parseImportInput(input, importLimits)
   const threadId = toThreadId(createId())
   const time = now()

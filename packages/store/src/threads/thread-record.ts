@@ -1,6 +1,5 @@
 import { RevisionConflictError, type JsonObject } from '@threadlens/core'
-import { jsonObjectSchema, utf8Length, type ThreadId } from '@threadlens/core/internal'
-import { z } from 'zod/mini'
+import { array, flag, int, jsonObject, nullable, object, optional, string, utf8Length, type Reader, type Shape, type ThreadId } from '@threadlens/core/internal'
 import { toThreadRecord, type ThreadRecord, type ThreadRow } from '../rows'
 import { parseOptions } from '../parse-options'
 import { emptyThreadFacts } from '@threadlens/core/internal'
@@ -39,37 +38,37 @@ export interface UpdateThreadOptions {
 /** The most thread metadata may take, as JSON: it goes on the export's header line, within the import line limit. */
 export const maxMetadataBytes = 1024 * 1024
 
-export const titleSchema = z.string().check(z.maxLength(10_000))
-const tagsSchema = z.pipe(z.array(z.string().check(z.minLength(1), z.maxLength(256))).check(z.maxLength(100)), z.transform((tags) => [...new Set(tags)]))
-const nameSchema = z.nullable(z.string().check(z.minLength(1), z.maxLength(256)))
-
-export const recordFieldsShape = {
-  title: z.exactOptional(titleSchema),
-  tags: z.exactOptional(tagsSchema),
-  model: z.exactOptional(nameSchema),
-  policyName: z.exactOptional(nameSchema),
-  metadata: z.exactOptional(
-    jsonObjectSchema.check(
-      z.refine(
-        (metadata) => utf8Length(JSON.stringify(metadata)) <= maxMetadataBytes,
-        `metadata is limited to ${maxMetadataBytes} bytes of JSON (it is written on the export's first line)`,
-      ),
-    ),
-  ),
+export const titleReader = string({ max: 10_000 })
+const tagList = array(string({ min: 1, max: 256 }), 100)
+/** Tags with duplicates dropped, the first of each kept in place. */
+const tagsReader: Reader<string[]> = (value, at) => [...new Set(tagList(value, at))]
+const nameReader = nullable(string({ min: 1, max: 256 }))
+const metadataReader: Reader<JsonObject> = (value, at) => {
+  const metadata = jsonObject(value, at)
+  if (utf8Length(JSON.stringify(metadata)) > maxMetadataBytes) flag(at, `metadata is limited to ${maxMetadataBytes} bytes of JSON (it is written on the export's first line)`)
+  return metadata
 }
 
+/** The readers of the record fields an app may set (`create`, `update`, an import's header). */
+export const recordFieldReaders: Shape<ParsedRecordFields> = {
+  title: optional(titleReader),
+  tags: optional(tagsReader),
+  model: optional(nameReader),
+  policyName: optional(nameReader),
+  metadata: optional(metadataReader),
+}
 
-const changesSchema = z.strictObject(recordFieldsShape)
-const updateOptionsSchema = z.strictObject({ expectedRev: z.exactOptional(z.int().check(z.nonnegative())) })
+export const changesReader = object<ParsedRecordFields>(recordFieldReaders)
+export const updateOptionsReader = object<UpdateThreadOptions>({ expectedRev: optional(int({ min: 0 })) })
 
 export type ParsedRecordFields = Partial<{ -readonly [K in keyof ThreadRecordFields]: ThreadRecordFields[K] }>
 
 export function parseRecordChanges(changes: ThreadRecordChanges): ParsedRecordFields {
-  return parseOptions(changesSchema, changes, 'thread changes') as ParsedRecordFields
+  return parseOptions(changesReader, changes, 'thread changes')
 }
 
 export function parseUpdateOptions(options: UpdateThreadOptions | undefined): UpdateThreadOptions {
-  return parseOptions(updateOptionsSchema, options ?? {}, 'update options')
+  return parseOptions(updateOptionsReader, options ?? {}, 'update options')
 }
 
 export function newThreadRow(id: ThreadId, fields: Partial<ThreadRecordFields>, now: number): ThreadRow {

@@ -1,21 +1,22 @@
 import { createThread, InvalidEntryError, type Entry, type Thread, type TokenCounter } from '@threadlens/core'
-import { counterNow, estimatedEncoding, threadId as toThreadId } from '@threadlens/core/internal'
+import { array, counterNow, custom, estimatedEncoding, object, optional, record, string, threadId as toThreadId, type Reader } from '@threadlens/core/internal'
 import type { CounterSource } from '@threadlens/core/models'
-import { z } from 'zod/mini'
 import { toThreadRecord, type ThreadRow } from '../rows'
 import { StorageError, type UnreadableEntryError } from '../errors'
 import { parseOptions } from '../parse-options'
-import { resolveImportLimits } from '../transfer/import-limits'
+import { resolveImportLimits, type ImportLimits } from '../transfer/import-limits'
 import { appendedRow } from './appended-row'
 import { assignSeqs, prepareEntries, type PreparedEntry } from './prepare-entries'
 import type { ThreadBackend } from './thread-backend'
 import { checkThreadLimits } from './thread-limits'
-import { newThreadRow, parseRecordChanges, parseUpdateOptions, recordFieldsShape, updatedRow } from './thread-record'
+import { newThreadRow, parseRecordChanges, parseUpdateOptions, recordFieldReaders, updatedRow } from './thread-record'
 import type { CreateThreadRecordOptions, ForkThreadOptions, ImportThreadOptions, ThreadStore, ThreadStoreOptions } from './thread-store'
 import { reportUnreadable, warnUnreadable } from './unreadable-entry'
 import { sameTabDelivery } from './same-tab-delivery'
 
-const counterSchema = z.custom<CounterSource>(
+const isFunction = (value: unknown): boolean => typeof value === 'function'
+
+const counterReader = custom<CounterSource>(
   (value) =>
     typeof value === 'object' &&
     value !== null &&
@@ -23,17 +24,18 @@ const counterSchema = z.custom<CounterSource>(
   'a counter is a TokenCounter from createTokenCounter() or customTokenCounter(), or its promise',
 )
 
-export const threadStoreOptionsSchema = z.strictObject({
-  counters: z.exactOptional(z.array(counterSchema)),
-  now: z.exactOptional(z.custom<() => number>((value) => typeof value === 'function')),
-  createId: z.exactOptional(z.custom<() => string>((value) => typeof value === 'function')),
-  importLimits: z.exactOptional(z.record(z.string(), z.unknown())),
-  onUnreadableEntry: z.exactOptional(z.custom<(error: UnreadableEntryError) => void>((value) => typeof value === 'function')),
+export const threadStoreOptionsReader = object<ThreadStoreOptions>({
+  counters: optional(array(counterReader)),
+  now: optional(custom<() => number>(isFunction)),
+  createId: optional(custom<() => string>(isFunction)),
+  // An object here; its fields are checked by `resolveImportLimits`.
+  importLimits: optional(record(string(), custom(() => true)) as Reader<Partial<ImportLimits>>),
+  onUnreadableEntry: optional(custom<(error: UnreadableEntryError) => void>(isFunction)),
 })
 
-const createOptionsSchema = z.strictObject({
-  id: z.exactOptional(z.string()),
-  ...recordFieldsShape,
+export const createOptionsReader = object<CreateThreadRecordOptions>({
+  id: optional(string()),
+  ...recordFieldReaders,
 })
 
 /** The resolved options a thread store works from. */
@@ -46,7 +48,7 @@ export interface ResolvedThreadStoreOptions {
 }
 
 export function resolveThreadStoreOptions(options: ThreadStoreOptions): ResolvedThreadStoreOptions {
-  const parsed = parseOptions(threadStoreOptionsSchema, options, 'thread store options')
+  const parsed = parseOptions(threadStoreOptionsReader, options, 'thread store options')
   const sources = parsed.counters ?? []
   return {
     readyCounters: () => sources.map((source) => counterNow(source)).filter((counter) => estimatedEncoding(counter) === undefined),
@@ -114,7 +116,7 @@ export function threadStoreOnBackend(backend: ThreadBackend, options: ThreadStor
     importLimits,
 
     async create(createOptions?: CreateThreadRecordOptions) {
-      const { id: givenId, ...fields } = parseOptions(createOptionsSchema, createOptions ?? {}, 'create options')
+      const { id: givenId, ...fields } = parseOptions(createOptionsReader, createOptions ?? {}, 'create options')
       const row = newThreadRow(toThreadId(givenId ?? createId()), fields, now())
       await backend.insert(row, [], 'create')
       return toThreadRecord(row)

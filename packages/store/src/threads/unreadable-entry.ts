@@ -1,6 +1,7 @@
 import { UnreadableEntryError } from '../errors'
 import { type Entry, type EntryRefs } from '@threadlens/core'
-import { entryId, entryRefsSchema, threadId as toThreadId } from '@threadlens/core/internal'
+import { entryId, entryRefsReader, threadId as toThreadId } from '@threadlens/core/internal'
+import { readIfValid } from '../parse-options'
 
 const idPattern = /^[A-Za-z0-9_.:-]{1,128}$/
 
@@ -26,13 +27,8 @@ export function unreadablePlaceholder(raw: unknown, rawThreadId: string, seq: nu
   const id = entryId(typeof rawId === 'string' && idPattern.test(rawId) ? rawId : `unreadable-${seq}`)
   const rawCreatedAt = field(raw, 'createdAt')
   const createdAt = typeof rawCreatedAt === 'number' && Number.isInteger(rawCreatedAt) && rawCreatedAt >= 0 ? rawCreatedAt : 0
-  let refs: EntryRefs = {}
-  try {
-    const parsed = entryRefsSchema.safeParse(field(raw, 'refs'))
-    if (parsed.success) refs = parsed.data
-  } catch {
-    // Unreadable refs: the placeholder has none.
-  }
+  // `read` turns a throwing getter into a problem: unreadable refs leave the placeholder with none.
+  const refs: EntryRefs = readIfValid(entryRefsReader, field(raw, 'refs')) ?? {}
   const where = problem.field === '' ? 'the entry' : problem.field
   const notice = `[threadlens] entry ${seq} could not be read from storage (${where}: ${problem.rule}); this placeholder stands in for it. Export the thread to keep everything that is readable.`
   const meta = { unreadable: { field: problem.field.slice(0, 10_000), rule: problem.rule.slice(0, 10_000) } }

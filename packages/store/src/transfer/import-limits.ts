@@ -1,5 +1,5 @@
 import { entryLimits } from '@threadlens/core'
-import { z } from 'zod/mini'
+import { int, object, optional } from '@threadlens/core/internal'
 import { parseOptions } from '../parse-options'
 
 /** Checked before anything is parsed. */
@@ -25,14 +25,10 @@ export const defaultImportLimits: ImportLimits = {
   maxEntries: 200_000,
 }
 
-const positive = z.int().check(z.positive())
+const positive = optional(int({ above: 0 }))
 
-export const importLimitsSchema = z.strictObject({
-  maxBytes: z.exactOptional(positive),
-  maxLineBytes: z.exactOptional(positive),
-  maxEntries: z.exactOptional(positive),
-})
+export const importLimitsReader = object<Partial<ImportLimits>>({ maxBytes: positive, maxLineBytes: positive, maxEntries: positive })
 
 export function resolveImportLimits(limits: Partial<ImportLimits> | undefined): ImportLimits {
-  return { ...defaultImportLimits, ...parseOptions(importLimitsSchema, limits ?? {}, 'import limits') }
+  return { ...defaultImportLimits, ...parseOptions(importLimitsReader, limits ?? {}, 'import limits') }
 }

@@ -1,13 +1,12 @@
 import { entryLimits, InvalidEntryError, InvalidMessagesError, type Entry, type EntryInput } from '@threadlens/core'
 import { fromOpenAIChat, type ImportChange } from '@threadlens/core/import'
-import { checkAppendRules, firstIssue, parseEntry, readJsonData, safeParse } from '@threadlens/core/internal'
-import type { z } from 'zod/mini'
+import { checkAppendRules, parseEntry, problemIssue, read, readJsonData, type Reader } from '@threadlens/core/internal'
 import { ImportValidationError } from '../errors'
 import type { ImportLimits } from './import-limits'
 import type { ThreadRecordFields } from '../threads/thread-record'
 import { exceedsBytes, nestingExceeds, parseJsonSafely } from './safe-json'
 import { referencedAttachmentIds, type AttachmentLine } from './thread-file-format'
-import { attachmentLineSchema, headerSchema, maxAttachmentLineBytes } from './thread-file-schemas'
+import { attachmentLineReader, headerReader, maxAttachmentLineBytes } from './thread-file-schemas'
 
 /** A validated import: what to write, before anything is written. */
 export interface ParsedImport {
@@ -32,9 +31,12 @@ export function importEntryError(error: unknown, parsed: ParsedImport, offset: n
   return new ImportValidationError(line, cause.field, `${cause.rule}${where}`, { cause: error })
 }
 
-function zodField(error: z.core.$ZodError): { field: string; message: string } {
-  const { path, message } = firstIssue(error, 'invalid')
-  return { field: path, message }
+/** Line `line` read with `reader`, or `ImportValidationError` naming the line and the field. */
+function readLine<T>(reader: Reader<T>, value: unknown, line: number): T {
+  const result = read(reader, value)
+  if (result.ok) return result.value
+  const { path, message } = problemIssue(result.problem)
+  throw new ImportValidationError(line, path, message)
 }
 
 /** Entries back to inputs: same id, kind, payload, refs, time; token counts dropped (a file's counts are not trusted). */
@@ -73,12 +75,7 @@ export function parseThreadJsonl(text: string, limits: ImportLimits): ParsedImpo
     return line
   }
 
-  const headerParsed = safeParse(headerSchema, parseJsonSafely(lineText(0), 1))
-  if (!headerParsed.success) {
-    const { field, message } = zodField(headerParsed.error)
-    throw new ImportValidationError(1, field, message, { cause: headerParsed.error })
-  }
-  const header = headerParsed.data
+  const header = readLine(headerReader, parseJsonSafely(lineText(0), 1), 1)
   const attachmentCount = header.attachmentCount ?? 0
   const entryLines = lines.length - 1 - attachmentCount
   if (entryLines > limits.maxEntries) throw new ImportValidationError(undefined, '', `more than ${limits.maxEntries} entries`)
@@ -136,12 +133,7 @@ function parseAttachmentLines(lineCount: number, entryLines: number, lineText: (
   const seen = new Set<string>()
   for (let position = Math.max(1, entryLines + 1); position < lineCount; position++) {
     const line = position + 1
-    const parsed = safeParse(attachmentLineSchema, parseJsonSafely(lineText(position), line))
-    if (!parsed.success) {
-      const { field, message } = zodField(parsed.error)
-      throw new ImportValidationError(line, field, message, { cause: parsed.error })
-    }
-    const { attachment } = parsed.data
+    const { attachment } = readLine(attachmentLineReader, parseJsonSafely(lineText(position), line), line)
     if (seen.has(attachment.id)) throw new ImportValidationError(line, 'attachment.id', `attachment ${attachment.id} is given twice`)
     seen.add(attachment.id)
     attachments.push({ ...attachment, line })

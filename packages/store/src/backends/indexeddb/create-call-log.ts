@@ -1,5 +1,5 @@
 import { type EntryMeta } from '@threadlens/core'
-import { callAttemptSchema, tokenCalibrationSchema } from '@threadlens/core/internal'
+import { callAttemptReader, tokenCalibrationReader } from '@threadlens/core/internal'
 import {
   addCalibrationSample,
   calibrationSampleOf,
@@ -9,6 +9,7 @@ import {
 import type { ThreadlensDB } from './threadlens-db'
 import { byStart, maxAttemptsPerThread, type CallLogEvent, type CallLogStore } from '../../calls/call-log-store'
 import { callLogOnBackend, type CallLogBackend } from '../../calls/call-log-on-backend'
+import { readIfValid } from '../../parse-options'
 
 export interface CallLogOptions {
   /** Clock for calibrations' `updatedAt`. Default: `Date.now`. */
@@ -24,15 +25,14 @@ const threadRange = (db: ThreadlensDB, threadId: string): [[string, unknown], [s
 function readAttempts(rows: readonly unknown[]): CallAttempt[] {
   const attempts: CallAttempt[] = []
   for (const row of rows) {
-    const parsed = callAttemptSchema.safeParse(row)
-    if (parsed.success) attempts.push(parsed.data)
+    const attempt = readIfValid(callAttemptReader, row)
+    if (attempt !== undefined) attempts.push(attempt)
   }
   return attempts.sort(byStart)
 }
 
 function readCalibration(row: unknown): TokenCalibration | undefined {
-  const parsed = tokenCalibrationSchema.safeParse(row)
-  return parsed.success ? parsed.data : undefined
+  return readIfValid(tokenCalibrationReader, row)
 }
 
 type SampleOf = NonNullable<ReturnType<typeof calibrationSampleOf>>

@@ -1,9 +1,8 @@
 import type { ThreadlensDB } from './threadlens-db'
 import { StorageError } from '../../errors'
 import { type Memory } from '@threadlens/core'
-import { memorySchema } from '@threadlens/core/internal'
+import { memoryReader, problemIssue, read } from '@threadlens/core/internal'
 import { createMemory } from '@threadlens/core/memory'
-import { safeParse } from '@threadlens/core/internal'
 import type { MemoryStore } from '../../memory/memory-store'
 import { memoryStoreOnBackend } from '../../memory/memory-store-on-backend'
 
@@ -15,11 +14,12 @@ export interface MemoryStoreOptions {
 }
 
 function checkMemory(raw: unknown, memoryId: string, operation: string): Memory {
-  const parsed = safeParse(memorySchema, raw)
-  if (!parsed.success || parsed.data.id !== memoryId) {
-    throw new StorageError('invalid-data', operation, `Memory "${memoryId}" is damaged in storage; reset it or report it.`, parsed.success ? undefined : { cause: parsed.error })
+  const checked = read(memoryReader, raw)
+  if (!checked.ok || checked.value.id !== memoryId) {
+    const cause = checked.ok ? undefined : { cause: problemIssue(checked.problem) }
+    throw new StorageError('invalid-data', operation, `Memory "${memoryId}" is damaged in storage; reset it or report it.`, cause)
   }
-  return parsed.data
+  return checked.value
 }
 
 /**

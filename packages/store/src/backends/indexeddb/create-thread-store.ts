@@ -1,7 +1,7 @@
 import type { Entry } from '@threadlens/core'
 import type { TokenCalibration } from '@threadlens/core/calls'
-import { safeParse } from '@threadlens/core/internal'
-import { threadRowSchema, toThreadRecord, type AttachmentRow, type RecallTermsChunk, type ThreadRow } from '../../rows'
+import { problemIssue, read } from '@threadlens/core/internal'
+import { threadRowReader, toThreadRecord, type AttachmentRow, type RecallTermsChunk, type ThreadRow } from '../../rows'
 import { deleteThreadAttachments } from './create-attachment-store'
 import { referencedAttachmentIds } from '../../transfer/thread-file-format'
 import type { ThreadlensDB } from './threadlens-db'
@@ -50,13 +50,14 @@ function termChunks(last: RecallTermsChunk | undefined, entries: readonly Entry[
 }
 
 function checkRow(raw: unknown, threadId: string, operation: string): ThreadRow {
-  const parsed = safeParse(threadRowSchema, raw)
-  if (!parsed.success) {
+  const checked = read(threadRowReader, raw)
+  if (!checked.ok) {
+    // The cause names the broken field and rule (`{ path, message }`), for whoever reports it.
     throw new StorageError('invalid-data', operation, `The record of thread "${threadId}" is damaged in storage; export what is readable and report it.`, {
-      cause: parsed.error,
+      cause: problemIssue(checked.problem),
     })
   }
-  return parsed.data
+  return checked.value
 }
 
 // long: one object literal of the ThreadBackend methods over a closure, each method one short IndexedDB transaction; split up, the interface would only be scattered.

@@ -1,13 +1,13 @@
 import type { Entry } from '@threadlens/core'
+import { custom, fail, looseObject, optional, string } from '@threadlens/core/internal'
 import { Dexie, liveQuery, type Table } from 'dexie'
-import { z } from 'zod/mini'
 import { SchemaUpgradeError, StorageResetError, type StorageError } from '../../errors'
 import { toStorageError } from '../../storage-error-codes'
 import type { Memory } from '@threadlens/core'
 import type { CallAttempt, TokenCalibration } from '@threadlens/core/calls'
-import { sentinelKey, sentinelRowSchema, type AttachmentRefRow, type AttachmentRow, type MetaRow, type RecallTermsChunk, type ThreadRow } from '../../rows'
+import { sentinelKey, sentinelRowReader, type AttachmentRefRow, type AttachmentRow, type MetaRow, type RecallTermsChunk, type ThreadRow } from '../../rows'
 import { defineSchema, schemaVersion } from './schema'
-import { parseOptions } from '../../parse-options'
+import { parseOptions, readIfValid } from '../../parse-options'
 import { watchRows } from './watch-rows'
 import { CommitHooks, type OwnAppend } from './commit-hooks'
 
@@ -20,10 +20,12 @@ export interface OpenThreadlensDBOptions {
   readonly IDBKeyRange?: typeof IDBKeyRange
 }
 
-const optionsSchema = z.object({
-  name: z.string().check(z.minLength(1, 'name the database (one per app or per user)'), z.maxLength(256)),
-  indexedDB: z.optional(z.custom<IDBFactory>((value) => typeof value === 'object' && value !== null)),
-  IDBKeyRange: z.optional(z.custom<typeof IDBKeyRange>((value) => typeof value === 'function')),
+const databaseName = string({ max: 256 })
+
+export const databaseOptionsReader = looseObject<OpenThreadlensDBOptions>({
+  name: (value, at) => (value === '' ? fail(at, 'name the database (one per app or per user)') : databaseName(value, at)),
+  indexedDB: optional(custom<IDBFactory>((value) => typeof value === 'object' && value !== null), 'loose'),
+  IDBKeyRange: optional(custom<typeof IDBKeyRange>((value) => typeof value === 'function'), 'loose'),
 })
 
 /** Why a database connection stopped for good (until a reload or `acknowledgeReset()`). */
@@ -100,7 +102,7 @@ export class ThreadlensDB extends Dexie {
   private readonly commits = new CommitHooks()
 
   constructor(options: OpenThreadlensDBOptions) {
-    const parsed = parseOptions(optionsSchema, options, 'database options')
+    const parsed = parseOptions(databaseOptionsReader, options, 'database options')
     super(parsed.name, {
       // No shared live-query result cache: the stores' few live queries each read once per change,
       // and the cache's middleware would add its bookkeeping to every read and write of an append.
@@ -136,7 +138,7 @@ export class ThreadlensDB extends Dexie {
       return
     }
     const stored = await vip.meta.get(sentinelKey)
-    const sentinel = stored === undefined ? undefined : sentinelRowSchema.safeParse(stored).data
+    const sentinel = stored === undefined ? undefined : readIfValid(sentinelRowReader, stored)
     if (this.instanceId === undefined) {
       if (sentinel === undefined) {
         // A database written before the sentinel existed (or damaged): adopt it with a new one.

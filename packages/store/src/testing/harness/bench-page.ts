@@ -165,7 +165,7 @@ export async function runStoreBench(options: { sizes?: readonly number[]; openRu
   latencyDb.close()
   await deleteDatabase(`${name}-latency`)
 
-  // 2. appendMany against raw IndexedDB on the same data. A warm-up round first (JIT, zod), then
+  // 2. appendMany against raw IndexedDB on the same data. A warm-up round first (JIT, the readers), then
   // alternating rounds; the median of each is reported.
   const plainRound = async (inputs: readonly EntryInput[], label: string): Promise<{ ms: number; written: readonly Entry[] }> => {
     const plainName = `${name}-plain-${label}`
