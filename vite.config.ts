@@ -14,7 +14,13 @@ export default defineConfig({
         test: {
           name: 'node',
           environment: 'node',
-          include: ['packages/*/src/**/*.test.ts', 'packages/*/src/**/*.test.tsx', 'devtools/src/**/*.test.ts', 'devtools/src/**/*.test.tsx', 'demo/src/**/*.test.ts'],
+          include: [
+            'packages/*/src/**/*.test.ts',
+            'packages/*/src/**/*.test.tsx',
+            'devtools/src/**/*.test.ts',
+            'devtools/src/**/*.test.tsx',
+            'demo/src/**/*.test.ts',
+          ],
           exclude: ['**/*.browser.test.ts', '**/*.browser.test.tsx', '**/node_modules/**'],
         },
       },
@@ -22,7 +28,12 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'browser',
-          include: ['packages/*/src/**/*.browser.test.ts', 'packages/*/src/**/*.browser.test.tsx', 'devtools/src/**/*.browser.test.tsx', 'demo/src/**/*.browser.test.tsx'],
+          include: [
+            'packages/*/src/**/*.browser.test.ts',
+            'packages/*/src/**/*.browser.test.tsx',
+            'devtools/src/**/*.browser.test.tsx',
+            'demo/src/**/*.browser.test.tsx',
+          ],
           browser: {
             enabled: true,
             headless: true,

@@ -16,6 +16,8 @@ echo "== source limits: files over 300 lines and functions over 80 need a reason
 node_modules/.bin/tsx .ci/source-limits.ts
 echo "== architecture: imports go down the layers, dependencies declared, the concept table true (.ci/architecture.ts)"
 node_modules/.bin/tsx .ci/architecture.ts
+echo "== format (prettier --check, .prettierrc.json: TypeScript and JavaScript; npm run format rewrites)"
+node_modules/.bin/prettier --check --log-level warn '**/*.{ts,tsx,js,mjs}'
 echo "== lint (oxlint, .oxlintrc.json: correctness rules, unused imports, unsafe optional chaining; under a second)"
 node_modules/.bin/oxlint --deny-warnings packages devtools demo e2e .ci
 echo "== packages: tsdown build, pnpm pack, publint --strict, Are the Types Wrong"
