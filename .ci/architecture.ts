@@ -55,7 +55,8 @@ function specifiers(file: string): string[] {
   const text = readFileSync(file, 'utf8')
   const { module } = parseSync(file, text, { sourceType: 'module' })
   const found = module.staticImports.map((entry) => entry.moduleRequest.value)
-  for (const statement of module.staticExports) for (const entry of statement.entries) if (entry.moduleRequest !== null) found.push(entry.moduleRequest.value)
+  for (const statement of module.staticExports)
+    for (const entry of statement.entries) if (entry.moduleRequest !== null) found.push(entry.moduleRequest.value)
   // A dynamic import's request is an expression: a string literal keeps its quotes.
   for (const entry of module.dynamicImports) {
     const request = text.slice(entry.moduleRequest.start, entry.moduleRequest.end)
@@ -96,12 +97,14 @@ function checkImports(): number {
         else if (!declared.has(name)) problems.push(`${file}: imports ${specifier}, but ${manifest.name} does not declare ${name}`)
         else if (name.startsWith('@threadlens/')) {
           const theirs = layerOf.get(name)
-          if (theirs === undefined || theirs >= own) problems.push(`${file}: ${manifest.name} (layer ${own}) imports ${name} (layer ${theirs ?? 'none'}); imports go down only`)
+          if (theirs === undefined || theirs >= own)
+            problems.push(`${file}: ${manifest.name} (layer ${own}) imports ${name} (layer ${theirs ?? 'none'}); imports go down only`)
         }
       }
     }
     for (const name of Object.keys(manifest.dependencies ?? {})) {
-      if (!used.has(name)) problems.push(`${manifest.name} declares the dependency ${name}, but no shipped source imports it: every app installs it for nothing`)
+      if (!used.has(name))
+        problems.push(`${manifest.name} declares the dependency ${name}, but no shipped source imports it: every app installs it for nothing`)
     }
   }
   return files
@@ -114,7 +117,10 @@ function checkConcepts(): number {
   const concepts = new Set<string>()
   const owners = new Set<string>()
   for (const row of rows) {
-    const cells = row.split('|').slice(1, -1).map((cell) => cell.trim())
+    const cells = row
+      .split('|')
+      .slice(1, -1)
+      .map((cell) => cell.trim())
     const [concept, ownerCell, fileCell] = cells
     const owner = /^`([A-Za-z]+)`$/.exec(ownerCell ?? '')?.[1]
     const file = /^`([^`]+)`$/.exec(fileCell ?? '')?.[1]
@@ -130,7 +136,10 @@ function checkConcepts(): number {
       problems.push(`concept table: ${concept}: ${file} does not exist`)
       continue
     }
-    const exported = new RegExp(`^export\\s+(?:declare\\s+)?(?:abstract\\s+)?(?:async\\s+)?(?:function\\*?|class|interface|type|const|let)\\s+${owner}\\b`, 'm')
+    const exported = new RegExp(
+      `^export\\s+(?:declare\\s+)?(?:abstract\\s+)?(?:async\\s+)?(?:function\\*?|class|interface|type|const|let)\\s+${owner}\\b`,
+      'm',
+    )
     if (!exported.test(readFileSync(file, 'utf8'))) problems.push(`concept table: ${concept}: ${file} does not export ${owner}`)
   }
   return rows.length
@@ -143,4 +152,6 @@ if (problems.length > 0) {
   console.error(`${problems.length} difference(s) between docs/architecture.md and the code`)
   process.exit(1)
 }
-console.log(`architecture: ${files} shipped source files import down the layers and declare what they import; ${concepts} concepts, each exported from the one file named`)
+console.log(
+  `architecture: ${files} shipped source files import down the layers and declare what they import; ${concepts} concepts, each exported from the one file named`,
+)

@@ -37,7 +37,9 @@ function sourceFiles(): string[] {
   const listed = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard', '*.ts', '*.tsx'], { encoding: 'utf8' })
   return listed
     .split('\n')
-    .filter((file) => file !== '' && sourceRoots.some((root) => file.startsWith(root)) && (file.startsWith('packages/') ? file.includes('/src/') : true))
+    .filter(
+      (file) => file !== '' && sourceRoots.some((root) => file.startsWith(root)) && (file.startsWith('packages/') ? file.includes('/src/') : true),
+    )
     .filter((file) => !testFile.test(file) && !testSupport.test(file) && !file.endsWith('.d.ts'))
     .sort()
 }
@@ -67,7 +69,12 @@ function reasonOf(comment: Comment | undefined): string | undefined {
 type Node = { readonly type: string; readonly start: number; readonly end: number; readonly [key: string]: unknown }
 
 function isNode(value: unknown): value is Node {
-  return typeof value === 'object' && value !== null && typeof (value as { type?: unknown }).type === 'string' && typeof (value as { start?: unknown }).start === 'number'
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as { type?: unknown }).type === 'string' &&
+    typeof (value as { start?: unknown }).start === 'number'
+  )
 }
 
 const functionTypes = new Set(['FunctionDeclaration', 'FunctionExpression', 'ArrowFunctionExpression'])
@@ -134,13 +141,17 @@ function findingsOf(file: string): Finding[] {
   const findings: Finding[] = []
   const fileLines = text.endsWith('\n') ? starts.length - 1 : starts.length
   if (fileLines > maxFileLines) {
-    const reason = comments.filter((comment) => lineOf(starts, comment.start) <= 10).map(reasonOf).find((found) => found !== undefined)
+    const reason = comments
+      .filter((comment) => lineOf(starts, comment.start) <= 10)
+      .map(reasonOf)
+      .find((found) => found !== undefined)
     findings.push({ kind: 'file', file, name: '', line: 1, lines: fileLines, reason })
   }
   for (const { node, name } of functionsOf(parsed.program as unknown as Node, undefined)) {
     const first = lineOf(starts, node.start)
     const lines = lineOf(starts, node.end) - first + 1
-    if (lines > maxFunctionLines) findings.push({ kind: 'function', file, name, line: first, lines, reason: functionReason(text, starts, comments, node.start) })
+    if (lines > maxFunctionLines)
+      findings.push({ kind: 'function', file, name, line: first, lines, reason: functionReason(text, starts, comments, node.start) })
   }
   return findings
 }
@@ -149,7 +160,8 @@ const showAll = process.argv.includes('--all')
 const findings = sourceFiles().flatMap(findingsOf)
 let failures = 0
 for (const finding of findings) {
-  const where = finding.kind === 'file' ? `${finding.file}: ${finding.lines} lines` : `${finding.file}:${finding.line} ${finding.name}(): ${finding.lines} lines`
+  const where =
+    finding.kind === 'file' ? `${finding.file}: ${finding.lines} lines` : `${finding.file}:${finding.line} ${finding.name}(): ${finding.lines} lines`
   if (finding.reason !== undefined) {
     if (showAll) console.log(`  long, with a reason   ${where} (${finding.reason})`)
   } else {

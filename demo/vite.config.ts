@@ -30,7 +30,16 @@ function chunkModules(): Plugin {
     generateBundle(_options, bundle) {
       const chunks = Object.values(bundle).flatMap((output) =>
         output.type === 'chunk'
-          ? [{ fileName: output.fileName, modules: Object.entries(output.modules).map(([id, module]) => ({ id: moduleName(id), renderedBytes: module.renderedLength, gzipBytes: module.code === null ? 0 : gzipSync(module.code).length })) }]
+          ? [
+              {
+                fileName: output.fileName,
+                modules: Object.entries(output.modules).map(([id, module]) => ({
+                  id: moduleName(id),
+                  renderedBytes: module.renderedLength,
+                  gzipBytes: module.code === null ? 0 : gzipSync(module.code).length,
+                })),
+              },
+            ]
           : [],
       )
       this.emitFile({ type: 'asset', fileName: '.vite/chunk-modules.json', source: JSON.stringify(chunks) })
@@ -106,7 +115,10 @@ export default defineConfig({
       // sending part) a chunk of its own, which came to some 30 small files and about 10 KB of
       // gzip overhead at the first load. `$initial` is what the entries import statically, as
       // tree-shaking leaves it.
-      input: { index: fileURLToPath(new URL('./index.html', import.meta.url)), 'chat-app': fileURLToPath(new URL('./src/chat/chat-app.tsx', import.meta.url)) },
+      input: {
+        index: fileURLToPath(new URL('./index.html', import.meta.url)),
+        'chat-app': fileURLToPath(new URL('./src/chat/chat-app.tsx', import.meta.url)),
+      },
       output: {
         codeSplitting: {
           groups: [

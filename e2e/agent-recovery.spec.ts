@@ -103,7 +103,9 @@ const bothTools = {
 }
 const finalAnswer = { text: 'The ferry leaves at 10:15; the payment did not go through, please confirm it again.' }
 
-test('reload while both tools run → resume re-runs only the idempotent one, records the other as interrupted, and the model answers', async ({ context }) => {
+test('reload while both tools run → resume re-runs only the idempotent one, records the other as interrupted, and the model answers', async ({
+  context,
+}) => {
   const name = databaseName('reload-both')
   const page = await openTab(context, name)
   const threadId = await call(page, (harness, title: string) => harness.create(title), 'reload')
@@ -147,8 +149,23 @@ test('reload while both tools run → resume re-runs only the idempotent one, re
   expectValid(thread)
   // resume() answers the calls in the order they were made: the lookup's re-run first, then the charge.
   expect(thread.slice(4)).toEqual([
-    { seq: 4, kind: 'tool_result', name: 'lookup', toolCallId: 'call-lookup', requestId: expect.any(String), result: { answer: 'ferry for "Oslo ferry" leaves at 10:15' } },
-    { seq: 5, kind: 'tool_result', name: 'charge', toolCallId: 'call-charge', requestId: expect.any(String), interrupted: true, error: expect.stringMatching(/not idempotent, so it was not run again/) },
+    {
+      seq: 4,
+      kind: 'tool_result',
+      name: 'lookup',
+      toolCallId: 'call-lookup',
+      requestId: expect.any(String),
+      result: { answer: 'ferry for "Oslo ferry" leaves at 10:15' },
+    },
+    {
+      seq: 5,
+      kind: 'tool_result',
+      name: 'charge',
+      toolCallId: 'call-charge',
+      requestId: expect.any(String),
+      interrupted: true,
+      error: expect.stringMatching(/not idempotent, so it was not run again/),
+    },
     { seq: 6, kind: 'message', role: 'assistant', content: finalAnswer.text, requestId: expect.any(String) },
   ])
   // The model's answer was written after it was shown both outcomes.
@@ -181,7 +198,9 @@ test('reload after the idempotent tool returned but while the other runs → res
   await call(page, (harness, text: string) => harness.send(text), 'Book me the morning ferry.')
   await untilStarted(page, { 'call-lookup': 1, 'call-charge': 1 })
   await call(page, (harness, tool: string) => harness.release(tool), 'lookup')
-  await expect.poll(async () => (await entries(page, threadId)).filter((entry) => entry.kind === 'tool_result').map((entry) => entry.toolCallId)).toEqual(['call-lookup'])
+  await expect
+    .poll(async () => (await entries(page, threadId)).filter((entry) => entry.kind === 'tool_result').map((entry) => entry.toolCallId))
+    .toEqual(['call-lookup'])
 
   await reload(page, name)
   expect(await call(page, (harness, id: string) => harness.unresolved(id), threadId)).toEqual(['call-charge'])
@@ -200,12 +219,18 @@ test('reload after the idempotent tool returned but while the other runs → res
   ])
 })
 
-test("two tabs: B is refused with ThreadBusyError while A's request runs, B's mirror follows A live, and B can send once A is done", async ({ context }) => {
+test("two tabs: B is refused with ThreadBusyError while A's request runs, B's mirror follows A live, and B can send once A is done", async ({
+  context,
+}) => {
   const name = databaseName('tabs')
   const [tabA, tabB] = [await openTab(context, name), await openTab(context, name)]
   const threadId = await call(tabA, (harness, title: string) => harness.create(title), 'tabs')
   const lookup = { text: 'Looking it up.', toolCalls: [{ id: 'call-a', name: 'lookup', arguments: { query: 'Bergen train' } }] }
-  await call(tabA, (harness, setup) => harness.startSession(setup), { threadId, script: [lookup, 'The train leaves at 08:25.', 'You are welcome.'], blocking: ['lookup'] })
+  await call(tabA, (harness, setup) => harness.startSession(setup), {
+    threadId,
+    script: [lookup, 'The train leaves at 08:25.', 'You are welcome.'],
+    blocking: ['lookup'],
+  })
   await call(tabB, (harness, setup) => harness.startSession(setup), { threadId, script: ['It is 4 hours and 30 minutes.'] })
   expect(await call(tabB, (harness) => harness.watch(), undefined)).toBe(0)
 
@@ -219,7 +244,9 @@ test("two tabs: B is refused with ThreadBusyError while A's request runs, B's mi
   expect(await call(tabA, (harness) => harness.status(), undefined)).toBe('awaiting-tools')
 
   const refused = await waitRun(tabB, await call(tabB, (harness, text: string) => harness.send(text), 'How long is the trip?'))
-  expect(refused.events).toEqual([{ type: 'error', error: expect.objectContaining({ name: 'ThreadBusyError', message: expect.stringMatching(/driven by another tab/) }) }])
+  expect(refused.events).toEqual([
+    { type: 'error', error: expect.objectContaining({ name: 'ThreadBusyError', message: expect.stringMatching(/driven by another tab/) }) },
+  ])
   expect(await entries(tabA, threadId)).toEqual(written)
 
   await call(tabA, (harness, tool: string) => harness.release(tool), 'lookup')
@@ -230,7 +257,13 @@ test("two tabs: B is refused with ThreadBusyError while A's request runs, B's mi
   const runB = await waitRun(tabB, await call(tabB, (harness, text: string) => harness.send(text), 'How long is the trip?'))
   expect(runB.events.at(-1)).toEqual({ type: 'done', text: 'It is 4 hours and 30 minutes.' })
   // B's model was shown A's whole exchange, then B's question.
-  expect((await call(tabB, (harness) => harness.lastModelRequest(), undefined)).map((message) => message.role)).toEqual(['user', 'assistant', 'tool', 'assistant', 'user'])
+  expect((await call(tabB, (harness) => harness.lastModelRequest(), undefined)).map((message) => message.role)).toEqual([
+    'user',
+    'assistant',
+    'tool',
+    'assistant',
+    'user',
+  ])
   const final = await entries(tabB, threadId)
   expectValid(final)
   expect(final.slice(answered.length).map((entry) => [entry.role, entry.content])).toEqual([
@@ -260,7 +293,10 @@ test.describe('a tab whose mirror has not yet heard of the other tab', () => {
     await call(tabB, (harness, setup) => harness.startSession(setup), { threadId, script: ['unused'], holdMirror: true })
     await call(tabB, (harness) => harness.watch(), undefined)
     await call(tabA, (harness, setup) => harness.startSession(setup), { threadId, script: [finalAnswer] })
-    expect((await waitRun(tabA, await call(tabA, (harness) => harness.resume(), undefined))).events.at(-1)).toEqual({ type: 'done', text: finalAnswer.text })
+    expect((await waitRun(tabA, await call(tabA, (harness) => harness.resume(), undefined))).events.at(-1)).toEqual({
+      type: 'done',
+      text: finalAnswer.text,
+    })
     expect(countByCall(await executions(tabA))).toEqual({ 'call-lookup': { start: 2, end: 1 } })
 
     // A is done and the lock is free; B's mirror still shows call-lookup unanswered.
@@ -278,7 +314,10 @@ test.describe('a tab whose mirror has not yet heard of the other tab', () => {
     await call(tabB, (harness, setup) => harness.startSession(setup), { threadId, script: ['You are welcome.'], holdMirror: true })
     await call(tabB, (harness) => harness.watch(), undefined)
     await call(tabA, (harness, setup) => harness.startSession(setup), { threadId, script: ['It leaves at 10:15.'] })
-    expect((await waitRun(tabA, await call(tabA, (harness, text: string) => harness.send(text), 'When is the ferry?'))).events.at(-1)).toEqual({ type: 'done', text: 'It leaves at 10:15.' })
+    expect((await waitRun(tabA, await call(tabA, (harness, text: string) => harness.send(text), 'When is the ferry?'))).events.at(-1)).toEqual({
+      type: 'done',
+      text: 'It leaves at 10:15.',
+    })
 
     const run = await waitRun(tabB, await call(tabB, (harness, text: string) => harness.send(text), 'Thanks!'))
     await call(tabB, (harness) => harness.flushMirror(), undefined)

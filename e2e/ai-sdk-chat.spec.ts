@@ -73,7 +73,8 @@ test('two tabs write one chat: each sees the other live (watch), nothing is lost
 test('a long session is summarized and every call stays within the budget', async ({ page }) => {
   test.setTimeout(120_000)
   await page.goto('/?view=ai-sdk')
-  for (let turn = 0; turn < 10; turn += 1) await send(page, `turn ${turn}: ${'we compared ferry times, hotel prices and the rail pass for the Kyoto trip once more. '.repeat(3)}`)
+  for (let turn = 0; turn < 10; turn += 1)
+    await send(page, `turn ${turn}: ${'we compared ferry times, hotel prices and the rail pass for the Kyoto trip once more. '.repeat(3)}`)
   // the model was told how many messages it received: fewer than the 20 in the chat (a summary of
   // the oldest turns and the newest that fit)
   const lastReply = (await assistantTexts(page)).at(-1) ?? ''

@@ -1,6 +1,18 @@
 import AxeBuilder from '@axe-core/playwright'
 import { expect, test, type Page } from '@playwright/test'
-import { artifact, collectErrors, composer, devtools, devtoolsToggle, dockDevtools, isUncovered, meter, openChat, openDevtools, send } from './chat-page'
+import {
+  artifact,
+  collectErrors,
+  composer,
+  devtools,
+  devtoolsToggle,
+  dockDevtools,
+  isUncovered,
+  meter,
+  openChat,
+  openDevtools,
+  send,
+} from './chat-page'
 
 // The chat with the devtools it installs (`<ThreadlensDevtools>`, opened from the header): at a
 // phone, a tablet and a desktop width, closed and in each dock, the chat stays usable beside the
@@ -157,7 +169,9 @@ test('keyboard: skip links, one tab stop per chat in the sidebar, focus back on 
     await page.keyboard.press('Tab')
     const where = await page.evaluate(() => {
       const active = document.activeElement
-      return active === null || active.closest('[data-testid="thread-list"]') === null ? '' : (active.getAttribute('data-row-stop') ?? active.getAttribute('aria-label') ?? '?')
+      return active === null || active.closest('[data-testid="thread-list"]') === null
+        ? ''
+        : (active.getAttribute('data-row-stop') ?? active.getAttribute('aria-label') ?? '?')
     })
     if (where !== '') stopsInList.push(where)
   }

@@ -17,7 +17,9 @@ test('a model error is shown and the thread stays intact; the next message works
   // The user's message is kept; nothing else was written; nothing was lost.
   const after = await storedEntries(page, threadId)
   expect(after.slice(0, before.length)).toEqual(before)
-  expect(after.slice(before.length)).toEqual([{ seq: before.length, kind: 'message', payload: { role: 'user', content: '/error' }, refs: expect.any(Object) }])
+  expect(after.slice(before.length)).toEqual([
+    { seq: before.length, kind: 'message', payload: { role: 'user', content: '/error' }, refs: expect.any(Object) },
+  ])
   await expect(page.locator('[data-testid="chat-message"][data-role="user"]').last()).toContainText('/error')
   await expect(composer(page)).toBeEnabled()
   // The devtools show the failure once, in the last-call line (the chat's own notice is the app's).
@@ -33,7 +35,9 @@ test('a model error is shown and the thread stays intact; the next message works
   expect(errors).toEqual([])
 })
 
-test('a real model over an OpenAI-compatible URL: its failure is shown, it answers after, and the key is never stored', async ({ page }, testInfo) => {
+test('a real model over an OpenAI-compatible URL: its failure is shown, it answers after, and the key is never stored', async ({
+  page,
+}, testInfo) => {
   const errors = collectErrors(page)
   const secret = 'sk-test-NEVER-STORED-1234'
   // The scripted fake OpenAI-compatible server on the page's own origin (no network, no CORS): it
@@ -41,7 +45,12 @@ test('a real model over an OpenAI-compatible URL: its failure is shown, it answe
   const fake = await routeFakeProvider(page, {
     apiKey: secret,
     script: [
-      { fail: 'raw', status: 401, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ error: { message: 'Incorrect API key provided', type: 'invalid_request_error' } }) },
+      {
+        fail: 'raw',
+        status: 401,
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ error: { message: 'Incorrect API key provided', type: 'invalid_request_error' } }),
+      },
       { text: 'Hello from the real-model path.', inputTokens: 900, outputTokens: 6 },
     ],
   })
@@ -77,7 +86,12 @@ test('a real model over an OpenAI-compatible URL: its failure is shown, it answe
   // The key is nowhere in storage or in the export.
   const stored = await page.evaluate(async (id) => {
     const handle = (window as unknown as { __threadlensChat: { stores: { threads: { export(id: string): Promise<string> } } } }).__threadlensChat
-    const everything: string[] = [await handle.stores.threads.export(id), JSON.stringify({ ...localStorage }), JSON.stringify({ ...sessionStorage }), document.cookie]
+    const everything: string[] = [
+      await handle.stores.threads.export(id),
+      JSON.stringify({ ...localStorage }),
+      JSON.stringify({ ...sessionStorage }),
+      document.cookie,
+    ]
     for (const info of await indexedDB.databases()) {
       const db = await new Promise<IDBDatabase>((resolve, reject) => {
         const request = indexedDB.open(info.name as string)

@@ -23,7 +23,9 @@ function recordResponses(page: Page): { url: string; gzipBytes: number }[] {
 }
 
 for (const width of [390, 1440]) {
-  test(`${width} px: under 200 KB gzip before any interaction; estimated counts until the tokenizer loads at the first one`, async ({ page }, testInfo) => {
+  test(`${width} px: under 200 KB gzip before any interaction; estimated counts until the tokenizer loads at the first one`, async ({
+    page,
+  }, testInfo) => {
     await page.setViewportSize({ width, height: 900 })
     const errors = collectErrors(page)
     const responses = recordResponses(page)
@@ -45,14 +47,24 @@ for (const width of [390, 1440]) {
     await page.waitForTimeout(1_500)
     const before = [...responses]
     const urls = before.map((response) => response.url)
-    expect(urls.filter((url) => tokenizerChunk.test(url)), 'tokenizer fetched before any interaction').toEqual([])
-    expect(urls.filter((url) => sendingChunk.test(url)), 'sending part fetched before any interaction').toEqual([])
-    expect(urls.filter((url) => otherTabChunk.test(url)), 'devtools tabs not shown fetched before any interaction').toEqual([])
+    expect(
+      urls.filter((url) => tokenizerChunk.test(url)),
+      'tokenizer fetched before any interaction',
+    ).toEqual([])
+    expect(
+      urls.filter((url) => sendingChunk.test(url)),
+      'sending part fetched before any interaction',
+    ).toEqual([])
+    expect(
+      urls.filter((url) => otherTabChunk.test(url)),
+      'devtools tabs not shown fetched before any interaction',
+    ).toEqual([])
     const bytes = before.reduce((sum, response) => sum + response.gzipBytes, 0)
     const figure = `${width} px: ${before.length} responses, ${(bytes / 1024).toFixed(1)} KB gzip before any interaction`
     testInfo.annotations.push({ type: 'first load', description: figure })
     console.log(`[first load] ${figure}`)
-    for (const response of before.sort((a, b) => b.gzipBytes - a.gzipBytes)) console.log(`  ${(response.gzipBytes / 1024).toFixed(1).padStart(6)} KB  ${new URL(response.url).pathname}`)
+    for (const response of before.sort((a, b) => b.gzipBytes - a.gzipBytes))
+      console.log(`  ${(response.gzipBytes / 1024).toFixed(1).padStart(6)} KB  ${new URL(response.url).pathname}`)
     expect(bytes, `${figure}: the goal is under 200 KB`).toBeLessThan(goalBytes)
 
     await composer(page).click()

@@ -46,12 +46,19 @@ test('hostile markup in messages, tool output, memory and imports stays inert te
   await expect(page.getByTestId('memory-note')).toContainText(inNote)
 
   const path = testInfo.outputPath('hostile.json')
-  await writeFile(path, JSON.stringify([
-    { role: 'user', content: inImport },
-    { role: 'assistant', content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'fetch_page', arguments: JSON.stringify({ url: inImport }) } }] },
-    { role: 'tool', tool_call_id: 'c1', content: inImport },
-    { role: 'assistant', content: inImport },
-  ]))
+  await writeFile(
+    path,
+    JSON.stringify([
+      { role: 'user', content: inImport },
+      {
+        role: 'assistant',
+        content: null,
+        tool_calls: [{ id: 'c1', type: 'function', function: { name: 'fetch_page', arguments: JSON.stringify({ url: inImport }) } }],
+      },
+      { role: 'tool', tool_call_id: 'c1', content: inImport },
+      { role: 'assistant', content: inImport },
+    ]),
+  )
   await page.getByLabel('Import a chat (JSONL export or OpenAI messages JSON)').setInputFiles(path)
   await expect(page.getByTestId('chat-title')).toHaveText('hostile')
   await expect(assistantMessages(page).last()).toContainText(inImport)

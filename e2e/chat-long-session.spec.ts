@@ -14,14 +14,21 @@ async function recordMeter(page: Page): Promise<void> {
       if (element !== null) seen.push([Number(element.getAttribute('data-total')), Number(element.getAttribute('data-budget'))])
     }
     read()
-    new MutationObserver(read).observe(document.body, { subtree: true, attributes: true, attributeFilter: ['data-total', 'data-budget'], childList: true })
+    new MutationObserver(read).observe(document.body, {
+      subtree: true,
+      attributes: true,
+      attributeFilter: ['data-total', 'data-budget'],
+      childList: true,
+    })
   })
 }
 
 /** The devtools timeline's colour for rows the request leaves out (#9aa4b2). */
 const LEFT_OUT_GREY = 'rgb(154, 164, 178)'
 
-test('long session: history leaves the window (greyed), the next send summarizes it, the meter never exceeds the budget', async ({ page }, testInfo) => {
+test('long session: history leaves the window (greyed), the next send summarizes it, the meter never exceeds the budget', async ({
+  page,
+}, testInfo) => {
   const errors = collectErrors(page)
   const threadId = await openChat(page)
   await send(page, 'what is 12 * 7')
@@ -30,9 +37,13 @@ test('long session: history leaves the window (greyed), the next send summarizes
   await recordMeter(page)
 
   await page.getByRole('button', { name: 'Long session' }).click()
-  await expect(page.getByTestId('chat-notice')).toContainText(/Appended 240 turns \(\d+ entries\)\. \d+ entries are now outside the context \(greyed\)/)
+  await expect(page.getByTestId('chat-notice')).toContainText(
+    /Appended 240 turns \(\d+ entries\)\. \d+ entries are now outside the context \(greyed\)/,
+  )
   // Its last question is about something from 210 turns back: recall brings it into the next call.
-  await expect(page.getByTestId('chat-notice')).toContainText(/Its last question asks about something from 210 turns back: recall brings \d+ older entries back into the next call; the best match is #\d+ \(matched [^)]*workshop/)
+  await expect(page.getByTestId('chat-notice')).toContainText(
+    /Its last question asks about something from 210 turns back: recall brings \d+ older entries back into the next call; the best match is #\d+ \(matched [^)]*workshop/,
+  )
   const appended = await storedEntries(page, threadId)
   expect(appended.length).toBeGreaterThan(600)
   await expect(page.getByTestId('entry-count')).toHaveText(String(appended.length))
@@ -86,7 +97,9 @@ test('long session: history leaves the window (greyed), the next send summarizes
   // Greyed entries, a memory note and the badges all read at 4.5:1 or more (the whole page, the panel included).
   await expect(page.locator('.chat-note-key').first()).toBeVisible()
   const contrast = await new AxeBuilder({ page }).withRules(['color-contrast']).analyze()
-  expect(contrast.violations.flatMap((violation) => violation.nodes.map((node) => `${node.target.join(' ')}: ${node.failureSummary ?? ''}`))).toEqual([])
+  expect(contrast.violations.flatMap((violation) => violation.nodes.map((node) => `${node.target.join(' ')}: ${node.failureSummary ?? ''}`))).toEqual(
+    [],
+  )
   expect(errors).toEqual([])
 })
 
@@ -101,7 +114,12 @@ test('long session: the devtools show the entries recalled for the last question
   const recalled = panel.locator('[data-testid="timeline-row"][data-state="recalled"]')
   await expect(recalled.first()).toBeVisible()
   await expect(panel.locator('[data-testid="timeline-row"]:not([data-state="recalled"])')).toHaveCount(0)
-  await expect(panel.getByTestId('recall-detail').filter({ hasText: /^recalled: matched .*workshop/ }).first()).toBeVisible()
+  await expect(
+    panel
+      .getByTestId('recall-detail')
+      .filter({ hasText: /^recalled: matched .*workshop/ })
+      .first(),
+  ).toBeVisible()
   await panel.getByTestId('tab-tokens').click()
   await expect(panel.getByTestId('meter-recall')).toContainText(/recalled entries [\d,]+/)
   await panel.getByTestId('tab-projection').click()

@@ -1,6 +1,19 @@
 import AxeBuilder from '@axe-core/playwright'
 import { expect, test, type Locator, type Page } from '@playwright/test'
-import { artifact, assistantMessages, collectErrors, composer, devtools, devtoolsToggle, dockDevtools, isUncovered, meter, openChat, openDevtools, send } from './chat-page'
+import {
+  artifact,
+  assistantMessages,
+  collectErrors,
+  composer,
+  devtools,
+  devtoolsToggle,
+  dockDevtools,
+  isUncovered,
+  meter,
+  openChat,
+  openDevtools,
+  send,
+} from './chat-page'
 
 test.use({ viewport: { width: 390, height: 844 } })
 
@@ -30,7 +43,9 @@ for (const size of [
   { width: 1024, height: 768 },
   { width: 1440, height: 900 },
 ] as const) {
-  test(`${size.width} px: the panel's header and tabs are one row each, the chat's input stays uncovered, the dock buttons say what they do`, async ({ page }, testInfo) => {
+  test(`${size.width} px: the panel's header and tabs are one row each, the chat's input stays uncovered, the dock buttons say what they do`, async ({
+    page,
+  }, testInfo) => {
     test.setTimeout(120_000)
     const errors = collectErrors(page)
     await page.setViewportSize(size)
@@ -105,7 +120,9 @@ for (const size of [
   })
 }
 
-test('a narrow window: the chat list is a drawer, the devtools docked at the bottom, the meter and composer always in reach', async ({ page }, testInfo) => {
+test('a narrow window: the chat list is a drawer, the devtools docked at the bottom, the meter and composer always in reach', async ({
+  page,
+}, testInfo) => {
   const errors = collectErrors(page)
   await openChat(page)
   const sidebar = page.getByRole('complementary', { name: 'Chats and memory' })

@@ -119,7 +119,9 @@ export interface StoredEntry {
 /** The thread as stored in IndexedDB, read through the page's own store (`window.__threadlensChat`). */
 export async function storedEntries(page: Page, threadId: string): Promise<StoredEntry[]> {
   return page.evaluate(async (id) => {
-    const handle = (window as unknown as { __threadlensChat: { stores: { threads: { load(id: string): Promise<{ entries: readonly StoredEntry[] }> } } } }).__threadlensChat
+    const handle = (
+      window as unknown as { __threadlensChat: { stores: { threads: { load(id: string): Promise<{ entries: readonly StoredEntry[] }> } } } }
+    ).__threadlensChat
     const thread = await handle.stores.threads.load(id)
     return thread.entries.map((entry) => ({ seq: entry.seq, kind: entry.kind, payload: entry.payload, refs: entry.refs }))
   }, threadId)

@@ -19,7 +19,11 @@ test('a rate-limited server: the chat counts down each retry, then shows the ans
   const errors = collectErrors(page)
   const fake = await routeFakeProvider(page, {
     apiKey: null,
-    script: [{ fail: 'rate-limit', headers: { 'retry-after': '1' } }, { fail: 'rate-limit', headers: { 'retry-after': '1' } }, { text: 'Made it on the third try.' }],
+    script: [
+      { fail: 'rate-limit', headers: { 'retry-after': '1' } },
+      { fail: 'rate-limit', headers: { 'retry-after': '1' } },
+      { text: 'Made it on the third try.' },
+    ],
   })
   await openChat(page)
   await useFakeServer(page, fake.baseURL)
@@ -36,7 +40,9 @@ test('a rate-limited server: the chat counts down each retry, then shows the ans
   expect(errors.filter((error) => !error.includes('status of 429'))).toEqual([])
 })
 
-test('a server whose real window is smaller than the policy says: one bounded try, a typed error that names the limit, the limit remembered', async ({ page }) => {
+test('a server whose real window is smaller than the policy says: one bounded try, a typed error that names the limit, the limit remembered', async ({
+  page,
+}) => {
   const errors = collectErrors(page)
   // The server counts every prompt as 1,400 tokens against its 1,000-token window: it refuses forever.
   const fake = await routeFakeProvider(page, { apiKey: null, maxContextTokens: 1000, countPromptTokens: () => 1400 })

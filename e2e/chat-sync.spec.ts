@@ -84,7 +84,9 @@ test('the header turns sync on against a local server and says synced; the Stora
   await expect(status(page)).toHaveText('synced', { timeout: 30_000 })
   expect(syncChunkLoaded()).toBe(true)
   // The open chat really is on the server.
-  await expect.poll(async () => (await indexMessages()).some((message) => message.type === 'record' && message.record?.id === threadId), { timeout: 10_000 }).toBe(true)
+  await expect
+    .poll(async () => (await indexMessages()).some((message) => message.type === 'record' && message.record?.id === threadId), { timeout: 10_000 })
+    .toBe(true)
 
   await send(page, 'What is 17% of 2,340?')
   await expect(status(page)).toHaveText('synced', { timeout: 30_000 })

@@ -10,7 +10,9 @@ function activeRow(page: Page) {
 
 async function exportActive(page: Page): Promise<{ name: string; text: string; path: string }> {
   const download = page.waitForEvent('download')
-  await activeRow(page).getByRole('button', { name: /^Export / }).click()
+  await activeRow(page)
+    .getByRole('button', { name: /^Export / })
+    .click()
   const file = await download
   const path = await file.path()
   return { name: file.suggestedFilename(), text: await readFile(path, 'utf8'), path }
@@ -18,7 +20,10 @@ async function exportActive(page: Page): Promise<{ name: string; text: string; p
 
 /** Entries of an export without what a new thread gives each copy (ids, thread id, cached token counts). */
 function content(jsonl: string) {
-  const [header, ...lines] = jsonl.trim().split('\n').map((line) => JSON.parse(line))
+  const [header, ...lines] = jsonl
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line))
   const entries = lines.map(({ id: _id, threadId: _threadId, meta, ...entry }) => {
     const { tokens: _tokens, ...kept } = meta ?? {}
     return Object.keys(kept).length === 0 ? entry : { ...entry, meta: kept }
@@ -32,7 +37,9 @@ test('export a chat as JSONL, import it into a fresh browser profile: identical 
   await send(page, 'What is 17% of 2,340?')
   await send(page, 'Remember that the ferry leaves at 7:15')
   await send(page, 'read the ferry schedule')
-  await activeRow(page).getByRole('button', { name: /^Rename / }).click()
+  await activeRow(page)
+    .getByRole('button', { name: /^Rename / })
+    .click()
   await activeRow(page).getByRole('textbox').fill('Ferry planning')
   await activeRow(page).getByRole('textbox').press('Enter')
   await expect(page.getByTestId('chat-title')).toHaveText('Ferry planning')
@@ -56,7 +63,9 @@ test('export a chat as JSONL, import it into a fresh browser profile: identical 
   await expect(other.getByTestId('entry-count')).toHaveText(String(original.entryCount))
   await expect(other.getByTestId('app-notice')).toHaveText(`Imported “Ferry planning” (${original.entryCount} entries) and opened it. Dismiss`)
   await expect(other.locator('[data-testid="tool-card"][data-tool="read_document"]')).toContainText('cut from 3,011 lines')
-  await expect(assistantMessages(other).last().locator('.chat-message-text')).toHaveText(await assistantMessages(page).last().locator('.chat-message-text').innerText())
+  await expect(assistantMessages(other).last().locator('.chat-message-text')).toHaveText(
+    await assistantMessages(page).last().locator('.chat-message-text').innerText(),
+  )
 
   const reexported = await exportActive(other)
   expect(content(reexported.text)).toEqual(original)
@@ -78,13 +87,20 @@ test('import an OpenAI messages JSON file; a bad file is refused with a message 
   const errors = collectErrors(page)
   await openChat(page)
   const path = testInfo.outputPath('support-chat.json')
-  await writeFile(path, JSON.stringify([
-    { role: 'system', content: 'You are helpful.' },
-    { role: 'user', content: 'What is the capital of Norway?' },
-    { role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'lookup', arguments: '{"country":"Norway"}' } }] },
-    { role: 'tool', tool_call_id: 'call_1', content: 'Oslo' },
-    { role: 'assistant', content: 'Oslo.' },
-  ]))
+  await writeFile(
+    path,
+    JSON.stringify([
+      { role: 'system', content: 'You are helpful.' },
+      { role: 'user', content: 'What is the capital of Norway?' },
+      {
+        role: 'assistant',
+        content: null,
+        tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'lookup', arguments: '{"country":"Norway"}' } }],
+      },
+      { role: 'tool', tool_call_id: 'call_1', content: 'Oslo' },
+      { role: 'assistant', content: 'Oslo.' },
+    ]),
+  )
   await page.getByLabel('Import a chat (JSONL export or OpenAI messages JSON)').setInputFiles(path)
   await expect(page.getByTestId('chat-title')).toHaveText('support-chat')
   await expect(page.locator('[data-testid="chat-message"][data-role="user"]')).toHaveText([/What is the capital of Norway\?/])
@@ -94,13 +110,20 @@ test('import an OpenAI messages JSON file; a bad file is refused with a message 
 
   // A recorded conversation that reuses a call id and calls without arguments: kept, and the changes counted.
   const recorded = testInfo.outputPath('recorded-chat.json')
-  await writeFile(recorded, JSON.stringify([
-    { role: 'user', content: 'Order status?' },
-    { role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'lookup', arguments: '{"order": 12}' } }] },
-    { role: 'tool', tool_call_id: 'call_1', content: 'shipped' },
-    { role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'lookup', arguments: '' } }] },
-    { role: 'tool', tool_call_id: 'call_1', content: 'no order given' },
-  ]))
+  await writeFile(
+    recorded,
+    JSON.stringify([
+      { role: 'user', content: 'Order status?' },
+      {
+        role: 'assistant',
+        content: null,
+        tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'lookup', arguments: '{"order": 12}' } }],
+      },
+      { role: 'tool', tool_call_id: 'call_1', content: 'shipped' },
+      { role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'lookup', arguments: '' } }] },
+      { role: 'tool', tool_call_id: 'call_1', content: 'no order given' },
+    ]),
+  )
   await page.getByLabel('Import a chat (JSONL export or OpenAI messages JSON)').setInputFiles(recorded)
   await expect(page.getByTestId('chat-title')).toHaveText('recorded-chat')
   await expect(page.getByTestId('app-notice')).toHaveText('Imported “recorded-chat” (5 entries) and opened it. 3 changes made on import. Dismiss')
@@ -139,12 +162,17 @@ test('fork from any message, rename, delete: the sidebar keeps up', async ({ pag
   await expect(page.getByTestId('chat-title')).toHaveText(/\(fork at #\d+\) \(fork at #8\)$/)
   await expect(page.getByTestId('thread-row')).toHaveCount(3)
 
-  await activeRow(page).getByRole('button', { name: /^Delete / }).click()
+  await activeRow(page)
+    .getByRole('button', { name: /^Delete / })
+    .click()
   await activeRow(page).getByRole('button', { name: 'Delete for good' }).click()
   await expect(page.getByTestId('thread-row')).toHaveCount(2)
   await expect(page.getByTestId('chat-title')).not.toContainText('(fork at #8)')
 
-  await page.locator(`[data-testid="thread-row"][data-thread-id="${parent}"]`).getByRole('button', { name: /^What is 6 \* 7\? \d+ entries/ }).click()
+  await page
+    .locator(`[data-testid="thread-row"][data-thread-id="${parent}"]`)
+    .getByRole('button', { name: /^What is 6 \* 7\? \d+ entries/ })
+    .click()
   expect(threadIdOf(page)).toBe(parent)
   await expect(page.getByTestId('entry-count')).toHaveText('10')
   expect(errors).toEqual([])

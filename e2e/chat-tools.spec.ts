@@ -45,7 +45,13 @@ test('tool calls run in the page, show as cards with their results, and appear i
   const entries = await storedEntries(page, threadId)
   const calls = entries.filter((entry) => entry.kind === 'tool_call')
   const results = entries.filter((entry) => entry.kind === 'tool_result')
-  expect(calls.map((entry) => (entry.payload as { name: string }).name)).toEqual(['calculator', 'convert_units', 'calculator', 'save_note', 'read_document'])
+  expect(calls.map((entry) => (entry.payload as { name: string }).name)).toEqual([
+    'calculator',
+    'convert_units',
+    'calculator',
+    'save_note',
+    'read_document',
+  ])
   expect(results).toHaveLength(calls.length)
 
   // The devtools timeline lists every call and result, with its fate in the next projection.

@@ -39,7 +39,9 @@ test('two tabs see the same chat live; concurrent sends wait for each other and 
 
   const entries = await storedEntries(first, threadId)
   expect(entries.map((entry) => entry.seq)).toEqual(entries.map((_, position) => position))
-  const users = entries.filter((entry) => entry.kind === 'message' && (entry.payload as { role: string }).role === 'user').map((entry) => (entry.payload as { content: string }).content)
+  const users = entries
+    .filter((entry) => entry.kind === 'message' && (entry.payload as { role: string }).role === 'user')
+    .map((entry) => (entry.payload as { content: string }).content)
   expect(users.slice(0, 3)).toEqual(['this is tab A speaking', 'read the quarterly report', 'what is 2 + 2'])
   expect([...users.slice(3)].sort()).toEqual(['what is 10 * 10', 'what is 3 * 3'])
   // Every request is whole: its tool call answered and followed by the assistant's answer.

@@ -19,9 +19,9 @@ async function meterNumbers(meter: Locator): Promise<{ total: number; budget: nu
 }
 
 async function rowStates(page: Page): Promise<Map<string, string>> {
-  const rows = await page.getByTestId('timeline-row').evaluateAll((elements) =>
-    elements.map((element) => [element.getAttribute('data-seq') ?? '', element.getAttribute('data-state') ?? ''] as const),
-  )
+  const rows = await page
+    .getByTestId('timeline-row')
+    .evaluateAll((elements) => elements.map((element) => [element.getAttribute('data-seq') ?? '', element.getAttribute('data-state') ?? ''] as const))
   return new Map(rows)
 }
 

@@ -45,7 +45,8 @@ async function checkTab(page: Page, label: string): Promise<{ readonly failures:
     failures.push(text)
   }
   const views = await acrossScrolling(page, async (where) => {
-    for (const item of await overlaps(page)) report(`${item.first}|${item.second}`, `${label}, ${where}: ${item.first} overlaps ${item.second} by ${item.width}×${item.height} px`)
+    for (const item of await overlaps(page))
+      report(`${item.first}|${item.second}`, `${label}, ${where}: ${item.first} overlaps ${item.second} by ${item.width}×${item.height} px`)
     for (const item of await squeezedText(page)) report(item, `${label}, ${where}: one word per line: ${item}`)
   })
   const axe = await new AxeBuilder({ page }).include('[data-testid="threadlens-devtools"]').analyze()
@@ -59,7 +60,8 @@ async function checkTab(page: Page, label: string): Promise<{ readonly failures:
 
 /** The states of a tab worth checking, each set up by its function (the tab is open already). */
 function statesOf(tab: (typeof tabs)[number], devtools: Locator): { readonly name: string; readonly setUp: () => Promise<void> }[] {
-  const attempt = (callId: string, status: string) => devtools.locator(`[data-testid="attempt-row"][data-call-id="${callId}"][data-status="${status}"]`)
+  const attempt = (callId: string, status: string) =>
+    devtools.locator(`[data-testid="attempt-row"][data-call-id="${callId}"][data-status="${status}"]`)
   switch (tab) {
     case 'timeline':
       return [
@@ -140,7 +142,8 @@ for (const width of widths) {
         await page.screenshot({ path })
         await testInfo.attach(`devtools-${state.name}-${width}`, { path, contentType: 'image/png' })
         // The docs show every tab's panel (cropped to it) at the width of a side column (the old 40 % of 1440).
-        if (width === 555 && state.name === tab) await copyToDocs(await artifact(page, testInfo, `devtools-${tab}-panel`, devtools.getByTestId('devtools-frame')), `devtools-${tab}`)
+        if (width === 555 && state.name === tab)
+          await copyToDocs(await artifact(page, testInfo, `devtools-${tab}-panel`, devtools.getByTestId('devtools-frame')), `devtools-${tab}`)
         const checked = await checkTab(page, `${state.name} at ${width} px`)
         failures.push(...checked.failures)
         views += checked.views
@@ -158,11 +161,17 @@ test('a bad remembered state falls back to defaults; docking, keyboard resize, f
   const errors = collectErrors(page)
   await page.setViewportSize({ width: 1280, height: 900 })
   // Written once (not on reload): a stale, hand-edited state with one valid field.
-  await page.addInitScript(([key]) => {
-    if (sessionStorage.getItem('seeded') !== null) return
-    sessionStorage.setItem('seeded', '1')
-    localStorage.setItem(key as string, JSON.stringify({ state: { open: true, dock: 'left', size: 'big', tab: 'nope', filters: { __proto__: 1 } }, version: 2 }))
-  }, [storageKey])
+  await page.addInitScript(
+    ([key]) => {
+      if (sessionStorage.getItem('seeded') !== null) return
+      sessionStorage.setItem('seeded', '1')
+      localStorage.setItem(
+        key as string,
+        JSON.stringify({ state: { open: true, dock: 'left', size: 'big', tab: 'nope', filters: { __proto__: 1 } }, version: 2 }),
+      )
+    },
+    [storageKey],
+  )
   await page.goto('/?view=lab')
   const devtools = page.getByTestId('threadlens-devtools')
   const frame = devtools.getByTestId('devtools-frame')
@@ -222,7 +231,9 @@ test("every tab's filters are remembered across a reload; a bad remembered filte
   await devtools.getByTestId('timeline-search').fill('kyoto')
   await expect(devtools.getByTestId('timeline-row').first()).toBeVisible()
   const filtered = await count.textContent()
-  expect(await devtools.getByTestId('timeline-row').evaluateAll((rows) => rows.map((row) => row.getAttribute('data-state')))).not.toContain('included')
+  expect(await devtools.getByTestId('timeline-row').evaluateAll((rows) => rows.map((row) => row.getAttribute('data-state')))).not.toContain(
+    'included',
+  )
   // Projection: the request format. Views: one view. Policy lab: unchanged messages shown too.
   await devtools.getByTestId('tab-projection').click()
   await devtools.getByTestId('format-openai').click()
@@ -254,7 +265,13 @@ test("every tab's filters are remembered across a reload; a bad remembered filte
   // the valid text filter beside them is kept.
   await page.evaluate((key) => {
     const stored = JSON.parse(localStorage.getItem(key) ?? '{}') as { state: { filters: Record<string, unknown> } }
-    stored.state.filters = { 'timeline-fate': 'dropped:nonsense', 'timeline-text': 'kyoto', 'projection-format': 'xml', 'views-mode': ['reasoning'], 'lab-messages': 'some' }
+    stored.state.filters = {
+      'timeline-fate': 'dropped:nonsense',
+      'timeline-text': 'kyoto',
+      'projection-format': 'xml',
+      'views-mode': ['reasoning'],
+      'lab-messages': 'some',
+    }
     localStorage.setItem(key, JSON.stringify(stored))
   }, storageKey)
   await page.reload()

@@ -18,9 +18,9 @@ async function openPanel(page: Page): Promise<Locator> {
 }
 
 async function rowStates(devtools: Locator): Promise<Map<string, string>> {
-  const rows = await devtools.getByTestId('timeline-row').evaluateAll((elements) =>
-    elements.map((element) => [element.getAttribute('data-seq') ?? '', element.getAttribute('data-state') ?? ''] as const),
-  )
+  const rows = await devtools
+    .getByTestId('timeline-row')
+    .evaluateAll((elements) => elements.map((element) => [element.getAttribute('data-seq') ?? '', element.getAttribute('data-state') ?? ''] as const))
   return new Map(rows)
 }
 
@@ -161,8 +161,13 @@ test('what was sent, what took the room, what fell out and why, what changed', a
   await expect(leftOut).toBeVisible()
   await expect(leftOut.getByTestId('left-out-group').first()).toBeVisible()
   // The sample fits the app's policy whole: its summary is left out as not needed.
-  await expect(leftOut.locator('[data-reason="unneeded"]')).toContainText('Not sent: this summary is not needed, because the turns it covers all fit and are sent word for word.')
-  await expect(leftOut.locator('[data-reason="unneeded"] [data-testid="left-out-why"]')).toHaveAttribute('title', 'rule: a summary whose entries all fit: they are sent as they are instead')
+  await expect(leftOut.locator('[data-reason="unneeded"]')).toContainText(
+    'Not sent: this summary is not needed, because the turns it covers all fit and are sent word for word.',
+  )
+  await expect(leftOut.locator('[data-reason="unneeded"] [data-testid="left-out-why"]')).toHaveAttribute(
+    'title',
+    'rule: a summary whose entries all fit: they are sent as they are instead',
+  )
   await shoot('insight-projection')
 
   // What took the room: the treemap, its largest consumer, and its entries one click away.
@@ -191,7 +196,10 @@ test('what was sent, what took the room, what fell out and why, what changed', a
   await devtools.getByTestId('lab-preset:long').click()
   const after = devtools.getByTestId('lab-after')
   await expect(after.locator('[data-change]').first()).toBeVisible()
-  expect(Number(await devtools.getByTestId('lab-entered').getAttribute('data-count')) + Number(await devtools.getByTestId('lab-reshaped').getAttribute('data-count'))).toBeGreaterThan(0)
+  expect(
+    Number(await devtools.getByTestId('lab-entered').getAttribute('data-count')) +
+      Number(await devtools.getByTestId('lab-reshaped').getAttribute('data-count')),
+  ).toBeGreaterThan(0)
   await shoot('insight-lab')
   await devtools.getByTestId('lab-app').click()
 

@@ -89,7 +89,8 @@ export async function overlaps(page: Page, scope: string = devtoolsScope): Promi
           for (const boxB of b.boxes) {
             const width = Math.min(boxA.right, boxB.right) - Math.max(boxA.left, boxB.left)
             const height = Math.min(boxA.bottom, boxB.bottom) - Math.max(boxA.top, boxB.top)
-            if (width > 1 && height > 1) found.push({ first: describe(a.element), second: describe(b.element), width: Math.round(width), height: Math.round(height) })
+            if (width > 1 && height > 1)
+              found.push({ first: describe(a.element), second: describe(b.element), width: Math.round(width), height: Math.round(height) })
           }
         }
       }
@@ -125,7 +126,10 @@ export async function squeezedText(page: Page, scope: string = devtoolsScope): P
         const first = range.getClientRects()[0]
         if (first !== undefined) tops.add(Math.round(first.top))
       }
-      if (tops.size === words.length) found.push(`"${text.trim().slice(0, 50)}" (${Math.round(element.getBoundingClientRect().width)} px wide, ${words.length} words on ${tops.size} lines)`)
+      if (tops.size === words.length)
+        found.push(
+          `"${text.trim().slice(0, 50)}" (${Math.round(element.getBoundingClientRect().width)} px wide, ${words.length} words on ${tops.size} lines)`,
+        )
     }
     return found
   }, scope)
@@ -143,7 +147,9 @@ export async function sidewaysScrolling(page: Page, scope: string = devtoolsScop
       const style = getComputedStyle(element)
       const scrolls = style.overflowX === 'auto' || style.overflowX === 'scroll'
       if (scrolls && element.scrollWidth > element.clientWidth + 1) {
-        found.push(`<${element.tagName.toLowerCase()} class="${String(element.className)}"> is ${element.scrollWidth} px wide in ${element.clientWidth} px`)
+        found.push(
+          `<${element.tagName.toLowerCase()} class="${String(element.className)}"> is ${element.scrollWidth} px wide in ${element.clientWidth} px`,
+        )
       }
     }
     return found
@@ -182,7 +188,12 @@ export async function scrollers(page: Page, scope: string = devtoolsScope): Prom
       const id = element.getAttribute('data-testid') ?? element.getAttribute('aria-label')
       const index = found.length
       element.setAttribute('data-layout-scroller', String(index))
-      found.push({ index, name: `<${element.tagName.toLowerCase()}${id === null ? '' : ` "${id}"`} class="${String(element.className)}">`, initialTop: element.scrollTop, stops })
+      found.push({
+        index,
+        name: `<${element.tagName.toLowerCase()}${id === null ? '' : ` "${id}"`} class="${String(element.className)}">`,
+        initialTop: element.scrollTop,
+        stops,
+      })
     }
     return found
   }, scope)
@@ -252,7 +263,9 @@ export async function cutText(page: Page, scope: string = devtoolsScope): Promis
       if (box.width <= 2 || box.height <= 2 || text === '' || element.closest('[title]') !== null) continue
       const id = element.getAttribute('data-testid')
       const size = cutX ? `${element.scrollWidth} px wide in ${element.clientWidth}` : `${element.scrollHeight} px tall in ${element.clientHeight}`
-      found.push(`<${element.tagName.toLowerCase()}${id === null ? '' : ` data-testid="${id}"`} class="${String(element.className)}"> "${text.slice(0, 40)}" (${size})`)
+      found.push(
+        `<${element.tagName.toLowerCase()}${id === null ? '' : ` data-testid="${id}"`} class="${String(element.className)}"> "${text.slice(0, 40)}" (${size})`,
+      )
     }
     return found
   }, scope)

@@ -123,7 +123,14 @@ test('a reload in the middle of a 5,000-entry appendMany leaves none or all of i
     expect(seqs).toEqual(range(seqs.length))
     outcomes.push(seqs.length === count ? 'none' : 'all')
     count = seqs.length
-    expect(value(await call(page, (harness, target: { id: string; label: string }) => harness.appendSequential(target.id, 1, target.label), { id: threadId, label: `after ${round}` }))).toEqual([count])
+    expect(
+      value(
+        await call(page, (harness, target: { id: string; label: string }) => harness.appendSequential(target.id, 1, target.label), {
+          id: threadId,
+          label: `after ${round}`,
+        }),
+      ),
+    ).toEqual([count])
     count++
   }
   test.info().annotations.push({ type: 'reload outcomes', description: outcomes.join(', ') })
@@ -161,7 +168,14 @@ test('a schema upgrade from another tab → the old tab stops writing with a cle
   await newTab.waitForFunction(() => (window as unknown as { storeHarness?: unknown }).storeHarness !== undefined)
   // One version past the store's own, whatever that is now.
   const newer = schemaVersion + 1
-  expect(value(await call(newTab, (harness, upgrade: { name: string; version: number }) => harness.upgrade(upgrade.name, upgrade.version), { name, version: newer }))).toBe(newer)
+  expect(
+    value(
+      await call(newTab, (harness, upgrade: { name: string; version: number }) => harness.upgrade(upgrade.name, upgrade.version), {
+        name,
+        version: newer,
+      }),
+    ),
+  ).toBe(newer)
 
   const append = await call(oldTab, (harness, id: string) => harness.appendSequential(id, 1, 'stale'), threadId)
   expect(append.ok).toBe(false)
@@ -169,7 +183,11 @@ test('a schema upgrade from another tab → the old tab stops writing with a cle
     expect(append.error).toMatchObject({ name: 'SchemaUpgradeError', reason: 'upgraded-elsewhere', code: 'upgrade' })
     expect(append.error.message).toMatch(new RegExp(`Another tab upgraded the threadlens database to version ${newer}.*Reload this tab`))
   }
-  expect(await call(oldTab, (harness) => harness.status(), undefined)).toMatchObject({ state: 'stopped', reason: 'upgraded-elsewhere', otherVersion: newer })
+  expect(await call(oldTab, (harness) => harness.status(), undefined)).toMatchObject({
+    state: 'stopped',
+    reason: 'upgraded-elsewhere',
+    otherVersion: newer,
+  })
 })
 
 test('eraseAll with another tab open deletes everything; the other tab stops instead of writing', async ({ context }) => {
@@ -187,4 +205,3 @@ test('eraseAll with another tab open deletes everything; the other tab stops ins
   const fresh = value(await call(tabA, (harness, title: string) => harness.create(title), 'fresh'))
   expect(value(await call(tabA, (harness, id: string) => harness.appendSequential(id, 1, 'new'), fresh))).toEqual([0])
 })
-

@@ -176,7 +176,9 @@ function tally(threads: readonly StoredThread[], devices: readonly Device[]): Ta
   return { lost, duplicated, splitToolPairs }
 }
 
-test('two devices append through a 30 s cut, a reload mid-push and five server kills: the same threads, nothing lost or doubled', async ({ browser }) => {
+test('two devices append through a 30 s cut, a reload mid-push and five server kills: the same threads, nothing lost or doubled', async ({
+  browser,
+}) => {
   test.setTimeout(300_000)
   const url = `${server.baseUrl}/v1/stream/users/e2e-${Date.now()}`
   const serverPattern = `${server.baseUrl}/**`
@@ -204,7 +206,11 @@ test('two devices append through a 30 s cut, a reload mid-push and five server k
   await sleep(30_000 - (Date.now() - cutStarted))
   await Promise.all([a.context.unroute(serverPattern, cut), b.context.unroute(serverPattern, cut)])
   const cutSeconds = (Date.now() - cutStarted) / 1000
-  await until('A to list the thread B started offline', async () => (await call(a.page, 'threads')).some((thread) => thread.id === offlineThread), 60_000)
+  await until(
+    'A to list the thread B started offline',
+    async () => (await call(a.page, 'threads')).some((thread) => thread.id === offlineThread),
+    60_000,
+  )
 
   // 3. A reloads while its push is in flight: the server stores the push, the answer never reaches the page.
   await appenders[0]!.pause()
@@ -236,7 +242,11 @@ test('two devices append through a 30 s cut, a reload mid-push and five server k
     await until('more appends on both devices', async () => appenders.every((each, index) => each.count >= counts[index]! + 5), 30_000)
     // Kill while a push is written down and unanswered if one comes within 3 s, else anyway.
     let inflight = false
-    await until('a push in flight', async () => (inflight = (await call(a.page, 'inflight')).length + (await call(b.page, 'inflight')).length > 0), 3_000).catch(() => {})
+    await until(
+      'a push in flight',
+      async () => (inflight = (await call(a.page, 'inflight')).length + (await call(b.page, 'inflight')).length > 0),
+      3_000,
+    ).catch(() => {})
     await server.kill('SIGKILL')
     faults.serverKills++
     if (inflight) faults.killsWithPushInFlight++

@@ -95,7 +95,8 @@ async function check(page: Page, size: Size, view: string, panel: Row['panel'], 
     await page.evaluate(() => globalThis.scrollTo(0, document.documentElement.scrollHeight))
     if (!(await isUncovered(input))) issues.push('the message input is under the devtools')
   }
-  const count = (impact: string) => serious.filter((violation) => violation.impact === impact).reduce((sum, violation) => sum + violation.nodes.length, 0)
+  const count = (impact: string) =>
+    serious.filter((violation) => violation.impact === impact).reduce((sum, violation) => sum + violation.nodes.length, 0)
   return { view, width: size.width, panel, critical: count('critical'), serious: count('serious'), issues }
 }
 
@@ -128,11 +129,15 @@ async function checkWidths(
   }
   // Left as found: the next view's first visit decides for itself.
   await panel.close(page)
-  for (const row of rows) console.log(`[layout] ${row.view} ${row.width} px, devtools ${row.panel}: axe ${row.critical} critical, ${row.serious} serious; ${row.issues.length} layout issues (${(row.seconds ?? 0).toFixed(1)} s)`)
+  for (const row of rows)
+    console.log(
+      `[layout] ${row.view} ${row.width} px, devtools ${row.panel}: axe ${row.critical} critical, ${row.serious} serious; ${row.issues.length} layout issues (${(row.seconds ?? 0).toFixed(1)} s)`,
+    )
   return rows
 }
 
-const failures = (rows: readonly Row[]) => rows.flatMap((row) => row.issues.map((issue) => `${row.view} at ${row.width} px, devtools ${row.panel}: ${issue}`))
+const failures = (rows: readonly Row[]) =>
+  rows.flatMap((row) => row.issues.map((issue) => `${row.view} at ${row.width} px, devtools ${row.panel}: ${issue}`))
 
 /** A 320 × 200 PNG drawn in the page (a harbour at noon), pasted into the message box as a screenshot from the clipboard. */
 async function pasteImage(page: Page): Promise<void> {
@@ -216,8 +221,10 @@ async function labRoom(page: Page): Promise<string[]> {
   const first = await page.locator('.lab-page .panel').first().boundingBox()
   if (frame === null || last === null || first === null) return ['the lab or the panel has no box']
   const found: string[] = []
-  if (edge === 'bottom' && last.y + last.height > frame.y + 1) found.push(`the last column ends at ${last.y + last.height}, under the panel at ${frame.y}`)
-  if (edge === 'right' && last.x + last.width > frame.x + 1) found.push(`the last column ends at ${last.x + last.width}, under the panel at ${frame.x}`)
+  if (edge === 'bottom' && last.y + last.height > frame.y + 1)
+    found.push(`the last column ends at ${last.y + last.height}, under the panel at ${frame.y}`)
+  if (edge === 'right' && last.x + last.width > frame.x + 1)
+    found.push(`the last column ends at ${last.x + last.width}, under the panel at ${frame.x}`)
   if (first.height <= 160) found.push(`the projected messages have ${first.height} px beside the panel`)
   return found
 }

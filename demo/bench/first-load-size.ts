@@ -74,7 +74,10 @@ const entry = [...html.matchAll(/(?:src|href)="\/?(assets\/[^"]+\.(?:js|css))"/g
 const route = assets.filter((file) => file.startsWith(`${firstRoute}-`)).map((file) => `assets/${file}`)
 const first = withStaticImports([...entry, ...route])
 const stores = withStaticImports([chunkOf('dexie/dist/dexie.js')], first)
-const panel = withStaticImports([chunkOf('devtools/src/panel/panel.tsx'), chunkOf('devtools/src/tabs/projection/projection-tab.tsx')], new Set([...first, ...stores]))
+const panel = withStaticImports(
+  [chunkOf('devtools/src/panel/panel.tsx'), chunkOf('devtools/src/tabs/projection/projection-tab.tsx')],
+  new Set([...first, ...stores]),
+)
 for (const path of [...first, ...stores, ...panel]) later.delete(path)
 
 const sized = (paths: Iterable<string>) => [...paths].map((path) => ({ path, gzip: gzip(path) })).sort((a, b) => b.gzip - a.gzip)
@@ -89,7 +92,8 @@ const wide = narrow + sum(panelRows)
 const lazy = sized([...later].filter((path) => assets.includes(path.slice('assets/'.length))))
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`
 const goal = (bytes: number) => `goal < ${kb(goalBytes)}: ${bytes < goalBytes ? 'met' : 'NOT met'}`
-const line = (label: string, bytes: number, note = '') => console.log(`  ${label.padEnd(60)} ${kb(bytes).padStart(10)}${note === '' ? '' : `   ${note}`}`)
+const line = (label: string, bytes: number, note = '') =>
+  console.log(`  ${label.padEnd(60)} ${kb(bytes).padStart(10)}${note === '' ? '' : `   ${note}`}`)
 
 console.log(`Demo first load at / (gzip, level 9), from demo/dist: the entry, the ${firstRoute} route and their static imports`)
 line('index.html', htmlBytes)
@@ -121,7 +125,8 @@ if (chunks.length > 0) {
     }
   }
   console.log("What the 1440 px first visit downloads, by owner (≈ gzip: each chunk's size shared out by its modules' code gzipped alone):")
-  for (const [owner, bytes] of [...owners].sort((first, second) => second[1] - first[1]).slice(0, 14)) console.log(`  ${owner.padEnd(48)} ${kb(bytes).padStart(10)}`)
+  for (const [owner, bytes] of [...owners].sort((first, second) => second[1] - first[1]).slice(0, 14))
+    console.log(`  ${owner.padEnd(48)} ${kb(bytes).padStart(10)}`)
 }
 
 /** A dependency (`dexie`, `react-dom`), a package of the repo (`packages/agent`) or a demo folder (`demo/src/chat`). */
@@ -133,4 +138,7 @@ function ownerOf(module: string): string {
 }
 
 mkdirSync(join(repo, 'bench-results'), { recursive: true })
-writeFileSync(join(repo, 'bench-results/first-load-size.json'), `${JSON.stringify({ totalGzipBytes: total, withStoresGzipBytes: narrow, withPanelGzipBytes: wide, goalBytes, files: rows, stores: storeRows, panel: panelRows, lazy, owners: Object.fromEntries(owners) }, null, 2)}\n`)
+writeFileSync(
+  join(repo, 'bench-results/first-load-size.json'),
+  `${JSON.stringify({ totalGzipBytes: total, withStoresGzipBytes: narrow, withPanelGzipBytes: wide, goalBytes, files: rows, stores: storeRows, panel: panelRows, lazy, owners: Object.fromEntries(owners) }, null, 2)}\n`,
+)

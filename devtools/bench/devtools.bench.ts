@@ -39,7 +39,11 @@ function run(command: string, args: string[]): Promise<void> {
 }
 
 async function startPreview(): Promise<ChildProcess> {
-  const child = spawn('node_modules/.bin/vite', ['preview', '--config', 'demo/vite.config.ts', '--host', '127.0.0.1', '--port', String(port), '--strictPort'], { cwd: repo, stdio: 'ignore' })
+  const child = spawn(
+    'node_modules/.bin/vite',
+    ['preview', '--config', 'demo/vite.config.ts', '--host', '127.0.0.1', '--port', String(port), '--strictPort'],
+    { cwd: repo, stdio: 'ignore' },
+  )
   for (let attempt = 0; attempt < 100; attempt++) {
     try {
       if ((await fetch(origin)).ok) return child
@@ -96,13 +100,18 @@ async function openTime(page: Page, lastSeq: number): Promise<{ firstRows: numbe
     const root = document.querySelector('[data-testid="threadlens-devtools"]')?.shadowRoot as ShadowRoot
     const frameEnd = (globalThis as unknown as { __threadlensFrameEnd: () => Promise<number> }).__threadlensFrameEnd
     const painted = () => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)))
-    const until = (test: () => boolean) => new Promise<void>((resolve) => {
-      const check = () => (test() ? resolve() : requestAnimationFrame(check))
-      check()
-    })
+    const until = (test: () => boolean) =>
+      new Promise<void>((resolve) => {
+        const check = () => (test() ? resolve() : requestAnimationFrame(check))
+        check()
+      })
     const started = performance.now()
     ;(root.querySelector('[data-testid="devtools-toggle"]') as HTMLElement).click()
-    await until(() => root.querySelector(`[data-testid="timeline-row"][data-seq="${seq}"]`) !== null && root.querySelector('[data-testid="meter-compact"]') !== null)
+    await until(
+      () =>
+        root.querySelector(`[data-testid="timeline-row"][data-seq="${seq}"]`) !== null &&
+        root.querySelector('[data-testid="meter-compact"]') !== null,
+    )
     // `until` saw the row in an animation-frame callback: this frame paints it.
     const firstRows = (await frameEnd()) - started
     await painted()
@@ -177,7 +186,8 @@ async function burstAppend(page: Page, lastSeq: number): Promise<{ longestTask: 
       for (let index = 0; index < count; index++) writes.push(demo.append(1))
       await Promise.all(writes)
       await new Promise<void>((resolve) => {
-        const check = () => (root.querySelector(`[data-testid="timeline-row"][data-seq="${last}"]`) !== null ? resolve() : requestAnimationFrame(check))
+        const check = () =>
+          root.querySelector(`[data-testid="timeline-row"][data-seq="${last}"]`) !== null ? resolve() : requestAnimationFrame(check)
         check()
       })
       await new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 50)))
@@ -211,13 +221,18 @@ async function shellGzipBytes(): Promise<number> {
  * entries, tool calls included), then 10,000 of its messages as one export; timed from choosing the
  * file to the imported chat open with its entry count shown.
  */
-async function importTimes(context: BrowserContext): Promise<{ longSession: { entries: number; ms: number }; tenThousand: { entries: number; ms: number } }> {
+async function importTimes(
+  context: BrowserContext,
+): Promise<{ longSession: { entries: number; ms: number }; tenThousand: { entries: number; ms: number } }> {
   const page = await context.newPage()
   await page.goto(`${origin}/`)
   await page.getByRole('button', { name: 'Long session' }).click()
   await page.getByTestId('chat-notice').filter({ hasText: 'recall brings' }).waitFor({ timeout: 120_000 })
   const download = page.waitForEvent('download')
-  await page.locator('[data-testid="thread-row"][data-active="true"]').getByRole('button', { name: /^Export / }).click()
+  await page
+    .locator('[data-testid="thread-row"][data-active="true"]')
+    .getByRole('button', { name: /^Export / })
+    .click()
   const exported = await (await download).path()
   const text = readFileSync(exported, 'utf8').trim()
   const input = page.getByLabel('Import a chat (JSONL export or OpenAI messages JSON)')
@@ -228,17 +243,29 @@ async function importTimes(context: BrowserContext): Promise<{ longSession: { en
     await input.setInputFiles(path)
     // A new chat in the list, opened, showing the imported entry count.
     await page.waitForFunction((count) => document.querySelectorAll('[data-testid="thread-row"]').length > count, before, { timeout: 120_000 })
-    await page.getByTestId('entry-count').filter({ hasText: new RegExp(`^${entryCount}$`) }).waitFor({ timeout: 120_000 })
+    await page
+      .getByTestId('entry-count')
+      .filter({ hasText: new RegExp(`^${entryCount}$`) })
+      .waitFor({ timeout: 120_000 })
     return performance.now() - started
   }
   const [header, ...lines] = text.split('\n').map((line) => JSON.parse(line) as Record<string, unknown>)
   const longSession = { entries: lines.length, ms: await timed(exported, lines.length) }
   // 10,000 entries: the export's messages again and again, with new seqs and ids.
   const messages = lines.filter((entry) => entry['kind'] === 'message')
-  const many = Array.from({ length: 10_000 }, (_, seq) => ({ ...(messages[seq % messages.length] as object), seq, id: `import-${seq}`, refs: {}, meta: undefined }))
+  const many = Array.from({ length: 10_000 }, (_, seq) => ({
+    ...(messages[seq % messages.length] as object),
+    seq,
+    id: `import-${seq}`,
+    refs: {},
+    meta: undefined,
+  }))
   const path = join(repo, 'bench-results/import-10000.jsonl')
   mkdirSync(join(repo, 'bench-results'), { recursive: true })
-  writeFileSync(path, [JSON.stringify({ ...header, entryCount: many.length, bytes: undefined }), ...many.map((entry) => JSON.stringify(entry))].join('\n'))
+  writeFileSync(
+    path,
+    [JSON.stringify({ ...header, entryCount: many.length, bytes: undefined }), ...many.map((entry) => JSON.stringify(entry))].join('\n'),
+  )
   const tenThousand = { entries: many.length, ms: await timed(path, many.length) }
   await page.close()
   return { longSession, tenThousand }
@@ -273,10 +300,16 @@ async function main(): Promise<void> {
     // Speed: a 10,000-entry thread in IndexedDB, the panel on its timeline.
     const page = await browser.newPage()
     await page.goto(`${origin}/?entries=${entries}`)
-    await page.addInitScript(() => localStorage.setItem('threadlens-devtools', JSON.stringify({ state: { open: false, dock: 'bottom', size: 420, tab: 'timeline' }, version: 1 })))
-    await page.waitForFunction(() => (window as unknown as { __threadlensDemo?: unknown }).__threadlensDemo !== undefined, undefined, { timeout: 120_000 })
+    await page.addInitScript(() =>
+      localStorage.setItem('threadlens-devtools', JSON.stringify({ state: { open: false, dock: 'bottom', size: 420, tab: 'timeline' }, version: 1 })),
+    )
+    await page.waitForFunction(() => (window as unknown as { __threadlensDemo?: unknown }).__threadlensDemo !== undefined, undefined, {
+      timeout: 120_000,
+    })
     await page.reload() // seeded; measure from a page that has the thread but has not opened the panel
-    await page.waitForFunction(() => (window as unknown as { __threadlensDemo?: unknown }).__threadlensDemo !== undefined, undefined, { timeout: 120_000 })
+    await page.waitForFunction(() => (window as unknown as { __threadlensDemo?: unknown }).__threadlensDemo !== undefined, undefined, {
+      timeout: 120_000,
+    })
     await page.getByTestId('projection-loading').waitFor({ state: 'detached', timeout: 60_000 })
     let lastSeq = entries - 1
     const coldOpen = await openTime(page, lastSeq)
@@ -329,7 +362,14 @@ async function main(): Promise<void> {
           frameWork: median(appendTimes.map((time) => time.frameWork)),
         },
       },
-      burst: { entries: burst, longestTaskMs: burstResult.longestTask, longTasks: burstResult.longTasks, longestFrameMs: burstResult.longestFrame, totalMs: burstResult.totalMs, goalLongTasks: 0 },
+      burst: {
+        entries: burst,
+        longestTaskMs: burstResult.longestTask,
+        longTasks: burstResult.longTasks,
+        longestFrameMs: burstResult.longestFrame,
+        totalMs: burstResult.totalMs,
+        goalLongTasks: 0,
+      },
     }
     mkdirSync(join(repo, 'bench-results'), { recursive: true })
     writeFileSync(join(repo, 'bench-results/devtools.json'), `${JSON.stringify(results, null, 2)}\n`)
@@ -337,19 +377,47 @@ async function main(): Promise<void> {
     const rows: [string, string, string][] = [
       ['devtools shell in the app bundle (gzip)', kb(shellBytes), 'toggle, dock frame, UI state; React, zustand, core excluded'],
       ['app download, panel closed (gzip)', kb(results.download.closedGzipBytes), 'the demo app itself, its o200k chunk included'],
-      ['app download, panel open (gzip)', kb(results.download.openGzipBytes), `+${kb(results.download.panelGzipBytes)}: ${panelOnly.map(([path]) => path.replace('/assets/', '')).join(', ')}`],
-      [`panel open, ${entries} entries, cold (ms)`, coldOpen.firstRows.toFixed(0), `goal < ${goals.coldOpenMs}; click → meter and newest row painted: panel chunk, thread read, projection (late: ${coldOpen.firstRowsLate.toFixed(0)})`],
-      [`  … whole thread in the panel, cold (ms)`, coldOpen.whole.toFixed(0), `click → timeline holds all ${entries} entries, every tab's data ready (late: ${coldOpen.wholeLate.toFixed(0)})`],
+      [
+        'app download, panel open (gzip)',
+        kb(results.download.openGzipBytes),
+        `+${kb(results.download.panelGzipBytes)}: ${panelOnly.map(([path]) => path.replace('/assets/', '')).join(', ')}`,
+      ],
+      [
+        `panel open, ${entries} entries, cold (ms)`,
+        coldOpen.firstRows.toFixed(0),
+        `goal < ${goals.coldOpenMs}; click → meter and newest row painted: panel chunk, thread read, projection (late: ${coldOpen.firstRowsLate.toFixed(0)})`,
+      ],
+      [
+        `  … whole thread in the panel, cold (ms)`,
+        coldOpen.whole.toFixed(0),
+        `click → timeline holds all ${entries} entries, every tab's data ready (late: ${coldOpen.wholeLate.toFixed(0)})`,
+      ],
       [`panel open, ${entries} entries, warm median (ms)`, results.openMs.warmMedian.toFixed(0), 're-open, thread already live'],
-      ['append → entry painted, median (ms)', results.appendToPaintMs.median.toFixed(1), `goal < ${goals.appendToPaintMedianMs}; max ${results.appendToPaintMs.max.toFixed(1)} (late: median ${results.appendToPaintMs.lateMedian.toFixed(1)})`],
+      [
+        'append → entry painted, median (ms)',
+        results.appendToPaintMs.median.toFixed(1),
+        `goal < ${goals.appendToPaintMedianMs}; max ${results.appendToPaintMs.max.toFixed(1)} (late: median ${results.appendToPaintMs.lateMedian.toFixed(1)})`,
+      ],
       [
         '  … where it went, medians (ms)',
         '',
         `write + render until the row is in the DOM ${results.appendToPaintMs.breakdownMedians.inDom.toFixed(1)}, then to the frame ${results.appendToPaintMs.breakdownMedians.toFrame.toFixed(1)}, the frame ${results.appendToPaintMs.breakdownMedians.frameWork.toFixed(1)}`,
       ],
-      [`longest task, ${burst}-append burst (ms)`, burstResult.longTasks === 0 ? '< 50 (no long task)' : burstResult.longestTask.toFixed(0), `goal: no long task (a task of 50 ms or more); ${burstResult.longTasks} long tasks; longest frame ${burstResult.longestFrame.toFixed(0)} ms`],
-      [`import, ${imports.longSession.entries} entries (ms)`, imports.longSession.ms.toFixed(0), 'the demo long session exported, imported through the import button until the chat shows its entry count'],
-      [`import, ${imports.tenThousand.entries.toLocaleString('en-US')} entries (ms)`, imports.tenThousand.ms.toFixed(0), 'goal < 3000; its messages again and again, the same way'],
+      [
+        `longest task, ${burst}-append burst (ms)`,
+        burstResult.longTasks === 0 ? '< 50 (no long task)' : burstResult.longestTask.toFixed(0),
+        `goal: no long task (a task of 50 ms or more); ${burstResult.longTasks} long tasks; longest frame ${burstResult.longestFrame.toFixed(0)} ms`,
+      ],
+      [
+        `import, ${imports.longSession.entries} entries (ms)`,
+        imports.longSession.ms.toFixed(0),
+        'the demo long session exported, imported through the import button until the chat shows its entry count',
+      ],
+      [
+        `import, ${imports.tenThousand.entries.toLocaleString('en-US')} entries (ms)`,
+        imports.tenThousand.ms.toFixed(0),
+        'goal < 3000; its messages again and again, the same way',
+      ],
     ]
     const width = Math.max(...rows.map((row) => row[0].length))
     console.log(`\n${'measure'.padEnd(width)}  ${'value'.padStart(20)}  note`)

@@ -26,36 +26,70 @@ interface Measured {
 
 /** Each line keeps what it imports alive with a side effect, so tree-shaking keeps exactly that. */
 const entries: { readonly name: string; readonly target?: number; readonly code: string }[] = [
-  { name: 'core: project + createThread + definePolicy', target: 15, code: `import { project, createThread, definePolicy } from '@threadlens/core'\nconsole.log(project, createThread, definePolicy)` },
-  { name: 'core: + policyForModel (model metadata)', code: `import { project, createThread, definePolicy } from '@threadlens/core'\nimport { policyForModel } from '@threadlens/core/models'\nconsole.log(project, createThread, definePolicy, policyForModel)` },
+  {
+    name: 'core: project + createThread + definePolicy',
+    target: 15,
+    code: `import { project, createThread, definePolicy } from '@threadlens/core'\nconsole.log(project, createThread, definePolicy)`,
+  },
+  {
+    name: 'core: + policyForModel (model metadata)',
+    code: `import { project, createThread, definePolicy } from '@threadlens/core'\nimport { policyForModel } from '@threadlens/core/models'\nconsole.log(project, createThread, definePolicy, policyForModel)`,
+  },
   { name: 'core: everything', target: 25, code: `import * as core from '@threadlens/core'\nconsole.log(core)` },
   // What Vite adds to an app for its first `import()` (its preload helper, once per app): part of
   // each row above whose package loads something lazily (core: the tokenizer ranks).
   { name: "Vite's preload helper alone (an app's first import())", code: `import('@threadlens/core/parts').then((parts) => console.log(parts))` },
-  { name: 'core + store: everything', target: 60, code: `import * as core from '@threadlens/core'\nimport * as store from '@threadlens/store'\nconsole.log(core, store)` },
-  { name: 'core + store + agent: everything', code: `import * as core from '@threadlens/core'\nimport * as store from '@threadlens/store'\nimport * as agent from '@threadlens/agent'\nconsole.log(core, store, agent)` },
-  { name: '+ client + react: everything', code: `import * as core from '@threadlens/core'\nimport * as store from '@threadlens/store'\nimport * as agent from '@threadlens/agent'\nimport * as client from '@threadlens/client'\nimport * as react from '@threadlens/react'\nconsole.log(core, store, agent, client, react)` },
+  {
+    name: 'core + store: everything',
+    target: 60,
+    code: `import * as core from '@threadlens/core'\nimport * as store from '@threadlens/store'\nconsole.log(core, store)`,
+  },
+  {
+    name: 'core + store + agent: everything',
+    code: `import * as core from '@threadlens/core'\nimport * as store from '@threadlens/store'\nimport * as agent from '@threadlens/agent'\nconsole.log(core, store, agent)`,
+  },
+  {
+    name: '+ client + react: everything',
+    code: `import * as core from '@threadlens/core'\nimport * as store from '@threadlens/store'\nimport * as agent from '@threadlens/agent'\nimport * as client from '@threadlens/client'\nimport * as react from '@threadlens/react'\nconsole.log(core, store, agent, client, react)`,
+  },
   { name: 'devtools (root), development build', code: `import * as devtools from '@threadlens/devtools'\nconsole.log(devtools)` },
-  { name: 'devtools (root), production build: no devtools, the token meter kept', code: `import * as devtools from '@threadlens/devtools'\nconsole.log(devtools)` },
+  {
+    name: 'devtools (root), production build: no devtools, the token meter kept',
+    code: `import * as devtools from '@threadlens/devtools'\nconsole.log(devtools)`,
+  },
   { name: 'devtools/production', code: `import * as devtools from '@threadlens/devtools/production'\nconsole.log(devtools)` },
   // What an app that renders only one of them pays: the shell (the panel loads on first open), or the token meter (an app component, kept in production builds).
-  { name: 'devtools/production: the shell alone (ThreadlensDevtools)', code: `import { ThreadlensDevtools } from '@threadlens/devtools/production'\nconsole.log(ThreadlensDevtools)` },
-  { name: 'devtools: the token meter alone (ThreadlensTokenMeter)', code: `import { ThreadlensTokenMeter } from '@threadlens/devtools'\nconsole.log(ThreadlensTokenMeter)` },
+  {
+    name: 'devtools/production: the shell alone (ThreadlensDevtools)',
+    code: `import { ThreadlensDevtools } from '@threadlens/devtools/production'\nconsole.log(ThreadlensDevtools)`,
+  },
+  {
+    name: 'devtools: the token meter alone (ThreadlensTokenMeter)',
+    code: `import { ThreadlensTokenMeter } from '@threadlens/devtools'\nconsole.log(ThreadlensTokenMeter)`,
+  },
   { name: 'ai-sdk: everything (ai excluded)', code: `import * as adapter from '@threadlens/ai-sdk'\nconsole.log(adapter)` },
   // Sync's own cost is this row minus 'core + store: everything' (printed below the table).
-  { name: 'core + store + sync: everything', code: `import * as core from '@threadlens/core'\nimport * as store from '@threadlens/store'\nimport * as sync from '@threadlens/sync'\nconsole.log(core, store, sync)` },
+  {
+    name: 'core + store + sync: everything',
+    code: `import * as core from '@threadlens/core'\nimport * as store from '@threadlens/store'\nimport * as sync from '@threadlens/sync'\nconsole.log(core, store, sync)`,
+  },
 ]
 
 /** Core's public subpaths, from its package.json (`/internal` too: the other packages pay for it). */
 // The published ones (publishConfig): the workspace-only test kit (`./testing`) is never built.
-const coreManifest = JSON.parse(await readFile(join(repo, 'packages/core/package.json'), 'utf8')) as { publishConfig: { exports: Record<string, unknown> } }
+const coreManifest = JSON.parse(await readFile(join(repo, 'packages/core/package.json'), 'utf8')) as {
+  publishConfig: { exports: Record<string, unknown> }
+}
 const coreSubpaths = Object.keys(coreManifest.publishConfig.exports)
   .filter((key) => key.startsWith('./') && key !== './package.json')
   .map((key) => `@threadlens/core/${key.slice(2)}`)
 const subpathRows = coreSubpaths.map((specifier) => ({
   specifier,
   alone: { name: `${specifier} alone`, code: `import * as subpath from '${specifier}'\nconsole.log(subpath)` },
-  withCore: { name: `${specifier} with core`, code: `import * as core from '@threadlens/core'\nimport * as subpath from '${specifier}'\nconsole.log(core, subpath)` },
+  withCore: {
+    name: `${specifier} with core`,
+    code: `import * as core from '@threadlens/core'\nimport * as subpath from '${specifier}'\nconsole.log(core, subpath)`,
+  },
 }))
 const explain = process.argv.includes('--explain')
 
@@ -134,8 +168,10 @@ function printExplanation(row: Measured): void {
   console.log(`\n${row.name}: ${kb(row.eagerGzipBytes)} gzip; where it goes (rendered bytes before minification, share, estimated gzip)`)
   console.log('| owner or module | rendered | share | ≈ gzip |')
   console.log('|---|---|---|---|')
-  for (const [owner, bytes] of [...owners].sort((first, second) => second[1] - first[1])) console.log(`| **${owner}** | ${bytes} | ${share(bytes)} | ${estimate(bytes)} |`)
-  for (const module of row.modules.slice(0, 25)) console.log(`| ${module.id} | ${module.renderedBytes} | ${share(module.renderedBytes)} | ${estimate(module.renderedBytes)} |`)
+  for (const [owner, bytes] of [...owners].sort((first, second) => second[1] - first[1]))
+    console.log(`| **${owner}** | ${bytes} | ${share(bytes)} | ${estimate(bytes)} |`)
+  for (const module of row.modules.slice(0, 25))
+    console.log(`| ${module.id} | ${module.renderedBytes} | ${share(module.renderedBytes)} | ${estimate(module.renderedBytes)} |`)
 }
 
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`
@@ -153,12 +189,20 @@ try {
   const withStore = rows.find((row) => row.name === 'core + store: everything') as Measured
   const withSync = rows.find((row) => row.name === 'core + store + sync: everything') as Measured
   const syncAdds = withSync.eagerGzipBytes - withStore.eagerGzipBytes
-  console.log(`\nsync adds ${kb(syncAdds)} gzip to core + store (target 20 KB ${syncAdds <= 20 * 1024 ? 'met' : 'MISSED'}); an app that does not import it pays 0 (a package of its own).`)
+  console.log(
+    `\nsync adds ${kb(syncAdds)} gzip to core + store (target 20 KB ${syncAdds <= 20 * 1024 ? 'met' : 'MISSED'}); an app that does not import it pays 0 (a package of its own).`,
+  )
   const subpaths: { specifier: string; alone: Measured; withCore: Measured }[] = []
   for (const { specifier, alone, withCore } of subpathRows) {
-    subpaths.push({ specifier, alone: await measure(folder, alone.name, alone.code, undefined), withCore: await measure(folder, withCore.name, withCore.code, undefined) })
+    subpaths.push({
+      specifier,
+      alone: await measure(folder, alone.name, alone.code, undefined),
+      withCore: await measure(folder, withCore.name, withCore.code, undefined),
+    })
   }
-  console.log(`\n| core subpath (built, Vite, minified) | alone: eager min+gzip | added to core's main entry (${kb(everything.eagerGzipBytes)}) | lazy min+gzip |`)
+  console.log(
+    `\n| core subpath (built, Vite, minified) | alone: eager min+gzip | added to core's main entry (${kb(everything.eagerGzipBytes)}) | lazy min+gzip |`,
+  )
   console.log('|---|---|---|---|')
   for (const { specifier, alone, withCore } of subpaths) {
     const added = withCore.eagerGzipBytes - everything.eagerGzipBytes
@@ -169,7 +213,14 @@ try {
   const summary = (row: Measured) => ({ ...row, modules: undefined })
   await writeFile(
     join(repo, 'bench-results', 'bundle-sizes.json'),
-    JSON.stringify({ entries: rows.map(summary), coreSubpaths: subpaths.map(({ specifier, alone, withCore }) => ({ specifier, alone: summary(alone), withCore: summary(withCore) })) }, null, 2),
+    JSON.stringify(
+      {
+        entries: rows.map(summary),
+        coreSubpaths: subpaths.map(({ specifier, alone, withCore }) => ({ specifier, alone: summary(alone), withCore: summary(withCore) })),
+      },
+      null,
+      2,
+    ),
   )
 } finally {
   await rm(folder, { recursive: true, force: true })

@@ -101,7 +101,12 @@ async function freePort(): Promise<number> {
 /** Starts a server (its own process group, stopped by its id) and waits until it answers. */
 async function serve(command: string, args: (port: number) => string[], cwd: string): Promise<Server> {
   const port = await freePort()
-  const child = spawn(command, args(port), { cwd, env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' }, stdio: ['ignore', 'pipe', 'pipe'], detached: true })
+  const child = spawn(command, args(port), {
+    cwd,
+    env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  })
   let output = ''
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()))
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()))
@@ -152,12 +157,18 @@ async function tarballs(packDir: string): Promise<Record<string, string>> {
     const match = /^threadlens-(.+)-\d+\.\d+\.\d+.*\.tgz$/.exec(file)
     if (match !== null) byName[`@threadlens/${match[1]}`] = `file:${resolve(packDir, file)}`
   }
-  for (const name of ['core', 'store', 'agent', 'client', 'react', 'ai-sdk', 'sync', 'devtools']) assert(byName[`@threadlens/${name}`], `no tarball for @threadlens/${name} in ${packDir}`)
+  for (const name of ['core', 'store', 'agent', 'client', 'react', 'ai-sdk', 'sync', 'devtools'])
+    assert(byName[`@threadlens/${name}`], `no tarball for @threadlens/${name} in ${packDir}`)
   return byName
 }
 
 /** The tarballs stand in for the registry: overrides make every `^0.1.0` among them resolve to them. */
-function consumerPackage(name: string, packages: Record<string, string>, dependencies: Record<string, string>, devDependencies: Record<string, string>) {
+function consumerPackage(
+  name: string,
+  packages: Record<string, string>,
+  dependencies: Record<string, string>,
+  devDependencies: Record<string, string>,
+) {
   return {
     name,
     private: true,
@@ -187,7 +198,10 @@ async function checkPersistingApp(browser: Browser, url: string, databaseName: s
     // The token meter, imported from the devtools' root export, renders in this production build (in its own shadow root).
     await page.locator('[data-testid="token-meter"][data-status="ready"]').waitFor({ timeout: PAGE_TIMEOUT_MS })
     const meterTotal = Number(await page.getByTestId('token-meter').getAttribute('data-total'))
-    assert(meterTotal > 0 && (await page.getByTestId('token-meter').getByRole('meter').count()) === 1, `the token meter shows ${meterTotal} tokens and no meter role`)
+    assert(
+      meterTotal > 0 && (await page.getByTestId('token-meter').getByRole('meter').count()) === 1,
+      `the token meter shows ${meterTotal} tokens and no meter role`,
+    )
     // The devtools render into a shadow root (Playwright's locators pierce it) and show the stored message.
     const devtools = page.getByRole('dialog', { name: 'threadlens devtools' })
     await devtools.waitFor({ timeout: PAGE_TIMEOUT_MS })
@@ -195,7 +209,10 @@ async function checkPersistingApp(browser: Browser, url: string, databaseName: s
     await page.reload()
     await page.getByTestId('projected').filter({ hasText: '3 projected messages' }).waitFor({ timeout: PAGE_TIMEOUT_MS })
     const names = await page.evaluate(async () => (await indexedDB.databases()).map((database) => database.name ?? ''))
-    assert(names.some((name) => name.includes(databaseName)), `IndexedDB has no database named like ${databaseName}: ${names.join(', ')}`)
+    assert(
+      names.some((name) => name.includes(databaseName)),
+      `IndexedDB has no database named like ${databaseName}: ${names.join(', ')}`,
+    )
     assert(errors.length === 0, `the page reported errors:\n${errors.join('\n')}`)
   } finally {
     await context.close()
@@ -211,7 +228,10 @@ async function checkTokenizerIsLazy(distFolder: string): Promise<void> {
   const assets = await readdir(join(distFolder, 'assets'))
   const sizes = await Promise.all(assets.map(async (file) => ({ file, size: (await stat(join(distFolder, 'assets', file))).size })))
   const ranks = sizes.filter(({ size }) => size > 1_000_000)
-  assert(ranks.length > 0 && !ranks.some(({ file }) => `assets/${file}` === entry), `expected the tokenizer ranks in a lazy chunk of their own, got ${JSON.stringify(sizes)}`)
+  assert(
+    ranks.length > 0 && !ranks.some(({ file }) => `assets/${file}` === entry),
+    `expected the tokenizer ranks in a lazy chunk of their own, got ${JSON.stringify(sizes)}`,
+  )
   assert(entrySize < 1_000_000, `the entry chunk ${entry} is ${entrySize} bytes: the tokenizer was bundled eagerly`)
 }
 
@@ -227,42 +247,58 @@ async function main(): Promise<void> {
   const servers: Server[] = []
   let releaseLock = () => {}
   try {
-    const written = await step('write a React 19 folder (Vite app, Next.js app, Node script, TypeScript, server chat) and a React 18 Vite app', async () => {
-      await mkdir(react19, { recursive: true })
-      await mkdir(react18, { recursive: true })
-      for (const app of ['vite-app', 'next-app', 'node-script', 'typescript', 'server-chat']) await cp(join(appsFolder, app), join(react19, app), { recursive: true })
-      // The AI SDK server route of @threadlens/ai-sdk's README, type-checked as an app's own file and
-      // run by the server chat's server, beside the README's adopted server chat as its page.
-      await cp(serverRouteExample, join(react19, 'typescript', 'server-route.ts'))
-      // docs/sync.md's example, type-checked against the packed @threadlens/sync.
-      await cp(syncExample, join(react19, 'typescript', 'start-sync.ts'))
-      await cp(serverRouteExample, join(react19, 'server-chat', 'server', 'server-route.ts'))
-      await cp(adoptedServerChatExample, join(react19, 'server-chat', 'src', 'adopted-server-chat.tsx'))
-      await cp(join(appsFolder, 'vite-app'), join(react18, 'vite-app'), { recursive: true })
-      const withoutAiSdk = Object.fromEntries(Object.entries(packages).filter(([name]) => name !== '@threadlens/ai-sdk'))
-      const viteTools = { vite: '^8.0.0', '@vitejs/plugin-react': '^6.0.0' }
-      await writeFile(
-        join(react19, 'package.json'),
-        JSON.stringify(
-          consumerPackage('threadlens-consumer-react-19', packages, { react: '^19.0.0', 'react-dom': '^19.0.0', next: '^16.0.0', ai: '^7.0.0', '@ai-sdk/react': '^4.0.0', zod: '^4.0.0' }, {
-            ...viteTools,
-            typescript: '^7.0.0',
-            'typescript-5': 'npm:typescript@~5.9.0',
-            '@types/react': '^19.0.0',
-            '@types/react-dom': '^19.0.0',
-            // The AI SDK's own declarations need these once skipLibCheck is off (any `ai` app's setup).
-            '@types/node': '^20.0.0',
-            '@types/json-schema': '^7.0.0',
-            // The providers' SDKs: the formats' output must assign to their request types.
-            openai: '^6.0.0',
-            '@anthropic-ai/sdk': '^1.0.0',
-          }),
-          null,
-          2,
-        ),
-      )
-      await writeFile(join(react18, 'package.json'), JSON.stringify(consumerPackage('threadlens-consumer-react-18', withoutAiSdk, { react: '^18.3.0', 'react-dom': '^18.3.0' }, viteTools), null, 2))
-    })
+    const written = await step(
+      'write a React 19 folder (Vite app, Next.js app, Node script, TypeScript, server chat) and a React 18 Vite app',
+      async () => {
+        await mkdir(react19, { recursive: true })
+        await mkdir(react18, { recursive: true })
+        for (const app of ['vite-app', 'next-app', 'node-script', 'typescript', 'server-chat'])
+          await cp(join(appsFolder, app), join(react19, app), { recursive: true })
+        // The AI SDK server route of @threadlens/ai-sdk's README, type-checked as an app's own file and
+        // run by the server chat's server, beside the README's adopted server chat as its page.
+        await cp(serverRouteExample, join(react19, 'typescript', 'server-route.ts'))
+        // docs/sync.md's example, type-checked against the packed @threadlens/sync.
+        await cp(syncExample, join(react19, 'typescript', 'start-sync.ts'))
+        await cp(serverRouteExample, join(react19, 'server-chat', 'server', 'server-route.ts'))
+        await cp(adoptedServerChatExample, join(react19, 'server-chat', 'src', 'adopted-server-chat.tsx'))
+        await cp(join(appsFolder, 'vite-app'), join(react18, 'vite-app'), { recursive: true })
+        const withoutAiSdk = Object.fromEntries(Object.entries(packages).filter(([name]) => name !== '@threadlens/ai-sdk'))
+        const viteTools = { vite: '^8.0.0', '@vitejs/plugin-react': '^6.0.0' }
+        await writeFile(
+          join(react19, 'package.json'),
+          JSON.stringify(
+            consumerPackage(
+              'threadlens-consumer-react-19',
+              packages,
+              { react: '^19.0.0', 'react-dom': '^19.0.0', next: '^16.0.0', ai: '^7.0.0', '@ai-sdk/react': '^4.0.0', zod: '^4.0.0' },
+              {
+                ...viteTools,
+                typescript: '^7.0.0',
+                'typescript-5': 'npm:typescript@~5.9.0',
+                '@types/react': '^19.0.0',
+                '@types/react-dom': '^19.0.0',
+                // The AI SDK's own declarations need these once skipLibCheck is off (any `ai` app's setup).
+                '@types/node': '^20.0.0',
+                '@types/json-schema': '^7.0.0',
+                // The providers' SDKs: the formats' output must assign to their request types.
+                openai: '^6.0.0',
+                '@anthropic-ai/sdk': '^1.0.0',
+              },
+            ),
+            null,
+            2,
+          ),
+        )
+        await writeFile(
+          join(react18, 'package.json'),
+          JSON.stringify(
+            consumerPackage('threadlens-consumer-react-18', withoutAiSdk, { react: '^18.3.0', 'react-dom': '^18.3.0' }, viteTools),
+            null,
+            2,
+          ),
+        )
+      },
+    )
     if (!written) return
 
     const installed = await Promise.all([
@@ -304,7 +340,12 @@ async function main(): Promise<void> {
     const serverChat = join(react19, 'server-chat')
     const serverChatBuilt = await step('6. vite build, server chat (the page, then its Node server: --ssr)', async () => {
       await run(join(react19, 'node_modules/.bin/vite'), ['build'], serverChat, BUILD_TIMEOUT_MS)
-      await run(join(react19, 'node_modules/.bin/vite'), ['build', '--ssr', 'server/main.ts', '--outDir', 'dist-server'], serverChat, BUILD_TIMEOUT_MS)
+      await run(
+        join(react19, 'node_modules/.bin/vite'),
+        ['build', '--ssr', 'server/main.ts', '--outDir', 'dist-server'],
+        serverChat,
+        BUILD_TIMEOUT_MS,
+      )
     })
     const nextApp = join(react19, 'next-app')
     const nextBuilt = await step('3. next build (app router; server render of the packages)', async () => {
@@ -316,7 +357,11 @@ async function main(): Promise<void> {
     browser = await chromium.launch({ executablePath: chromiumExecutable, args: chromiumArgs })
     for (const [label, app, major] of viteBuilds) {
       await step(`${major === '18' ? 1 : 2}. ${label} app in Chromium: persists, projects, shows the devtools, survives a reload`, async () => {
-        const server = await serve(join(app, '../node_modules/.bin/vite'), (port) => ['preview', '--host', '127.0.0.1', '--port', String(port), '--strictPort'], app)
+        const server = await serve(
+          join(app, '../node_modules/.bin/vite'),
+          (port) => ['preview', '--host', '127.0.0.1', '--port', String(port), '--strictPort'],
+          app,
+        )
         servers.push(server)
         try {
           await checkPersistingApp(browser as Browser, server.url, 'consumer-app', major)
@@ -338,13 +383,20 @@ async function main(): Promise<void> {
     }
     if (nextBuilt) {
       await step('3. Next.js in Chromium: server HTML without IndexedDB, then hydrates, persists, shows the devtools', async () => {
-        const server = await serve(join(react19, 'node_modules/.bin/next'), (port) => ['start', '--hostname', '127.0.0.1', '--port', String(port)], nextApp)
+        const server = await serve(
+          join(react19, 'node_modules/.bin/next'),
+          (port) => ['start', '--hostname', '127.0.0.1', '--port', String(port)],
+          nextApp,
+        )
         servers.push(server)
         try {
           const response = await fetch(server.url)
           const html = await response.text()
           assert(response.status === 200, `the server render answered ${response.status}`)
-          assert(html.includes('threadlens on Next.js') && html.includes('opening stores'), 'the server HTML lacks the page heading or the chat placeholder')
+          assert(
+            html.includes('threadlens on Next.js') && html.includes('opening stores'),
+            'the server HTML lacks the page heading or the chat placeholder',
+          )
           await checkPersistingApp(browser as Browser, server.url, 'consumer-next')
         } finally {
           server.stop()

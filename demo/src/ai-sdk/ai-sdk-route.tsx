@@ -14,8 +14,8 @@ export function AiSdkRoute() {
       </nav>
       <h1>AI SDK chat</h1>
       <p className="ai-sdk-hint">
-        A Vercel AI SDK <code>useChat</code> app adopted onto threadlens. Try “weather in Oslo” for a tool call, reload to get the history back, and open
-        the devtools (bottom right) to see what the model was sent.
+        A Vercel AI SDK <code>useChat</code> app adopted onto threadlens. Try “weather in Oslo” for a tool call, reload to get the history back, and
+        open the devtools (bottom right) to see what the model was sent.
       </p>
       <Chat />
     </div>

@@ -63,7 +63,11 @@ export function ActiveChat(props: ActiveChatProps) {
         : 'Loading the chat…'
   return (
     <main className="chat-main chat-main--empty" aria-label={props.title}>
-      <p className={snapshot.status === 'error' ? 'chat-error-text' : 'chat-muted'} role={snapshot.status === 'error' ? 'alert' : 'status'} data-testid="chat-view-loading">
+      <p
+        className={snapshot.status === 'error' ? 'chat-error-text' : 'chat-muted'}
+        role={snapshot.status === 'error' ? 'alert' : 'status'}
+        data-testid="chat-view-loading"
+      >
         {message}
       </p>
     </main>

@@ -32,7 +32,17 @@ export function ChatBody(props: ChatBodyProps) {
   const policy = useCountingPolicy(choice.policy)
   // The session's recall index (it comes with the sending part), restored from the store: the meter and the greyed messages recall what the next call will.
   const recall = useRecallIndex(stores.threads, threadId, props.agent?.createRecallIndex)
-  const chatSession = useChatSession({ agent: props.agent, threads: stores.threads, callLog: stores.calls, threadId, setup: props.setup, tools: props.tools, memory: props.readMemory, attachments: stores.attachments, recall })
+  const chatSession = useChatSession({
+    agent: props.agent,
+    threads: stores.threads,
+    callLog: stores.calls,
+    threadId,
+    setup: props.setup,
+    tools: props.tools,
+    memory: props.readMemory,
+    attachments: stores.attachments,
+    recall,
+  })
   const session = chatSession.session
   const loadAttachment = useCallback((id: string) => stores.attachments.get(id), [stores.attachments])
   const status = useSession(session ?? noSession, (state) => state.status)
@@ -40,7 +50,11 @@ export function ChatBody(props: ChatBodyProps) {
   const inFlight = useSession(session ?? noSession, (state) => state.lastProjection)
   // The next call's memory as the session will send it (its hold included), so the meter and the devtools show that call.
   const memory = useNextCallMemory(session, props.memory, policy, thread.nextSeq, status === 'idle')
-  const projection = useProjection(threadId, policy, { tools: props.toolSchemas, ...(recall === undefined ? {} : { recall }), ...(memory === undefined ? {} : { memory }) })
+  const projection = useProjection(threadId, policy, {
+    tools: props.toolSchemas,
+    ...(recall === undefined ? {} : { recall }),
+    ...(memory === undefined ? {} : { memory }),
+  })
   const actions = useChatActions(props, chatSession, projection, memory)
   const { state, draftAttachments, working } = actions
   const devtoolsToggle = useRef<HTMLButtonElement>(null)
@@ -69,7 +83,13 @@ export function ChatBody(props: ChatBodyProps) {
           onLongSession={actions.longSession}
           onCompact={actions.compact}
         />
-        <ChatNotices phase={state.phase} error={state.error} notice={state.notice ?? actions.notice} projectionError={projection.status === 'error' ? projection.error : undefined} onDismiss={actions.dismissAll} />
+        <ChatNotices
+          phase={state.phase}
+          error={state.error}
+          notice={state.notice ?? actions.notice}
+          projectionError={projection.status === 'error' ? projection.error : undefined}
+          onDismiss={actions.dismissAll}
+        />
         {session === undefined ? null : (
           <div className="chat-notices">
             <ModelServerNotices session={session} />
@@ -102,7 +122,17 @@ export function ChatBody(props: ChatBodyProps) {
           onRemoveAttachment={draftAttachments.remove}
         />
       </main>
-      <ChatDevtools session={session} threadId={threadId} policy={policy} choices={props.choices} toolSchemas={props.toolSchemas} memory={memory} recall={recall} loadAttachment={loadAttachment} toggleRef={devtoolsToggle} />
+      <ChatDevtools
+        session={session}
+        threadId={threadId}
+        policy={policy}
+        choices={props.choices}
+        toolSchemas={props.toolSchemas}
+        memory={memory}
+        recall={recall}
+        loadAttachment={loadAttachment}
+        toggleRef={devtoolsToggle}
+      />
     </>
   )
 }

@@ -57,9 +57,27 @@ export function ChatShell({ stores }: { readonly stores: ThreadlensStores }) {
     <DemoSyncContext.Provider value={sync}>
       <div className="chat-app" data-sidebar-open={sidebarOpen}>
         <SkipLinks />
-        <ChatSidebar list={list} activeId={activeId} memory={memory} actions={actions} onOpen={openThread} onCreate={createThread} onClose={() => setSidebarOpen(false)} onNotice={setNotice} attempt={attempt} />
-        {sidebarOpen ? <button type="button" className="chat-backdrop chat-only-narrow" aria-label="Close the chat list" onClick={() => setSidebarOpen(false)} /> : null}
-        <ChatToasts stores={stores} problem={problem} notice={notice} onDismiss={() => setProblem(undefined)} onDismissNotice={() => setNotice(undefined)} />
+        <ChatSidebar
+          list={list}
+          activeId={activeId}
+          memory={memory}
+          actions={actions}
+          onOpen={openThread}
+          onCreate={createThread}
+          onClose={() => setSidebarOpen(false)}
+          onNotice={setNotice}
+          attempt={attempt}
+        />
+        {sidebarOpen ? (
+          <button type="button" className="chat-backdrop chat-only-narrow" aria-label="Close the chat list" onClick={() => setSidebarOpen(false)} />
+        ) : null}
+        <ChatToasts
+          stores={stores}
+          problem={problem}
+          notice={notice}
+          onDismiss={() => setProblem(undefined)}
+          onDismissNotice={() => setNotice(undefined)}
+        />
         {settingsOpen ? <ChatSettings settings={settings} speed={speed} onSettings={setSettings} onClose={() => setSettingsOpen(false)} /> : null}
         {activeId === undefined || choice === undefined ? (
           <NoOpenChat list={list} onCreate={createThread} />

@@ -27,7 +27,8 @@ export function useChatActions(props: ChatBodyProps, chatSession: ChatSession, p
     const files = draftAttachments.attachments.map((attachment) => attachment.file)
     draftAttachments.clear()
     const firstMessage = !thread.entries.some((entry) => entry.kind === 'message' && entry.payload.role === 'user')
-    if (firstMessage && props.title === DEFAULT_TITLE && text !== '') void props.actions.rename(threadId, text.replace(/\s+/g, ' ').slice(0, 48)).catch(() => undefined)
+    if (firstMessage && props.title === DEFAULT_TITLE && text !== '')
+      void props.actions.rename(threadId, text.replace(/\s+/g, ' ').slice(0, 48)).catch(() => undefined)
     const parts = files.length === 0 ? undefined : () => attachmentParts(stores.attachments, threadId, files)
     if ((await send(text, parts)) === 'cancelled') {
       setDraft(text)
@@ -36,7 +37,8 @@ export function useChatActions(props: ChatBodyProps, chatSession: ChatSession, p
   }
   const attach = (files: readonly File[]) => {
     const refused = draftAttachments.add(files)
-    if (refused.length > 0) setNotice(`Not attached (only images, PDFs and text files): ${refused.map((file) => file.name || file.type || 'a file').join(', ')}`)
+    if (refused.length > 0)
+      setNotice(`Not attached (only images, PDFs and text files): ${refused.map((file) => file.name || file.type || 'a file').join(', ')}`)
   }
   const run = async (what: string, action: () => Promise<string | undefined>) => {
     setWorking(true)
@@ -69,7 +71,9 @@ export function useChatActions(props: ChatBodyProps, chatSession: ChatSession, p
       const before = thread.entries.length
       await (await chatSession.ready()).compactNow(policy)
       const after = (await stores.threads.get(threadId))?.entryCount ?? before
-      return after > before ? 'Summarized what the policy allows: see the summary card.' : 'Nothing to summarize yet: the newest turns are always kept raw.'
+      return after > before
+        ? 'Summarized what the policy allows: see the summary card.'
+        : 'Nothing to summarize yet: the newest turns are always kept raw.'
     })
   return { state, stop, draft, setDraft, notice, working, draftAttachments, submit, attach, fork, dismissAll, longSession, compact }
 }

@@ -54,7 +54,9 @@ describe.each(documents)('%s tables render as written', (path) => {
     const found = tables(text)
     expect(found.length).toBeGreaterThan(0)
     const uneven = found.flatMap((table) =>
-      table.rows.filter((row) => row.length !== table.rows[0]?.length).map((row) => `line ${table.line}: ${table.rows[0]?.length} header cells, a row of ${row.length}: ${row.join(' | ').slice(0, 80)}`),
+      table.rows
+        .filter((row) => row.length !== table.rows[0]?.length)
+        .map((row) => `line ${table.line}: ${table.rows[0]?.length} header cells, a row of ${row.length}: ${row.join(' | ').slice(0, 80)}`),
     )
     expect(uneven).toEqual([])
   })

@@ -41,10 +41,7 @@ export function LabApp() {
       return { ok: false, message: error instanceof Error ? error.message : String(error) }
     }
   }, [policy, counter])
-  const rows = useMemo(
-    () => (projection?.ok === true ? timelineRows(sampleThread.entries, projection.result.meta) : []),
-    [projection],
-  )
+  const rows = useMemo(() => (projection?.ok === true ? timelineRows(sampleThread.entries, projection.result.meta) : []), [projection])
 
   return (
     <div className="app">
@@ -69,7 +66,13 @@ export function LabApp() {
         </p>
       ) : projection.ok ? (
         <>
-          <ThreadlensTokenMeter meta={projection.result.meta} variant="full" label="Tokens of the projection" className="meter" data-testid="token-meter" />
+          <ThreadlensTokenMeter
+            meta={projection.result.meta}
+            variant="full"
+            label="Tokens of the projection"
+            className="meter"
+            data-testid="token-meter"
+          />
           <main className="columns">
             <MessageList result={projection.result} />
             <ThreadTimeline rows={rows} />

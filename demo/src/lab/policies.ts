@@ -21,7 +21,11 @@ export const policyChoices: readonly PolicyChoice[] = [
   named('tool-focused', 'tool-focused (32k)', presets.toolFocused({ systemPrompt })),
   named('tiny', 'tiny (1k)', definePolicy({ maxInputTokens: 1024, reserveOutputTokens: 256, keepLastTurns: 1, systemPrompt })),
   // The tiny window again, a third of its history room kept for older entries that match the last question.
-  named('tiny-recall', 'tiny + recall (1k)', definePolicy({ maxInputTokens: 1024, reserveOutputTokens: 256, keepLastTurns: 1, systemPrompt, recall: { share: 0.34 } })),
+  named(
+    'tiny-recall',
+    'tiny + recall (1k)',
+    definePolicy({ maxInputTokens: 1024, reserveOutputTokens: 256, keepLastTurns: 1, systemPrompt, recall: { share: 0.34 } }),
+  ),
 ]
 
 export const defaultPolicyId = 'short'

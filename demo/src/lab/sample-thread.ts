@@ -37,7 +37,8 @@ export function createSampleThread(): Thread {
   const script: Script = {
     thread,
     user: (content, requestId) => thread.append({ kind: 'message', payload: { role: 'user', content }, refs: { requestId } }),
-    assistant: (content, requestId, callId) => thread.append({ kind: 'message', payload: { role: 'assistant', content }, refs: { requestId, callId } }),
+    assistant: (content, requestId, callId) =>
+      thread.append({ kind: 'message', payload: { role: 'assistant', content }, refs: { requestId, callId } }),
   }
   // Each part appends in turn: the seqs in the comments (and in sampleSeqs) follow from this order.
   appendEarlyConversation(script)
@@ -58,8 +59,15 @@ interface Script {
 /** Seqs 0–15: the trip is set up, the dietary constraints are pinned, and a summary covers seqs 0–11. */
 function appendEarlyConversation(script: Script): void {
   // r1..r6: the early conversation, later covered by the summary at seq 15.
-  script.user('Hi! We’re planning 10 days in Japan in early April 2027, two of us. Cherry blossoms 🌸 are a must. Budget about €4,000 without flights.', 'r1') // 0
-  script.assistant('Lovely timing: early April is peak sakura in Tokyo and Kyoto. Which cities are you considering, and do you prefer a relaxed or a packed pace?', 'r1', 'c1') // 1
+  script.user(
+    'Hi! We’re planning 10 days in Japan in early April 2027, two of us. Cherry blossoms 🌸 are a must. Budget about €4,000 without flights.',
+    'r1',
+  ) // 0
+  script.assistant(
+    'Lovely timing: early April is peak sakura in Tokyo and Kyoto. Which cities are you considering, and do you prefer a relaxed or a packed pace?',
+    'r1',
+    'c1',
+  ) // 1
   script.user('Tokyo and Kyoto for sure, plus somewhere less touristy. We both hate early mornings 😅', 'r2') // 2
   script.thread.append({
     kind: 'tool_call',
@@ -71,7 +79,11 @@ function appendEarlyConversation(script: Script): void {
     payload: { name: 'get_weather_normals', result: { avgHighC: 19, avgLowC: 7, rainyDays: 10, sakuraPeak: '2027-03-31..2027-04-07' } },
     refs: { requestId: 'r2', toolCallId: 'tc-weather-kyoto' },
   }) // 4
-  script.assistant('Kyoto in early April: highs around 19 °C, lows 7 °C, some rain. I suggest Tokyo (4 nights) → Kanazawa (2) → Kyoto (4). Kanazawa is quieter and has Kenroku-en, one of Japan’s finest gardens.', 'r2', 'c3') // 5
+  script.assistant(
+    'Kyoto in early April: highs around 19 °C, lows 7 °C, some rain. I suggest Tokyo (4 nights) → Kanazawa (2) → Kyoto (4). Kanazawa is quieter and has Kenroku-en, one of Japan’s finest gardens.',
+    'r2',
+    'c3',
+  ) // 5
   script.user('What’s the fastest way from Tokyo to Kanazawa?', 'r3') // 6
   script.assistant('The Hokuriku Shinkansen (北陸新幹線), Kagayaki service: about 2 h 30 min from Tokyo Station, no change needed.', 'r3', 'c4') // 7
   script.user('Could you also write the hotel names in Japanese so we can show them to taxi drivers?', 'r4') // 8
@@ -79,7 +91,11 @@ function appendEarlyConversation(script: Script): void {
   script.user('Perfect. Let’s lock the route: Tokyo 4 nights, Kanazawa 2, Kyoto 4.', 'r5') // 10
   script.assistant('Locked ✅ Tokyo Apr 1–5, Kanazawa Apr 5–7, Kyoto Apr 7–11.', 'r5', 'c6') // 11
   script.user('Important: I’m vegetarian and my partner has a severe peanut allergy 🥜🚫. Please always keep that in mind.', 'r6') // 12
-  script.assistant('Noted, and I will keep it in every suggestion: vegetarian dishes only, and I will flag anything that may contain peanuts (some sesame sauces are cut with peanut).', 'r6', 'c7') // 13
+  script.assistant(
+    'Noted, and I will keep it in every suggestion: vegetarian dishes only, and I will flag anything that may contain peanuts (some sesame sauces are cut with peanut).',
+    'r6',
+    'c7',
+  ) // 13
   script.thread.append({ kind: 'context_op', payload: { op: 'pin', target: 12, reason: 'dietary constraints must stay in every request' } }) // 14
   script.thread.append({
     kind: 'summary',
@@ -105,7 +121,10 @@ function appendParallelBatch(script: Script): void {
   }) // 17
   script.thread.append({
     kind: 'tool_call',
-    payload: { name: 'search_hotels', arguments: { city: 'Kanazawa', checkIn: '2027-04-05', checkOut: '2027-04-07', guests: 2, maxPerNightEur: 180 } },
+    payload: {
+      name: 'search_hotels',
+      arguments: { city: 'Kanazawa', checkIn: '2027-04-05', checkOut: '2027-04-07', guests: 2, maxPerNightEur: 180 },
+    },
     refs: { requestId: 'r7', callId: 'c8', toolCallId: 'tc-hotels' },
   }) // 18
   script.thread.append({
@@ -136,7 +155,11 @@ function appendParallelBatch(script: Script): void {
     },
     refs: { requestId: 'r7', toolCallId: 'tc-hotels' },
   }) // 20
-  script.assistant('Best fit for late risers: Kagayaki 509 at 10:24 → 12:56 😴. For the stay, Ryokan Yachiyo (旅館 八千代, €176/night) is the most atmospheric; Kaname Inn is the budget pick at €118.', 'r7', 'c9') // 21
+  script.assistant(
+    'Best fit for late risers: Kagayaki 509 at 10:24 → 12:56 😴. For the stay, Ryokan Yachiyo (旅館 八千代, €176/night) is the most atmospheric; Kaname Inn is the budget pick at €118.',
+    'r7',
+    'c9',
+  ) // 21
 }
 
 /** Seqs 22–27: a tool that fails, and the conversation going on after it. */
@@ -150,20 +173,35 @@ function appendFailedBooking(script: Script): void {
   }) // 23
   script.thread.append({
     kind: 'tool_result',
-    payload: { name: 'book_train', error: 'JR-West reservation API timed out after 30 s (upstream 504). No booking was made and nothing was charged.' },
+    payload: {
+      name: 'book_train',
+      error: 'JR-West reservation API timed out after 30 s (upstream 504). No booking was made and nothing was charged.',
+    },
     refs: { requestId: 'r8', toolCallId: 'tc-book' },
   }) // 24
-  script.assistant('The booking failed on JR-West’s side (timeout): nothing was booked or charged. Reservations open one month ahead, so you can retry from March 5 on the SmartEX app.', 'r8', 'c11') // 25
+  script.assistant(
+    'The booking failed on JR-West’s side (timeout): nothing was booked or charged. Reservations open one month ahead, so you can retry from March 5 on the SmartEX app.',
+    'r8',
+    'c11',
+  ) // 25
 
   script.user('OK, I’ll book it myself. What vegetarian food should we try in Kanazawa? Remember the peanut thing.', 'r9') // 26
-  script.assistant('Try shōjin ryōri (精進料理, Buddhist temple cuisine), Kaga vegetables (加賀野菜) and fu (麩, wheat gluten) dishes. Ask for “ピーナッツなし” (no peanuts) with goma-dofu and sesame dressings.', 'r9', 'c12') // 27
+  script.assistant(
+    'Try shōjin ryōri (精進料理, Buddhist temple cuisine), Kaga vegetables (加賀野菜) and fu (麩, wheat gluten) dishes. Ask for “ピーナッツなし” (no peanuts) with goma-dofu and sesame dressings.',
+    'r9',
+    'c12',
+  ) // 27
 }
 
 /** Seqs 28–33: markup pasted by the user and returned by a tool; both must render as text. */
 function appendHostileContent(script: Script): void {
   // r10: hostile markup pasted by the user; it must render as text.
   script.user(`Pasted from the ryokan’s confirmation email, what does this mean? ${hostileMessageText}`, 'r10') // 28
-  script.assistant('That is raw HTML from the email (an image tag and a script), not a message for you. It says nothing about your booking; your confirmation details are elsewhere in the email.', 'r10', 'c13') // 29
+  script.assistant(
+    'That is raw HTML from the email (an image tag and a script), not a message for you. It says nothing about your booking; your confirmation details are elsewhere in the email.',
+    'r10',
+    'c13',
+  ) // 29
 
   script.user('Can you open the ryokan’s booking page and check the cancellation policy?', 'r11') // 30
   script.thread.append({
@@ -182,16 +220,32 @@ function appendHostileContent(script: Script): void {
 /** Seqs 34–42: the Kyoto days, a budget tool call, and the latest user message. */
 function appendKyotoAndBudget(script: Script): void {
   script.user('Kyoto days: one temple-heavy day, one day for 嵐山 Arashiyama, one rest day. Suggest an order? 🙏', 'r12') // 34
-  script.assistant('Apr 8: Arashiyama early-ish (bamboo grove, Tenryū-ji, 嵯峨野 lunch). Apr 9: rest day, Nishiki market in the afternoon. Apr 10: temples — Kiyomizu-dera → Sannenzaka → Kōdai-ji, with the Maruyama park sakura at dusk 🌸.', 'r12', 'c16') // 35
+  script.assistant(
+    'Apr 8: Arashiyama early-ish (bamboo grove, Tenryū-ji, 嵯峨野 lunch). Apr 9: rest day, Nishiki market in the afternoon. Apr 10: temples — Kiyomizu-dera → Sannenzaka → Kōdai-ji, with the Maruyama park sakura at dusk 🌸.',
+    'r12',
+    'c16',
+  ) // 35
   script.user('Add a tea ceremony somewhere. Also our friend Min-jun joins in Kyoto — any Korean-speaking guides? 감사합니다!', 'r13') // 36
-  script.assistant('Tea ceremony: Camellia Garden near Kōdai-ji fits Apr 10. Several Kyoto guide agencies list 한국어 guides; book two weeks ahead in sakura season.', 'r13', 'c17') // 37
+  script.assistant(
+    'Tea ceremony: Camellia Garden near Kōdai-ji fits Apr 10. Several Kyoto guide agencies list 한국어 guides; book two weeks ahead in sakura season.',
+    'r13',
+    'c17',
+  ) // 37
 
   script.user('Last thing: estimated total so far versus our €4,000 budget?', 'r14') // 38
   script.thread.append({
     kind: 'tool_call',
     payload: {
       name: 'calculate_budget',
-      arguments: { currency: 'EUR', items: [{ label: 'hotels', amount: 2140 }, { label: 'trains', amount: 610 }, { label: 'food', amount: 520 }, { label: 'activities', amount: 150 }] },
+      arguments: {
+        currency: 'EUR',
+        items: [
+          { label: 'hotels', amount: 2140 },
+          { label: 'trains', amount: 610 },
+          { label: 'food', amount: 520 },
+          { label: 'activities', amount: 150 },
+        ],
+      },
     },
     refs: { requestId: 'r14', callId: 'c18', toolCallId: 'tc-budget' },
   }) // 39

@@ -5,7 +5,11 @@ export function AttachmentsLeftOut({ images, files }: { readonly images: number;
   const note = leftOutNote({ images, files })
   if (note === undefined) return null
   return (
-    <p className="tl-muted" data-testid="attachments-left-out" title="The panel does not load attachment bytes; copied JSON carries the same note in their place.">
+    <p
+      className="tl-muted"
+      data-testid="attachments-left-out"
+      title="The panel does not load attachment bytes; copied JSON carries the same note in their place."
+    >
       {note}
     </p>
   )

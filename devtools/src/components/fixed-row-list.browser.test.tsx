@@ -103,7 +103,14 @@ describe('VirtualList with rows of one height', () => {
   it('brings a row asked for into view, and stops following the end', async () => {
     const view = mount()
     const list = (count: number, scrollToRow?: number) => (
-      <VirtualList count={count} rowHeight={rowHeight} label="rows" followEnd {...(scrollToRow === undefined ? {} : { scrollToRow })} renderRow={(row) => <span data-row={row}>row {row}</span>} />
+      <VirtualList
+        count={count}
+        rowHeight={rowHeight}
+        label="rows"
+        followEnd
+        {...(scrollToRow === undefined ? {} : { scrollToRow })}
+        renderRow={(row) => <span data-row={row}>row {row}</span>}
+      />
     )
     view.render(list(5000))
     await nextFrame()

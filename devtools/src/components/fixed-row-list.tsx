@@ -42,7 +42,8 @@ export function FixedRowList({ count, rowHeight, renderRow, rowKey, label, testI
     if (element === null) return
     // A row asked for by the user wins over following the end.
     const rowTop = scrollToRow * rowHeight
-    if (rowTop < element.scrollTop || rowTop + rowHeight > element.scrollTop + element.clientHeight) element.scrollTop = Math.max(0, rowTop - element.clientHeight / 2)
+    if (rowTop < element.scrollTop || rowTop + rowHeight > element.scrollTop + element.clientHeight)
+      element.scrollTop = Math.max(0, rowTop - element.clientHeight / 2)
     setView({ following: false, top: element.scrollTop })
     // Only when the row asked for changes, not on every append.
   }, [scrollToRow])
@@ -71,7 +72,16 @@ export function FixedRowList({ count, rowHeight, renderRow, rowKey, label, testI
     )
   }
   return (
-    <div ref={scrollRef} onScroll={onScroll} className={`tl-scroll ${className ?? ''}`} role="list" aria-label={label} tabIndex={0} data-testid={testId} data-count={count}>
+    <div
+      ref={scrollRef}
+      onScroll={onScroll}
+      className={`tl-scroll ${className ?? ''}`}
+      role="list"
+      aria-label={label}
+      tabIndex={0}
+      data-testid={testId}
+      data-count={count}
+    >
       {/* The rows' containing block keeps one size whatever the count: an append that changed its height
           would make the browser lay out every row in view again. The spacer below gives the scroll extent. */}
       <div style={{ height: 0, position: 'relative', width: '100%' }}>{rows}</div>

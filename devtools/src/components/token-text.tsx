@@ -5,7 +5,10 @@ import { useEffect, useState } from 'react'
 export const TOKENS_COLOURED = 2000
 const COLOURS = 5
 
-type State = { readonly status: 'loading' } | { readonly status: 'ready'; readonly segments: readonly { text: string; tokens: number }[] } | { readonly status: 'error'; readonly message: string }
+type State =
+  | { readonly status: 'loading' }
+  | { readonly status: 'ready'; readonly segments: readonly { text: string; tokens: number }[] }
+  | { readonly status: 'error'; readonly message: string }
 
 /** The text split at token boundaries, each token on its own shade (as text, never HTML). Loads the encoding on first use. */
 export function TokenText({ text, encoding }: { readonly text: string; readonly encoding: EncodingName }) {
@@ -27,7 +30,10 @@ export function TokenText({ text, encoding }: { readonly text: string; readonly 
   let counted = 0
   let shown = 0
   while (shown < state.segments.length && counted < TOKENS_COLOURED) counted += (state.segments[shown++] as { tokens: number }).tokens
-  const rest = state.segments.slice(shown).map((segment) => segment.text).join('')
+  const rest = state.segments
+    .slice(shown)
+    .map((segment) => segment.text)
+    .join('')
   return (
     <div data-testid="token-text" data-tokens={total}>
       <p className="tl-muted">
@@ -35,7 +41,12 @@ export function TokenText({ text, encoding }: { readonly text: string; readonly 
       </p>
       <pre className="tl-pre tl-token-text">
         {state.segments.slice(0, shown).map((segment, index) => (
-          <span key={index} className={`tl-token tl-token-${index % COLOURS}`} data-testid="token" title={segment.tokens === 1 ? `token ${index + 1}` : `${segment.tokens} tokens (one character split across them)`}>
+          <span
+            key={index}
+            className={`tl-token tl-token-${index % COLOURS}`}
+            data-testid="token"
+            title={segment.tokens === 1 ? `token ${index + 1}` : `${segment.tokens} tokens (one character split across them)`}
+          >
             {segment.text}
           </span>
         ))}

@@ -61,7 +61,16 @@ function MeasuredList({ count, rowHeight, renderRow, rowKey, label, testId, clas
   }
   const items = virtualizer.getVirtualItems()
   return (
-    <div ref={scrollRef} onScroll={followEnd ? onScroll : undefined} className={`tl-scroll ${className ?? ''}`} role="list" aria-label={label} tabIndex={0} data-testid={testId} data-count={count}>
+    <div
+      ref={scrollRef}
+      onScroll={followEnd ? onScroll : undefined}
+      className={`tl-scroll ${className ?? ''}`}
+      role="list"
+      aria-label={label}
+      tabIndex={0}
+      data-testid={testId}
+      data-count={count}
+    >
       <div style={{ height: virtualizer.getTotalSize(), position: 'relative', width: '100%' }}>
         {items.map((item) => (
           <div

@@ -22,7 +22,17 @@ interface MeterPalette {
 /** The one palette of the token meter's parts, used by the panel's tabs and by every meter an app renders. */
 export const meterPalettes: Readonly<Record<MeterColorScheme, MeterPalette>> = {
   light: {
-    parts: { system: '#5b6b82', memory: '#8e6bd1', summary: '#d08a2e', history: '#2f6fde', recall: '#08778f', pending: '#1f9d78', tools: '#c0548f', reserved: '#b9c1cc', free: '#eceff3' },
+    parts: {
+      system: '#5b6b82',
+      memory: '#8e6bd1',
+      summary: '#d08a2e',
+      history: '#2f6fde',
+      recall: '#08778f',
+      pending: '#1f9d78',
+      tools: '#c0548f',
+      reserved: '#b9c1cc',
+      free: '#eceff3',
+    },
     reservedStripe: '#d5dae1',
     text: '#1c2430',
     muted: '#5f6875',
@@ -32,7 +42,17 @@ export const meterPalettes: Readonly<Record<MeterColorScheme, MeterPalette>> = {
     badges: { ok: ['#e3f4ec', '#1d6b4e'], warn: ['#fbefd9', '#85560f'], danger: ['#fbe3e1', '#a82a21'], info: ['#e6eefc', '#2a5db8'] },
   },
   dark: {
-    parts: { system: '#7d8ba1', memory: '#a685e2', summary: '#e0a030', history: '#5b9dff', recall: '#4cc9e0', pending: '#3fb37f', tools: '#d46fa8', reserved: '#4b535e', free: '#262c35' },
+    parts: {
+      system: '#7d8ba1',
+      memory: '#a685e2',
+      summary: '#e0a030',
+      history: '#5b9dff',
+      recall: '#4cc9e0',
+      pending: '#3fb37f',
+      tools: '#d46fa8',
+      reserved: '#4b535e',
+      free: '#262c35',
+    },
     reservedStripe: '#3a414b',
     text: '#dfe4ea',
     muted: '#a3adba',

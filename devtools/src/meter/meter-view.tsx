@@ -19,7 +19,13 @@ export const DEFAULT_METER_LABEL = 'Context tokens used'
 export function meterAttributes(meta: ProjectionMeta | undefined): Record<string, string> {
   if (meta === undefined) return { 'data-status': 'loading' }
   const model = meterModel(meta)
-  return { 'data-status': 'ready', 'data-total': String(model.used), 'data-budget': String(model.budget), 'data-exact': String(meta.counter.exact), 'data-level': model.level }
+  return {
+    'data-status': 'ready',
+    'data-total': String(model.used),
+    'data-budget': String(model.budget),
+    'data-exact': String(meta.counter.exact),
+    'data-level': model.level,
+  }
 }
 
 export interface MeterViewProps {
@@ -49,7 +55,17 @@ function counterWords(counter: ProjectionMeta['counter']): string {
 }
 
 /** The bar: each part drawn as its share of the input budget, read out in words. */
-function MeterBar({ model, label, estimated, description }: { readonly model: ReturnType<typeof meterModel>; readonly label: string; readonly estimated: boolean; readonly description: string }) {
+function MeterBar({
+  model,
+  label,
+  estimated,
+  description,
+}: {
+  readonly model: ReturnType<typeof meterModel>
+  readonly label: string
+  readonly estimated: boolean
+  readonly description: string
+}) {
   return (
     <div
       className="tl-meter-bar"
@@ -61,7 +77,14 @@ function MeterBar({ model, label, estimated, description }: { readonly model: Re
       aria-valuetext={`${formatNumber(model.used)} of ${formatNumber(model.budget)} tokens (${formatPercent(model.fill)})${estimated ? ', estimated' : ''}: ${description}`}
     >
       {drawnParts(model).map((part) =>
-        part.tokens > 0 ? <span key={part.key} className={`tl-part tl-part-${part.key}`} style={{ width: `${part.share * 100}%` }} title={`${part.label}: ${formatNumber(part.tokens)} (${formatPercent(part.share)} of the input budget)`} /> : null,
+        part.tokens > 0 ? (
+          <span
+            key={part.key}
+            className={`tl-part tl-part-${part.key}`}
+            style={{ width: `${part.share * 100}%` }}
+            title={`${part.label}: ${formatNumber(part.tokens)} (${formatPercent(part.share)} of the input budget)`}
+          />
+        ) : null,
       )}
     </div>
   )
@@ -94,8 +117,7 @@ export function MeterView({ meta, variant, colorScheme, label, attributes }: Met
             {formatNumber(model.used)}
           </span>{' '}
           / <span data-testid="meter-budget">{formatNumber(model.budget)}</span>
-          <span className="tl-meter-unit"> tokens</span>{' '}
-          <span className="tl-meter-fill">({formatPercent(model.fill)})</span>
+          <span className="tl-meter-unit"> tokens</span> <span className="tl-meter-fill">({formatPercent(model.fill)})</span>
           {estimated ? <span className="tl-meter-muted"> (estimated)</span> : null}
         </span>
       </div>
@@ -134,7 +156,10 @@ export function MeterView({ meta, variant, colorScheme, label, attributes }: Met
           <li key={part.key} data-testid={`meter-${part.key}`}>
             <span className={`tl-meter-swatch tl-part-${part.key}`} aria-hidden="true" />
             {part.label} <span className="tl-meter-number">{formatNumber(part.tokens)}</span>
-            <span className="tl-meter-number tl-meter-muted" title={part.key === 'reserved' ? 'kept for the reply: not part of the input budget' : 'share of the input budget'}>
+            <span
+              className="tl-meter-number tl-meter-muted"
+              title={part.key === 'reserved' ? 'kept for the reply: not part of the input budget' : 'share of the input budget'}
+            >
               ({part.key === 'reserved' ? 'for output' : formatPercent(part.share)})
             </span>
           </li>

@@ -71,7 +71,11 @@ describe('ThreadlensTokenMeter', () => {
   })
 
   it('turns amber over 75% and red over 90% of the input budget, and drops the estimate mark for exact counts', () => {
-    const [ok, amber, red] = render({ meta: metaFilling(0.7, true) }, { meta: metaFilling(0.8, true) }, { meta: metaFilling(0.95, true) }) as [HTMLElement, HTMLElement, HTMLElement]
+    const [ok, amber, red] = render({ meta: metaFilling(0.7, true) }, { meta: metaFilling(0.8, true) }, { meta: metaFilling(0.95, true) }) as [
+      HTMLElement,
+      HTMLElement,
+      HTMLElement,
+    ]
     expect([ok, amber, red].map((host) => host.dataset['level'])).toEqual(['ok', 'amber', 'red'])
     expect([ok, amber, red].map((host) => host.dataset['exact'])).toEqual(['true', 'true', 'true'])
     expect(red.shadowRoot?.textContent).not.toContain('estimated')
@@ -90,7 +94,16 @@ describe('ThreadlensTokenMeter', () => {
     expect(inside(standIn, '[data-testid="meter-counter"]').textContent).toBe('estimated until o200k_base loads')
     expect(inside(standIn, '[data-testid="meter-total"]').textContent).toBe(`≈${meta.tokens.total}`)
     const parts = [...(full.shadowRoot?.querySelectorAll<HTMLElement>('[data-testid="meter-legend"] > li') ?? [])]
-    expect(parts.map((part) => part.dataset['testid'])).toEqual(['meter-system', 'meter-memory', 'meter-summary', 'meter-history', 'meter-pending', 'meter-tools', 'meter-reserved', 'meter-free'])
+    expect(parts.map((part) => part.dataset['testid'])).toEqual([
+      'meter-system',
+      'meter-memory',
+      'meter-summary',
+      'meter-history',
+      'meter-pending',
+      'meter-tools',
+      'meter-reserved',
+      'meter-free',
+    ])
     expect(parts[6]?.textContent).toBe('reserved output 200(for output)')
     expect(inside(full, '[data-testid="meter-reserved-bar"]').textContent).toContain('+200 reserved')
   })

@@ -27,7 +27,13 @@ export interface ThreadlensTokenMeterProps extends Omit<HTMLAttributes<HTMLDivEl
  * CSS cannot reach its insides and its CSS cannot leak out; the app sizes and places its host
  * (`className`, `style`), which carries the other attributes given and `meterAttributes`' `data-*`.
  */
-export function ThreadlensTokenMeter({ meta, variant = 'compact', colorScheme = 'light', label = DEFAULT_METER_LABEL, ...host }: ThreadlensTokenMeterProps) {
+export function ThreadlensTokenMeter({
+  meta,
+  variant = 'compact',
+  colorScheme = 'light',
+  label = DEFAULT_METER_LABEL,
+  ...host
+}: ThreadlensTokenMeterProps) {
   return (
     <ShadowHost {...host} {...meterAttributes(meta)}>
       <style>{meterCss + meterHostCss}</style>

@@ -55,13 +55,26 @@ function LastCallLine({ thread, row }: { readonly thread: Thread; readonly row: 
   // The cost comes once the model prices have loaded, at the visitor's first interaction with the page.
   const prices = useModelPrices()
   const facts = useMemo(
-    () => lastCallFacts({ row, meta: ready?.result.meta, leftOut: groups, reasonText: (group) => reasonInWords(group.reason, ready?.result.meta.summary?.seq).short }),
+    () =>
+      lastCallFacts({
+        row,
+        meta: ready?.result.meta,
+        leftOut: groups,
+        reasonText: (group) => reasonInWords(group.reason, ready?.result.meta.summary?.seq).short,
+      }),
     [row, ready, groups, prices],
   )
   const sentence = `Last call: ${facts.map((fact) => fact.text).join(' · ')}`
   // A button: the Calls tab has the call in full (on a phone, where the line is cut, the way to read the rest).
   return (
-    <button type="button" className="tl-last-call" data-testid="last-call" data-status={row.status} title={`${sentence}\n(open in Calls)`} onClick={() => panel.ui.getState().setTab('calls')}>
+    <button
+      type="button"
+      className="tl-last-call"
+      data-testid="last-call"
+      data-status={row.status}
+      title={`${sentence}\n(open in Calls)`}
+      onClick={() => panel.ui.getState().setTab('calls')}
+    >
       <span className="tl-last-call-title">Last call:</span>{' '}
       {facts.map((fact, position) => (
         <span key={fact.id}>

@@ -19,7 +19,9 @@ describe('the last call at a glance', () => {
     const session = createSessionSource({
       status: 'idle',
       threadId: 'unused',
-      calls: [{ callId: 'c5', policy, model: 'gpt-4o-mini', usage: { inputTokens: 900, outputTokens: 40, cachedInputTokens: 512 }, stopReason: 'stop' }],
+      calls: [
+        { callId: 'c5', policy, model: 'gpt-4o-mini', usage: { inputTokens: 900, outputTokens: 40, cachedInputTokens: 512 }, stopReason: 'stop' },
+      ],
     })
     panel = await renderPanel({ entries: conversation(6), session, policy, tab: 'projection' })
     const card = await panel.find('last-call')

@@ -28,7 +28,13 @@ export function PanelHeader({ controls, idBase }: { readonly controls: ReactNode
       <div className="tl-header">
         <h2 className="tl-title tl-wide-only">threadlens</h2>
         <span className="tl-thread-title tl-wide-only" title={`thread ${panel.threadId}`} data-testid="panel-thread-title">
-          {title === undefined ? <span className="tl-mono">{panel.threadId}</span> : title.trim() === '' ? <span className="tl-muted">untitled thread</span> : title}
+          {title === undefined ? (
+            <span className="tl-mono">{panel.threadId}</span>
+          ) : title.trim() === '' ? (
+            <span className="tl-muted">untitled thread</span>
+          ) : (
+            title
+          )}
         </span>
         <label className="tl-row tl-policy" title="The policy the panel projects with: the app's, or one to preview">
           <span className="tl-muted tl-wide-only">policy</span>
@@ -54,7 +60,13 @@ export function PanelHeader({ controls, idBase }: { readonly controls: ReactNode
             {projection.status === 'error' ? 'projection failed' : 'loading…'}
           </span>
         ) : (
-          <MeterView meta={projection.result.meta} variant="compact" colorScheme="dark" label={DEFAULT_METER_LABEL} attributes={{ 'data-testid': 'meter-compact', ...meterAttributes(projection.result.meta) }} />
+          <MeterView
+            meta={projection.result.meta}
+            variant="compact"
+            colorScheme="dark"
+            label={DEFAULT_METER_LABEL}
+            attributes={{ 'data-testid': 'meter-compact', ...meterAttributes(projection.result.meta) }}
+          />
         )}
         {partial && projection.thread !== undefined ? (
           <span className="tl-badge" data-testid="panel-partial" title="Shown from the thread's newest entries; the whole thread is loading">

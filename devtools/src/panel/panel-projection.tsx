@@ -36,7 +36,12 @@ interface ProjectionInputs {
 function nextProjection(previous: PanelProjection, next: PanelProjection): PanelProjection {
   const before = previous.snapshot
   const after = next.snapshot
-  const sameInputs = previous.source === 'first-read' && next.source === 'live' && before.threadId === after.threadId && previous.inputs.policy === next.inputs.policy && previous.inputs.options === next.inputs.options
+  const sameInputs =
+    previous.source === 'first-read' &&
+    next.source === 'live' &&
+    before.threadId === after.threadId &&
+    previous.inputs.policy === next.inputs.policy &&
+    previous.inputs.options === next.inputs.options
   if (!sameInputs || before.status !== 'ready') return next
   if (after.status === 'loading') return previous
   const unchanged =
@@ -70,7 +75,13 @@ export function PanelProjectionSource({ children }: { readonly children: ReactNo
   // tabs' first render shows the thread, with no render of a loading state before it.
   const [first] = useState(() => (whole ? undefined : settledFirstRead(client, panel.threadId, panel.policy, panel.projectOptions)))
   const [value, setValue] = useState<PanelProjection>(
-    () => first?.projection ?? { snapshot: loadingSnapshot(panel.threadId, undefined), partial: false, inputs: { policy: panel.policy, options: panel.projectOptions }, source: 'live' },
+    () =>
+      first?.projection ?? {
+        snapshot: loadingSnapshot(panel.threadId, undefined),
+        partial: false,
+        inputs: { policy: panel.policy, options: panel.projectOptions },
+        source: 'live',
+      },
   )
   const loadWhole = useCallback(() => setWhole(true), [])
   const onChange = useCallback((next: PanelProjection) => setValue((previous) => nextProjection(previous, next)), [])
@@ -91,7 +102,10 @@ function WholeThreadReader({ onChange }: { onChange(value: PanelProjection): voi
   const { threadId, policy, projectOptions } = panel
   const snapshot = useProjection(threadId, policy, projectOptions)
   // Before paint: the tabs never show a stale projection.
-  useLayoutEffect(() => onChange({ snapshot, partial: false, inputs: { policy, options: projectOptions }, source: 'live' }), [snapshot, policy, projectOptions, onChange])
+  useLayoutEffect(
+    () => onChange({ snapshot, partial: false, inputs: { policy, options: projectOptions }, source: 'live' }),
+    [snapshot, policy, projectOptions, onChange],
+  )
   return null
 }
 
@@ -173,7 +187,12 @@ function NewestEntriesReader({ first, onChange, onDone }: { first: FirstRead | u
   }, [first, read, hasRead, threadId, counter, projectOptions])
   useLayoutEffect(
     // The source's first value again when nothing changed: setting it is no render at all.
-    () => onChange(first !== undefined && snapshot === first.projection.snapshot && policy === first.projection.inputs.policy ? first.projection : firstReadProjection(snapshot, policy, projectOptions)),
+    () =>
+      onChange(
+        first !== undefined && snapshot === first.projection.snapshot && policy === first.projection.inputs.policy
+          ? first.projection
+          : firstReadProjection(snapshot, policy, projectOptions),
+      ),
     [first, snapshot, policy, projectOptions, onChange],
   )
   const shown = snapshot.status === 'ready'

@@ -100,7 +100,12 @@ function PanelInner(props: PanelBodyProps) {
   const recall = useRecallIndex(threadId, props.recall, [basePolicy, lab.policy], useOptionalThreadlensClient()?.threads)
   const projectOptions = useMemo(() => {
     const pending: PendingMessage[] | undefined = pendingMessage === undefined ? undefined : [{ role: 'user', content: pendingMessage }]
-    return { ...(pending === undefined ? {} : { pending }), ...(tools === undefined ? {} : { tools }), ...(memory === undefined ? {} : { memory }), ...(recall === undefined ? {} : { recall }) }
+    return {
+      ...(pending === undefined ? {} : { pending }),
+      ...(tools === undefined ? {} : { tools }),
+      ...(memory === undefined ? {} : { memory }),
+      ...(recall === undefined ? {} : { recall }),
+    }
   }, [pendingMessage, tools, memory, recall])
   const choices = useMemo(() => [...builtInChoices(basePolicy), ...(props.policies ?? [])], [basePolicy, props.policies])
   const tab = useStore(ui, (state) => state.tab)

@@ -56,7 +56,11 @@ export function SessionBar({ session }: { readonly session: SessionSource }) {
         </span>
       )}
       {streaming === undefined ? null : (
-        <span className="tl-muted tl-grow" data-testid="session-streaming" style={{ overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}>
+        <span
+          className="tl-muted tl-grow"
+          data-testid="session-streaming"
+          style={{ overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}
+        >
           streaming {streaming.length} characters: {streaming.slice(-120)}
         </span>
       )}

@@ -73,5 +73,4 @@ describe('Tab chunks', () => {
     busy.stop()
     panel.unmount()
   })
-
 })

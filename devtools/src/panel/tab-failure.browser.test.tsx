@@ -30,7 +30,9 @@ describe('a tab that throws while rendering', () => {
     panel = await renderPanel({ entries: conversation(2), tab: 'memory' })
     const failure = await panel.find('threadlens-error')
     expect(failure.closest('[data-testid="panel-memory"]')).not.toBeNull()
-    expect(failure.querySelector('[data-testid="threadlens-error-message"]')?.textContent).toBe('The Memory tab could not be shown: cannot read properties of undefined (reading "spaces")')
+    expect(failure.querySelector('[data-testid="threadlens-error-message"]')?.textContent).toBe(
+      'The Memory tab could not be shown: cannot read properties of undefined (reading "spaces")',
+    )
     expect(failure.querySelector('pre')?.textContent).toMatch(/^TypeError: cannot read properties/)
     // The panel reopens on the default tab, not on the one that failed.
     expect(rememberedTab(panel.storageKey)).toBe('projection')

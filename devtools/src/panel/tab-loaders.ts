@@ -19,16 +19,18 @@ export function loadedTab(tab: TabId): TabComponent | undefined {
 export function loadTab(tab: TabId): Promise<TabComponent> {
   let promise = loading.get(tab)
   if (promise === undefined) {
-    promise = tabOf(tab).load().then(
-      (component) => {
-        loaded.set(tab, component)
-        return component
-      },
-      (error: unknown) => {
-        loading.delete(tab)
-        throw error
-      },
-    )
+    promise = tabOf(tab)
+      .load()
+      .then(
+        (component) => {
+          loaded.set(tab, component)
+          return component
+        },
+        (error: unknown) => {
+          loading.delete(tab)
+          throw error
+        },
+      )
     loading.set(tab, promise)
   }
   return promise

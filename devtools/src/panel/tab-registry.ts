@@ -17,7 +17,12 @@ export interface TabDefinition {
  * and mounts it, and the prefetch fetches it.
  */
 export const tabs = [
-  { id: 'projection', label: 'Projection', fill: false, load: () => import('../tabs/projection/projection-tab').then((module) => module.ProjectionTab) },
+  {
+    id: 'projection',
+    label: 'Projection',
+    fill: false,
+    load: () => import('../tabs/projection/projection-tab').then((module) => module.ProjectionTab),
+  },
   { id: 'tokens', label: 'Tokens', fill: false, load: () => import('../tabs/tokens/tokens-tab').then((module) => module.TokensTab) },
   { id: 'timeline', label: 'Timeline', fill: true, load: () => import('../tabs/timeline/timeline-tab').then((module) => module.TimelineTab) },
   { id: 'views', label: 'Views', fill: true, load: () => import('../tabs/views/views-tab').then((module) => module.ViewsTab) },

@@ -104,7 +104,8 @@ describe('<ThreadlensDevtools>', () => {
 
   it('isolates styles both ways: page CSS does not reach the panel, panel CSS does not reach the page', async () => {
     const pageStyle = document.createElement('style')
-    pageStyle.textContent = 'body { color: rgb(255, 0, 0); font-family: serif; } button { background: rgb(0, 255, 0) !important; } .tl-tab { color: rgb(0, 0, 255) !important; }'
+    pageStyle.textContent =
+      'body { color: rgb(255, 0, 0); font-family: serif; } button { background: rgb(0, 255, 0) !important; } .tl-tab { color: rgb(0, 0, 255) !important; }'
     document.head.append(pageStyle)
     const outside = document.createElement('div')
     outside.className = 'tl-root'

@@ -44,7 +44,14 @@ export function DockControls({ ui, onClose }: { readonly ui: DevtoolsUiStore; re
   return (
     <span className="tl-controls" role="group" aria-label="Panel position">
       {dock === 'floating' ? (
-        <button type="button" className="tl-control tl-move" data-testid="devtools-move" aria-label="Move the devtools: drag, or arrow keys" title="Drag to move (or arrow keys)" {...move}>
+        <button
+          type="button"
+          className="tl-control tl-move"
+          data-testid="devtools-move"
+          aria-label="Move the devtools: drag, or arrow keys"
+          title="Drag to move (or arrow keys)"
+          {...move}
+        >
           ✥
         </button>
       ) : null}
@@ -67,7 +74,14 @@ export function DockControls({ ui, onClose }: { readonly ui: DevtoolsUiStore; re
           </button>
         )
       })}
-      <button type="button" className="tl-control" data-testid="devtools-close" aria-label="Close threadlens devtools" title="Close threadlens devtools" onClick={onClose}>
+      <button
+        type="button"
+        className="tl-control"
+        data-testid="devtools-close"
+        aria-label="Close threadlens devtools"
+        title="Close threadlens devtools"
+        onClick={onClose}
+      >
         ✕
       </button>
       {/* Always there (empty when it has nothing to say), so the reason is announced when it appears. */}

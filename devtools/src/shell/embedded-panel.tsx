@@ -15,7 +15,11 @@ export interface ThreadlensDevtoolsPanelProps extends DevtoolsPanelProps {
 export function ThreadlensDevtoolsPanel({ style, className, ...props }: ThreadlensDevtoolsPanelProps) {
   useEffect(listenForFirstInteraction, [])
   return (
-    <ShadowHost style={style ?? { display: 'block', height: '100%' }} {...(className === undefined ? {} : { className })} testId="threadlens-devtools-panel">
+    <ShadowHost
+      style={style ?? { display: 'block', height: '100%' }}
+      {...(className === undefined ? {} : { className })}
+      testId="threadlens-devtools-panel"
+    >
       <style>{shellCss}</style>
       <div style={{ display: 'flex', height: '100%', width: '100%' }}>
         <LazyPanel {...props} />

@@ -52,7 +52,12 @@ export function discardNewestEntries(): void {
 function take(client: ThreadlensClient, threadId: string, policy: ContextPolicy, counter: TokenCounter): Prefetch | undefined {
   const prefetched = pending
   pending = undefined
-  const matches = prefetched !== undefined && prefetched.client === client && prefetched.threadId === threadId && prefetched.policy === policy && prefetched.counter === counter
+  const matches =
+    prefetched !== undefined &&
+    prefetched.client === client &&
+    prefetched.threadId === threadId &&
+    prefetched.policy === policy &&
+    prefetched.counter === counter
   return matches ? prefetched : undefined
 }
 

@@ -28,14 +28,20 @@ describe('the devtools panel failing as a whole', () => {
     document.body.append(app, container)
     const root = createRoot(container)
     const client = createThreadlensClient({ threads: stores.threads })
-    flushSync(() => root.render(<ThreadlensDevtools client={client} threadId={record.id} policy={testPolicy()} storageKey={`panel-failure-${Date.now()}`} initialIsOpen />))
+    flushSync(() =>
+      root.render(
+        <ThreadlensDevtools client={client} threadId={record.id} policy={testPolicy()} storageKey={`panel-failure-${Date.now()}`} initialIsOpen />,
+      ),
+    )
     const shadow = (container.querySelector('[data-testid="threadlens-devtools"]') as HTMLElement).shadowRoot as ShadowRoot
     const failure = await eventually(() => {
       const element = shadow.querySelector<HTMLElement>('[data-testid="panel-failure"]')
       if (element === null) throw new Error('no failure shown yet')
       return element
     })
-    expect(failure.querySelector('[data-testid="threadlens-error-message"]')?.textContent).toBe('The threadlens devtools panel could not be shown: header exploded')
+    expect(failure.querySelector('[data-testid="threadlens-error-message"]')?.textContent).toBe(
+      'The threadlens devtools panel could not be shown: header exploded',
+    )
     expect(app.isConnected && app.textContent === 'the app').toBe(true)
     const close = failure.querySelector<HTMLElement>('[data-testid="devtools-close"]')
     expect(close).not.toBeNull()

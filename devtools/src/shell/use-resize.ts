@@ -1,5 +1,13 @@
 import { useRef, type KeyboardEvent as ReactKeyboardEvent, type PointerEvent as ReactPointerEvent } from 'react'
-import { KEYBOARD_STEP, MAX_PANEL_SHARE, MIN_FLOATING_WIDTH, MIN_PANEL_SIZE, NARROW_BOTTOM_MAX_SHARE, RIGHT_DOCK_MIN_VIEWPORT, type FloatingRect } from '../constants'
+import {
+  KEYBOARD_STEP,
+  MAX_PANEL_SHARE,
+  MIN_FLOATING_WIDTH,
+  MIN_PANEL_SIZE,
+  NARROW_BOTTOM_MAX_SHARE,
+  RIGHT_DOCK_MIN_VIEWPORT,
+  type FloatingRect,
+} from '../constants'
 
 type DockedEdge = 'bottom' | 'right'
 
@@ -85,7 +93,9 @@ export function useResize(dock: DockedEdge, size: number, setSize: (size: number
 export function useFloatingDrag(mode: 'move' | 'resize', rect: FloatingRect, setRect: (rect: FloatingRect) => void) {
   const start = useRef<{ x: number; y: number; rect: FloatingRect } | undefined>(undefined)
   const apply = (dx: number, dy: number, from: FloatingRect) =>
-    setRect(clampFloating(mode === 'move' ? { ...from, x: from.x + dx, y: from.y + dy } : { ...from, width: from.width + dx, height: from.height + dy }))
+    setRect(
+      clampFloating(mode === 'move' ? { ...from, x: from.x + dx, y: from.y + dy } : { ...from, width: from.width + dx, height: from.height + dy }),
+    )
   return {
     onPointerDown(event: ReactPointerEvent<HTMLElement>) {
       if (event.button !== 0) return

@@ -37,18 +37,30 @@ afterEach(() => {
 })
 
 describe('requests with images and files held by the store', () => {
-  it.each(['gpt-4o-mini', 'claude-sonnet-4-5'])('the Calls tab shows calls with an image (%s): no error, the image left out in words', async (model) => {
-    const errors = vi.spyOn(console, 'error')
-    const policy = testPolicy({ name: 'recorded' })
-    const session = createSessionSource({ status: 'idle', threadId: 'unused', calls: [{ callId: 'c0', policy, model, usage: { inputTokens: 900, outputTokens: 9 } }, { callId: 'c1', policy, model, usage: { inputTokens: 950, outputTokens: 5, cachedInputTokens: 800 } }] })
-    panel = await renderPanel({ entries: withAttachments(), tab: 'calls', policy, session })
-    const detail = await panel.find('call-detail')
-    expect(detail.dataset['callId']).toBe('c1')
-    await panel.find('cache-predictions')
-    expect(panel.query('[data-testid="threadlens-error"]')).toBeNull()
-    expect((await panel.find('attachments-left-out')).textContent).toBe('1 image and 1 file are shown without their bytes: the app sends them from its attachment store.')
-    expect(errors).not.toHaveBeenCalled()
-  })
+  it.each(['gpt-4o-mini', 'claude-sonnet-4-5'])(
+    'the Calls tab shows calls with an image (%s): no error, the image left out in words',
+    async (model) => {
+      const errors = vi.spyOn(console, 'error')
+      const policy = testPolicy({ name: 'recorded' })
+      const session = createSessionSource({
+        status: 'idle',
+        threadId: 'unused',
+        calls: [
+          { callId: 'c0', policy, model, usage: { inputTokens: 900, outputTokens: 9 } },
+          { callId: 'c1', policy, model, usage: { inputTokens: 950, outputTokens: 5, cachedInputTokens: 800 } },
+        ],
+      })
+      panel = await renderPanel({ entries: withAttachments(), tab: 'calls', policy, session })
+      const detail = await panel.find('call-detail')
+      expect(detail.dataset['callId']).toBe('c1')
+      await panel.find('cache-predictions')
+      expect(panel.query('[data-testid="threadlens-error"]')).toBeNull()
+      expect((await panel.find('attachments-left-out')).textContent).toBe(
+        '1 image and 1 file are shown without their bytes: the app sends them from its attachment store.',
+      )
+      expect(errors).not.toHaveBeenCalled()
+    },
+  )
 
   it('the Projection tab formats the request for OpenAI and Anthropic with the bytes left out, and says so', async () => {
     const errors = vi.spyOn(console, 'error')

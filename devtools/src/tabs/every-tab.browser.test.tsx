@@ -42,41 +42,45 @@ afterAll(() => {
 const policy = testPolicy({ name: 'recorded', maxInputTokens: 8_000, keepImagesTurns: 2 })
 
 describe('every tab over varied threads', () => {
-  it.each(variedThreads(SEED, RANDOM_THREADS, policy).map((thread) => [thread.name, thread] as const))('%s', { timeout: 120_000 }, async (_name, varied) => {
-    const session = createSessionSource({ status: 'idle', threadId: 'unused', calls: [...varied.calls] })
-    const panel = await renderPanel({ entries: varied.entries, session, policy, tab: 'calls', height: 640 })
-    if (varied.attempts) await recordAttempts(panel.stores, panel.threadId, policy)
-    const visited: string[] = []
-    try {
-      for (const width of widths) {
-        await page.viewport(width, 800)
-        for (const tab of tabIds) {
-          await panel.click(`tab-${tab}`)
-          await panel.find(`panel-${tab}`)
-          // Give the tab its reads and renders (the call log, token counts, the recall index).
-          await new Promise((resolve) => setTimeout(resolve, 60))
-          await eventually(() => expect(panel.query(`[data-testid="panel-${tab}"]`)?.getAttribute('aria-busy')).toBeNull())
-          const failure = panel.query('[data-testid="threadlens-error-message"], [data-testid="tab-load-error"]')
-          expect(failure?.textContent, `${tab} at ${width} px`).toBeUndefined()
-          expect(panel.query(`[data-testid="panel-${tab}"]`)?.childElementCount, `${tab} at ${width} px shows something`).toBeGreaterThan(0)
-          // The findings of the Tokens tab, over every kind of thread.
-          if (tab === 'tokens') await eventually(() => expect(panel.query('[data-testid="findings"]'), `findings at ${width} px`).not.toBeNull())
-          // The request-format views too (they once threw on images held by the store).
-          if (tab === 'projection') {
-            for (const format of ['openai', 'anthropic', 'neutral']) {
-              await panel.click(`format-${format}`)
-              await new Promise((resolve) => setTimeout(resolve, 30))
-              expect(panel.query('[data-testid="threadlens-error-message"]')?.textContent, `projection as ${format} at ${width} px`).toBeUndefined()
+  it.each(variedThreads(SEED, RANDOM_THREADS, policy).map((thread) => [thread.name, thread] as const))(
+    '%s',
+    { timeout: 120_000 },
+    async (_name, varied) => {
+      const session = createSessionSource({ status: 'idle', threadId: 'unused', calls: [...varied.calls] })
+      const panel = await renderPanel({ entries: varied.entries, session, policy, tab: 'calls', height: 640 })
+      if (varied.attempts) await recordAttempts(panel.stores, panel.threadId, policy)
+      const visited: string[] = []
+      try {
+        for (const width of widths) {
+          await page.viewport(width, 800)
+          for (const tab of tabIds) {
+            await panel.click(`tab-${tab}`)
+            await panel.find(`panel-${tab}`)
+            // Give the tab its reads and renders (the call log, token counts, the recall index).
+            await new Promise((resolve) => setTimeout(resolve, 60))
+            await eventually(() => expect(panel.query(`[data-testid="panel-${tab}"]`)?.getAttribute('aria-busy')).toBeNull())
+            const failure = panel.query('[data-testid="threadlens-error-message"], [data-testid="tab-load-error"]')
+            expect(failure?.textContent, `${tab} at ${width} px`).toBeUndefined()
+            expect(panel.query(`[data-testid="panel-${tab}"]`)?.childElementCount, `${tab} at ${width} px shows something`).toBeGreaterThan(0)
+            // The findings of the Tokens tab, over every kind of thread.
+            if (tab === 'tokens') await eventually(() => expect(panel.query('[data-testid="findings"]'), `findings at ${width} px`).not.toBeNull())
+            // The request-format views too (they once threw on images held by the store).
+            if (tab === 'projection') {
+              for (const format of ['openai', 'anthropic', 'neutral']) {
+                await panel.click(`format-${format}`)
+                await new Promise((resolve) => setTimeout(resolve, 30))
+                expect(panel.query('[data-testid="threadlens-error-message"]')?.textContent, `projection as ${format} at ${width} px`).toBeUndefined()
+              }
             }
+            visited.push(`${tab}@${width}`)
           }
-          visited.push(`${tab}@${width}`)
         }
+      } finally {
+        panel.unmount()
       }
-    } finally {
-      panel.unmount()
-    }
-    expect(visited).toHaveLength(tabIds.length * widths.length)
-    expect(uncaught).toEqual([])
-    expect(consoleErrors).toEqual([])
-  })
+      expect(visited).toHaveLength(tabIds.length * widths.length)
+      expect(uncaught).toEqual([])
+      expect(consoleErrors).toEqual([])
+    },
+  )
 })

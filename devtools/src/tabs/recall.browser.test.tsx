@@ -11,7 +11,13 @@ function choose(select: HTMLSelectElement, value: string): void {
 
 describe('recall in the panel', () => {
   it('marks recalled entries in the timeline with the words they matched, as text', async () => {
-    const panel = await renderPanel({ entries: recallConversation(), policy: recallPolicy(true), recall: createRecallIndex(), tab: 'timeline', height: 900 })
+    const panel = await renderPanel({
+      entries: recallConversation(),
+      policy: recallPolicy(true),
+      recall: createRecallIndex(),
+      tab: 'timeline',
+      height: 900,
+    })
     await panel.find('timeline-row')
     const count = await panel.find('timeline-count')
     await eventually(() => expect(count.textContent).toMatch(/ · \d+ recalled/))
@@ -65,7 +71,9 @@ describe('recall in the panel', () => {
     const panel = await renderPanel({ entries: recallConversation(), policy: recallPolicy(false), recall: createRecallIndex(), tab: 'lab' })
     await panel.click('lab-app:recall')
     const line = await panel.find('lab-recall')
-    await eventually(() => expect(line.textContent).toMatch(/Recall: app policy: no recall · this policy: recalled \d+ older entr(y|ies) \(\d+ tokens\)/))
+    await eventually(() =>
+      expect(line.textContent).toMatch(/Recall: app policy: no recall · this policy: recalled \d+ older entr(y|ies) \(\d+ tokens\)/),
+    )
     const entered = await panel.find('lab-entered')
     expect(Number(entered.dataset['count'])).toBeGreaterThan(0)
     // The lab's toggle turns it off again.

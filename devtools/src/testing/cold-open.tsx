@@ -28,7 +28,10 @@ export async function coldOpen({ holdWindowedLoad = false } = {}): Promise<ColdO
   await createTokenCounter('heuristic')
   const stores = createMemoryBackedStores()
   const { id } = await stores.threads.create()
-  const inputs: EntryInput[] = Array.from({ length: 200 }, (_, turn) => ({ kind: 'message', payload: { role: turn % 2 === 0 ? 'user' : 'assistant', content: `turn ${turn} ${'word '.repeat(40)}` } }))
+  const inputs: EntryInput[] = Array.from({ length: 200 }, (_, turn) => ({
+    kind: 'message',
+    payload: { role: turn % 2 === 0 ? 'user' : 'assistant', content: `turn ${turn} ${'word '.repeat(40)}` },
+  }))
   await stores.threads.appendMany(id, inputs)
   const loads: { windowed: boolean; panelShown: boolean }[] = []
   let shadow: ShadowRoot | undefined
@@ -52,7 +55,16 @@ export async function coldOpen({ holdWindowedLoad = false } = {}): Promise<ColdO
   const container = document.createElement('div')
   document.body.append(container)
   const root = createRoot(container)
-  flushSync(() => root.render(<ThreadlensDevtools client={client} threadId={id} policy={testPolicy({ maxInputTokens: 1200, reserveOutputTokens: 100 })} storageKey={`cold-open-${Date.now()}`} />))
+  flushSync(() =>
+    root.render(
+      <ThreadlensDevtools
+        client={client}
+        threadId={id}
+        policy={testPolicy({ maxInputTokens: 1200, reserveOutputTokens: 100 })}
+        storageKey={`cold-open-${Date.now()}`}
+      />,
+    ),
+  )
   shadow = (container.querySelector('[data-testid="threadlens-devtools"]') as HTMLElement).shadowRoot as ShadowRoot
   const root0 = shadow
   let meterWithFirstPanel: boolean | undefined

@@ -59,7 +59,9 @@ export async function renderPanel(options: HarnessOptions = {}): Promise<Harness
   // localStorage is shared by every test file on the origin: a key of this render's own, so one file's
   // remembered filters (a request format, a fate filter) never reach another file's panel.
   const storageKey = `threadlens-test-${harnessCount}-${crypto.randomUUID()}`
-  devtoolsUiStore(storageKey).getState().setTab(options.tab ?? 'projection')
+  devtoolsUiStore(storageKey)
+    .getState()
+    .setTab(options.tab ?? 'projection')
   const container = document.createElement('div')
   container.style.height = `${options.height ?? 600}px`
   if (options.width !== undefined) container.style.width = `${options.width}px`
@@ -119,10 +121,22 @@ export function conversation(turns: number, words = 30): EntryInput[] {
     const requestId = `r${turn}`
     inputs.push({ kind: 'message', payload: { role: 'user', content: `question ${turn} ${'lorem '.repeat(words)}` }, refs: { requestId } })
     if (turn % 3 === 0) {
-      inputs.push({ kind: 'tool_call', payload: { name: 'lookup', arguments: { turn } }, refs: { requestId, callId: `c${turn}a`, toolCallId: `t${turn}` } })
-      inputs.push({ kind: 'tool_result', payload: { name: 'lookup', result: { turn, rows: [1, 2, 3] } }, refs: { requestId, toolCallId: `t${turn}` } })
+      inputs.push({
+        kind: 'tool_call',
+        payload: { name: 'lookup', arguments: { turn } },
+        refs: { requestId, callId: `c${turn}a`, toolCallId: `t${turn}` },
+      })
+      inputs.push({
+        kind: 'tool_result',
+        payload: { name: 'lookup', result: { turn, rows: [1, 2, 3] } },
+        refs: { requestId, toolCallId: `t${turn}` },
+      })
     }
-    inputs.push({ kind: 'message', payload: { role: 'assistant', content: `answer ${turn} ${'ipsum '.repeat(words)}` }, refs: { requestId, callId: `c${turn}` } })
+    inputs.push({
+      kind: 'message',
+      payload: { role: 'assistant', content: `answer ${turn} ${'ipsum '.repeat(words)}` },
+      refs: { requestId, callId: `c${turn}` },
+    })
   }
   return inputs
 }

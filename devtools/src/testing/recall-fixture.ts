@@ -8,12 +8,24 @@ import { createRecallIndex } from '@threadlens/core/recall'
  */
 export function recallConversation(turns = 30): EntryInput[] {
   const inputs: EntryInput[] = [
-    { kind: 'message', payload: { role: 'user', content: 'Remember: the adoption agency needs our signed paperwork before Friday.' }, refs: { requestId: 'r-fact' } },
-    { kind: 'message', payload: { role: 'assistant', content: 'Noted: signed paperwork for the adoption agency, due Friday.' }, refs: { requestId: 'r-fact', callId: 'c-fact' } },
+    {
+      kind: 'message',
+      payload: { role: 'user', content: 'Remember: the adoption agency needs our signed paperwork before Friday.' },
+      refs: { requestId: 'r-fact' },
+    },
+    {
+      kind: 'message',
+      payload: { role: 'assistant', content: 'Noted: signed paperwork for the adoption agency, due Friday.' },
+      refs: { requestId: 'r-fact', callId: 'c-fact' },
+    },
   ]
   for (let turn = 0; turn < turns; turn++) {
     inputs.push({ kind: 'message', payload: { role: 'user', content: `question ${turn} ${'lorem '.repeat(30)}` }, refs: { requestId: `r${turn}` } })
-    inputs.push({ kind: 'message', payload: { role: 'assistant', content: `answer ${turn} ${'ipsum '.repeat(30)}` }, refs: { requestId: `r${turn}`, callId: `c${turn}` } })
+    inputs.push({
+      kind: 'message',
+      payload: { role: 'assistant', content: `answer ${turn} ${'ipsum '.repeat(30)}` },
+      refs: { requestId: `r${turn}`, callId: `c${turn}` },
+    })
   }
   inputs.push({ kind: 'message', payload: { role: 'user', content: 'What did the adoption agency need from us?' }, refs: { requestId: 'r-last' } })
   return inputs
@@ -21,7 +33,13 @@ export function recallConversation(turns = 30): EntryInput[] {
 
 /** A heuristic-counted window small enough that the filler is cut, with recall on or off. */
 export function recallPolicy(recall: boolean): ContextPolicy {
-  return definePolicy({ name: recall ? 'recall' : 'no recall', tokenizer: 'heuristic', maxInputTokens: 1200, reserveOutputTokens: 200, ...(recall ? { recall: {} } : {}) })
+  return definePolicy({
+    name: recall ? 'recall' : 'no recall',
+    tokenizer: 'heuristic',
+    maxInputTokens: 1200,
+    reserveOutputTokens: 200,
+    ...(recall ? { recall: {} } : {}),
+  })
 }
 
 /** `recallConversation()` projected with a recall index (or without one: `index: false`). */
@@ -29,5 +47,10 @@ export async function recalledProjection(options: { readonly recall?: boolean; r
   const thread = createThread({ id: 'recall-fixture', now: () => Date.UTC(2023, 4, 8) })
   for (const input of recallConversation()) thread.append(input)
   const counter = await createTokenCounter('heuristic')
-  return project({ thread, policy: recallPolicy(options.recall ?? true), counter, ...(options.index === false ? {} : { recall: createRecallIndex() }) })
+  return project({
+    thread,
+    policy: recallPolicy(options.recall ?? true),
+    counter,
+    ...(options.index === false ? {} : { recall: createRecallIndex() }),
+  })
 }

@@ -50,7 +50,11 @@ function extraEntry(random: () => number, position: number, kind = Math.floor(ra
             content: 'what is in this picture?',
             parts: [
               { type: 'text', text: 'what is in this picture?' },
-              { type: 'image', source: { type: 'attachment', id: `sha256-${hex(random)}`, mediaType: 'image/png', bytes: 1 + Math.floor(random() * 3_000_000) }, ...(random() < 0.5 ? { width: 1024, height: 768 } : {}) },
+              {
+                type: 'image',
+                source: { type: 'attachment', id: `sha256-${hex(random)}`, mediaType: 'image/png', bytes: 1 + Math.floor(random() * 3_000_000) },
+                ...(random() < 0.5 ? { width: 1024, height: 768 } : {}),
+              },
             ],
           },
           refs: { requestId },
@@ -68,19 +72,38 @@ function extraEntry(random: () => number, position: number, kind = Math.floor(ra
               { type: 'image', source: { type: 'url', url: PNG_DATA_URL }, detail: 'low' },
               { type: 'image', source: { type: 'url', url: 'https://example.com/harbour.jpg' } },
               { type: 'text', text: 'these' },
-              { type: 'file', source: { type: 'attachment', id: `sha256-${hex(random)}`, mediaType: random() < 0.5 ? 'application/pdf' : 'text/markdown', bytes: 40_000 }, filename: 'report <b>q3</b>.pdf', pages: 12 },
+              {
+                type: 'file',
+                source: {
+                  type: 'attachment',
+                  id: `sha256-${hex(random)}`,
+                  mediaType: random() < 0.5 ? 'application/pdf' : 'text/markdown',
+                  bytes: 40_000,
+                },
+                filename: 'report <b>q3</b>.pdf',
+                pages: 12,
+              },
             ],
           },
           refs: { requestId },
         },
       ]
     case 2:
-      return [{ kind: 'message', payload: { role: 'assistant', content: '', refusal: "I can't help with that request." }, refs: { requestId, callId: `refusal-${position}` } }]
+      return [
+        {
+          kind: 'message',
+          payload: { role: 'assistant', content: '', refusal: "I can't help with that request." },
+          refs: { requestId, callId: `refusal-${position}` },
+        },
+      ]
     case 3:
       return [
         {
           kind: 'message',
-          payload: { role: 'assistant', content: `[threadlens] entry ${position} could not be read from storage (payload.content: a string); this placeholder stands in for it.` },
+          payload: {
+            role: 'assistant',
+            content: `[threadlens] entry ${position} could not be read from storage (payload.content: a string); this placeholder stands in for it.`,
+          },
           meta: { unreadable: { field: 'payload.content', rule: 'a string' } },
         },
       ]
@@ -90,14 +113,32 @@ function extraEntry(random: () => number, position: number, kind = Math.floor(ra
       const lines = Array.from({ length: 6_000 }, (_, line) => `${line}\t${'row of a very large tool output '.repeat(2)}<td>${line}</td>`)
       return [
         { kind: 'tool_call', payload: { name: 'read_file', arguments: { path: '/var/log/huge.log' } }, refs: { requestId, callId, toolCallId } },
-        { kind: 'tool_result', payload: { name: 'read_file', result: lines.join('\n') }, refs: { requestId, callId, toolCallId }, meta: { truncated: { by: 'bytes', totalLines: 90_000, totalBytes: 9_000_000 } } },
+        {
+          kind: 'tool_result',
+          payload: { name: 'read_file', result: lines.join('\n') },
+          refs: { requestId, callId, toolCallId },
+          meta: { truncated: { by: 'bytes', totalLines: 90_000, totalBytes: 9_000_000 } },
+        },
         { kind: 'message', payload: { role: 'assistant', content: 'The log is long.' }, refs: { requestId, callId: `${callId}-answer` } },
       ]
     }
     case 5:
-      return [{ kind: 'message', payload: { role: 'assistant', content: 'The answer was cut off mid-' }, refs: { requestId, callId: `cut-${position}` }, meta: { interrupted: true } }]
+      return [
+        {
+          kind: 'message',
+          payload: { role: 'assistant', content: 'The answer was cut off mid-' },
+          refs: { requestId, callId: `cut-${position}` },
+          meta: { interrupted: true },
+        },
+      ]
     default:
-      return [{ kind: 'message', payload: { role: 'user', content: `${'🙂 東京 <script>alert(1)</script> '.repeat(Math.floor(random() * 200))}` }, refs: { requestId } }]
+      return [
+        {
+          kind: 'message',
+          payload: { role: 'user', content: `${'🙂 東京 <script>alert(1)</script> '.repeat(Math.floor(random() * 200))}` },
+          refs: { requestId },
+        },
+      ]
   }
 }
 
@@ -106,7 +147,10 @@ function mixed(entries: readonly EntryInput[], random: () => number, extras: num
   const result = [...entries]
   for (let extra = 0; extra < extras; extra++) {
     // Only between units: a tool call keeps its results right after it.
-    const boundaries = [0, ...result.map((entry, index) => (entry.kind === 'tool_call' || entry.kind === 'tool_result' ? -1 : index + 1)).filter((index) => index > 0)]
+    const boundaries = [
+      0,
+      ...result.map((entry, index) => (entry.kind === 'tool_call' || entry.kind === 'tool_result' ? -1 : index + 1)).filter((index) => index > 0),
+    ]
     const at = boundaries[Math.floor(random() * boundaries.length)] ?? result.length
     result.splice(at, 0, ...extraEntry(random, extra))
   }
@@ -122,7 +166,15 @@ function recordedCalls(entries: readonly EntryInput[], policy: ContextPolicy, ra
       callId,
       policy,
       ...(model === undefined ? {} : { model }),
-      ...(reported ? { usage: { inputTokens: Math.floor(random() * 50_000), outputTokens: Math.floor(random() * 900), ...(random() < 0.6 ? { cachedInputTokens: Math.floor(random() * 30_000) } : {}) } } : {}),
+      ...(reported
+        ? {
+            usage: {
+              inputTokens: Math.floor(random() * 50_000),
+              outputTokens: Math.floor(random() * 900),
+              ...(random() < 0.6 ? { cachedInputTokens: Math.floor(random() * 30_000) } : {}),
+            },
+          }
+        : {}),
       stopReason: stopReasons[Math.floor(random() * stopReasons.length)] as string,
       startedAt: Date.UTC(2026, 10, 1) + position * 61_000,
     }
@@ -133,17 +185,30 @@ function recordedCalls(entries: readonly EntryInput[], policy: ContextPolicy, ra
 export function variedThreads(seed: number, count: number, policy: ContextPolicy): VariedThread[] {
   const random = randomSource(seed)
   // Half of any size, half long (up to a few hundred entries): long threads fill windows and budgets.
-  const sampled = fc.sample(fc.oneof(actionsArbitrary, fc.array(actionArbitrary, { minLength: 40, maxLength: 200, size: 'max' })), { seed, numRuns: count })
+  const sampled = fc.sample(fc.oneof(actionsArbitrary, fc.array(actionArbitrary, { minLength: 40, maxLength: 200, size: 'max' })), {
+    seed,
+    numRuns: count,
+  })
   const threads = sampled.map((actions, index): VariedThread => {
     const built = buildThread(actions, `varied-${index}`)
-    const inputs: EntryInput[] = built.entries.map((entry) => ({ kind: entry.kind, payload: entry.payload, refs: entry.refs, ...(entry.meta === undefined ? {} : { meta: entry.meta }) }) as EntryInput)
+    const inputs: EntryInput[] = built.entries.map(
+      (entry) =>
+        ({ kind: entry.kind, payload: entry.payload, refs: entry.refs, ...(entry.meta === undefined ? {} : { meta: entry.meta }) }) as EntryInput,
+    )
     const entries = mixed(inputs, random, 1 + Math.floor(random() * 6))
     return { name: `random ${index} (${entries.length} entries)`, entries, calls: recordedCalls(entries, policy, random), attempts: random() < 0.7 }
   })
   const image: EntryInput[] = [
     {
       kind: 'message',
-      payload: { role: 'user', content: 'what is this?', parts: [{ type: 'text', text: 'what is this?' }, { type: 'image', source: { type: 'attachment', id: `sha256-${'ab'.repeat(32)}`, mediaType: 'image/png', bytes: 52_000 } }] },
+      payload: {
+        role: 'user',
+        content: 'what is this?',
+        parts: [
+          { type: 'text', text: 'what is this?' },
+          { type: 'image', source: { type: 'attachment', id: `sha256-${'ab'.repeat(32)}`, mediaType: 'image/png', bytes: 52_000 } },
+        ],
+      },
       refs: { requestId: 'r0' },
     },
     { kind: 'message', payload: { role: 'assistant', content: 'A harbour.' }, refs: { requestId: 'r0', callId: 'c0' } },
@@ -156,7 +221,12 @@ export function variedThreads(seed: number, count: number, policy: ContextPolicy
   ]
   return [
     ...threads,
-    { name: `one of each: images, files, a refusal, an unreadable entry, a huge tool output, a cut reply (${everyKind.length} entries)`, entries: everyKind, calls: recordedCalls(everyKind, policy, random), attempts: true },
+    {
+      name: `one of each: images, files, a refusal, an unreadable entry, a huge tool output, a cut reply (${everyKind.length} entries)`,
+      entries: everyKind,
+      calls: recordedCalls(everyKind, policy, random),
+      attempts: true,
+    },
     { name: 'empty', entries: [], calls: [], attempts: false },
     { name: 'an image attached, then Calls', entries: image, calls: recordedCalls(image, policy, random), attempts: true },
   ]
@@ -167,12 +237,51 @@ export async function recordAttempts(stores: MemoryBackedStores, threadId: strin
   const counter = await createTokenCounter('heuristic')
   const thread = await stores.threads.load(threadId)
   const projection = project({ thread, policy, counter, tools: [] })
-  const base = { model: 'claude-sonnet-4-5', provider: 'anthropic', counter, policy, tools: [], memory: undefined, projection, basisSeq: thread.nextSeq, stored: new StoredHashes() }
+  const base = {
+    model: 'claude-sonnet-4-5',
+    provider: 'anthropic',
+    counter,
+    policy,
+    tools: [],
+    memory: undefined,
+    projection,
+    basisSeq: thread.nextSeq,
+    stored: new StoredHashes(),
+  }
   const startedAt = Date.UTC(2026, 10, 2)
   const attempts: CallAttempt[] = [
-    { id: 'late-1#1', threadId, callId: 'late-1', attempt: 1, status: 'retried', record: callRecord({ ...base, stopReason: 'error', usage: undefined, timing: { startedAt, durationMs: 300, attempts: 1 } }), error: { name: 'RateLimitError', message: 'rate limited: retry after 2 s', status: 429 } },
-    { id: 'late-1#2', threadId, callId: 'late-1', attempt: 2, status: 'failed', record: callRecord({ ...base, stopReason: 'error', usage: undefined, timing: { startedAt: startedAt + 2_000, durationMs: 120, attempts: 2 } }), error: { name: 'ProviderAuthError', message: '<b>invalid</b> x-api-key', status: 401 } },
-    { id: 'late-2#1', threadId, callId: 'late-2', attempt: 1, status: 'aborted', record: callRecord({ ...base, stopReason: 'abort', usage: undefined, timing: { startedAt: startedAt + 9_000, firstTokenMs: 380, durationMs: 2_100, attempts: 1 } }), error: { name: 'AbortError', message: 'The request was aborted.' } },
+    {
+      id: 'late-1#1',
+      threadId,
+      callId: 'late-1',
+      attempt: 1,
+      status: 'retried',
+      record: callRecord({ ...base, stopReason: 'error', usage: undefined, timing: { startedAt, durationMs: 300, attempts: 1 } }),
+      error: { name: 'RateLimitError', message: 'rate limited: retry after 2 s', status: 429 },
+    },
+    {
+      id: 'late-1#2',
+      threadId,
+      callId: 'late-1',
+      attempt: 2,
+      status: 'failed',
+      record: callRecord({ ...base, stopReason: 'error', usage: undefined, timing: { startedAt: startedAt + 2_000, durationMs: 120, attempts: 2 } }),
+      error: { name: 'ProviderAuthError', message: '<b>invalid</b> x-api-key', status: 401 },
+    },
+    {
+      id: 'late-2#1',
+      threadId,
+      callId: 'late-2',
+      attempt: 1,
+      status: 'aborted',
+      record: callRecord({
+        ...base,
+        stopReason: 'abort',
+        usage: undefined,
+        timing: { startedAt: startedAt + 9_000, firstTokenMs: 380, durationMs: 2_100, attempts: 1 },
+      }),
+      error: { name: 'AbortError', message: 'The request was aborted.' },
+    },
   ]
   for (const attempt of attempts) await stores.calls.recordAttempt(attempt)
 }

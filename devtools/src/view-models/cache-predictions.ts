@@ -39,7 +39,15 @@ function infoFor(model: string | undefined): ModelInfo {
   } catch {
     // falls through to the unpriced stand-in
   }
-  return { id: model ?? 'unknown', provider: 'openai', contextWindow: 1, maxOutputTokens: 1, tokenizer: 'heuristic', exactTokenizer: false, safetyMargin: 0 }
+  return {
+    id: model ?? 'unknown',
+    provider: 'openai',
+    contextWindow: 1,
+    maxOutputTokens: 1,
+    tokenizer: 'heuristic',
+    exactTokenizer: false,
+    safetyMargin: 0,
+  }
 }
 
 /**
@@ -73,7 +81,16 @@ export function predictCalls(calls: readonly CallToPredict[], count: (text: stri
             },
             count,
           )
-        : openAICacheBlocks({ messages: toOpenAIChat(call.result, { ...viewFormatOptions, cacheBreakpoints: openAITakesCacheBreakpoints(info.id) }), tools: call.tools.map((tool) => ({ type: 'function', function: { name: tool.name, description: tool.description, parameters: tool.parameters } })) }, count)
+        : openAICacheBlocks(
+            {
+              messages: toOpenAIChat(call.result, { ...viewFormatOptions, cacheBreakpoints: openAITakesCacheBreakpoints(info.id) }),
+              tools: call.tools.map((tool) => ({
+                type: 'function',
+                function: { name: tool.name, description: tool.description, parameters: tool.parameters },
+              })),
+            },
+            count,
+          )
     const predicted = simulator.next({ at: latest, ...blocks })
     const [comparison] = compareCacheUsage([predicted], [call.reported])
     return { callId: call.callId, provider, predicted, comparison: comparison as CacheComparison }

@@ -58,7 +58,11 @@ describe('the Calls tab trace', () => {
     const entryAt = (seq: number) => entries[seq]
     const [answered] = traceRows([{ ...call('c1', record(100)), seqs: [1] }], [])
     expect(traceLabel(answered as TraceRow, entryAt)).toBe('weather({"city":"Oslo"})')
-    const failed = { ...attempt('c2', 1, 200, 'failed'), record: record(200, { basisSeq: 1 }), error: { name: 'ProviderAuthError', message: 'invalid x-api-key', status: 401 } }
+    const failed = {
+      ...attempt('c2', 1, 200, 'failed'),
+      record: record(200, { basisSeq: 1 }),
+      error: { name: 'ProviderAuthError', message: 'invalid x-api-key', status: 401 },
+    }
     const [row] = traceRows([], [failed])
     expect(traceLabel(row as TraceRow, entryAt)).toBe('HTTP 401: invalid x-api-key · for “What is the weather in Oslo?”')
   })
@@ -91,10 +95,21 @@ describe('the Calls tab trace', () => {
 describe('stepLines', () => {
   it('says each step of a call that ran several: stop reason, tokens with cache reads and writes, timings', () => {
     const steps = [
-      { stopReason: 'tool-calls', inputTokens: 1_200, outputTokens: 40, cachedInputTokens: 1_000, cacheWriteInputTokens: 64, firstTokenMs: 310, durationMs: 900 },
+      {
+        stopReason: 'tool-calls',
+        inputTokens: 1_200,
+        outputTokens: 40,
+        cachedInputTokens: 1_000,
+        cacheWriteInputTokens: 64,
+        firstTokenMs: 310,
+        durationMs: 900,
+      },
       { stopReason: 'stop' },
     ]
-    expect(stepLines(record(0, { steps }))).toEqual(['tool-calls · 1,200 in, 40 out, 1,000 cached, 64 written to cache · first token 310 ms · took 900 ms', 'stop · usage not reported · first token — · took —'])
+    expect(stepLines(record(0, { steps }))).toEqual([
+      'tool-calls · 1,200 in, 40 out, 1,000 cached, 64 written to cache · first token 310 ms · took 900 ms',
+      'stop · usage not reported · first token — · took —',
+    ])
     expect(stepLines(record(0))).toEqual([])
   })
 })

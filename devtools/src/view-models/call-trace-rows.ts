@@ -7,7 +7,13 @@ import { oneLine } from './message-preview'
 
 /** One row of the Calls tab's trace: an answered (or cut short) call on the thread, or an attempt from the call log. */
 export type TraceRow =
-  | { readonly kind: 'call'; readonly key: string; readonly status: CallAttemptStatus; readonly call: ThreadCall; readonly record: CallRecord | undefined }
+  | {
+      readonly kind: 'call'
+      readonly key: string
+      readonly status: CallAttemptStatus
+      readonly call: ThreadCall
+      readonly record: CallRecord | undefined
+    }
   | { readonly kind: 'attempt'; readonly key: string; readonly status: CallAttemptStatus; readonly attempt: CallAttempt; readonly record: CallRecord }
 
 /**
@@ -64,11 +70,18 @@ export function traceRows(calls: readonly ThreadCall[], attempts: readonly CallA
     }
   }
   const rows: TraceRow[] = []
-  const attemptRow = (attempt: CallAttempt): TraceRow => ({ kind: 'attempt', key: `a:${attempt.id}`, status: attempt.status, attempt, record: attempt.record })
+  const attemptRow = (attempt: CallAttempt): TraceRow => ({
+    kind: 'attempt',
+    key: `a:${attempt.id}`,
+    status: attempt.status,
+    attempt,
+    record: attempt.record,
+  })
   let orphan = 0
   for (const call of calls) {
     const start = startOf(call)
-    while (start !== undefined && orphan < orphans.length && ((orphans[orphan] as CallAttempt).record.startedAt ?? Number.POSITIVE_INFINITY) < start) rows.push(attemptRow(orphans[orphan++] as CallAttempt))
+    while (start !== undefined && orphan < orphans.length && ((orphans[orphan] as CallAttempt).record.startedAt ?? Number.POSITIVE_INFINITY) < start)
+      rows.push(attemptRow(orphans[orphan++] as CallAttempt))
     const own = byCall.get(call.callId) ?? []
     const stored = call.record?.stored
     const logged = new Set(own.map((attempt) => attempt.attempt))
@@ -87,7 +100,10 @@ export function traceRows(calls: readonly ThreadCall[], attempts: readonly CallA
  * previous try of the same call), and the newest answered request before it (what a provider's
  * prompt cache can hold: a request that failed or was stopped may have written nothing).
  */
-export function rowNeighbours(rows: readonly TraceRow[], index: number): { readonly previous: TraceRow | undefined; readonly answered: TraceRow | undefined } {
+export function rowNeighbours(
+  rows: readonly TraceRow[],
+  index: number,
+): { readonly previous: TraceRow | undefined; readonly answered: TraceRow | undefined } {
   let answered: TraceRow | undefined
   for (let before = index - 1; before >= 0 && answered === undefined; before--) if (rows[before]?.status === 'ok') answered = rows[before]
   return { previous: index > 0 ? rows[index - 1] : undefined, answered }
@@ -187,10 +203,20 @@ export function traceLabel(row: TraceRow, entryAt: (seq: number) => Entry | unde
     const written = row.call.seqs.map(entryAt).filter((entry): entry is Entry => entry !== undefined)
     const reply = written.find((entry) => entry.kind === 'message')
     const calls = written.filter((entry) => entry.kind === 'tool_call')
-    const text = reply !== undefined ? entryPreview(reply) : calls.length > 0 ? calls.map(entryPreview).join(', ') : written[0] === undefined ? '' : entryPreview(written[0])
+    const text =
+      reply !== undefined
+        ? entryPreview(reply)
+        : calls.length > 0
+          ? calls.map(entryPreview).join(', ')
+          : written[0] === undefined
+            ? ''
+            : entryPreview(written[0])
     return oneLine(text === '' ? `call ${row.call.callId}` : text, 120)
   }
   const question = askedBefore(row.attempt.record.basisSeq, entryAt)
-  const error = row.attempt.error === undefined ? row.status : `${row.attempt.error.status === undefined ? row.attempt.error.name : `HTTP ${row.attempt.error.status}`}: ${row.attempt.error.message}`
+  const error =
+    row.attempt.error === undefined
+      ? row.status
+      : `${row.attempt.error.status === undefined ? row.attempt.error.name : `HTTP ${row.attempt.error.status}`}: ${row.attempt.error.message}`
   return oneLine(question === undefined ? error : `${error} · for “${question}”`, 120)
 }

@@ -10,7 +10,12 @@ async function bigToolResult() {
   thread.append({ kind: 'message', payload: { role: 'assistant', content: 'The log repeats one error.' }, refs: { callId: 'c2' } })
   const counter = await createTokenCounter('heuristic')
   const policy = definePolicy({ tokenizer: 'heuristic', maxInputTokens: 8000, reserveOutputTokens: 1000, systemPrompt: 'You read logs.' })
-  return project({ thread, policy, counter, tools: [{ name: 'read_file', description: 'reads a file', parameters: { type: 'object', properties: { path: { type: 'string' } } } }] })
+  return project({
+    thread,
+    policy,
+    counter,
+    tools: [{ name: 'read_file', description: 'reads a file', parameters: { type: 'object', properties: { path: { type: 'string' } } } }],
+  })
 }
 
 describe('contextMap', () => {
@@ -41,7 +46,11 @@ describe('contextMap', () => {
 
   it('merges the smallest messages of a part past blocksPerPart into one tile that keeps their entries', async () => {
     const thread = createThread({ id: 'many', now: () => 1 })
-    for (let index = 0; index < 40; index++) thread.append({ kind: 'message', payload: { role: index % 2 === 0 ? 'user' : 'assistant', content: `message ${index} ${'word '.repeat(index)}` } })
+    for (let index = 0; index < 40; index++)
+      thread.append({
+        kind: 'message',
+        payload: { role: index % 2 === 0 ? 'user' : 'assistant', content: `message ${index} ${'word '.repeat(index)}` },
+      })
     const counter = await createTokenCounter('heuristic')
     const result = project({ thread, policy: definePolicy({ tokenizer: 'heuristic', maxInputTokens: 100_000, reserveOutputTokens: 1000 }), counter })
     const model = contextMap(result, { blocksPerPart: 10 })

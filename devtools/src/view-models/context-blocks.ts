@@ -125,7 +125,10 @@ export function contextMap(result: ProjectionResult, options: ContextMapOptions 
         key: `${part}-rest`,
         part,
         label: `${rest.length} smaller messages`,
-        preview: rest.map((block) => block.preview).join(' · ').slice(0, 160),
+        preview: rest
+          .map((block) => block.preview)
+          .join(' · ')
+          .slice(0, 160),
         tokens: rest.reduce((sum, block) => sum + block.tokens, 0),
         positions: rest.map((block) => block.positions[0] as number).sort((a, b) => a - b),
         seqs: rest.flatMap((block) => block.seqs).sort((a, b) => a - b),
@@ -133,9 +136,25 @@ export function contextMap(result: ProjectionResult, options: ContextMapOptions 
     }
     const inMessages = blocks.reduce((sum, block) => sum + block.tokens, 0)
     if (part === 'tools' || part === 'free') {
-      blocks.push({ key: part, part, label: contextPartLabels[part], preview: part === 'free' ? 'room left in the input budget' : 'the tool schemas the request carries', tokens, positions: [], seqs: [] })
+      blocks.push({
+        key: part,
+        part,
+        label: contextPartLabels[part],
+        preview: part === 'free' ? 'room left in the input budget' : 'the tool schemas the request carries',
+        tokens,
+        positions: [],
+        seqs: [],
+      })
     } else if (tokens > inMessages) {
-      blocks.push({ key: `${part}-overhead`, part, label: 'overhead', preview: 'tokens the format adds beyond the messages (e.g. reply priming)', tokens: tokens - inMessages, positions: [], seqs: [] })
+      blocks.push({
+        key: `${part}-overhead`,
+        part,
+        label: 'overhead',
+        preview: 'tokens the format adds beyond the messages (e.g. reply priming)',
+        tokens: tokens - inMessages,
+        positions: [],
+        seqs: [],
+      })
     }
     groups.push({ part, tokens, blocks: blocks.sort((a, b) => b.tokens - a.tokens) })
   }

@@ -4,7 +4,18 @@ import { inputBudget } from '@threadlens/core/internal'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { traceRows } from './call-trace-rows'
-import { axisTicks, bucketWords, callTicks, chartBuckets, chartSummary, contextSeries, pointWords, shortTokens, type ChartBucket, type ContextPoint } from './context-chart'
+import {
+  axisTicks,
+  bucketWords,
+  callTicks,
+  chartBuckets,
+  chartSummary,
+  contextSeries,
+  pointWords,
+  shortTokens,
+  type ChartBucket,
+  type ContextPoint,
+} from './context-chart'
 
 const SEED = 2727
 
@@ -21,11 +32,18 @@ interface CallSpec {
   readonly recalled?: number | undefined
 }
 
-const policyOf = (budget: CallSpec['budget']) => (budget === undefined ? undefined : definePolicy({ name: 'p', tokenizer: 'heuristic', maxInputTokens: budget.max, reserveOutputTokens: budget.reserve }))
-
+const policyOf = (budget: CallSpec['budget']) =>
+  budget === undefined
+    ? undefined
+    : definePolicy({ name: 'p', tokenizer: 'heuristic', maxInputTokens: budget.max, reserveOutputTokens: budget.reserve })
 
 /** A thread of calls as the spec says: entries, the calls derived from them, and the logged failed tries. */
-function build(specs: readonly CallSpec[]): { entries: readonly Entry[]; calls: ThreadCall[]; attempts: CallAttempt[]; policies: Map<string, number | undefined> } {
+function build(specs: readonly CallSpec[]): {
+  entries: readonly Entry[]
+  calls: ThreadCall[]
+  attempts: CallAttempt[]
+  policies: Map<string, number | undefined>
+} {
   const thread = createThread({ id: 't' })
   const calls: ThreadCall[] = []
   const attempts: CallAttempt[] = []
@@ -44,7 +62,9 @@ function build(specs: readonly CallSpec[]): { entries: readonly Entry[]; calls: 
       basisSeq,
       ...(policy === undefined ? {} : { policy }),
       ...(spec.sent === undefined ? {} : { localInputTokens: spec.sent }),
-      ...(spec.reported === undefined ? {} : { usage: { inputTokens: spec.reported, outputTokens: 5, ...(spec.cached === undefined ? {} : { cachedInputTokens: spec.cached }) } }),
+      ...(spec.reported === undefined
+        ? {}
+        : { usage: { inputTokens: spec.reported, outputTokens: 5, ...(spec.cached === undefined ? {} : { cachedInputTokens: spec.cached }) } }),
       // A record stored with the answer (as a session writes one) carries the same figures, and what recall did.
       ...(spec.recalled === undefined
         ? {}
@@ -60,7 +80,9 @@ function build(specs: readonly CallSpec[]): { entries: readonly Entry[]; calls: 
               stopReason: 'stop',
               attempts: spec.failures + 1,
               ...(spec.sent === undefined ? {} : { localInputTokens: spec.sent }),
-              ...(spec.reported === undefined ? {} : { inputTokens: spec.reported, outputTokens: 5, ...(spec.cached === undefined ? {} : { cachedInputTokens: spec.cached }) }),
+              ...(spec.reported === undefined
+                ? {}
+                : { inputTokens: spec.reported, outputTokens: 5, ...(spec.cached === undefined ? {} : { cachedInputTokens: spec.cached }) }),
               ...recalled,
             },
           }),
@@ -79,12 +101,30 @@ function build(specs: readonly CallSpec[]): { entries: readonly Entry[]; calls: 
         stopReason: 'error',
         ...(spec.sent === undefined ? {} : { localInputTokens: spec.sent }),
       }
-      attempts.push({ id: `${callId}#${attempt}`, threadId: 't', callId, attempt, status: attempt === spec.failures ? 'retried' : 'failed', record: stored })
+      attempts.push({
+        id: `${callId}#${attempt}`,
+        threadId: 't',
+        callId,
+        attempt,
+        status: attempt === spec.failures ? 'retried' : 'failed',
+        record: stored,
+      })
       policies.set(`a:${callId}#${attempt}`, policy === undefined ? undefined : inputBudget(policy))
     }
     const seq = thread.nextSeq
     thread.append({ kind: 'message', payload: { role: 'assistant', content: `answer ${index}` }, refs: { callId } })
-    calls.push({ callId, ordinal: index, requestId: undefined, iteration: undefined, parentCallId: undefined, firstSeq: seq, lastSeq: seq, seqs: [seq], toolCallCount: 0, record })
+    calls.push({
+      callId,
+      ordinal: index,
+      requestId: undefined,
+      iteration: undefined,
+      parentCallId: undefined,
+      firstSeq: seq,
+      lastSeq: seq,
+      seqs: [seq],
+      toolCallCount: 0,
+      record,
+    })
     policies.set(`c:${callId}`, policy === undefined ? undefined : inputBudget(policy))
   }
   return { entries: thread.entries, calls, attempts, policies }
@@ -114,7 +154,8 @@ describe('contextSeries', () => {
         expect(points.map((point) => point.key)).toEqual(rows.map((row) => row.key))
         expect(points.map((point) => point.index)).toEqual(rows.map((_row, index) => index))
         for (const point of points) {
-          for (const value of [point.sent, point.reported, point.cached, point.budget]) if (value !== undefined) expect(value).toBeGreaterThanOrEqual(0)
+          for (const value of [point.sent, point.reported, point.cached, point.budget])
+            if (value !== undefined) expect(value).toBeGreaterThanOrEqual(0)
           expect(point.budget).toBe(policies.get(point.key))
         }
         const summaries = entries.filter((entry) => entry.kind === 'summary').map((entry) => entry.seq)
@@ -122,7 +163,11 @@ describe('contextSeries', () => {
         // The calls' own figures, as recorded.
         for (const [index, call] of specs.entries()) {
           const point = points.find((item) => item.key === `c:c${index}`) as ContextPoint
-          expect([point.sent, point.reported, point.cached]).toEqual([call.sent, call.reported, call.reported === undefined ? undefined : call.cached])
+          expect([point.sent, point.reported, point.cached]).toEqual([
+            call.sent,
+            call.reported,
+            call.reported === undefined ? undefined : call.cached,
+          ])
         }
         // Recall is marked on every request whose record says it brought entries back, and on no other.
         for (const point of points) {
@@ -135,8 +180,13 @@ describe('contextSeries', () => {
   })
 
   it('takes no figure that is not a token count, and resolves an attempt’s policy from the call that stored it', () => {
-    const { entries, calls, attempts } = build([{ sent: 10, reported: 12, cached: undefined, budget: { max: 9_000, reserve: 1_000 }, failures: 1, summariesBefore: 0 }])
-    const bad = { ...calls[0], record: { ...calls[0]?.record, callId: 'c0', localInputTokens: -5, usage: { inputTokens: Number.NaN, outputTokens: 1 } } } as ThreadCall
+    const { entries, calls, attempts } = build([
+      { sent: 10, reported: 12, cached: undefined, budget: { max: 9_000, reserve: 1_000 }, failures: 1, summariesBefore: 0 },
+    ])
+    const bad = {
+      ...calls[0],
+      record: { ...calls[0]?.record, callId: 'c0', localInputTokens: -5, usage: { inputTokens: Number.NaN, outputTokens: 1 } },
+    } as ThreadCall
     const [attemptPoint, callPoint] = contextSeries(traceRows([bad], attempts), entries)
     expect(callPoint).toMatchObject({ sent: undefined, reported: undefined, budget: 8_000 })
     expect(attemptPoint).toMatchObject({ key: 'a:c0#1', status: 'retried', sent: 10, budget: 8_000 })
@@ -155,7 +205,9 @@ describe('chartBuckets', () => {
         const points = contextSeries(traceRows(calls, attempts), entries)
         const buckets = chartBuckets(points, max)
         expect(buckets.length).toBeLessThanOrEqual(max)
-        expect(buckets.flatMap((bucket) => Array.from({ length: bucket.last - bucket.first + 1 }, (_value, offset) => bucket.first + offset))).toEqual(points.map((point) => point.index))
+        expect(
+          buckets.flatMap((bucket) => Array.from({ length: bucket.last - bucket.first + 1 }, (_value, offset) => bucket.first + offset)),
+        ).toEqual(points.map((point) => point.index))
         for (const bucket of buckets) {
           const inside = points.slice(bucket.first, bucket.last + 1)
           const sent = inside.map((point) => point.sent).filter((value) => value !== undefined)
@@ -170,7 +222,16 @@ describe('chartBuckets', () => {
   })
 
   it('draws 1,000 calls as at most the buckets asked for, fast', () => {
-    const { entries, calls, attempts } = build(Array.from({ length: 1_000 }, (_value, index) => ({ sent: index * 10, reported: undefined, cached: undefined, budget: { max: 20_000, reserve: 2_000 }, failures: index % 97 === 0 ? 1 : 0, summariesBefore: index % 250 === 0 ? 1 : 0 })))
+    const { entries, calls, attempts } = build(
+      Array.from({ length: 1_000 }, (_value, index) => ({
+        sent: index * 10,
+        reported: undefined,
+        cached: undefined,
+        budget: { max: 20_000, reserve: 2_000 },
+        failures: index % 97 === 0 ? 1 : 0,
+        summariesBefore: index % 250 === 0 ? 1 : 0,
+      })),
+    )
     const started = performance.now()
     const buckets = chartBuckets(contextSeries(traceRows(calls, attempts), entries), 120)
     expect(performance.now() - started).toBeLessThan(200)
@@ -210,16 +271,34 @@ describe('axes and words', () => {
   })
 
   it('says the chart and each point in words', () => {
-    const point: ContextPoint = { key: 'c:a', index: 2, callId: 'a', attempt: 2, status: 'failed', sent: 1_200, reported: undefined, cached: 800, budget: 8_000, summaries: [7], recalled: undefined }
+    const point: ContextPoint = {
+      key: 'c:a',
+      index: 2,
+      callId: 'a',
+      attempt: 2,
+      status: 'failed',
+      sent: 1_200,
+      reported: undefined,
+      cached: 800,
+      budget: 8_000,
+      summaries: [7],
+      recalled: undefined,
+    }
     expect(pointWords({ ...point, recalled: 4 })).toBe(`${pointWords(point)} · recall brought back 4 older entries`)
     expect(chartSummary([{ ...point, recalled: 1 }])).toContain('recall brought older entries back into 1 request')
-    expect(pointWords(point)).toBe('request 3, call a try 2 (failed) · sent 1,200 tokens · 800 read from cache · budget 8,000 tokens · summary written before it (entry #7)')
+    expect(pointWords(point)).toBe(
+      'request 3, call a try 2 (failed) · sent 1,200 tokens · 800 read from cache · budget 8,000 tokens · summary written before it (entry #7)',
+    )
     expect(chartSummary([point, { ...point, index: 3, status: 'ok', sent: 3_000, summaries: [] }])).toBe(
       'Prompt size of 2 requests, oldest first; sent from 1,200 to 3,000 tokens (the most at request 4); budget 8,000 tokens; 1 summary written; 1 not answered.',
     )
-    expect(chartSummary([{ ...point, sent: undefined, budget: undefined, summaries: [], status: 'ok' }])).toBe('Prompt size of 1 request, oldest first; no local token count recorded.')
+    expect(chartSummary([{ ...point, sent: undefined, budget: undefined, summaries: [], status: 'ok' }])).toBe(
+      'Prompt size of 1 request, oldest first; no local token count recorded.',
+    )
     const run = [point, { ...point, index: 3, status: 'ok' as const, sent: 3_000, budget: 6_000, summaries: [] }]
     expect(bucketWords(chartBuckets(run, 2)[0] as ChartBucket, run)).toBe(pointWords(point))
-    expect(bucketWords(chartBuckets(run, 1)[0] as ChartBucket, run)).toBe('requests 3 to 4 · sent at most 3,000 tokens · at most 800 read from cache · lowest budget 6,000 tokens · 1 not answered · 1 summary written')
+    expect(bucketWords(chartBuckets(run, 1)[0] as ChartBucket, run)).toBe(
+      'requests 3 to 4 · sent at most 3,000 tokens · at most 800 read from cache · lowest budget 6,000 tokens · 1 not answered · 1 summary written',
+    )
   })
 })

@@ -129,7 +129,20 @@ export function chartBuckets(points: readonly ContextPoint[], maxBuckets: number
     let most = -1
     for (let index = first; index <= last; index++) {
       const point = points[index] as ContextPoint
-      if (bucket === undefined) bucket = { first, last, key: point.key, sent: undefined, reported: undefined, cached: undefined, budget: undefined, status: 'ok', unanswered: 0, summaries: [], recalled: 0 }
+      if (bucket === undefined)
+        bucket = {
+          first,
+          last,
+          key: point.key,
+          sent: undefined,
+          reported: undefined,
+          cached: undefined,
+          budget: undefined,
+          status: 'ok',
+          unanswered: 0,
+          summaries: [],
+          recalled: 0,
+        }
       const size = point.sent ?? point.reported ?? 0
       if (size > most) {
         most = size
@@ -182,7 +195,10 @@ const figure = (value: number | undefined) => (value === undefined ? 'not record
 
 /** One request's figures in words: a point's tooltip and accessible name. */
 export function pointWords(point: ContextPoint): string {
-  const parts = [`request ${point.index + 1}, call ${point.callId}${point.attempt > 1 ? ` try ${point.attempt}` : ''}${point.status === 'ok' ? '' : ` (${point.status})`}`, `sent ${figure(point.sent)}`]
+  const parts = [
+    `request ${point.index + 1}, call ${point.callId}${point.attempt > 1 ? ` try ${point.attempt}` : ''}${point.status === 'ok' ? '' : ` (${point.status})`}`,
+    `sent ${figure(point.sent)}`,
+  ]
   if (point.reported !== undefined) parts.push(`provider counted ${formatNumber(point.reported)}`)
   if (point.cached !== undefined) parts.push(`${formatNumber(point.cached)} read from cache`)
   parts.push(`budget ${figure(point.budget)}`)
@@ -201,7 +217,9 @@ export function chartSummary(points: readonly ContextPoint[]): string {
   if (sent.length > 0) {
     const largest = sent.reduce((a, b) => Math.max(a, b))
     const at = points.find((point) => point.sent === largest) as ContextPoint
-    words.push(`sent from ${formatNumber(sent.reduce((a, b) => Math.min(a, b)))} to ${formatNumber(largest)} tokens (the most at request ${at.index + 1})`)
+    words.push(
+      `sent from ${formatNumber(sent.reduce((a, b) => Math.min(a, b)))} to ${formatNumber(largest)} tokens (the most at request ${at.index + 1})`,
+    )
   } else words.push('no local token count recorded')
   if (budgets.length > 0) {
     const low = budgets.reduce((a, b) => Math.min(a, b))
@@ -218,7 +236,10 @@ export function chartSummary(points: readonly ContextPoint[]): string {
 /** A bucket's figures in words: its point's words when it holds one request, else the run's peaks. */
 export function bucketWords(bucket: ChartBucket, points: readonly ContextPoint[]): string {
   if (bucket.first === bucket.last) return pointWords(points[bucket.first] as ContextPoint)
-  const parts = [`requests ${(points[bucket.first] as ContextPoint).index + 1} to ${(points[bucket.last] as ContextPoint).index + 1}`, `sent at most ${figure(bucket.sent)}`]
+  const parts = [
+    `requests ${(points[bucket.first] as ContextPoint).index + 1} to ${(points[bucket.last] as ContextPoint).index + 1}`,
+    `sent at most ${figure(bucket.sent)}`,
+  ]
   if (bucket.reported !== undefined) parts.push(`provider counted at most ${formatNumber(bucket.reported)}`)
   if (bucket.cached !== undefined) parts.push(`at most ${formatNumber(bucket.cached)} read from cache`)
   parts.push(`lowest budget ${figure(bucket.budget)}`)

@@ -13,7 +13,11 @@ describe('fate filters', () => {
       thread.append({ kind: 'message', payload: { role: 'assistant', content: `answer ${turn}` } })
     }
     const counter = await createTokenCounter('heuristic')
-    const { meta } = project({ thread, policy: definePolicy({ tokenizer: 'heuristic', maxInputTokens: 6000, reserveOutputTokens: 200, maxTurns: 12, toolTrace: 'masked' }), counter })
+    const { meta } = project({
+      thread,
+      policy: definePolicy({ tokenizer: 'heuristic', maxInputTokens: 6000, reserveOutputTokens: 200, maxTurns: 12, toolTrace: 'masked' }),
+      counter,
+    })
     const fates = entryFates(meta)
     const options = fateFilterOptions(meta).map((option) => option.value)
     expect(options).toContain('dropped:window')

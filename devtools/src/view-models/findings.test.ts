@@ -1,4 +1,13 @@
-import { createThread, createTokenCounter, definePolicy, project, withPolicy, type ContextPolicy, type Thread, type TokenCounter } from '@threadlens/core'
+import {
+  createThread,
+  createTokenCounter,
+  definePolicy,
+  project,
+  withPolicy,
+  type ContextPolicy,
+  type Thread,
+  type TokenCounter,
+} from '@threadlens/core'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { findings, type Finding } from './findings'
 
@@ -10,7 +19,11 @@ beforeAll(async () => {
 const image = `sha256-${'1'.repeat(64)}`
 
 /** A thread of `turns` questions, each answered after a `lookup` tool call whose result is `result(turn)`. */
-function toolThread(turns: number, result: (turn: number) => string, options: { readonly imageAt?: number; readonly query?: (turn: number) => string } = {}): Thread {
+function toolThread(
+  turns: number,
+  result: (turn: number) => string,
+  options: { readonly imageAt?: number; readonly query?: (turn: number) => string } = {},
+): Thread {
   const thread = createThread({ id: 'findings', now: () => 1 })
   for (let turn = 0; turn < turns; turn++) {
     const text = `question ${turn}`
@@ -18,11 +31,22 @@ function toolThread(turns: number, result: (turn: number) => string, options: { 
       kind: 'message',
       payload:
         options.imageAt === turn
-          ? { role: 'user', content: text, parts: [{ type: 'text', text }, { type: 'image', source: { type: 'attachment', id: image, mediaType: 'image/png', bytes: 40_000 } }] }
+          ? {
+              role: 'user',
+              content: text,
+              parts: [
+                { type: 'text', text },
+                { type: 'image', source: { type: 'attachment', id: image, mediaType: 'image/png', bytes: 40_000 } },
+              ],
+            }
           : { role: 'user', content: text },
       refs: { requestId: `r${turn}` },
     })
-    thread.append({ kind: 'tool_call', payload: { name: 'lookup', arguments: { q: options.query?.(turn) ?? `q${turn}` } }, refs: { requestId: `r${turn}`, callId: `c${turn}`, toolCallId: `t${turn}` } })
+    thread.append({
+      kind: 'tool_call',
+      payload: { name: 'lookup', arguments: { q: options.query?.(turn) ?? `q${turn}` } },
+      refs: { requestId: `r${turn}`, callId: `c${turn}`, toolCallId: `t${turn}` },
+    })
     thread.append({ kind: 'tool_result', payload: { name: 'lookup', result: result(turn) }, refs: { requestId: `r${turn}`, toolCallId: `t${turn}` } })
     thread.append({ kind: 'message', payload: { role: 'assistant', content: `answer ${turn}` }, refs: { requestId: `r${turn}` } })
   }
@@ -30,7 +54,16 @@ function toolThread(turns: number, result: (turn: number) => string, options: { 
 }
 
 function find(thread: Thread, policy: ContextPolicy, toolNames: readonly string[] = []): Finding[] {
-  const { meta } = project({ thread, policy, counter, tools: toolNames.map((name) => ({ name, description: `the ${name} tool`, parameters: { type: 'object', properties: { q: { type: 'string' } } } })) })
+  const { meta } = project({
+    thread,
+    policy,
+    counter,
+    tools: toolNames.map((name) => ({
+      name,
+      description: `the ${name} tool`,
+      parameters: { type: 'object', properties: { q: { type: 'string' } } },
+    })),
+  })
   return findings({ meta, entries: thread.entries, entryAt: (seq) => thread.bySeq(seq), toolNames, policy })
 }
 
@@ -61,8 +94,12 @@ describe('findings', () => {
     expect(repeated[0]?.text).toContain('#2, #10')
     expect(repeated[0]?.text).toContain('dedupeToolResults: true')
     // Asked with other arguments, the same output cannot be deduped by the policy, and the finding says so.
-    expect(of(find(toolThread(4, same), definePolicy({ tokenizer: 'heuristic', maxInputTokens: 32_000 })), 'repeated')[0]?.text).toContain("arguments differ")
-    expect(of(find(thread, definePolicy({ tokenizer: 'heuristic', maxInputTokens: 32_000, dedupeToolResults: true, keepLastTurns: 1 })), 'repeated')).toEqual([])
+    expect(of(find(toolThread(4, same), definePolicy({ tokenizer: 'heuristic', maxInputTokens: 32_000 })), 'repeated')[0]?.text).toContain(
+      'arguments differ',
+    )
+    expect(
+      of(find(thread, definePolicy({ tokenizer: 'heuristic', maxInputTokens: 32_000, dedupeToolResults: true, keepLastTurns: 1 })), 'repeated'),
+    ).toEqual([])
   })
 
   it('finds an image still sent turns after its question, and none once keepImagesTurns leaves it out', () => {
@@ -73,7 +110,15 @@ describe('findings', () => {
     expect(stale[0]?.text).toContain('keepImagesTurns: 2')
     expect(of(find(thread, definePolicy({ tokenizer: 'heuristic', maxInputTokens: 32_000, keepImagesTurns: 1 })), 'stale-image')).toEqual([])
     // An image of the newest turn is in use.
-    expect(of(find(toolThread(2, () => 'ok', { imageAt: 1 }), definePolicy({ tokenizer: 'heuristic', maxInputTokens: 32_000 })), 'stale-image')).toEqual([])
+    expect(
+      of(
+        find(
+          toolThread(2, () => 'ok', { imageAt: 1 }),
+          definePolicy({ tokenizer: 'heuristic', maxInputTokens: 32_000 }),
+        ),
+        'stale-image',
+      ),
+    ).toEqual([])
   })
 
   it('names the tool definitions the thread never called, with their share of the schema tokens', () => {
@@ -107,7 +152,8 @@ describe('findings', () => {
     expect(saving[0]?.text).toContain("toolTrace: 'masked'")
     expect(saving[0]?.text).toContain('6 tool results older than the last 2 turns')
     const masked = definePolicy({ tokenizer: 'heuristic', maxInputTokens: 64_000, keepLastTurns: 2, toolTrace: 'masked' })
-    const actual = project({ thread, policy: transparent, counter }).meta.tokens.total - project({ thread, policy: masked, counter }).meta.tokens.total
+    const actual =
+      project({ thread, policy: transparent, counter }).meta.tokens.total - project({ thread, policy: masked, counter }).meta.tokens.total
     expect(Math.abs((saving[0]?.tokens ?? 0) - actual) / actual).toBeLessThan(0.1)
     // A policy that masks already has nothing to gain from it.
     expect(of(find(thread, masked), 'policy-saving')).toEqual([])
@@ -115,7 +161,13 @@ describe('findings', () => {
 
   it('finds nothing in a thread that wastes nothing, and copes with an empty one', () => {
     const policy = definePolicy({ tokenizer: 'heuristic', maxInputTokens: 32_000 })
-    expect(find(toolThread(2, () => 'ok'), policy, ['lookup'])).toEqual([])
+    expect(
+      find(
+        toolThread(2, () => 'ok'),
+        policy,
+        ['lookup'],
+      ),
+    ).toEqual([])
     expect(find(createThread({ id: 'empty' }), policy)).toEqual([])
   })
 
@@ -130,7 +182,10 @@ describe('findings', () => {
     expect(suggested.map((item) => item.kind).sort()).toEqual(['policy-saving', 'repeated', 'stale-image'])
     for (const item of suggested) {
       const changed = withPolicy(policy, item.change?.options ?? {})
-      expect(find(thread, changed).map((other) => other.id), item.id).not.toContain(item.id)
+      expect(
+        find(thread, changed).map((other) => other.id),
+        item.id,
+      ).not.toContain(item.id)
       expect(project({ thread, policy: changed, counter }).meta.tokens.total, item.id).toBeLessThan(before)
     }
   })

@@ -79,9 +79,24 @@ const share = (tokens: number, meta: ProjectionMeta) => (meta.budget.input > 0 ?
 function overflowFinding(meta: ProjectionMeta): Finding | undefined {
   const { total } = meta.tokens
   const { input } = meta.budget
-  if (meta.overflow) return { kind: 'near-overflow', id: 'overflow', text: `Over the budget: what must be sent (system prompt, tools, the newest message) alone takes ${formatNumber(total)} of ${formatNumber(input)} tokens — shorten it, or send fewer tool definitions`, tokens: total, seq: undefined, tone: 'danger' }
+  if (meta.overflow)
+    return {
+      kind: 'near-overflow',
+      id: 'overflow',
+      text: `Over the budget: what must be sent (system prompt, tools, the newest message) alone takes ${formatNumber(total)} of ${formatNumber(input)} tokens — shorten it, or send fewer tool definitions`,
+      tokens: total,
+      seq: undefined,
+      tone: 'danger',
+    }
   if (input > 0 && total >= input * (1 - NEAR_OVERFLOW_SHARE)) {
-    return { kind: 'near-overflow', id: 'near-overflow', text: `Near overflow: ${formatNumber(total)} of ${formatNumber(input)} tokens (${share(total, meta)}) — the next turn will leave history out unless a summary or a smaller policy makes room`, tokens: total, seq: undefined, tone: 'danger' }
+    return {
+      kind: 'near-overflow',
+      id: 'near-overflow',
+      text: `Near overflow: ${formatNumber(total)} of ${formatNumber(input)} tokens (${share(total, meta)}) — the next turn will leave history out unless a summary or a smaller policy makes room`,
+      tokens: total,
+      seq: undefined,
+      tone: 'danger',
+    }
   }
   return undefined
 }
@@ -116,7 +131,9 @@ function repeatedResults(meta: ProjectionMeta, results: readonly ToolResultMessa
   if (repeated.length === 0) return []
   // The calls' arguments: the policy's dedupe only merges results of the same arguments.
   const argumentsOf = new Map<string, string>()
-  for (const entry of all) if (entry.kind === 'tool_call' && entry.refs.toolCallId !== undefined) argumentsOf.set(entry.refs.toolCallId, JSON.stringify(entry.payload.arguments))
+  for (const entry of all)
+    if (entry.kind === 'tool_call' && entry.refs.toolCallId !== undefined)
+      argumentsOf.set(entry.refs.toolCallId, JSON.stringify(entry.payload.arguments))
   const found: Finding[] = []
   for (const group of repeated) {
     const older = group.slice(0, -1)
@@ -125,7 +142,9 @@ function repeatedResults(meta: ProjectionMeta, results: readonly ToolResultMessa
     if (tokens < meta.budget.input * REPEATED_SHARE) continue
     const first = older[0] as ToolResultMessage
     const sameArguments = new Set(group.map((item) => argumentsOf.get(item.entry.refs.toolCallId ?? '') ?? `#${item.seq}`)).size === 1
-    const fix = sameArguments ? `dedupeToolResults: true sends them as a reference to #${newest.seq}` : `the calls' arguments differ, so only the tool itself can avoid the repeat`
+    const fix = sameArguments
+      ? `dedupeToolResults: true sends them as a reference to #${newest.seq}`
+      : `the calls' arguments differ, so only the tool itself can avoid the repeat`
     found.push({
       kind: 'repeated',
       id: `repeated-${first.seq}`,
@@ -182,7 +201,12 @@ function unusedTools(meta: ProjectionMeta, all: readonly Entry[], toolNames: rea
 }
 
 /** What masking tool results older than the protected turns would save, when the policy does not mask them yet. */
-function maskingSaving(meta: ProjectionMeta, results: readonly ToolResultMessage[], starts: readonly number[], policy: FindingsInput['policy']): Finding | undefined {
+function maskingSaving(
+  meta: ProjectionMeta,
+  results: readonly ToolResultMessage[],
+  starts: readonly number[],
+  policy: FindingsInput['policy'],
+): Finding | undefined {
   if (policy.toolTrace !== 'transparent') return undefined
   const older = results.filter((item) => item.info.reduced === undefined && turnsAfter(starts, item.seq) >= policy.keepLastTurns)
   const tokens = older.reduce((sum, item) => sum + Math.max(0, item.info.tokens - MASK_PLACEHOLDER_TOKENS), 0)

@@ -49,7 +49,11 @@ function leftOutFact(groups: readonly LeftOutGroup[], reasonText: (group: LeftOu
   const count = shown.reduce((sum, group) => sum + group.count, 0)
   const main = [...shown].sort((a, b) => (b.tokens ?? b.count) - (a.tokens ?? a.count))[0] as LeftOutGroup
   const verb = absent.length > 0 ? 'left out' : 'shortened'
-  return { id: 'left-out', text: `${formatNumber(count)} ${count === 1 ? 'entry' : 'entries'} ${verb}, mostly ${reasonText(main)}`, tone: absent.length > 0 ? 'warn' : 'plain' }
+  return {
+    id: 'left-out',
+    text: `${formatNumber(count)} ${count === 1 ? 'entry' : 'entries'} ${verb}, mostly ${reasonText(main)}`,
+    tone: absent.length > 0 ? 'warn' : 'plain',
+  }
 }
 
 /** The newest call in facts, in the order the card shows them. */
@@ -58,16 +62,31 @@ export function lastCallFacts({ row, meta, leftOut, reasonText }: LastCallInput)
   const facts: LastCallFact[] = [statusFact(row, record)]
   if (meta !== undefined) {
     const share = meta.budget.input > 0 ? ` (${formatPercent(meta.tokens.total / meta.budget.input)})` : ''
-    facts.push({ id: 'sent', text: `sent ${formatNumber(meta.messages.length)} messages, ${formatNumber(meta.tokens.total)} of ${formatNumber(meta.budget.input)} tokens${share}`, tone: 'plain' })
+    facts.push({
+      id: 'sent',
+      text: `sent ${formatNumber(meta.messages.length)} messages, ${formatNumber(meta.tokens.total)} of ${formatNumber(meta.budget.input)} tokens${share}`,
+      tone: 'plain',
+    })
   } else if (record?.sentMessages !== undefined && record.localInputTokens !== undefined) {
-    facts.push({ id: 'sent', text: `sent ${formatNumber(record.sentMessages)} messages, ${formatNumber(record.localInputTokens)} tokens`, tone: 'plain' })
+    facts.push({
+      id: 'sent',
+      text: `sent ${formatNumber(record.sentMessages)} messages, ${formatNumber(record.localInputTokens)} tokens`,
+      tone: 'plain',
+    })
   }
   if (leftOut !== undefined) facts.push(leftOutFact(leftOut, reasonText))
   facts.push(cacheFact(record))
   const cost = callCost(record)
   if (cost !== undefined) facts.push({ id: 'cost', text: formatCost(cost), tone: 'plain' })
   if (record?.durationMs !== undefined) {
-    facts.push({ id: 'latency', text: record.firstTokenMs === undefined ? `took ${duration(record.durationMs)}` : `first token ${duration(record.firstTokenMs)}, took ${duration(record.durationMs)}`, tone: 'plain' })
+    facts.push({
+      id: 'latency',
+      text:
+        record.firstTokenMs === undefined
+          ? `took ${duration(record.durationMs)}`
+          : `first token ${duration(record.firstTokenMs)}, took ${duration(record.durationMs)}`,
+      tone: 'plain',
+    })
   }
   return facts
 }

@@ -13,7 +13,10 @@ const SEED = 1313
 
 /** The numbers a user reads in the heading: entries, tokens, and the split when there is one. */
 function readHeading(heading: string) {
-  const match = /^(?:Left out|Sent shortened|Left out or shortened): ([\d,]+) entr(?:y|ies)(?: \(([\d,]+) tokens as written\))?(?:: ([\d,]+) not sent, ([\d,]+) sent shortened)?$/.exec(heading)
+  const match =
+    /^(?:Left out|Sent shortened|Left out or shortened): ([\d,]+) entr(?:y|ies)(?: \(([\d,]+) tokens as written\))?(?:: ([\d,]+) not sent, ([\d,]+) sent shortened)?$/.exec(
+      heading,
+    )
   if (match === null) throw new Error(`unexpected heading: ${heading}`)
   const number = (text: string | undefined) => (text === undefined ? undefined : Number(text.replaceAll(',', '')))
   return { count: number(match[1]), tokens: number(match[2]), absent: number(match[3]), shortened: number(match[4]) }
@@ -29,7 +32,9 @@ function expectHeadingAgrees(groups: readonly LeftOutGroup[]) {
   }
   const read = readHeading(heading)
   expect(read.count).toBe(count)
-  expect(read.tokens).toBe(groups.some((group) => group.tokens === undefined) ? undefined : groups.reduce((sum, group) => sum + (group.tokens ?? 0), 0))
+  expect(read.tokens).toBe(
+    groups.some((group) => group.tokens === undefined) ? undefined : groups.reduce((sum, group) => sum + (group.tokens ?? 0), 0),
+  )
   const absent = groups.filter((group) => group.sent === 'no').reduce((sum, group) => sum + group.count, 0)
   if (absent > 0 && absent < count) expect([read.absent, read.shortened]).toEqual([absent, count - absent])
   else expect([read.absent, read.shortened]).toEqual([undefined, undefined])
@@ -39,13 +44,30 @@ function expectHeadingAgrees(groups: readonly LeftOutGroup[]) {
 function buildThread(turns: number, summaryTo: number | undefined, words: number) {
   const thread = createThread({ id: 'left-out', now: () => 1 })
   for (let turn = 0; turn < turns; turn++) {
-    thread.append({ kind: 'message', payload: { role: 'user', content: `question ${turn} ${'word '.repeat(words)}` }, refs: { requestId: `r${turn}` } })
+    thread.append({
+      kind: 'message',
+      payload: { role: 'user', content: `question ${turn} ${'word '.repeat(words)}` },
+      refs: { requestId: `r${turn}` },
+    })
     if (turn % 2 === 0) {
-      thread.append({ kind: 'tool_call', payload: { name: 'lookup', arguments: { turn } }, refs: { requestId: `r${turn}`, callId: `c${turn}`, toolCallId: `t${turn}` } })
-      thread.append({ kind: 'tool_result', payload: { name: 'lookup', result: 'row '.repeat(words * 4) }, refs: { requestId: `r${turn}`, toolCallId: `t${turn}` } })
+      thread.append({
+        kind: 'tool_call',
+        payload: { name: 'lookup', arguments: { turn } },
+        refs: { requestId: `r${turn}`, callId: `c${turn}`, toolCallId: `t${turn}` },
+      })
+      thread.append({
+        kind: 'tool_result',
+        payload: { name: 'lookup', result: 'row '.repeat(words * 4) },
+        refs: { requestId: `r${turn}`, toolCallId: `t${turn}` },
+      })
     }
-    thread.append({ kind: 'message', payload: { role: 'assistant', content: `answer ${turn} ${'word '.repeat(words)}` }, refs: { requestId: `r${turn}` } })
-    if (summaryTo !== undefined && turn === Math.floor(turns / 2)) thread.append({ kind: 'summary', payload: { fromSeq: 0, toSeq: Math.min(summaryTo, thread.entries.length - 1), content: 'what happened' } })
+    thread.append({
+      kind: 'message',
+      payload: { role: 'assistant', content: `answer ${turn} ${'word '.repeat(words)}` },
+      refs: { requestId: `r${turn}` },
+    })
+    if (summaryTo !== undefined && turn === Math.floor(turns / 2))
+      thread.append({ kind: 'summary', payload: { fromSeq: 0, toSeq: Math.min(summaryTo, thread.entries.length - 1), content: 'what happened' } })
   }
   return thread
 }
@@ -97,7 +119,10 @@ describe('leftOut', () => {
           }
           // The heading counts every group listed, entries and tokens, and so do the totals.
           expectHeadingAgrees(groups)
-          expect(leftOutTotals(groups).all).toEqual({ count: seen.size, tokens: [...seen.keys()].reduce((sum, seq) => sum + counter.countEntry(thread.entries[seq] as Entry), 0) })
+          expect(leftOutTotals(groups).all).toEqual({
+            count: seen.size,
+            tokens: [...seen.keys()].reduce((sum, seq) => sum + counter.countEntry(thread.entries[seq] as Entry), 0),
+          })
           // And every entry outside the groups is sent as written.
           for (const entry of thread.entries) {
             if (seen.has(entry.seq)) continue
@@ -113,7 +138,22 @@ describe('leftOut', () => {
   })
 
   it(`heads the list with what every listed group adds up to, whatever the reasons (seed ${SEED})`, () => {
-    const reasons: readonly LeftOutReason[] = ['budget', 'window', 'cache-window', 'summarized', 'superseded', 'isolated', 'masked', 'pruned', 'deduped', 'kind', 'unresolved', 'orphan', 'applied', 'reset']
+    const reasons: readonly LeftOutReason[] = [
+      'budget',
+      'window',
+      'cache-window',
+      'summarized',
+      'superseded',
+      'isolated',
+      'masked',
+      'pruned',
+      'deduped',
+      'kind',
+      'unresolved',
+      'orphan',
+      'applied',
+      'reset',
+    ]
     const group = fc.record({
       reason: fc.constantFrom(...reasons),
       count: fc.integer({ min: 1, max: 5_000 }),
@@ -155,7 +195,13 @@ describe('leftOut', () => {
     const roomy = leftOut(project({ thread: summarized, policy: definePolicy({ tokenizer: 'heuristic', maxInputTokens: 20_000 }), counter }).meta)
     expect(roomy.map((group) => group.label)).toEqual(['unneeded'])
     expect(reasonBadgeClass('unneeded')).toBe('')
-    const tight = leftOut(project({ thread: buildThread(6, 3, 200), policy: definePolicy({ tokenizer: 'heuristic', maxInputTokens: 2_400, reserveOutputTokens: 200 }), counter }).meta)
+    const tight = leftOut(
+      project({
+        thread: buildThread(6, 3, 200),
+        policy: definePolicy({ tokenizer: 'heuristic', maxInputTokens: 2_400, reserveOutputTokens: 200 }),
+        counter,
+      }).meta,
+    )
     expect(tight.map((group) => group.label)).toContain('summarized by #12')
   })
 })

@@ -26,7 +26,23 @@ export interface LeftOutGroup {
 }
 
 /** Biggest savers first would shuffle between calls; this order puts what a user asks about first. */
-const reasonOrder: readonly LeftOutReason[] = ['budget', 'window', 'cache-window', 'summarized', 'superseded', 'unneeded', 'isolated', 'masked', 'pruned', 'deduped', 'kind', 'unresolved', 'orphan', 'applied', 'reset']
+const reasonOrder: readonly LeftOutReason[] = [
+  'budget',
+  'window',
+  'cache-window',
+  'summarized',
+  'superseded',
+  'unneeded',
+  'isolated',
+  'masked',
+  'pruned',
+  'deduped',
+  'kind',
+  'unresolved',
+  'orphan',
+  'applied',
+  'reset',
+]
 
 function pushSeq(ranges: SeqRange[], seq: number): void {
   const last = ranges[ranges.length - 1]
@@ -94,7 +110,12 @@ export function leftOut(meta: ProjectionMeta, options: LeftOutOptions = {}): Lef
     groups.push({
       reason,
       label: reason === 'summarized' ? `summarized by #${meta.summary?.seq ?? '?'}` : reason,
-      rule: reason === 'summarized' ? `covered by the summary checkpoint #${meta.summary?.seq ?? '?'} sent in their place` : reduced ? reductionRules[reason] : dropReasonTexts[reason].rule,
+      rule:
+        reason === 'summarized'
+          ? `covered by the summary checkpoint #${meta.summary?.seq ?? '?'} sent in their place`
+          : reduced
+            ? reductionRules[reason]
+            : dropReasonTexts[reason].rule,
       sent: reduced ? 'shortened' : 'no',
       ranges: list,
       count,
@@ -128,7 +149,11 @@ function tally(groups: readonly LeftOutGroup[]): LeftOutTally {
 }
 
 export function leftOutTotals(groups: readonly LeftOutGroup[]): LeftOutTotals {
-  return { all: tally(groups), absent: tally(groups.filter((group) => group.sent === 'no')), shortened: tally(groups.filter((group) => group.sent === 'shortened')) }
+  return {
+    all: tally(groups),
+    absent: tally(groups.filter((group) => group.sent === 'no')),
+    shortened: tally(groups.filter((group) => group.sent === 'shortened')),
+  }
 }
 
 const entries = (count: number) => `${formatNumber(count)} ${count === 1 ? 'entry' : 'entries'}`

@@ -6,7 +6,10 @@ export const PREVIEW_CHARS = 160
 /** Whitespace folded to single spaces and cut to `limit` characters with an ellipsis. */
 export function oneLine(text: string, limit: number = PREVIEW_CHARS): string {
   // Only the head is folded: a 1 MB tool result costs no more than a short one.
-  const folded = text.slice(0, limit * 2).replace(/\s+/g, ' ').trim()
+  const folded = text
+    .slice(0, limit * 2)
+    .replace(/\s+/g, ' ')
+    .trim()
   return folded.length > limit || text.length > limit * 2 ? `${folded.slice(0, limit - 1)}…` : folded
 }
 

@@ -2,7 +2,23 @@ import { definePolicy, type DropReason } from '@threadlens/core'
 import { describe, expect, it } from 'vitest'
 import { calibrationWords, reasonInWords } from './plain-words'
 
-const reasons: readonly (DropReason | 'summarized' | 'masked' | 'pruned' | 'deduped')[] = ['reset', 'kind', 'applied', 'superseded', 'unneeded', 'window', 'cache-window', 'isolated', 'budget', 'unresolved', 'orphan', 'summarized', 'masked', 'pruned', 'deduped']
+const reasons: readonly (DropReason | 'summarized' | 'masked' | 'pruned' | 'deduped')[] = [
+  'reset',
+  'kind',
+  'applied',
+  'superseded',
+  'unneeded',
+  'window',
+  'cache-window',
+  'isolated',
+  'budget',
+  'unresolved',
+  'orphan',
+  'summarized',
+  'masked',
+  'pruned',
+  'deduped',
+]
 
 describe('reasons in plain words', () => {
   it('says, for every reason, what happened in a sentence, with no projector shorthand', () => {
@@ -20,9 +36,15 @@ describe('reasons in plain words', () => {
       "Shortened: tool results older than the last 3 turns are sent as a short placeholder (name, call id and size) to save room (toolTrace 'masked'). Raise keepLastTurns to keep more results whole, or set toolTrace to 'transparent'.",
     )
     expect(reasonInWords('budget', undefined, policy).sentence).toContain('(7,168 tokens: maxInputTokens minus reserveOutputTokens)')
-    expect(reasonInWords('window', undefined, definePolicy({ maxMessages: 30 })).sentence).toBe('Left out: older than the last 30 messages the policy sends. Raise maxTurns or maxMessages to send more history.')
-    expect(reasonInWords('window').sentence).toBe('Left out: older than the turns the policy sends. Raise maxTurns or maxMessages to send more history.')
-    expect(reasonInWords('window', undefined, definePolicy({ maxTurns: 4 })).sentence).toBe('Left out: older than the last 4 turns the policy sends. Raise maxTurns or maxMessages to send more history.')
+    expect(reasonInWords('window', undefined, definePolicy({ maxMessages: 30 })).sentence).toBe(
+      'Left out: older than the last 30 messages the policy sends. Raise maxTurns or maxMessages to send more history.',
+    )
+    expect(reasonInWords('window').sentence).toBe(
+      'Left out: older than the turns the policy sends. Raise maxTurns or maxMessages to send more history.',
+    )
+    expect(reasonInWords('window', undefined, definePolicy({ maxTurns: 4 })).sentence).toBe(
+      'Left out: older than the last 4 turns the policy sends. Raise maxTurns or maxMessages to send more history.',
+    )
   })
 
   it('puts a calibration in words', () => {
@@ -32,6 +54,8 @@ describe('reasons in plain words', () => {
     expect(calibrationWords({ ratio: 1, calls: 3, upperRatio: 1.005, calibrated: false, minimumSamples: 5 })).toBe(
       'counts the same as the local counter (over 3 calls); until 5 calls have reported usage, budgets leave 0.5% room by default.',
     )
-    expect(calibrationWords({ ratio: 0.97, calls: 1, upperRatio: 1, calibrated: true, minimumSamples: 5 })).toBe('counts 3.0% fewer tokens than the local counter (over 1 call); budgets need no extra room.')
+    expect(calibrationWords({ ratio: 0.97, calls: 1, upperRatio: 1, calibrated: true, minimumSamples: 5 })).toBe(
+      'counts 3.0% fewer tokens than the local counter (over 1 call); budgets need no extra room.',
+    )
   })
 })

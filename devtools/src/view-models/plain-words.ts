@@ -40,7 +40,8 @@ export function reasonInWords(reason: LeftOutReason, summarySeq?: number, policy
     case 'cache-window':
       return {
         short: 'the window moves in steps to keep the prompt cache',
-        sentence: 'Left out early so the start of the request stays the same between calls and the provider’s prompt cache keeps hitting (cacheFriendly). Turn cacheFriendly off to send as much as fits every time.',
+        sentence:
+          'Left out early so the start of the request stays the same between calls and the provider’s prompt cache keeps hitting (cacheFriendly). Turn cacheFriendly off to send as much as fits every time.',
       }
     case 'summarized':
       return {
@@ -50,11 +51,15 @@ export function reasonInWords(reason: LeftOutReason, summarySeq?: number, policy
     case 'superseded':
       return { short: 'a newer summary replaces it', sentence: 'Not sent: an older summary; the newest summary covers the same turns and more.' }
     case 'unneeded':
-      return { short: 'everything it covers fits', sentence: 'Not sent: this summary is not needed, because the turns it covers all fit and are sent word for word.' }
+      return {
+        short: 'everything it covers fits',
+        sentence: 'Not sent: this summary is not needed, because the turns it covers all fit and are sent word for word.',
+      }
     case 'isolated':
       return {
         short: 'older tool calls are reduced to their outcome',
-        sentence: "Not sent: tool calls and results of earlier requests; only the answer they led to is kept (toolTrace 'boundary'). Set toolTrace to 'transparent' to send them all.",
+        sentence:
+          "Not sent: tool calls and results of earlier requests; only the answer they led to is kept (toolTrace 'boundary'). Set toolTrace to 'transparent' to send them all.",
       }
     case 'masked':
       return {
@@ -69,21 +74,36 @@ export function reasonInWords(reason: LeftOutReason, summarySeq?: number, policy
     case 'deduped':
       return {
         short: 'a newer identical result is sent instead',
-        sentence: 'Shortened: the same tool result came back again later, so this one is sent as a reference to it (dedupeToolResults). Turn dedupeToolResults off to send each copy.',
+        sentence:
+          'Shortened: the same tool result came back again later, so this one is sent as a reference to it (dedupeToolResults). Turn dedupeToolResults off to send each copy.',
       }
     case 'kind':
-      return { short: 'their kind is not sent', sentence: 'Not sent: the policy leaves this kind of entry out (includeKinds). Add the kind to includeKinds to send it.' }
+      return {
+        short: 'their kind is not sent',
+        sentence: 'Not sent: the policy leaves this kind of entry out (includeKinds). Add the kind to includeKinds to send it.',
+      }
     case 'reset':
-      return { short: 'they come before a reset', sentence: 'Not sent: the conversation was reset after them; nothing before a reset is sent again. Fork the chat from an earlier entry to get them back.' }
+      return {
+        short: 'they come before a reset',
+        sentence:
+          'Not sent: the conversation was reset after them; nothing before a reset is sent again. Fork the chat from an earlier entry to get them back.',
+      }
     case 'applied':
-      return { short: 'context operations are applied, not sent', sentence: 'Not sent: a pin, unpin or reset changes what is sent; it is never sent itself.' }
+      return {
+        short: 'context operations are applied, not sent',
+        sentence: 'Not sent: a pin, unpin or reset changes what is sent; it is never sent itself.',
+      }
     case 'unresolved':
       return {
         short: 'a tool call never got its result',
-        sentence: "Not sent: a tool call that never got a result (unresolvedToolCalls: 'drop'). Set unresolvedToolCalls to 'interrupt' to send it with a note that it was interrupted.",
+        sentence:
+          "Not sent: a tool call that never got a result (unresolvedToolCalls: 'drop'). Set unresolvedToolCalls to 'interrupt' to send it with a note that it was interrupted.",
       }
     case 'orphan':
-      return { short: 'its tool call is not sent', sentence: 'Not sent: a tool result whose call is left out; a result is never sent without its call.' }
+      return {
+        short: 'its tool call is not sent',
+        sentence: 'Not sent: a tool result whose call is left out; a result is never sent without its call.',
+      }
   }
 }
 
@@ -93,12 +113,23 @@ const percent = (ratio: number) => `${(Math.abs(ratio - 1) * 100).toFixed(1)}%`
  * A model's token calibration in words: how the provider counts against the local counter, and the
  * room budgets leave for the difference. The figures (ratio ± spread, planned ratio) are expert detail.
  */
-export function calibrationWords(options: { readonly ratio: number; readonly calls: number; readonly upperRatio: number; readonly calibrated: boolean; readonly minimumSamples: number }): string {
+export function calibrationWords(options: {
+  readonly ratio: number
+  readonly calls: number
+  readonly upperRatio: number
+  readonly calibrated: boolean
+  readonly minimumSamples: number
+}): string {
   const { ratio, calls, upperRatio, calibrated, minimumSamples } = options
-  const counts = Math.abs(ratio - 1) < 0.0005 ? 'counts the same as the local counter' : `counts ${percent(ratio)} ${ratio > 1 ? 'more' : 'fewer'} tokens than the local counter`
+  const counts =
+    Math.abs(ratio - 1) < 0.0005
+      ? 'counts the same as the local counter'
+      : `counts ${percent(ratio)} ${ratio > 1 ? 'more' : 'fewer'} tokens than the local counter`
   const over = `over ${calls} call${calls === 1 ? '' : 's'}`
   const room = upperRatio <= 1 ? 'budgets need no extra room' : `budgets leave ${percent(upperRatio)} room for it`
-  return calibrated ? `${counts} (${over}); ${room}.` : `${counts} (${over}); until ${minimumSamples} calls have reported usage, ${room.replace('for it', 'by default')}.`
+  return calibrated
+    ? `${counts} (${over}); ${room}.`
+    : `${counts} (${over}); until ${minimumSamples} calls have reported usage, ${room.replace('for it', 'by default')}.`
 }
 
 /** An entry's fate as a sentence a user can act on, when it was left out or shortened; `undefined` when it was sent as written. */

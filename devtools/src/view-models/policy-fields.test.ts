@@ -18,7 +18,10 @@ describe('policy fields', () => {
   it('every field names a real policy option', () => {
     const policy = definePolicy({})
     // Options with no default (a text, an optional limit, recall) are absent from a default policy.
-    for (const item of policyFields) expect(Object.keys(policy).includes(item.name) || item.kind === 'text' || item.kind === 'toggle' || (item.kind === 'number' && item.optional)).toBe(true)
+    for (const item of policyFields)
+      expect(
+        Object.keys(policy).includes(item.name) || item.kind === 'text' || item.kind === 'toggle' || (item.kind === 'number' && item.optional),
+      ).toBe(true)
     expect(Object.keys(definePolicy({ recall: {} }))).toContain('recall')
   })
 
@@ -28,7 +31,9 @@ describe('policy fields', () => {
 
   it('shows an option group with spaces and long texts cut, so a narrow panel can wrap it', () => {
     const [line] = changedOptions(definePolicy({ recall: {} }), definePolicy({}))
-    expect(line).toBe('recall: { share: 0.5, maxTokens: 4096, neighbors: 1, queryTurns: 1, maxHits: 64, dates: true, header: "Recalled from earlier in this conversa…" } → unset')
+    expect(line).toBe(
+      'recall: { share: 0.5, maxTokens: 4096, neighbors: 1, queryTurns: 1, maxHits: 64, dates: true, header: "Recalled from earlier in this conversa…" } → unset',
+    )
     expect(Math.max(...(line ?? '').split(' ').map((word) => word.length))).toBeLessThan(45)
   })
 })

@@ -1,7 +1,13 @@
 import type { ContextPolicy, PolicyOptions } from '@threadlens/core'
 
 export type PolicyField =
-  | { readonly kind: 'number'; readonly name: keyof PolicyOptions & keyof ContextPolicy; readonly label: string; readonly optional: boolean; readonly step?: number }
+  | {
+      readonly kind: 'number'
+      readonly name: keyof PolicyOptions & keyof ContextPolicy
+      readonly label: string
+      readonly optional: boolean
+      readonly step?: number
+    }
   | { readonly kind: 'boolean'; readonly name: keyof PolicyOptions & keyof ContextPolicy; readonly label: string }
   | { readonly kind: 'choice'; readonly name: keyof PolicyOptions & keyof ContextPolicy; readonly label: string; readonly options: readonly string[] }
   | { readonly kind: 'text'; readonly name: keyof PolicyOptions & keyof ContextPolicy; readonly label: string }
@@ -60,7 +66,9 @@ function valueText(value: unknown): string | undefined {
     const text = JSON.stringify(value)
     return text !== undefined && text.length > 40 ? `${text.slice(0, 39)}…"` : text
   }
-  return `{ ${Object.entries(value).map(([key, inner]) => `${key}: ${valueText(inner) ?? 'unset'}`).join(', ')} }`
+  return `{ ${Object.entries(value)
+    .map(([key, inner]) => `${key}: ${valueText(inner) ?? 'unset'}`)
+    .join(', ')} }`
 }
 
 /** Options whose values differ between two policies, for the "changed" list. */
@@ -70,7 +78,10 @@ export function changedOptions(before: ContextPolicy, after: ContextPolicy): str
   for (const name of names) {
     const a = JSON.stringify((before as Record<string, unknown>)[name])
     const b = JSON.stringify((after as Record<string, unknown>)[name])
-    if (a !== b) changed.push(`${name}: ${valueText((before as Record<string, unknown>)[name]) ?? 'unset'} → ${valueText((after as Record<string, unknown>)[name]) ?? 'unset'}`)
+    if (a !== b)
+      changed.push(
+        `${name}: ${valueText((before as Record<string, unknown>)[name]) ?? 'unset'} → ${valueText((after as Record<string, unknown>)[name]) ?? 'unset'}`,
+      )
   }
   return changed
 }

@@ -31,7 +31,11 @@ describe('recall in words', () => {
   it('says why recall was skipped, and nothing when the policy has no recall', async () => {
     const skipped = await recalledProjection({ index: false })
     expect(skipped.meta.recall?.skipped).toBe('no-index')
-    expect(recallSummary(skipped.meta)).toMatchObject({ status: 'skipped', reason: 'no-index', text: 'Recall skipped: no index was given to the projection, so there was nothing to search.' })
+    expect(recallSummary(skipped.meta)).toMatchObject({
+      status: 'skipped',
+      reason: 'no-index',
+      text: 'Recall skipped: no index was given to the projection, so there was nothing to search.',
+    })
     const off = await recalledProjection({ recall: false })
     expect(recallSummary(off.meta)).toBeUndefined()
     for (const text of Object.values(recallSkipTexts)) expect(text).not.toMatch(/[A-Z_]|-/)
@@ -41,7 +45,9 @@ describe('recall in words', () => {
     const off = await recalledProjection({ recall: false })
     const on = await recalledProjection()
     expect(recallComparison(off.meta, off.meta)).toBeUndefined()
-    expect(recallComparison(off.meta, on.meta)).toMatch(/^Recall: app policy: no recall · this policy: recalled \d+ older entr(y|ies) \(\d+ tokens\)$/)
+    expect(recallComparison(off.meta, on.meta)).toMatch(
+      /^Recall: app policy: no recall · this policy: recalled \d+ older entr(y|ies) \(\d+ tokens\)$/,
+    )
     // The entries recall brings in enter the request as recalled.
     const diff = turnDiff(off, on)
     const first = diff.changes.find((change) => change.seq === 0)
@@ -90,7 +96,13 @@ describe('recall in the meter, the context map, the filters and the left-out lis
 
   it('lists summaries left unsent because their entries fit, as bookkeeping', () => {
     const base = { fromSeq: 0, toSeq: 0 }
-    const groups = leftOut({ dropped: [{ ...base, reason: 'unneeded' }], summary: undefined, includedSeqs: [], reduced: [], recall: undefined } as never)
+    const groups = leftOut({
+      dropped: [{ ...base, reason: 'unneeded' }],
+      summary: undefined,
+      includedSeqs: [],
+      reduced: [],
+      recall: undefined,
+    } as never)
     expect(groups.map((group) => [group.reason, group.count])).toEqual([['unneeded', 1]])
   })
 })
@@ -110,6 +122,10 @@ describe('the policy lab recall toggle', () => {
 describe('recall before the panel has its index', () => {
   it('says the index is on its way rather than that none was given', async () => {
     const { meta } = await recalledProjection({ index: false })
-    expect(recallSummary(meta, { indexPending: true })).toMatchObject({ status: 'skipped', reason: 'no-index', text: 'Recall waits for its search index, which loads at the first click or key press on the page.' })
+    expect(recallSummary(meta, { indexPending: true })).toMatchObject({
+      status: 'skipped',
+      reason: 'no-index',
+      text: 'Recall waits for its search index, which loads at the first click or key press on the page.',
+    })
   })
 })

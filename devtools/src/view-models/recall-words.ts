@@ -51,7 +51,12 @@ export function recallSummary(meta: ProjectionMeta, options: { readonly indexPen
   if (recall === undefined) return undefined
   const query = termList(recall.query)
   if (recall.skipped === 'no-index' && options.indexPending === true) {
-    return { status: 'skipped', reason: 'no-index', text: 'Recall waits for its search index, which loads at the first click or key press on the page.', query }
+    return {
+      status: 'skipped',
+      reason: 'no-index',
+      text: 'Recall waits for its search index, which loads at the first click or key press on the page.',
+      query,
+    }
   }
   if (recall.skipped !== undefined) {
     return { status: 'skipped', reason: recall.skipped, text: `Recall skipped: ${recallSkipTexts[recall.skipped]}.`, query }

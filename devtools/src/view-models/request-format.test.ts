@@ -39,6 +39,8 @@ describe('request views without attachment bytes', () => {
   it('says what is left out in a sentence', () => {
     expect(leftOutNote({ images: 0, files: 0 })).toBeUndefined()
     expect(leftOutNote({ images: 1, files: 0 })).toBe('1 image is shown without its bytes: the app sends it from its attachment store.')
-    expect(leftOutNote({ images: 2, files: 1 })).toBe('2 images and 1 file are shown without their bytes: the app sends them from its attachment store.')
+    expect(leftOutNote({ images: 2, files: 1 })).toBe(
+      '2 images and 1 file are shown without their bytes: the app sends them from its attachment store.',
+    )
   })
 })

@@ -48,7 +48,9 @@ export function readableRequest(text: string, ids: readonly string[]): string {
 /** What a request view says when it shows images or files without their bytes; `undefined` when it shows none. */
 export function leftOutNote({ images, files }: { readonly images: number; readonly files: number }): string | undefined {
   if (images + files === 0) return undefined
-  const named = [images === 0 ? '' : `${images} image${images === 1 ? '' : 's'}`, files === 0 ? '' : `${files} file${files === 1 ? '' : 's'}`].filter((part) => part !== '').join(' and ')
+  const named = [images === 0 ? '' : `${images} image${images === 1 ? '' : 's'}`, files === 0 ? '' : `${files} file${files === 1 ? '' : 's'}`]
+    .filter((part) => part !== '')
+    .join(' and ')
   const one = images + files === 1
   return `${named} ${one ? 'is' : 'are'} shown without ${one ? 'its' : 'their'} bytes: the app sends ${one ? 'it' : 'them'} from its attachment store.`
 }

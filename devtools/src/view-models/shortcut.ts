@@ -14,11 +14,16 @@ const namedCodes: Readonly<Record<string, string>> = { '.': 'Period', ',': 'Comm
  * the typed character (Alt on macOS) still matches. Throws a message naming the fix on bad input.
  */
 export function parseShortcut(text: string): Shortcut {
-  const parts = text.toLowerCase().split('+').map((part) => part.trim()).filter((part) => part !== '')
+  const parts = text
+    .toLowerCase()
+    .split('+')
+    .map((part) => part.trim())
+    .filter((part) => part !== '')
   const key = parts.pop()
   const modifiers = new Set(parts)
   for (const modifier of modifiers) {
-    if (!['alt', 'ctrl', 'meta', 'shift'].includes(modifier)) throw new Error(`[threadlens] shortcut "${text}": unknown modifier "${modifier}"; use alt, ctrl, meta or shift`)
+    if (!['alt', 'ctrl', 'meta', 'shift'].includes(modifier))
+      throw new Error(`[threadlens] shortcut "${text}": unknown modifier "${modifier}"; use alt, ctrl, meta or shift`)
   }
   let code: string | undefined
   if (key !== undefined && /^[a-z]$/.test(key)) code = `Key${key.toUpperCase()}`

@@ -10,7 +10,10 @@ const boxArbitrary = fc.record({
   height: fc.double({ min: 1, max: 2000, noNaN: true }),
 })
 // Token counts: many small, a few huge, some zero (empty segments get no tile).
-const valuesArbitrary = fc.array(fc.oneof(fc.integer({ min: 0, max: 40 }), fc.integer({ min: 1, max: 3000 }), fc.integer({ min: 5000, max: 200_000 })), { minLength: 0, maxLength: 60 })
+const valuesArbitrary = fc.array(
+  fc.oneof(fc.integer({ min: 0, max: 40 }), fc.integer({ min: 1, max: 3000 }), fc.integer({ min: 5000, max: 200_000 })),
+  { minLength: 0, maxLength: 60 },
+)
 
 function overlap(a: Box, b: Box): number {
   const width = Math.min(a.x + a.width, b.x + b.width) - Math.max(a.x, b.x)

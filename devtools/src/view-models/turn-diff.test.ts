@@ -13,10 +13,22 @@ const SEED = 1314
 function addTurn(thread: Thread, turn: number, words: number, tool: boolean): void {
   thread.append({ kind: 'message', payload: { role: 'user', content: `question ${turn} ${'wörd '.repeat(words)}` }, refs: { requestId: `r${turn}` } })
   if (tool) {
-    thread.append({ kind: 'tool_call', payload: { name: 'lookup', arguments: { turn } }, refs: { requestId: `r${turn}`, callId: `c${turn}`, toolCallId: `t${turn}` } })
-    thread.append({ kind: 'tool_result', payload: { name: 'lookup', result: 'row '.repeat(words * 5) }, refs: { requestId: `r${turn}`, toolCallId: `t${turn}` } })
+    thread.append({
+      kind: 'tool_call',
+      payload: { name: 'lookup', arguments: { turn } },
+      refs: { requestId: `r${turn}`, callId: `c${turn}`, toolCallId: `t${turn}` },
+    })
+    thread.append({
+      kind: 'tool_result',
+      payload: { name: 'lookup', result: 'row '.repeat(words * 5) },
+      refs: { requestId: `r${turn}`, toolCallId: `t${turn}` },
+    })
   }
-  thread.append({ kind: 'message', payload: { role: 'assistant', content: `answer ${turn} ${'word '.repeat(words)}` }, refs: { requestId: `r${turn}` } })
+  thread.append({
+    kind: 'message',
+    payload: { role: 'assistant', content: `answer ${turn} ${'word '.repeat(words)}` },
+    refs: { requestId: `r${turn}` },
+  })
 }
 
 const encoder = new TextEncoder()
@@ -40,7 +52,14 @@ describe('turnDiff', () => {
         fc.boolean(),
         (turns, maxInputTokens, maxTurns, toolTrace, cacheFriendly) => {
           const thread = createThread({ id: 'diff', now: () => 1 })
-          const policy = definePolicy({ tokenizer: 'heuristic', maxInputTokens, reserveOutputTokens: 100, toolTrace, cacheFriendly, ...(maxTurns === undefined ? {} : { maxTurns }) })
+          const policy = definePolicy({
+            tokenizer: 'heuristic',
+            maxInputTokens,
+            reserveOutputTokens: 100,
+            toolTrace,
+            cacheFriendly,
+            ...(maxTurns === undefined ? {} : { maxTurns }),
+          })
           turns.slice(0, -1).forEach((turn, index) => addTurn(thread, index, turn.words, turn.tool))
           const before = project({ thread, policy, counter })
           const last = turns[turns.length - 1] as { words: number; tool: boolean }
@@ -49,8 +68,12 @@ describe('turnDiff', () => {
           const diff = turnDiff(before, after)
           const was = new Set(before.meta.includedSeqs)
           const now = new Set(after.meta.includedSeqs)
-          expect(diff.changes.filter((item) => item.change === 'entered').map((item) => item.seq)).toEqual(after.meta.includedSeqs.filter((seq) => !was.has(seq)))
-          expect(diff.changes.filter((item) => item.change === 'left').map((item) => item.seq)).toEqual(before.meta.includedSeqs.filter((seq) => !now.has(seq)))
+          expect(diff.changes.filter((item) => item.change === 'entered').map((item) => item.seq)).toEqual(
+            after.meta.includedSeqs.filter((seq) => !was.has(seq)),
+          )
+          expect(diff.changes.filter((item) => item.change === 'left').map((item) => item.seq)).toEqual(
+            before.meta.includedSeqs.filter((seq) => !now.has(seq)),
+          )
           for (const item of diff.changes) {
             expect(item.delta).toBe(item.tokensAfter - item.tokensBefore)
             expect(item.reason.length).toBeGreaterThan(0)
@@ -67,7 +90,8 @@ describe('turnDiff', () => {
             breaks++
             expect(diff.prefix.byte).toBe(firstDifferentByte(a, b))
           }
-          for (const reuse of diff.breakpoints) if (reuse.breakpoint.at !== 'tools' && reuse.reusable) expect(reuse.breakpoint.at).toBeLessThan(diff.prefix.sharedMessages)
+          for (const reuse of diff.breakpoints)
+            if (reuse.breakpoint.at !== 'tools' && reuse.reusable) expect(reuse.breakpoint.at).toBeLessThan(diff.prefix.sharedMessages)
         },
       ),
       { seed: SEED, numRuns: 150 },
@@ -103,7 +127,10 @@ describe('turnDiff', () => {
     const diff = turnDiff(before, after)
     expect(diff.changes.find((item) => item.change === 'left')?.reason).toBe('window: outside maxTurns / maxMessages')
     expect(diff.changes.find((item) => item.change === 'entered')?.reason).toBe('was not in the thread yet')
-    const wider = turnDiff(before, project({ thread, policy: definePolicy({ tokenizer: 'heuristic', maxInputTokens: 50_000, maxTurns: 4 }), counter }))
+    const wider = turnDiff(
+      before,
+      project({ thread, policy: definePolicy({ tokenizer: 'heuristic', maxInputTokens: 50_000, maxTurns: 4 }), counter }),
+    )
     expect(wider.changes.find((item) => item.seq === 2)?.reason).toBe('was window: outside maxTurns / maxMessages')
     // In plain words beside the rule.
     expect(diff.changes.find((item) => item.change === 'left')?.words).toBe('they are older than the turns the policy keeps')

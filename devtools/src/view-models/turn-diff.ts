@@ -71,7 +71,14 @@ function formsBySeq(result: ProjectionResult): Map<number, { form: EntryForm; to
   return forms
 }
 
-const formWords: Readonly<Record<EntryForm, string>> = { whole: 'sent whole', masked: 'masked', pruned: 'pruned', deduped: 'deduped', summary: 'summary checkpoint', recalled: 'recalled (in the recall block)' }
+const formWords: Readonly<Record<EntryForm, string>> = {
+  whole: 'sent whole',
+  masked: 'masked',
+  pruned: 'pruned',
+  deduped: 'deduped',
+  summary: 'summary checkpoint',
+  recalled: 'recalled (in the recall block)',
+}
 
 function absentReason(result: ProjectionResult, seq: number): string {
   if (seq >= result.meta.firstSeq + result.meta.entryCount) return 'not in the thread yet'

@@ -55,14 +55,17 @@ const filterValueSchema = z.union([z.string().check(z.maxLength(1_000)), z.array
  * devtools, the user or an extension may have written it. Each field is checked on its own and a
  * bad one falls back to its default, so one stale field never resets the rest.
  */
-export const storedUiStateSchema = z.catch(z.object({
+export const storedUiStateSchema = z.catch(
+  z.object({
     open: z.catch(z.optional(z.boolean()), undefined),
     dock: z.catch(z.optional(z.enum(dockPositions)), undefined),
     size: z.catch(z.optional(pixels.check(z.positive())), undefined),
     floating: z.catch(z.optional(floatingRectSchema), undefined),
     tab: z.catch(z.optional(z.enum(tabIds)), undefined),
     filters: z.catch(z.optional(z.record(filterNameSchema, filterValueSchema)), undefined),
-  }), {})
+  }),
+  {},
+)
 
 /** The remembered state read back: stored fields that pass the schema, defaults for the rest. */
 export function restoreUiState(stored: unknown, defaults: DevtoolsUiState): DevtoolsUiState {
@@ -136,7 +139,8 @@ export function devtoolsUiStore(storageKey: string = DEFAULT_STORAGE_KEY, initia
         toggle: () => set((state) => ({ open: !state.open })),
         setDock: (dock) => set({ dock }),
         setSize: (size) => set({ size: Math.round(size) }),
-        setFloating: (rect) => set({ floating: { x: Math.round(rect.x), y: Math.round(rect.y), width: Math.round(rect.width), height: Math.round(rect.height) } }),
+        setFloating: (rect) =>
+          set({ floating: { x: Math.round(rect.x), y: Math.round(rect.y), width: Math.round(rect.width), height: Math.round(rect.height) } }),
         // Selecting a tab tries it afresh; it is marked again if it fails again.
         setTab: (tab) => set({ tab, failedTab: undefined }),
         setTabFailed: (failedTab) => set({ failedTab }),

@@ -16,7 +16,8 @@ const requests = Number(process.env['THREADLENS_AGENT_BENCH_REQUESTS'] ?? 40)
 
 function table(title: string, header: readonly string[], rows: readonly (readonly string[])[]): string {
   const widths = header.map((cell, column) => Math.max(cell.length, ...rows.map((row) => (row[column] ?? '').length)))
-  const line = (cells: readonly string[]) => cells.map((cell, column) => (column < 2 ? cell.padEnd(widths[column] as number) : cell.padStart(widths[column] as number))).join('  ')
+  const line = (cells: readonly string[]) =>
+    cells.map((cell, column) => (column < 2 ? cell.padEnd(widths[column] as number) : cell.padStart(widths[column] as number))).join('  ')
   const rule = widths.map((width) => '─'.repeat(width)).join('  ')
   return ['', title, rule, line(header), rule, ...rows.map(line), rule].join('\n')
 }
@@ -33,16 +34,15 @@ async function main(): Promise<void> {
     page.on('pageerror', (error) => console.error('[threadlens] bench page error:', error.message))
     await page.goto(server.url)
     await page.waitForFunction(() => (window as unknown as { agentHarness?: AgentHarness }).agentHarness !== undefined)
-    result = await page.evaluate(
-      (options) => (window as unknown as { agentHarness: AgentHarness }).agentHarness.bench(options),
-      { sizes, requests },
-    )
+    result = await page.evaluate((options) => (window as unknown as { agentHarness: AgentHarness }).agentHarness.bench(options), { sizes, requests })
   } finally {
     await browser.close()
     await server.close()
   }
 
-  console.log(`agent loop bench in ${result.userAgent.match(/(Headless)?Chrome\/[\d.]+/)?.[0] ?? 'Chromium'}${result.crossOriginIsolated ? '' : ' (not cross-origin isolated: timer ticks are 100 µs)'}`)
+  console.log(
+    `agent loop bench in ${result.userAgent.match(/(Headless)?Chrome\/[\d.]+/)?.[0] ?? 'Chromium'}${result.crossOriginIsolated ? '' : ' (not cross-origin isolated: timer ticks are 100 µs)'}`,
+  )
   console.log(
     table(
       'loop overhead per model call, model streaming + tool execution + summarizing excluded (goal < 5 ms); p50 / p95',
@@ -61,8 +61,19 @@ async function main(): Promise<void> {
   )
   console.log(
     table(
-      'where it goes: each appendMany in the loop vs alone (no subscriber), project() and the call record\'s messages hash alone on the final thread; p50 / p95',
-      ['policy', 'thread', 'appendMany in loop', 'per call', 'appendMany alone', 'project() alone', 'messages', 'tokens', 'messages hash', 'scripted model (excl.)'],
+      "where it goes: each appendMany in the loop vs alone (no subscriber), project() and the call record's messages hash alone on the final thread; p50 / p95",
+      [
+        'policy',
+        'thread',
+        'appendMany in loop',
+        'per call',
+        'appendMany alone',
+        'project() alone',
+        'messages',
+        'tokens',
+        'messages hash',
+        'scripted model (excl.)',
+      ],
       result.rows.map((row) => [
         row.policy,
         row.threadEntries.toLocaleString('en-US'),
@@ -78,7 +89,7 @@ async function main(): Promise<void> {
     ),
   )
   console.log(
-    '\npolicy: default = definePolicy() (8k window, a session\'s default), long = presets.longContext() (128k). Each request is two model' +
+    "\npolicy: default = definePolicy() (8k window, a session's default), long = presets.longContext() (128k). Each request is two model" +
       '\ncalls (a tool call, then the answer) on a thread seeded with N entries of ~300 B; o200k counts stored at append.' +
       '\nprojection = from the loop reading memory (just before project) to asking the model for its first chunk;' +
       '\nappendMany = inside threads.appendMany (token counting + one IndexedDB transaction); rest = lock, policy read, mirror ingest, call records, events.',
@@ -86,7 +97,13 @@ async function main(): Promise<void> {
 
   const outputDirectory = fileURLToPath(new URL('../../../bench-results/', import.meta.url))
   mkdirSync(outputDirectory, { recursive: true })
-  const machine = { cpu: cpus()[0]?.model.trim() ?? 'unknown', cores: cpus().length, memoryGigabytes: Math.round(totalmem() / 1024 ** 3), node: process.version, date: new Date().toISOString() }
+  const machine = {
+    cpu: cpus()[0]?.model.trim() ?? 'unknown',
+    cores: cpus().length,
+    memoryGigabytes: Math.round(totalmem() / 1024 ** 3),
+    node: process.version,
+    date: new Date().toISOString(),
+  }
   writeFileSync(`${outputDirectory}agent.json`, `${JSON.stringify({ machine, ...result }, null, 2)}\n`)
   console.log(`\nwrote bench-results/agent.json`)
 }

@@ -32,7 +32,10 @@ async function buildApp(name: string, example: string): Promise<string> {
   const root = join(work, name.replaceAll(' ', '-'))
   await rm(root, { recursive: true, force: true })
   await mkdir(root, { recursive: true })
-  await writeFile(join(root, 'index.html'), '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>chat</title></head><body><div id="root"></div><script type="module" src="./main.tsx"></script></body></html>')
+  await writeFile(
+    join(root, 'index.html'),
+    '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>chat</title></head><body><div id="root"></div><script type="module" src="./main.tsx"></script></body></html>',
+  )
   await writeFile(
     join(root, 'main.tsx'),
     `import { Suspense } from 'react'\nimport { createRoot } from 'react-dom/client'\nimport { Chat } from ${JSON.stringify(join(here, '../examples', example))}\n` +
@@ -70,7 +73,12 @@ async function serve(dist: string): Promise<{ readonly server: Server; readonly 
       response.end()
       return
     }
-    response.writeHead(200, { 'content-type': types[extname(path)] ?? 'application/octet-stream', 'content-encoding': 'gzip', 'content-length': body.length, 'cache-control': 'no-store' })
+    response.writeHead(200, {
+      'content-type': types[extname(path)] ?? 'application/octet-stream',
+      'content-encoding': 'gzip',
+      'content-length': body.length,
+      'cache-control': 'no-store',
+    })
     response.end(body)
   })
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
@@ -132,9 +140,11 @@ async function measureLoad(context: BrowserContext, origin: string): Promise<Loa
     if (message.type() === 'error') errors.push(message.text())
   })
   await page.goto(origin)
-  await page.waitForFunction('window.inputReadyAt !== undefined && window.sendReadyAt !== undefined', undefined, { timeout: 30_000 }).catch((error: unknown) => {
-    throw new Error(`${origin}: the message box never became ready (${errors.join('; ') || 'no page error'})`, { cause: error })
-  })
+  await page
+    .waitForFunction('window.inputReadyAt !== undefined && window.sendReadyAt !== undefined', undefined, { timeout: 30_000 })
+    .catch((error: unknown) => {
+      throw new Error(`${origin}: the message box never became ready (${errors.join('; ') || 'no page error'})`, { cause: error })
+    })
   // Whatever the page fetches on its own (idle callbacks included) has had time to.
   await page.waitForLoadState('networkidle')
   await page.waitForTimeout(1_500)
@@ -147,11 +157,22 @@ async function measureLoad(context: BrowserContext, origin: string): Promise<Loa
     longTasks: window.longTasks,
     longFrames: window.longFrames,
     fetched: [...performance.getEntriesByType('navigation'), ...performance.getEntriesByType('resource')].map((entry) => ({ name: entry.name, bytes: entry.encodedBodySize, endMs: entry.responseEnd })),
-  })`)) as { readonly firstPaintMs: number; readonly inputReadyMs: number; readonly sendReadyMs: number; readonly modulesEvaluatedMs: number; readonly longTasks: readonly (readonly [number, number])[]; readonly longFrames: readonly unknown[]; readonly fetched: readonly Fetched[] }
+  })`)) as {
+    readonly firstPaintMs: number
+    readonly inputReadyMs: number
+    readonly sendReadyMs: number
+    readonly modulesEvaluatedMs: number
+    readonly longTasks: readonly (readonly [number, number])[]
+    readonly longFrames: readonly unknown[]
+    readonly fetched: readonly Fetched[]
+  }
   const { fetched, ...probes } = timings
   if (process.env['THREADLENS_BENCH_VERBOSE'] !== undefined) {
     console.log(`${origin} ${JSON.stringify(probes)}`)
-    for (const response of fetched) console.log(`  ${response.endMs.toFixed(0).padStart(5)} ms ${(response.bytes / 1024).toFixed(1).padStart(7)} KB ${new URL(response.name).pathname}`)
+    for (const response of fetched)
+      console.log(
+        `  ${response.endMs.toFixed(0).padStart(5)} ms ${(response.bytes / 1024).toFixed(1).padStart(7)} KB ${new URL(response.name).pathname}`,
+      )
   }
   const tokenizer = fetched.filter((response) => tokenizerChunk.test(response.name))
   // The ranks are fetched after first paint by design: reported by when, not counted in the bytes.
@@ -192,7 +213,9 @@ async function main(): Promise<void> {
     for (const app of served) app.server.close()
   }
   console.log(`Adoption first load: the README's useChat app without and with threadlens (production builds, gzip, median of ${loads} loads)`)
-  console.log('| app | KB until the box is ready | KB after, before any interaction (tokenizer apart) | first contentful paint | message box ready | Send ready (history shown) | tokenizer fetched | longest task once the box is ready (all loads) |')
+  console.log(
+    '| app | KB until the box is ready | KB after, before any interaction (tokenizer apart) | first contentful paint | message box ready | Send ready (history shown) | tokenizer fetched | longest task once the box is ready (all loads) |',
+  )
   console.log('|---|---:|---:|---:|---:|---:|---|---:|')
   const medians = new Map<string, Figures>()
   for (const row of rows) {
@@ -216,10 +239,14 @@ async function main(): Promise<void> {
     const adopted = medians.get(`${apps[1].name}, ${visit}`) as Figures
     const signed = (ms: number) => `${ms >= 0 ? '+' : ''}${ms.toFixed(0)} ms`
     const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`
-    console.log(`\n${visit}: threadlens adds ${kb(adopted.critical - without.critical)} gzip until the box is ready, ${kb(adopted.critical + adopted.later - without.critical - without.later)} before any interaction with what it fetches once painted, tokenizer not counted (goal ≤ 60 KB);`)
-    console.log(`  first paint ${signed(adopted.paint - without.paint)}, message box ready ${signed(adopted.input - without.input)} (goal ≤ 100 ms each)`)
+    console.log(
+      `\n${visit}: threadlens adds ${kb(adopted.critical - without.critical)} gzip until the box is ready, ${kb(adopted.critical + adopted.later - without.critical - without.later)} before any interaction with what it fetches once painted, tokenizer not counted (goal ≤ 60 KB);`,
+    )
+    console.log(
+      `  first paint ${signed(adopted.paint - without.paint)}, message box ready ${signed(adopted.input - without.input)} (goal ≤ 100 ms each)`,
+    )
   }
-  if (process.env["THREADLENS_BENCH_KEEP"] === undefined) await rm(work, { recursive: true, force: true })
+  if (process.env['THREADLENS_BENCH_KEEP'] === undefined) await rm(work, { recursive: true, force: true })
 }
 
 await main()

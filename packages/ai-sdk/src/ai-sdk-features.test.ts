@@ -36,7 +36,10 @@ type Prompt = Parameters<MockLanguageModelV4['doStream']>[0]['prompt']
 function toolCallingModel(toolName: string, input: Record<string, unknown>, supportedUrls: Record<string, RegExp[]> = {}): MockLanguageModelV4 {
   const finish = (unified: 'stop' | 'tool-calls') => ({
     type: 'finish' as const,
-    usage: { inputTokens: { total: 10, noCache: 10, cacheRead: 0, cacheWrite: undefined }, outputTokens: { total: 5, text: 5, reasoning: undefined } },
+    usage: {
+      inputTokens: { total: 10, noCache: 10, cacheRead: 0, cacheWrite: undefined },
+      outputTokens: { total: 5, text: 5, reasoning: undefined },
+    },
     finishReason: { unified, raw: unified },
   })
   return new MockLanguageModelV4({
@@ -46,7 +49,11 @@ function toolCallingModel(toolName: string, input: Record<string, unknown>, supp
       if (last?.role === 'user') {
         return {
           stream: simulateReadableStream({
-            chunks: [{ type: 'stream-start' as const, warnings: [] }, { type: 'tool-call' as const, toolCallId: `call-${prompt.length}`, toolName, input: JSON.stringify(input) }, finish('tool-calls')],
+            chunks: [
+              { type: 'stream-start' as const, warnings: [] },
+              { type: 'tool-call' as const, toolCallId: `call-${prompt.length}`, toolName, input: JSON.stringify(input) },
+              finish('tool-calls'),
+            ],
           }),
         }
       }
@@ -71,7 +78,8 @@ async function send(transport: ReturnType<typeof createProjectedChatTransport>, 
   const stream = await transport.sendMessages({ trigger: 'submit-message', chatId: 'c', messageId: undefined, messages, abortSignal: undefined })
   const last = messages.at(-1)
   let reply: UIMessage | undefined
-  for await (const message of readUIMessageStream({ stream, ...(last?.role === 'assistant' ? { message: structuredClone(last) } : {}) })) reply = message
+  for await (const message of readUIMessageStream({ stream, ...(last?.role === 'assistant' ? { message: structuredClone(last) } : {}) }))
+    reply = message
   if (reply === undefined) throw new Error('no reply')
   return last?.role === 'assistant' ? [...messages.slice(0, -1), reply] : [...messages, reply]
 }
@@ -81,7 +89,15 @@ function setup(chatId: string, model: MockLanguageModelV4, tools?: ToolSet, unre
   const persistence = createChatPersistence({ store: threads, chatId })
   const calls: ProjectedCall[] = []
   const policy = definePolicy({ systemPrompt: 'Be brief.', unresolvedToolCalls })
-  const transport = createProjectedChatTransport({ persistence, model, policy, counter, ...(tools === undefined ? {} : { tools }), onCall: (call) => calls.push(call), recordWaitMs: 1000 })
+  const transport = createProjectedChatTransport({
+    persistence,
+    model,
+    policy,
+    counter,
+    ...(tools === undefined ? {} : { tools }),
+    onCall: (call) => calls.push(call),
+    recordWaitMs: 1000,
+  })
   const reload = async () => createChatPersistence({ store: threads, chatId }).load()
   return { threads, persistence, transport, calls, reload }
 }
@@ -96,7 +112,9 @@ async function expectKept(chat: ReturnType<typeof setup>, chatId: string, messag
   await expect.poll(async () => JSON.stringify(await chat.reload())).toBe(JSON.stringify(messages))
   const entries = (await chat.threads.load(chatId)).entries
   expect(entries.filter((entry) => entry.kind === 'tool_call')).toHaveLength(1)
-  expect(entries.filter((entry) => entry.kind === 'tool_result').map((entry) => entry.kind === 'tool_result' && entry.payload.result)).toEqual([result])
+  expect(entries.filter((entry) => entry.kind === 'tool_result').map((entry) => entry.kind === 'tool_result' && entry.payload.result)).toEqual([
+    result,
+  ])
 }
 
 /** What useChat's `addToolApprovalResponse` does to the last message. */
@@ -104,7 +122,11 @@ function answerApproval(messages: UIMessage[], approved: boolean, reason?: strin
   const last = messages.at(-1) as UIMessage
   const parts = last.parts.map((part) =>
     'state' in part && part.state === 'approval-requested' && 'approval' in part
-      ? ({ ...part, state: 'approval-responded', approval: { ...part.approval, approved, ...(reason === undefined ? {} : { reason }) } } as unknown as typeof part)
+      ? ({
+          ...part,
+          state: 'approval-responded',
+          approval: { ...part.approval, approved, ...(reason === undefined ? {} : { reason }) },
+        } as unknown as typeof part)
       : part,
   )
   return [...messages.slice(0, -1), { ...last, parts }]
@@ -123,17 +145,28 @@ const deleteFile = tool({
 })
 
 describe('tool approval through the projected transport', () => {
-  it.each(['interrupt', 'drop'] as const)('an approved call runs, is stored once with its result, and the model hears the result (unresolvedToolCalls: %s)', async (unresolved) => {
-    const chat = setup('approve', toolCallingModel('deleteFile', { path: 'a.txt' }), { deleteFile }, unresolved)
-    const { transport } = chat
-    let messages = await send(transport, [user('u1', 'delete a.txt')])
-    expect(messages[1]?.parts.find((part) => part.type === 'tool-deleteFile')).toMatchObject({ state: 'approval-requested', input: { path: 'a.txt' } })
-    messages = answerApproval(messages, true)
-    messages = await send(transport, messages)
-    expect(messages[1]?.parts.find((part) => part.type === 'tool-deleteFile')).toMatchObject({ state: 'output-available', output: { deleted: 'a.txt' } })
-    expect(messages[1]?.parts.filter((part) => part.type === 'text').map((part) => part.type === 'text' && part.text)).toEqual(['tool said {"type":"json","value":{"deleted":"a.txt"}}'])
-    await expectKept(chat, 'approve', messages, { deleted: 'a.txt' })
-  })
+  it.each(['interrupt', 'drop'] as const)(
+    'an approved call runs, is stored once with its result, and the model hears the result (unresolvedToolCalls: %s)',
+    async (unresolved) => {
+      const chat = setup('approve', toolCallingModel('deleteFile', { path: 'a.txt' }), { deleteFile }, unresolved)
+      const { transport } = chat
+      let messages = await send(transport, [user('u1', 'delete a.txt')])
+      expect(messages[1]?.parts.find((part) => part.type === 'tool-deleteFile')).toMatchObject({
+        state: 'approval-requested',
+        input: { path: 'a.txt' },
+      })
+      messages = answerApproval(messages, true)
+      messages = await send(transport, messages)
+      expect(messages[1]?.parts.find((part) => part.type === 'tool-deleteFile')).toMatchObject({
+        state: 'output-available',
+        output: { deleted: 'a.txt' },
+      })
+      expect(messages[1]?.parts.filter((part) => part.type === 'text').map((part) => part.type === 'text' && part.text)).toEqual([
+        'tool said {"type":"json","value":{"deleted":"a.txt"}}',
+      ])
+      await expectKept(chat, 'approve', messages, { deleted: 'a.txt' })
+    },
+  )
 })
 
 describe('tool approval: denial', () => {
@@ -144,7 +177,10 @@ describe('tool approval: denial', () => {
     let messages = await send(transport, [user('u1', 'delete b.txt')])
     messages = await send(transport, answerApproval(messages, false, 'keep it'))
     expect(ran).toBe(false)
-    expect(messages[1]?.parts.find((part) => part.type === 'tool-deleteFile')).toMatchObject({ state: 'output-denied', approval: { approved: false, reason: 'keep it' } })
+    expect(messages[1]?.parts.find((part) => part.type === 'tool-deleteFile')).toMatchObject({
+      state: 'output-denied',
+      approval: { approved: false, reason: 'keep it' },
+    })
     // the second call ended with the SDK's denial: the approval response and an execution-denied result
     expect(calls[1]?.messages.at(-1)).toEqual({
       role: 'tool',
@@ -153,7 +189,9 @@ describe('tool approval: denial', () => {
         { type: 'tool-result', toolCallId: 'call-2', toolName: 'deleteFile', output: { type: 'execution-denied', reason: 'keep it' } },
       ],
     })
-    expect(messages[1]?.parts.filter((part) => part.type === 'text').map((part) => part.type === 'text' && part.text)).toEqual([expect.stringContaining('execution-denied')])
+    expect(messages[1]?.parts.filter((part) => part.type === 'text').map((part) => part.type === 'text' && part.text)).toEqual([
+      expect.stringContaining('execution-denied'),
+    ])
     for (const call of calls) expectValid([...(call.instructions ?? []), ...call.messages])
     await expect.poll(async () => JSON.stringify(await reload())).toBe(JSON.stringify(messages))
     const results = (await threads.load('deny')).entries.filter((entry) => entry.kind === 'tool_result')
@@ -162,7 +200,17 @@ describe('tool approval: denial', () => {
     // the next turn: the denial goes to the model as the error the thread holds (error-text, as the SDK sends an output-denied part)
     messages = await send(transport, [...messages, user('u2', 'ok')])
     const denied = calls[2]?.messages.find((message) => message.role === 'tool')
-    expect(denied).toEqual({ role: 'tool', content: [{ type: 'tool-result', toolCallId: 'call-2', toolName: 'deleteFile', output: { type: 'error-text', value: 'The user denied this tool call: keep it' } }] })
+    expect(denied).toEqual({
+      role: 'tool',
+      content: [
+        {
+          type: 'tool-result',
+          toolCallId: 'call-2',
+          toolName: 'deleteFile',
+          output: { type: 'error-text', value: 'The user denied this tool call: keep it' },
+        },
+      ],
+    })
   })
 })
 
@@ -173,7 +221,9 @@ describe('tool approval through a server route', () => {
     const model = toolCallingModel('deleteFile', { path: 'c.txt' })
     const route = async (request: Request): Promise<Response> => {
       const projected = readProjectedRequest(await request.json())
-      return streamText({ model, tools: { deleteFile }, ...projected.input }).toUIMessageStreamResponse({ generateMessageId: () => projected.responseMessageId })
+      return streamText({ model, tools: { deleteFile }, ...projected.input }).toUIMessageStreamResponse({
+        generateMessageId: () => projected.responseMessageId,
+      })
     }
     const transport = new DefaultChatTransport<UIMessage>({
       api: 'http://app.test/api/chat',
@@ -181,10 +231,20 @@ describe('tool approval through a server route', () => {
       fetch: (url, init) => route(new Request(url, init)),
     })
     const turn = async (history: UIMessage[]): Promise<UIMessage[]> => {
-      const stream = await transport.sendMessages({ trigger: 'submit-message', chatId: 'route-approval', messageId: undefined, messages: history, abortSignal: undefined })
+      const stream = await transport.sendMessages({
+        trigger: 'submit-message',
+        chatId: 'route-approval',
+        messageId: undefined,
+        messages: history,
+        abortSignal: undefined,
+      })
       const last = history.at(-1)
       let reply: UIMessage | undefined
-      for await (const message of readUIMessageStream<UIMessage>({ stream, ...(last?.role === 'assistant' ? { message: structuredClone(last) } : {}) })) reply = message
+      for await (const message of readUIMessageStream<UIMessage>({
+        stream,
+        ...(last?.role === 'assistant' ? { message: structuredClone(last) } : {}),
+      }))
+        reply = message
       if (reply === undefined) throw new Error('no reply')
       const all = last?.role === 'assistant' ? [...history.slice(0, -1), reply] : [...history, reply]
       await persistence.save(all)
@@ -193,7 +253,10 @@ describe('tool approval through a server route', () => {
     let messages = await turn([user('u1', 'delete c.txt')])
     expect(messages[1]?.parts.find((part) => part.type === 'tool-deleteFile')).toMatchObject({ state: 'approval-requested' })
     messages = await turn(answerApproval(messages, true))
-    expect(messages[1]?.parts.find((part) => part.type === 'tool-deleteFile')).toMatchObject({ state: 'output-available', output: { deleted: 'c.txt' } })
+    expect(messages[1]?.parts.find((part) => part.type === 'tool-deleteFile')).toMatchObject({
+      state: 'output-available',
+      output: { deleted: 'c.txt' },
+    })
     expect(JSON.stringify(await createChatPersistence({ store: threads, chatId: 'route-approval' }).load())).toBe(JSON.stringify(messages))
   })
 })
@@ -209,9 +272,17 @@ describe('tool errors through the projected transport', () => {
     })
     const { transport, calls, reload, threads } = setup('errors', toolCallingModel('readFile', { path: 'x.txt' }), { readFile: failing })
     let messages = await send(transport, [user('u1', 'read x.txt')])
-    expect(messages[1]?.parts.find((part) => part.type === 'tool-readFile')).toMatchObject({ state: 'output-error', errorText: 'Error: no such file: x.txt' })
+    expect(messages[1]?.parts.find((part) => part.type === 'tool-readFile')).toMatchObject({
+      state: 'output-error',
+      errorText: 'Error: no such file: x.txt',
+    })
     messages = await send(transport, messages) // sendAutomaticallyWhen: lastAssistantMessageIsCompleteWithToolCalls
-    expect(calls[1]?.messages.at(-1)).toEqual({ role: 'tool', content: [{ type: 'tool-result', toolCallId: 'call-2', toolName: 'readFile', output: { type: 'error-text', value: 'Error: no such file: x.txt' } }] })
+    expect(calls[1]?.messages.at(-1)).toEqual({
+      role: 'tool',
+      content: [
+        { type: 'tool-result', toolCallId: 'call-2', toolName: 'readFile', output: { type: 'error-text', value: 'Error: no such file: x.txt' } },
+      ],
+    })
     for (const call of calls) expectValid([...(call.instructions ?? []), ...call.messages])
     await expect.poll(async () => JSON.stringify(await reload())).toBe(JSON.stringify(messages))
     const results = (await threads.load('errors')).entries.filter((entry) => entry.kind === 'tool_result')
@@ -222,7 +293,12 @@ describe('tool errors through the projected transport', () => {
 describe('client-side tools (no execute) through the projected transport', () => {
   it("the app's addToolOutput result is stored, reloads, and the automatic resend sends it to the model", async () => {
     // a client-side tool: no execute, the app answers with addToolOutput
-    const clientTools: ToolSet = { askLocation: { description: 'Asks the user where they are', inputSchema: jsonSchema<{ why: string }>({ type: 'object', properties: { why: { type: 'string' } } }) } }
+    const clientTools: ToolSet = {
+      askLocation: {
+        description: 'Asks the user where they are',
+        inputSchema: jsonSchema<{ why: string }>({ type: 'object', properties: { why: { type: 'string' } } }),
+      },
+    }
     const chat = setup('client-tool', toolCallingModel('askLocation', { why: 'weather' }), clientTools)
     const { transport, calls, threads } = chat
     let messages = await send(transport, [user('u1', 'weather here?')])
@@ -232,10 +308,23 @@ describe('client-side tools (no execute) through the projected transport', () =>
     await expect.poll(async () => (await threads.load('client-tool')).entries.map((entry) => entry.kind)).toEqual(['message', 'tool_call'])
     // what useChat's addToolOutput does, then lastAssistantMessageIsCompleteWithToolCalls resends
     const last = messages[1] as UIMessage
-    messages = [messages[0] as UIMessage, { ...last, parts: last.parts.map((part) => (part.type === 'tool-askLocation' ? ({ ...part, state: 'output-available', output: { city: 'Oslo' } } as typeof part) : part)) }]
+    messages = [
+      messages[0] as UIMessage,
+      {
+        ...last,
+        parts: last.parts.map((part) =>
+          part.type === 'tool-askLocation' ? ({ ...part, state: 'output-available', output: { city: 'Oslo' } } as typeof part) : part,
+        ),
+      },
+    ]
     messages = await send(transport, messages)
-    expect(calls[1]?.messages.at(-1)).toEqual({ role: 'tool', content: [{ type: 'tool-result', toolCallId: 'call-2', toolName: 'askLocation', output: { type: 'text', value: '{"city":"Oslo"}' } }] })
-    expect(messages[1]?.parts.filter((part) => part.type === 'text').map((part) => part.type === 'text' && part.text)).toEqual(['tool said {"type":"text","value":"{\\"city\\":\\"Oslo\\"}"}'])
+    expect(calls[1]?.messages.at(-1)).toEqual({
+      role: 'tool',
+      content: [{ type: 'tool-result', toolCallId: 'call-2', toolName: 'askLocation', output: { type: 'text', value: '{"city":"Oslo"}' } }],
+    })
+    expect(messages[1]?.parts.filter((part) => part.type === 'text').map((part) => part.type === 'text' && part.text)).toEqual([
+      'tool said {"type":"text","value":"{\\"city\\":\\"Oslo\\"}"}',
+    ])
     await expectKept(chat, 'client-tool', messages, { city: 'Oslo' })
   })
 })
@@ -293,23 +382,35 @@ describe('file parts kept in the attachment store', () => {
     const persistence = createChatPersistence({ store: stores.threads, chatId: 'kept', attachments: stores.attachments })
     const model = toolCallingModel('none', {})
     const calls: ProjectedCall[] = []
-    const transport = createProjectedChatTransport({ persistence, model, policy: definePolicy({}), counter, onCall: (call) => calls.push(call), recordWaitMs: 1000 })
+    const transport = createProjectedChatTransport({
+      persistence,
+      model,
+      policy: definePolicy({}),
+      counter,
+      onCall: (call) => calls.push(call),
+      recordWaitMs: 1000,
+    })
     const bytes = dot
     const ask: UIMessage = { id: 'u1', role: 'user', parts: [] }
     ask.parts.push(
-        { type: 'text', text: 'Look' },
-        { type: 'file', mediaType: 'image/png', url: `data:image/png;base64,${bytes}`, filename: 'dot.png' },
-        // the same picture twice: stored once
-        { type: 'file', mediaType: 'image/png', url: `data:image/png;base64,${bytes}` },
-        // not canonical base64 (a line break): kept inline, exactly as given
-        { type: 'file', mediaType: 'text/plain', url: 'data:text/plain;base64,aGVs\nbG8=' },
+      { type: 'text', text: 'Look' },
+      { type: 'file', mediaType: 'image/png', url: `data:image/png;base64,${bytes}`, filename: 'dot.png' },
+      // the same picture twice: stored once
+      { type: 'file', mediaType: 'image/png', url: `data:image/png;base64,${bytes}` },
+      // not canonical base64 (a line break): kept inline, exactly as given
+      { type: 'file', mediaType: 'text/plain', url: 'data:text/plain;base64,aGVs\nbG8=' },
     )
     const messages = await send(transport, [ask])
     const entries = (await stores.threads.load('kept')).entries
     expect(JSON.stringify(entries)).not.toContain(bytes)
     const [stored] = await stores.attachments.listForThread('kept')
     expect(stored).toMatchObject({ mediaType: 'image/png', bytes: 70 })
-    expect(entries[0]?.kind === 'message' && entries[0].payload.parts?.map((part) => (part.type === 'text' ? part.text : part.source.type))).toEqual(['Look', 'attachment', 'attachment', 'url'])
+    expect(entries[0]?.kind === 'message' && entries[0].payload.parts?.map((part) => (part.type === 'text' ? part.text : part.source.type))).toEqual([
+      'Look',
+      'attachment',
+      'attachment',
+      'url',
+    ])
     // sent as bytes, counted as attachments
     expect(calls[0]?.projection.meta.tokens.attachments).toBeGreaterThan(0)
     expect(calls[0]?.messages[0]).toEqual({
@@ -364,7 +465,13 @@ describe('message metadata and data parts (server route)', () => {
     })
     const transientSeen: unknown[] = []
     const turn = async (history: UIMessage[]): Promise<UIMessage[]> => {
-      const stream = await transport.sendMessages({ trigger: 'submit-message', chatId: 'data', messageId: undefined, messages: history, abortSignal: undefined })
+      const stream = await transport.sendMessages({
+        trigger: 'submit-message',
+        chatId: 'data',
+        messageId: undefined,
+        messages: history,
+        abortSignal: undefined,
+      })
       let reply: UIMessage | undefined
       // useChat's onData sees transient parts; they never join the message
       const [forMessage, forData] = stream.tee()
@@ -381,9 +488,22 @@ describe('message metadata and data parts (server route)', () => {
     let messages = await turn([ask])
     expect(transientSeen).toEqual(['saved!'])
     expect(messages[1]?.metadata).toEqual({ app: { rating: 'none', at: 7 } })
-    expect(messages[1]?.parts.filter((part) => part.type.startsWith('data-'))).toEqual([{ type: 'data-status', id: 'status-1', data: { step: 'searched', hits: 3 } }])
+    expect(messages[1]?.parts.filter((part) => part.type.startsWith('data-'))).toEqual([
+      { type: 'data-status', id: 'status-1', data: { step: 'searched', hits: 3 } },
+    ])
     // an app-side data part added to the user's next message, with its own metadata
-    messages = await turn([...messages, { id: 'u2', role: 'user', metadata: { sentFrom: 'desktop' }, parts: [{ type: 'data-context', data: { page: '/orders' } }, { type: 'text', text: 'thanks' }] } as UIMessage])
+    messages = await turn([
+      ...messages,
+      {
+        id: 'u2',
+        role: 'user',
+        metadata: { sentFrom: 'desktop' },
+        parts: [
+          { type: 'data-context', data: { page: '/orders' } },
+          { type: 'text', text: 'thanks' },
+        ],
+      } as UIMessage,
+    ])
     const reloaded = await createChatPersistence({ store: threads, chatId: 'data' }).load()
     expect(reloaded).toEqual(JSON.parse(JSON.stringify(messages)))
     expect(JSON.stringify(reloaded)).not.toContain('saved!')
@@ -409,7 +529,9 @@ describe('turning the attachment store on for a chat that has files inline', () 
     const next: UIMessage = { id: 'u2', role: 'user', parts: [{ type: 'file', mediaType: 'text/plain', url: 'data:text/plain;base64,aGVsbG8=' }] }
     await expect(upgraded.save([...loaded, next])).resolves.toMatchObject({ appended: 1, forked: false })
     const entries = (await stores.threads.load('upgrade')).entries
-    expect(entries.map((entry) => entry.kind === 'message' && entry.payload.parts?.[0]?.type !== 'text' && entry.payload.parts?.[0]?.source.type)).toEqual(['url', 'attachment'])
+    expect(
+      entries.map((entry) => entry.kind === 'message' && entry.payload.parts?.[0]?.type !== 'text' && entry.payload.parts?.[0]?.source.type),
+    ).toEqual(['url', 'attachment'])
     expect(await upgraded.load()).toEqual([inlineFile, next])
   })
 })
@@ -438,23 +560,38 @@ describe("useChat's own Chat class over the projected transport", () => {
     await chat.addToolApprovalResponse({ id: approvalId, approved: true })
     await expect.poll(() => chat.status).toBe('ready')
     await expect.poll(() => chat.messages[1]?.parts.some((candidate) => candidate.type === 'text')).toBe(true)
-    expect(chat.messages[1]?.parts.find((candidate) => candidate.type === 'tool-deleteFile')).toMatchObject({ state: 'output-available', output: { deleted: 'd.txt' } })
+    expect(chat.messages[1]?.parts.find((candidate) => candidate.type === 'tool-deleteFile')).toMatchObject({
+      state: 'output-available',
+      output: { deleted: 'd.txt' },
+    })
     await saved()
     await expect.poll(async () => JSON.stringify(await set.reload())).toBe(JSON.stringify(chat.messages))
   })
 
   it('client-side tool: addToolOutput and the automatic resend send the output to the model', async () => {
-    const clientTools: ToolSet = { askLocation: { description: 'Asks the user where they are', inputSchema: jsonSchema<{ why: string }>({ type: 'object', properties: { why: { type: 'string' } } }) } }
+    const clientTools: ToolSet = {
+      askLocation: {
+        description: 'Asks the user where they are',
+        inputSchema: jsonSchema<{ why: string }>({ type: 'object', properties: { why: { type: 'string' } } }),
+      },
+    }
     const set = setup('chat-client-tool', toolCallingModel('askLocation', { why: 'weather' }), clientTools)
     const { calls } = set
     const { useChat: chat, saved } = await chatOver('chat-client-tool', set, lastAssistantMessageIsCompleteWithToolCalls)
     await chat.sendMessage({ text: 'weather here?' })
     const part = chat.messages[1]?.parts.find((candidate) => candidate.type === 'tool-askLocation')
     expect(part).toMatchObject({ state: 'input-available' })
-    await chat.addToolOutput({ tool: 'askLocation', toolCallId: part !== undefined && 'toolCallId' in part ? part.toolCallId : '', output: { city: 'Oslo' } })
+    await chat.addToolOutput({
+      tool: 'askLocation',
+      toolCallId: part !== undefined && 'toolCallId' in part ? part.toolCallId : '',
+      output: { city: 'Oslo' },
+    })
     await expect.poll(() => calls.length).toBe(2)
     await expect.poll(() => chat.status).toBe('ready')
-    expect(calls[1]?.messages.at(-1)).toMatchObject({ role: 'tool', content: [{ type: 'tool-result', toolName: 'askLocation', output: { type: 'text', value: '{"city":"Oslo"}' } }] })
+    expect(calls[1]?.messages.at(-1)).toMatchObject({
+      role: 'tool',
+      content: [{ type: 'tool-result', toolName: 'askLocation', output: { type: 'text', value: '{"city":"Oslo"}' } }],
+    })
     await saved()
     await expect.poll(async () => JSON.stringify(await set.reload())).toBe(JSON.stringify(chat.messages))
   })

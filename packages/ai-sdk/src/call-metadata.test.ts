@@ -15,7 +15,14 @@ const usage = (input: number, output: number, cacheRead?: number) => ({
 })
 
 const finishStep = (input: number, output: number, reason: string): Part =>
-  ({ type: 'finish-step', response: { id: 'r', timestamp: new Date(0), modelId: 'gpt-x' }, usage: usage(input, output, 4), finishReason: reason, rawFinishReason: reason, providerMetadata: undefined }) as unknown as Part
+  ({
+    type: 'finish-step',
+    response: { id: 'r', timestamp: new Date(0), modelId: 'gpt-x' },
+    usage: usage(input, output, 4),
+    finishReason: reason,
+    rawFinishReason: reason,
+    providerMetadata: undefined,
+  }) as unknown as Part
 
 /** Feeds parts at the given clock times (ms) and returns the metadata of the last part. */
 function run(parts: readonly [number, Part][]): unknown {
@@ -65,13 +72,28 @@ describe('projectedMessageMetadata', () => {
     const metadata = projectedMessageMetadata({ callId: 'm1:2' }, { now: () => 5 })
     expect(metadata({ part: { type: 'start' } as Part })).toBeUndefined()
     expect(metadata({ part: finishStep(10, 1, 'tool-calls') })).toBeUndefined()
-    const aborted = metadata({ part: { type: 'abort' } as Part }) as { threadlens: { calls: Record<string, { stopReason: string; usage: unknown; steps: unknown[] }> } }
-    expect(aborted.threadlens.calls['m1:2']).toMatchObject({ stopReason: 'abort', usage: { inputTokens: 10, outputTokens: 1, cachedInputTokens: 4 }, steps: [{ stopReason: 'tool-calls' }] })
+    const aborted = metadata({ part: { type: 'abort' } as Part }) as {
+      threadlens: { calls: Record<string, { stopReason: string; usage: unknown; steps: unknown[] }> }
+    }
+    expect(aborted.threadlens.calls['m1:2']).toMatchObject({
+      stopReason: 'abort',
+      usage: { inputTokens: 10, outputTokens: 1, cachedInputTokens: 4 },
+      steps: [{ stopReason: 'tool-calls' }],
+    })
   })
 
   it('is read back by reportedCallsOf, which keeps only this message’s calls', () => {
-    const report = run([[1_001, { type: 'finish', finishReason: 'stop', rawFinishReason: 'stop', totalUsage: usage(3, 2) } as unknown as Part]]) as { threadlens: { calls: object } }
-    const message: UIMessage = { id: 'm1', role: 'assistant', parts: [], metadata: { threadlens: { ...report.threadlens, calls: { ...report.threadlens.calls, 'm2:0': { stopReason: 'stop', steps: [{ stopReason: 'stop' }] } } } } }
+    const report = run([[1_001, { type: 'finish', finishReason: 'stop', rawFinishReason: 'stop', totalUsage: usage(3, 2) } as unknown as Part]]) as {
+      threadlens: { calls: object }
+    }
+    const message: UIMessage = {
+      id: 'm1',
+      role: 'assistant',
+      parts: [],
+      metadata: {
+        threadlens: { ...report.threadlens, calls: { ...report.threadlens.calls, 'm2:0': { stopReason: 'stop', steps: [{ stopReason: 'stop' }] } } },
+      },
+    }
     const read = reportedCallsOf(message)
     expect(read.problem).toBeUndefined()
     expect([...read.calls.keys()]).toEqual(['m1:0'])

@@ -19,7 +19,12 @@ const count = z.int().check(z.nonnegative())
 const ms = z.number().check(z.nonnegative())
 const stopReason = z.string().check(z.minLength(1), z.maxLength(64))
 
-const usageSchema = z.object({ inputTokens: count, outputTokens: count, cachedInputTokens: z.exactOptional(count), cacheWriteInputTokens: z.exactOptional(count) })
+const usageSchema = z.object({
+  inputTokens: count,
+  outputTokens: count,
+  cachedInputTokens: z.exactOptional(count),
+  cacheWriteInputTokens: z.exactOptional(count),
+})
 
 const stepSchema = z.object({ stopReason, usage: z.exactOptional(usageSchema), firstTokenMs: z.exactOptional(ms), durationMs: z.exactOptional(ms) })
 
@@ -164,7 +169,10 @@ export function reportedCallsOf(message: UIMessage): ReportedCalls {
   const parsed = safeParse(threadlensSchema, (metadata as { threadlens: unknown }).threadlens)
   let result: ReportedCalls
   if (!parsed.success) {
-    const issues = formatIssues(parsed.error).map((issue) => ({ path: issue.path === '' ? 'threadlens' : `threadlens.${issue.path}`, message: issue.message }))
+    const issues = formatIssues(parsed.error).map((issue) => ({
+      path: issue.path === '' ? 'threadlens' : `threadlens.${issue.path}`,
+      message: issue.message,
+    }))
     result = { calls: new Map(), problem: new InvalidCallMetadataError(String(message.id), issues) }
   } else {
     const calls = new Map<string, ReportedCall>()
@@ -203,7 +211,9 @@ export function noteInvalidMetadata(messages: readonly UIMessage[], report: (pro
  */
 export function stepOwners(messageId: string, reported: ReportedCalls): (step: number) => number {
   const owner = new Map<number, number>()
-  const starts = [...reported.calls.entries()].map(([callId, call]) => ({ start: Number(callId.slice(messageId.length + 1)), steps: call.steps.length })).sort((a, b) => a.start - b.start)
+  const starts = [...reported.calls.entries()]
+    .map(([callId, call]) => ({ start: Number(callId.slice(messageId.length + 1)), steps: call.steps.length }))
+    .sort((a, b) => a.start - b.start)
   for (const { start, steps } of starts) {
     if (owner.has(start)) continue
     for (let step = start; step < start + steps; step += 1) if (!owner.has(step)) owner.set(step, start)

@@ -2,7 +2,8 @@ import { type CallRecord, type Entry } from '@threadlens/core'
 import { callRecord, StoredHashes, type CallRecordOptions, type CallTiming, type Usage } from '@threadlens/core/calls'
 import type { LanguageModelUsage } from 'ai'
 
-const count = (value: number | undefined): number | undefined => (value === undefined || !Number.isFinite(value) || value < 0 ? undefined : Math.round(value))
+const count = (value: number | undefined): number | undefined =>
+  value === undefined || !Number.isFinite(value) || value < 0 ? undefined : Math.round(value)
 
 /**
  * The AI SDK's usage as core's `Usage`: `undefined` unless the provider reported both input

@@ -26,9 +26,28 @@ describe('a chat keeps its files in the IndexedDB attachment store, in Chromium'
     const chat = createChatPersistence({ store: stores.threads, chatId: 'pictures', attachments: stores.attachments })
     const model = scriptedChatModel()
     const calls: ProjectedCall[] = []
-    const transport = createProjectedChatTransport({ persistence: chat, model, policy: definePolicy({}), counter: await createTokenCounter('heuristic'), onCall: (call) => calls.push(call) })
-    const ask: UIMessage = { id: 'u1', role: 'user', parts: [{ type: 'file', mediaType: 'image/png', url: png, filename: 'green.png' }, { type: 'text', text: 'What colour?' }] }
-    const stream = await transport.sendMessages({ trigger: 'submit-message', chatId: 'pictures', messageId: undefined, messages: [ask], abortSignal: undefined })
+    const transport = createProjectedChatTransport({
+      persistence: chat,
+      model,
+      policy: definePolicy({}),
+      counter: await createTokenCounter('heuristic'),
+      onCall: (call) => calls.push(call),
+    })
+    const ask: UIMessage = {
+      id: 'u1',
+      role: 'user',
+      parts: [
+        { type: 'file', mediaType: 'image/png', url: png, filename: 'green.png' },
+        { type: 'text', text: 'What colour?' },
+      ],
+    }
+    const stream = await transport.sendMessages({
+      trigger: 'submit-message',
+      chatId: 'pictures',
+      messageId: undefined,
+      messages: [ask],
+      abortSignal: undefined,
+    })
     let reply: UIMessage | undefined
     for await (const message of readUIMessageStream({ stream })) reply = message
     await expect.poll(async () => (await stores.threads.load('pictures')).entries.length).toBe(2)

@@ -40,12 +40,22 @@ describe('chat persistence across tabs, in Chromium', () => {
     await sending.load()
     const prepare = projectedSendMessagesRequest({ persistence: sending, policy: definePolicy({}), counter: await createTokenCounter('heuristic') })
     const ask = user('ask')
-    const prepared = await prepare({ id: 'resume', messages: [ask], body: {}, trigger: 'submit-message', messageId: undefined } as unknown as Parameters<PrepareSendMessagesRequest<UIMessage>>[0])
+    const prepared = await prepare({
+      id: 'resume',
+      messages: [ask],
+      body: {},
+      trigger: 'submit-message',
+      messageId: undefined,
+    } as unknown as Parameters<PrepareSendMessagesRequest<UIMessage>>[0])
     const { responseMessageId } = prepared.body as ProjectedRequestBody
     expect(sessionStorage.getItem('threadlens-ai-sdk:resume:pending-call')).toContain(responseMessageId)
     // the reloaded page: a new chat object; the resumed reply arrives and is saved
     const reloaded = createChatPersistence({ store: stores.threads, chatId: 'resume' })
-    const reply: UIMessage = { id: responseMessageId, role: 'assistant', parts: [{ type: 'step-start' }, { type: 'text', text: 'resumed', state: 'done' }] }
+    const reply: UIMessage = {
+      id: responseMessageId,
+      role: 'assistant',
+      parts: [{ type: 'step-start' }, { type: 'text', text: 'resumed', state: 'done' }],
+    }
     await reloaded.save([...(await reloaded.load()), reply])
     const entries = (await stores.threads.load('resume')).entries
     expect(entries[1]?.meta?.call).toMatchObject({ model: 'server', counter: 'heuristic' })

@@ -29,7 +29,11 @@ describe('useChat histories on the append-only thread', () => {
         let list: UIMessage[] = await chat.load()
         let nextId = 0
         const id = (prefix: string) => `${prefix}${(nextId += 1)}`
-        const reply = (): UIMessage => ({ id: id('a'), role: 'assistant', parts: [{ type: 'step-start' }, { type: 'text', text: `answer ${nextId}`, state: 'done' }] })
+        const reply = (): UIMessage => ({
+          id: id('a'),
+          role: 'assistant',
+          parts: [{ type: 'step-start' }, { type: 'text', text: `answer ${nextId}`, state: 'done' }],
+        })
         const seen = new Map<string, Entry[]>()
         for (const step of operations) {
           if (step.kind === 'send') list = [...list, { id: id('u'), role: 'user', parts: [{ type: 'text', text: step.text }] }, reply()]
@@ -38,7 +42,8 @@ describe('useChat histories on the append-only thread', () => {
             const users = list.flatMap((message, index) => (message.role === 'user' ? [index] : []))
             const at = users[step.pick % Math.max(1, users.length)]
             const edited = at === undefined ? undefined : list[at]
-            if (at !== undefined && edited !== undefined) list = [...list.slice(0, at), { ...edited, parts: [{ type: 'text', text: `${step.text}!` }] }, reply()]
+            if (at !== undefined && edited !== undefined)
+              list = [...list.slice(0, at), { ...edited, parts: [{ type: 'text', text: `${step.text}!` }] }, reply()]
           }
           await chat.save(list)
           expect(await createChatPersistence({ store: threads, chatId: 'chat' }).load()).toEqual(list)
@@ -67,14 +72,25 @@ describe('useChat histories on the append-only thread', () => {
         expect(await reloaded.load()).toEqual(messages.filter((message) => message.parts.length > 0))
         expect((await reloaded.save(messages)).appended).toBe(0)
         const thread = await stores.threads.load('files')
-        const files = messages.flatMap((message) => message.parts.flatMap((part) => (part.type === 'file' && part.url.includes(';base64,') ? [part.url] : [])))
+        const files = messages.flatMap((message) =>
+          message.parts.flatMap((part) => (part.type === 'file' && part.url.includes(';base64,') ? [part.url] : [])),
+        )
         const entriesJson = JSON.stringify(thread.entries)
         for (const url of files) expect(entriesJson).not.toContain(url)
-        const { messages: sent } = await projectModelMessagesWithFiles({ thread, policy: definePolicy({ maxInputTokens: 100_000, reserveOutputTokens: 100 }), counter }, stores.attachments)
+        const { messages: sent } = await projectModelMessagesWithFiles(
+          { thread, policy: definePolicy({ maxInputTokens: 100_000, reserveOutputTokens: 100 }), counter },
+          stores.attachments,
+        )
         for (const message of sent) expect(modelMessageSchema.safeParse(message).success).toBe(true)
-        const sentFiles = sent.flatMap((message) => (message.role === 'user' && Array.isArray(message.content) ? message.content.filter((part) => part.type === 'file') : []))
+        const sentFiles = sent.flatMap((message) =>
+          message.role === 'user' && Array.isArray(message.content) ? message.content.filter((part) => part.type === 'file') : [],
+        )
         // every user file but blob: URLs (they live only in the page that made them)
-        expect(sentFiles).toHaveLength(messages.flatMap((message) => (message.role === 'user' ? message.parts.filter((part) => part.type === 'file' && !part.url.startsWith('blob:')) : [])).length)
+        expect(sentFiles).toHaveLength(
+          messages.flatMap((message) =>
+            message.role === 'user' ? message.parts.filter((part) => part.type === 'file' && !part.url.startsWith('blob:')) : [],
+          ).length,
+        )
       }),
       { numRuns: 100, seed: SEED },
     )

@@ -5,7 +5,11 @@ import { createChatPersistence } from './chat-persistence'
 import { InvalidAdapterOptionsError } from './errors'
 
 const user = (id: string, text: string): UIMessage => ({ id, role: 'user', parts: [{ type: 'text', text }] })
-const assistant = (id: string, text: string): UIMessage => ({ id, role: 'assistant', parts: [{ type: 'step-start' }, { type: 'text', text, state: 'done' }] })
+const assistant = (id: string, text: string): UIMessage => ({
+  id,
+  role: 'assistant',
+  parts: [{ type: 'step-start' }, { type: 'text', text, state: 'done' }],
+})
 
 describe('createChatPersistence', () => {
   it('starts empty, appends finished messages once (idempotent by id) and loads them back', async () => {
@@ -27,16 +31,32 @@ describe('createChatPersistence', () => {
     const asking: UIMessage = {
       id: 'a1',
       role: 'assistant',
-      parts: [{ type: 'step-start' }, { type: 'tool-book', toolCallId: 'c1', state: 'approval-requested', input: { what: 'ferry' }, approval: { id: 'p1' } }],
+      parts: [
+        { type: 'step-start' },
+        { type: 'tool-book', toolCallId: 'c1', state: 'approval-requested', input: { what: 'ferry' }, approval: { id: 'p1' } },
+      ],
     }
     await chat.save([user('u1', 'book it'), asking])
-    const answered: UIMessage = { ...asking, parts: [{ type: 'step-start' }, { type: 'tool-book', toolCallId: 'c1', state: 'approval-responded', input: { what: 'ferry' }, approval: { id: 'p1', approved: true } }] }
+    const answered: UIMessage = {
+      ...asking,
+      parts: [
+        { type: 'step-start' },
+        { type: 'tool-book', toolCallId: 'c1', state: 'approval-responded', input: { what: 'ferry' }, approval: { id: 'p1', approved: true } },
+      ],
+    }
     expect((await chat.save([user('u1', 'book it'), answered])).appended).toBe(0)
     const done: UIMessage = {
       ...asking,
       parts: [
         { type: 'step-start' },
-        { type: 'tool-book', toolCallId: 'c1', state: 'output-available', input: { what: 'ferry' }, output: 'booked', approval: { id: 'p1', approved: true } },
+        {
+          type: 'tool-book',
+          toolCallId: 'c1',
+          state: 'output-available',
+          input: { what: 'ferry' },
+          output: 'booked',
+          approval: { id: 'p1', approved: true },
+        },
         { type: 'step-start' },
         { type: 'text', text: 'Booked.', state: 'done' },
       ],

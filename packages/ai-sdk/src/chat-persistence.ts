@@ -119,23 +119,35 @@ export function createChatPersistence(options: ChatPersistenceOptions): ChatPers
   const { chatId } = options
   const storePromise = Promise.resolve(options.store)
   let store: ThreadStore | undefined
-  void storePromise.then((resolved) => (store = resolved), () => undefined)
+  void storePromise.then(
+    (resolved) => (store = resolved),
+    () => undefined,
+  )
   const storeOf = async (): Promise<ThreadStore> => store ?? (store = await storePromise)
   if (!chatIdPattern.test(chatId)) {
-    throw new InvalidAdapterOptionsError(`chatId must be 1-120 characters of A-Z a-z 0-9 _ . : - (got ${JSON.stringify(chatId.slice(0, 40))}); useChat's generated ids qualify`)
+    throw new InvalidAdapterOptionsError(
+      `chatId must be 1-120 characters of A-Z a-z 0-9 _ . : - (got ${JSON.stringify(chatId.slice(0, 40))}); useChat's generated ids qualify`,
+    )
   }
   // The code that moves files to the attachment store loads only for a chat that has one.
   let keeper: Promise<FileKeeper> | undefined
   const attachmentStore = options.attachments
   const filesOf = (): Promise<FileKeeper | undefined> =>
-    attachmentStore === undefined ? Promise.resolve(undefined) : (keeper ??= import('./ui-attachments').then(({ fileKeeper }) => fileKeeper(attachmentStore)))
+    attachmentStore === undefined
+      ? Promise.resolve(undefined)
+      : (keeper ??= import('./ui-attachments').then(({ fileKeeper }) => fileKeeper(attachmentStore)))
   const calls = new Map<string, CallRecord>()
   const pending = pendingCallStore(options.pendingCalls, chatId)
-  const entryOptions: UIMessageEntriesOptions = { ...options.entries, callRecordFor: (callId) => calls.get(callId) ?? pending.get(callId) ?? options.entries?.callRecordFor?.(callId) }
+  const entryOptions: UIMessageEntriesOptions = {
+    ...options.entries,
+    callRecordFor: (callId) => calls.get(callId) ?? pending.get(callId) ?? options.entries?.callRecordFor?.(callId),
+  }
   const withLock = createLock(`threadlens-ai-sdk:${chatId}`)
   const channel = typeof BroadcastChannel === 'undefined' ? undefined : new BroadcastChannel(`threadlens-ai-sdk:${chatId}`)
   let current = chatId
-  const reportInvalid = oncePerMessage(options.onInvalidMetadata ?? ((problem: InvalidCallMetadataError) => console.warn(`threadlens: ${problem.message}`)))
+  const reportInvalid = oncePerMessage(
+    options.onInvalidMetadata ?? ((problem: InvalidCallMetadataError) => console.warn(`threadlens: ${problem.message}`)),
+  )
   /** Ids of the messages this tab has loaded or saved: only those can be replaced or removed by it. */
   let known = new Set<string>()
 
@@ -175,7 +187,9 @@ export function createChatPersistence(options: ChatPersistenceOptions): ChatPers
         if (!(StorageError.isInstance(error) && error.code === 'constraint')) throw error
       }
     }
-    throw new InvalidAdapterOptionsError(`could not create a branch of chat "${chatId}" after ${MAX_BRANCH_ATTEMPTS} attempts: other tabs keep taking the ids`)
+    throw new InvalidAdapterOptionsError(
+      `could not create a branch of chat "${chatId}" after ${MAX_BRANCH_ATTEMPTS} attempts: other tabs keep taking the ids`,
+    )
   }
 
   const load = async (): Promise<UIMessage[]> => {
@@ -198,7 +212,12 @@ export function createChatPersistence(options: ChatPersistenceOptions): ChatPers
       // A message stored with its files inline (before the chat had an attachment store) stays so.
       const files = await filesOf()
       const keptInline = (message: UIMessage): boolean => json(stored.get(message.id)?.message) === json(message)
-      const messages = files === undefined ? given : (await files.storedForms(head.id, given)).map((message, index) => (keptInline(given[index] as UIMessage) ? (given[index] as UIMessage) : message))
+      const messages =
+        files === undefined
+          ? given
+          : (await files.storedForms(head.id, given)).map((message, index) =>
+              keptInline(given[index] as UIMessage) ? (given[index] as UIMessage) : message,
+            )
       const incoming = new Map(messages.map((message) => [message.id, message]))
       let divergeAt: number | undefined
       for (const [id, { message, firstSeq }] of stored) {
@@ -286,5 +305,17 @@ export function createChatPersistence(options: ChatPersistenceOptions): ChatPers
 
   const close = (): void => channel?.close()
 
-  return { chatId, currentThreadId: () => current, load, save, watch, recordCall, thread, append, store: storeOf, attachments: async () => attachmentStore, close }
+  return {
+    chatId,
+    currentThreadId: () => current,
+    load,
+    save,
+    watch,
+    recordCall,
+    thread,
+    append,
+    store: storeOf,
+    attachments: async () => attachmentStore,
+    close,
+  }
 }

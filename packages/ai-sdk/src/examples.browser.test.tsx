@@ -32,12 +32,16 @@ function render(Chat: ComponentType): HTMLElement {
 
 /** Types `text` and presses Send, as a user can: once the box and the Send button are enabled (an adopted app enables Send when its stored history is shown). */
 async function send(container: HTMLElement, text: string): Promise<void> {
-  const [input, button] = await vi.waitFor(() => {
-    const box = container.querySelector<HTMLInputElement>('input[aria-label="Message"]')
-    const submit = container.querySelector<HTMLButtonElement>('button[type="submit"]')
-    if (box === null || box.disabled || submit === null || submit.disabled) throw new Error(`the chat is not ready: ${container.innerHTML.slice(0, 300)}`)
-    return [box, submit] as const
-  }, { timeout: 10_000 })
+  const [input, button] = await vi.waitFor(
+    () => {
+      const box = container.querySelector<HTMLInputElement>('input[aria-label="Message"]')
+      const submit = container.querySelector<HTMLButtonElement>('button[type="submit"]')
+      if (box === null || box.disabled || submit === null || submit.disabled)
+        throw new Error(`the chat is not ready: ${container.innerHTML.slice(0, 300)}`)
+      return [box, submit] as const
+    },
+    { timeout: 10_000 },
+  )
   // React tracks the input's value: set it as the browser would, then let React see the event.
   Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value')?.set?.call(input, text)
   input.dispatchEvent(new Event('input', { bubbles: true }))
@@ -60,12 +64,14 @@ function serveRoute(route: (request: Request) => Promise<Response>, replies?: Re
     const url = new URL(input instanceof Request ? input.url : String(input), location.href)
     if (url.pathname === '/api/chat') return route(new Request(url, init))
     const request = new Request(url, init)
-    if (replies !== undefined && url.pathname.startsWith('/api/chat/')) return request.method === 'DELETE' ? replies.DELETE(request) : replies.GET(request)
+    if (replies !== undefined && url.pathname.startsWith('/api/chat/'))
+      return request.method === 'DELETE' ? replies.DELETE(request) : replies.GET(request)
     return network(input, init)
   })
 }
 
-const assistantText = (container: HTMLElement) => [...container.querySelectorAll('article[data-role="assistant"]')].map((element) => element.textContent ?? '')
+const assistantText = (container: HTMLElement) =>
+  [...container.querySelectorAll('article[data-role="assistant"]')].map((element) => element.textContent ?? '')
 
 describe('the adoption examples, in a real browser', () => {
   it('the minimal useChat app answers and runs the tool, keeping nothing', async () => {
@@ -82,11 +88,14 @@ describe('the adoption examples, in a real browser', () => {
     await vi.waitFor(() => expect(assistantText(container).at(-1)).toContain('The weather tool says'), { timeout: 10_000 })
     expect(container.querySelector('[data-testid="threadlens-devtools"]')).not.toBeNull()
     const stores = await openThreadlensStores({ name: 'my-chat' })
-    await vi.waitFor(async () => {
-      const entries = (await stores.threads.load('chat')).entries
-      expect(entries.map((entry) => entry.kind)).toEqual(['message', 'tool_call', 'tool_result', 'message'])
-      expect(entries.filter((entry) => entry.meta?.call !== undefined)).toHaveLength(2)
-    }, { timeout: 10_000 })
+    await vi.waitFor(
+      async () => {
+        const entries = (await stores.threads.load('chat')).entries
+        expect(entries.map((entry) => entry.kind)).toEqual(['message', 'tool_call', 'tool_result', 'message'])
+        expect(entries.filter((entry) => entry.meta?.call !== undefined)).toHaveLength(2)
+      },
+      { timeout: 10_000 },
+    )
   })
 })
 
@@ -111,14 +120,23 @@ describe('the server-route adoption examples, in a real browser', () => {
     await vi.waitFor(() => expect(assistantText(container).at(-1)).toContain('Order 7 has shipped.'), { timeout: 10_000 })
     expect(container.querySelector('[data-testid="threadlens-devtools"]')).not.toBeNull()
     const stores = await openThreadlensStores({ name: 'my-support-chat' })
-    await vi.waitFor(async () => {
-      const thread = await stores.threads.load('chat')
-      expect(thread.entries.map((entry) => entry.kind)).toEqual(['message', 'tool_call', 'tool_result', 'message'])
-      const calls = threadCalls(thread)
-      expect(calls).toHaveLength(1)
-      expect(calls[0]?.record?.stored).toMatchObject({ model: 'route-model', stopReason: 'stop', inputTokens: 210, outputTokens: 15, cachedInputTokens: 60 })
-      expect(calls[0]?.record?.stored?.steps).toHaveLength(2)
-    }, { timeout: 10_000 })
+    await vi.waitFor(
+      async () => {
+        const thread = await stores.threads.load('chat')
+        expect(thread.entries.map((entry) => entry.kind)).toEqual(['message', 'tool_call', 'tool_result', 'message'])
+        const calls = threadCalls(thread)
+        expect(calls).toHaveLength(1)
+        expect(calls[0]?.record?.stored).toMatchObject({
+          model: 'route-model',
+          stopReason: 'stop',
+          inputTokens: 210,
+          outputTokens: 15,
+          cachedInputTokens: 60,
+        })
+        expect(calls[0]?.record?.stored?.steps).toHaveLength(2)
+      },
+      { timeout: 10_000 },
+    )
     stores.db?.close()
   })
 })

@@ -7,7 +7,14 @@ import { uiMessageToEntryInputs } from './ui-message-entries'
 describe('projectModelMessages', () => {
   it('sends tool calls, results, errors, denials and user files in the AI SDK shape', async () => {
     const messages: UIMessage[] = [
-      { id: 'u1', role: 'user', parts: [{ type: 'text', text: 'Weather in Oslo? See map.' }, { type: 'file', mediaType: 'image/png', url: 'https://x.example/map.png' }] },
+      {
+        id: 'u1',
+        role: 'user',
+        parts: [
+          { type: 'text', text: 'Weather in Oslo? See map.' },
+          { type: 'file', mediaType: 'image/png', url: 'https://x.example/map.png' },
+        ],
+      },
       {
         id: 'a1',
         role: 'assistant',
@@ -15,7 +22,13 @@ describe('projectModelMessages', () => {
           { type: 'step-start' },
           { type: 'reasoning', text: 'secret thoughts', state: 'done' },
           { type: 'tool-weather', toolCallId: 'c1', state: 'output-available', input: { city: 'Oslo' }, output: { celsius: 4 } },
-          { type: 'tool-weather', toolCallId: 'c2', state: 'output-denied', input: { city: 'Bergen' }, approval: { id: 'p', approved: false, reason: 'not now' } },
+          {
+            type: 'tool-weather',
+            toolCallId: 'c2',
+            state: 'output-denied',
+            input: { city: 'Bergen' },
+            approval: { id: 'p', approved: false, reason: 'not now' },
+          },
           { type: 'step-start' },
           { type: 'text', text: '4 °C.', state: 'done' },
         ],
@@ -30,7 +43,13 @@ describe('projectModelMessages', () => {
     for (const message of model) expect(modelMessageSchema.safeParse(message).success).toBe(true)
     expect(model).toEqual([
       { role: 'system', content: 'Be brief.' },
-      { role: 'user', content: [{ type: 'text', text: 'Weather in Oslo? See map.' }, { type: 'file', data: new URL('https://x.example/map.png'), mediaType: 'image/png' }] },
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: 'Weather in Oslo? See map.' },
+          { type: 'file', data: new URL('https://x.example/map.png'), mediaType: 'image/png' },
+        ],
+      },
       {
         role: 'assistant',
         content: [
@@ -39,7 +58,17 @@ describe('projectModelMessages', () => {
         ],
       },
       { role: 'tool', content: [{ type: 'tool-result', toolCallId: 'c1', toolName: 'weather', output: { type: 'text', value: '{"celsius":4}' } }] },
-      { role: 'tool', content: [{ type: 'tool-result', toolCallId: 'c2', toolName: 'weather', output: { type: 'error-text', value: 'The user denied this tool call: not now' } }] },
+      {
+        role: 'tool',
+        content: [
+          {
+            type: 'tool-result',
+            toolCallId: 'c2',
+            toolName: 'weather',
+            output: { type: 'error-text', value: 'The user denied this tool call: not now' },
+          },
+        ],
+      },
       { role: 'assistant', content: '4 °C.' },
     ])
     expect(JSON.stringify(model)).not.toContain('secret thoughts')
@@ -81,7 +110,11 @@ describe('projectModelMessages', () => {
 
   it('sends a data: URL that is not base64 as its bytes in base64 (the SDK reads every data: URL as base64)', async () => {
     const thread = createThread({ id: 't-text-url' })
-    const note: UIMessage = { id: 'u1', role: 'user', parts: [{ type: 'file', mediaType: 'text/plain', url: 'data:text/plain;charset=utf-8,caf%C3%A9%20ok%FF' }] }
+    const note: UIMessage = {
+      id: 'u1',
+      role: 'user',
+      parts: [{ type: 'file', mediaType: 'text/plain', url: 'data:text/plain;charset=utf-8,caf%C3%A9%20ok%FF' }],
+    }
     thread.appendMany(uiMessageToEntryInputs(note))
     const { messages } = projectModelMessages({ thread, policy: definePolicy({}), counter: await createTokenCounter('heuristic') })
     const expected = btoa(String.fromCharCode(...new TextEncoder().encode('café ok'), 0xff))

@@ -27,7 +27,7 @@ function uiFileParts(bySeq: ReadonlyMap<number, Entry>, seqs: readonly number[])
 function percentDecodedBytes(text: string): Uint8Array {
   const encoder = new TextEncoder()
   const bytes: number[] = []
-  for (let index = 0; index < text.length; ) {
+  for (let index = 0; index < text.length;) {
     const hex = text.slice(index + 1, index + 3)
     if (text[index] === '%' && /^[0-9a-f]{2}$/i.test(hex)) {
       bytes.push(Number.parseInt(hex, 16))
@@ -79,13 +79,19 @@ export interface ModelMessagesOptions {
 }
 
 /** A user message's own parts (core's text, images and files) as model parts, in order. */
-function coreParts(parts: readonly ContentPart[], options: ModelMessagesOptions, uiFiles: readonly FileUIPart[]): (TextPart | ImagePart | FilePart)[] {
+function coreParts(
+  parts: readonly ContentPart[],
+  options: ModelMessagesOptions,
+  uiFiles: readonly FileUIPart[],
+): (TextPart | ImagePart | FilePart)[] {
   const unmatched = [...uiFiles]
   return parts.map((part): TextPart | ImagePart | FilePart => {
     if (part.type === 'text') return { type: 'text', text: part.text }
     const source = part.source
     // A file a UI message sent goes as the SDK sends it, with the media type the UI part knows (each UI part once, in order).
-    const at = unmatched.findIndex((file) => (source.type === 'url' ? file.url === source.url : source.type === 'attachment' && parseAttachmentReference(file.url)?.id === source.id))
+    const at = unmatched.findIndex((file) =>
+      source.type === 'url' ? file.url === source.url : source.type === 'attachment' && parseAttachmentReference(file.url)?.id === source.id,
+    )
     const ui = at < 0 ? undefined : unmatched.splice(at, 1)[0]
     if (ui !== undefined && source.type === 'attachment') {
       const base64 = options.attachmentData?.(source.id)
@@ -104,7 +110,12 @@ function coreParts(parts: readonly ContentPart[], options: ModelMessagesOptions,
       data = base64
     }
     if (part.type === 'image') return { type: 'image', image: data, ...(mediaType === undefined ? {} : { mediaType }) }
-    return { type: 'file', data, mediaType: mediaType ?? 'application/octet-stream', ...(part.filename === undefined ? {} : { filename: part.filename }) }
+    return {
+      type: 'file',
+      data,
+      mediaType: mediaType ?? 'application/octet-stream',
+      ...(part.filename === undefined ? {} : { filename: part.filename }),
+    }
   })
 }
 
@@ -117,7 +128,11 @@ function coreParts(parts: readonly ContentPart[], options: ModelMessagesOptions,
  * files go as the SDK sends them, `file` parts with their media type and name. An assistant message with no text
  * and no tool calls (e.g. only reasoning was shown) is not sent.
  */
-export function toModelMessages(projection: ProjectionResult, thread: ThreadSource | readonly Entry[], options: ModelMessagesOptions = {}): ModelMessage[] {
+export function toModelMessages(
+  projection: ProjectionResult,
+  thread: ThreadSource | readonly Entry[],
+  options: ModelMessagesOptions = {},
+): ModelMessage[] {
   const bySeq = new Map<number, Entry>()
   for (const entry of entriesOf(thread)) bySeq.set(entry.seq, entry)
   const result: ModelMessage[] = []

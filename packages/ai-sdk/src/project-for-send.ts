@@ -21,13 +21,16 @@ export async function projectForSend(send: {
   let thread = await persistence.thread()
   const attachments = await persistence.attachments()
   const projectNow = () =>
-    projectModelMessagesWithFiles({
-      thread,
-      policy,
-      counter,
-      ...(toolSchemas.length === 0 ? {} : { tools: toolSchemas }),
-      ...(memory === undefined ? {} : { memory }),
-    }, attachments)
+    projectModelMessagesWithFiles(
+      {
+        thread,
+        policy,
+        counter,
+        ...(toolSchemas.length === 0 ? {} : { tools: toolSchemas }),
+        ...(memory === undefined ? {} : { memory }),
+      },
+      attachments,
+    )
   let projected = await projectNow()
   if (summarizer !== undefined && projected.projection.meta.needsSummary) {
     // Compaction keeps history: a summary entry is appended (or a recorded failure), nothing is removed.
@@ -50,4 +53,3 @@ export async function projectForSend(send: {
   }
   return { thread, projected }
 }
-

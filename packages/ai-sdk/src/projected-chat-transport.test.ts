@@ -19,7 +19,11 @@ const weather = tool({
   execute: async ({ city }) => ({ city, celsius: 4 }),
 })
 
-async function send(transport: ReturnType<typeof createProjectedChatTransport>, messages: UIMessage[], trigger: 'submit-message' | 'regenerate-message' = 'submit-message'): Promise<UIMessage[]> {
+async function send(
+  transport: ReturnType<typeof createProjectedChatTransport>,
+  messages: UIMessage[],
+  trigger: 'submit-message' | 'regenerate-message' = 'submit-message',
+): Promise<UIMessage[]> {
   const stream = await transport.sendMessages({ trigger, chatId: 'c', messageId: undefined, messages, abortSignal: undefined })
   const last = messages.at(-1)
   let reply: UIMessage | undefined
@@ -37,7 +41,15 @@ describe('createProjectedChatTransport', () => {
     const model = scriptedChatModel()
     const calls: ProjectedCall[] = []
     const policy = definePolicy({ systemPrompt: 'You are terse.' })
-    const transport = createProjectedChatTransport({ persistence, model, policy, counter, tools: { weather }, onCall: (call) => calls.push(call), recordWaitMs: 1000 })
+    const transport = createProjectedChatTransport({
+      persistence,
+      model,
+      policy,
+      counter,
+      tools: { weather },
+      onCall: (call) => calls.push(call),
+      recordWaitMs: 1000,
+    })
 
     let messages = await send(transport, [user('u1', 'weather in Oslo')])
     const toolPart = messages[1]?.parts.find((part) => part.type === 'tool-weather')
@@ -45,7 +57,9 @@ describe('createProjectedChatTransport', () => {
     // what useChat does with sendAutomaticallyWhen(lastAssistantMessageIsCompleteWithToolCalls)
     messages = await send(transport, messages)
     expect(messages).toHaveLength(2)
-    expect(messages[1]?.parts.filter((part) => part.type === 'text').map((part) => part.type === 'text' && part.text)).toEqual(['The weather tool says: {"city":"Oslo","celsius":4}'])
+    expect(messages[1]?.parts.filter((part) => part.type === 'text').map((part) => part.type === 'text' && part.text)).toEqual([
+      'The weather tool says: {"city":"Oslo","celsius":4}',
+    ])
     await send(transport, [...messages, user('u2', 'thanks')])
 
     expect(model.doStreamCalls).toHaveLength(3)
@@ -61,12 +75,23 @@ describe('createProjectedChatTransport', () => {
     recorded.forEach((entry, index) => {
       const call = entry.meta?.call
       expect(call?.messagesHash).toBe(hashJson(calls[index]?.projection.messages))
-      expect(call).toMatchObject({ model: 'scripted-chat', provider: 'threadlens-demo', counter: 'o200k_base', stopReason: index === 0 ? 'tool-calls' : 'stop' })
+      expect(call).toMatchObject({
+        model: 'scripted-chat',
+        provider: 'threadlens-demo',
+        counter: 'o200k_base',
+        stopReason: index === 0 ? 'tool-calls' : 'stop',
+      })
       expect(call?.inputTokens).toBeGreaterThan(0)
     })
     // the policy and tool schemas are stored once, then referenced by hash
     expect(recorded.filter((entry) => entry.meta?.call?.policy !== undefined)).toHaveLength(1)
-    expect(recorded[0]?.meta?.call?.tools).toEqual([{ name: 'weather', description: 'Current weather for a city', parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } }])
+    expect(recorded[0]?.meta?.call?.tools).toEqual([
+      {
+        name: 'weather',
+        description: 'Current weather for a city',
+        parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
+      },
+    ])
   })
 
   it('sends the policy projection, not the whole history, in a long session', async () => {
@@ -77,7 +102,8 @@ describe('createProjectedChatTransport', () => {
     const policy = definePolicy({ maxInputTokens: 400, reserveOutputTokens: 100, systemPrompt: 'Be brief.' })
     const transport = createProjectedChatTransport({ persistence, model, policy, counter, onCall: (call) => calls.push(call) })
     let messages: UIMessage[] = []
-    for (let turn = 0; turn < 12; turn += 1) messages = await send(transport, [...messages, user(`u${turn}`, `message number ${turn}: ${'lorem ipsum dolor sit amet '.repeat(3)}`)])
+    for (let turn = 0; turn < 12; turn += 1)
+      messages = await send(transport, [...messages, user(`u${turn}`, `message number ${turn}: ${'lorem ipsum dolor sit amet '.repeat(3)}`)])
     await expect.poll(async () => (await persistence.load()).length).toBe(24)
     const last = calls.at(-1)
     expect(last?.projection.meta.truncated).toBe(true)
@@ -91,9 +117,17 @@ describe('createProjectedChatTransport', () => {
     const persistence = createChatPersistence({ store: threads, chatId: 'summary' })
     const calls: ProjectedCall[] = []
     const policy = definePolicy({ maxInputTokens: 500, reserveOutputTokens: 100, keepLastTurns: 2 })
-    const transport = createProjectedChatTransport({ persistence, model: scriptedChatModel(), policy, counter: Promise.resolve(counter), summarizer: extractiveSummarizer(), onCall: (call) => calls.push(call) })
+    const transport = createProjectedChatTransport({
+      persistence,
+      model: scriptedChatModel(),
+      policy,
+      counter: Promise.resolve(counter),
+      summarizer: extractiveSummarizer(),
+      onCall: (call) => calls.push(call),
+    })
     let messages: UIMessage[] = []
-    for (let turn = 0; turn < 12; turn += 1) messages = await send(transport, [...messages, user(`u${turn}`, `turn ${turn}: ${'we planned the trip to Kyoto in detail '.repeat(3)}`)])
+    for (let turn = 0; turn < 12; turn += 1)
+      messages = await send(transport, [...messages, user(`u${turn}`, `turn ${turn}: ${'we planned the trip to Kyoto in detail '.repeat(3)}`)])
     await expect.poll(async () => (await persistence.load()).length).toBe(24)
     const entries = (await threads.load('summary')).entries
     expect(entries.filter((entry) => entry.kind === 'summary').length).toBeGreaterThan(0)
@@ -113,14 +147,33 @@ describe('createProjectedChatTransport', () => {
         throw new Error('503 from the provider')
       },
     })
-    const transport = createProjectedChatTransport({ persistence, model, policy: definePolicy({}), counter, streamTextOptions: { maxRetries: 0 }, recordWaitMs: 60_000 })
+    const transport = createProjectedChatTransport({
+      persistence,
+      model,
+      policy: definePolicy({}),
+      counter,
+      streamTextOptions: { maxRetries: 0 },
+      recordWaitMs: 60_000,
+    })
     const errors: unknown[] = []
-    const stream = await transport.sendMessages({ trigger: 'submit-message', chatId: 'c', messageId: undefined, messages: [user('u1', 'hello')], abortSignal: undefined })
+    const stream = await transport.sendMessages({
+      trigger: 'submit-message',
+      chatId: 'c',
+      messageId: undefined,
+      messages: [user('u1', 'hello')],
+      abortSignal: undefined,
+    })
     for await (const message of readUIMessageStream({ stream, onError: (error) => errors.push(error), terminateOnError: false })) void message
     expect(attempts).toBe(1)
     expect((await persistence.load()).map((message) => message.id)).toEqual(['u1'])
     const started = Date.now()
-    const again = await transport.sendMessages({ trigger: 'submit-message', chatId: 'c', messageId: undefined, messages: [user('u1', 'hello')], abortSignal: undefined })
+    const again = await transport.sendMessages({
+      trigger: 'submit-message',
+      chatId: 'c',
+      messageId: undefined,
+      messages: [user('u1', 'hello')],
+      abortSignal: undefined,
+    })
     await again.pipeTo(new WritableStream())
     expect(Date.now() - started).toBeLessThan(5_000)
     expect(attempts).toBe(2)

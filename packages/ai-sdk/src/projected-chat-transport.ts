@@ -1,5 +1,18 @@
 import type { ContextPolicy, Memory, ProjectionResult, Summarizer, ToolSchema } from '@threadlens/core'
-import { asSchema, generateId, streamText, toUIMessageStream, type ChatTransport, type LanguageModel, type LanguageModelUsage, type ModelMessage, type SystemModelMessage, type ToolSet, type UIMessage, type UIMessageChunk } from 'ai'
+import {
+  asSchema,
+  generateId,
+  streamText,
+  toUIMessageStream,
+  type ChatTransport,
+  type LanguageModel,
+  type LanguageModelUsage,
+  type ModelMessage,
+  type SystemModelMessage,
+  type ToolSet,
+  type UIMessage,
+  type UIMessageChunk,
+} from 'ai'
 import { buildCallRecord, reportedUsage } from './call-records'
 import type { ChatPersistence } from './chat-persistence'
 import { InvalidAdapterOptionsError } from './errors'
@@ -118,7 +131,9 @@ export function createProjectedChatTransport(options: ProjectedChatTransportOpti
   const reportRecordError = options.onRecordError ?? ((error: unknown) => console.error('threadlens: could not store a model call', error))
   const schemasPromise = toolSchemasOf(tools)
   // Fetched once the page has painted, so the first send does not wait for it.
-  void afterFirstPaint().then(sendModule).catch(() => undefined)
+  void afterFirstPaint()
+    .then(sendModule)
+    .catch(() => undefined)
   let previousRecord: Promise<void> = Promise.resolve()
 
   return {
@@ -161,7 +176,16 @@ export function createProjectedChatTransport(options: ProjectedChatTransportOpti
         originalMessages: messages,
         generateMessageId: () => responseId,
         onFinish: ({ messages: finished }) => {
-          const record = { ...names, counter, policy, tools: toolSchemas, memory: memoryText, projection, basisSeq: thread.nextSeq, entries: thread.entries }
+          const record = {
+            ...names,
+            counter,
+            policy,
+            tools: toolSchemas,
+            memory: memoryText,
+            projection,
+            basisSeq: thread.nextSeq,
+            entries: thread.entries,
+          }
           void recordFinishedCall({ persistence, callId, record, result, finished }).catch(reportRecordError).finally(settle)
         },
       }) as ReadableStream<UIMessageChunk>

@@ -29,7 +29,13 @@ describe('projectedSendMessagesRequest', () => {
       history.push({ id: `a${turn}`, role: 'assistant', parts: [{ type: 'text', text: `answer ${turn}` }] })
     }
     history.push({ id: 'u-last', role: 'user', parts: [{ type: 'text', text: 'and now?' }] })
-    const stream = await transport.sendMessages({ trigger: 'submit-message', chatId: 'server', messageId: undefined, messages: history, abortSignal: undefined })
+    const stream = await transport.sendMessages({
+      trigger: 'submit-message',
+      chatId: 'server',
+      messageId: undefined,
+      messages: history,
+      abortSignal: undefined,
+    })
     await stream.pipeTo(new WritableStream())
     const body = bodies[0]
     expect(body?.instructions).toEqual([{ role: 'system', content: 'Be brief.' }])
@@ -59,11 +65,29 @@ describe('projectedSendMessagesRequest', () => {
     const prepare = projectedSendMessagesRequest({ persistence, policy, counter: never, onCall: (call) => calls.push(call) })
     const history: UIMessage[] = []
     for (let turn = 0; turn < 12; turn += 1) {
-      history.push({ id: `u${turn}`, role: 'user', parts: [{ type: 'text', text: `Could you compare fares ${turn} between Oslo and Bergen for ${turn + 2} travellers?` }] })
-      history.push({ id: `a${turn}`, role: 'assistant', parts: [{ type: 'text', text: `Fares for ${turn + 2}: NOK ${1200 + turn * 37} each, or a family ticket.` }] })
+      history.push({
+        id: `u${turn}`,
+        role: 'user',
+        parts: [{ type: 'text', text: `Could you compare fares ${turn} between Oslo and Bergen for ${turn + 2} travellers?` }],
+      })
+      history.push({
+        id: `a${turn}`,
+        role: 'assistant',
+        parts: [{ type: 'text', text: `Fares for ${turn + 2}: NOK ${1200 + turn * 37} each, or a family ticket.` }],
+      })
     }
     history.push({ id: 'u-last', role: 'user', parts: [{ type: 'text', text: 'Which is cheapest?' }] })
-    await prepare({ id: 'early', messages: history, body: undefined, trigger: 'submit-message', messageId: undefined, requestMetadata: undefined, credentials: undefined, headers: undefined, api: '/api/chat' })
+    await prepare({
+      id: 'early',
+      messages: history,
+      body: undefined,
+      trigger: 'submit-message',
+      messageId: undefined,
+      requestMetadata: undefined,
+      credentials: undefined,
+      headers: undefined,
+      api: '/api/chat',
+    })
     const projection = calls[0]?.projection as ProjectionResult
     expect(projection.meta.counter.id).toBe('o200k_base~estimate')
     expect(projection.meta.tokens.estimated).toBe(true)
@@ -71,7 +95,8 @@ describe('projectedSendMessagesRequest', () => {
     expect(projection.meta.includedSeqs.length).toBeLessThan(history.length)
     // What the exact encoding makes of the very messages sent fits the budget.
     let exactTotal = REPLY_PRIMING_TOKENS
-    for (const message of projection.messages) exactTotal += MESSAGE_OVERHEAD_TOKENS + exact.count(typeof message.content === 'string' ? message.content : '')
+    for (const message of projection.messages)
+      exactTotal += MESSAGE_OVERHEAD_TOKENS + exact.count(typeof message.content === 'string' ? message.content : '')
     expect(exactTotal).toBeLessThanOrEqual(policy.maxInputTokens - policy.reserveOutputTokens)
   })
 
@@ -81,14 +106,38 @@ describe('projectedSendMessagesRequest', () => {
     const counter = await createTokenCounter('o200k_base')
     const policy = definePolicy({ maxInputTokens: 500, reserveOutputTokens: 50, systemPrompt: 'Be brief.' })
     const calls: ProjectedCall[] = []
-    const prepare = projectedSendMessagesRequest({ persistence, policy, counter, summarizer: extractiveSummarizer(), onCall: (call) => calls.push(call) })
+    const prepare = projectedSendMessagesRequest({
+      persistence,
+      policy,
+      counter,
+      summarizer: extractiveSummarizer(),
+      onCall: (call) => calls.push(call),
+    })
     const history: UIMessage[] = []
     for (let turn = 0; turn < 20; turn += 1) {
-      history.push({ id: `u${turn}`, role: 'user', parts: [{ type: 'text', text: `We should book the ferry to Bergen on day ${turn + 1}; what does it cost for ${turn + 2} people?` }] })
-      history.push({ id: `a${turn}`, role: 'assistant', parts: [{ type: 'text', text: `I booked it: NOK ${900 + turn * 40} each, leaving at ${8 + (turn % 10)}:00.` }] })
+      history.push({
+        id: `u${turn}`,
+        role: 'user',
+        parts: [{ type: 'text', text: `We should book the ferry to Bergen on day ${turn + 1}; what does it cost for ${turn + 2} people?` }],
+      })
+      history.push({
+        id: `a${turn}`,
+        role: 'assistant',
+        parts: [{ type: 'text', text: `I booked it: NOK ${900 + turn * 40} each, leaving at ${8 + (turn % 10)}:00.` }],
+      })
     }
     history.push({ id: 'u-last', role: 'user', parts: [{ type: 'text', text: 'Remind me what we decided.' }] })
-    await prepare({ id: 'summarized', messages: history, body: undefined, trigger: 'submit-message', messageId: undefined, requestMetadata: undefined, credentials: undefined, headers: undefined, api: '/api/chat' })
+    await prepare({
+      id: 'summarized',
+      messages: history,
+      body: undefined,
+      trigger: 'submit-message',
+      messageId: undefined,
+      requestMetadata: undefined,
+      credentials: undefined,
+      headers: undefined,
+      api: '/api/chat',
+    })
     const entries = (await threads.load('summarized')).entries
     // Nothing is removed: every message is stored, and a summary entry is appended after them.
     expect(entries.filter((entry) => entry.kind === 'message')).toHaveLength(history.length)

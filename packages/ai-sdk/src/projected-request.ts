@@ -62,14 +62,24 @@ export interface ProjectedRequestOptions {
 export function projectedSendMessagesRequest(options: ProjectedRequestOptions): PrepareSendMessagesRequest<UIMessage> {
   const { persistence, policy } = options
   // Fetched once the page has painted, so the first send does not wait for it.
-  void afterFirstPaint().then(sendModule).catch(() => undefined)
+  void afterFirstPaint()
+    .then(sendModule)
+    .catch(() => undefined)
   return async ({ id, messages, body, trigger }) => {
     const counter = counterNow(options.counter, policy.tokenizer)
     await persistence.save(messages)
     const tools = options.tools ?? []
     // The projection code (fetched after the first paint, or now): an app's first load does not carry it.
     const { projectForSend, withApprovalResponses } = await sendModule()
-    const { thread, projected } = await projectForSend({ persistence, policy, counter, toolSchemas: tools, memory: options.memory, summarizer: options.summarizer, abortSignal: undefined })
+    const { thread, projected } = await projectForSend({
+      persistence,
+      policy,
+      counter,
+      toolSchemas: tools,
+      memory: options.memory,
+      summarizer: options.summarizer,
+      abortSignal: undefined,
+    })
     const threadId = persistence.currentThreadId()
     const last = messages.at(-1)
     const { instructions, projection } = projected

@@ -63,11 +63,18 @@ function serverInstructions(value: ReadProjectedRequestOptions['instructions']):
 }
 
 function parseBody(body: unknown, maxMessages: number): z.infer<typeof bodySchema> {
-  if (body === null || typeof body !== 'object' || Array.isArray(body)) refuse('body', [{ path: '', message: `expected the JSON object projectedSendMessagesRequest sends, got ${body === null ? 'null' : Array.isArray(body) ? 'an array' : typeof body}` }])
+  if (body === null || typeof body !== 'object' || Array.isArray(body))
+    refuse('body', [
+      {
+        path: '',
+        message: `expected the JSON object projectedSendMessagesRequest sends, got ${body === null ? 'null' : Array.isArray(body) ? 'an array' : typeof body}`,
+      },
+    ])
   let parsed: ReturnType<typeof safeParse<typeof bodySchema>>
   try {
     const messages = (body as { messages?: unknown }).messages
-    if (Array.isArray(messages) && messages.length > maxMessages) refuse('body', [{ path: 'messages', message: `${messages.length} messages, over maxMessages (${maxMessages})` }])
+    if (Array.isArray(messages) && messages.length > maxMessages)
+      refuse('body', [{ path: 'messages', message: `${messages.length} messages, over maxMessages (${maxMessages})` }])
     parsed = safeParse(bodySchema, body)
   } catch (error) {
     if (InvalidProjectedRequestError.isInstance(error)) throw error
@@ -99,12 +106,18 @@ export function readProjectedRequest(body: unknown, options: ReadProjectedReques
   const systemIndexes = data.messages.flatMap((message, index) => (message.role === 'system' ? [index] : []))
   if (options.allowClientInstructions !== true && (fromBrowser.length > 0 || systemIndexes.length > 0)) {
     const at = fromBrowser.length > 0 ? 'instructions' : `messages.${systemIndexes[0]}`
-    refuse('instructions', [{ path: at, message: 'system messages from the browser are refused: the route gives its own instructions (allowClientInstructions takes the browser’s)' }])
+    refuse('instructions', [
+      {
+        path: at,
+        message: 'system messages from the browser are refused: the route gives its own instructions (allowClientInstructions takes the browser’s)',
+      },
+    ])
   }
   const instructions = [...serverInstructions(options.instructions), ...fromBrowser]
   const extra: { [key: string]: unknown } = {}
   // Defined, not assigned: a `__proto__` member of the body stays a plain member.
-  for (const [key, value] of Object.entries(body as object)) if (!known.has(key)) Object.defineProperty(extra, key, { value, enumerable: true, writable: true, configurable: true })
+  for (const [key, value] of Object.entries(body as object))
+    if (!known.has(key)) Object.defineProperty(extra, key, { value, enumerable: true, writable: true, configurable: true })
   return {
     id: data.id,
     trigger: data.trigger,

@@ -38,11 +38,20 @@ function resumableServer(model = scriptedChatModel({ chunkDelayInMs: 20 })) {
   }
 }
 
-function tab(store: ReturnType<typeof createMemoryBackedStores>['threads'], storage: Storage, server: ReturnType<typeof resumableServer>, counter: Awaited<ReturnType<typeof createTokenCounter>>) {
+function tab(
+  store: ReturnType<typeof createMemoryBackedStores>['threads'],
+  storage: Storage,
+  server: ReturnType<typeof resumableServer>,
+  counter: Awaited<ReturnType<typeof createTokenCounter>>,
+) {
   const persistence = createChatPersistence({ store, chatId: 'resumed', pendingCalls: storage })
   const transport = new DefaultChatTransport<UIMessage>({
     api: 'http://app.test/api/chat',
-    prepareSendMessagesRequest: projectedSendMessagesRequest({ persistence, policy: definePolicy({ maxInputTokens: 4000, reserveOutputTokens: 500 }), counter }),
+    prepareSendMessagesRequest: projectedSendMessagesRequest({
+      persistence,
+      policy: definePolicy({ maxInputTokens: 4000, reserveOutputTokens: 500 }),
+      counter,
+    }),
     fetch: (url, init) => server(String(url), init),
   })
   return { persistence, transport }
@@ -66,7 +75,13 @@ describe('resuming a reply after a reload (server route)', () => {
     // the first page sends, then reloads before the answer is read (its stream is dropped unread)
     const first = tab(threads, storage, server, counter)
     await first.persistence.load()
-    const abandoned = await first.transport.sendMessages({ trigger: 'submit-message', chatId: 'resumed', messageId: undefined, messages: [ask], abortSignal: undefined })
+    const abandoned = await first.transport.sendMessages({
+      trigger: 'submit-message',
+      chatId: 'resumed',
+      messageId: undefined,
+      messages: [ask],
+      abortSignal: undefined,
+    })
     await abandoned.cancel()
 
     // the reloaded page: a new chat object over the same store and the same tab's sessionStorage
@@ -96,7 +111,13 @@ describe('resuming a reply after a reload (server route)', () => {
     const page = tab(threads, tabStorage(), server, counter)
     await page.persistence.load()
     const ask: UIMessage = { id: 'u1', role: 'user', parts: [{ type: 'text', text: 'hello' }] }
-    const leaving = await page.transport.sendMessages({ trigger: 'submit-message', chatId: 'resumed', messageId: undefined, messages: [ask], abortSignal: undefined })
+    const leaving = await page.transport.sendMessages({
+      trigger: 'submit-message',
+      chatId: 'resumed',
+      messageId: undefined,
+      messages: [ask],
+      abortSignal: undefined,
+    })
     await leaving.cancel()
     // a second reader joins while it runs and reads it to the end
     const joined = await read((await page.transport.reconnectToStream({ chatId: 'resumed' })) as ReadableStream<UIMessageChunk>)
@@ -111,7 +132,13 @@ describe('resuming a reply after a reload (server route)', () => {
     const page = tab(threads, tabStorage(), server, counter)
     await page.persistence.load()
     const ask: UIMessage = { id: 'u1', role: 'user', parts: [{ type: 'text', text: 'tell me a long story about the sea' }] }
-    const stream = await page.transport.sendMessages({ trigger: 'submit-message', chatId: 'resumed', messageId: undefined, messages: [ask], abortSignal: undefined })
+    const stream = await page.transport.sendMessages({
+      trigger: 'submit-message',
+      chatId: 'resumed',
+      messageId: undefined,
+      messages: [ask],
+      abortSignal: undefined,
+    })
     const chunks: UIMessageChunk[] = []
     for await (const chunk of stream) {
       chunks.push(chunk)

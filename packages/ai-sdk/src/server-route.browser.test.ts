@@ -25,7 +25,11 @@ describe('useChat over a server route, in a real browser', () => {
       messages: await persistence.load(),
       transport: new DefaultChatTransport({
         api: '/api/chat',
-        prepareSendMessagesRequest: projectedSendMessagesRequest({ persistence, policy: definePolicy({ tokenizer: 'heuristic', maxInputTokens: 2000, reserveOutputTokens: 200 }), counter: await createTokenCounter('heuristic') }),
+        prepareSendMessagesRequest: projectedSendMessagesRequest({
+          persistence,
+          policy: definePolicy({ tokenizer: 'heuristic', maxInputTokens: 2000, reserveOutputTokens: 200 }),
+          counter: await createTokenCounter('heuristic'),
+        }),
         fetch: (url, init) => route(new Request(new URL(String(url), location.href), init)),
       }),
       onFinish: ({ messages }) => void saved.push(persistence.save(messages)),

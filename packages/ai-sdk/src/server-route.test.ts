@@ -59,7 +59,11 @@ async function setUp(chatId: string, options: { onInvalidMetadata?: (problem: In
   const route = chatRoute(shopModel())
   const transport = new DefaultChatTransport<UIMessage>({
     api: 'http://shop.test/api/chat',
-    prepareSendMessagesRequest: projectedSendMessagesRequest({ persistence, policy: definePolicy({ maxInputTokens: 4000, reserveOutputTokens: 500 }), counter }),
+    prepareSendMessagesRequest: projectedSendMessagesRequest({
+      persistence,
+      policy: definePolicy({ maxInputTokens: 4000, reserveOutputTokens: 500 }),
+      counter,
+    }),
     fetch: (url, init) => route(new Request(url, init)),
   })
   return { threads, persistence, transport }
@@ -67,7 +71,13 @@ async function setUp(chatId: string, options: { onInvalidMetadata?: (problem: In
 
 /** Sends as useChat does, reads the reply from the stream as useChat does, and saves it (`onFinish`). */
 async function turn(persistence: ChatPersistence, transport: DefaultChatTransport<UIMessage>, history: UIMessage[]): Promise<UIMessage> {
-  const stream = await transport.sendMessages({ trigger: 'submit-message', chatId: persistence.chatId, messageId: undefined, messages: history, abortSignal: undefined })
+  const stream = await transport.sendMessages({
+    trigger: 'submit-message',
+    chatId: persistence.chatId,
+    messageId: undefined,
+    messages: history,
+    abortSignal: undefined,
+  })
   let reply: UIMessage | undefined
   for await (const message of readUIMessageStream<UIMessage>({ stream })) reply = message
   if (reply === undefined) throw new Error('no reply')
@@ -103,7 +113,9 @@ describe('a server route reports its calls to the browser (projectedMessageMetad
     expect(record?.startedAt).toBeGreaterThanOrEqual(before)
     expect(record?.firstTokenMs).toBeGreaterThanOrEqual(0)
     expect(record?.durationMs).toBeGreaterThanOrEqual(record?.firstTokenMs ?? Number.POSITIVE_INFINITY)
-    expect(record?.steps?.map((step) => [step.stopReason, step.inputTokens, step.outputTokens, step.cachedInputTokens, step.cacheWriteInputTokens])).toEqual([
+    expect(
+      record?.steps?.map((step) => [step.stopReason, step.inputTokens, step.outputTokens, step.cachedInputTokens, step.cacheWriteInputTokens]),
+    ).toEqual([
       ['tool-calls', 100, 12, 50, 10],
       ['tool-calls', 140, 12, 50, 10],
       ['stop', 200, 8, 50, 10],
@@ -132,11 +144,23 @@ describe('a server route reports its calls to the browser (projectedMessageMetad
     const { threads, persistence, transport } = await setUp('tampered', { onInvalidMetadata: (problem) => problems.push(problem) })
     const reply = await turn(persistence, transport, [user('u1', 'Hello')])
     const history = [user('u1', 'Hello'), reply, user('u2', 'again')]
-    const stream = await transport.sendMessages({ trigger: 'submit-message', chatId: 'tampered', messageId: undefined, messages: history, abortSignal: undefined })
+    const stream = await transport.sendMessages({
+      trigger: 'submit-message',
+      chatId: 'tampered',
+      messageId: undefined,
+      messages: history,
+      abortSignal: undefined,
+    })
     let second: UIMessage | undefined
     for await (const message of readUIMessageStream<UIMessage>({ stream })) second = message
     const callId = `${second?.id}:0`
-    const damaged: UIMessage = { ...(second as UIMessage), metadata: { app: 'kept', threadlens: { v: 1, calls: { [callId]: { stopReason: 'stop', usage: { inputTokens: -5, outputTokens: 'many' }, steps: [] } } } } }
+    const damaged: UIMessage = {
+      ...(second as UIMessage),
+      metadata: {
+        app: 'kept',
+        threadlens: { v: 1, calls: { [callId]: { stopReason: 'stop', usage: { inputTokens: -5, outputTokens: 'many' }, steps: [] } } },
+      },
+    }
     await persistence.save([...history, damaged])
     await persistence.save([...history, damaged])
     expect(problems).toHaveLength(1)
@@ -148,7 +172,12 @@ describe('a server route reports its calls to the browser (projectedMessageMetad
     expect(record?.startedAt).toBeGreaterThan(0)
 
     // A report for another message's call changes nothing here.
-    const foreign: UIMessage = { id: 'a-foreign', role: 'assistant', parts: [{ type: 'text', text: 'x' }], metadata: { threadlens: { v: 1, calls: { [callId]: { stopReason: 'stop', steps: [{ stopReason: 'stop' }, { stopReason: 'stop' }] } } } } }
+    const foreign: UIMessage = {
+      id: 'a-foreign',
+      role: 'assistant',
+      parts: [{ type: 'text', text: 'x' }],
+      metadata: { threadlens: { v: 1, calls: { [callId]: { stopReason: 'stop', steps: [{ stopReason: 'stop' }, { stopReason: 'stop' }] } } } },
+    }
     await persistence.save([...history, damaged, foreign])
     expect(threadCalls(await threads.load('tampered')).at(-1)?.callId).toBe('a-foreign:0')
   })
@@ -156,7 +185,10 @@ describe('a server route reports its calls to the browser (projectedMessageMetad
 
 describe('the README’s server route', () => {
   it('is examples/server-route.ts, whole', async () => {
-    const [readme, route] = await Promise.all([readFile(new URL('../README.md', import.meta.url), 'utf8'), readFile(new URL('../examples/server-route.ts', import.meta.url), 'utf8')])
+    const [readme, route] = await Promise.all([
+      readFile(new URL('../README.md', import.meta.url), 'utf8'),
+      readFile(new URL('../examples/server-route.ts', import.meta.url), 'utf8'),
+    ])
     expect(readme).toContain(`\`\`\`ts\n${route}\`\`\``)
   })
 })

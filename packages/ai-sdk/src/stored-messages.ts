@@ -34,11 +34,16 @@ export function json(value: unknown): string {
  * How `next` relates to the stored `previous` copy of the same message: the same, grown (its entries
  * start with the stored ones: append the rest), or replaced.
  */
-export function compare(previous: UIMessage, next: UIMessage, options: UIMessageEntriesOptions): { kind: 'same' } | { kind: 'grown'; inputs: EntryInput[] } | { kind: 'replaced' } {
+export function compare(
+  previous: UIMessage,
+  next: UIMessage,
+  options: UIMessageEntriesOptions,
+): { kind: 'same' } | { kind: 'grown'; inputs: EntryInput[] } | { kind: 'replaced' } {
   if (json(previous) === json(JSON.parse(json(next)))) return { kind: 'same' }
   const before = uiMessageToEntryInputs(previous, options)
   const after = uiMessageToEntryInputs(next, options)
-  if (before.length > after.length || before.some((input, index) => modelKey(input) !== modelKey(after[index] as EntryInput))) return { kind: 'replaced' }
+  if (before.length > after.length || before.some((input, index) => modelKey(input) !== modelKey(after[index] as EntryInput)))
+    return { kind: 'replaced' }
   // Nothing the model sees changed (e.g. an approval answered, its result not in yet): nothing to
   // append; the message is stored again when its result arrives.
   if (after.length === before.length) return { kind: 'same' }
@@ -48,4 +53,3 @@ export function compare(previous: UIMessage, next: UIMessage, options: UIMessage
   const anchor = after[0]
   return { kind: 'grown', inputs: [{ ...(first as EntryInput), meta: { ...first?.meta, app: anchor?.meta?.app ?? {} } } as EntryInput, ...rest] }
 }
-

@@ -13,11 +13,23 @@ function answeredApprovals(message: UIMessage | undefined): AnsweredApproval[] {
   const answered: AnsweredApproval[] = []
   for (const part of message.parts) {
     if (part.type !== 'dynamic-tool' && !part.type.startsWith('tool-')) continue
-    const tool = part as { type: string; toolName?: string; toolCallId: string; state: string; input?: unknown; approval?: { id: string; approved?: boolean; reason?: string } }
+    const tool = part as {
+      type: string
+      toolName?: string
+      toolCallId: string
+      state: string
+      input?: unknown
+      approval?: { id: string; approved?: boolean; reason?: string }
+    }
     if (tool.state !== 'approval-responded' || tool.approval?.approved === undefined) continue
     const toolName = tool.type === 'dynamic-tool' ? (tool.toolName ?? 'tool') : tool.type.slice('tool-'.length)
     const { id, approved, reason } = tool.approval
-    answered.push({ toolCallId: tool.toolCallId, toolName, input: tool.input ?? {}, approval: { id, approved, ...(reason === undefined ? {} : { reason }) } })
+    answered.push({
+      toolCallId: tool.toolCallId,
+      toolName,
+      input: tool.input ?? {},
+      approval: { id, approved, ...(reason === undefined ? {} : { reason }) },
+    })
   }
   return answered
 }
@@ -57,8 +69,22 @@ export function withApprovalResponses(messages: readonly ModelMessage[], last: U
   const responses: ToolModelMessage = {
     role: 'tool',
     content: answered.flatMap(({ toolCallId, toolName, approval }) => [
-      { type: 'tool-approval-response' as const, approvalId: approval.id, approved: approval.approved, ...(approval.reason === undefined ? {} : { reason: approval.reason }) },
-      ...(approval.approved ? [] : [{ type: 'tool-result' as const, toolCallId, toolName, output: { type: 'execution-denied' as const, ...(approval.reason === undefined ? {} : { reason: approval.reason }) } }]),
+      {
+        type: 'tool-approval-response' as const,
+        approvalId: approval.id,
+        approved: approval.approved,
+        ...(approval.reason === undefined ? {} : { reason: approval.reason }),
+      },
+      ...(approval.approved
+        ? []
+        : [
+            {
+              type: 'tool-result' as const,
+              toolCallId,
+              toolName,
+              output: { type: 'execution-denied' as const, ...(approval.reason === undefined ? {} : { reason: approval.reason }) },
+            },
+          ]),
     ]),
   }
   return [...result, calls, responses]

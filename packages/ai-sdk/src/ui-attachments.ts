@@ -37,7 +37,12 @@ async function resolveReferences(messages: UIMessage[], attachments: AttachmentS
     let found = cache.get(url)
     if (found === undefined) {
       const reference = parseAttachmentReference(url)
-      found = reference === undefined ? Promise.resolve(undefined) : attachments.get(reference.id).then(async (blob) => (blob === undefined ? undefined : reference.header + bytesToBase64(new Uint8Array(await blob.arrayBuffer()))))
+      found =
+        reference === undefined
+          ? Promise.resolve(undefined)
+          : attachments
+              .get(reference.id)
+              .then(async (blob) => (blob === undefined ? undefined : reference.header + bytesToBase64(new Uint8Array(await blob.arrayBuffer()))))
       cache.set(url, found)
     }
     return found
@@ -45,7 +50,9 @@ async function resolveReferences(messages: UIMessage[], attachments: AttachmentS
   return Promise.all(
     messages.map(async (message) => {
       if (!message.parts.some((part) => part.type === 'file' && parseAttachmentReference(part.url) !== undefined)) return message
-      const parts = await Promise.all(message.parts.map(async (part) => (part.type === 'file' ? { ...part, url: (await resolve(part.url)) ?? part.url } : part)))
+      const parts = await Promise.all(
+        message.parts.map(async (part) => (part.type === 'file' ? { ...part, url: (await resolve(part.url)) ?? part.url } : part)),
+      )
       return { ...message, parts }
     }),
   )
@@ -85,8 +92,11 @@ export function fileKeeper(store: AttachmentStore | PromiseLike<AttachmentStore>
     },
     async keepFor(threadId, messages) {
       const kept = await attachments()
-      const ids = new Set(messages.flatMap((message) => message.parts.flatMap((part) => (part.type === 'file' ? (parseAttachmentReference(part.url)?.id ?? []) : []))))
-      for (const file of storedFiles.values()) if (file !== null && ids.has(file.info.id)) await kept.put(threadId, file.blob, { mediaType: file.blob.type })
+      const ids = new Set(
+        messages.flatMap((message) => message.parts.flatMap((part) => (part.type === 'file' ? (parseAttachmentReference(part.url)?.id ?? []) : []))),
+      )
+      for (const file of storedFiles.values())
+        if (file !== null && ids.has(file.info.id)) await kept.put(threadId, file.blob, { mediaType: file.blob.type })
     },
   }
 }

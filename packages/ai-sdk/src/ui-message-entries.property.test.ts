@@ -45,7 +45,8 @@ function modelMessageProblems(messages: readonly ModelMessage[]): string[] {
       for (const part of message.content) {
         // an approved call is answered by streamText, which runs it before asking the model
         if (part.type === 'tool-approval-response' && part.approved) {
-          if (open?.delete(approvals.get(part.approvalId) ?? '') !== true) problems.push(`messages[${index}]: approval ${part.approvalId} answers no open call`)
+          if (open?.delete(approvals.get(part.approvalId) ?? '') !== true)
+            problems.push(`messages[${index}]: approval ${part.approvalId} answers no open call`)
         }
         if (part.type !== 'tool-result') continue
         if (open?.delete(part.toolCallId) !== true) problems.push(`messages[${index}]: result for ${part.toolCallId} answers no open call`)
@@ -59,7 +60,10 @@ function modelMessageProblems(messages: readonly ModelMessage[]): string[] {
 describe('UI messages through a thread', () => {
   it('the provider-rule check finds unanswered calls, stray results and schema errors', () => {
     const call: ModelMessage = { role: 'assistant', content: [{ type: 'tool-call', toolCallId: 'c1', toolName: 'x', input: {} }] }
-    const result: ModelMessage = { role: 'tool', content: [{ type: 'tool-result', toolCallId: 'c1', toolName: 'x', output: { type: 'text', value: '1' } }] }
+    const result: ModelMessage = {
+      role: 'tool',
+      content: [{ type: 'tool-result', toolCallId: 'c1', toolName: 'x', output: { type: 'text', value: '1' } }],
+    }
     expect(modelMessageProblems([call, result])).toEqual([])
     expect(modelMessageProblems([call, { role: 'user', content: 'hi' }, result])).toHaveLength(2)
     expect(modelMessageProblems([{ role: 'robot', content: 1 } as unknown as ModelMessage])).toHaveLength(1)
@@ -81,7 +85,11 @@ describe('UI messages through a thread', () => {
     fc.assert(
       fc.property(
         uiConversationArbitrary,
-        fc.record({ maxInputTokens: fc.integer({ min: 200, max: 4000 }), unresolvedToolCalls: fc.constantFrom('drop' as const, 'interrupt' as const), keepLastTurns: fc.integer({ min: 0, max: 3 }) }),
+        fc.record({
+          maxInputTokens: fc.integer({ min: 200, max: 4000 }),
+          unresolvedToolCalls: fc.constantFrom('drop' as const, 'interrupt' as const),
+          keepLastTurns: fc.integer({ min: 0, max: 3 }),
+        }),
         (messages, options) => {
           const thread = threadOf(messages)
           const policy = definePolicy({ ...options, reserveOutputTokens: 100, systemPrompt: 'You are terse.' })
@@ -104,7 +112,8 @@ describe('UI messages through a thread', () => {
           // nothing the UI keeps for itself (reasoning) reaches the model as text
           for (const message of messages) {
             for (const part of message.parts) {
-              if (part.type === 'reasoning' && part.text.length > 12) expect(JSON.stringify(model)).not.toContain(JSON.stringify(part.text).slice(1, -1))
+              if (part.type === 'reasoning' && part.text.length > 12)
+                expect(JSON.stringify(model)).not.toContain(JSON.stringify(part.text).slice(1, -1))
             }
           }
         },
@@ -115,16 +124,31 @@ describe('UI messages through a thread', () => {
 
   it(`and the AI SDK's generateText accepts what the transports send (100 random conversations, seed ${SEED})`, async () => {
     // every tool the random conversations call, asking for approval as theirs do; a model that fetches any URL itself
-    const anyTool = tool({ inputSchema: jsonSchema<Record<string, unknown>>({ type: 'object' }), needsApproval: true, execute: async () => ({ ok: true }) })
+    const anyTool = tool({
+      inputSchema: jsonSchema<Record<string, unknown>>({ type: 'object' }),
+      needsApproval: true,
+      execute: async () => ({ ok: true }),
+    })
     const tools = { weather: anyTool, search: anyTool, read_file: anyTool }
     const finish = { unified: 'stop' as const, raw: 'stop' }
-    const usage = { inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: undefined }, outputTokens: { total: 1, text: 1, reasoning: undefined } }
+    const usage = {
+      inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: undefined },
+      outputTokens: { total: 1, text: 1, reasoning: undefined },
+    }
     await fc.assert(
       fc.asyncProperty(uiConversationArbitrary, async (messages) => {
-        const model = new MockLanguageModelV4({ supportedUrls: { '*/*': [/.*/] }, doGenerate: async () => ({ content: [{ type: 'text', text: 'ok' }], finishReason: finish, usage, warnings: [] }) })
+        const model = new MockLanguageModelV4({
+          supportedUrls: { '*/*': [/.*/] },
+          doGenerate: async () => ({ content: [{ type: 'text', text: 'ok' }], finishReason: finish, usage, warnings: [] }),
+        })
         const projected = projectModelMessages({ thread: threadOf(messages), policy: definePolicy({ systemPrompt: 'Be brief.' }), counter })
         const sent = withApprovalResponses(projected.messages, messages.at(-1))
-        const result = await generateText({ model, ...(projected.instructions === undefined ? {} : { instructions: projected.instructions }), messages: sent, tools })
+        const result = await generateText({
+          model,
+          ...(projected.instructions === undefined ? {} : { instructions: projected.instructions }),
+          messages: sent,
+          tools,
+        })
         expect(result.text).toBe('ok')
         expect(model.doGenerateCalls).toHaveLength(1)
       }),

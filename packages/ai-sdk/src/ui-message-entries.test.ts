@@ -58,7 +58,11 @@ describe('uiMessageToEntryInputs', () => {
     const polluted = JSON.parse('{"id":"m","role":"assistant","parts":[{"type":"data-x","data":{"__proto__":{"admin":true}}}]}') as UIMessage
     expect(() => uiMessageToEntryInputs(polluted)).toThrow(UnstorableMessageError)
     expect(() => uiMessageToEntryInputs(polluted)).toThrow(/"__proto__".*rename it/)
-    const huge: UIMessage = { id: 'big', role: 'user', parts: [{ type: 'file', mediaType: 'image/png', url: `data:image/png;base64,${'A'.repeat(100)}` }] }
+    const huge: UIMessage = {
+      id: 'big',
+      role: 'user',
+      parts: [{ type: 'file', mediaType: 'image/png', url: `data:image/png;base64,${'A'.repeat(100)}` }],
+    }
     expect(() => uiMessageToEntryInputs(huge, { maxInlineFileChars: 50 })).toThrow(/maxInlineFileChars/)
     const dated = { id: 'd', role: 'user', metadata: { at: new Date(0) }, parts: [] } as UIMessage
     expect(() => uiMessageToEntryInputs(dated)).toThrow(/Date/)

@@ -45,7 +45,10 @@ function toJson(messageId: string, value: unknown, path: string): JsonValue {
   if (typeof value === 'object') {
     const prototype = Object.getPrototypeOf(value)
     if (prototype !== Object.prototype && prototype !== null) {
-      throw new UnstorableMessageError(messageId, `${path} is a ${prototype?.constructor?.name ?? 'non-plain object'}; store plain JSON objects (convert dates to strings)`)
+      throw new UnstorableMessageError(
+        messageId,
+        `${path} is a ${prototype?.constructor?.name ?? 'non-plain object'}; store plain JSON objects (convert dates to strings)`,
+      )
     }
     const result: Record<string, JsonValue> = {}
     for (const [key, item] of Object.entries(value)) {
@@ -106,7 +109,10 @@ function userContentParts(parts: UIMessage['parts']): ContentPart[] | undefined 
     if (part.type === 'text') return [{ type: 'text', text: part.text }]
     if (part.type !== 'file' || !sendableFileUrl(part.url)) return []
     const reference = parseAttachmentReference(part.url)
-    const source: MediaSource = reference === undefined ? { type: 'url', url: part.url } : { type: 'attachment', id: reference.id, mediaType: reference.mediaType, bytes: reference.bytes }
+    const source: MediaSource =
+      reference === undefined
+        ? { type: 'url', url: part.url }
+        : { type: 'attachment', id: reference.id, mediaType: reference.mediaType, bytes: reference.bytes }
     if (part.mediaType.startsWith('image/')) return [{ type: 'image', source }]
     const filename = part.filename !== undefined && part.filename.length >= 1 && part.filename.length <= 1024 ? part.filename : undefined
     return [{ type: 'file', source, ...(filename === undefined ? {} : { filename }) }]
@@ -130,7 +136,8 @@ export function stepCallId(messageId: string, step: number): string {
  */
 export function uiMessageToEntryInputs(message: UIMessage, options: UIMessageEntriesOptions = {}): EntryInput[] {
   const maxInline = options.maxInlineFileChars ?? 4_000_000
-  if (typeof message.id !== 'string' || message.id === '') throw new UnstorableMessageError(String(message.id), 'it has no id; give every message an id')
+  if (typeof message.id !== 'string' || message.id === '')
+    throw new UnstorableMessageError(String(message.id), 'it has no id; give every message an id')
   if (message.role !== 'user' && message.role !== 'assistant' && message.role !== 'system') {
     throw new UnstorableMessageError(message.id, `its role is ${JSON.stringify(message.role)}; expected user, assistant or system`)
   }
@@ -157,7 +164,11 @@ export function uiMessageToEntryInputs(message: UIMessage, options: UIMessageEnt
       recorded.add(callId)
       const call = options.callRecordFor?.(callId)
       const outcome = reported?.calls.get(callId)
-      if (call !== undefined) meta.call = outcome === undefined || call.stopReason !== 'unknown' ? call : completeCallRecord(call, outcomeOf(outcome, { withModel: call.model === 'server' }))
+      if (call !== undefined)
+        meta.call =
+          outcome === undefined || call.stopReason !== 'unknown'
+            ? call
+            : completeCallRecord(call, outcomeOf(outcome, { withModel: call.model === 'server' }))
     }
     inputs.push({ ...input, meta: meta as EntryMeta } as EntryInput)
   }
@@ -165,7 +176,11 @@ export function uiMessageToEntryInputs(message: UIMessage, options: UIMessageEnt
   if (message.role !== 'assistant') {
     const text = message.parts.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('\n')
     const parts = message.role === 'user' ? userContentParts(message.parts) : undefined
-    push({ kind: 'message', payload: { role: message.role, content: text, ...(parts === undefined ? {} : { parts }) }, refs: { requestId: message.id } })
+    push({
+      kind: 'message',
+      payload: { role: message.role, content: text, ...(parts === undefined ? {} : { parts }) },
+      refs: { requestId: message.id },
+    })
     return inputs
   }
 
@@ -196,7 +211,11 @@ export function uiMessageToEntryInputs(message: UIMessage, options: UIMessageEnt
       const name = toolName(part)
       const callRefs = { ...refs, toolCallId: part.toolCallId }
       if (part.state === 'output-available') {
-        push({ kind: 'tool_result', payload: { name, result: toJson(message.id, part.output ?? null, `tool ${part.toolCallId} output`) }, refs: callRefs })
+        push({
+          kind: 'tool_result',
+          payload: { name, result: toJson(message.id, part.output ?? null, `tool ${part.toolCallId} output`) },
+          refs: callRefs,
+        })
       } else if (part.state === 'output-error') {
         push({ kind: 'tool_result', payload: { name, error: part.errorText ?? 'error' }, refs: callRefs })
       } else if (part.state === 'output-denied') {
@@ -204,7 +223,8 @@ export function uiMessageToEntryInputs(message: UIMessage, options: UIMessageEnt
       }
     }
   })
-  if (inputs.length === 0) push({ kind: 'message', payload: { role: 'assistant', content: '' }, refs: { callId: stepCallId(message.id, 0), iteration: 0 } })
+  if (inputs.length === 0)
+    push({ kind: 'message', payload: { role: 'assistant', content: '' }, refs: { callId: stepCallId(message.id, 0), iteration: 0 } })
   return inputs
 }
 
@@ -217,7 +237,8 @@ export function uiRecordOf(entry: Entry): { readonly message?: UIMessage; readon
   const message = value.message
   if (message !== null && typeof message === 'object' && !Array.isArray(message)) {
     const candidate = message as { id?: unknown; role?: unknown; parts?: unknown }
-    if (typeof candidate.id === 'string' && typeof candidate.role === 'string' && Array.isArray(candidate.parts)) return { message: message as unknown as UIMessage }
+    if (typeof candidate.id === 'string' && typeof candidate.role === 'string' && Array.isArray(candidate.parts))
+      return { message: message as unknown as UIMessage }
   }
   if (typeof value.messageId === 'string') return { messageId: value.messageId }
   return undefined
@@ -271,7 +292,13 @@ export function entriesToUIMessages(entries: readonly Entry[]): UIMessage[] {
         foreignAssistant = { message, callId }
       }
       const toolCallId = entry.refs.toolCallId ?? entry.id
-      foreignAssistant.message.parts.push({ type: 'dynamic-tool', toolName: entry.payload.name, toolCallId, state: 'input-available', input: entry.payload.arguments })
+      foreignAssistant.message.parts.push({
+        type: 'dynamic-tool',
+        toolName: entry.payload.name,
+        toolCallId,
+        state: 'input-available',
+        input: entry.payload.arguments,
+      })
       foreignCalls.set(toolCallId, { message: foreignAssistant.message, index: foreignAssistant.message.parts.length - 1 })
     } else if (entry.kind === 'tool_result') {
       const call = foreignCalls.get(entry.refs.toolCallId ?? '')
@@ -279,8 +306,22 @@ export function entriesToUIMessages(entries: readonly Entry[]): UIMessage[] {
       if (call === undefined || part === undefined || part.type !== 'dynamic-tool') continue
       call.message.parts[call.index] =
         entry.payload.error !== undefined
-          ? { type: 'dynamic-tool', toolName: part.toolName, toolCallId: part.toolCallId, state: 'output-error', input: part.input, errorText: entry.payload.error }
-          : { type: 'dynamic-tool', toolName: part.toolName, toolCallId: part.toolCallId, state: 'output-available', input: part.input, output: entry.payload.result }
+          ? {
+              type: 'dynamic-tool',
+              toolName: part.toolName,
+              toolCallId: part.toolCallId,
+              state: 'output-error',
+              input: part.input,
+              errorText: entry.payload.error,
+            }
+          : {
+              type: 'dynamic-tool',
+              toolName: part.toolName,
+              toolCallId: part.toolCallId,
+              state: 'output-available',
+              input: part.input,
+              output: entry.payload.result,
+            }
     }
   }
   return messages

@@ -13,7 +13,8 @@ import { openThreadlensStores } from '@threadlens/store'
 const THREADS = Number(process.env['THREADLENS_BENCH_THREADS'] ?? 1_000)
 const MESSAGES = 40
 const collect = (globalThis as { gc?: () => void }).gc
-if (collect === undefined) throw new Error('run with node --expose-gc (e.g. node --expose-gc --import tsx packages/client/bench/browse-threads.bench.ts)')
+if (collect === undefined)
+  throw new Error('run with node --expose-gc (e.g. node --expose-gc --import tsx packages/client/bench/browse-threads.bench.ts)')
 
 const heapMb = async (): Promise<number> => {
   for (let round = 0; round < 3; round++) {
@@ -31,7 +32,13 @@ async function browse(gcTime: number): Promise<{ readonly held: number; readonly
     await stores.threads.create({ id })
     await stores.threads.appendMany(
       id,
-      Array.from({ length: MESSAGES }, (_, turn) => ({ kind: 'message' as const, payload: { role: turn % 2 === 0 ? ('user' as const) : ('assistant' as const), content: `${id} turn ${turn}: ${'lorem ipsum dolor sit amet '.repeat(15)}` } })),
+      Array.from({ length: MESSAGES }, (_, turn) => ({
+        kind: 'message' as const,
+        payload: {
+          role: turn % 2 === 0 ? ('user' as const) : ('assistant' as const),
+          content: `${id} turn ${turn}: ${'lorem ipsum dolor sit amet '.repeat(15)}`,
+        },
+      })),
     )
   }
   const before = await heapMb()
@@ -53,7 +60,9 @@ async function browse(gcTime: number): Promise<{ readonly held: number; readonly
   return { held, clientMb }
 }
 
-console.log(`A ThreadlensClient after browsing ${THREADS.toLocaleString('en')} threads of ${MESSAGES} messages (Node ${process.version}, heap after gc)`)
+console.log(
+  `A ThreadlensClient after browsing ${THREADS.toLocaleString('en')} threads of ${MESSAGES} messages (Node ${process.version}, heap after gc)`,
+)
 console.log('| client | views still held | heap the client holds |')
 console.log('|---|---:|---:|')
 for (const [label, gcTime] of [

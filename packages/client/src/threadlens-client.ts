@@ -47,7 +47,8 @@ export class ThreadlensClient {
     this.memory = options.memory
     this.calls = options.calls
     const gcTime = options.gcTime ?? DEFAULT_GC_TIME_MS
-    if (!(gcTime >= 0)) throw new RangeError(`createThreadlensClient: gcTime must be a number of milliseconds, 0 or more (or Infinity); got ${String(gcTime)}`)
+    if (!(gcTime >= 0))
+      throw new RangeError(`createThreadlensClient: gcTime must be a number of milliseconds, 0 or more (or Infinity); got ${String(gcTime)}`)
     this.#gcTime = gcTime
   }
 
@@ -88,16 +89,22 @@ export class ThreadlensClient {
   callAttempts(threadId: string): LiveCallLog<readonly CallAttempt[]> {
     const live = this.#liveAttempts.get(threadId)
     if (live !== undefined) return live
-    const created = new LiveCallLog<readonly CallAttempt[]>(this.calls, [], (log, onEvent) => log.subscribeAttempts(threadId, onEvent), (event) =>
-      event.type === 'attempts-update' ? event.attempts : undefined,
+    const created = new LiveCallLog<readonly CallAttempt[]>(
+      this.calls,
+      [],
+      (log, onEvent) => log.subscribeAttempts(threadId, onEvent),
+      (event) => (event.type === 'attempts-update' ? event.attempts : undefined),
     )
     return this.#keep(this.#liveAttempts, threadId, created)
   }
 
   /** Every model's token calibration from the call log, newest first, live across tabs. */
   calibrations(): LiveCallLog<readonly TokenCalibration[]> {
-    this.#liveCalibrations ??= new LiveCallLog<readonly TokenCalibration[]>(this.calls, [], (log, onEvent) => log.subscribeCalibrations(onEvent), (event) =>
-      event.type === 'calibrations-update' ? event.calibrations : undefined,
+    this.#liveCalibrations ??= new LiveCallLog<readonly TokenCalibration[]>(
+      this.calls,
+      [],
+      (log, onEvent) => log.subscribeCalibrations(onEvent),
+      (event) => (event.type === 'calibrations-update' ? event.calibrations : undefined),
     )
     return this.#liveCalibrations
   }

@@ -85,7 +85,11 @@ export function threadlensStrategy(label: string, policy: ContextPolicy, thread:
       const currentTurnCut = call.pending === undefined && cutsCurrentTurn(thread, result)
       if (currentTurnCut) strategy.currentTurnCut++
       if (previous !== undefined) {
-        const match = sharedPrefix(previous.json, json, result.meta.messages.map((info) => info.tokens))
+        const match = sharedPrefix(
+          previous.json,
+          json,
+          result.meta.messages.map((info) => info.tokens),
+        )
         const cache = policy.cacheFriendly ? { thread, grid: cacheGrid(thread, policy, counter, result), currentTurnCut } : undefined
         const why = match.matched < previous.json.length ? threadlensBreak(previous.result, result, match.matched, cache) : undefined
         const before = { messages: previous.json.length, requestTokens: previous.result.meta.tokens.total }
@@ -122,22 +126,34 @@ export function langchainStrategy(thread: Thread, counter: TokenCounter, toolTok
       } else if (!candidates.fromStart && ++tailCalls % TAIL_CHECK_EVERY === 0) {
         const whole = await trim(candidatesFor(true).messages, trimOptions(maxTokens, tokenCounter))
         if (whole.map(langChainRequestJson).join('\n') !== output.map(langChainRequestJson).join('\n')) {
-          throw new Error(`[threadlens] trimMessages kept different messages from the tail than from the whole thread (turn ${call.turn}): raise tailTokens`)
+          throw new Error(
+            `[threadlens] trimMessages kept different messages from the tail than from the whole thread (turn ${call.turn}): raise tailTokens`,
+          )
         }
       }
       billing?.billLangChain(output, (message) => tokenCounter([message]) - REPLY_PRIMING_TOKENS, SESSION_TOOLS)
       const json = output.map(langChainRequestJson)
       if (countOrphans(output.map(langchainPairing)) > 0) strategy.invalidRequests++
-      if (call.pending === undefined && output[output.length - 1]?.id !== candidates.messages[candidates.messages.length - 1]?.id) strategy.currentTurnCut++
+      if (call.pending === undefined && output[output.length - 1]?.id !== candidates.messages[candidates.messages.length - 1]?.id)
+        strategy.currentTurnCut++
       const requestTokens = tokenCounter(output) + toolTokens
       if (previous !== undefined) {
-        const match = sharedPrefix(previous.json, json, output.map((message) => tokenCounter([message]) - REPLY_PRIMING_TOKENS))
+        const match = sharedPrefix(
+          previous.json,
+          json,
+          output.map((message) => tokenCounter([message]) - REPLY_PRIMING_TOKENS),
+        )
         let why: { reason: string; detail: string } | undefined
         if (match.matched < previous.json.length) {
           const moved = !json.includes(previous.json[match.matched] as string)
-          why = { reason: moved ? 'window start moved: newest messages that fit' : 'other', detail: `diverged at message ${match.matched} of ${previous.json.length}` }
+          why = {
+            reason: moved ? 'window start moved: newest messages that fit' : 'other',
+            detail: `diverged at message ${match.matched} of ${previous.json.length}`,
+          }
         }
-        strategy.records.push(record(call, match, { messages: previous.json.length, requestTokens: previous.requestTokens }, requestTokens, json.length, why))
+        strategy.records.push(
+          record(call, match, { messages: previous.json.length, requestTokens: previous.requestTokens }, requestTokens, json.length, why),
+        )
       }
       previous = { json, requestTokens }
     },

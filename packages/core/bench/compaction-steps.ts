@@ -55,10 +55,17 @@ export async function compactionStep(thread: Thread, policy: ContextPolicy, coun
   const cold = await timed(runs, coldCounter, compactWith)
   await compactWith(counter)
   let result: CompactionResult | undefined
-  const warm = await timed(runs, () => counter, async (stepCounter) => {
-    result = await compactWith(stepCounter)
-  })
-  if (result?.status !== 'summarized') throw new Error(`[threadlens] compact() did not summarize (status ${result?.status ?? 'none'}); the bench thread should always have something to compact`)
+  const warm = await timed(
+    runs,
+    () => counter,
+    async (stepCounter) => {
+      result = await compactWith(stepCounter)
+    },
+  )
+  if (result?.status !== 'summarized')
+    throw new Error(
+      `[threadlens] compact() did not summarize (status ${result?.status ?? 'none'}); the bench thread should always have something to compact`,
+    )
   const plan = planCompaction(thread, policy)
   if (plan === undefined) throw new Error('[threadlens] planCompaction() found nothing to compact, yet compact() summarized')
   const before = project({ thread, policy, counter })

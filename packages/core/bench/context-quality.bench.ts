@@ -56,10 +56,25 @@ async function runSession(): Promise<{ session: SessionFigures; strategies: Stra
     langchainStrategy(thread, counter, toolSchemaTokens, INPUT_BUDGET),
     threadlensStrategy("(a) + toolTrace 'masked'", definePolicy({ ...base, cacheFriendly: true, toolTrace: 'masked' }), thread, counter),
     threadlensStrategy('presets.shortContext()', presets.shortContext({ systemPrompt: SESSION_SYSTEM_PROMPT }), thread, counter),
-    threadlensStrategy('what-if: shortContext, reductions only with the window', presets.shortContext({ systemPrompt: SESSION_SYSTEM_PROMPT, cache: { reduceEveryTurns: 1_000_000 } }), thread, counter),
+    threadlensStrategy(
+      'what-if: shortContext, reductions only with the window',
+      presets.shortContext({ systemPrompt: SESSION_SYSTEM_PROMPT, cache: { reduceEveryTurns: 1_000_000 } }),
+      thread,
+      counter,
+    ),
     // Not product changes: the same session with other settings, to show what the share depends on.
-    threadlensStrategy('what-if: (a), cacheLowWaterRatio 0.4', definePolicy({ ...base, cacheFriendly: true, cacheLowWaterRatio: 0.4 }), thread, counter),
-    threadlensStrategy('what-if: (a), cacheLowWaterRatio 0.2', definePolicy({ ...base, cacheFriendly: true, cacheLowWaterRatio: 0.2 }), thread, counter),
+    threadlensStrategy(
+      'what-if: (a), cacheLowWaterRatio 0.4',
+      definePolicy({ ...base, cacheFriendly: true, cacheLowWaterRatio: 0.4 }),
+      thread,
+      counter,
+    ),
+    threadlensStrategy(
+      'what-if: (a), cacheLowWaterRatio 0.2',
+      definePolicy({ ...base, cacheFriendly: true, cacheLowWaterRatio: 0.2 }),
+      thread,
+      counter,
+    ),
     threadlensStrategy(
       'what-if: (a), 32k budget (32,768 − 4,096)',
       definePolicy({ ...base, maxInputTokens: 32_768, reserveOutputTokens: 4_096, cacheFriendly: true }),
@@ -124,9 +139,21 @@ async function runBilling(budget: (typeof BILLING_BUDGETS)[number]): Promise<Bil
     { label: 'presets.shortContext()', preset: true, policy: presets.shortContext(sizes) },
     { label: 'presets.longContext()', preset: true, policy: presets.longContext(sizes) },
     { label: 'presets.toolFocused()', preset: true, policy: presets.toolFocused(sizes) },
-    { label: 'what-if: shortContext, reductions every 4 turns', preset: false, policy: presets.shortContext({ ...sizes, cache: { reduceEveryTurns: 4 } }) },
-    { label: 'what-if: shortContext, reductions every 8 turns', preset: false, policy: presets.shortContext({ ...sizes, cache: { reduceEveryTurns: 8 } }) },
-    { label: 'what-if: shortContext, reductions only with the window', preset: false, policy: presets.shortContext({ ...sizes, cache: { reduceEveryTurns: 1_000_000 } }) },
+    {
+      label: 'what-if: shortContext, reductions every 4 turns',
+      preset: false,
+      policy: presets.shortContext({ ...sizes, cache: { reduceEveryTurns: 4 } }),
+    },
+    {
+      label: 'what-if: shortContext, reductions every 8 turns',
+      preset: false,
+      policy: presets.shortContext({ ...sizes, cache: { reduceEveryTurns: 8 } }),
+    },
+    {
+      label: 'what-if: shortContext, reductions only with the window',
+      preset: false,
+      policy: presets.shortContext({ ...sizes, cache: { reduceEveryTurns: 1_000_000 } }),
+    },
     { label: 'what-if: shortContext, no cache_control', preset: false, policy: presets.shortContext({ ...sizes, cache: { anthropic: 'off' } }) },
     { label: 'what-if: shortContext, no OpenAI breakpoints', preset: false, policy: presets.shortContext({ ...sizes, cache: { openAI: 'off' } }) },
     { label: 'sliding window (threadlens, cacheFriendly off)', preset: false, policy: definePolicy({ ...base, cacheFriendly: false }) },
@@ -142,7 +169,13 @@ async function runBilling(budget: (typeof BILLING_BUDGETS)[number]): Promise<Bil
   await playSession(thread, cacheFriendlyFor(sizes), strategies, `billing ${budget.label}`)
   return strategies.map((strategy, position) => {
     const billing = strategy.billing as NonNullable<typeof strategy.billing>
-    return { label: (entries[position] as (typeof entries)[number]).label, preset: (entries[position] as (typeof entries)[number]).preset, anthropic: billing.anthropic, openai: billing.openai, openaiBreakpoints: billing.openaiBreakpoints }
+    return {
+      label: (entries[position] as (typeof entries)[number]).label,
+      preset: (entries[position] as (typeof entries)[number]).preset,
+      anthropic: billing.anthropic,
+      openai: billing.openai,
+      openaiBreakpoints: billing.openaiBreakpoints,
+    }
   })
 }
 
@@ -151,7 +184,12 @@ function cacheFriendlyFor(sizes: { maxInputTokens: number; reserveOutputTokens: 
 }
 
 /** Plays the scripted session into `thread`, letting every strategy build its request at each model call. */
-async function playSession(thread: ReturnType<typeof createThread>, toolOutputPolicy: ReturnType<typeof definePolicy>, strategies: readonly Strategy[], name: string): Promise<{ toolCalls: number; resultTokens: number[] }> {
+async function playSession(
+  thread: ReturnType<typeof createThread>,
+  toolOutputPolicy: ReturnType<typeof definePolicy>,
+  strategies: readonly Strategy[],
+  name: string,
+): Promise<{ toolCalls: number; resultTokens: number[] }> {
   const counter = coldCounter()
   const cacheFriendly = toolOutputPolicy
   const observeAll = async (call: ModelCall): Promise<void> => {
@@ -166,13 +204,26 @@ async function playSession(thread: ReturnType<typeof createThread>, toolOutputPo
     thread.append({ kind: 'message', payload: { role: 'user', content: step.user } })
     if (step.toolRound !== undefined) {
       const callId = `model-${modelCall++}`
-      const calls: EntryInput[] = step.toolRound.text === undefined ? [] : [{ kind: 'message', payload: { role: 'assistant', content: step.toolRound.text }, refs: { callId } }]
+      const calls: EntryInput[] =
+        step.toolRound.text === undefined ? [] : [{ kind: 'message', payload: { role: 'assistant', content: step.toolRound.text }, refs: { callId } }]
       step.toolRound.calls.forEach((call, position) => {
-        calls.push({ kind: 'tool_call', payload: { name: call.name, arguments: call.arguments }, refs: { callId, toolCallId: `${callId}-tool-${position}` } })
+        calls.push({
+          kind: 'tool_call',
+          payload: { name: call.name, arguments: call.arguments },
+          refs: { callId, toolCallId: `${callId}-tool-${position}` },
+        })
       })
       thread.appendMany(calls)
       const results = thread.appendMany(
-        step.toolRound.calls.map((call, position) => toolResultInput({ name: call.name, toolCallId: `${callId}-tool-${position}`, output: call.output, refs: { callId }, policy: cacheFriendly })),
+        step.toolRound.calls.map((call, position) =>
+          toolResultInput({
+            name: call.name,
+            toolCallId: `${callId}-tool-${position}`,
+            output: call.output,
+            refs: { callId },
+            policy: cacheFriendly,
+          }),
+        ),
       )
       for (const result of results) resultTokens.push(counter.countEntry(result))
       toolCalls += step.toolRound.calls.length
@@ -202,7 +253,9 @@ async function main(): Promise<void> {
   const started = performance.now()
   console.log(`threadlens context-quality bench — ${host.date}`)
   console.log(`machine: ${host.cpu}, ${host.cores} cores, ${host.memoryGigabytes} GB, ${host.platform}, Node ${host.node}`)
-  console.log(`tokenizer: gpt-tokenizer o200k_base (both sides); budget ${integer(BUDGET.maxInputTokens)} − ${integer(BUDGET.reserveOutputTokens)} reserved = ${integer(INPUT_BUDGET)} input tokens`)
+  console.log(
+    `tokenizer: gpt-tokenizer o200k_base (both sides); budget ${integer(BUDGET.maxInputTokens)} − ${integer(BUDGET.reserveOutputTokens)} reserved = ${integer(INPUT_BUDGET)} input tokens`,
+  )
 
   const { session, strategies } = await runSession()
   const stats = strategies.map((strategy) => ({ strategy, stats: shareStats(strategy.records) }))
@@ -210,17 +263,28 @@ async function main(): Promise<void> {
   console.log(
     table(
       `Scripted session (deterministic; ~2 in 5 turns call 1–2 tools, then the model again)`,
-      ['turns', 'model calls', 'tool calls', 'tool result tokens mean / max', 'results > 1k tokens', 'entries', 'thread tokens', 'tool schema tokens'],
-      [[
-        String(session.turns),
-        String(session.modelCalls),
-        String(session.toolCalls),
-        `${integer(session.toolResultTokens.mean)} / ${integer(session.toolResultTokens.max)}`,
-        String(session.toolResultTokens.over1000),
-        integer(session.entries),
-        integer(session.threadTokens),
-        String(session.toolSchemaTokens),
-      ]],
+      [
+        'turns',
+        'model calls',
+        'tool calls',
+        'tool result tokens mean / max',
+        'results > 1k tokens',
+        'entries',
+        'thread tokens',
+        'tool schema tokens',
+      ],
+      [
+        [
+          String(session.turns),
+          String(session.modelCalls),
+          String(session.toolCalls),
+          `${integer(session.toolResultTokens.mean)} / ${integer(session.toolResultTokens.max)}`,
+          String(session.toolResultTokens.over1000),
+          integer(session.entries),
+          integer(session.threadTokens),
+          String(session.toolSchemaTokens),
+        ],
+      ],
     ),
   )
 
@@ -241,19 +305,35 @@ async function main(): Promise<void> {
       ]),
     ),
   )
-  console.log('request tokens include the tool schemas; the share counts message tokens only. A prefix break: the previous request is not a prefix of this one.')
+  console.log(
+    'request tokens include the tool schemas; the share counts message tokens only. A prefix break: the previous request is not a prefix of this one.',
+  )
   console.log('invalid requests: a tool message without its call (or a call without its result) somewhere in the request.')
-  console.log('current turn cut: calls made right after tool results whose request leaves out some of those calls or results (the model would not see what it asked for).')
+  console.log(
+    'current turn cut: calls made right after tool results whose request leaves out some of those calls or results (the model would not see what it asked for).',
+  )
 
   console.log(
     table(
       'Where the rest goes: 1 − mean, split by cause (share of all tokens sent that were not a cache hit)',
       ['strategy', 'cause', 'calls', 'missed', 'previous request tokens (mean)'],
       stats.flatMap(({ strategy, stats: figures }) => [
-        [strategy.label, 'only appended: the new messages themselves', String(figures.calls - figures.breaks), percent(figures.missingFromNewMessages), '–'],
+        [
+          strategy.label,
+          'only appended: the new messages themselves',
+          String(figures.calls - figures.breaks),
+          percent(figures.missingFromNewMessages),
+          '–',
+        ],
         ...Object.entries(figures.missingByBreakReason)
           .sort((a, b) => b[1].missing - a[1].missing)
-          .map(([reason, entry]) => ['', `prefix broke: ${reason}`, String(entry.calls), percent(entry.missing), integer(entry.meanPreviousRequestTokens)]),
+          .map(([reason, entry]) => [
+            '',
+            `prefix broke: ${reason}`,
+            String(entry.calls),
+            percent(entry.missing),
+            integer(entry.meanPreviousRequestTokens),
+          ]),
       ]),
     ),
   )
@@ -264,7 +344,13 @@ async function main(): Promise<void> {
       table(
         `First ${breaks.length} prefix breaks: ${strategy.label}`,
         ['turn', 'call', 'diverged at', 'share', 'why'],
-        breaks.map((call) => [String(call.turn), call.call, `${call.brokeAt} of ${call.previousMessages}`, percent(call.share), `${call.reason}: ${call.detail}`]),
+        breaks.map((call) => [
+          String(call.turn),
+          call.call,
+          `${call.brokeAt} of ${call.previousMessages}`,
+          percent(call.share),
+          `${call.reason}: ${call.detail}`,
+        ]),
       ),
     )
   }
@@ -278,7 +364,13 @@ async function main(): Promise<void> {
       shortBy: Math.max(0, PREFIX_GOAL - cacheFriendly.mean),
     },
   ]
-  console.log(table('Goals from the issue', ['goal', 'measured', 'met', 'short by'], goals.map((goal) => [goal.goal, goal.measured, goal.met ? 'yes' : 'NO', goal.met ? '–' : `${(100 * goal.shortBy).toFixed(1)} points`])))
+  console.log(
+    table(
+      'Goals from the issue',
+      ['goal', 'measured', 'met', 'short by'],
+      goals.map((goal) => [goal.goal, goal.measured, goal.met ? 'yes' : 'NO', goal.met ? '–' : `${(100 * goal.shortBy).toFixed(1)} points`]),
+    ),
+  )
   if (!(goals[0] as (typeof goals)[number]).met) {
     // Each chunk move resends everything but the system prompt; moves come once per chunk of raw history growth.
     const chunk = Math.floor(session.historyBudget * (1 - session.lowWaterRatio))
@@ -304,7 +396,23 @@ async function main(): Promise<void> {
     console.log(
       table(
         `What the providers would bill, ${budget} budget: ${billed[0]?.anthropic.calls ?? 0} calls, one every ${CALL_INTERVAL_MS / 1000} s (input tokens only; Anthropic ${ANTHROPIC_MODEL} with 5-minute TTL, OpenAI ${OPENAI_MODEL} and ${OPENAI_BREAKPOINTS_MODEL})`,
-        ['strategy', 'mean input tokens', 'Anthropic read', 'written', 'uncached', 'cached share', 'cost', '× sliding', 'OpenAI cached share', 'cost', '× sliding', 'GPT-5.6 cached share', 'written', 'cost', '× sliding'],
+        [
+          'strategy',
+          'mean input tokens',
+          'Anthropic read',
+          'written',
+          'uncached',
+          'cached share',
+          'cost',
+          '× sliding',
+          'OpenAI cached share',
+          'cost',
+          '× sliding',
+          'GPT-5.6 cached share',
+          'written',
+          'cost',
+          '× sliding',
+        ],
         billed.map((entry) => [
           entry.label,
           integer(entry.anthropic.inputTokens / entry.anthropic.calls),
@@ -325,8 +433,12 @@ async function main(): Promise<void> {
       ),
     )
   }
-  console.log('cached share: tokens read from the cache over all prompt tokens, as the provider bills them. Costs at list prices from the model table (Anthropic: input $3/M, writes 1.25×, reads 0.1×; OpenAI gpt-4.1: input $2/M, cached $0.50/M; GPT-5.6 Terra: input $2/M, cached $0.20/M, writes $2.50/M).')
-  console.log('trimMessages gets the breakpoints a LangChain app would set by hand (system prompt and last message); the sliding window gets threadlens\'s default breakpoints.')
+  console.log(
+    'cached share: tokens read from the cache over all prompt tokens, as the provider bills them. Costs at list prices from the model table (Anthropic: input $3/M, writes 1.25×, reads 0.1×; OpenAI gpt-4.1: input $2/M, cached $0.50/M; GPT-5.6 Terra: input $2/M, cached $0.20/M, writes $2.50/M).',
+  )
+  console.log(
+    "trimMessages gets the breakpoints a LangChain app would set by hand (system prompt and last message); the sliding window gets threadlens's default breakpoints.",
+  )
 
   const billingGoals = billing.flatMap(({ budget, strategies: billed }) => {
     const sliding = billed.find((entry) => entry.label.startsWith('sliding window')) as BilledStrategy
@@ -335,10 +447,18 @@ async function main(): Promise<void> {
     const ratioGoal = BEST_PRESET_GOAL[budget as keyof typeof BEST_PRESET_GOAL]
     const ratio = best.anthropic.cost / sliding.anthropic.cost
     const rows = [
-      { goal: `${budget}: best preset (Anthropic) ≤ ${ratioGoal}× the sliding window's cost`, measured: `${ratio.toFixed(2)}× (${best.label})`, met: ratio <= ratioGoal },
+      {
+        goal: `${budget}: best preset (Anthropic) ≤ ${ratioGoal}× the sliding window's cost`,
+        measured: `${ratio.toFixed(2)}× (${best.label})`,
+        met: ratio <= ratioGoal,
+      },
     ]
     if (budget === '128k') {
-      rows.push({ goal: `128k: cached share of billed input (Anthropic, best preset) ≥ ${percent(CACHED_SHARE_GOAL)}`, measured: `${percent(share(best.anthropic))} (${best.label})`, met: share(best.anthropic) >= CACHED_SHARE_GOAL })
+      rows.push({
+        goal: `128k: cached share of billed input (Anthropic, best preset) ≥ ${percent(CACHED_SHARE_GOAL)}`,
+        measured: `${percent(share(best.anthropic))} (${best.label})`,
+        met: share(best.anthropic) >= CACHED_SHARE_GOAL,
+      })
     }
     const worse = presetsBilled.filter((entry) => entry.anthropic.cost > sliding.anthropic.cost || entry.openai.cost > sliding.openai.cost)
     rows.push({
@@ -348,7 +468,13 @@ async function main(): Promise<void> {
     })
     return rows
   })
-  console.log(table('Provider-billing goals from the issue', ['goal', 'measured', 'met'], billingGoals.map((goal) => [goal.goal, goal.measured, goal.met ? 'yes' : 'NO'])))
+  console.log(
+    table(
+      'Provider-billing goals from the issue',
+      ['goal', 'measured', 'met'],
+      billingGoals.map((goal) => [goal.goal, goal.measured, goal.met ? 'yes' : 'NO']),
+    ),
+  )
 
   const compaction = await runCompaction()
   const step = (label: string, figures: CompactionStep): string[] => [
@@ -366,11 +492,24 @@ async function main(): Promise<void> {
   console.log(
     table(
       `compact() with extractiveSummarizer on a ${integer(COMPACTION_SIZE)}-entry thread (8k budget, keepLastTurns 2; medians of ${COMPACTION_RUNS} runs)`,
-      ['step', 'covers', 'entries summarized', 'their raw tokens', 'raw tokens covered', 'summary tokens', 'projection tokens before → after', 'messages', 'cold', 'warm'],
+      [
+        'step',
+        'covers',
+        'entries summarized',
+        'their raw tokens',
+        'raw tokens covered',
+        'summary tokens',
+        'projection tokens before → after',
+        'messages',
+        'cold',
+        'warm',
+      ],
       [step('first summary', compaction.first), step(`+${ITERATIVE_APPENDS} entries, next summary`, compaction.iterative)],
     ),
   )
-  console.log('cold = a fresh counter each run (nothing tokenized); warm = the same counter after one untimed compact(). The next step gets the previous summary and only the entries after it.')
+  console.log(
+    'cold = a fresh counter each run (nothing tokenized); warm = the same counter after one untimed compact(). The next step gets the previous summary and only the entries after it.',
+  )
 
   const totalMs = performance.now() - started
   console.log(`\nbench time: ${formatMs(totalMs)}`)
@@ -382,7 +521,12 @@ async function main(): Promise<void> {
     units: { time: 'ms', tokens: 'o200k_base tokens', share: 'fraction of a request’s message tokens' },
     budget: { ...BUDGET, input: INPUT_BUDGET },
     session,
-    prefixReuse: stats.map(({ strategy, stats: figures }) => ({ strategy: strategy.label, ...figures, invalidRequests: strategy.invalidRequests, currentTurnCut: strategy.currentTurnCut })),
+    prefixReuse: stats.map(({ strategy, stats: figures }) => ({
+      strategy: strategy.label,
+      ...figures,
+      invalidRequests: strategy.invalidRequests,
+      currentTurnCut: strategy.currentTurnCut,
+    })),
     breaks: Object.fromEntries(strategies.map((strategy) => [strategy.label, strategy.records.filter((call) => call.brokeAt !== undefined)])),
     billing,
     billingGoals,

@@ -18,9 +18,32 @@ function typicalEntries(count: number): EntryInput[] {
   const inputs: EntryInput[] = []
   for (let index = 0; index < count; index++) {
     const toolCallId = `call-${index}`
-    if (index % 3 === 0) inputs.push({ kind: 'message', payload: { role: 'user', content: `Question ${index}: what is the weather in Oslo and Bergen tomorrow? 🙂 `.repeat(3) } })
-    else if (index % 3 === 1) inputs.push({ kind: 'tool_call', payload: { name: 'weather', arguments: { city: 'Oslo', days: 3, units: { temperature: 'celsius', wind: 'm/s' } } }, refs: { callId: `m-${index}`, toolCallId } })
-    else inputs.push({ kind: 'tool_result', payload: { name: 'weather', result: { forecast: [{ day: 1, celsius: 3.5 }, { day: 2, celsius: -1 }, { day: 3, celsius: 0.25 }] } }, refs: { toolCallId: `call-${index - 1}` } })
+    if (index % 3 === 0)
+      inputs.push({
+        kind: 'message',
+        payload: { role: 'user', content: `Question ${index}: what is the weather in Oslo and Bergen tomorrow? 🙂 `.repeat(3) },
+      })
+    else if (index % 3 === 1)
+      inputs.push({
+        kind: 'tool_call',
+        payload: { name: 'weather', arguments: { city: 'Oslo', days: 3, units: { temperature: 'celsius', wind: 'm/s' } } },
+        refs: { callId: `m-${index}`, toolCallId },
+      })
+    else
+      inputs.push({
+        kind: 'tool_result',
+        payload: {
+          name: 'weather',
+          result: {
+            forecast: [
+              { day: 1, celsius: 3.5 },
+              { day: 2, celsius: -1 },
+              { day: 3, celsius: 0.25 },
+            ],
+          },
+        },
+        refs: { toolCallId: `call-${index - 1}` },
+      })
   }
   return inputs
 }
@@ -36,28 +59,50 @@ const rows: Row[] = []
 const measure = (label: string, inputs: readonly unknown[], withYardstick = true): void => {
   // Hostile inputs may not stringify at all.
   const bytes = withYardstick ? inputs.reduce<number>((total, input) => total + utf8Length(JSON.stringify(input)), 0) : Number.NaN
-  const validate = repeat(options, () => undefined, () => {
-    for (const input of inputs) {
-      try {
-        parseEntryInput(input)
-      } catch {
-        // Refusals are measured too.
+  const validate = repeat(
+    options,
+    () => undefined,
+    () => {
+      for (const input of inputs) {
+        try {
+          parseEntryInput(input)
+        } catch {
+          // Refusals are measured too.
+        }
       }
-    }
-  })
-  const stringify = withYardstick ? repeat(options, () => undefined, () => inputs.forEach((input) => JSON.stringify(input))) : undefined
+    },
+  )
+  const stringify = withYardstick
+    ? repeat(
+        options,
+        () => undefined,
+        () => inputs.forEach((input) => JSON.stringify(input)),
+      )
+    : undefined
   rows.push({ label, bytes, validate, stringify })
   process.stderr.write(`[bench] ${label}: ${formatMs(validate.medianMs)}\n`)
 }
 
 measure('1,000 typical entries (message, tool call, tool result)', typicalEntries(1_000))
 measure('one 1 MB message', [{ kind: 'message', payload: { role: 'assistant', content: 'x'.repeat(1_000_000) } }])
-measure('one tool result: 10,000 objects (~0.5 MB)', [{ kind: 'tool_result', payload: { name: 'rows', result: Array.from({ length: 10_000 }, (_, id) => ({ id, name: `row ${id}`, ok: id % 2 === 0 })) }, refs: { toolCallId: 'c' } }])
-measure(`one message at the size limit (${entryLimits.maxEntryBytes.toLocaleString('en-US')} B)`, [{ kind: 'message', payload: { role: 'assistant', content: 'x'.repeat(entryLimits.maxEntryBytes - 1_100) } }])
+measure('one tool result: 10,000 objects (~0.5 MB)', [
+  {
+    kind: 'tool_result',
+    payload: { name: 'rows', result: Array.from({ length: 10_000 }, (_, id) => ({ id, name: `row ${id}`, ok: id % 2 === 0 })) },
+    refs: { toolCallId: 'c' },
+  },
+])
+measure(`one message at the size limit (${entryLimits.maxEntryBytes.toLocaleString('en-US')} B)`, [
+  { kind: 'message', payload: { role: 'assistant', content: 'x'.repeat(entryLimits.maxEntryBytes - 1_100) } },
+])
 const circular: Record<string, unknown> = { x: 1 }
 circular['self'] = circular
 measure('refused: circular tool arguments', [{ kind: 'tool_call', payload: { name: 't', arguments: circular }, refs: { toolCallId: 'c' } }], false)
-measure('refused: tool arguments 10,000 deep', [{ kind: 'tool_call', payload: { name: 't', arguments: nested(10_000) }, refs: { toolCallId: 'c' } }], false)
+measure(
+  'refused: tool arguments 10,000 deep',
+  [{ kind: 'tool_call', payload: { name: 't', arguments: nested(10_000) }, refs: { toolCallId: 'c' } }],
+  false,
+)
 measure('refused: a 10 MB message', [{ kind: 'message', payload: { role: 'user', content: 'x'.repeat(10_000_000) } }], false)
 
 process.stdout.write(

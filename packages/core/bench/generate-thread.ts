@@ -20,7 +20,18 @@ const words = (
   'customer order invoice payment refund account user admin permission role team project deadline'
 ).split(' ')
 
-const unicodeSnippets = ['naïve café', '東京都の天気は？', '🙂🚀', '한국어 문장', 'Ünïcödé ẞ', 'Привет, мир', 'αβγ δέλτα', '👨‍👩‍👧‍👦', 'résumé — déjà vu', '数据库迁移失败了']
+const unicodeSnippets = [
+  'naïve café',
+  '東京都の天気は？',
+  '🙂🚀',
+  '한국어 문장',
+  'Ünïcödé ẞ',
+  'Привет, мир',
+  'αβγ δέλτα',
+  '👨‍👩‍👧‍👦',
+  'résumé — déjà vu',
+  '数据库迁移失败了',
+]
 
 const toolNames = ['search', 'read_file', 'weather', 'sql_query', 'fetch_url'] as const
 
@@ -81,7 +92,8 @@ export class TextSource {
 
   userText(): string {
     // Mostly short asks; one in ten pastes a log, a document or code.
-    if (this.chance(0.1)) return `${this.prose(this.integer(1, 2))}\n\n${this.chance(0.5) ? this.code(this.integer(20, 80)) : this.prose(this.integer(15, 50))}`
+    if (this.chance(0.1))
+      return `${this.prose(this.integer(1, 2))}\n\n${this.chance(0.5) ? this.code(this.integer(20, 80)) : this.prose(this.integer(15, 50))}`
     return this.prose(this.integer(1, 4))
   }
 
@@ -168,7 +180,8 @@ export function threadInputs(size: number, seed = 20_251_122): EntryInput[] {
     inputs.push(...next)
   }
   // Pad with plain replies so every size is exact, and end on the question about to be answered.
-  while (inputs.length < size - 1) inputs.push({ kind: 'message', payload: { role: 'assistant', content: text.assistantText() }, refs: { callId: `model-${callNumber++}` } })
+  while (inputs.length < size - 1)
+    inputs.push({ kind: 'message', payload: { role: 'assistant', content: text.assistantText() }, refs: { callId: `model-${callNumber++}` } })
   inputs.push({ kind: 'message', payload: { role: 'user', content: text.userText() } })
   return inputs
 }

@@ -34,7 +34,14 @@ export function toLangChainMessages(entries: readonly Entry[], systemPrompt: str
       }
       draft.toolCalls.push({ id: entry.refs.toolCallId as string, name: entry.payload.name, args: entry.payload.arguments, type: 'tool_call' })
     } else if (entry.kind === 'tool_result') {
-      drafts.push(new ToolMessage({ content: toolResultText(entry.payload), tool_call_id: entry.refs.toolCallId as string, name: entry.payload.name, id: entry.id }))
+      drafts.push(
+        new ToolMessage({
+          content: toolResultText(entry.payload),
+          tool_call_id: entry.refs.toolCallId as string,
+          name: entry.payload.name,
+          id: entry.id,
+        }),
+      )
     }
   }
   return drafts.map((draft) =>
@@ -62,7 +69,10 @@ function messageTokens(message: BaseMessage, count: (text: string) => number): n
  * id, not by object: trimMessages clones every message at the start of each call, so a
  * WeakMap<BaseMessage, number> would start empty on every call and "warm" would mean nothing.
  */
-export function createMessageCounter(count: (text: string) => number): { readonly tokenCounter: (messages: BaseMessage[]) => number; readonly cache: Map<string, number> } {
+export function createMessageCounter(count: (text: string) => number): {
+  readonly tokenCounter: (messages: BaseMessage[]) => number
+  readonly cache: Map<string, number>
+} {
   const cache = new Map<string, number>()
   const tokensOf = (message: BaseMessage): number => {
     const id = message.id as string

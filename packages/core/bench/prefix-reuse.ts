@@ -58,7 +58,9 @@ export interface ShareStats {
    * and calls whose prefix broke, by reason.
    */
   readonly missingFromNewMessages: number
-  readonly missingByBreakReason: Readonly<Record<string, { readonly calls: number; readonly missing: number; readonly meanPreviousRequestTokens: number }>>
+  readonly missingByBreakReason: Readonly<
+    Record<string, { readonly calls: number; readonly missing: number; readonly meanPreviousRequestTokens: number }>
+  >
 }
 
 export function shareStats(records: readonly CallRecord[]): ShareStats {
@@ -114,7 +116,15 @@ export function cacheGrid(thread: Thread, policy: ContextPolicy, counter: TokenC
   const regionStart = result.meta.summary === undefined ? Math.max(firstSeq, index.resetSeq + 1) : result.meta.summary.toSeq + 1
   const tokens = result.meta.tokens
   const budget = Math.max(1, result.meta.budget.input - tokens.system - tokens.tools - tokens.summary - tokens.memory)
-  const start = cacheWindowStart({ sums, firstSeq, regionStart, lastSeq, pendingTokens: tokens.pending, budget, lowWaterRatio: policy.cacheLowWaterRatio })
+  const start = cacheWindowStart({
+    sums,
+    firstSeq,
+    regionStart,
+    lastSeq,
+    pendingTokens: tokens.pending,
+    budget,
+    lowWaterRatio: policy.cacheLowWaterRatio,
+  })
   const from = start ?? regionStart
   return { start, budget, tokensFromStart: (sums[lastSeq - firstSeq + 1] as number) - (sums[from - firstSeq] as number) }
 }
@@ -177,7 +187,9 @@ export function threadlensBreak(
       }
       const pendingOverflow = grid.tokensFromStart + current.meta.tokens.pending > grid.budget
       return {
-        reason: pendingOverflow ? 'window start moved off the grid: the pending message does not fit on top' : `window start moved off the grid: ${why}`,
+        reason: pendingOverflow
+          ? 'window start moved off the grid: the pending message does not fit on top'
+          : `window start moved off the grid: ${why}`,
         detail: `${window}; ${gridText}`,
       }
     }
@@ -190,6 +202,7 @@ export function threadlensBreak(
       detail: `entry #${seq} was ${before.reduced ?? 'sent whole'}, now ${after.reduced ?? 'sent whole'}; ${window}`,
     }
   }
-  if (after !== undefined && after.seqs[0] !== seq) return { reason: 'window start moved back', detail: `older entry #${after.seqs[0]} re-included; ${window}` }
+  if (after !== undefined && after.seqs[0] !== seq)
+    return { reason: 'window start moved back', detail: `older entry #${after.seqs[0]} re-included; ${window}` }
   return { reason: 'other', detail: `entry #${seq} changed; ${window}` }
 }

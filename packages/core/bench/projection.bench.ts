@@ -60,9 +60,13 @@ function measureProjection(thread: Thread, policy: ContextPolicy): { cold: Timin
   })
   const warmCounter = coldCounter()
   const first = project({ thread, policy, counter: warmCounter })
-  const warm = repeat({ warmup: 50, minRuns: 200, maxRuns: 20_000, maxTotalMs: 500 }, () => warmCounter, (counter) => {
-    project({ thread, policy, counter })
-  })
+  const warm = repeat(
+    { warmup: 50, minRuns: 200, maxRuns: 20_000, maxTotalMs: 500 },
+    () => warmCounter,
+    (counter) => {
+      project({ thread, policy, counter })
+    },
+  )
   return { cold, warm, output: outputStats(first), warmCounter }
 }
 
@@ -104,7 +108,13 @@ function measureAppend(thread: Thread, policy: ContextPolicy, counter: TokenCoun
     samples.total.push(end - countStart)
   }
   const timing = (list: number[]): Timing => summarize(list.slice(warmupRounds))
-  return { append: timing(samples.append), count: timing(samples.count), project: timing(samples.project), countAndProject: timing(samples.total), messages }
+  return {
+    append: timing(samples.append),
+    count: timing(samples.count),
+    project: timing(samples.project),
+    countAndProject: timing(samples.total),
+    messages,
+  }
 }
 
 const sizeLabel = (size: number): string => (size >= 1000 ? `${size / 1000}k` : String(size))
@@ -114,7 +124,9 @@ const trimTime = (result: TrimResult, phase: 'cold' | 'warm'): string => {
   const timing = result[phase]
   if (timing !== undefined) return formatMs(timing.medianMs)
   if (result.stopped === undefined) return 'not run'
-  return stoppedIn(result, phase) ? `> ${result.stopped.limitMs / 1000} s (stopped)` : `not reached (${result.stopped.phase} call > ${result.stopped.limitMs / 1000} s)`
+  return stoppedIn(result, phase)
+    ? `> ${result.stopped.limitMs / 1000} s (stopped)`
+    : `not reached (${result.stopped.phase} call > ${result.stopped.limitMs / 1000} s)`
 }
 
 async function main(): Promise<void> {
@@ -138,7 +150,11 @@ async function main(): Promise<void> {
     const figures: { figure: ProjectionFigures; policy: ContextPolicy; counter: TokenCounter }[] = []
     for (const budget of BUDGETS) {
       log(`${sizeLabel(size)} entries, ${budget.label} budget: project() cold and warm`)
-      const policy = definePolicy({ maxInputTokens: budget.maxInputTokens, reserveOutputTokens: budget.reserveOutputTokens, systemPrompt: SYSTEM_PROMPT })
+      const policy = definePolicy({
+        maxInputTokens: budget.maxInputTokens,
+        reserveOutputTokens: budget.reserveOutputTokens,
+        systemPrompt: SYSTEM_PROMPT,
+      })
       const measured = measureProjection(thread, policy)
       const figure: ProjectionFigures = {
         size,
@@ -209,7 +225,18 @@ async function main(): Promise<void> {
   console.log(
     table(
       `threadlens: append one entry, count it, project() with the warm counter (${APPENDS} rounds, medians)`,
-      ['thread', 'budget', 'append', 'count new entry', 'project', 'project p95', 'count + project', 'messages', 'warm project (table above)', 'its messages'],
+      [
+        'thread',
+        'budget',
+        'append',
+        'count new entry',
+        'project',
+        'project p95',
+        'count + project',
+        'messages',
+        'warm project (table above)',
+        'its messages',
+      ],
       projections.map((figure) => {
         const appended = figure.appendThenProject
         const cell = (timing: Timing | undefined): string => (timing === undefined ? '–' : formatMs(timing.medianMs))
@@ -240,11 +267,25 @@ async function main(): Promise<void> {
     }
     return { trim, ours, coldRatio: ratio('cold'), warmRatio: ratio('warm') }
   })
-  const ratioText = (value: number | undefined, stopped: boolean): string => (value === undefined ? '–' : `${stopped ? '> ' : ''}${formatRatio(value)}`)
+  const ratioText = (value: number | undefined, stopped: boolean): string =>
+    value === undefined ? '–' : `${stopped ? '> ' : ''}${formatRatio(value)}`
   console.log(
     table(
       'LangChain trimMessages (strategy last, includeSystem, no partial; cached per-message counter) vs threadlens project(), same messages and counter',
-      ['thread', 'budget', 'trim cold', 'ours cold', 'ratio', 'trim warm', 'ours warm', 'ratio', 'kept trim/ours', 'tokens trim/ours', 'orphans trim/ours', 'orphans startOn human'],
+      [
+        'thread',
+        'budget',
+        'trim cold',
+        'ours cold',
+        'ratio',
+        'trim warm',
+        'ours warm',
+        'ratio',
+        'kept trim/ours',
+        'tokens trim/ours',
+        'orphans trim/ours',
+        'orphans startOn human',
+      ],
       comparisons.map(({ trim, ours, coldRatio, warmRatio }) => [
         sizeLabel(trim.size),
         ours.budget,
@@ -301,7 +342,13 @@ async function main(): Promise<void> {
         met: warmRatio !== undefined && warmRatio >= 1000,
       })),
   ]
-  console.log(table('Goals from the issue', ['goal', 'measured', 'met'], goals.map((goal) => [goal.goal, goal.measured, goal.met ? 'yes' : 'NO'])))
+  console.log(
+    table(
+      'Goals from the issue',
+      ['goal', 'measured', 'met'],
+      goals.map((goal) => [goal.goal, goal.measured, goal.met ? 'yes' : 'NO']),
+    ),
+  )
 
   const totalMs = performance.now() - started
   console.log(`\nbench time: ${formatMs(totalMs)}`)
@@ -314,7 +361,13 @@ async function main(): Promise<void> {
     limitPerTrimCallMs: LIMIT_MS,
     threads: shapes,
     projection: projections,
-    trimMessages: comparisons.map(({ trim, coldRatio, warmRatio }) => ({ ...trim, coldRatio, warmRatio, coldRatioIsLowerBound: stoppedIn(trim, 'cold'), warmRatioIsLowerBound: stoppedIn(trim, 'warm') })),
+    trimMessages: comparisons.map(({ trim, coldRatio, warmRatio }) => ({
+      ...trim,
+      coldRatio,
+      warmRatio,
+      coldRatioIsLowerBound: stoppedIn(trim, 'cold'),
+      warmRatioIsLowerBound: stoppedIn(trim, 'warm'),
+    })),
     goals,
     benchMs: totalMs,
   }

@@ -67,7 +67,11 @@ export function createBilling(count: (text: string) => number): Billing {
   const openai = emptyTotals()
   const openaiBreakpoints = emptyTotals()
   let call = 0
-  const feed = (anthropicRequest: Omit<CacheSimulationRequest, 'at'>, openAIRequest: Omit<CacheSimulationRequest, 'at'>, breakpointsRequest: Omit<CacheSimulationRequest, 'at'>): void => {
+  const feed = (
+    anthropicRequest: Omit<CacheSimulationRequest, 'at'>,
+    openAIRequest: Omit<CacheSimulationRequest, 'at'>,
+    breakpointsRequest: Omit<CacheSimulationRequest, 'at'>,
+  ): void => {
     const at = call++ * CALL_INTERVAL_MS
     add(anthropic, simulators.anthropic.next({ at, ...anthropicRequest }))
     add(openai, simulators.openai.next({ at, ...openAIRequest }))
@@ -86,7 +90,10 @@ export function createBilling(count: (text: string) => number): Billing {
         input_schema: tool.parameters,
         ...(position === tools.length - 1 && toolsMark !== undefined ? { cache_control: toolsMark } : {}),
       }))
-      const openAITools = tools.map((tool) => ({ type: 'function', function: { name: tool.name, description: tool.description, parameters: tool.parameters } }))
+      const openAITools = tools.map((tool) => ({
+        type: 'function',
+        function: { name: tool.name, description: tool.description, parameters: tool.parameters },
+      }))
       feed(
         anthropicCacheBlocks({ ...toAnthropicMessages(result), tools: anthropicTools }, count),
         openAICacheBlocks({ messages: toOpenAIChat(result), tools: openAITools }, count),

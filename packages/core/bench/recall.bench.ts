@@ -56,13 +56,30 @@ function measureSize(size: number): SizeFigures {
   const plain = definePolicy(POLICY)
   const recalling = definePolicy({ ...POLICY, recall: {} })
   // Warm: the counter has seen the thread, the index is built; each question is a new pending message.
-  for (const question of questions.slice(0, 20)) project({ thread, policy: recalling, counter, pending: [{ role: 'user', content: question }], recall: index })
-  const projectWithout = timeEach(QUERIES, (position) => project({ thread, policy: plain, counter, pending: [{ role: 'user', content: questions[position] as string }] }))
+  for (const question of questions.slice(0, 20))
+    project({ thread, policy: recalling, counter, pending: [{ role: 'user', content: question }], recall: index })
+  const projectWithout = timeEach(QUERIES, (position) =>
+    project({ thread, policy: plain, counter, pending: [{ role: 'user', content: questions[position] as string }] }),
+  )
   let recallTokens = 0
   const projectWithRecall = timeEach(QUERIES, (position) => {
-    recallTokens += project({ thread, policy: recalling, counter, pending: [{ role: 'user', content: questions[position] as string }], recall: index }).meta.tokens.recall
+    recallTokens += project({
+      thread,
+      policy: recalling,
+      counter,
+      pending: [{ role: 'user', content: questions[position] as string }],
+      recall: index,
+    }).meta.tokens.recall
   })
-  return { entries: thread.entries.length, buildMs, indexed: index.size, appendIndex, projectWithout, projectWithRecall, recallTokens: Math.round(recallTokens / QUERIES) }
+  return {
+    entries: thread.entries.length,
+    buildMs,
+    indexed: index.size,
+    appendIndex,
+    projectWithout,
+    projectWithRecall,
+    recallTokens: Math.round(recallTokens / QUERIES),
+  }
 }
 
 const figures = SIZES.map((size) => {

@@ -74,7 +74,12 @@ function toolOutput(text: TextSource, name: (typeof toolNames)[number], tokens: 
   const rows = Math.max(1, Math.round(tokens / 40))
   const items: JsonValue[] = []
   for (let position = 0; position < rows; position++) {
-    items.push({ id: text.integer(1, 1_000_000), title: text.prose(1), score: text.integer(0, 1000) / 1000, tags: [text.pick(['open', 'closed', 'draft']), text.pick(['p1', 'p2', 'p3'])] })
+    items.push({
+      id: text.integer(1, 1_000_000),
+      title: text.prose(1),
+      score: text.integer(0, 1000) / 1000,
+      tags: [text.pick(['open', 'closed', 'draft']), text.pick(['p1', 'p2', 'p3'])],
+    })
   }
   return { status: 'ok', count: rows, items }
 }

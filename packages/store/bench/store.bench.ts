@@ -14,7 +14,8 @@ const sizes = (process.env['THREADLENS_STORE_BENCH_SIZES'] ?? '10000,100000').sp
 
 function table(title: string, header: readonly string[], rows: readonly (readonly string[])[]): string {
   const widths = header.map((cell, column) => Math.max(cell.length, ...rows.map((row) => (row[column] ?? '').length)))
-  const line = (cells: readonly string[]) => cells.map((cell, column) => (column === 0 ? cell.padEnd(widths[column] as number) : cell.padStart(widths[column] as number))).join('  ')
+  const line = (cells: readonly string[]) =>
+    cells.map((cell, column) => (column === 0 ? cell.padEnd(widths[column] as number) : cell.padStart(widths[column] as number))).join('  ')
   const rule = widths.map((width) => '─'.repeat(width)).join('  ')
   return ['', title, rule, line(header), rule, ...rows.map(line), rule].join('\n')
 }
@@ -32,26 +33,49 @@ async function main(): Promise<void> {
     page.on('pageerror', (error) => console.error('[threadlens] bench page error:', error.message))
     await page.goto(server.url)
     await page.waitForFunction(() => (window as unknown as { storeHarness?: StoreHarness }).storeHarness !== undefined)
-    result = await page.evaluate((benchSizes) => (window as unknown as { storeHarness: StoreHarness }).storeHarness.bench({ sizes: benchSizes }), sizes)
+    result = await page.evaluate(
+      (benchSizes) => (window as unknown as { storeHarness: StoreHarness }).storeHarness.bench({ sizes: benchSizes }),
+      sizes,
+    )
   } finally {
     await browser.close()
     await server.close()
   }
 
   console.log(`store bench in ${result.userAgent.match(/(Headless)?Chrome\/[\d.]+/)?.[0] ?? 'Chromium'}`)
-  console.log(table('append latency: one entry, one transaction (o200k counts and recall terms stored)', ['', 'p50', 'p95', 'min', 'runs'], [['append', ...timingCells(result.appendLatency)]]))
+  console.log(
+    table(
+      'append latency: one entry, one transaction (o200k counts and recall terms stored)',
+      ['', 'p50', 'p95', 'min', 'runs'],
+      [['append', ...timingCells(result.appendLatency)]],
+    ),
+  )
   console.log(
     table(
       'appendMany (recall terms kept) vs raw IndexedDB put, one transaction, same entries (~300 B, 20% tool calls/results; median of the rounds)',
       ['entries', 'rounds', 'raw put', 'appendMany', 'ratio (goal ≥ 0.70)', 'appendMany + o200k counts'],
-      result.throughput.map((row) => [row.entries.toLocaleString('en-US'), String(row.rounds), perSecond(row.rawPerSecond), perSecond(row.storePerSecond), row.ratio.toFixed(2), perSecond(row.storeCountingPerSecond)]),
+      result.throughput.map((row) => [
+        row.entries.toLocaleString('en-US'),
+        String(row.rounds),
+        perSecond(row.rawPerSecond),
+        perSecond(row.storePerSecond),
+        row.ratio.toFixed(2),
+        perSecond(row.storeCountingPerSecond),
+      ]),
     ),
   )
   console.log(
     table(
       'open a thread + first projection (fresh connection, windowed load, o200k counter loaded; goal < 100 ms)',
       ['policy', 'thread', 'window', 'p50', 'p95', 'min', 'runs', 'messages', 'tokens'],
-      result.open.map((row) => [row.label, row.threadEntries.toLocaleString('en-US'), row.windowEntries.toLocaleString('en-US'), ...timingCells(row.timing), String(row.projectedMessages), String(row.projectedTokens)]),
+      result.open.map((row) => [
+        row.label,
+        row.threadEntries.toLocaleString('en-US'),
+        row.windowEntries.toLocaleString('en-US'),
+        ...timingCells(row.timing),
+        String(row.projectedMessages),
+        String(row.projectedTokens),
+      ]),
     ),
   )
   console.log(
@@ -69,11 +93,19 @@ async function main(): Promise<void> {
       ]),
     ),
   )
-  console.log(`for comparison: loading all ${result.fullLoad.threadEntries.toLocaleString('en-US')} entries (no window) took ${ms(result.fullLoad.milliseconds)}`)
+  console.log(
+    `for comparison: loading all ${result.fullLoad.threadEntries.toLocaleString('en-US')} entries (no window) took ${ms(result.fullLoad.milliseconds)}`,
+  )
 
   const outputDirectory = fileURLToPath(new URL('../../../bench-results/', import.meta.url))
   mkdirSync(outputDirectory, { recursive: true })
-  const machine = { cpu: cpus()[0]?.model.trim() ?? 'unknown', cores: cpus().length, memoryGigabytes: Math.round(totalmem() / 1024 ** 3), node: process.version, date: new Date().toISOString() }
+  const machine = {
+    cpu: cpus()[0]?.model.trim() ?? 'unknown',
+    cores: cpus().length,
+    memoryGigabytes: Math.round(totalmem() / 1024 ** 3),
+    node: process.version,
+    date: new Date().toISOString(),
+  }
   writeFileSync(`${outputDirectory}store.json`, `${JSON.stringify({ machine, ...result }, null, 2)}\n`)
   console.log(`\nwrote bench-results/store.json`)
 }

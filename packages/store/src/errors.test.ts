@@ -1,14 +1,7 @@
 import { RevisionConflictError, ThreadlensError } from '@threadlens/core'
 import { Dexie } from 'dexie'
 import { describe, expect, it } from 'vitest'
-import {
-  ImportValidationError,
-  SchemaUpgradeError,
-  StorageError,
-  StorageFullError,
-  StorageResetError,
-  StorageUnavailableError,
-} from './errors'
+import { ImportValidationError, SchemaUpgradeError, StorageError, StorageFullError, StorageResetError, StorageUnavailableError } from './errors'
 import { storageErrorCode, toStorageError } from './storage-error-codes'
 
 const named = (name: string, extra: Record<string, unknown> = {}) => Object.assign(new Error(`${name} happened`), { name }, extra)
@@ -35,7 +28,10 @@ describe('storage error mapping', () => {
     expect(full).toMatchObject({ code: 'quota', operation: 'appendMany' })
     expect((full as Error).message).toMatch(/nothing of it was saved/)
     expect(toStorageError(new Dexie.MissingAPIError(), { operation: 'open' })).toBeInstanceOf(StorageUnavailableError)
-    expect(toStorageError(named('VersionError'), { operation: 'open', schemaVersion: 2 })).toMatchObject({ name: 'SchemaUpgradeError', knownVersion: 2 })
+    expect(toStorageError(named('VersionError'), { operation: 'open', schemaVersion: 2 })).toMatchObject({
+      name: 'SchemaUpgradeError',
+      knownVersion: 2,
+    })
     const stopped = new StorageResetError('cleared', 'append')
     expect(toStorageError(new Dexie.DatabaseClosedError(), { operation: 'append', stopped })).toBe(stopped)
     const other = toStorageError(named('UnknownError'), { operation: 'load' })
@@ -62,6 +58,8 @@ describe('storage error mapping', () => {
       expect(error.message).toMatch(/retry|reload|Reload|close|Use|Merge|Nothing was written|Free space/)
     }
     expect(new SchemaUpgradeError('blocked', 'open', 3, undefined).code).toBe('blocked')
-    expect(new ImportValidationError(3, 'payload.role', 'invalid option').message).toBe('Import rejected at line 3 (payload.role): invalid option. Nothing was written.')
+    expect(new ImportValidationError(3, 'payload.role', 'invalid option').message).toBe(
+      'Import rejected at line 3 (payload.role): invalid option. Nothing was written.',
+    )
   })
 })

@@ -13,17 +13,7 @@ import { ThreadlensError } from '@threadlens/core'
  * - `aborted`, `timeout`, `unknown`: anything else.
  */
 export type StorageErrorCode =
-  | 'quota'
-  | 'reset'
-  | 'upgrade'
-  | 'blocked'
-  | 'unavailable'
-  | 'closed'
-  | 'constraint'
-  | 'invalid-data'
-  | 'aborted'
-  | 'timeout'
-  | 'unknown'
+  'quota' | 'reset' | 'upgrade' | 'blocked' | 'unavailable' | 'closed' | 'constraint' | 'invalid-data' | 'aborted' | 'timeout' | 'unknown'
 
 /** The base of every storage failure; `code` says which kind, `operation` what the store was doing. */
 export class StorageError extends ThreadlensError {
@@ -108,9 +98,9 @@ export class SchemaUpgradeError extends StorageError {
             `${operation} was refused. Reload this tab to use the new version.`
         : reason === 'database-newer'
           ? `The threadlens database on this device is ${other}, newer than this code (version ${knownVersion}): ${operation} was refused. ` +
-              'Reload the page to get the current version of the app.'
+            'Reload the page to get the current version of the app.'
           : `Upgrading the threadlens database to version ${knownVersion} waits for another tab that keeps it open: ${operation} cannot run yet. ` +
-              'Close or reload the other tabs of this app.',
+            'Close or reload the other tabs of this app.',
       options,
     )
     this.reason = reason
@@ -139,7 +129,9 @@ export class ThreadNotFoundError extends ThreadlensError {
   static override readonly errorName: string = 'ThreadNotFoundError'
   readonly threadId: string
   constructor(threadId: string, operation: string) {
-    super(`No thread "${threadId}" is stored, so ${operation} could not run. Create it first with threads.create(), or check the id (threads.list()).`)
+    super(
+      `No thread "${threadId}" is stored, so ${operation} could not run. Create it first with threads.create(), or check the id (threads.list()).`,
+    )
     this.threadId = threadId
   }
 }
@@ -169,7 +161,6 @@ export class UnreadableEntryError extends StorageError {
     this.rule = rule
   }
 }
-
 
 /**
  * An append would make the thread larger than an import accepts (the store's `importLimits`), so

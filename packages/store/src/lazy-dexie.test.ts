@@ -18,7 +18,13 @@ async function bundle(entry: string): Promise<Graph> {
   const built = await build({
     configFile: false,
     logLevel: 'silent',
-    build: { write: false, minify: false, target: 'es2022', modulePreload: false, rollupOptions: { input: fileURLToPath(new URL(entry, import.meta.url)), preserveEntrySignatures: 'strict' } },
+    build: {
+      write: false,
+      minify: false,
+      target: 'es2022',
+      modulePreload: false,
+      rollupOptions: { input: fileURLToPath(new URL(entry, import.meta.url)), preserveEntrySignatures: 'strict' },
+    },
   })
   const outputs = (Array.isArray(built) ? built : [built])
     .flatMap((result) => ('output' in result ? result.output : []))
@@ -31,7 +37,8 @@ async function bundle(entry: string): Promise<Graph> {
     for (const imported of byFile.get(fileName)?.imports ?? []) visit(imported)
   }
   for (const chunk of outputs) if (chunk.isEntry) visit(chunk.fileName)
-  const modulesOf = (eager: boolean) => outputs.filter((chunk) => eagerFiles.has(chunk.fileName) === eager).flatMap((chunk) => Object.keys(chunk.modules))
+  const modulesOf = (eager: boolean) =>
+    outputs.filter((chunk) => eagerFiles.has(chunk.fileName) === eager).flatMap((chunk) => Object.keys(chunk.modules))
   return { eager: modulesOf(true), lazy: modulesOf(false) }
 }
 
@@ -73,9 +80,15 @@ describe('Import, export, fork and the in-memory fallback load lazily', () => {
   it('an app that opens the stores reaches them only through a dynamic import', async () => {
     const graph = await bundle('./testing/fixtures/opens-stores.ts')
     for (const [what, pattern] of lazyOnly) {
-      expect(graph.eager.filter((id) => pattern.test(id)), `${what} in the eager graph`).toEqual([])
+      expect(
+        graph.eager.filter((id) => pattern.test(id)),
+        `${what} in the eager graph`,
+      ).toEqual([])
       // Not vacuous: the bundle holds it, in a lazy chunk.
-      expect(graph.lazy.some((id) => pattern.test(id)), `${what} in a lazy chunk`).toBe(true)
+      expect(
+        graph.lazy.some((id) => pattern.test(id)),
+        `${what} in a lazy chunk`,
+      ).toBe(true)
     }
   })
 })

@@ -56,21 +56,41 @@ function errorChainNames(error: unknown): string[] {
  */
 export async function openThreadlensStores(options: OpenThreadlensStoresOptions): Promise<ThreadlensStores> {
   const { name, indexedDB, IDBKeyRange, ...storeOptions } = options
-  const db = await openThreadlensDB({ name, ...(indexedDB === undefined ? {} : { indexedDB }), ...(IDBKeyRange === undefined ? {} : { IDBKeyRange }) })
+  const db = await openThreadlensDB({
+    name,
+    ...(indexedDB === undefined ? {} : { indexedDB }),
+    ...(IDBKeyRange === undefined ? {} : { IDBKeyRange }),
+  })
   try {
     await db.open()
     db.assertWorking('open')
   } catch (error) {
     const names = errorChainNames(error)
-    const unusable = StorageUnavailableError.isInstance(error) || storageErrorCode(error) === 'unavailable' || names.some((errorName) => unavailableNames.has(errorName))
+    const unusable =
+      StorageUnavailableError.isInstance(error) ||
+      storageErrorCode(error) === 'unavailable' ||
+      names.some((errorName) => unavailableNames.has(errorName))
     if (!unusable || storageErrorCode(error) === 'upgrade' || storageErrorCode(error) === 'quota') throw db.toError(error, 'open')
-    const unavailable = StorageUnavailableError.isInstance(error) ? error : new StorageUnavailableError('open', names.join(' / ') || 'open failed', { cause: error })
+    const unavailable = StorageUnavailableError.isInstance(error)
+      ? error
+      : new StorageUnavailableError('open', names.join(' / ') || 'open failed', { cause: error })
     // The in-memory stores load only when IndexedDB cannot be used.
     const { createMemoryBackedStores } = await import('./backends/in-memory/create-in-memory-stores')
     const fallback = createMemoryBackedStores(storeOptions)
-    return { persistent: false, db: undefined, threads: fallback.threads, memory: fallback.memory, calls: fallback.calls, attachments: fallback.attachments, unavailable }
+    return {
+      persistent: false,
+      db: undefined,
+      threads: fallback.threads,
+      memory: fallback.memory,
+      calls: fallback.calls,
+      attachments: fallback.attachments,
+      unavailable,
+    }
   }
-  const memoryOptions = { ...(storeOptions.now === undefined ? {} : { now: storeOptions.now }), ...(storeOptions.createId === undefined ? {} : { createId: storeOptions.createId }) }
+  const memoryOptions = {
+    ...(storeOptions.now === undefined ? {} : { now: storeOptions.now }),
+    ...(storeOptions.createId === undefined ? {} : { createId: storeOptions.createId }),
+  }
   return {
     persistent: true,
     db,

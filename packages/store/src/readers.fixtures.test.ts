@@ -70,7 +70,10 @@ describe("the store's readers: the recorded accept/reject fixtures", () => {
 describe("the store's rules the fixtures cannot hold", () => {
   it('a record change: at most 100 tags, duplicates dropped; metadata within its byte limit', () => {
     const change = optionsOutcome(changesReader)
-    expect(change({ tags: Array.from({ length: 101 }, (_, n) => `t${n}`) })).toEqual({ ok: false, error: { path: 'tags', message: 'Too big: expected array to have <=100 items' } })
+    expect(change({ tags: Array.from({ length: 101 }, (_, n) => `t${n}`) })).toEqual({
+      ok: false,
+      error: { path: 'tags', message: 'Too big: expected array to have <=100 items' },
+    })
     expect(change({ tags: ['b', 'a', 'b', 'c', 'a'] })).toEqual({ ok: true, value: { tags: ['b', 'a', 'c'] } })
     expect(change({ metadata: { big: 'x'.repeat(1024 * 1024) } })).toEqual({
       ok: false,

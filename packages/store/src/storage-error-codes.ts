@@ -70,22 +70,32 @@ export function toStorageError(error: unknown, context: StorageErrorContext): un
     case 'quota':
       return new StorageFullError(operation, { cause: error })
     case 'closed':
-      return context.stopped ?? new StorageError('closed', operation, `The database connection is closed, so ${operation} could not run. Reload the page.`, { cause: error })
+      return (
+        context.stopped ??
+        new StorageError('closed', operation, `The database connection is closed, so ${operation} could not run. Reload the page.`, { cause: error })
+      )
     case 'upgrade':
       return new SchemaUpgradeError('database-newer', operation, context.schemaVersion ?? 0, undefined, { cause: error })
     case 'unavailable':
       return new StorageUnavailableError(operation, describe(error), { cause: error })
     default:
-      return new StorageError(code, operation, `${operation} failed in IndexedDB (${describe(error)}); nothing of it was saved. Retry, or reload the page if it keeps failing.`, {
-        cause: error,
-      })
+      return new StorageError(
+        code,
+        operation,
+        `${operation} failed in IndexedDB (${describe(error)}); nothing of it was saved. Retry, or reload the page if it keeps failing.`,
+        {
+          cause: error,
+        },
+      )
   }
 }
 
 function describe(error: unknown): string {
   if (typeof error === 'object' && error !== null) {
     const { name, message } = error as { name?: unknown; message?: unknown }
-    return [typeof name === 'string' ? name : undefined, typeof message === 'string' ? message : undefined].filter(Boolean).join(': ') || 'unknown error'
+    return (
+      [typeof name === 'string' ? name : undefined, typeof message === 'string' ? message : undefined].filter(Boolean).join(': ') || 'unknown error'
+    )
   }
   return String(error)
 }

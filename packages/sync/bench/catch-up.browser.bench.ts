@@ -28,7 +28,10 @@ const url = `${server.baseUrl}/v1/stream/users/bench`
 const writer = createDevice('writer', url)
 const thread = await writer.threads.create({ title: 'long' })
 for (let start = 0; start < entryCount; start += 500) {
-  await writer.threads.appendMany(thread.id, Array.from({ length: 500 }, (_, index) => userMessage(`message ${start + index}: ${'lorem ipsum '.repeat(8)}`)))
+  await writer.threads.appendMany(
+    thread.id,
+    Array.from({ length: 500 }, (_, index) => userMessage(`message ${start + index}: ${'lorem ipsum '.repeat(8)}`)),
+  )
 }
 await writer.sync.syncNow()
 await writer.sync.stop()
@@ -46,17 +49,27 @@ try {
     await page.goto(harness.url)
     await page.waitForFunction(() => (window as unknown as { syncHarness?: unknown }).syncHarness !== undefined)
     userAgent = await page.evaluate(() => navigator.userAgent)
-    const result = await page.evaluate(
-      (options) => (window as unknown as { syncHarness: SyncHarness }).syncHarness.catchUp(options),
-      { name: `catch-up-${run}`, url, threadId: thread.id },
-    )
+    const result = await page.evaluate((options) => (window as unknown as { syncHarness: SyncHarness }).syncHarness.catchUp(options), {
+      name: `catch-up-${run}`,
+      url,
+      threadId: thread.id,
+    })
     if (result.entries !== entryCount) throw new Error(`device ${run} caught up ${result.entries} entries, not ${entryCount}`)
     runs.push(result.milliseconds)
     if (run === devices - 1) {
       const short = await page.evaluate(() => (window as unknown as { syncHarness: SyncHarness }).syncHarness.createThread('short'))
-      pushes.short = await page.evaluate(([id, count]) => (window as unknown as { syncHarness: SyncHarness }).syncHarness.ackEach(id, count), [short, 50] as const)
-      pushes.long = await page.evaluate(([id, count]) => (window as unknown as { syncHarness: SyncHarness }).syncHarness.ackEach(id, count), [thread.id, 50] as const)
-      pushes.shortRound = await page.evaluate(([id, count]) => (window as unknown as { syncHarness: SyncHarness }).syncHarness.pushEach(id, count), [short, 20] as const)
+      pushes.short = await page.evaluate(([id, count]) => (window as unknown as { syncHarness: SyncHarness }).syncHarness.ackEach(id, count), [
+        short,
+        50,
+      ] as const)
+      pushes.long = await page.evaluate(([id, count]) => (window as unknown as { syncHarness: SyncHarness }).syncHarness.ackEach(id, count), [
+        thread.id,
+        50,
+      ] as const)
+      pushes.shortRound = await page.evaluate(([id, count]) => (window as unknown as { syncHarness: SyncHarness }).syncHarness.pushEach(id, count), [
+        short,
+        20,
+      ] as const)
     }
     await page.evaluate(() => (window as unknown as { syncHarness: SyncHarness }).syncHarness.stop())
     await context.close()
@@ -70,14 +83,23 @@ try {
 const sorted = [...runs].sort((a, b) => a - b)
 const median = sorted[Math.floor(sorted.length / 2)]!
 console.log(`sync catch-up in ${/(Headless)?Chrome\/[\d.]+/.exec(userAgent)?.[0] ?? 'Chromium'}, IndexedDB stores and sync state, loopback server:`)
-console.log(`  a new device reads a ${entryCount.toLocaleString('en-US')}-entry thread: ${runs.map((ms) => `${ms.toFixed(0)} ms`).join(', ')}; median ${median.toFixed(0)} ms (goal < 2000 ms)`)
+console.log(
+  `  a new device reads a ${entryCount.toLocaleString('en-US')}-entry thread: ${runs.map((ms) => `${ms.toFixed(0)} ms`).join(', ')}; median ${median.toFixed(0)} ms (goal < 2000 ms)`,
+)
 
 const medianOf = (values: readonly number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN
-console.log(`  one appended message to the server's acknowledgement (sync running, no syncNow): median ${medianOf(pushes.short).toFixed(1)} ms on a new thread, ${medianOf(pushes.long).toFixed(1)} ms on the ${entryCount.toLocaleString('en-US')}-entry thread (goal median < 50 ms)`)
-console.log(`  one appended message to syncNow() resolved (acknowledged, read back, index told): median ${medianOf(pushes.shortRound).toFixed(1)} ms on the new thread`)
+console.log(
+  `  one appended message to the server's acknowledgement (sync running, no syncNow): median ${medianOf(pushes.short).toFixed(1)} ms on a new thread, ${medianOf(pushes.long).toFixed(1)} ms on the ${entryCount.toLocaleString('en-US')}-entry thread (goal median < 50 ms)`,
+)
+console.log(
+  `  one appended message to syncNow() resolved (acknowledged, read back, index told): median ${medianOf(pushes.shortRound).toFixed(1)} ms on the new thread`,
+)
 
 const outputDirectory = fileURLToPath(new URL('../../../bench-results/', import.meta.url))
 mkdirSync(outputDirectory, { recursive: true })
 const machine = { cpu: cpus()[0]?.model.trim() ?? 'unknown', cores: cpus().length, node: process.version, date: new Date().toISOString(), userAgent }
-writeFileSync(`${outputDirectory}sync-catch-up.json`, `${JSON.stringify({ machine, entries: entryCount, milliseconds: runs, median, pushes }, null, 2)}\n`)
+writeFileSync(
+  `${outputDirectory}sync-catch-up.json`,
+  `${JSON.stringify({ machine, entries: entryCount, milliseconds: runs, median, pushes }, null, 2)}\n`,
+)
 console.log('wrote bench-results/sync-catch-up.json')

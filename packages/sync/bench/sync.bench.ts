@@ -14,7 +14,10 @@ const url = `${server.url}/v1/stream/bench`
 const writer = createDevice('writer', url)
 const thread = await writer.threads.create({ title: 'long' })
 for (let start = 0; start < entryCount; start += 500) {
-  await writer.threads.appendMany(thread.id, Array.from({ length: 500 }, (_, index) => userMessage(`message ${start + index}: ${'lorem ipsum '.repeat(8)}`)))
+  await writer.threads.appendMany(
+    thread.id,
+    Array.from({ length: 500 }, (_, index) => userMessage(`message ${start + index}: ${'lorem ipsum '.repeat(8)}`)),
+  )
 }
 let began = performance.now()
 await writer.sync.syncNow()

@@ -45,7 +45,8 @@ export async function startBlobServer(options: { readonly port?: number } = {}):
     request.on('end', () => {
       if (response.headersSent) return
       const bytes = Buffer.concat(chunks)
-      if (`sha256-${createHash('sha256').update(bytes).digest('hex')}` !== id) return void response.writeHead(400).end('the bytes do not hash to the id')
+      if (`sha256-${createHash('sha256').update(bytes).digest('hex')}` !== id)
+        return void response.writeHead(400).end('the bytes do not hash to the id')
       blobs.set(id, { type: request.headers['content-type'] ?? 'application/octet-stream', bytes })
       response.writeHead(204).end()
     })

@@ -96,7 +96,12 @@ function launch(port: number, dataDir: string, timeoutMs: number): Promise<Launc
       keep(chunk)
       if (ready) return // keep draining the pipe; the server logs on
       // Only a whole line: a chunk can end in the middle of the URL.
-      const baseUrl = output.split('\n').slice(0, -1).find((line) => line.startsWith(readyLinePrefix))?.slice(readyLinePrefix.length).trim()
+      const baseUrl = output
+        .split('\n')
+        .slice(0, -1)
+        .find((line) => line.startsWith(readyLinePrefix))
+        ?.slice(readyLinePrefix.length)
+        .trim()
       if (baseUrl === undefined) return
       ready = true
       clearTimeout(timer)

@@ -31,7 +31,11 @@ export function httpBlobEndpoint(options: HttpBlobEndpointOptions): BlobEndpoint
     const url = `${base}/${encodeURIComponent(id)}`
     const extra = options.headers === undefined ? {} : await options.headers()
     try {
-      return await (options.fetch ?? globalThis.fetch)(url, { ...init, headers: { ...extra, ...(init.headers as Record<string, string> | undefined) }, signal: AbortSignal.timeout(120_000) })
+      return await (options.fetch ?? globalThis.fetch)(url, {
+        ...init,
+        headers: { ...extra, ...(init.headers as Record<string, string> | undefined) },
+        signal: AbortSignal.timeout(120_000),
+      })
     } catch (error) {
       throw new SyncError('network', url, `The blob endpoint did not answer ${init.method} ${url}: ${String(error)}`, { cause: error })
     }
@@ -40,7 +44,13 @@ export function httpBlobEndpoint(options: HttpBlobEndpointOptions): BlobEndpoint
     async put(id, blob) {
       const response = await call(id, { method: 'PUT', body: blob, headers: { 'Content-Type': blob.type || 'application/octet-stream' } })
       await response.body?.cancel()
-      if (!response.ok) throw new SyncError(response.status === 401 || response.status === 403 ? 'auth' : 'http', `${base}/${id}`, `The blob endpoint refused to store ${id}: HTTP ${response.status}`, { status: response.status })
+      if (!response.ok)
+        throw new SyncError(
+          response.status === 401 || response.status === 403 ? 'auth' : 'http',
+          `${base}/${id}`,
+          `The blob endpoint refused to store ${id}: HTTP ${response.status}`,
+          { status: response.status },
+        )
     },
     async get(id) {
       const response = await call(id, { method: 'GET' })
@@ -48,7 +58,13 @@ export function httpBlobEndpoint(options: HttpBlobEndpointOptions): BlobEndpoint
         await response.body?.cancel()
         return undefined
       }
-      if (!response.ok) throw new SyncError(response.status === 401 || response.status === 403 ? 'auth' : 'http', `${base}/${id}`, `The blob endpoint refused to give ${id}: HTTP ${response.status}`, { status: response.status })
+      if (!response.ok)
+        throw new SyncError(
+          response.status === 401 || response.status === 403 ? 'auth' : 'http',
+          `${base}/${id}`,
+          `The blob endpoint refused to give ${id}: HTTP ${response.status}`,
+          { status: response.status },
+        )
       return response.blob()
     },
   }

@@ -117,7 +117,8 @@ class SyncEngine implements ThreadSync {
     this.#options = options
     this.#base = options.url.replace(/\/+$/, '')
     this.#http = createStreamHttp({ headers: options.headers, fetch: options.fetch })
-    this.#stateStore = options.state ?? (options.threads.persistent ? indexedDbSyncState({ name: options.lockName ?? 'threadlens-sync' }) : inMemorySyncState())
+    this.#stateStore =
+      options.state ?? (options.threads.persistent ? indexedDbSyncState({ name: options.lockName ?? 'threadlens-sync' }) : inMemorySyncState())
     // Never rejects: a start that failed (stopped first, storage refused) leaves the engine idle, said in the status.
     this.#ready = this.#start().then(
       () => {
@@ -142,10 +143,12 @@ class SyncEngine implements ThreadSync {
         this.#releaseLock = resolve
       })
       await new Promise<void>((granted, refused) => {
-        locks.request(this.#options.lockName ?? 'threadlens-sync', { signal: this.#follow.signal }, () => {
-          granted()
-          return held
-        }).catch(refused)
+        locks
+          .request(this.#options.lockName ?? 'threadlens-sync', { signal: this.#follow.signal }, () => {
+            granted()
+            return held
+          })
+          .catch(refused)
       })
       this.status.set({ state: 'starting' })
     }
@@ -205,7 +208,11 @@ class SyncEngine implements ThreadSync {
         }
       } catch (error) {
         if (this.#stopped) return
-        if (SyncError.isInstance(error) && (error.code === 'schema-version' || error.code === 'content-type' || error.code === 'malformed') && key.startsWith('thread:')) {
+        if (
+          SyncError.isInstance(error) &&
+          (error.code === 'schema-version' || error.code === 'content-type' || error.code === 'malformed') &&
+          key.startsWith('thread:')
+        ) {
           // This thread's stream cannot be read by this code: it stops (shown in the status), the rest goes on.
           await this.#halt(key.slice('thread:'.length), error)
           continue
@@ -258,8 +265,14 @@ class SyncEngine implements ThreadSync {
     let state: SyncStatus['state'] = pending > 0 || this.#queue.size > 0 ? 'pending' : 'synced'
     if (error !== null) state = syncError?.code === 'network' || syncError?.code === 'http' ? 'offline' : 'error'
     else if (halted !== undefined) state = 'error'
-    const shown = syncError ?? (halted === undefined ? null : new SyncError(halted.halted!.code, this.#threadUrl(halted.threadId), halted.halted!.message))
-    this.status.set({ state, pending, error: error === null && halted === undefined ? null : shown, ...(state === 'synced' ? { lastSyncedAt: Date.now() } : {}) })
+    const shown =
+      syncError ?? (halted === undefined ? null : new SyncError(halted.halted!.code, this.#threadUrl(halted.threadId), halted.halted!.message))
+    this.status.set({
+      state,
+      pending,
+      error: error === null && halted === undefined ? null : shown,
+      ...(state === 'synced' ? { lastSyncedAt: Date.now() } : {}),
+    })
   }
 
   // ---- state ----
@@ -485,7 +498,9 @@ class SyncEngine implements ThreadSync {
       // A deleted thread's stream closes before the index says so: a push that comes later is refused
       // (and its entries recovered), never taken into a thread the others are deleting.
       await this.#closeDeleted(push.body)
-      const sent = await sendPush(this.#http, url, this.#device.deviceId, push, (renewed) => this.#saveDevice({ ...this.#device, indexInflight: renewed }))
+      const sent = await sendPush(this.#http, url, this.#device.deviceId, push, (renewed) =>
+        this.#saveDevice({ ...this.#device, indexInflight: renewed }),
+      )
       push = sent.push
       const { outcome } = sent
       if (outcome.kind !== 'stored') throw new SyncError('http', url, `The sync server would not take the index's messages (${outcome.kind}).`)
@@ -503,13 +518,19 @@ class SyncEngine implements ThreadSync {
   async #applyIndex(value: unknown): Promise<void> {
     const message = readIndexMessage(value)
     if (isRefusal(message)) {
-      if (message.kind === 'newer') throw new SyncError('schema-version', `${this.#base}/index`, `The index holds messages of sync format ${String(message.version)}; this code reads format ${wireVersion}. Update the app to sync.`)
+      if (message.kind === 'newer')
+        throw new SyncError(
+          'schema-version',
+          `${this.#base}/index`,
+          `The index holds messages of sync format ${String(message.version)}; this code reads format ${wireVersion}. Update the app to sync.`,
+        )
       this.#reject(new SyncRejectedError('(index)', this.#device.indexOffset, message.reason))
       return
     }
     if (message.type === 'record') return this.#applyRecord(message.record)
     if (message.type === 'memory-changed') {
-      if (message.device !== this.#device.deviceId && this.#options.memory?.ids.includes(message.memoryId) === true) this.#schedule(`memory:${message.memoryId}`)
+      if (message.device !== this.#device.deviceId && this.#options.memory?.ids.includes(message.memoryId) === true)
+        this.#schedule(`memory:${message.memoryId}`)
       return
     }
     const state = this.#threads.get(message.threadId)

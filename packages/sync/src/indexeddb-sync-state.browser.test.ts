@@ -16,8 +16,14 @@ describe('indexedDbSyncState (real IndexedDB)', () => {
 
     const second = indexedDbSyncState({ name })
     // A new instance never makes a second device id.
-    expect(await second.loadDevice(() => 'device-2')).toMatchObject({ deviceId: 'device-1', indexOffset: '0000_0042', indexOutbox: [{ threadId: 't1' }] })
-    expect(await second.loadThreads()).toEqual([{ ...newThreadState('t1'), synced: 3, offset: '0000_0010', inflight, blobs: [['sha256-' + '0'.repeat(64), 'image/png']] }])
+    expect(await second.loadDevice(() => 'device-2')).toMatchObject({
+      deviceId: 'device-1',
+      indexOffset: '0000_0042',
+      indexOutbox: [{ threadId: 't1' }],
+    })
+    expect(await second.loadThreads()).toEqual([
+      { ...newThreadState('t1'), synced: 3, offset: '0000_0010', inflight, blobs: [['sha256-' + '0'.repeat(64), 'image/png']] },
+    ])
     expect((await second.loadMemories())[0]).toMatchObject({ memoryId: 'agent', unread: [{ opId: 'op1', space: 'world' }] })
 
     await second.clear()

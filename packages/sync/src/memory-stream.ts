@@ -131,7 +131,12 @@ export async function pullMemory(context: MemoryStreamContext, start: MemorySync
     for (const value of read.messages) {
       const message = readMemoryMessage(value)
       if (isRefusal(message)) {
-        if (message.kind === 'newer') throw new SyncError('schema-version', url, `The memory stream ${url} holds messages of sync format ${String(message.version)}; this code reads format ${wireVersion}.`)
+        if (message.kind === 'newer')
+          throw new SyncError(
+            'schema-version',
+            url,
+            `The memory stream ${url} holds messages of sync format ${String(message.version)}; this code reads format ${wireVersion}.`,
+          )
         context.reject(new SyncRejectedError(`memory:${state.memoryId}`, state.offset, message.reason))
         continue
       }
@@ -143,7 +148,8 @@ export async function pullMemory(context: MemoryStreamContext, start: MemorySync
         state = { ...state, unread: state.unread.filter((sent) => sent.opId !== operation.opId) }
         if (operation.baseRev !== rev) {
           // Overtaken: refused on every device. Its author hears it, unless it heard it already.
-          if (ours && agreed !== undefined) context.conflict(new MemorySyncConflictError(state.memoryId, operation.space, operation.baseRev, agreed, operation.data))
+          if (ours && agreed !== undefined)
+            context.conflict(new MemorySyncConflictError(state.memoryId, operation.space, operation.baseRev, agreed, operation.data))
           continue
         }
         const next = { rev: rev + 1, kind: operation.kind, data: operation.data, metadata: operation.metadata }
@@ -198,13 +204,26 @@ export async function pushMemory(context: MemoryStreamContext, start: MemorySync
       if (local === undefined ? agreed === undefined || agreed.data === null : local.rev <= (agreed?.localRev ?? 0)) continue
       if (local !== undefined && agreed !== undefined && JSON.stringify(local.data) === JSON.stringify(agreed.data)) continue
       const base = { opId: context.createId(), space: name, baseRev: agreed?.rev ?? 0 }
-      operations.push(local === undefined ? { ...base, kind: agreed!.kind, data: null, metadata: agreed!.metadata } : { ...base, kind: local.kind, data: local.data, metadata: local.metadata })
+      operations.push(
+        local === undefined
+          ? { ...base, kind: agreed!.kind, data: null, metadata: agreed!.metadata }
+          : { ...base, kind: local.kind, data: local.data, metadata: local.metadata },
+      )
     }
     if (operations.length === 0 || state.unread.length > 0) return state
     const message: MemoryMessage = { v: wireVersion, type: 'memory', device: context.deviceId, operations }
-    push = { epoch: state.producer.epoch, seq: state.producer.seq, body: JSON.stringify([message]), ids: operations.map((operation) => operation.opId) }
+    push = {
+      epoch: state.producer.epoch,
+      seq: state.producer.seq,
+      body: JSON.stringify([message]),
+      ids: operations.map((operation) => operation.opId),
+    }
     // Unread from the moment it is written down: its answer may be lost after the server took it.
-    state = { ...state, inflight: push, unread: [...state.unread, ...operations.map((operation) => ({ opId: operation.opId, space: operation.space }))] }
+    state = {
+      ...state,
+      inflight: push,
+      unread: [...state.unread, ...operations.map((operation) => ({ opId: operation.opId, space: operation.space }))],
+    }
     await context.save(state)
   }
   const url = context.urlOf(state.memoryId)
@@ -214,7 +233,8 @@ export async function pushMemory(context: MemoryStreamContext, start: MemorySync
   })
   push = sent.push
   const { outcome } = sent
-  if (outcome.kind !== 'stored') throw new SyncError('http', url, `The sync server would not take memory ${state.memoryId}'s operations (${outcome.kind}).`)
+  if (outcome.kind !== 'stored')
+    throw new SyncError('http', url, `The sync server would not take memory ${state.memoryId}'s operations (${outcome.kind}).`)
   state = { ...state, inflight: null, producer: { epoch: push.epoch, seq: push.seq + 1 } }
   await context.save(state)
   return state

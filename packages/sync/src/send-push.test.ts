@@ -52,7 +52,10 @@ describe('sendPush', () => {
   })
 
   it('after a stale epoch, goes past the epoch the server holds, and tries once', async () => {
-    const { http, appends } = scripted([{ kind: 'stale-epoch', currentEpoch: 9 }, { kind: 'stale-epoch', currentEpoch: 11 }])
+    const { http, appends } = scripted([
+      { kind: 'stale-epoch', currentEpoch: 9 },
+      { kind: 'stale-epoch', currentEpoch: 11 },
+    ])
     const sent = await sendPush(http, 'u', 'device', written, async () => {})
     expect(appends.map((append) => append.producer.epoch)).toEqual([2, 10])
     expect(sent.outcome).toEqual({ kind: 'stale-epoch', currentEpoch: 11 })

@@ -35,13 +35,17 @@ const knownFailures: ReadonlyMap<string, KnownFailure> = new Map([
   [
     'TTL Expiration Behavior should extend TTL on close-only POST (sliding window)',
     {
-      reason: 'handleAppend returns from its close-only branch (empty body, Stream-Closed: true) before store.touchAccess, so closing does not renew the TTL (404 afterwards)',
+      reason:
+        'handleAppend returns from its close-only branch (empty body, Stream-Closed: true) before store.touchAccess, so closing does not renew the TTL (404 afterwards)',
       failsWith: ttlNotRenewed,
     },
   ],
   [
     'TTL Expiration Behavior should extend TTL on producer close-only POST (sliding window)',
-    { reason: 'the same close-only branch with Producer-* headers: closeStreamWithProducer, then no store.touchAccess (404 afterwards)', failsWith: ttlNotRenewed },
+    {
+      reason: 'the same close-only branch with Producer-* headers: closeStreamWithProducer, then no store.touchAccess (404 afterwards)',
+      failsWith: ttlNotRenewed,
+    },
   ],
   [
     'SSE Mode JSON SSE catch-up pairs every data event with a control event',
@@ -51,7 +55,10 @@ const knownFailures: ReadonlyMap<string, KnownFailure> = new Map([
       failsWith: sseDataNotPaired,
     },
   ],
-  ['SSE Mode base64 SSE catch-up pairs every data event with a control event', { reason: 'the same SSE batching for a binary (base64-encoded) stream', failsWith: sseDataNotPaired }],
+  [
+    'SSE Mode base64 SSE catch-up pairs every data event with a control event',
+    { reason: 'the same SSE batching for a binary (base64-encoded) stream', failsWith: sseDataNotPaired },
+  ],
 ])
 
 // The server answers an idle long-poll after this long; the suite's long-poll tests wait for it.

@@ -80,7 +80,12 @@ export function createStreamHttp(options: StreamHttpOptions = {}): StreamHttp {
     const timeout = AbortSignal.timeout(init.live === true ? 60_000 + timeoutMs : timeoutMs)
     const signal = init.signal == null ? timeout : AbortSignal.any([init.signal, timeout])
     try {
-      return await doFetch(url, { ...init, headers: { ...extra, ...(init.headers as Record<string, string> | undefined) }, signal, cache: 'no-store' })
+      return await doFetch(url, {
+        ...init,
+        headers: { ...extra, ...(init.headers as Record<string, string> | undefined) },
+        signal,
+        cache: 'no-store',
+      })
     } catch (error) {
       if (init.signal?.aborted === true) throw init.signal.reason
       throw new SyncError('network', url, `The sync server did not answer ${init.method ?? 'GET'} ${url}: ${String(error)}`, { cause: error })
@@ -90,13 +95,17 @@ export function createStreamHttp(options: StreamHttpOptions = {}): StreamHttp {
   async function fail(url: string, response: Response, what: string, body?: string): Promise<never> {
     const text = (body ?? (await response.text().catch(() => ''))).slice(0, 300)
     const code = response.status === 401 || response.status === 403 ? 'auth' : 'http'
-    throw new SyncError(code, url, `The sync server refused to ${what} ${url}: HTTP ${response.status}${text === '' ? '' : ` (${text})`}`, { status: response.status })
+    throw new SyncError(code, url, `The sync server refused to ${what} ${url}: HTTP ${response.status}${text === '' ? '' : ` (${text})`}`, {
+      status: response.status,
+    })
   }
 
   function checkJson(url: string, response: Response): void {
     const type = header(response, 'content-type')
     if (type !== null && !type.toLowerCase().startsWith(jsonType)) {
-      throw new SyncError('content-type', url, `The stream ${url} is not a JSON stream (content type ${type}): it was not made by threadlens sync.`, { status: response.status })
+      throw new SyncError('content-type', url, `The stream ${url} is not a JSON stream (content type ${type}): it was not made by threadlens sync.`, {
+        status: response.status,
+      })
     }
   }
 
@@ -105,7 +114,9 @@ export function createStreamHttp(options: StreamHttpOptions = {}): StreamHttp {
       const response = await request(url, { method: 'PUT', headers: { 'Content-Type': jsonType } })
       if (response.ok) return
       if (response.status === 409) {
-        throw new SyncError('content-type', url, `The stream ${url} exists with another configuration (not a JSON stream made by threadlens sync).`, { status: 409 })
+        throw new SyncError('content-type', url, `The stream ${url} exists with another configuration (not a JSON stream made by threadlens sync).`, {
+          status: 409,
+        })
       }
       await fail(url, response, 'create')
     },
@@ -114,7 +125,12 @@ export function createStreamHttp(options: StreamHttpOptions = {}): StreamHttp {
       const response = await request(url, {
         method: 'POST',
         body,
-        headers: { 'Content-Type': jsonType, 'Producer-Id': producer.id, 'Producer-Epoch': String(producer.epoch), 'Producer-Seq': String(producer.seq) },
+        headers: {
+          'Content-Type': jsonType,
+          'Producer-Id': producer.id,
+          'Producer-Epoch': String(producer.epoch),
+          'Producer-Seq': String(producer.seq),
+        },
       })
       if (response.ok) {
         await response.body?.cancel()
@@ -145,7 +161,9 @@ export function createStreamHttp(options: StreamHttpOptions = {}): StreamHttp {
       if (!response.ok) return fail(url, response, 'read')
       const nextOffset = header(response, 'Stream-Next-Offset')
       if (nextOffset === null || nextOffset === '') {
-        throw new SyncError('malformed', url, `The sync server's answer to a read of ${url} has no Stream-Next-Offset header.`, { status: response.status })
+        throw new SyncError('malformed', url, `The sync server's answer to a read of ${url} has no Stream-Next-Offset header.`, {
+          status: response.status,
+        })
       }
       const upToDate = header(response, 'Stream-Up-To-Date') === 'true'
       const closed = header(response, 'Stream-Closed') === 'true'
@@ -159,7 +177,9 @@ export function createStreamHttp(options: StreamHttpOptions = {}): StreamHttp {
         throw new SyncError('malformed', url, `The sync server's answer to a read of ${url} is not JSON.`, { cause: error, status: response.status })
       }
       if (!Array.isArray(messages)) {
-        throw new SyncError('malformed', url, `The sync server's answer to a read of ${url} is not a JSON array of messages.`, { status: response.status })
+        throw new SyncError('malformed', url, `The sync server's answer to a read of ${url} is not a JSON array of messages.`, {
+          status: response.status,
+        })
       }
       return { kind: 'read', messages, nextOffset, upToDate, closed }
     },

@@ -102,7 +102,15 @@ describe('startSyncServer', () => {
     const allowed = (preflight.headers.get('access-control-allow-headers') ?? '').split(',').map((name) => name.trim().toLowerCase())
     expect(allowed).toEqual(expect.arrayContaining(sent.map((name) => name.toLowerCase())))
 
-    const read = ['Stream-Next-Offset', 'Stream-Up-To-Date', 'Stream-Closed', 'Producer-Epoch', 'Producer-Seq', 'Producer-Expected-Seq', 'Producer-Received-Seq']
+    const read = [
+      'Stream-Next-Offset',
+      'Stream-Up-To-Date',
+      'Stream-Closed',
+      'Producer-Epoch',
+      'Producer-Seq',
+      'Producer-Expected-Seq',
+      'Producer-Received-Seq',
+    ]
     const created = await fetch(`${server.baseUrl}/threads/cors`, { method: 'PUT', headers: { ...jsonHeaders, Origin: 'http://localhost:5173' } })
     expect(created.status).toBe(201)
     const exposed = (created.headers.get('access-control-expose-headers') ?? '').split(',').map((name) => name.trim().toLowerCase())

@@ -35,7 +35,15 @@ export interface SyncStatusSource {
   subscribe(listener: () => void): () => void
 }
 
-export const initialStatus: SyncStatus = { state: 'starting', pending: 0, error: null, lastSyncedAt: null, recovered: [], rejected: [], conflicts: [] }
+export const initialStatus: SyncStatus = {
+  state: 'starting',
+  pending: 0,
+  error: null,
+  lastSyncedAt: null,
+  recovered: [],
+  rejected: [],
+  conflicts: [],
+}
 
 export function createStatusSource(): SyncStatusSource & { set(change: Partial<SyncStatus>): void } {
   let status = initialStatus

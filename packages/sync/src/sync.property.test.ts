@@ -21,11 +21,24 @@ type Action =
 const deviceIndex = fc.nat({ max: 2 })
 const actionArbitrary: fc.Arbitrary<Action> = fc.oneof(
   { weight: 2, arbitrary: fc.record({ type: fc.constant('create' as const), device: deviceIndex }) },
-  { weight: 6, arbitrary: fc.record({ type: fc.constantFrom('message' as const, 'pair' as const, 'open-call' as const, 'close-call' as const, 'rename' as const), device: deviceIndex, thread: fc.nat({ max: 5 }) }) },
+  {
+    weight: 6,
+    arbitrary: fc.record({
+      type: fc.constantFrom('message' as const, 'pair' as const, 'open-call' as const, 'close-call' as const, 'rename' as const),
+      device: deviceIndex,
+      thread: fc.nat({ max: 5 }),
+    }),
+  },
   { weight: 5, arbitrary: fc.record({ type: fc.constant('sync' as const), device: deviceIndex }) },
   { weight: 1, arbitrary: fc.record({ type: fc.constant('crash' as const), device: deviceIndex }) },
-  { weight: 2, arbitrary: fc.record({ type: fc.constant('remember' as const), device: deviceIndex, key: fc.constantFrom('plan' as const, 'city' as const) }) },
-  { weight: 1, arbitrary: fc.record({ type: fc.constantFrom('down' as const, 'lost' as const), device: deviceIndex, count: fc.integer({ min: 1, max: 4 }) }) },
+  {
+    weight: 2,
+    arbitrary: fc.record({ type: fc.constant('remember' as const), device: deviceIndex, key: fc.constantFrom('plan' as const, 'city' as const) }),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.record({ type: fc.constantFrom('down' as const, 'lost' as const), device: deviceIndex, count: fc.integer({ min: 1, max: 4 }) }),
+  },
 )
 
 let server: Awaited<ReturnType<typeof startMemoryServer>>
@@ -83,7 +96,8 @@ async function run(world: World, action: Action): Promise<void> {
       if (threadId !== undefined) track(world, threadId, [await device.threads.append(threadId, userMessage(`from ${device.name}`))])
       return
     case 'pair':
-      if (threadId !== undefined) track(world, threadId, await device.threads.appendMany(threadId, toolPair(`${device.name}-call-${world.calls++}`, 'x')))
+      if (threadId !== undefined)
+        track(world, threadId, await device.threads.appendMany(threadId, toolPair(`${device.name}-call-${world.calls++}`, 'x')))
       return
     case 'open-call': {
       if (threadId === undefined) return
@@ -94,7 +108,8 @@ async function run(world: World, action: Action): Promise<void> {
     }
     case 'close-call': {
       const callId = threadId === undefined ? undefined : open.get(threadId)?.pop()
-      if (threadId !== undefined && callId !== undefined) track(world, threadId, [await device.threads.append(threadId, toolPair(callId, 'open')[1]!)])
+      if (threadId !== undefined && callId !== undefined)
+        track(world, threadId, [await device.threads.append(threadId, toolPair(callId, 'open')[1]!)])
       return
     }
     case 'rename':
@@ -148,7 +163,10 @@ async function check(world: World): Promise<void> {
   for (const threadId of ids) {
     const threads = await Promise.all(world.devices.map((device) => device.threads.load(threadId)))
     const order = threads[0]!.entries.map((entry) => entry.id)
-    for (const thread of threads) expect(thread.entries.map((entry) => ({ id: entry.id, seq: entry.seq, payload: entry.payload }))).toEqual(threads[0]!.entries.map((entry) => ({ id: entry.id, seq: entry.seq, payload: entry.payload })))
+    for (const thread of threads)
+      expect(thread.entries.map((entry) => ({ id: entry.id, seq: entry.seq, payload: entry.payload }))).toEqual(
+        threads[0]!.entries.map((entry) => ({ id: entry.id, seq: entry.seq, payload: entry.payload })),
+      )
     // Nothing twice, nothing lost.
     expect(new Set(order).size).toBe(order.length)
     for (const id of world.appended.get(threadId) ?? []) expect(order).toContain(id)

@@ -33,13 +33,19 @@ async function texts(device: Device, threadId: string): Promise<string[]> {
 
 async function post(url: string, messages: unknown): Promise<void> {
   await fetch(url, { method: 'PUT', headers: { 'Content-Type': 'application/json' } })
-  const response = await fetch(url, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: typeof messages === 'string' ? messages : JSON.stringify(messages) })
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: typeof messages === 'string' ? messages : JSON.stringify(messages),
+  })
   expect(response.ok).toBe(true)
 }
 
 describe('two devices', () => {
   it('gives a thread made on one device to the other, with its title', async () => {
-    const { devices: [a, b] } = devices(2)
+    const {
+      devices: [a, b],
+    } = devices(2)
     const thread = await a!.threads.create({ title: 'Trip' })
     await a!.threads.append(thread.id, userMessage('hello'))
     await a!.sync.syncNow()
@@ -50,7 +56,9 @@ describe('two devices', () => {
   })
 
   it('puts concurrent offline appends in the stream order on both, the later pusher rebased', async () => {
-    const { devices: [a, b] } = devices(2)
+    const {
+      devices: [a, b],
+    } = devices(2)
     const thread = await a!.threads.create({ title: 't' })
     await a!.threads.append(thread.id, userMessage('start'))
     await a!.sync.syncNow()
@@ -70,7 +78,9 @@ describe('two devices', () => {
   })
 
   it('keeps the unsynced entries of a thread deleted elsewhere in a recovered thread', async () => {
-    const { devices: [a, b] } = devices(2)
+    const {
+      devices: [a, b],
+    } = devices(2)
     const thread = await a!.threads.create({ title: 'Doomed' })
     await a!.threads.append(thread.id, userMessage('shared'))
     await a!.sync.syncNow()
@@ -95,16 +105,20 @@ describe('two devices', () => {
 })
 
 describe('live', () => {
-  it('brings one device\'s appends to the other without a syncNow: pushed at once, followed by long-poll', async () => {
+  it("brings one device's appends to the other without a syncNow: pushed at once, followed by long-poll", async () => {
     const url = `${server.url}/v1/stream/case-${run++}`
     const a = createDevice('d0', url, { live: true })
     const b = createDevice('d1', url, { live: true })
     started.push(a, b)
     const thread = await a.threads.create({ title: 'live' })
     await a.threads.appendMany(thread.id, [userMessage('one'), ...toolPair('d0-live-call', 'q'), userMessage('two')])
-    await expect.poll(async () => ((await b.threads.get(thread.id)) === undefined ? [] : texts(b, thread.id)), { timeout: 10_000, interval: 50 }).toEqual(['one', 'tool_call', 'tool_result', 'two'])
+    await expect
+      .poll(async () => ((await b.threads.get(thread.id)) === undefined ? [] : texts(b, thread.id)), { timeout: 10_000, interval: 50 })
+      .toEqual(['one', 'tool_call', 'tool_result', 'two'])
     await b.threads.append(thread.id, userMessage('reply from b'))
-    await expect.poll(() => texts(a, thread.id), { timeout: 10_000, interval: 50 }).toEqual(['one', 'tool_call', 'tool_result', 'two', 'reply from b'])
+    await expect
+      .poll(() => texts(a, thread.id), { timeout: 10_000, interval: 50 })
+      .toEqual(['one', 'tool_call', 'tool_result', 'two', 'reply from b'])
     await expect.poll(() => a.sync.status.getSnapshot().state, { timeout: 10_000, interval: 50 }).toBe('synced')
   })
 
@@ -119,8 +133,12 @@ describe('live', () => {
     await a.threads.append(thread.id, userMessage('sent while down'))
     await expect.poll(() => a.sync.status.getSnapshot().state, { timeout: 10_000, interval: 20 }).toBe('offline')
     expect(a.sync.status.getSnapshot().error).toMatchObject({ code: 'network' })
-    await expect.poll(async () => ((await b.threads.get(thread.id)) === undefined ? [] : texts(b, thread.id)), { timeout: 15_000, interval: 50 }).toEqual(['sent while down'])
-    await expect.poll(() => a.sync.status.getSnapshot(), { timeout: 10_000, interval: 50 }).toMatchObject({ state: 'synced', pending: 0, error: null })
+    await expect
+      .poll(async () => ((await b.threads.get(thread.id)) === undefined ? [] : texts(b, thread.id)), { timeout: 15_000, interval: 50 })
+      .toEqual(['sent while down'])
+    await expect
+      .poll(() => a.sync.status.getSnapshot(), { timeout: 10_000, interval: 50 })
+      .toMatchObject({ state: 'synced', pending: 0, error: null })
   })
 })
 
@@ -137,7 +155,10 @@ describe('attachments', () => {
       started.push(a, b)
       const thread = await a.threads.create({ title: 'photo' })
       const info = await a.attachments.put(thread.id, new Blob([png], { type: 'image/png' }))
-      await a.threads.append(thread.id, { kind: 'message', payload: { role: 'user', content: 'look', parts: [{ type: 'text', text: 'look' }, imagePart(info)] } })
+      await a.threads.append(thread.id, {
+        kind: 'message',
+        payload: { role: 'user', content: 'look', parts: [{ type: 'text', text: 'look' }, imagePart(info)] },
+      })
       await a.sync.syncNow()
       expect(blobServer.size()).toBe(1)
       const stream = await (await fetch(`${url}/threads/${thread.id}?offset=-1`)).text()
@@ -157,13 +178,19 @@ describe('attachments', () => {
     const held = new Map<string, Blob>()
     const honest: BlobEndpoint = { put: async (id, blob) => void held.set(id, blob), get: async (id) => held.get(id) }
     let lie = true
-    const lying: BlobEndpoint = { put: async () => {}, get: async (id) => (lie ? new Blob([new Uint8Array([1, 2, 3])], { type: 'image/png' }) : held.get(id)) }
+    const lying: BlobEndpoint = {
+      put: async () => {},
+      get: async (id) => (lie ? new Blob([new Uint8Array([1, 2, 3])], { type: 'image/png' }) : held.get(id)),
+    }
     const a = createDevice('d0', url, { blobs: honest })
     const b = createDevice('d1', url, { blobs: lying })
     started.push(a, b)
     const thread = await a.threads.create({ title: 'photo' })
     const info = await a.attachments.put(thread.id, new Blob([png], { type: 'image/png' }))
-    await a.threads.append(thread.id, { kind: 'message', payload: { role: 'user', content: 'look', parts: [{ type: 'text', text: 'look' }, imagePart(info)] } })
+    await a.threads.append(thread.id, {
+      kind: 'message',
+      payload: { role: 'user', content: 'look', parts: [{ type: 'text', text: 'look' }, imagePart(info)] },
+    })
     await a.sync.syncNow()
     await b.sync.syncNow()
     expect((await b.threads.load(thread.id)).entries).toHaveLength(1)
@@ -178,7 +205,9 @@ describe('attachments', () => {
 
 describe('memory', () => {
   it('gives a space written on one device to the other', async () => {
-    const { devices: [a, b] } = devices(2)
+    const {
+      devices: [a, b],
+    } = devices(2)
     await a!.memory.world.put('agent', 'city', 'Oslo')
     await a!.memory.tasks.add('agent', 'book a table', { id: 'task-1' })
     await a!.sync.syncNow()
@@ -189,7 +218,9 @@ describe('memory', () => {
   })
 
   it('keeps the first of two offline writes to a space everywhere and tells the other device it lost', async () => {
-    const { devices: [a, b] } = devices(2)
+    const {
+      devices: [a, b],
+    } = devices(2)
     await a!.memory.world.put('agent', 'plan', 'start')
     await a!.sync.syncNow()
     await b!.sync.syncNow()
@@ -214,23 +245,44 @@ describe('memory', () => {
 
 describe('a hostile stream', () => {
   it('refuses each bad message with a typed error and keeps the good ones, the thread intact', async () => {
-    const { url, devices: [a, b] } = devices(2)
+    const {
+      url,
+      devices: [a, b],
+    } = devices(2)
     const thread = await a!.threads.create({ title: 'target' })
     await a!.threads.append(thread.id, userMessage('before'))
     await a!.sync.syncNow()
     const rejected: SyncRejectedError[] = []
     const reader = createDevice('d9', url, { onRejected: (error) => rejected.push(error) })
     started.push(reader)
-    const good = (id: string, text: string) => ({ v: 1, type: 'entries', device: 'x', entries: [{ id, kind: 'message', payload: { role: 'user', content: text }, createdAt: 1 }] })
+    const good = (id: string, text: string) => ({
+      v: 1,
+      type: 'entries',
+      device: 'x',
+      entries: [{ id, kind: 'message', payload: { role: 'user', content: text }, createdAt: 1 }],
+    })
     await post(`${url}/threads/${thread.id}`, [
       'not an object',
       { v: 1, type: 'entries', device: 'x', entries: [{ id: 'bad role', kind: 'message', payload: { role: 'robot', content: 'x' }, createdAt: 1 }] },
-      { v: 1, type: 'entries', device: 'x', entries: [{ id: 'role-ok-but-wrong', kind: 'message', payload: { role: 'robot', content: 'x' }, createdAt: 1 }] },
+      {
+        v: 1,
+        type: 'entries',
+        device: 'x',
+        entries: [{ id: 'role-ok-but-wrong', kind: 'message', payload: { role: 'robot', content: 'x' }, createdAt: 1 }],
+      },
       good('good-1', 'first good'),
-      { v: 1, type: 'entries', device: 'x', entries: [{ id: 'huge', kind: 'message', payload: { role: 'user', content: 'x'.repeat(10 * 1024 * 1024) }, createdAt: 1 }] },
+      {
+        v: 1,
+        type: 'entries',
+        device: 'x',
+        entries: [{ id: 'huge', kind: 'message', payload: { role: 'user', content: 'x'.repeat(10 * 1024 * 1024) }, createdAt: 1 }],
+      },
       good('good-2', 'second good'),
     ])
-    await post(`${url}/threads/${thread.id}`, '[{"v":1,"type":"entries","device":"x","entries":[{"id":"proto","kind":"message","payload":{"role":"user","content":"x","__proto__":{"polluted":true}},"createdAt":1}]}]')
+    await post(
+      `${url}/threads/${thread.id}`,
+      '[{"v":1,"type":"entries","device":"x","entries":[{"id":"proto","kind":"message","payload":{"role":"user","content":"x","__proto__":{"polluted":true}},"createdAt":1}]}]',
+    )
     await reader.sync.syncNow()
     expect(await texts(reader, thread.id)).toEqual(['before', 'first good', 'second good'])
     expect(rejected.length).toBe(5)
@@ -245,7 +297,10 @@ describe('a hostile stream', () => {
   })
 
   it('stops a thread whose stream holds a newer format, with a typed error, and syncs the others', async () => {
-    const { url, devices: [a, b] } = devices(2)
+    const {
+      url,
+      devices: [a, b],
+    } = devices(2)
     const newer = await a!.threads.create({ title: 'newer' })
     const plain = await a!.threads.create({ title: 'plain' })
     await a!.threads.append(newer.id, userMessage('mine'))
@@ -261,7 +316,10 @@ describe('a hostile stream', () => {
   })
 
   it('refuses a thread stream that is not JSON, with a typed error', async () => {
-    const { url, devices: [a] } = devices(1)
+    const {
+      url,
+      devices: [a],
+    } = devices(1)
     const thread = await a!.threads.create({ title: 'x' })
     await fetch(`${url}/threads/${thread.id}`, { method: 'PUT', headers: { 'Content-Type': 'text/plain' } })
     await a!.threads.append(thread.id, userMessage('local only'))

@@ -45,7 +45,12 @@ function placedIds(given: readonly WireEntry[], after: readonly Entry[]): Set<st
  * Places what a read brought: all of it at once when it is all valid; otherwise message by message,
  * refusing the messages the store refuses (each reported), so one bad message never stops the thread.
  */
-async function place(context: ThreadStreamContext, state: ThreadSyncState, offset: string, messages: readonly (readonly WireEntry[])[]): Promise<ThreadSyncState> {
+async function place(
+  context: ThreadStreamContext,
+  state: ThreadSyncState,
+  offset: string,
+  messages: readonly (readonly WireEntry[])[],
+): Promise<ThreadSyncState> {
   const all = messages.flat()
   if (all.length === 0) return state
   const apply = async (current: ThreadSyncState, entries: readonly WireEntry[]): Promise<ThreadSyncState> => {
@@ -114,7 +119,11 @@ export async function pullThread(context: ThreadStreamContext, start: ThreadSync
     if (newer !== undefined) {
       // The offset stays before this page: reading it again places nothing twice.
       await context.save(state)
-      throw new SyncError('schema-version', url, `The stream ${url} holds messages of sync format ${String(newer)}; this code reads format ${wireVersion}. Update the app to sync this thread.`)
+      throw new SyncError(
+        'schema-version',
+        url,
+        `The stream ${url} holds messages of sync format ${String(newer)}; this code reads format ${wireVersion}. Update the app to sync this thread.`,
+      )
     }
     state = { ...state, offset: read.nextOffset }
     state = readBack(state, batches)
@@ -159,6 +168,10 @@ export async function pushThread(context: ThreadStreamContext, start: ThreadSync
     case 'closed':
       return context.closed(state)
     default:
-      throw new SyncError('http', context.urlOf(state.threadId), `The sync server would not take thread ${state.threadId}'s entries (${outcome.kind}).`)
+      throw new SyncError(
+        'http',
+        context.urlOf(state.threadId),
+        `The sync server would not take thread ${state.threadId}'s entries (${outcome.kind}).`,
+      )
   }
 }

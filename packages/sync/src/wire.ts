@@ -52,7 +52,8 @@ export function sameRecord(a: WireRecord | undefined, b: WireRecord): boolean {
 }
 
 /** A message sync could not take: why, and whether it is only newer than this code. */
-export type Refusal = { readonly kind: 'refused'; readonly reason: string; readonly entryId?: string } | { readonly kind: 'newer'; readonly version: unknown }
+export type Refusal =
+  { readonly kind: 'refused'; readonly reason: string; readonly entryId?: string } | { readonly kind: 'newer'; readonly version: unknown }
 
 const forbiddenKeys = new Set(['__proto__', 'constructor', 'prototype'])
 const idPattern = /^[A-Za-z0-9_.:-]{1,128}$/
@@ -83,7 +84,8 @@ export function envelope(value: unknown): Refusal | Record<string, unknown> {
       ? { kind: 'newer', version: value.v }
       : { kind: 'refused', reason: `unknown version ${JSON.stringify(value.v)?.slice(0, 40)}` }
   }
-  if (typeof value.device !== 'string' || value.device.length === 0 || value.device.length > 128) return { kind: 'refused', reason: 'the message has no device' }
+  if (typeof value.device !== 'string' || value.device.length === 0 || value.device.length > 128)
+    return { kind: 'refused', reason: 'the message has no device' }
   const key = forbiddenKeyIn(value)
   if (key !== undefined) return { kind: 'refused', reason: `the key "${key}" is not allowed` }
   return value
@@ -96,14 +98,16 @@ export function envelope(value: unknown): Refusal | Record<string, unknown> {
 export function readEntriesMessage(value: unknown): EntriesMessage | Refusal {
   const checked = envelope(value)
   if (isRefusal(checked)) return checked
-  if (checked.type !== 'entries') return { kind: 'refused', reason: `a thread stream holds entries, not ${JSON.stringify(checked.type)?.slice(0, 40)}` }
+  if (checked.type !== 'entries')
+    return { kind: 'refused', reason: `a thread stream holds entries, not ${JSON.stringify(checked.type)?.slice(0, 40)}` }
   if (!Array.isArray(checked.entries) || checked.entries.length === 0) return { kind: 'refused', reason: 'the message has no entries' }
   for (const entry of checked.entries as unknown[]) {
     if (!isObject(entry) || typeof entry.id !== 'string' || !idPattern.test(entry.id)) return { kind: 'refused', reason: 'an entry has no valid id' }
     if (typeof entry.createdAt !== 'number' || !Number.isSafeInteger(entry.createdAt) || entry.createdAt < 0) {
       return { kind: 'refused', reason: 'the entry has no valid createdAt', entryId: entry.id }
     }
-    if (typeof entry.kind !== 'string' || !isObject(entry.payload)) return { kind: 'refused', reason: 'the entry has no kind or payload', entryId: entry.id }
+    if (typeof entry.kind !== 'string' || !isObject(entry.payload))
+      return { kind: 'refused', reason: 'the entry has no kind or payload', entryId: entry.id }
   }
   return checked as unknown as EntriesMessage
 }
@@ -118,7 +122,9 @@ export function readIndexMessage(value: unknown): IndexMessage | Refusal {
       : { kind: 'refused', reason: `the ${checked.type} notice has no valid thread id` }
   }
   if (checked.type === 'memory-changed') {
-    return typeof checked.memoryId === 'string' && idPattern.test(checked.memoryId) ? (checked as unknown as IndexMessage) : { kind: 'refused', reason: 'the memory notice has no valid memory id' }
+    return typeof checked.memoryId === 'string' && idPattern.test(checked.memoryId)
+      ? (checked as unknown as IndexMessage)
+      : { kind: 'refused', reason: 'the memory notice has no valid memory id' }
   }
   if (checked.type !== 'record') return { kind: 'refused', reason: `unknown message type ${JSON.stringify(checked.type)?.slice(0, 40)}` }
   const record = checked.record

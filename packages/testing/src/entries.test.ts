@@ -39,7 +39,10 @@ describe('@threadlens/testing entries', () => {
   })
 
   it("core's test entries are the workspace's only: the published core does not export them", () => {
-    const core = JSON.parse(readFileSync(new URL('../../core/package.json', import.meta.url), 'utf8')) as { exports: Record<string, string>; publishConfig: { exports: Record<string, unknown> } }
+    const core = JSON.parse(readFileSync(new URL('../../core/package.json', import.meta.url), 'utf8')) as {
+      exports: Record<string, string>
+      publishConfig: { exports: Record<string, unknown> }
+    }
     expect(Object.keys(core.exports)).toEqual(expect.arrayContaining(['./testing', './testing/node']))
     expect(Object.keys(core.publishConfig.exports).filter((entry) => entry.startsWith('./testing'))).toEqual([])
   })

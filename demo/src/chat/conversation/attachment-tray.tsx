@@ -17,7 +17,12 @@ export function AttachmentTray({ attachments, onRemove }: AttachmentTrayProps) {
           ) : (
             <img className="chat-attachment-thumbnail" src={attachment.previewURL} alt={attachment.file.name || 'pasted image'} />
           )}
-          <button type="button" className="chat-link-button" onClick={() => onRemove(attachment.key)} aria-label={`Remove ${attachment.file.name || 'attachment'}`}>
+          <button
+            type="button"
+            className="chat-link-button"
+            onClick={() => onRemove(attachment.key)}
+            aria-label={`Remove ${attachment.file.name || 'attachment'}`}
+          >
             ×
           </button>
         </li>

@@ -3,7 +3,7 @@ import { expect, test } from 'vitest'
 import { chatItems } from './chat-items'
 import { describeFate, entryFates } from '@threadlens/core/views'
 
-test('chat items carry each entry\'s fate in the chat\'s words: sent, summarized, left out (and why), or newer than the projection', async () => {
+test("chat items carry each entry's fate in the chat's words: sent, summarized, left out (and why), or newer than the projection", async () => {
   const counter = await createTokenCounter('heuristic')
   const thread = createThread({ id: 't' })
   for (let turn = 0; turn < 6; turn++) {

@@ -20,7 +20,8 @@ export function chatItems(thread: Thread): ChatItem[] {
   const items: ChatItem[] = reasoningView(thread)
   const extra: ChatItem[] = []
   for (const entry of thread.entries) {
-    if (entry.kind === 'summary') extra.push({ kind: 'summary', seq: entry.seq, fromSeq: entry.payload.fromSeq, toSeq: entry.payload.toSeq, content: entry.payload.content })
+    if (entry.kind === 'summary')
+      extra.push({ kind: 'summary', seq: entry.seq, fromSeq: entry.payload.fromSeq, toSeq: entry.payload.toSeq, content: entry.payload.content })
     else if (entry.kind === 'context_op') {
       const text = operationText(entry.payload.op, entry.payload.reason, entry.payload.target)
       if (text !== undefined) extra.push({ kind: 'operation', seq: entry.seq, text })

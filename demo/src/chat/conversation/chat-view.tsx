@@ -26,9 +26,25 @@ export interface ChatViewProps {
 }
 
 const included: EntryFate = { state: 'included', reduced: undefined }
-const suggestions = ['Hello! What can you do?', 'What is 17% of 2,340?', 'Convert 5 km to miles', 'Remember that my flight leaves at 9:40', 'Read the quarterly report']
+const suggestions = [
+  'Hello! What can you do?',
+  'What is 17% of 2,340?',
+  'Convert 5 km to miles',
+  'Remember that my flight leaves at 9:40',
+  'Read the quarterly report',
+]
 
-function ItemView({ item, fate, onFork, loadAttachment }: { readonly item: ChatItem; readonly fate: EntryFate; onFork(seq: number): void; loadAttachment(id: string): Promise<Blob | undefined> }) {
+function ItemView({
+  item,
+  fate,
+  onFork,
+  loadAttachment,
+}: {
+  readonly item: ChatItem
+  readonly fate: EntryFate
+  onFork(seq: number): void
+  loadAttachment(id: string): Promise<Blob | undefined>
+}) {
   if (item.kind === 'message') {
     return (
       <MessageBubble
@@ -62,7 +78,9 @@ export function ChatView({ thread, meta, pending, waitingForTab, streamingText, 
   const hidden = items.length - visible.length
   // The pending bubble stays until the thread holds the user's message (its requestId), so it never flickers out.
   const pendingShown =
-    pending !== undefined && (pending.requestId === undefined || !thread.byRef('requestId', pending.requestId).some((entry) => entry.kind === 'message' && entry.payload.role === 'user'))
+    pending !== undefined &&
+    (pending.requestId === undefined ||
+      !thread.byRef('requestId', pending.requestId).some((entry) => entry.kind === 'message' && entry.payload.role === 'user'))
   const { scroller, onScroll, keepPlace } = useConversationScroll([items, streamingText, pendingShown, shown])
 
   return (
@@ -93,7 +111,13 @@ export function ChatView({ thread, meta, pending, waitingForTab, streamingText, 
         </button>
       ) : null}
       {visible.map((item) => (
-        <ItemView key={`${item.kind}-${item.seq}`} item={item} fate={fates === undefined ? included : fates.fateOf(item.seq)} onFork={onFork} loadAttachment={loadAttachment} />
+        <ItemView
+          key={`${item.kind}-${item.seq}`}
+          item={item}
+          fate={fates === undefined ? included : fates.fateOf(item.seq)}
+          onFork={onFork}
+          loadAttachment={loadAttachment}
+        />
       ))}
       {pendingShown ? <PendingMessage text={pending.text} waitingForTab={waitingForTab} /> : null}
       {streamingText === '' ? null : <StreamingReply text={streamingText} />}

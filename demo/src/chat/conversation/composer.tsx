@@ -20,7 +20,18 @@ export interface ComposerProps {
 }
 
 /** The message box: Enter sends, Shift+Enter starts a new line. */
-export function Composer({ draft, onDraft, onSend, onStop, running, disabled, attachments = [], onAttach, onRemoveAttachment, onFocus }: ComposerProps) {
+export function Composer({
+  draft,
+  onDraft,
+  onSend,
+  onStop,
+  running,
+  disabled,
+  attachments = [],
+  onAttach,
+  onRemoveAttachment,
+  onFocus,
+}: ComposerProps) {
   const hintId = useId()
   const submit = (event?: FormEvent) => {
     event?.preventDefault()
@@ -48,7 +59,13 @@ export function Composer({ draft, onDraft, onSend, onStop, running, disabled, at
     }
   }
   return (
-    <form className="chat-composer" onSubmit={submit} aria-label="Send a message" onDragOver={(event) => onAttach !== undefined && event.preventDefault()} onDrop={onDrop}>
+    <form
+      className="chat-composer"
+      onSubmit={submit}
+      aria-label="Send a message"
+      onDragOver={(event) => onAttach !== undefined && event.preventDefault()}
+      onDrop={onDrop}
+    >
       <AttachmentTray attachments={attachments} onRemove={(key) => onRemoveAttachment?.(key)} />
       <label className="chat-visually-hidden" htmlFor={COMPOSER_INPUT_ID}>
         Message

@@ -19,9 +19,12 @@ export function useDraftAttachments() {
   const next = useRef(0)
   const live = useRef(attachments)
   live.current = attachments
-  useEffect(() => () => {
-    for (const attachment of live.current) if (attachment.previewURL !== undefined) URL.revokeObjectURL(attachment.previewURL)
-  }, [])
+  useEffect(
+    () => () => {
+      for (const attachment of live.current) if (attachment.previewURL !== undefined) URL.revokeObjectURL(attachment.previewURL)
+    },
+    [],
+  )
   const add = useCallback((files: readonly File[]): readonly File[] => {
     const accepted = files.filter(acceptedFile)
     setAttachments((previous) => [

@@ -17,14 +17,24 @@ export function MessageAttachments({ parts, loadAttachment }: MessageAttachments
     <ul className="chat-attachments chat-attachments--sent" aria-label="Attachments">
       {media.map((part, position) => (
         <li key={position} className="chat-attachment">
-          {part.type === 'image' ? <Thumbnail part={part} loadAttachment={loadAttachment} /> : <span className="chat-attachment-file">{part.filename ?? 'file'}</span>}
+          {part.type === 'image' ? (
+            <Thumbnail part={part} loadAttachment={loadAttachment} />
+          ) : (
+            <span className="chat-attachment-file">{part.filename ?? 'file'}</span>
+          )}
         </li>
       ))}
     </ul>
   )
 }
 
-function Thumbnail({ part, loadAttachment }: { readonly part: Extract<ContentPart, { type: 'image' }>; loadAttachment(id: string): Promise<Blob | undefined> }) {
+function Thumbnail({
+  part,
+  loadAttachment,
+}: {
+  readonly part: Extract<ContentPart, { type: 'image' }>
+  loadAttachment(id: string): Promise<Blob | undefined>
+}) {
   const source = part.source
   const url = useAttachmentURL(source.type === 'attachment' ? source.id : undefined, loadAttachment)
   const label = part.width === undefined || part.height === undefined ? 'image' : `image ${part.width}×${part.height}`

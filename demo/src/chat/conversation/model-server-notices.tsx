@@ -9,13 +9,14 @@ export function ModelServerNotices({ session }: { readonly session: Session }) {
     <>
       {retry === undefined ? null : (
         <p className="chat-notice chat-notice--busy" role="status" data-testid="retry-notice">
-          The model server failed{retry.error instanceof Error ? ` (${retry.error.name})` : ''}: retrying in {retry.secondsLeft} s ({retry.attempt}/{retry.maxAttempts}).
+          The model server failed{retry.error instanceof Error ? ` (${retry.error.name})` : ''}: retrying in {retry.secondsLeft} s ({retry.attempt}/
+          {retry.maxAttempts}).
         </p>
       )}
       {serverLimit === undefined ? null : (
         <p className="chat-notice" role="status" data-testid="server-limit-notice">
-          The server's real context window is {serverLimit.limitTokens.toLocaleString('en')} tokens, smaller than the policy's: this chat now sends at most{' '}
-          {serverLimit.maxInputTokens.toLocaleString('en')} tokens per call.
+          The server's real context window is {serverLimit.limitTokens.toLocaleString('en')} tokens, smaller than the policy's: this chat now sends at
+          most {serverLimit.maxInputTokens.toLocaleString('en')} tokens per call.
         </p>
       )}
     </>

@@ -2,7 +2,19 @@ import type { EntryFate } from '@threadlens/core/views'
 import { ContextBadge } from './context-badge'
 
 /** A summary checkpoint: it replaces entries fromSeq..toSeq in later projections. */
-export function SummaryCard({ seq, fromSeq, toSeq, content, fate }: { readonly seq: number; readonly fromSeq: number; readonly toSeq: number; readonly content: string; readonly fate: EntryFate }) {
+export function SummaryCard({
+  seq,
+  fromSeq,
+  toSeq,
+  content,
+  fate,
+}: {
+  readonly seq: number
+  readonly fromSeq: number
+  readonly toSeq: number
+  readonly content: string
+  readonly fate: EntryFate
+}) {
   return (
     <details className="chat-summary" data-testid="summary-card" data-seq={seq} data-context={fate.state}>
       <summary className="chat-summary-line">

@@ -32,7 +32,13 @@ export function ChatHeader(props: ChatHeaderProps) {
   return (
     <header className="chat-header">
       <div className="chat-header-row">
-        <button type="button" className="chat-button chat-only-narrow" aria-controls="chat-sidebar" aria-expanded={props.sidebarOpen} onClick={props.onToggleSidebar}>
+        <button
+          type="button"
+          className="chat-button chat-only-narrow"
+          aria-controls="chat-sidebar"
+          aria-expanded={props.sidebarOpen}
+          onClick={props.onToggleSidebar}
+        >
           Chats
         </button>
         <div className="chat-header-title">
@@ -41,19 +47,41 @@ export function ChatHeader(props: ChatHeaderProps) {
           </h1>
           <p className="chat-muted chat-header-facts">
             <span data-testid="entry-count">{props.entryCount ?? '…'}</span> entries ·{' '}
-            <button type="button" className="chat-link-button" onClick={props.onToggleSettings} aria-expanded={props.settingsOpen} aria-controls="chat-settings" data-testid="model-label" title="Change the model">
+            <button
+              type="button"
+              className="chat-link-button"
+              onClick={props.onToggleSettings}
+              aria-expanded={props.settingsOpen}
+              aria-controls="chat-settings"
+              data-testid="model-label"
+              title="Change the model"
+            >
               Model: {props.modelLabel}
             </button>
           </p>
         </div>
         <div className="chat-header-actions">
-          <button type="button" className="chat-button" onClick={props.onLongSession} disabled={props.busy} title="Append a few hundred realistic turns with tool calls to this chat">
+          <button
+            type="button"
+            className="chat-button"
+            onClick={props.onLongSession}
+            disabled={props.busy}
+            title="Append a few hundred realistic turns with tool calls to this chat"
+          >
             Long session
           </button>
           <button type="button" className="chat-button" onClick={props.onCompact} disabled={props.busy} title="Summarize what the policy allows now">
             Compact now
           </button>
-          <button ref={props.devtoolsToggleRef} type="button" className="chat-button" aria-expanded={props.devtoolsOpen} data-testid="chat-devtools-toggle" title="Open or close the threadlens devtools (Alt+Shift+D)" onClick={props.onToggleDevtools}>
+          <button
+            ref={props.devtoolsToggleRef}
+            type="button"
+            className="chat-button"
+            aria-expanded={props.devtoolsOpen}
+            data-testid="chat-devtools-toggle"
+            title="Open or close the threadlens devtools (Alt+Shift+D)"
+            onClick={props.onToggleDevtools}
+          >
             Devtools
           </button>
         </div>

@@ -2,7 +2,15 @@ import { useId } from 'react'
 import { isModelChoiceId, type ChatPolicyOption } from '../policy/chat-policies'
 
 /** Switches the policy of every next call; nothing is written to the thread. */
-export function PolicySelect({ options, value, onChange }: { readonly options: readonly ChatPolicyOption[]; readonly value: string; onChange(id: string): void }) {
+export function PolicySelect({
+  options,
+  value,
+  onChange,
+}: {
+  readonly options: readonly ChatPolicyOption[]
+  readonly value: string
+  onChange(id: string): void
+}) {
   const id = useId()
   const presets = options.filter((option) => !isModelChoiceId(option.id))
   const models = options.filter((option) => isModelChoiceId(option.id))

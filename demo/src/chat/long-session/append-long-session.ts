@@ -36,7 +36,14 @@ export async function appendLongSession(
   const added = `Appended ${LONG_SESSION_TURNS} turns (${entries.length} entries).`
   if (counter === undefined) return added
   const thread = await threads.load(threadId)
-  const { meta } = project({ thread, policy, counter, tools, recall: recallIndexFor(threadId, createRecallIndex), ...(memory === undefined ? {} : { memory }) })
+  const { meta } = project({
+    thread,
+    policy,
+    counter,
+    tools,
+    recall: recallIndexFor(threadId, createRecallIndex),
+    ...(memory === undefined ? {} : { memory }),
+  })
   const left = meta.dropped.filter((range) => range.reason !== 'applied').reduce((total, range) => total + range.toSeq - range.fromSeq + 1, 0)
   return left === 0
     ? `${added} All of it fits this policy's window.${recallSentence(meta)}`

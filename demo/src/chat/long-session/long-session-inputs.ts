@@ -13,10 +13,14 @@ const questions = [
   (place: string) => `How many days would you spend in ${place} on a first visit?`,
 ]
 const answers = [
-  (place: string, item: string) => `For ${place} I would go in late spring or early autumn: mild weather, shorter queues and cheaper rooms. Pack a ${item}; evenings can turn quickly.`,
-  (place: string) => `Day one: start at the market in ${place} early, walk the river path, and end at a viewpoint for sunset. Day two: museums in the morning, a long lunch, then the old quarter on foot.`,
-  (place: string) => `Yes: a direct train or bus runs from the airport into central ${place} every 15–20 minutes, and a day ticket covers it. Taxis are fixed-price but three times the cost.`,
-  (place: string) => `Try the signature stew in ${place}; most places do a bean-and-vegetable version if you ask, and the markets have excellent pastries.`,
+  (place: string, item: string) =>
+    `For ${place} I would go in late spring or early autumn: mild weather, shorter queues and cheaper rooms. Pack a ${item}; evenings can turn quickly.`,
+  (place: string) =>
+    `Day one: start at the market in ${place} early, walk the river path, and end at a viewpoint for sunset. Day two: museums in the morning, a long lunch, then the old quarter on foot.`,
+  (place: string) =>
+    `Yes: a direct train or bus runs from the airport into central ${place} every 15–20 minutes, and a day ticket covers it. Taxis are fixed-price but three times the cost.`,
+  (place: string) =>
+    `Try the signature stew in ${place}; most places do a bean-and-vegetable version if you ask, and the markets have excellent pastries.`,
   (place: string) => `Three full days in ${place} is a good first visit: one for the centre, one for a day trip, one unplanned.`,
 ]
 
@@ -140,7 +144,11 @@ export function longSessionInputs({ turns, batchId, seed = 1 }: LongSessionOptio
       const topic = Math.floor(next() * questions.length)
       inputs.push(
         { kind: 'message', payload: { role: 'user', content: (questions[topic] as (place: string) => string)(place) }, refs: { requestId } },
-        { kind: 'message', payload: { role: 'assistant', content: (answers[topic] as (place: string, item: string) => string)(place, pick(items)) }, refs: firstCall },
+        {
+          kind: 'message',
+          payload: { role: 'assistant', content: (answers[topic] as (place: string, item: string) => string)(place, pick(items)) },
+          refs: firstCall,
+        },
       )
     }
   }

@@ -6,7 +6,10 @@ export function MemoryNotes({ memory }: { readonly memory: Memory | undefined })
   return (
     <section className="chat-notes" aria-labelledby="chat-notes-title" data-testid="memory-notes" data-rev={memory?.rev ?? 0}>
       <h2 id="chat-notes-title" className="chat-panel-title">
-        Memory <span className="chat-muted">({notes.length} {notes.length === 1 ? 'note' : 'notes'}, every chat)</span>
+        Memory{' '}
+        <span className="chat-muted">
+          ({notes.length} {notes.length === 1 ? 'note' : 'notes'}, every chat)
+        </span>
       </h2>
       {notes.length === 0 ? (
         <p className="chat-muted">Say &quot;remember that …&quot; and the assistant saves a note here.</p>

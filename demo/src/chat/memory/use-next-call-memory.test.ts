@@ -36,7 +36,10 @@ describe("the chat's next-call meter", () => {
       await memory.update(ASSISTANT_MEMORY_ID, 'world', (world) => ({ ...world, [`note_${turn}`]: `remembered on turn ${turn}` }))
       // What the chat's meter projects: the stored thread, the tools' schemas, the next call's memory.
       const next = await nextCallMemory(session, await readMemory(), policy)
-      const outcome = cachedProjection(await threads.load(threadId), policy, counter, { tools: demoToolSchemas, ...(next === undefined ? {} : { memory: next }) })
+      const outcome = cachedProjection(await threads.load(threadId), policy, counter, {
+        tools: demoToolSchemas,
+        ...(next === undefined ? {} : { memory: next }),
+      })
       if (!outcome.ok) throw outcome.error
       // The sending part loads at the first interaction: the first message makes the session.
       session ??= createSession({ threads, threadId, model, counter, memory: readMemory, tools: demoTools(memory, ASSISTANT_MEMORY_ID) })

@@ -7,7 +7,11 @@ import { useEffect, useState } from 'react'
  * session's answer when there is a session, else the memory itself (no call has been made, so
  * nothing is held: the projection renders it under the policy as a session's first call does).
  */
-export async function nextCallMemory(session: Session | undefined, memory: Memory | undefined, policy: ContextPolicy): Promise<string | Memory | undefined> {
+export async function nextCallMemory(
+  session: Session | undefined,
+  memory: Memory | undefined,
+  policy: ContextPolicy,
+): Promise<string | Memory | undefined> {
   return session === undefined ? memory : session.nextCallMemory({ policy })
 }
 
@@ -18,7 +22,13 @@ export async function nextCallMemory(session: Session | undefined, memory: Memor
  * the policy exactly as a session's first call does. Asked again when the memory, the policy or the
  * thread changes and whenever the session is idle again (a call may have moved the hold).
  */
-export function useNextCallMemory(session: Session | undefined, memory: Memory | undefined, policy: ContextPolicy, threadVersion: number, idle: boolean): string | Memory | undefined {
+export function useNextCallMemory(
+  session: Session | undefined,
+  memory: Memory | undefined,
+  policy: ContextPolicy,
+  threadVersion: number,
+  idle: boolean,
+): string | Memory | undefined {
   const [answer, setAnswer] = useState<{ readonly session: Session; readonly text: string | Memory | undefined } | undefined>(undefined)
   useEffect(() => {
     if (session === undefined || !idle) return

@@ -10,7 +10,8 @@ export function attachmentMention(projection: ProjectionResult): string | undefi
   const media = (latest?.parts ?? []).filter((part): part is Exclude<ContentPart, { type: 'text' }> => part.type !== 'text')
   if (media.length === 0) return undefined
   const described = media.map((part) => {
-    if (part.type === 'image') return part.width === undefined || part.height === undefined ? 'an image' : `an image of ${part.width}×${part.height} pixels`
+    if (part.type === 'image')
+      return part.width === undefined || part.height === undefined ? 'an image' : `an image of ${part.width}×${part.height} pixels`
     return part.filename === undefined ? 'a file' : `a file named “${part.filename}”`
   })
   const list = described.length === 1 ? described[0] : `${described.slice(0, -1).join(', ')} and ${described.at(-1)}`

@@ -60,7 +60,10 @@ export function contextFacts(projection: ProjectionResult): ContextFacts {
   return {
     latestUser: latest?.content ?? '',
     // This request's own messages: the recall block, sent last, is older history, not a tool's answer.
-    afterLatestUser: latestUserIndex === -1 ? [] : messages.slice(latestUserIndex + 1).filter((_message, offset) => meta.messages[latestUserIndex + 1 + offset]?.segment !== 'recall'),
+    afterLatestUser:
+      latestUserIndex === -1
+        ? []
+        : messages.slice(latestUserIndex + 1).filter((_message, offset) => meta.messages[latestUserIndex + 1 + offset]?.segment !== 'recall'),
     messageCount: messages.length,
     historyCount: meta.messages.filter((info) => info.segment === 'history').length,
     userTurns: messages.filter((message, position) => message.role === 'user' && meta.messages[position]?.segment === 'history').length,

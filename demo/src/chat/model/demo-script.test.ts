@@ -67,11 +67,15 @@ describe('the offline model with the demo tools', () => {
   test('conversions, and a note saved to memory that every later call sees', async () => {
     const { send, stores } = await setUp()
     expect((await send('convert 5 km to miles')).at(-1)).toMatchObject({ text: '5 km is 3.10686 mi.' })
-    expect((await send('Remember that my flight leaves at 9:40')).at(-1)).toMatchObject({ text: expect.stringContaining('Saved to memory as "flight-leaves-9-40"') })
+    expect((await send('Remember that my flight leaves at 9:40')).at(-1)).toMatchObject({
+      text: expect.stringContaining('Saved to memory as "flight-leaves-9-40"'),
+    })
     expect((await stores.memory.get(memoryId)).spaces.world.data).toEqual({ 'flight-leaves-9-40': 'my flight leaves at 9:40' })
     const reply = (await send('hello')).at(-1)
     expect(reply).toMatchObject({ type: 'done', text: expect.stringContaining('1 note from memory') })
-    expect((await send('what do you remember?')).at(-1)).toMatchObject({ text: 'From my memory segment: flight-leaves-9-40: my flight leaves at 9:40.' })
+    expect((await send('what do you remember?')).at(-1)).toMatchObject({
+      text: 'From my memory segment: flight-leaves-9-40: my flight leaves at 9:40.',
+    })
     await send('note: the hotel has "free" breakfast: 7-10')
     expect((await send('what do you remember?')).at(-1)).toMatchObject({
       text: 'From my memory segment: flight-leaves-9-40: my flight leaves at 9:40; hotel-has-free-breakfast: the hotel has "free" breakfast: 7-10.',
@@ -83,7 +87,10 @@ describe('the offline model with the demo tools', () => {
     const done = (await send('read the quarterly report')).at(-1)
     const tool = (await items()).find((item) => item.kind === 'tool')
     expect(tool).toMatchObject({ name: 'read_document', status: 'ok', truncated: { totalLines: 3011 } })
-    expect(done).toMatchObject({ type: 'done', text: expect.stringMatching(/^I read "quarterly report": \d+ lines reached me, the output was cut before it entered the thread/) })
+    expect(done).toMatchObject({
+      type: 'done',
+      text: expect.stringMatching(/^I read "quarterly report": \d+ lines reached me, the output was cut before it entered the thread/),
+    })
   })
 
   test('/error: the model fails, the error is reported and the thread keeps the user message', async () => {
@@ -123,7 +130,11 @@ test('with recall on a long thread, the recalled block (sent last) is not taken 
   const events = await send('Remember that the ferry leaves at 7:15')
   const first = events.find((event) => event.type === 'projection-end')
   expect(first).toMatchObject({ projection: { meta: { recall: { skipped: undefined } } } })
-  expect((await items()).slice(-3)).toMatchObject([{ kind: 'message', role: 'assistant' }, { kind: 'tool', name: 'save_note', status: 'ok' }, { kind: 'message', role: 'assistant' }])
+  expect((await items()).slice(-3)).toMatchObject([
+    { kind: 'message', role: 'assistant' },
+    { kind: 'tool', name: 'save_note', status: 'ok' },
+    { kind: 'message', role: 'assistant' },
+  ])
   expect(events.at(-1)).toMatchObject({ type: 'done', text: expect.stringContaining('Saved to memory') })
 })
 
@@ -154,7 +165,8 @@ describe('the offline model and attachments', () => {
     const image = await attachments.put(record.id, new Blob([new Uint8Array([137, 80, 78, 71])], { type: 'image/png' }), { width: 640, height: 480 })
     const file = await attachments.put(record.id, new Blob(['%PDF-1.4'], { type: 'application/pdf' }))
     const events: SessionEvent[] = []
-    for await (const event of withAttachments.send('What are these?', { policy: short, parts: [imagePart(image), filePart(file, 'report.pdf')] })) events.push(event)
+    for await (const event of withAttachments.send('What are these?', { policy: short, parts: [imagePart(image), filePart(file, 'report.pdf')] }))
+      events.push(event)
     const done = events.find((event) => event.type === 'done')
     expect(done).toMatchObject({ type: 'done' })
     expect((done as { text: string }).text).toContain('I received an image of 640×480 pixels and a file named “report.pdf”')

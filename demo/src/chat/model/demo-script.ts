@@ -27,7 +27,9 @@ export function demoScript(context: ScriptContext): ScriptAnswer {
   if (facts.afterLatestUser.length > 0) return answerFromResults(facts)
   const intent = intentOf(facts.latestUser)
   if (intent.type === 'error') {
-    return { error: new ScriptedFailure('The offline model failed on purpose (you typed /error). Your message is saved in the thread: send another.') }
+    return {
+      error: new ScriptedFailure('The offline model failed on purpose (you typed /error). Your message is saved in the thread: send another.'),
+    }
   }
   if (intent.type === 'tools') {
     const calls = intent.calls.filter((call) => available.has(call.name))

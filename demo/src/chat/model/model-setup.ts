@@ -9,7 +9,11 @@ import { modelLabel, OFFLINE_MODEL_ID, type ModelSettings, type ModelSetup } fro
 export function modelSetup(settings: ModelSettings, speed: ScriptedSpeed): ModelSetup {
   const label = modelLabel(settings)
   if (settings.provider === 'offline') {
-    return { client: scriptedModel({ id: OFFLINE_MODEL_ID, script: demoScript, delayMs: speed.delayMs, chunkSize: speed.chunkSize }), summarizer: extractiveSummarizer(), label }
+    return {
+      client: scriptedModel({ id: OFFLINE_MODEL_ID, script: demoScript, delayMs: speed.delayMs, chunkSize: speed.chunkSize }),
+      summarizer: extractiveSummarizer(),
+      label,
+    }
   }
   const client =
     settings.provider === 'anthropic'

@@ -35,7 +35,12 @@ export function findExpression(text: string): string | undefined {
   let run: { start: number; end: number; numbers: number; operators: number } | undefined
   const close = () => {
     if (run !== undefined && run.numbers > 0 && run.operators > 0) {
-      const candidate = normalized.slice(run.start, run.end).replace(/\s+/g, ' ').trim().replace(/^[,)*/^%]+|[,(+\-*/^%]+$/g, '').trim()
+      const candidate = normalized
+        .slice(run.start, run.end)
+        .replace(/\s+/g, ' ')
+        .trim()
+        .replace(/^[,)*/^%]+|[,(+\-*/^%]+$/g, '')
+        .trim()
       if (candidate !== '' && (best === undefined || candidate.length > best.length)) best = candidate
     }
     run = undefined

@@ -20,7 +20,8 @@ export function describeResult(message: ToolMessage): string {
   if (message.content.startsWith('[tool result hidden')) return `The ${message.name} result is masked in my context now.`
   const value = parsed(message.content)
   if (message.name === 'calculator' && value !== undefined) return `${String(value['expression'])} = ${String(value['result'])}.`
-  if (message.name === 'convert_units' && value !== undefined) return `${String(value['value'])} ${String(value['from'])} is ${String(value['result'])} ${String(value['to'])}.`
+  if (message.name === 'convert_units' && value !== undefined)
+    return `${String(value['value'])} ${String(value['from'])} is ${String(value['result'])} ${String(value['to'])}.`
   if (message.name === 'save_note' && value !== undefined) {
     return `Saved to memory as "${String(value['saved'])}" (${String(value['notes'])} note${value['notes'] === 1 ? '' : 's'} now): I will see it in every later call, in any chat.`
   }
@@ -31,7 +32,10 @@ export function describeResult(message: ToolMessage): string {
     const isFact = (line: string) => /^\d{4} [a-z ]+: /.test(line)
     const firstFact = lines.find(isFact)
     const lastFact = [...lines].reverse().find(isFact)
-    const cut = marker === undefined ? 'all of it reached me' : `the output was cut before it entered the thread (${marker.slice(2, -2).trim()}: it kept head and tail)`
+    const cut =
+      marker === undefined
+        ? 'all of it reached me'
+        : `the output was cut before it entered the thread (${marker.slice(2, -2).trim()}: it kept head and tail)`
     return `I read "${quote(title, 120)}": ${lines.length} lines reached me, ${cut}. It opens with "${quote(firstFact ?? '', 100)}" and ends with "${quote(lastFact ?? '', 100)}".`
   }
   return `${message.name} returned ${quote(message.content, 160)}.`
@@ -40,7 +44,8 @@ export function describeResult(message: ToolMessage): string {
 /** The answer after this request's tool results are in the context. */
 export function answerFromResults(facts: ContextFacts): string {
   const results = facts.afterLatestUser.filter((message): message is ToolMessage => message.role === 'tool')
-  if (results.length === 0) return 'I asked for a tool, but its result is not in my context (the policy left it out). Try a longer-context preset and ask again.'
+  if (results.length === 0)
+    return 'I asked for a tool, but its result is not in my context (the policy left it out). Try a longer-context preset and ask again.'
   return results.map(describeResult).join(' ')
 }
 
@@ -63,6 +68,7 @@ export function answerChat(facts: ContextFacts): string {
   const lastTool = facts.earlierToolResults.at(-1)
   if (lastTool !== undefined) parts.push(`The latest tool result I can see: ${describeResult(lastTool)}`)
   else if (facts.maskedToolResults > 0) parts.push(`${facts.maskedToolResults} earlier tool results are masked to placeholders.`)
-  if (facts.userTurns <= 1) parts.push('Try "what is 17% of 2,340", "convert 5 km to miles", "remember that my flight leaves at 9:40" or "read the quarterly report".')
+  if (facts.userTurns <= 1)
+    parts.push('Try "what is 17% of 2,340", "convert 5 km to miles", "remember that my flight leaves at 9:40" or "read the quarterly report".')
   return parts.join(' ')
 }

@@ -1,6 +1,14 @@
 import { useMemo, useRef } from 'react'
 import { lazyModule, useLazyModule } from '../lazy-module'
-import { exampleModels, findPolicyChoice, isModelChoiceId, modelOption, presetChoices, type ChatPolicyChoice, type ChatPolicyOption } from './chat-policies'
+import {
+  exampleModels,
+  findPolicyChoice,
+  isModelChoiceId,
+  modelOption,
+  presetChoices,
+  type ChatPolicyChoice,
+  type ChatPolicyOption,
+} from './chat-policies'
 
 /** Core's model table and the per-model choices built from it. */
 const modelChoices = lazyModule(() => import('./model-choices'))

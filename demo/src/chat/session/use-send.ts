@@ -75,17 +75,24 @@ export function useSend({ session, ready }: ChatSession, options: SendOptions) {
         let started = false
         // Attachments are stored only now, once the send is on its way.
         const attached = parts === undefined ? [] : await parts()
-        for await (const event of session.send(text, { policy: latest.current.policy, signal: abort.signal, waitForThread: true, ...(attached.length === 0 ? {} : { parts: attached }) })) {
+        for await (const event of session.send(text, {
+          policy: latest.current.policy,
+          signal: abort.signal,
+          waitForThread: true,
+          ...(attached.length === 0 ? {} : { parts: attached }),
+        })) {
           if (event.type === 'lock-wait') update((previous) => ({ ...previous, phase: 'waiting' }))
           else if (event.type === 'request-start') {
             started = true
             update((previous) => ({ ...previous, phase: 'running', pending: { text, requestId: event.requestId } }))
-          }
-          else if (event.type === 'compaction-end') update((previous) => ({ ...previous, notice: `Summarized entries #${event.fromSeq}–#${event.toSeq} to fit the budget.` }))
-          else if (event.type === 'max-iterations') update((previous) => ({ ...previous, notice: `Stopped after ${event.iterations} model calls in one request.` }))
+          } else if (event.type === 'compaction-end')
+            update((previous) => ({ ...previous, notice: `Summarized entries #${event.fromSeq}–#${event.toSeq} to fit the budget.` }))
+          else if (event.type === 'max-iterations')
+            update((previous) => ({ ...previous, notice: `Stopped after ${event.iterations} model calls in one request.` }))
           else if (event.type === 'error') {
             if (abort.signal.aborted) update((previous) => ({ ...previous, notice: 'Stopped. What was streamed so far is kept in the thread.' }))
-            else if (SessionBusyError.isInstance(event.error)) update((previous) => ({ ...previous, notice: 'A request is already running in this tab.' }))
+            else if (SessionBusyError.isInstance(event.error))
+              update((previous) => ({ ...previous, notice: 'A request is already running in this tab.' }))
             else update((previous) => ({ ...previous, error: describeError(event.error) }))
           }
         }

@@ -63,7 +63,15 @@ export function SettingsPanel({ settings, onApply, onClose }: SettingsPanelProps
       </h2>
       <ProviderChoice name={`${id}-provider`} provider={provider} initial={settings.provider} onChoose={choose} />
       {provider === 'offline' ? null : (
-        <ServerFields provider={provider} baseURL={baseURL} model={model} apiKey={apiKey} onBaseURL={setBaseURL} onModel={setModel} onApiKey={setApiKey} />
+        <ServerFields
+          provider={provider}
+          baseURL={baseURL}
+          model={model}
+          apiKey={apiKey}
+          onBaseURL={setBaseURL}
+          onModel={setModel}
+          onApiKey={setApiKey}
+        />
       )}
       {error === undefined ? null : (
         <p className="chat-error-text" role="alert">
@@ -83,13 +91,30 @@ export function SettingsPanel({ settings, onApply, onClose }: SettingsPanelProps
 }
 
 /** The three providers as radio buttons; the one in use has focus when the panel opens. */
-function ProviderChoice({ name, provider, initial, onChoose }: { readonly name: string; readonly provider: Provider; readonly initial: Provider; onChoose(provider: Provider): void }) {
+function ProviderChoice({
+  name,
+  provider,
+  initial,
+  onChoose,
+}: {
+  readonly name: string
+  readonly provider: Provider
+  readonly initial: Provider
+  onChoose(provider: Provider): void
+}) {
   return (
     <fieldset className="chat-fieldset">
       <legend className="chat-visually-hidden">Provider</legend>
       {radios.map((radio) => (
         <label key={radio.value} className="chat-radio">
-          <input type="radio" name={name} value={radio.value} checked={provider === radio.value} onChange={() => onChoose(radio.value)} autoFocus={radio.value === initial} />
+          <input
+            type="radio"
+            name={name}
+            value={radio.value}
+            checked={provider === radio.value}
+            onChange={() => onChoose(radio.value)}
+            autoFocus={radio.value === initial}
+          />
           {radio.label}
         </label>
       ))}
@@ -113,7 +138,14 @@ function ServerFields({ provider, baseURL, model, apiKey, onBaseURL, onModel, on
     <div className="chat-settings-fields">
       <label className="chat-stack">
         <span>Base URL{provider === 'anthropic' ? ' (empty: https://api.anthropic.com/v1)' : ''}</span>
-        <input className="chat-text" type="url" value={baseURL} onChange={(event) => onBaseURL(event.target.value)} required={provider === 'openai-compatible'} placeholder={provider === 'anthropic' ? 'https://api.anthropic.com/v1' : 'http://localhost:11434/v1'} />
+        <input
+          className="chat-text"
+          type="url"
+          value={baseURL}
+          onChange={(event) => onBaseURL(event.target.value)}
+          required={provider === 'openai-compatible'}
+          placeholder={provider === 'anthropic' ? 'https://api.anthropic.com/v1' : 'http://localhost:11434/v1'}
+        />
       </label>
       <label className="chat-stack">
         <span>Model id</span>
@@ -121,11 +153,19 @@ function ServerFields({ provider, baseURL, model, apiKey, onBaseURL, onModel, on
       </label>
       <label className="chat-stack">
         <span>API key{provider === 'openai-compatible' ? ' (local servers need none)' : ''}</span>
-        <input className="chat-text" type="password" autoComplete="off" spellCheck={false} value={apiKey} onChange={(event) => onApiKey(event.target.value)} required={provider === 'anthropic'} />
+        <input
+          className="chat-text"
+          type="password"
+          autoComplete="off"
+          spellCheck={false}
+          value={apiKey}
+          onChange={(event) => onApiKey(event.target.value)}
+          required={provider === 'anthropic'}
+        />
       </label>
       <p className="chat-key-notice" role="note" data-testid="key-notice">
-        Your API key is kept in this page&apos;s memory only. It is never stored: not in localStorage, not in IndexedDB, not in exports. Reloading the page forgets it.
-        Requests go from your browser straight to the URL above (the server must allow this page&apos;s origin).
+        Your API key is kept in this page&apos;s memory only. It is never stored: not in localStorage, not in IndexedDB, not in exports. Reloading the
+        page forgets it. Requests go from your browser straight to the URL above (the server must allow this page&apos;s origin).
       </p>
     </div>
   )

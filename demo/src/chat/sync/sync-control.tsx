@@ -10,11 +10,24 @@ export function SyncControl() {
   const source = sync.status
   const status = useSyncExternalStore(source?.subscribe ?? noStatus, () => source?.getSnapshot())
   const [editing, setEditing] = useState(false)
-  const word = !sync.settings.enabled ? 'off' : sync.problem !== undefined ? 'error' : status === undefined ? 'starting' : status.state === 'pending' ? `pending ${status.pending}` : status.state
+  const word = !sync.settings.enabled
+    ? 'off'
+    : sync.problem !== undefined
+      ? 'error'
+      : status === undefined
+        ? 'starting'
+        : status.state === 'pending'
+          ? `pending ${status.pending}`
+          : status.state
   return (
     <div className="chat-sync" role="group" aria-label="Sync" data-enabled={sync.settings.enabled}>
       <label className="chat-sync-toggle">
-        <input type="checkbox" checked={sync.settings.enabled} onChange={(event) => sync.setEnabled(event.target.checked)} data-testid="sync-toggle" />
+        <input
+          type="checkbox"
+          checked={sync.settings.enabled}
+          onChange={(event) => sync.setEnabled(event.target.checked)}
+          data-testid="sync-toggle"
+        />
         Sync
       </label>
       <span className="chat-muted chat-sync-word" role="status" data-testid="sync-status" title={status?.error?.message ?? sync.settings.server}>

@@ -16,7 +16,16 @@ export function SyncServerForm({ onDone }: { onDone(): void }) {
       }}
     >
       <label htmlFor={fieldId}>Sync server</label>
-      <input id={fieldId} className="chat-input" type="url" value={draft} onChange={(event) => setDraft(event.target.value)} data-testid="sync-server" required autoFocus />
+      <input
+        id={fieldId}
+        className="chat-input"
+        type="url"
+        value={draft}
+        onChange={(event) => setDraft(event.target.value)}
+        data-testid="sync-server"
+        required
+        autoFocus
+      />
       <button type="submit" className="chat-button">
         Use
       </button>

@@ -9,11 +9,17 @@ describe('importing a chat', () => {
   })
 
   it('says what it did', () => {
-    expect(importNotice({ threadId: 't', title: 'Ferry planning', entryCount: 781, marked: false, changeCount: 0 })).toBe('Imported “Ferry planning” (781 entries) and opened it.')
+    expect(importNotice({ threadId: 't', title: 'Ferry planning', entryCount: 781, marked: false, changeCount: 0 })).toBe(
+      'Imported “Ferry planning” (781 entries) and opened it.',
+    )
     expect(importNotice({ threadId: 't', title: 'Ferry planning (imported)', entryCount: 1, marked: true, changeCount: 0 })).toBe(
       'Imported “Ferry planning (imported)” (1 entry) and opened it; a chat with the same title already exists, so this one is marked “(imported)”.',
     )
-    expect(importNotice({ threadId: 't', title: 'tau-bench', entryCount: 40, marked: false, changeCount: 4 })).toBe('Imported “tau-bench” (40 entries) and opened it. 4 changes made on import.')
-    expect(importNotice({ threadId: 't', title: 'sdk', entryCount: 4, marked: false, changeCount: 1 })).toBe('Imported “sdk” (4 entries) and opened it. 1 change made on import.')
+    expect(importNotice({ threadId: 't', title: 'tau-bench', entryCount: 40, marked: false, changeCount: 4 })).toBe(
+      'Imported “tau-bench” (40 entries) and opened it. 4 changes made on import.',
+    )
+    expect(importNotice({ threadId: 't', title: 'sdk', entryCount: 4, marked: false, changeCount: 1 })).toBe(
+      'Imported “sdk” (4 entries) and opened it. 1 change made on import.',
+    )
   })
 })

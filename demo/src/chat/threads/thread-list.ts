@@ -15,7 +15,11 @@ export class ThreadList {
 
   constructor(threads: ThreadStore) {
     threads.subscribeList((event) => {
-      this.#set(event.type === 'list-update' ? { status: 'ready', records: event.threads, error: undefined } : { ...this.#snapshot, status: 'error', error: event.error })
+      this.#set(
+        event.type === 'list-update'
+          ? { status: 'ready', records: event.threads, error: undefined }
+          : { ...this.#snapshot, status: 'error', error: event.error },
+      )
     })
   }
 

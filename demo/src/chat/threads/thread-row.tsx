@@ -54,7 +54,14 @@ export function ThreadRow({ record, title, active, onOpen, onRename, onExport, o
   }, [mode])
   const backToView = () => setMode('view')
   return (
-    <li ref={row} onKeyDown={moveFocus} className={`chat-thread${active ? ' chat-thread--active' : ''}`} data-testid="thread-row" data-thread-id={record.id} data-active={active}>
+    <li
+      ref={row}
+      onKeyDown={moveFocus}
+      className={`chat-thread${active ? ' chat-thread--active' : ''}`}
+      data-testid="thread-row"
+      data-thread-id={record.id}
+      data-active={active}
+    >
       {mode === 'rename' ? (
         <RenameForm title={title} onRename={onRename} onClose={backToView} />
       ) : (
@@ -150,7 +157,14 @@ function RowActions({ title, onRename, onExport, onDelete }: { readonly title: s
       <button type="button" className="chat-link-button" onClick={onRename} aria-label={`Rename ${title}`} tabIndex={-1} data-row-stop="action">
         Rename
       </button>
-      <button type="button" className="chat-link-button" onClick={onExport} aria-label={`Export ${title} as JSONL`} tabIndex={-1} data-row-stop="action">
+      <button
+        type="button"
+        className="chat-link-button"
+        onClick={onExport}
+        aria-label={`Export ${title} as JSONL`}
+        tabIndex={-1}
+        data-row-stop="action"
+      >
         Export
       </button>
       <button type="button" className="chat-link-button" onClick={onDelete} aria-label={`Delete ${title}`} tabIndex={-1} data-row-stop="action">

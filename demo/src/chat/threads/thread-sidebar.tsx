@@ -32,7 +32,15 @@ export function ThreadSidebar({ list, activeId, onOpen, onCreate, onRename, onEx
         <button type="button" className="chat-button" onClick={() => fileInput.current?.click()}>
           Import…
         </button>
-        <input ref={fileInput} className="chat-visually-hidden" type="file" accept=".jsonl,.json,application/json,application/x-ndjson" aria-label="Import a chat (JSONL export or OpenAI messages JSON)" onChange={onFile} tabIndex={-1} />
+        <input
+          ref={fileInput}
+          className="chat-visually-hidden"
+          type="file"
+          accept=".jsonl,.json,application/json,application/x-ndjson"
+          aria-label="Import a chat (JSONL export or OpenAI messages JSON)"
+          onChange={onFile}
+          tabIndex={-1}
+        />
       </div>
       {list.status === 'loading' ? (
         <p className="chat-muted" role="status">

@@ -11,7 +11,9 @@ export class ArithmeticError extends Error {
   override readonly name = 'ArithmeticError'
 }
 
-type Token = { readonly type: 'number'; readonly value: number; readonly at: number } | { readonly type: 'symbol' | 'name'; readonly text: string; readonly at: number }
+type Token =
+  | { readonly type: 'number'; readonly value: number; readonly at: number }
+  | { readonly type: 'symbol' | 'name'; readonly text: string; readonly at: number }
 
 const MAX_LENGTH = 500
 const MAX_DEPTH = 64
@@ -23,14 +25,14 @@ const constants: ReadonlyMap<string, number> = new Map([
 ])
 const functions: ReadonlyMap<string, { readonly arity: [number, number]; apply(values: number[]): number }> = new Map(
   Object.entries({
-  sqrt: { arity: [1, 1], apply: ([value]) => Math.sqrt(value as number) },
-  abs: { arity: [1, 1], apply: ([value]) => Math.abs(value as number) },
-  round: { arity: [1, 1], apply: ([value]) => Math.round(value as number) },
-  floor: { arity: [1, 1], apply: ([value]) => Math.floor(value as number) },
-  ceil: { arity: [1, 1], apply: ([value]) => Math.ceil(value as number) },
-  ln: { arity: [1, 1], apply: ([value]) => Math.log(value as number) },
-  log: { arity: [1, 1], apply: ([value]) => Math.log10(value as number) },
-  min: { arity: [1, 16], apply: (values) => Math.min(...values) },
+    sqrt: { arity: [1, 1], apply: ([value]) => Math.sqrt(value as number) },
+    abs: { arity: [1, 1], apply: ([value]) => Math.abs(value as number) },
+    round: { arity: [1, 1], apply: ([value]) => Math.round(value as number) },
+    floor: { arity: [1, 1], apply: ([value]) => Math.floor(value as number) },
+    ceil: { arity: [1, 1], apply: ([value]) => Math.ceil(value as number) },
+    ln: { arity: [1, 1], apply: ([value]) => Math.log(value as number) },
+    log: { arity: [1, 1], apply: ([value]) => Math.log10(value as number) },
+    min: { arity: [1, 16], apply: (values) => Math.min(...values) },
     max: { arity: [1, 16], apply: (values: number[]) => Math.max(...values) },
   } satisfies Record<string, { readonly arity: [number, number]; apply(values: number[]): number }>),
 )
@@ -58,7 +60,10 @@ function tokenize(expression: string): Token[] {
       continue
     }
     const symbol = rest[0] as string
-    if (!'+-*/%^(),'.includes(symbol)) throw new ArithmeticError(`unexpected "${symbol}" at position ${at + 1}: use numbers, + - * / % ^, parentheses and ${[...functions.keys()].join(', ')}`)
+    if (!'+-*/%^(),'.includes(symbol))
+      throw new ArithmeticError(
+        `unexpected "${symbol}" at position ${at + 1}: use numbers, + - * / % ^, parentheses and ${[...functions.keys()].join(', ')}`,
+      )
     tokens.push({ type: 'symbol', text: symbol, at })
     at += 1
   }
@@ -169,7 +174,8 @@ class Parser {
     }
     this.expect(')')
     const [least, most] = fn.arity
-    if (values.length < least || values.length > most) throw new ArithmeticError(`${name}() takes ${least === most ? least : `${least} to ${most}`} arguments, got ${values.length}`)
+    if (values.length < least || values.length > most)
+      throw new ArithmeticError(`${name}() takes ${least === most ? least : `${least} to ${most}`} arguments, got ${values.length}`)
     return fn.apply(values)
   }
 

@@ -18,7 +18,9 @@ export function documentText(name: string, lines = DOCUMENT_LINES): string {
     const region = regions[(line + seed) % regions.length] as string
     const amount = ((line * 7919 + seed) % 90_000) + 10_000
     const change = (((line * 37 + seed) % 41) - 20) / 2
-    out.push(`${String(line).padStart(4, '0')} ${section.toLowerCase()}: ${region} ${amount.toLocaleString('en-US')} EUR (${change >= 0 ? '+' : ''}${change.toFixed(1)}% vs last quarter) — ${title}`)
+    out.push(
+      `${String(line).padStart(4, '0')} ${section.toLowerCase()}: ${region} ${amount.toLocaleString('en-US')} EUR (${change >= 0 ? '+' : ''}${change.toFixed(1)}% vs last quarter) — ${title}`,
+    )
   }
   out.push(`End of ${title}.`)
   return out.join('\n')

@@ -68,7 +68,13 @@ export interface Conversion {
   readonly category: UnitCategory
 }
 
-const supported = `length (${units.filter((unit) => unit.category === 'length').map((unit) => unit.symbol).join(', ')}), mass (${units.filter((unit) => unit.category === 'mass').map((unit) => unit.symbol).join(', ')}) and temperature (°C, °F, K)`
+const supported = `length (${units
+  .filter((unit) => unit.category === 'length')
+  .map((unit) => unit.symbol)
+  .join(', ')}), mass (${units
+  .filter((unit) => unit.category === 'mass')
+  .map((unit) => unit.symbol)
+  .join(', ')}) and temperature (°C, °F, K)`
 
 /** Converts `value` between two units of one category; throws `UnitError` naming what is supported. */
 export function convertUnits(value: number, fromName: string, toName: string): Conversion {
@@ -79,6 +85,8 @@ export function convertUnits(value: number, fromName: string, toName: string): C
   if (to === undefined) throw new UnitError(`unknown unit "${toName}"; supported: ${supported}`)
   if (from.category !== to.category) throw new UnitError(`cannot convert ${from.category} (${from.symbol}) to ${to.category} (${to.symbol})`)
   const result =
-    from.category === 'temperature' ? fromCelsius(toCelsius(value, from.symbol), to.symbol) : (value * (from.factor as number)) / (to.factor as number)
+    from.category === 'temperature'
+      ? fromCelsius(toCelsius(value, from.symbol), to.symbol)
+      : (value * (from.factor as number)) / (to.factor as number)
   return { value, from: from.symbol, to: to.symbol, result: Number.parseFloat(result.toPrecision(6)), category: from.category }
 }

@@ -31,11 +31,7 @@ export function PolicyControls(props: PolicyControlsProps) {
       </label>
       <label>
         Token counter
-        <select
-          data-testid="counter-select"
-          value={props.counterId}
-          onChange={(event) => props.onCounterChange(event.target.value as CounterChoice)}
-        >
+        <select data-testid="counter-select" value={props.counterId} onChange={(event) => props.onCounterChange(event.target.value as CounterChoice)}>
           {counterChoices.map((choice) => (
             <option key={choice.id} value={choice.id}>
               {choice.label}

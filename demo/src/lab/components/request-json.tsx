@@ -25,13 +25,7 @@ export function RequestJson({ result }: { result: ProjectionResult }) {
         <legend className="visually-hidden">Request format</legend>
         {providers.map((option) => (
           <label key={option.id} className={provider === option.id ? 'active' : undefined}>
-            <input
-              type="radio"
-              name={name}
-              value={option.id}
-              checked={provider === option.id}
-              onChange={() => setProvider(option.id)}
-            />
+            <input type="radio" name={name} value={option.id} checked={provider === option.id} onChange={() => setProvider(option.id)} />
             {option.label}
           </label>
         ))}

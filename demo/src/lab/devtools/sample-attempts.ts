@@ -19,8 +19,10 @@ interface SampleAttempt {
   readonly error: NonNullable<CallAttempt['error']>
 }
 
-const rateLimited = 'The openai server is rate limiting model "gpt-4o-mini" (HTTP 429: "Rate limit reached for gpt-4o-mini on requests per min (RPM): Limit 3, Used 3"); send again in 2000 ms.'
-const overloaded = 'The openai server failed for model "gpt-4o-mini" (HTTP 503: "The server is overloaded or not ready yet."). This is on the provider\'s side: try again later.'
+const rateLimited =
+  'The openai server is rate limiting model "gpt-4o-mini" (HTTP 429: "Rate limit reached for gpt-4o-mini on requests per min (RPM): Limit 3, Used 3"); send again in 2000 ms.'
+const overloaded =
+  'The openai server failed for model "gpt-4o-mini" (HTTP 503: "The server is overloaded or not ready yet."). This is on the provider\'s side: try again later.'
 
 /**
  * What the call log holds beside the sample thread, as the agent would have logged it: the booking
@@ -29,10 +31,47 @@ const overloaded = 'The openai server failed for model "gpt-4o-mini" (HTTP 503: 
  * by the user after its first token.
  */
 const sampleAttempts: readonly SampleAttempt[] = [
-  { callId: 'c10', requestId: 'r8', attempt: 1, status: 'retried', basisSeq: 23, after: 1_200, durationMs: 410, error: { name: 'RateLimitError', message: rateLimited, status: 429 } },
-  { callId: 'c20', requestId: 'r15', attempt: 1, status: 'retried', basisSeq: 43, after: 900, durationMs: 2_350, error: { name: 'ProviderServerError', message: overloaded, status: 503 } },
-  { callId: 'c20', requestId: 'r15', attempt: 2, status: 'failed', basisSeq: 43, after: 5_300, durationMs: 2_120, error: { name: 'ProviderServerError', message: overloaded, status: 503 } },
-  { callId: 'c21', requestId: 'r15', attempt: 1, status: 'aborted', basisSeq: 43, after: 41_000, firstTokenMs: 640, durationMs: 3_400, error: { name: 'AbortError', message: 'The request was aborted.' } },
+  {
+    callId: 'c10',
+    requestId: 'r8',
+    attempt: 1,
+    status: 'retried',
+    basisSeq: 23,
+    after: 1_200,
+    durationMs: 410,
+    error: { name: 'RateLimitError', message: rateLimited, status: 429 },
+  },
+  {
+    callId: 'c20',
+    requestId: 'r15',
+    attempt: 1,
+    status: 'retried',
+    basisSeq: 43,
+    after: 900,
+    durationMs: 2_350,
+    error: { name: 'ProviderServerError', message: overloaded, status: 503 },
+  },
+  {
+    callId: 'c20',
+    requestId: 'r15',
+    attempt: 2,
+    status: 'failed',
+    basisSeq: 43,
+    after: 5_300,
+    durationMs: 2_120,
+    error: { name: 'ProviderServerError', message: overloaded, status: 503 },
+  },
+  {
+    callId: 'c21',
+    requestId: 'r15',
+    attempt: 1,
+    status: 'aborted',
+    basisSeq: 43,
+    after: 41_000,
+    firstTokenMs: 640,
+    durationMs: 3_400,
+    error: { name: 'AbortError', message: 'The request was aborted.' },
+  },
 ]
 
 /**
@@ -57,14 +96,33 @@ export async function sampleCallAttempts(threadId: string, entries: readonly Ent
       stored: new StoredHashes(),
       stopReason: sample.status === 'aborted' ? 'abort' : 'error',
       usage: undefined,
-      timing: { startedAt, ...(sample.firstTokenMs === undefined ? {} : { firstTokenMs: sample.firstTokenMs }), durationMs: sample.durationMs, attempts: sample.attempt },
+      timing: {
+        startedAt,
+        ...(sample.firstTokenMs === undefined ? {} : { firstTokenMs: sample.firstTokenMs }),
+        durationMs: sample.durationMs,
+        attempts: sample.attempt,
+      },
     })
-    return { id: `${sample.callId}#${sample.attempt}`, threadId, callId: sample.callId, requestId: sample.requestId, attempt: sample.attempt, status: sample.status, record, error: sample.error }
+    return {
+      id: `${sample.callId}#${sample.attempt}`,
+      threadId,
+      callId: sample.callId,
+      requestId: sample.requestId,
+      attempt: sample.attempt,
+      status: sample.status,
+      record,
+      error: sample.error,
+    }
   })
 }
 
 /** Logs the sample's attempts once (the call log is kept in IndexedDB across reloads). */
-export async function ensureSampleAttempts(calls: CallLog, threadId: string, entries: () => Promise<readonly Entry[]>, policy: ContextPolicy): Promise<void> {
+export async function ensureSampleAttempts(
+  calls: CallLog,
+  threadId: string,
+  entries: () => Promise<readonly Entry[]>,
+  policy: ContextPolicy,
+): Promise<void> {
   if ((await calls.attempts(threadId)).length > 0) return
   for (const attempt of await sampleCallAttempts(threadId, await entries(), policy)) await calls.recordAttempt(attempt)
 }

@@ -33,13 +33,29 @@ export function generatedInputs(count: number, startTurn = 0): EntryInput[] {
   while (inputs.length < count) {
     const topic = topics[turn % topics.length] as string
     const requestId = `g${turn}`
-    inputs.push({ kind: 'message', payload: { role: 'user', content: `Turn ${turn}: could you look at the ${topic} again? ${'Details follow. '.repeat(turn % 5)}` }, refs: { requestId } })
+    inputs.push({
+      kind: 'message',
+      payload: { role: 'user', content: `Turn ${turn}: could you look at the ${topic} again? ${'Details follow. '.repeat(turn % 5)}` },
+      refs: { requestId },
+    })
     if (turn % 4 === 0) {
       const toolCallId = `gt${turn}`
-      inputs.push({ kind: 'tool_call', payload: { name: 'lookup', arguments: { topic, turn } }, refs: { requestId, callId: `gc${turn}a`, toolCallId } })
-      inputs.push({ kind: 'tool_result', payload: { name: 'lookup', result: { topic, rows: [turn, turn + 1, turn + 2] } }, refs: { requestId, toolCallId } })
+      inputs.push({
+        kind: 'tool_call',
+        payload: { name: 'lookup', arguments: { topic, turn } },
+        refs: { requestId, callId: `gc${turn}a`, toolCallId },
+      })
+      inputs.push({
+        kind: 'tool_result',
+        payload: { name: 'lookup', result: { topic, rows: [turn, turn + 1, turn + 2] } },
+        refs: { requestId, toolCallId },
+      })
     }
-    inputs.push({ kind: 'message', payload: { role: 'assistant', content: `Here is what I found about ${topic} (turn ${turn}).` }, refs: { requestId, callId: `gc${turn}` } })
+    inputs.push({
+      kind: 'message',
+      payload: { role: 'assistant', content: `Here is what I found about ${topic} (turn ${turn}).` },
+      refs: { requestId, callId: `gc${turn}` },
+    })
     turn++
   }
   return inputs.slice(0, count)

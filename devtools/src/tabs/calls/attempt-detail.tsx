@@ -48,9 +48,7 @@ export function AttemptDetail({ thread, row, attempt, previous, answered }: Atte
         )}
         {replay === undefined ? null : <CopyRequest result={replay.result} />}
       </div>
-      <p className="tl-muted tl-detail-subtitle">
-        {rowSubtitle(row, entryAt)}
-      </p>
+      <p className="tl-muted tl-detail-subtitle">{rowSubtitle(row, entryAt)}</p>
       {attempt.error === undefined ? null : (
         <p className="tl-error" data-testid="attempt-error">
           {attempt.error.name}
@@ -58,9 +56,12 @@ export function AttemptDetail({ thread, row, attempt, previous, answered }: Atte
         </p>
       )}
       <p className="tl-muted" data-testid="attempt-timing">
-        sent {clockTime(record.startedAt)} UTC · first token {record.firstTokenMs === undefined ? 'none' : duration(record.firstTokenMs)} · took {duration(record.durationMs)} · model {record.model} ·{' '}
+        sent {clockTime(record.startedAt)} UTC · first token {record.firstTokenMs === undefined ? 'none' : duration(record.firstTokenMs)} · took{' '}
+        {duration(record.durationMs)} · model {record.model} ·{' '}
         {record.localInputTokens === undefined ? 'not counted' : `${formatNumber(record.localInputTokens)} prompt tokens counted`}
-        {record.inputTokens === undefined ? ' · the provider reported no usage' : ` · ${formatNumber(record.inputTokens)} reported (${difference ?? '—'})`}
+        {record.inputTokens === undefined
+          ? ' · the provider reported no usage'
+          : ` · ${formatNumber(record.inputTokens)} reported (${difference ?? '—'})`}
       </p>
       {state.status === 'loading' ? <p className="tl-muted">loading the token counter…</p> : null}
       {state.status === 'unavailable' ? <p className="tl-muted">This attempt was {state.reason}.</p> : null}

@@ -9,7 +9,13 @@ describe('Calls tab: predicted vs reported prompt cache', () => {
       threadId: 'unused',
       calls: [
         // A few hundred tokens: under OpenAI's 1,024 minimum nothing is predicted cached, and 64 reported is within noise.
-        { callId: 'c1', policy: testPolicy({ name: 'recorded' }), model: 'gpt-4o-mini', usage: { inputTokens: 120, outputTokens: 30, cachedInputTokens: 64 }, stopReason: 'stop' },
+        {
+          callId: 'c1',
+          policy: testPolicy({ name: 'recorded' }),
+          model: 'gpt-4o-mini',
+          usage: { inputTokens: 120, outputTokens: 30, cachedInputTokens: 64 },
+          stopReason: 'stop',
+        },
       ],
     })
     const panel = await renderPanel({ entries: conversation(3), tab: 'calls', session })

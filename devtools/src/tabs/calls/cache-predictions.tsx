@@ -67,7 +67,9 @@ export function CachePredictions({ thread, calls }: { readonly thread: Thread; r
                 {formatNumber(prediction.predicted.readTokens)} / {formatNumber(prediction.predicted.writeTokens)}
               </td>
               <td>{prediction.comparison.reportedReadTokens === undefined ? '–' : formatNumber(prediction.comparison.reportedReadTokens)}</td>
-              <td className={prediction.comparison.verdict === 'unpredicted-miss' ? 'tl-error' : 'tl-muted'}>{verdictText[prediction.comparison.verdict]}</td>
+              <td className={prediction.comparison.verdict === 'unpredicted-miss' ? 'tl-error' : 'tl-muted'}>
+                {verdictText[prediction.comparison.verdict]}
+              </td>
             </tr>
           ))}
         </tbody>

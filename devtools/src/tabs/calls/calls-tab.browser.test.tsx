@@ -12,7 +12,13 @@ describe('Calls tab', () => {
       status: 'idle',
       threadId: 'unused',
       calls: [
-        { callId: 'c1', policy: recorded, model: 'gpt-4o-mini', usage: { inputTokens: 120, outputTokens: 30, cachedInputTokens: 64 }, stopReason: 'stop' },
+        {
+          callId: 'c1',
+          policy: recorded,
+          model: 'gpt-4o-mini',
+          usage: { inputTokens: 120, outputTokens: 30, cachedInputTokens: 64 },
+          stopReason: 'stop',
+        },
         { callId: 'c2', policy: oneTurn },
       ],
     })
@@ -24,7 +30,8 @@ describe('Calls tab', () => {
     expect(detail.textContent).toContain('exact replay (recorded policy)')
     // c2 was sent with one turn only: the window moved, the cached prefix broke.
     expect((await panel.find('prefix-stable')).dataset['stable']).toBe('false')
-    const changes = (change: string) => panel.queryAll(`[data-testid="call-diff"] [data-change="${change}"]`).map((item) => Number(item.dataset['seq']))
+    const changes = (change: string) =>
+      panel.queryAll(`[data-testid="call-diff"] [data-change="${change}"]`).map((item) => Number(item.dataset['seq']))
     expect(changes('leaving')).toEqual([0, 1, 2, 3, 4])
     expect(changes('entering')).toContain(6)
     // Each change says why, in words, and shows the entry's text.
@@ -34,7 +41,9 @@ describe('Calls tab', () => {
     expect(left.textContent).toContain('user: question 0')
     const broke = await panel.find('prefix-break')
     expect(Number(broke.dataset['byte'])).toBeGreaterThan(0)
-    expect(broke.textContent).toMatch(/the request changed in message 1 \(.*\): only the 0 messages before it \(0 tokens\) can be read from the provider's cache/)
+    expect(broke.textContent).toMatch(
+      /the request changed in message 1 \(.*\): only the 0 messages before it \(0 tokens\) can be read from the provider's cache/,
+    )
     // The byte offset is expert detail: in the tooltip.
     expect(broke.querySelector('p')?.title).toMatch(/^the two requests differ from byte [\d,]+ of the later one on$/)
 
@@ -49,7 +58,9 @@ describe('Calls tab', () => {
     expect([...c1.querySelectorAll('[data-change="entering"]')].map((item) => (item as HTMLElement).dataset['seq'])).toEqual(['3', '4'])
     expect(c1.querySelector('[data-testid="breakpoint-reuse"]')?.textContent).toContain('read back')
     // c0 has no model recorded: the simulator (whose caches are per model) says why it predicts nothing.
-    expect(c1.querySelector('[data-testid="cache-figures"]')?.textContent).toContain('no prediction: the model of the answered call before is not recorded · provider reported 64')
+    expect(c1.querySelector('[data-testid="cache-figures"]')?.textContent).toContain(
+      'no prediction: the model of the answered call before is not recorded · provider reported 64',
+    )
     panel.unmount()
   })
 
@@ -61,12 +72,40 @@ describe('Calls tab', () => {
     const counter = await createTokenCounter('heuristic')
     const projection = project({ thread, policy, counter, tools: [] })
     // Written by the browser when it sent the request, completed from the route's report when the reply was saved.
-    const sent = callRecord({ model: 'server', provider: 'server', counter, policy, tools: [], memory: undefined, projection, basisSeq: thread.nextSeq, stored: new StoredHashes(), stopReason: 'unknown', usage: undefined, timing: { startedAt: Date.UTC(2026, 10, 28, 9, 0, 0) } })
+    const sent = callRecord({
+      model: 'server',
+      provider: 'server',
+      counter,
+      policy,
+      tools: [],
+      memory: undefined,
+      projection,
+      basisSeq: thread.nextSeq,
+      stored: new StoredHashes(),
+      stopReason: 'unknown',
+      usage: undefined,
+      timing: { startedAt: Date.UTC(2026, 10, 28, 9, 0, 0) },
+    })
     const steps = [
-      { stopReason: 'tool-calls', inputTokens: 100, outputTokens: 12, cachedInputTokens: 50, cacheWriteInputTokens: 10, firstTokenMs: 210, durationMs: 400 },
+      {
+        stopReason: 'tool-calls',
+        inputTokens: 100,
+        outputTokens: 12,
+        cachedInputTokens: 50,
+        cacheWriteInputTokens: 10,
+        firstTokenMs: 210,
+        durationMs: 400,
+      },
       { stopReason: 'stop', inputTokens: 140, outputTokens: 8, cachedInputTokens: 50, cacheWriteInputTokens: 10, firstTokenMs: 190, durationMs: 300 },
     ]
-    const record = completeCallRecord(sent, { stopReason: 'stop', usage: { inputTokens: 240, outputTokens: 20, cachedInputTokens: 100, cacheWriteInputTokens: 20 }, firstTokenMs: 210, durationMs: 760, steps, model: 'shop-model' })
+    const record = completeCallRecord(sent, {
+      stopReason: 'stop',
+      usage: { inputTokens: 240, outputTokens: 20, cachedInputTokens: 100, cacheWriteInputTokens: 20 },
+      firstTokenMs: 210,
+      durationMs: 760,
+      steps,
+      model: 'shop-model',
+    })
     const refs = (iteration: number, toolCallId?: string) => ({ callId: 'reply:0', iteration, ...(toolCallId === undefined ? {} : { toolCallId }) })
     const reply: EntryInput[] = [
       { kind: 'tool_call', payload: { name: 'orderStatus', arguments: { orderId: '40' } }, refs: refs(0, 'c0'), meta: { call: record } },

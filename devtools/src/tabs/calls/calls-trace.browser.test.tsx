@@ -16,42 +16,106 @@ async function seeded({ aborted = false } = {}) {
   const attempts: CallAttempt[] = []
   const start = Date.UTC(2026, 10, 23, 8, 0, 0)
   for (let turn = 0; turn < (aborted ? 4 : 3); turn++) {
-    const [question] = await stores.threads.appendMany(threadId, [{ kind: 'message', payload: { role: 'user', content: `question ${turn} ${'about the harbour '.repeat(8)}` } }])
+    const [question] = await stores.threads.appendMany(threadId, [
+      { kind: 'message', payload: { role: 'user', content: `question ${turn} ${'about the harbour '.repeat(8)}` } },
+    ])
     const thread = await stores.threads.load(threadId)
     const projection = project({ thread, policy, counter, tools: [] })
-    const base = { model: 'claude-sonnet-4-5', provider: 'anthropic', counter, policy, tools: [], memory: undefined, projection, basisSeq: thread.nextSeq, stored }
+    const base = {
+      model: 'claude-sonnet-4-5',
+      provider: 'anthropic',
+      counter,
+      policy,
+      tools: [],
+      memory: undefined,
+      projection,
+      basisSeq: thread.nextSeq,
+      stored,
+    }
     const startedAt = start + turn * 60_000
     const callId = `call-${turn}`
     if (turn === 1) {
       for (const attempt of [1, 2]) {
-        const record = callRecord({ ...base, stopReason: 'error', usage: undefined, timing: { startedAt: startedAt + (attempt - 1) * 2_000, durationMs: 300, attempts: attempt } })
-        attempts.push({ id: `${callId}#${attempt}`, threadId, callId, requestId: `r${turn}`, attempt, status: 'retried', record, error: { name: attempt === 1 ? 'RateLimitError' : 'ProviderServerError', message: attempt === 1 ? 'rate limited: retry after 2 s' : 'overloaded', status: attempt === 1 ? 429 : 529 } })
+        const record = callRecord({
+          ...base,
+          stopReason: 'error',
+          usage: undefined,
+          timing: { startedAt: startedAt + (attempt - 1) * 2_000, durationMs: 300, attempts: attempt },
+        })
+        attempts.push({
+          id: `${callId}#${attempt}`,
+          threadId,
+          callId,
+          requestId: `r${turn}`,
+          attempt,
+          status: 'retried',
+          record,
+          error: {
+            name: attempt === 1 ? 'RateLimitError' : 'ProviderServerError',
+            message: attempt === 1 ? 'rate limited: retry after 2 s' : 'overloaded',
+            status: attempt === 1 ? 429 : 529,
+          },
+        })
       }
     }
     if (turn === 2) {
       const record = callRecord({ ...base, stopReason: 'error', usage: undefined, timing: { startedAt, durationMs: 120, attempts: 1 } })
-      attempts.push({ id: `${callId}#1`, threadId, callId, requestId: `r${turn}`, attempt: 1, status: 'failed', record, error: { name: 'ProviderAuthError', message: 'invalid x-api-key', status: 401 } })
+      attempts.push({
+        id: `${callId}#1`,
+        threadId,
+        callId,
+        requestId: `r${turn}`,
+        attempt: 1,
+        status: 'failed',
+        record,
+        error: { name: 'ProviderAuthError', message: 'invalid x-api-key', status: 401 },
+      })
       continue
     }
     if (turn === 3) {
       // Stopped by the user 2.1 s in, after the first token: the agent logs it with the abort's error.
-      const record = callRecord({ ...base, stopReason: 'abort', usage: undefined, timing: { startedAt, firstTokenMs: 380, durationMs: 2_100, attempts: 1 } })
-      attempts.push({ id: `${callId}#1`, threadId, callId, requestId: `r${turn}`, attempt: 1, status: 'aborted', record, error: { name: 'AbortError', message: 'The request was aborted.' } })
+      const record = callRecord({
+        ...base,
+        stopReason: 'abort',
+        usage: undefined,
+        timing: { startedAt, firstTokenMs: 380, durationMs: 2_100, attempts: 1 },
+      })
+      attempts.push({
+        id: `${callId}#1`,
+        threadId,
+        callId,
+        requestId: `r${turn}`,
+        attempt: 1,
+        status: 'aborted',
+        record,
+        error: { name: 'AbortError', message: 'The request was aborted.' },
+      })
       continue
     }
     const local = projection.meta.tokens.total
     const record = callRecord({
       ...base,
       stopReason: 'stop',
-      usage: { inputTokens: Math.round(local * 1.12), outputTokens: 20, cachedInputTokens: turn === 0 ? 0 : 40, cacheWriteInputTokens: turn === 0 ? 50 : 0 },
+      usage: {
+        inputTokens: Math.round(local * 1.12),
+        outputTokens: 20,
+        cachedInputTokens: turn === 0 ? 0 : 40,
+        cacheWriteInputTokens: turn === 0 ? 50 : 0,
+      },
       timing: { startedAt, firstTokenMs: 420, durationMs: turn === 1 ? 4_900 : 1_300, attempts: turn === 1 ? 3 : 1 },
     })
-    const reply: EntryInput = { kind: 'message', payload: { role: 'assistant', content: `answer ${turn}` }, refs: { callId, requestId: `r${turn}` }, meta: { call: record } }
+    const reply: EntryInput = {
+      kind: 'message',
+      payload: { role: 'assistant', content: `answer ${turn}` },
+      refs: { callId, requestId: `r${turn}` },
+      meta: { call: record },
+    }
     stored.addFrom(await stores.threads.appendMany(threadId, [reply]))
     void question
   }
   for (const attempt of attempts) await stores.calls.recordAttempt(attempt)
-  for (let call = 0; call < 8; call++) await stores.calls.addCalibrationSample('claude-sonnet-4-5', 'heuristic', { local: 1_000, reported: 1_110 + (call % 3) * 10, messages: 6 })
+  for (let call = 0; call < 8; call++)
+    await stores.calls.addCalibrationSample('claude-sonnet-4-5', 'heuristic', { local: 1_000, reported: 1_110 + (call % 3) * 10, messages: 6 })
   return harness
 }
 
@@ -72,7 +136,9 @@ describe('Calls tab: every attempt on record', () => {
     // Rows say what the call wrote or why it failed, not its id (that is in the tooltip).
     expect(answered.querySelector('[data-testid="trace-label"]')?.textContent).toBe('try 3 · assistant: answer 1')
     expect(answered.title).toContain('call call-1')
-    expect(panel.query('[data-testid="attempt-row"][data-call-id="call-2"] [data-testid="trace-label"]')?.textContent).toMatch(/^try 1 · HTTP 401: invalid x-api-key/)
+    expect(panel.query('[data-testid="attempt-row"][data-call-id="call-2"] [data-testid="trace-label"]')?.textContent).toMatch(
+      /^try 1 · HTTP 401: invalid x-api-key/,
+    )
     expect(answered.textContent).toMatch(/→ [\d,]+ \+1[12]\.\d%/)
     // Cache read / written and cost, under a header that says so.
     expect(answered.querySelector('[data-testid="trace-cache"]')?.textContent).toBe('40 / 0')
@@ -88,7 +154,9 @@ describe('Calls tab: every attempt on record', () => {
     await eventually(() => expect(panel.query('[data-testid="attempt-detail"] [data-testid="replay-verified"]')?.dataset['verified']).toBe('true'))
     const calibration = await panel.find('calibration')
     expect(calibration.dataset['source']).toBe('calibrated')
-    expect(calibration.textContent).toMatch(/counts 1[12]\.\d% more tokens than the local counter \(over 10 calls\); budgets leave 1[1-5]\.\d% room for it\./)
+    expect(calibration.textContent).toMatch(
+      /counts 1[12]\.\d% more tokens than the local counter \(over 10 calls\); budgets leave 1[1-5]\.\d% room for it\./,
+    )
     // The figures behind it are expert detail, in the tooltip.
     expect(calibration.title).toMatch(/^provider ÷ local: ×1\.1[12]\d ± 0\.00\d over 10 calls · plans at ×1\.1\d\d$/)
     // (10 calls: 8 samples given, and the 2 answered replies' own, added by the store as they were written.)
@@ -116,7 +184,9 @@ describe('Calls tab: every attempt on record', () => {
     expect([clock, status, latency, cached]).toEqual(['08:03:00', 'aborted', '380 ms / 2.1 s', '—'])
     expect(label).toMatch(/^try 1 · AbortError: The request was aborted\. · for “question 3 about the harbour/)
     expect(tokens).toMatch(/^[\d,]+ → —$/)
-    const [, retriedStatus, retriedLabel, retriedLatency, retriedTokens] = cells('[data-testid="attempt-row"][data-call-id="call-1"][data-attempt="1"]')
+    const [, retriedStatus, retriedLabel, retriedLatency, retriedTokens] = cells(
+      '[data-testid="attempt-row"][data-call-id="call-1"][data-attempt="1"]',
+    )
     expect([retriedStatus, retriedLatency]).toEqual(['retried', '— / 300 ms'])
     expect(retriedLabel).toMatch(/^try 1 · HTTP 429: rate limited: retry after 2 s · for “question 1/)
     expect(retriedTokens).toMatch(/^[\d,]+ → —$/)
@@ -130,15 +200,20 @@ describe('Calls tab: every attempt on record', () => {
     expect((await panel.find('attempt-status')).textContent).toBe('aborted')
     expect(detail.textContent).toContain('stopped before it answered')
     expect((await panel.find('attempt-error')).textContent).toBe('AbortError: The request was aborted.')
-    expect((await panel.find('attempt-timing')).textContent).toMatch(/^sent 08:03:00 UTC · first token 380 ms · took 2\.1 s · model claude-sonnet-4-5 · [\d,]+ prompt tokens counted · the provider reported no usage$/)
+    expect((await panel.find('attempt-timing')).textContent).toMatch(
+      /^sent 08:03:00 UTC · first token 380 ms · took 2\.1 s · model claude-sonnet-4-5 · [\d,]+ prompt tokens counted · the provider reported no usage$/,
+    )
     const diff = await panel.find('call-diff')
     expect(diff.textContent).toContain('vs the attempt before (failed, sent 08:02:00 UTC)')
-    const changed = (change: string) => [...diff.querySelectorAll(`[data-change="${change}"]`)].map((item) => Number((item as HTMLElement).dataset['seq']))
+    const changed = (change: string) =>
+      [...diff.querySelectorAll(`[data-change="${change}"]`)].map((item) => Number((item as HTMLElement).dataset['seq']))
     expect([changed('entering'), changed('leaving'), changed('changed')]).toEqual([[5], [], []])
     expect(diff.querySelector('[data-change="entering"]')?.textContent).toContain('user: question 3')
     expect(diff.querySelector('[data-testid="prefix-stable"]')?.getAttribute('data-stable')).toBe('true')
     // Cache reads are predicted after the newest answered call; an attempt that never answered has no usage, and says so.
-    expect(diff.querySelector('[data-testid="cache-figures"]')?.textContent).toMatch(/simulator predicts [\d,]+ · no usage: the attempt was stopped before the provider reported any$/)
+    expect(diff.querySelector('[data-testid="cache-figures"]')?.textContent).toMatch(
+      /simulator predicts [\d,]+ · no usage: the attempt was stopped before the provider reported any$/,
+    )
 
     // A retry is compared with the try before it (nothing changed), its first try with the call before.
     const select = async (selector: string) => {
@@ -148,7 +223,9 @@ describe('Calls tab: every attempt on record', () => {
     const rows = () => panel.queryAll('.tl-trace-row')
     await select('[data-testid="attempt-row"][data-call-id="call-1"][data-attempt="1"]')
     await eventually(() => expect(panel.query('[data-testid="attempt-detail"]')?.dataset['attemptId']).toBe('call-1#1'))
-    await eventually(() => expect(panel.query('[data-testid="call-diff"]')?.textContent).toContain('vs the call before (answered, sent 08:00:00 UTC)'))
+    await eventually(() =>
+      expect(panel.query('[data-testid="call-diff"]')?.textContent).toContain('vs the call before (answered, sent 08:00:00 UTC)'),
+    )
     const current = () => panel.query('[data-testid="call-diff"]') as HTMLElement
     expect([...current().querySelectorAll('[data-change="entering"]')].map((item) => Number((item as HTMLElement).dataset['seq']))).toEqual([1, 2])
     // Newest first: the aborted call, the failed one, call-1 answered, its try 2, its try 1, call-0.
@@ -163,7 +240,9 @@ describe('Calls tab: every attempt on record', () => {
     ;(rows()[1] as HTMLElement).click()
     await eventually(() => expect(panel.query('[data-testid="attempt-detail"]')?.dataset['attemptId']).toBe('call-2#1'))
     await eventually(() => expect(current().textContent).toContain('vs the call before (answered, sent 08:01:00 UTC)'))
-    expect(current().querySelector('[data-testid="cache-figures"]')?.textContent).toMatch(/no usage: the attempt failed before the provider reported any$/)
+    expect(current().querySelector('[data-testid="cache-figures"]')?.textContent).toMatch(
+      /no usage: the attempt failed before the provider reported any$/,
+    )
     await page.screenshot({ path: '../../../test-results/devtools-calls-attempts-1440.png', element: panel.root.host as HTMLElement })
     panel.unmount()
   })

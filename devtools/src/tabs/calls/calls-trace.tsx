@@ -5,7 +5,17 @@ import { useCalibrations } from '@threadlens/react'
 import { useMemo } from 'react'
 import { VirtualList } from '../../components/virtual-list'
 import { useModelPrices } from '../../view-models/model-prices'
-import { cacheFigures, callCost, clockTime, countDifference, duration, formatCost, rowFigures, traceLabel, type TraceRow } from '../../view-models/call-trace-rows'
+import {
+  cacheFigures,
+  callCost,
+  clockTime,
+  countDifference,
+  duration,
+  formatCost,
+  rowFigures,
+  traceLabel,
+  type TraceRow,
+} from '../../view-models/call-trace-rows'
 import { formatNumber } from '../../view-models/meter-parts'
 import { calibrationWords } from '../../view-models/plain-words'
 
@@ -57,7 +67,17 @@ export function TraceList({
   )
 }
 
-function TraceRowView({ row, selected, onSelect, entryAt }: { readonly row: TraceRow; readonly selected: TraceRow; readonly onSelect: (key: string) => void; readonly entryAt: (seq: number) => Entry | undefined }) {
+function TraceRowView({
+  row,
+  selected,
+  onSelect,
+  entryAt,
+}: {
+  readonly row: TraceRow
+  readonly selected: TraceRow
+  readonly onSelect: (key: string) => void
+  readonly entryAt: (seq: number) => Entry | undefined
+}) {
   const record = rowFigures(row)
   const name = row.kind === 'call' ? row.call.callId : row.attempt.callId
   const attempt = row.kind === 'attempt' ? row.attempt.attempt : (record?.attempts ?? 1)
@@ -92,13 +112,24 @@ function TraceRowView({ row, selected, onSelect, entryAt }: { readonly row: Trac
           {duration(record?.firstTokenMs)} / {duration(record?.durationMs)}
         </span>
         <span className="tl-mono" title="prompt tokens: local count → provider-reported (difference)" data-label="tokens" data-testid="trace-tokens">
-          {record?.localInputTokens === undefined ? '—' : formatNumber(record.localInputTokens)} → {record?.inputTokens === undefined ? '—' : formatNumber(record.inputTokens)}
+          {record?.localInputTokens === undefined ? '—' : formatNumber(record.localInputTokens)} →{' '}
+          {record?.inputTokens === undefined ? '—' : formatNumber(record.inputTokens)}
           {difference === undefined ? '' : <span className="tl-trace-difference"> {difference}</span>}
         </span>
-        <span className="tl-mono tl-muted" title="prompt tokens read from the provider's cache / written to it" data-label="cache" data-testid="trace-cache">
+        <span
+          className="tl-mono tl-muted"
+          title="prompt tokens read from the provider's cache / written to it"
+          data-label="cache"
+          data-testid="trace-cache"
+        >
           {cacheFigures(record)}
         </span>
-        <span className="tl-mono tl-muted" title="at the model's list prices (cache reads and writes at theirs)" data-label="cost" data-testid="trace-cost">
+        <span
+          className="tl-mono tl-muted"
+          title="at the model's list prices (cache reads and writes at theirs)"
+          data-label="cost"
+          data-testid="trace-cost"
+        >
           {formatCost(callCost(record))}
         </span>
       </span>
@@ -125,7 +156,12 @@ export function CalibrationList() {
       </p>
     )
   }
-  if (calibrations.value.length === 0) return <p className="tl-muted" data-testid="calibrations-empty">Calibration: no call has reported usage yet.</p>
+  if (calibrations.value.length === 0)
+    return (
+      <p className="tl-muted" data-testid="calibrations-empty">
+        Calibration: no call has reported usage yet.
+      </p>
+    )
   return (
     <div className="tl-card" data-testid="calibrations">
       <p className="tl-h">How each model counts tokens, against the local counter (recent calls)</p>
@@ -140,7 +176,13 @@ export function CalibrationList() {
             title={`provider ÷ local: ×${calibration.ratio.toFixed(3)} ± ${calibration.spread.toFixed(3)} over ${calibration.samples.length} calls · plans at ×${verdict.upperRatio.toFixed(3)}${verdict.source === 'calibrated' ? '' : ' (default margin)'}`}
           >
             <span className="tl-mono">{calibration.model}</span> <span className="tl-muted">({calibration.counter})</span>{' '}
-            {calibrationWords({ ratio: calibration.ratio, calls: calibration.samples.length, upperRatio: verdict.upperRatio, calibrated: verdict.source === 'calibrated', minimumSamples: calibrationDefaults.minimumSamples })}
+            {calibrationWords({
+              ratio: calibration.ratio,
+              calls: calibration.samples.length,
+              upperRatio: verdict.upperRatio,
+              calibrated: verdict.source === 'calibrated',
+              minimumSamples: calibrationDefaults.minimumSamples,
+            })}
             {verdict.mismatch === undefined ? null : (
               <span className="tl-badge tl-danger" data-testid="count-mismatch">
                 {' '}

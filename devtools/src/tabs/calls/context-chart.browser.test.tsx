@@ -23,8 +23,14 @@ function recordsOf(entries: readonly EntryInput[]): RecordedCall[] {
 /** Four turns with a summary written before the third question. */
 function summarizedConversation(): EntryInput[] {
   const entries = conversation(4)
-  const third = entries.findIndex((entry) => entry.kind === 'message' && entry.payload.role === 'user' && entry.payload.content.startsWith('question 2'))
-  return [...entries.slice(0, third), { kind: 'summary', payload: { fromSeq: 0, toSeq: 2, content: 'the first two questions, in short' } }, ...entries.slice(third)]
+  const third = entries.findIndex(
+    (entry) => entry.kind === 'message' && entry.payload.role === 'user' && entry.payload.content.startsWith('question 2'),
+  )
+  return [
+    ...entries.slice(0, third),
+    { kind: 'summary', payload: { fromSeq: 0, toSeq: 2, content: 'the first two questions, in short' } },
+    ...entries.slice(third),
+  ]
 }
 
 async function violations(element: Element): Promise<string[]> {
@@ -51,7 +57,8 @@ function contrast(a: string, b: string): number {
  */
 function svgContrasts(chart: HTMLElement, background: string): string[] {
   const low: string[] = []
-  for (const text of chart.querySelectorAll('svg text')) if (contrast(getComputedStyle(text).fill, background) < 4.5) low.push(`label ${text.textContent}`)
+  for (const text of chart.querySelectorAll('svg text'))
+    if (contrast(getComputedStyle(text).fill, background) < 4.5) low.push(`label ${text.textContent}`)
   for (const mark of chart.querySelectorAll('svg path, svg circle, svg line')) {
     const style = getComputedStyle(mark)
     const paint = style.stroke !== 'none' ? style.stroke : style.fill
@@ -71,7 +78,13 @@ describe('the Calls tab’s context chart', () => {
   it('draws each request’s prompt against the budget, marks summaries and unanswered requests, selects a call by click, key and table, and passes axe', async () => {
     await page.viewport(1440, 900)
     const entries = summarizedConversation()
-    const panel = await renderPanel({ entries, tab: 'calls', policy, height: 900, session: createSessionSource({ status: 'idle', threadId: 'unused', calls: recordsOf(entries) }) })
+    const panel = await renderPanel({
+      entries,
+      tab: 'calls',
+      policy,
+      height: 900,
+      session: createSessionSource({ status: 'idle', threadId: 'unused', calls: recordsOf(entries) }),
+    })
     await recordAttempts(panel.stores, panel.threadId, policy)
     try {
       const chart = await chartOf(panel)
@@ -79,7 +92,9 @@ describe('the Calls tab’s context chart', () => {
       await eventually(() => expect(chart.querySelectorAll('[data-testid="context-chart-point"]')).toHaveLength(9))
       const svg = chart.querySelector('[data-testid="context-chart-svg"]') as SVGSVGElement
       expect(svg.getAttribute('role')).toBe('group')
-      expect(svg.getAttribute('aria-label')).toMatch(/^Prompt size of 9 requests, oldest first; sent from 400 to 1,150 tokens \(the most at request \d\); budget 8,000 tokens; 1 summary written; 3 not answered\.$/)
+      expect(svg.getAttribute('aria-label')).toMatch(
+        /^Prompt size of 9 requests, oldest first; sent from 400 to 1,150 tokens \(the most at request \d\); budget 8,000 tokens; 1 summary written; 3 not answered\.$/,
+      )
       expect(chart.querySelectorAll('[data-testid="context-chart-summary"]')).toHaveLength(1)
       expect(chart.querySelectorAll('[data-testid="context-chart-unanswered"]')).toHaveLength(3)
       expect(chart.querySelector('[data-testid="context-chart-budget"]')?.getAttribute('d')).toMatch(/^M[\d.]+ [\d.]+H/)
@@ -88,7 +103,9 @@ describe('the Calls tab’s context chart', () => {
       )
       // Each point says its figures (tooltip and accessible name alike).
       const second = chart.querySelector('[data-key="c:c0"]') as SVGRectElement
-      expect(second.getAttribute('aria-label')).toBe('request 2, call c0 · sent 550 tokens · provider counted 570 · 400 read from cache · budget 8,000 tokens')
+      expect(second.getAttribute('aria-label')).toBe(
+        'request 2, call c0 · sent 550 tokens · provider counted 570 · 400 read from cache · budget 8,000 tokens',
+      )
       expect(second.querySelector('title')?.textContent).toBe(second.getAttribute('aria-label'))
 
       // The newest row is selected: its point is the current one.
@@ -129,7 +146,14 @@ describe('the Calls tab’s context chart', () => {
   it.each([390, 1024, 1440])('fits %i px: no label overlaps another, labels at least 10 px, fewer on a phone', async (width) => {
     await page.viewport(width, 900)
     const entries = conversation(60)
-    const panel = await renderPanel({ entries, tab: 'calls', policy, width, height: 900, session: createSessionSource({ status: 'idle', threadId: 'unused', calls: recordsOf(entries) }) })
+    const panel = await renderPanel({
+      entries,
+      tab: 'calls',
+      policy,
+      width,
+      height: 900,
+      session: createSessionSource({ status: 'idle', threadId: 'unused', calls: recordsOf(entries) }),
+    })
     try {
       const chart = await chartOf(panel)
       const svg = chart.querySelector('svg[data-testid="context-chart-svg"]') as SVGSVGElement
@@ -141,7 +165,9 @@ describe('the Calls tab’s context chart', () => {
         expect(label.left).toBeGreaterThanOrEqual(box.left - 1)
         expect(label.right).toBeLessThanOrEqual(box.right + 1)
       }
-      for (const [index, a] of labels.entries()) for (const b of labels.slice(index + 1)) expect(a.right <= b.left || b.right <= a.left || a.bottom <= b.top || b.bottom <= a.top, 'two labels overlap').toBe(true)
+      for (const [index, a] of labels.entries())
+        for (const b of labels.slice(index + 1))
+          expect(a.right <= b.left || b.right <= a.left || a.bottom <= b.top || b.bottom <= a.top, 'two labels overlap').toBe(true)
       const xLabels = chart.querySelectorAll('[data-testid="context-chart-x-label"]').length
       if (width === 390) expect(xLabels).toBeLessThanOrEqual(4)
       else expect(xLabels).toBeGreaterThan(4)
@@ -156,7 +182,13 @@ describe('the Calls tab’s context chart', () => {
     const entries = conversation(750, 2)
     const records = recordsOf(entries)
     expect(records).toHaveLength(1_000)
-    const panel = await renderPanel({ entries, tab: 'calls', policy, height: 900, session: createSessionSource({ status: 'idle', threadId: 'unused', calls: records }) })
+    const panel = await renderPanel({
+      entries,
+      tab: 'calls',
+      policy,
+      height: 900,
+      session: createSessionSource({ status: 'idle', threadId: 'unused', calls: records }),
+    })
     try {
       const started = performance.now()
       const chart = await chartOf(panel)
@@ -183,12 +215,19 @@ describe('the Calls tab’s context chart', () => {
       { kind: 'message', payload: { role: 'user', content: 'hi' } },
       { kind: 'message', payload: { role: 'assistant', content: 'hello' }, refs: { callId: 'c0' } },
     ]
-    const one = await renderPanel({ entries: single, tab: 'calls', policy, session: createSessionSource({ status: 'idle', threadId: 'unused', calls: [{ callId: 'c0', policy, localInputTokens: 321 }] }) })
+    const one = await renderPanel({
+      entries: single,
+      tab: 'calls',
+      policy,
+      session: createSessionSource({ status: 'idle', threadId: 'unused', calls: [{ callId: 'c0', policy, localInputTokens: 321 }] }),
+    })
     try {
       const chart = await chartOf(one)
       expect(chart.querySelectorAll('[data-testid="context-chart-point"]')).toHaveLength(1)
       expect(chart.querySelectorAll('circle')).toHaveLength(1)
-      expect(chart.querySelector('[data-testid="context-chart-point"]')?.getAttribute('aria-label')).toBe('request 1, call c0 · sent 321 tokens · budget 8,000 tokens')
+      expect(chart.querySelector('[data-testid="context-chart-point"]')?.getAttribute('aria-label')).toBe(
+        'request 1, call c0 · sent 321 tokens · budget 8,000 tokens',
+      )
     } finally {
       one.unmount()
     }

@@ -1,11 +1,32 @@
 import type { Entry } from '@threadlens/core'
 import { useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react'
 import type { TraceRow } from '../../view-models/call-trace-rows'
-import { axisTicks, bucketWords, callTicks, chartBuckets, chartSummary, contextSeries, hasFigures, shortTokens, type ChartBucket, type ContextPoint } from '../../view-models/context-chart'
+import {
+  axisTicks,
+  bucketWords,
+  callTicks,
+  chartBuckets,
+  chartSummary,
+  contextSeries,
+  hasFigures,
+  shortTokens,
+  type ChartBucket,
+  type ContextPoint,
+} from '../../view-models/context-chart'
 import { formatNumber } from '../../view-models/meter-parts'
 
 /** Line colours on the panel's background (#161a20): each at 3:1 or more, and each line drawn its own way too. */
-const colours = { sent: '#5b9dff', reported: '#3fb37f', cached: '#e0a030', budget: '#dfe4ea', summary: '#c39bff', recall: '#4fd1c5', unanswered: '#ff938c', text: '#a3adba', grid: '#2c333d' } as const
+const colours = {
+  sent: '#5b9dff',
+  reported: '#3fb37f',
+  cached: '#e0a030',
+  budget: '#dfe4ea',
+  summary: '#c39bff',
+  recall: '#4fd1c5',
+  unanswered: '#ff938c',
+  text: '#a3adba',
+  grid: '#2c333d',
+} as const
 const dashes = { sent: undefined, reported: '6 3', cached: '2 3', budget: '10 4' } as const
 
 const HEIGHT = 150
@@ -32,7 +53,13 @@ function useWidth(): [number | undefined, (element: HTMLDivElement | null) => vo
 type Figure = 'sent' | 'reported' | 'cached'
 
 /** A line through the buckets that have the figure (a request without it is a gap in what is known, not a zero: the line goes on; the budget's breaks). */
-function linePath(buckets: readonly ChartBucket[], figure: Figure | 'budget', x: (index: number) => number, y: (value: number) => number, half: number): string {
+function linePath(
+  buckets: readonly ChartBucket[],
+  figure: Figure | 'budget',
+  x: (index: number) => number,
+  y: (value: number) => number,
+  half: number,
+): string {
   let path = ''
   let open = false
   for (const [index, bucket] of buckets.entries()) {
@@ -62,7 +89,17 @@ const legend: readonly { readonly figure: Figure | 'budget'; readonly words: str
  * request was not answered. A point (a run of requests when there are more than fit) selects its
  * request in the list; arrow keys move between points. The same figures are in a table under it.
  */
-export function ContextChart({ rows, entries, selected, onSelect }: { readonly rows: readonly TraceRow[]; readonly entries: readonly Entry[]; readonly selected: string; readonly onSelect: (key: string) => void }) {
+export function ContextChart({
+  rows,
+  entries,
+  selected,
+  onSelect,
+}: {
+  readonly rows: readonly TraceRow[]
+  readonly entries: readonly Entry[]
+  readonly selected: string
+  readonly onSelect: (key: string) => void
+}) {
   const points = useMemo(() => contextSeries(rows, entries), [rows, entries])
   const drawable = useMemo(() => points.some(hasFigures), [points])
   const [width, measure] = useWidth()
@@ -82,7 +119,11 @@ export function ContextChart({ rows, entries, selected, onSelect }: { readonly r
       <div ref={measure} style={{ width: '100%', minWidth: 0 }}>
         {width === undefined || width <= 0 ? null : <Plot points={points} width={width} selected={selected} onSelect={onSelect} summary={summary} />}
       </div>
-      <ul className="tl-row tl-muted" style={{ listStyle: 'none', margin: '4px 0 0', padding: 0, gap: '2px 14px', fontSize: 11 }} data-testid="context-chart-legend">
+      <ul
+        className="tl-row tl-muted"
+        style={{ listStyle: 'none', margin: '4px 0 0', padding: 0, gap: '2px 14px', fontSize: 11 }}
+        data-testid="context-chart-legend"
+      >
         {legend.map((item) => (
           <li key={item.figure} style={{ display: 'inline-flex', alignItems: 'center', gap: 5 }}>
             <svg width="22" height="8" aria-hidden="true" focusable="false">
@@ -123,7 +164,19 @@ export function ContextChart({ rows, entries, selected, onSelect }: { readonly r
 }
 
 // long: one SVG, its axes, lines, marks and the points' keyboard handling read best together
-function Plot({ points, width, selected, onSelect, summary }: { readonly points: readonly ContextPoint[]; readonly width: number; readonly selected: string; readonly onSelect: (key: string) => void; readonly summary: string }) {
+function Plot({
+  points,
+  width,
+  selected,
+  onSelect,
+  summary,
+}: {
+  readonly points: readonly ContextPoint[]
+  readonly width: number
+  readonly selected: string
+  readonly onSelect: (key: string) => void
+  readonly summary: string
+}) {
   const plotWidth = Math.max(40, width - margin.left - margin.right)
   const plotHeight = HEIGHT - margin.top - margin.bottom
   const buckets = useMemo(() => chartBuckets(points, Math.min(MAX_BUCKETS, Math.floor(plotWidth / PIXELS_PER_BUCKET))), [points, plotWidth])
@@ -133,7 +186,10 @@ function Plot({ points, width, selected, onSelect, summary }: { readonly points:
   const [active, setActive] = useState<{ readonly index: number; readonly selected: string } | undefined>(undefined)
   const [focused, setFocused] = useState<number | undefined>(undefined)
   const svg = useRef<SVGSVGElement>(null)
-  const current = Math.min(buckets.length - 1, active !== undefined && active.selected === selected ? active.index : selectedBucket === -1 ? buckets.length - 1 : selectedBucket)
+  const current = Math.min(
+    buckets.length - 1,
+    active !== undefined && active.selected === selected ? active.index : selectedBucket === -1 ? buckets.length - 1 : selectedBucket,
+  )
   let top = 0
   for (const bucket of buckets) top = Math.max(top, bucket.sent ?? 0, bucket.reported ?? 0, bucket.cached ?? 0, bucket.budget ?? 0)
   const yTicks = axisTicks(top, plotHeight < 100 ? 3 : 4)
@@ -142,14 +198,22 @@ function Plot({ points, width, selected, onSelect, summary }: { readonly points:
   const x = (index: number) => margin.left + (index + 0.5) * step
   const y = (value: number) => margin.top + plotHeight - (value / yMax) * plotHeight
   const xLabels = callTicks(points.length, plotWidth < 400 ? 4 : plotWidth < 700 ? 6 : 8)
-  const bucketOf = (request: number) => Math.min(buckets.length - 1, Math.floor(request / Math.max(1, buckets[0] === undefined ? 1 : buckets[0].last - buckets[0].first + 1)))
+  const bucketOf = (request: number) =>
+    Math.min(buckets.length - 1, Math.floor(request / Math.max(1, buckets[0] === undefined ? 1 : buckets[0].last - buckets[0].first + 1)))
   const move = (to: number) => {
     const next = Math.max(0, Math.min(buckets.length - 1, to))
     setActive({ index: next, selected })
     svg.current?.querySelector<SVGRectElement>(`[data-bucket="${next}"]`)?.focus()
   }
   const onKeyDown = (event: KeyboardEvent, index: number) => {
-    const moves: Readonly<Record<string, number>> = { ArrowRight: index + 1, ArrowDown: index + 1, ArrowLeft: index - 1, ArrowUp: index - 1, Home: 0, End: buckets.length - 1 }
+    const moves: Readonly<Record<string, number>> = {
+      ArrowRight: index + 1,
+      ArrowDown: index + 1,
+      ArrowLeft: index - 1,
+      ArrowUp: index - 1,
+      Home: 0,
+      End: buckets.length - 1,
+    }
     if (event.key in moves) {
       event.preventDefault()
       move(moves[event.key] as number)
@@ -160,7 +224,16 @@ function Plot({ points, width, selected, onSelect, summary }: { readonly points:
   }
   const dots = buckets.length <= DOTS_UP_TO
   return (
-    <svg ref={svg} width={width} height={HEIGHT} role="group" aria-label={summary} data-testid="context-chart-svg" data-buckets={buckets.length} style={{ display: 'block', overflow: 'visible', fontSize: 10.5 }}>
+    <svg
+      ref={svg}
+      width={width}
+      height={HEIGHT}
+      role="group"
+      aria-label={summary}
+      data-testid="context-chart-svg"
+      data-buckets={buckets.length}
+      style={{ display: 'block', overflow: 'visible', fontSize: 10.5 }}
+    >
       {yTicks.map((tick) => (
         <g key={tick}>
           <line x1={margin.left} x2={margin.left + plotWidth} y1={y(tick)} y2={y(tick)} stroke={colours.grid} />
@@ -174,31 +247,81 @@ function Plot({ points, width, selected, onSelect, summary }: { readonly points:
           {call}
         </text>
       ))}
-      {selectedBucket === -1 ? null : <rect x={x(selectedBucket) - step / 2} y={margin.top} width={step} height={plotHeight} fill={colours.sent} opacity={0.18} data-testid="context-chart-selected" />}
+      {selectedBucket === -1 ? null : (
+        <rect
+          x={x(selectedBucket) - step / 2}
+          y={margin.top}
+          width={step}
+          height={plotHeight}
+          fill={colours.sent}
+          opacity={0.18}
+          data-testid="context-chart-selected"
+        />
+      )}
       <path d={linePath(buckets, 'cached', x, y, step / 2)} fill="none" stroke={colours.cached} strokeWidth={1.5} strokeDasharray={dashes.cached} />
-      <path d={linePath(buckets, 'budget', x, y, step / 2)} fill="none" stroke={colours.budget} strokeWidth={1.5} strokeDasharray={dashes.budget} data-testid="context-chart-budget" />
-      <path d={linePath(buckets, 'reported', x, y, step / 2)} fill="none" stroke={colours.reported} strokeWidth={1.5} strokeDasharray={dashes.reported} />
+      <path
+        d={linePath(buckets, 'budget', x, y, step / 2)}
+        fill="none"
+        stroke={colours.budget}
+        strokeWidth={1.5}
+        strokeDasharray={dashes.budget}
+        data-testid="context-chart-budget"
+      />
+      <path
+        d={linePath(buckets, 'reported', x, y, step / 2)}
+        fill="none"
+        stroke={colours.reported}
+        strokeWidth={1.5}
+        strokeDasharray={dashes.reported}
+      />
       <path d={linePath(buckets, 'sent', x, y, step / 2)} fill="none" stroke={colours.sent} strokeWidth={2} data-testid="context-chart-sent" />
       {dots
         ? buckets.flatMap((bucket, index) =>
             (['cached', 'reported', 'sent'] as const).map((figure) => {
               const value = bucket[figure]
-              return value === undefined ? null : <circle key={`${figure}-${index}`} cx={x(index)} cy={y(value)} r={figure === 'sent' ? 3 : 2.5} fill={colours[figure]} />
+              return value === undefined ? null : (
+                <circle key={`${figure}-${index}`} cx={x(index)} cy={y(value)} r={figure === 'sent' ? 3 : 2.5} fill={colours[figure]} />
+              )
             }),
           )
         : null}
       {buckets.map((bucket, index) =>
-        bucket.summaries.length === 0 ? null : <path key={`s${index}`} d={`M${x(index) - 4} ${margin.top - 8}H${x(index) + 4}L${x(index)} ${margin.top - 1}Z`} fill={colours.summary} data-testid="context-chart-summary" />,
+        bucket.summaries.length === 0 ? null : (
+          <path
+            key={`s${index}`}
+            d={`M${x(index) - 4} ${margin.top - 8}H${x(index) + 4}L${x(index)} ${margin.top - 1}Z`}
+            fill={colours.summary}
+            data-testid="context-chart-summary"
+          />
+        ),
       )}
       {buckets.map((bucket, index) =>
-        bucket.recalled === 0 ? null : <path key={`r${index}`} d={`M${x(index)} ${margin.top + 2}l4 4l-4 4l-4 -4Z`} fill={colours.recall} data-testid="context-chart-recall" />,
+        bucket.recalled === 0 ? null : (
+          <path key={`r${index}`} d={`M${x(index)} ${margin.top + 2}l4 4l-4 4l-4 -4Z`} fill={colours.recall} data-testid="context-chart-recall" />
+        ),
       )}
       {buckets.map((bucket, index) =>
         bucket.unanswered === 0 ? null : (
-          <path key={`u${index}`} d={`M${x(index) - 3} ${margin.top + plotHeight - 9}l6 6m0 -6l-6 6`} stroke={colours.unanswered} strokeWidth={2} data-testid="context-chart-unanswered" />
+          <path
+            key={`u${index}`}
+            d={`M${x(index) - 3} ${margin.top + plotHeight - 9}l6 6m0 -6l-6 6`}
+            stroke={colours.unanswered}
+            strokeWidth={2}
+            data-testid="context-chart-unanswered"
+          />
         ),
       )}
-      {focused === undefined ? null : <rect x={x(focused) - step / 2 + 1} y={margin.top + 1} width={Math.max(2, step - 2)} height={plotHeight - 2} fill="none" stroke={colours.sent} strokeWidth={2} />}
+      {focused === undefined ? null : (
+        <rect
+          x={x(focused) - step / 2 + 1}
+          y={margin.top + 1}
+          width={Math.max(2, step - 2)}
+          height={plotHeight - 2}
+          fill="none"
+          stroke={colours.sent}
+          strokeWidth={2}
+        />
+      )}
       {buckets.map((bucket, index) => {
         const words = bucketWords(bucket, points)
         return (
@@ -232,7 +355,15 @@ function Plot({ points, width, selected, onSelect, summary }: { readonly points:
 
 const cell = (value: number | undefined) => (value === undefined ? '—' : formatNumber(value))
 
-function FigureTable({ points, selected, onSelect }: { readonly points: readonly ContextPoint[]; readonly selected: string; readonly onSelect: (key: string) => void }) {
+function FigureTable({
+  points,
+  selected,
+  onSelect,
+}: {
+  readonly points: readonly ContextPoint[]
+  readonly selected: string
+  readonly onSelect: (key: string) => void
+}) {
   return (
     <table className="tl-table tl-mono" data-testid="context-chart-rows" style={{ fontSize: 11 }}>
       <thead>
@@ -253,7 +384,13 @@ function FigureTable({ points, selected, onSelect }: { readonly points: readonly
           <tr key={point.key} aria-current={point.key === selected ? 'true' : undefined}>
             <td>{point.index + 1}</td>
             <td>
-              <button type="button" className="tl-more" style={{ marginLeft: 0 }} onClick={() => onSelect(point.key)} aria-label={`show request ${point.index + 1} (call ${point.callId}) in the list`}>
+              <button
+                type="button"
+                className="tl-more"
+                style={{ marginLeft: 0 }}
+                onClick={() => onSelect(point.key)}
+                aria-label={`show request ${point.index + 1} (call ${point.callId}) in the list`}
+              >
                 {point.callId}
                 {point.attempt > 1 ? ` #${point.attempt}` : ''}
               </button>

@@ -27,7 +27,8 @@ export interface RowDiffProps {
 function previousLabel(row: TraceRow, previous: TraceRow): string {
   const callId = (item: TraceRow) => (item.kind === 'call' ? item.call.callId : item.attempt.callId)
   const when = previous.record?.startedAt === undefined ? '' : `, sent ${clockTime(previous.record.startedAt)} UTC`
-  if (previous.kind === 'attempt' && callId(previous) === callId(row)) return `try ${previous.attempt.attempt} of this call (${previous.status}${when})`
+  if (previous.kind === 'attempt' && callId(previous) === callId(row))
+    return `try ${previous.attempt.attempt} of this call (${previous.status}${when})`
   if (previous.kind === 'attempt') return `the attempt before (${previous.status}${when})`
   return `the call before (${previous.status === 'ok' ? 'answered' : previous.status}${when})`
 }
@@ -36,7 +37,14 @@ function cacheInput(thread: Thread, row: TraceRow, replay: RowReplay) {
   const model = row.record?.model ?? (row.kind === 'call' ? row.call.record?.model : undefined)
   const at = row.record?.startedAt ?? (row.kind === 'call' ? thread.bySeq(row.call.firstSeq)?.createdAt : undefined) ?? 0
   const usage = row.kind === 'call' ? row.call.record?.usage : undefined
-  const reported = usage ?? (row.record?.inputTokens === undefined ? undefined : { inputTokens: row.record.inputTokens, ...(row.record.cachedInputTokens === undefined ? {} : { cachedInputTokens: row.record.cachedInputTokens }) })
+  const reported =
+    usage ??
+    (row.record?.inputTokens === undefined
+      ? undefined
+      : {
+          inputTokens: row.record.inputTokens,
+          ...(row.record.cachedInputTokens === undefined ? {} : { cachedInputTokens: row.record.cachedInputTokens }),
+        })
   return { callId: row.key, result: replay.result, tools: replay.tools, at, model, reported }
 }
 
@@ -45,7 +53,8 @@ function reportedRead(row: TraceRow): { readonly tokens?: number; readonly note?
   const usage = row.kind === 'call' ? row.call.record?.usage : undefined
   const tokens = usage?.cachedInputTokens ?? row.record?.cachedInputTokens
   if (tokens !== undefined) return { tokens }
-  if (row.status !== 'ok') return { note: `no usage: the attempt ${row.status === 'aborted' ? 'was stopped' : 'failed'} before the provider reported any` }
+  if (row.status !== 'ok')
+    return { note: `no usage: the attempt ${row.status === 'aborted' ? 'was stopped' : 'failed'} before the provider reported any` }
   if (row.record === undefined && usage === undefined) return { note: 'no usage recorded for this call' }
   return {}
 }
@@ -64,14 +73,30 @@ export function RowDiff({ thread, row, replay, previous, answered, entryAt }: Ro
     if (answered === undefined || base.status !== 'ready') return {}
     const inputs = [cacheInput(thread, answered, base.replay), cacheInput(thread, row, replay)]
     // A provider's cache is per model: with one of the two models unknown, a prediction would be a guess.
-    if ((inputs[0]?.model === undefined) !== (inputs[1]?.model === undefined)) return { note: `no prediction: the model of ${inputs[0]?.model === undefined ? 'the answered call before' : 'this call'} is not recorded` }
+    if ((inputs[0]?.model === undefined) !== (inputs[1]?.model === undefined))
+      return { note: `no prediction: the model of ${inputs[0]?.model === undefined ? 'the answered call before' : 'this call'} is not recorded` }
     const tokens = predictCalls(inputs, (text) => replay.counter.countCached(text))[1]?.predicted.readTokens
     return tokens === undefined ? {} : { tokens }
   }, [thread, answered, base, row, replay])
-  if (previous === undefined) return <p className="tl-muted" data-testid="call-diff-none">The thread&apos;s first request: nothing to compare with.</p>
+  if (previous === undefined)
+    return (
+      <p className="tl-muted" data-testid="call-diff-none">
+        The thread&apos;s first request: nothing to compare with.
+      </p>
+    )
   if (before.status === 'loading' || before.status === 'none') return <p className="tl-muted">loading the request before…</p>
-  if (before.status === 'unavailable') return <p className="tl-muted" data-testid="call-diff-none">No diff: the request before was {before.reason}.</p>
-  if (before.status === 'failed') return <p className="tl-error" data-testid="call-diff-none">No diff: the request before could not be rebuilt ({String(before.error)}).</p>
+  if (before.status === 'unavailable')
+    return (
+      <p className="tl-muted" data-testid="call-diff-none">
+        No diff: the request before was {before.reason}.
+      </p>
+    )
+  if (before.status === 'failed')
+    return (
+      <p className="tl-error" data-testid="call-diff-none">
+        No diff: the request before could not be rebuilt ({String(before.error)}).
+      </p>
+    )
   const reported = reportedRead(row)
   return (
     <TurnDiffView

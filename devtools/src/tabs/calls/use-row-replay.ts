@@ -6,7 +6,8 @@ import { useMemo } from 'react'
 import type { TraceRow } from '../../view-models/call-trace-rows'
 
 type BuiltinCounter = 'o200k_base' | 'cl100k_base' | 'heuristic'
-const builtIn = (id: string | undefined): BuiltinCounter | undefined => (id === 'o200k_base' || id === 'cl100k_base' || id === 'heuristic' ? id : undefined)
+const builtIn = (id: string | undefined): BuiltinCounter | undefined =>
+  id === 'o200k_base' || id === 'cl100k_base' || id === 'heuristic' ? id : undefined
 
 /** What one row of the trace sent, rebuilt from the thread. */
 export interface RowReplay {
@@ -48,11 +49,25 @@ export function useRowReplay(thread: Thread, row: TraceRow | undefined, fallback
   const counter = estimate ?? loaded
   return useMemo((): RowReplayState => {
     if (row === undefined || wanted === undefined) return { status: 'none' }
-    if (wanted.id === undefined && estimate === undefined) return { status: 'unavailable', reason: `counted with "${wanted.named}": replay it with that counter (core's replayCall)` }
+    if (wanted.id === undefined && estimate === undefined)
+      return { status: 'unavailable', reason: `counted with "${wanted.named}": replay it with that counter (core's replayCall)` }
     if (counter === undefined) return { status: 'loading' }
     try {
-      const replay = row.kind === 'call' ? replayThreadCall(thread, row.call, { fallbackPolicy, counter }) : replayCall(thread.entries, row.attempt.record, { counter })
-      return { status: 'ready', replay: { result: replay.projection, policySource: replay.policySource, policyName: replay.policy.name, verified: replay.verified, tools: replay.tools, counter } }
+      const replay =
+        row.kind === 'call'
+          ? replayThreadCall(thread, row.call, { fallbackPolicy, counter })
+          : replayCall(thread.entries, row.attempt.record, { counter })
+      return {
+        status: 'ready',
+        replay: {
+          result: replay.projection,
+          policySource: replay.policySource,
+          policyName: replay.policy.name,
+          verified: replay.verified,
+          tools: replay.tools,
+          counter,
+        },
+      }
     } catch (error) {
       return { status: 'failed', error }
     }

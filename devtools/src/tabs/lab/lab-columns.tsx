@@ -47,7 +47,8 @@ export function LabColumns({ base, lab }: { readonly base: ProjectionResult; rea
   return (
     <div data-testid="lab-columns">
       <label className="tl-row tl-muted" style={{ marginBottom: 6 }}>
-        <input type="checkbox" checked={all} onChange={(event) => setShown(event.target.checked ? 'all' : 'changed')} data-testid="lab-show-all" /> show unchanged messages too
+        <input type="checkbox" checked={all} onChange={(event) => setShown(event.target.checked ? 'all' : 'changed')} data-testid="lab-show-all" />{' '}
+        show unchanged messages too
       </label>
       <div className="tl-diff-columns">
         <Column title="App policy sends" result={base} list={items(base, changes, 'before')} all={all} testId="lab-before" />
@@ -57,7 +58,19 @@ export function LabColumns({ base, lab }: { readonly base: ProjectionResult; rea
   )
 }
 
-function Column({ title, result, list, all, testId }: { readonly title: string; readonly result: ProjectionResult; readonly list: readonly Item[]; readonly all: boolean; readonly testId: string }) {
+function Column({
+  title,
+  result,
+  list,
+  all,
+  testId,
+}: {
+  readonly title: string
+  readonly result: ProjectionResult
+  readonly list: readonly Item[]
+  readonly all: boolean
+  readonly testId: string
+}) {
   const marked = list.filter((item) => item.mark !== undefined)
   const shown = (all ? list : marked).slice(0, MESSAGES_SHOWN)
   const hidden = (all ? list.length : marked.length) - shown.length
@@ -74,8 +87,16 @@ function Column({ title, result, list, all, testId }: { readonly title: string; 
           const info = result.meta.messages[item.position]
           if (message === undefined) return null
           return (
-            <li key={item.position} className="tl-lab-item" data-change={item.mark} data-testid="lab-message" data-seqs={(info?.seqs ?? []).join(',')}>
-              <span className={item.mark === undefined ? 'tl-muted tl-change' : `tl-change tl-change-${item.mark}`}>{item.mark === undefined ? 'same' : markWords[item.mark]}</span>
+            <li
+              key={item.position}
+              className="tl-lab-item"
+              data-change={item.mark}
+              data-testid="lab-message"
+              data-seqs={(info?.seqs ?? []).join(',')}
+            >
+              <span className={item.mark === undefined ? 'tl-muted tl-change' : `tl-change tl-change-${item.mark}`}>
+                {item.mark === undefined ? 'same' : markWords[item.mark]}
+              </span>
               <span>
                 <span className="tl-role">{messageRole(message)}</span> <span className="tl-muted tl-mono">{messageSource(message, info)}</span>{' '}
                 {item.mark === undefined ? null : (

@@ -20,7 +20,10 @@ interface LabDifferenceProps {
 
 /** The policy lab's comparison: token and message deltas, the options changed, and both projections side by side. */
 export function LabDifference({ base, lab, basePolicy, current }: LabDifferenceProps) {
-  const diff = useMemo(() => (base.result === undefined || lab.result === undefined ? undefined : turnDiff(base.result, lab.result)), [base.result, lab.result])
+  const diff = useMemo(
+    () => (base.result === undefined || lab.result === undefined ? undefined : turnDiff(base.result, lab.result)),
+    [base.result, lab.result],
+  )
   return (
     <section className="tl-card" aria-label="difference" data-testid="lab-diff">
       <h3 className="tl-h">App policy → this policy</h3>
@@ -29,9 +32,8 @@ export function LabDifference({ base, lab, basePolicy, current }: LabDifferenceP
       ) : (
         <>
           <p>
-            tokens{' '}
-            <strong data-testid="lab-token-delta">{signed(diff.tokenDelta)}</strong> ({formatNumber(diff.tokensBefore)} → {formatNumber(diff.tokensAfter)}) · messages{' '}
-            {signed(lab.result.messages.length - base.result.messages.length)} ·{' '}
+            tokens <strong data-testid="lab-token-delta">{signed(diff.tokenDelta)}</strong> ({formatNumber(diff.tokensBefore)} →{' '}
+            {formatNumber(diff.tokensAfter)}) · messages {signed(lab.result.messages.length - base.result.messages.length)} ·{' '}
             <span className="tl-change-entering" data-testid="lab-entered" data-count={diff.entered}>
               {diff.entered} entering
             </span>{' '}

@@ -10,7 +10,12 @@ function setInput(input: HTMLInputElement, value: string): void {
 describe('Policy lab', () => {
   it('previews a preset at once (diff, meter, timeline) and never writes to the thread', async () => {
     const tiny = testPolicy({ name: 'tiny', maxInputTokens: 700, reserveOutputTokens: 100 })
-    const panel = await renderPanel({ entries: conversation(10), tab: 'lab', policy: testPolicy({ maxInputTokens: 100_000 }), policies: [{ id: 'tiny', label: 'tiny', policy: tiny }] })
+    const panel = await renderPanel({
+      entries: conversation(10),
+      tab: 'lab',
+      policy: testPolicy({ maxInputTokens: 100_000 }),
+      policies: [{ id: 'tiny', label: 'tiny', policy: tiny }],
+    })
     const append = vi.spyOn(panel.stores.threads, 'append')
     const appendMany = vi.spyOn(panel.stores.threads, 'appendMany')
     const compact = await panel.find('meter-compact')
@@ -45,7 +50,13 @@ describe('Policy lab', () => {
 
   it('sets the two requests side by side: leaving, entering and changing form, with text and token changes', async () => {
     const whole = testPolicy({ name: 'whole', maxInputTokens: 100_000, toolTrace: 'transparent', maxTurns: 8 })
-    const panel = await renderPanel({ entries: conversation(16), tab: 'lab', width: 900, policy: testPolicy({ maxInputTokens: 100_000, toolTrace: 'masked' }), policies: [{ id: 'whole', label: 'whole', policy: whole }] })
+    const panel = await renderPanel({
+      entries: conversation(16),
+      tab: 'lab',
+      width: 900,
+      policy: testPolicy({ maxInputTokens: 100_000, toolTrace: 'masked' }),
+      policies: [{ id: 'whole', label: 'whole', policy: whole }],
+    })
     await panel.find('lab-columns')
     await panel.click('lab-whole')
     await eventually(() => expect(Number(panel.query('[data-testid="lab-reshaped"]')?.dataset['count'])).toBeGreaterThan(0))

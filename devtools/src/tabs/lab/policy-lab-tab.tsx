@@ -39,12 +39,19 @@ export function PolicyLabTab() {
   return (
     <>
       <LabPicker onChoose={choose} onModel={pickModel} />
-      <p className="tl-muted">Previewing only: the thread is never written. Projection, meter and timeline follow this policy until you pick “app policy”.</p>
+      <p className="tl-muted">
+        Previewing only: the thread is never written. Projection, meter and timeline follow this policy until you pick “app policy”.
+      </p>
       <details className="tl-card" open data-testid="lab-options">
         <summary className="tl-h">Options</summary>
         <form className="tl-lab-form" aria-label="policy options" data-testid="lab-form" onSubmit={(event) => event.preventDefault()}>
           {policyFields.map((field) => (
-            <FieldInput key={`${field.name}-${edits}-${panel.labChoice.replace(' (edited)', '')}`} field={field} value={(current as Record<string, unknown>)[field.name]} onChange={(raw) => edit(field, raw)} />
+            <FieldInput
+              key={`${field.name}-${edits}-${panel.labChoice.replace(' (edited)', '')}`}
+              field={field}
+              value={(current as Record<string, unknown>)[field.name]}
+              onChange={(raw) => edit(field, raw)}
+            />
           ))}
         </form>
         {error === undefined ? null : (
@@ -64,15 +71,34 @@ function LabPicker({ onChoose, onModel }: { onChoose(id: string, policy: Context
   const models = useMemo(() => listModels(), [])
   return (
     <div className="tl-row">
-      <button type="button" className="tl-button" aria-pressed={panel.labPolicy === undefined} data-testid="lab-app" onClick={() => onChoose('app', undefined)}>
+      <button
+        type="button"
+        className="tl-button"
+        aria-pressed={panel.labPolicy === undefined}
+        data-testid="lab-app"
+        onClick={() => onChoose('app', undefined)}
+      >
         app policy
       </button>
       {panel.choices.map((choice) => (
-        <button key={choice.id} type="button" className="tl-button" aria-pressed={panel.labChoice === choice.id} data-testid={`lab-${choice.id}`} onClick={() => onChoose(choice.id, choice.policy)}>
+        <button
+          key={choice.id}
+          type="button"
+          className="tl-button"
+          aria-pressed={panel.labChoice === choice.id}
+          data-testid={`lab-${choice.id}`}
+          onClick={() => onChoose(choice.id, choice.policy)}
+        >
           {choice.label}
         </button>
       ))}
-      <select className="tl-select" aria-label="policy for a model" data-testid="lab-model" value={panel.labChoice.startsWith('model:') ? panel.labChoice.slice(6).replace(' (edited)', '') : ''} onChange={(event) => onModel(event.target.value)}>
+      <select
+        className="tl-select"
+        aria-label="policy for a model"
+        data-testid="lab-model"
+        value={panel.labChoice.startsWith('model:') ? panel.labChoice.slice(6).replace(' (edited)', '') : ''}
+        onChange={(event) => onModel(event.target.value)}
+      >
         <option value="">per model…</option>
         {models.map((model) => (
           <option key={model.id} value={model.id}>
@@ -84,14 +110,30 @@ function LabPicker({ onChoose, onModel }: { onChoose(id: string, policy: Context
   )
 }
 
-function FieldInput({ field, value, onChange }: { readonly field: PolicyField; readonly value: unknown; readonly onChange: (raw: string | boolean) => void }) {
+function FieldInput({
+  field,
+  value,
+  onChange,
+}: {
+  readonly field: PolicyField
+  readonly value: unknown
+  readonly onChange: (raw: string | boolean) => void
+}) {
   const [draft, setDraft] = useState(value === undefined ? '' : String(value))
   const id = `tl-field-${field.name}`
   const control = (() => {
     switch (field.kind) {
       case 'boolean':
       case 'toggle':
-        return <input id={id} type="checkbox" checked={fieldChecked(field, value) === true} data-testid={`lab-field-${field.name}`} onChange={(event) => onChange(event.target.checked)} />
+        return (
+          <input
+            id={id}
+            type="checkbox"
+            checked={fieldChecked(field, value) === true}
+            data-testid={`lab-field-${field.name}`}
+            onChange={(event) => onChange(event.target.checked)}
+          />
+        )
       case 'choice':
         return (
           <select id={id} className="tl-select" value={String(value)} onChange={(event) => onChange(event.target.value)}>

@@ -30,7 +30,8 @@ function MemorySpaces({ agentId }: { readonly agentId: string }) {
   return (
     <div data-testid="memory-spaces" data-rev={memory.rev}>
       <p className="tl-muted">
-        memory <span className="tl-mono">{memory.id}</span> · rev {memory.rev} · updated {memory.updatedAt === 0 ? 'never' : new Date(memory.updatedAt).toISOString()}
+        memory <span className="tl-mono">{memory.id}</span> · rev {memory.rev} · updated{' '}
+        {memory.updatedAt === 0 ? 'never' : new Date(memory.updatedAt).toISOString()}
       </p>
       {Object.entries(memory.spaces).map(([name, space]) => (
         <section key={name} className="tl-segment" data-testid="memory-space" data-name={name} data-rev={space.rev}>

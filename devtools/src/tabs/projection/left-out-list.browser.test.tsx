@@ -4,7 +4,11 @@ import { conversation, eventually, renderPanel, testPolicy } from '../../testing
 describe('Left out', () => {
   it('says what the request leaves out, grouped by reason with ranges, counts and tokens', async () => {
     const entries = conversation(60, 20)
-    const panel = await renderPanel({ entries, tab: 'projection', policy: testPolicy({ maxInputTokens: 1500, reserveOutputTokens: 200, maxTurns: 20 }) })
+    const panel = await renderPanel({
+      entries,
+      tab: 'projection',
+      policy: testPolicy({ maxInputTokens: 1500, reserveOutputTokens: 200, maxTurns: 20 }),
+    })
     const card = await panel.find('left-out')
     const groups = panel.queryAll('[data-testid="left-out-group"]')
     const reasons = groups.map((group) => group.dataset['reason'])
@@ -12,11 +16,17 @@ describe('Left out', () => {
     const total = groups.reduce((sum, group) => sum + Number(group.dataset['count']), 0)
     expect(Number(card.dataset['count'])).toBe(total)
     // Tokens follow in a deferred render.
-    await eventually(() => expect(card.querySelector('h3')?.textContent).toMatch(new RegExp(`^Left out: ${total} entries \\([\\d,]+ tokens as written\\)$`)))
+    await eventually(() =>
+      expect(card.querySelector('h3')?.textContent).toMatch(new RegExp(`^Left out: ${total} entries \\([\\d,]+ tokens as written\\)$`)),
+    )
     expect(groups[0]?.textContent).toContain('#0–#')
     // What happened and what to change, in words; the projector's rule in the tooltip.
-    expect(groups[0]?.querySelector('[data-testid="left-out-why"]')?.textContent).toMatch(/^Left out: they did not fit the room the request has \([\d,]+ tokens: maxInputTokens minus reserveOutputTokens\); the newest are kept first\. Raise maxInputTokens/)
-    expect(groups[0]?.querySelector('[data-testid="left-out-why"]')?.getAttribute('title')).toBe('rule: did not fit the token budget (newest first, contiguous)')
+    expect(groups[0]?.querySelector('[data-testid="left-out-why"]')?.textContent).toMatch(
+      /^Left out: they did not fit the room the request has \([\d,]+ tokens: maxInputTokens minus reserveOutputTokens\); the newest are kept first\. Raise maxInputTokens/,
+    )
+    expect(groups[0]?.querySelector('[data-testid="left-out-why"]')?.getAttribute('title')).toBe(
+      'rule: did not fit the token budget (newest first, contiguous)',
+    )
     // A range opens the timeline at its first entry.
     ;(groups[0]!.querySelector('button') as HTMLButtonElement).click()
     await eventually(() => expect(panel.query('[data-testid="entry-detail"]')?.dataset['seq']).toBe('0'))
@@ -25,7 +35,11 @@ describe('Left out', () => {
 
   it('counts every group listed under the heading, masked ones too (entries and tokens)', async () => {
     const entries = conversation(24, 20)
-    const panel = await renderPanel({ entries, tab: 'projection', policy: testPolicy({ maxInputTokens: 1200, reserveOutputTokens: 200, toolTrace: 'masked' }) })
+    const panel = await renderPanel({
+      entries,
+      tab: 'projection',
+      policy: testPolicy({ maxInputTokens: 1200, reserveOutputTokens: 200, toolTrace: 'masked' }),
+    })
     const card = await panel.find('left-out')
     const groups = panel.queryAll('[data-testid="left-out-group"]')
     expect(groups.map((group) => group.dataset['reason'])).toEqual(expect.arrayContaining(['budget', 'masked']))

@@ -40,7 +40,11 @@ export function LeftOutList({ result, entryAt, counter }: LeftOutListProps) {
               <strong className="tl-num">
                 {formatNumber(group.count)} {group.count === 1 ? 'entry' : 'entries'}
               </strong>
-              {group.tokens === undefined ? null : <span className="tl-num tl-muted">{formatNumber(group.tokens)} tokens{group.sent === 'shortened' ? ' before shortening' : ''}</span>}
+              {group.tokens === undefined ? null : (
+                <span className="tl-num tl-muted">
+                  {formatNumber(group.tokens)} tokens{group.sent === 'shortened' ? ' before shortening' : ''}
+                </span>
+              )}
               {/* What happened and the setting that changes it; the projector's own rule in the tooltip. */}
               <span className="tl-left-out-why" data-testid="left-out-why" title={`rule: ${group.rule}`}>
                 {reasonInWords(group.reason, result.meta.summary?.seq, panel.policy).sentence}
@@ -48,7 +52,13 @@ export function LeftOutList({ result, entryAt, counter }: LeftOutListProps) {
             </div>
             <div className="tl-row" style={{ gap: 4 }}>
               {group.ranges.slice(0, RANGES_SHOWN).map((range) => (
-                <button key={range.fromSeq} type="button" className="tl-link tl-mono" onClick={() => open(range.fromSeq)} title="show in the timeline">
+                <button
+                  key={range.fromSeq}
+                  type="button"
+                  className="tl-link tl-mono"
+                  onClick={() => open(range.fromSeq)}
+                  title="show in the timeline"
+                >
                   {rangeText(range)}
                 </button>
               ))}

@@ -11,7 +11,15 @@ import { signed, TurnDiffView } from '../shared/turn-diff-view'
 /** The comparison itself, loaded once the thread has a call to compare with (see `NextVsLastCall`). */
 const noSession = createSessionSource({ status: 'idle', threadId: '' })
 
-export default function NextVsLastCallBody({ next, counter, thread }: { readonly next: ProjectionResult; readonly counter: TokenCounter; readonly thread: Thread }) {
+export default function NextVsLastCallBody({
+  next,
+  counter,
+  thread,
+}: {
+  readonly next: ProjectionResult
+  readonly counter: TokenCounter
+  readonly thread: Thread
+}) {
   const panel = usePanel()
   const records = useSession(panel.session ?? noSession, (snapshot) => snapshot.calls)
   const calls = useMemo(() => threadCalls(thread, records), [thread, records])
@@ -34,8 +42,11 @@ export default function NextVsLastCallBody({ next, counter, thread }: { readonly
       <summary>
         <strong>Next call vs the last one</strong>{' '}
         <span className="tl-muted">
-          (call {last.ordinal + 1} of {calls.length}): {signed(diff.tokenDelta)} tokens ({formatNumber(diff.tokensBefore)} → {formatNumber(diff.tokensAfter)}) · {diff.entered} entering · {diff.left} leaving ·{' '}
-          {diff.changed} changing form · {diff.prefix.byte === undefined ? 'the provider’s cache keeps matching' : `the provider’s cache stops matching at message ${(diff.prefix.messageIndex ?? 0) + 1}`}
+          (call {last.ordinal + 1} of {calls.length}): {signed(diff.tokenDelta)} tokens ({formatNumber(diff.tokensBefore)} →{' '}
+          {formatNumber(diff.tokensAfter)}) · {diff.entered} entering · {diff.left} leaving · {diff.changed} changing form ·{' '}
+          {diff.prefix.byte === undefined
+            ? 'the provider’s cache keeps matching'
+            : `the provider’s cache stops matching at message ${(diff.prefix.messageIndex ?? 0) + 1}`}
         </span>
       </summary>
       <TurnDiffView before={compared.before} after={next} entryAt={entryAt} beforeLabel="the last call" testId="next-vs-last-diff" diff={diff} />

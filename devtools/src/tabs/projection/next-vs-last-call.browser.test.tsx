@@ -8,7 +8,11 @@ describe('Next call vs the last one', () => {
     const panel = await renderPanel({ entries, tab: 'projection', policy: testPolicy({ maxInputTokens: 100_000 }) })
     const card = await panel.find('next-vs-last')
     // conversation(6) ends with call c5's reply; the next call adds it and the new question.
-    await eventually(() => expect(card.querySelector('summary')?.textContent).toMatch(/\(call \d+ of \d+\): \+[\d,]+ tokens .* 2 entering · 0 leaving · 0 changing form · the provider’s cache keeps matching/))
+    await eventually(() =>
+      expect(card.querySelector('summary')?.textContent).toMatch(
+        /\(call \d+ of \d+\): \+[\d,]+ tokens .* 2 entering · 0 leaving · 0 changing form · the provider’s cache keeps matching/,
+      ),
+    )
     ;(card.querySelector('summary') as HTMLElement).click()
     const diff = await panel.find('next-vs-last-diff')
     const entering = [...diff.querySelectorAll('[data-change="entering"]')].map((item) => item.textContent ?? '')

@@ -12,7 +12,11 @@ const hostile = [
 function hostileThread(): EntryInput[] {
   return [
     { kind: 'message', payload: { role: 'user', content: `Summarize this email: ${hostile}` }, refs: { requestId: 'r1' } },
-    { kind: 'tool_call', payload: { name: 'fetch_page', arguments: { url: 'javascript:alert(1)' } }, refs: { requestId: 'r1', callId: 'c1', toolCallId: 't1' } },
+    {
+      kind: 'tool_call',
+      payload: { name: 'fetch_page', arguments: { url: 'javascript:alert(1)' } },
+      refs: { requestId: 'r1', callId: 'c1', toolCallId: 't1' },
+    },
     { kind: 'tool_result', payload: { name: 'fetch_page', result: { html: hostile } }, refs: { requestId: 'r1', toolCallId: 't1' } },
     { kind: 'summary', payload: { fromSeq: 0, toSeq: 0, content: 'asked about an email' } },
     { kind: 'message', payload: { role: 'assistant', content: `It contains markup: ${hostile}` }, refs: { requestId: 'r1', callId: 'c2' } },
@@ -31,7 +35,10 @@ function noActiveMarkup(root: ShadowRoot): void {
 
 describe('Projection tab', () => {
   it('shows where each prompt-cache breakpoint sits and why, and marks those messages', async () => {
-    const panel = await renderPanel({ entries: hostileThread(), policy: testPolicy({ systemPrompt: 'Be brief.', cache: { ttl: '1h' }, ...summaryWindow }) })
+    const panel = await renderPanel({
+      entries: hostileThread(),
+      policy: testPolicy({ systemPrompt: 'Be brief.', cache: { ttl: '1h' }, ...summaryWindow }),
+    })
     const card = await panel.find('cache-breakpoints')
     expect(card.dataset['mode']).toBe('explicit')
     const reasons = panel.queryAll('[data-testid="cache-breakpoint"]').map((row) => row.dataset['reason'])
@@ -94,7 +101,12 @@ describe('Projection tab', () => {
     await eventually(() => expect(panel.query('[data-testid="segment-pending"]')?.textContent).toContain('What about museums?'))
     expect(panel.query('[data-testid="session-status"]')?.textContent).toBe('session: awaiting-model')
     // The request in progress: running tools and the streaming reply.
-    session.update({ status: 'awaiting-tools', requestId: 'r9', runningTools: [{ toolCallId: 't9', name: 'weather' }], streamingText: 'Let me check' })
+    session.update({
+      status: 'awaiting-tools',
+      requestId: 'r9',
+      runningTools: [{ toolCallId: 't9', name: 'weather' }],
+      streamingText: 'Let me check',
+    })
     await eventually(() => expect(panel.query('[data-testid="session-tools"]')?.textContent).toContain('weather (t9)'))
     expect(panel.query('[data-testid="session-streaming"]')?.textContent).toContain('Let me check')
     expect(panel.query('[data-testid="session-bar"]')?.textContent).toContain('request r9')

@@ -37,13 +37,27 @@ export function ProjectionTab() {
       <div className="tl-row">
         <div className="tl-row" role="radiogroup" aria-label="format">
           {formats.map((item) => (
-            <button key={item.id} type="button" className="tl-button" role="radio" aria-checked={format === item.id} data-testid={`format-${item.id}`} onClick={() => setFormat(item.id)}>
+            <button
+              key={item.id}
+              type="button"
+              className="tl-button"
+              role="radio"
+              aria-checked={format === item.id}
+              data-testid={`format-${item.id}`}
+              onClick={() => setFormat(item.id)}
+            >
               {item.label}
             </button>
           ))}
         </div>
         {panel.sessionProjection === undefined ? null : (
-          <select className="tl-select" aria-label="Projection source" value={source} onChange={(event) => setSource(event.target.value as 'next' | 'session')} data-testid="projection-source">
+          <select
+            className="tl-select"
+            aria-label="Projection source"
+            value={source}
+            onChange={(event) => setSource(event.target.value as 'next' | 'session')}
+            data-testid="projection-source"
+          >
             <option value="next">next call (projected now)</option>
             <option value="session">the session&apos;s call in flight</option>
           </select>
@@ -54,7 +68,9 @@ export function ProjectionTab() {
           </span>
         )}
       </div>
-      {result === undefined ? null : <RecallNote meta={result.meta} indexPending={result === next.result && panel.projectOptions.recall === undefined} />}
+      {result === undefined ? null : (
+        <RecallNote meta={result.meta} indexPending={result === next.result && panel.projectOptions.recall === undefined} />
+      )}
       {result === undefined ? null : <LeftOutList result={result} entryAt={entryAt} counter={next.counter} />}
       {result === undefined || next.counter === undefined || result !== next.result ? null : <NextVsLastCall next={result} counter={next.counter} />}
       {result === undefined ? null : <CacheBreakpoints result={result} />}

@@ -38,7 +38,9 @@ export default function ProviderRequest({ result, format }: { readonly result: P
     <div data-testid="request-json" data-provider="anthropic">
       <div className="tl-row">
         <CopyButton text={json} label="copy request JSON" />
-        <span className="tl-muted">Anthropic merges consecutive roles and moves system text to `system`; per-message tokens are in the neutral view.</span>
+        <span className="tl-muted">
+          Anthropic merges consecutive roles and moves system text to `system`; per-message tokens are in the neutral view.
+        </span>
       </div>
       <AttachmentsLeftOut images={attachments.images} files={attachments.files} />
       <CollapsibleText pre text={json} limit={COLLAPSE_JSON_AFTER_CHARS * 4} />

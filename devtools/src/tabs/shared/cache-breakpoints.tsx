@@ -34,11 +34,17 @@ export function CacheBreakpoints({ result }: { readonly result: ProjectionResult
       <p>
         <strong>Prompt cache</strong>{' '}
         <span className="tl-muted">
-          Anthropic {cache.anthropic === 'off' ? 'off: no cache_control sent' : cache.anthropic === 'auto' ? 'automatic mode (top-level cache_control) plus' : 'explicit'}
+          Anthropic{' '}
+          {cache.anthropic === 'off'
+            ? 'off: no cache_control sent'
+            : cache.anthropic === 'auto'
+              ? 'automatic mode (top-level cache_control) plus'
+              : 'explicit'}
           {' · '}OpenAI prompt_cache_key {cache.key === undefined ? 'none' : <span className="tl-mono">{cache.key}</span>}
           {' · '}
           <span title={`reduction floor: #${cache.reductionFloor}`} data-testid="reduction-floor">
-            tool results up to #{cache.reductionFloor} may be shortened; newer ones are left as they are, so the cached start of the request stays the same
+            tool results up to #{cache.reductionFloor} may be shortened; newer ones are left as they are, so the cached start of the request stays the
+            same
           </span>
         </span>
       </p>
@@ -46,8 +52,8 @@ export function CacheBreakpoints({ result }: { readonly result: ProjectionResult
         OpenAI GPT-5.6 and later:{' '}
         {placed.openAI.length === 0
           ? 'no explicit markers'
-          : placed.openAI.map((breakpoint) => `message ${(breakpoint.at as number) + 1} (${breakpoint.reason})`).join(', ')}
-        {' '}+ OpenAI's implicit breakpoint on the latest message
+          : placed.openAI.map((breakpoint) => `message ${(breakpoint.at as number) + 1} (${breakpoint.reason})`).join(', ')}{' '}
+        + OpenAI's implicit breakpoint on the latest message
       </p>
       {placed.anthropic.length === 0 ? null : (
         <>
@@ -60,7 +66,9 @@ export function CacheBreakpoints({ result }: { readonly result: ProjectionResult
                   <span className="tl-mono">{breakpointPlace(result, breakpoint.at)}</span>
                   <span className="tl-bp-why">{breakpointReasons[breakpoint.reason]}</span>
                   <span className="tl-num">caches {formatNumber(tokens)} tok</span>
-                  <span className="tl-badge" title="how long the provider keeps it">{breakpoint.ttl}</span>
+                  <span className="tl-badge" title="how long the provider keeps it">
+                    {breakpoint.ttl}
+                  </span>
                 </li>
               )
             })}

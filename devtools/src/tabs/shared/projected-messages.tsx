@@ -58,14 +58,32 @@ export function ProjectedMessages({ result }: { readonly result: ProjectionResul
         const rows = bySegment.get(segment)
         if (rows === undefined) return null
         const tokens = rows.reduce((total, row) => total + (row.info?.tokens ?? 0), 0)
-        return <SegmentBlock key={segment} segment={segment} rows={rows} tokens={tokens} encoding={result.meta.counter.id === 'cl100k_base' ? 'cl100k_base' : 'o200k_base'} />
+        return (
+          <SegmentBlock
+            key={segment}
+            segment={segment}
+            rows={rows}
+            tokens={tokens}
+            encoding={result.meta.counter.id === 'cl100k_base' ? 'cl100k_base' : 'o200k_base'}
+          />
+        )
       })}
     </div>
   )
 }
 
 // Token boundaries come from the projection's encoding; a heuristic count has none, so o200k_base shows them.
-function SegmentBlock({ segment, rows, tokens, encoding }: { readonly segment: Segment; readonly rows: readonly Row[]; readonly tokens: number; readonly encoding: EncodingName }) {
+function SegmentBlock({
+  segment,
+  rows,
+  tokens,
+  encoding,
+}: {
+  readonly segment: Segment
+  readonly rows: readonly Row[]
+  readonly tokens: number
+  readonly encoding: EncodingName
+}) {
   const [shown, setShown] = useState(pageSize)
   return (
     <section className="tl-segment" data-testid={`segment-${segment}`} aria-label={`${segment} segment`}>

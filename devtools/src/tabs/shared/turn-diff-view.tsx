@@ -79,7 +79,9 @@ function PrefixLine({ diff, after }: { readonly diff: TurnDiff; readonly after: 
         {stable
           ? `the earlier request opens this one unchanged: all ${prefix.sharedMessages} messages (${formatNumber(prefix.sharedTokens)} tokens) can be read from the provider's cache`
           : `the request changed in message ${(prefix.messageIndex ?? 0) + 1}${
-              message === undefined ? '' : ` (${info?.segment ?? ''} · ${message.role}${info === undefined || info.seqs.length === 0 ? '' : ` #${info.seqs.join(', #')}`})`
+              message === undefined
+                ? ''
+                : ` (${info?.segment ?? ''} · ${message.role}${info === undefined || info.seqs.length === 0 ? '' : ` #${info.seqs.join(', #')}`})`
             }: only the ${prefix.sharedMessages} messages before it (${formatNumber(prefix.sharedTokens)} tokens) can be read from the provider's cache; the rest is paid at the full input price`}
       </p>
       {stable ? null : (
@@ -118,8 +120,16 @@ function CacheLine({ diff, cache }: { readonly diff: TurnDiff; readonly cache: C
   return (
     <p data-testid="cache-figures">
       cache reads: breakpoints allow {formatNumber(diff.reusableTokens)} tokens
-      {cache.predictedReadTokens !== undefined ? ` · simulator predicts ${formatNumber(cache.predictedReadTokens)}` : cache.predictedNote === undefined ? '' : ` · ${cache.predictedNote}`}
-      {cache.reportedReadTokens !== undefined ? ` · provider reported ${formatNumber(cache.reportedReadTokens)}` : cache.reportedNote === undefined ? ' · provider reported none' : ` · ${cache.reportedNote}`}
+      {cache.predictedReadTokens !== undefined
+        ? ` · simulator predicts ${formatNumber(cache.predictedReadTokens)}`
+        : cache.predictedNote === undefined
+          ? ''
+          : ` · ${cache.predictedNote}`}
+      {cache.reportedReadTokens !== undefined
+        ? ` · provider reported ${formatNumber(cache.reportedReadTokens)}`
+        : cache.reportedNote === undefined
+          ? ' · provider reported none'
+          : ` · ${cache.reportedNote}`}
     </p>
   )
 }
@@ -133,7 +143,13 @@ function ChangeList({ changes, entryAt }: { readonly changes: readonly EntryChan
         {shown.map((item) => {
           const entry = entryAt(item.seq)
           return (
-            <li key={item.seq} className="tl-lab-item" data-change={item.change === 'entered' ? 'entering' : item.change === 'left' ? 'leaving' : 'changed'} data-seq={item.seq} data-testid="diff-change">
+            <li
+              key={item.seq}
+              className="tl-lab-item"
+              data-change={item.change === 'entered' ? 'entering' : item.change === 'left' ? 'leaving' : 'changed'}
+              data-seq={item.seq}
+              data-testid="diff-change"
+            >
               <span className={`tl-change tl-change-${item.change === 'entered' ? 'entering' : item.change === 'left' ? 'leaving' : 'changed'}`}>
                 {changeWords[item.change]} #{item.seq}
               </span>

@@ -112,12 +112,24 @@ export function StorageTab() {
   }
   return (
     <>
-      <StorageFactsTable persistent={client.threads.persistent} record={record} facts={facts} onRequestPersist={requestPersist} sync={panel.sync === undefined ? undefined : <SyncFact source={panel.sync} />} />
+      <StorageFactsTable
+        persistent={client.threads.persistent}
+        record={record}
+        facts={facts}
+        onRequestPersist={requestPersist}
+        sync={panel.sync === undefined ? undefined : <SyncFact source={panel.sync} />}
+      />
       <div className="tl-row">
         <button type="button" className="tl-button" data-testid="export-thread" onClick={exportThread}>
           export thread (JSONL)
         </button>
-        <button type="button" className="tl-button" data-testid="export-projection" disabled={projection.result === undefined} onClick={exportProjection}>
+        <button
+          type="button"
+          className="tl-button"
+          data-testid="export-projection"
+          disabled={projection.result === undefined}
+          onClick={exportProjection}
+        >
           export projection (JSON)
         </button>
       </div>
@@ -152,9 +164,13 @@ export function syncStatusText(status: DevtoolsSyncStatus): string {
 export function syncNotices(status: DevtoolsSyncStatus): string[] {
   const notices: string[] = []
   for (const conflict of status.conflicts ?? []) notices.push(`memory conflict: ${conflict.message}`)
-  for (const { from, to } of status.recovered ?? []) notices.push(`thread ${from} was deleted on another device: its unsynced entries are in thread ${to}`)
+  for (const { from, to } of status.recovered ?? [])
+    notices.push(`thread ${from} was deleted on another device: its unsynced entries are in thread ${to}`)
   const rejected = status.rejected ?? []
-  if (rejected.length > 0) notices.push(`${formatNumber(rejected.length)} stream message${rejected.length === 1 ? '' : 's'} refused; the newest: ${rejected.at(-1)!.message}`)
+  if (rejected.length > 0)
+    notices.push(
+      `${formatNumber(rejected.length)} stream message${rejected.length === 1 ? '' : 's'} refused; the newest: ${rejected.at(-1)!.message}`,
+    )
   return notices
 }
 
@@ -210,7 +226,13 @@ function StorageFactsTable({ persistent, record, facts, sync, onRequestPersist }
         <tr>
           <th>persistent storage</th>
           <td data-testid="storage-persisted">
-            {facts === undefined ? 'reading…' : facts.persisted === undefined ? 'unknown' : facts.persisted ? 'yes: the browser will not evict it' : 'no: the browser may evict it under pressure'}{' '}
+            {facts === undefined
+              ? 'reading…'
+              : facts.persisted === undefined
+                ? 'unknown'
+                : facts.persisted
+                  ? 'yes: the browser will not evict it'
+                  : 'no: the browser may evict it under pressure'}{' '}
             {facts?.persisted === false ? (
               <button type="button" className="tl-button" onClick={onRequestPersist}>
                 request persistence

@@ -9,7 +9,17 @@ import { recallDetail } from '../../view-models/recall-words'
 import { usePanel } from '../../panel/panel-context'
 
 /** One entry in full: fate and rule, refs, tokens, and its JSON (copyable). */
-export function EntryDetail({ entry, fates, counter, onClose }: { readonly entry: Entry; readonly fates: FateIndex; readonly counter: TokenCounter; readonly onClose: () => void }) {
+export function EntryDetail({
+  entry,
+  fates,
+  counter,
+  onClose,
+}: {
+  readonly entry: Entry
+  readonly fates: FateIndex
+  readonly counter: TokenCounter
+  readonly onClose: () => void
+}) {
   const fate = fates.fateOf(entry.seq)
   const { label, rule } = describeFate(fate)
   const words = fateInWords(fate, usePanel().policy)

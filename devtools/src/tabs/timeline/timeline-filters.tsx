@@ -26,7 +26,14 @@ export function TimelineFilters({ kinds, onKinds, fate, onFate, fateOptions, tex
   return (
     <div className="tl-row" data-testid="timeline-filters">
       {entryKinds.map((kind) => (
-        <button key={kind} type="button" className="tl-button" aria-pressed={kinds.has(kind)} data-testid={`filter-${kind}`} onClick={() => toggleKind(kind)}>
+        <button
+          key={kind}
+          type="button"
+          className="tl-button"
+          aria-pressed={kinds.has(kind)}
+          data-testid={`filter-${kind}`}
+          onClick={() => toggleKind(kind)}
+        >
           {kind}
         </button>
       ))}
@@ -41,7 +48,15 @@ export function TimelineFilters({ kinds, onKinds, fate, onFate, fateOptions, tex
           {fateOptions.some((option) => option.value === fate) ? null : <option value={fate}>{fate}</option>}
         </select>
       </label>
-      <input className="tl-input" type="search" placeholder="filter text or refs" aria-label="filter text" data-testid="timeline-search" value={text} onChange={(event) => onText(event.target.value)} />
+      <input
+        className="tl-input"
+        type="search"
+        placeholder="filter text or refs"
+        aria-label="filter text"
+        data-testid="timeline-search"
+        value={text}
+        onChange={(event) => onText(event.target.value)}
+      />
       {children}
     </div>
   )

@@ -29,7 +29,9 @@ describe('Timeline tab', () => {
     expect(detail.dataset['seq']).toBe(String(opSeq))
     expect(detail.textContent).toContain('"op": "pin"')
     expect(detail.textContent).toContain('Not sent: a pin, unpin or reset changes what is sent; it is never sent itself.')
-    expect(detail.querySelector('[data-testid="entry-fate-words"]')?.getAttribute('title')).toBe('rule: a context op: applied to the projection, never sent')
+    expect(detail.querySelector('[data-testid="entry-fate-words"]')?.getAttribute('title')).toBe(
+      'rule: a context op: applied to the projection, never sent',
+    )
     // The detail pane never hides a row's fate or tokens.
     const row = panel.query(`[data-seq="${opSeq}"]`) as HTMLElement
     expect(row.getAttribute('aria-current')).toBe('true')
@@ -62,7 +64,12 @@ describe('Timeline tab', () => {
   })
 
   it('filters by fate, and a row opened from elsewhere is scrolled into view', async () => {
-    const panel = await renderPanel({ entries: conversation(40), tab: 'timeline', height: 500, policy: testPolicy({ maxInputTokens: 1200, reserveOutputTokens: 100 }) })
+    const panel = await renderPanel({
+      entries: conversation(40),
+      tab: 'timeline',
+      height: 500,
+      policy: testPolicy({ maxInputTokens: 1200, reserveOutputTokens: 100 }),
+    })
     await panel.find('timeline-row')
     const fate = (await panel.find('timeline-fate')) as HTMLSelectElement
     expect([...fate.options].map((option) => option.value)).toContain('dropped:budget')

@@ -32,12 +32,22 @@ export function TimelineTab() {
   const count = visible === undefined ? entries.length : visible.length
   const entryAt = (row: number) => entries[visible === undefined ? row : (visible[row] as number)] as Entry
   const selected = panel.selectedSeq === undefined ? undefined : thread?.bySeq(panel.selectedSeq)
-  const selectedRow = selected === undefined ? undefined : visible === undefined ? selected.seq - (entries[0]?.seq ?? 0) : visible.indexOf(entries.indexOf(selected))
+  const selectedRow =
+    selected === undefined ? undefined : visible === undefined ? selected.seq - (entries[0]?.seq ?? 0) : visible.indexOf(entries.indexOf(selected))
   return (
     <>
-      <TimelineFilters kinds={kinds} onKinds={setKinds} fate={fate} onFate={setFate} fateOptions={fateFilterOptions(result.meta)} text={text} onText={setText}>
+      <TimelineFilters
+        kinds={kinds}
+        onKinds={setKinds}
+        fate={fate}
+        onFate={setFate}
+        fateOptions={fateFilterOptions(result.meta)}
+        text={text}
+        onText={setText}
+      >
         <span className="tl-muted" data-testid="timeline-count" data-complete={!partial} data-total={thread?.nextSeq}>
-          {count} of {partial ? `the newest ${entries.length} of ${thread?.nextSeq ?? entries.length}` : entries.length} entries · {result.meta.includedSeqs.length} included
+          {count} of {partial ? `the newest ${entries.length} of ${thread?.nextSeq ?? entries.length}` : entries.length} entries ·{' '}
+          {result.meta.includedSeqs.length} included
           {(result.meta.recall?.seqs.length ?? 0) > 0 ? ` · ${result.meta.recall?.seqs.length} recalled` : ''}
           {partial ? ' · loading the rest…' : ''}
         </span>
@@ -60,30 +70,32 @@ export function TimelineTab() {
       ) : null}
       <div className="tl-timeline-host">
         <div className="tl-split">
-        <VirtualList
-          count={count}
-          rowHeight={TIMELINE_ROW_HEIGHT}
-          label="thread timeline"
-          testId="timeline"
-          followEnd
-          {...(selectedRow === undefined || selectedRow < 0 ? {} : { scrollToRow: selectedRow })}
-          rowKey={(row) => entryAt(row).seq}
-          renderRow={(row) => {
-            const entry = entryAt(row)
-            return (
-              <TimelineRow
-                entry={entry}
-                fate={fates.fateOf(entry.seq)}
-                pinned={fates.pinned.has(entry.seq)}
-                unresolved={fates.unresolved.has(entry.seq)}
-                counter={counter}
-                selected={entry.seq === panel.selectedSeq}
-                onSelect={panel.selectSeq}
-              />
-            )
-          }}
-        />
-        {selected === undefined ? null : <EntryDetail entry={selected} fates={fates} counter={counter} onClose={() => panel.selectSeq(undefined)} />}
+          <VirtualList
+            count={count}
+            rowHeight={TIMELINE_ROW_HEIGHT}
+            label="thread timeline"
+            testId="timeline"
+            followEnd
+            {...(selectedRow === undefined || selectedRow < 0 ? {} : { scrollToRow: selectedRow })}
+            rowKey={(row) => entryAt(row).seq}
+            renderRow={(row) => {
+              const entry = entryAt(row)
+              return (
+                <TimelineRow
+                  entry={entry}
+                  fate={fates.fateOf(entry.seq)}
+                  pinned={fates.pinned.has(entry.seq)}
+                  unresolved={fates.unresolved.has(entry.seq)}
+                  counter={counter}
+                  selected={entry.seq === panel.selectedSeq}
+                  onSelect={panel.selectSeq}
+                />
+              )
+            }}
+          />
+          {selected === undefined ? null : (
+            <EntryDetail entry={selected} fates={fates} counter={counter} onClose={() => panel.selectSeq(undefined)} />
+          )}
         </div>
       </div>
     </>
@@ -94,7 +106,13 @@ export function TimelineTab() {
  * Positions of the entries that pass the kind, fate and text filters, or undefined when every entry passes
  * (then no index array is needed). The text is deferred so typing stays responsive on long threads.
  */
-function useVisibleRows(entries: readonly Entry[] | undefined, meta: ProjectionMeta | undefined, kinds: ReadonlySet<EntryKind>, text: string, fate: FateFilter): number[] | undefined {
+function useVisibleRows(
+  entries: readonly Entry[] | undefined,
+  meta: ProjectionMeta | undefined,
+  kinds: ReadonlySet<EntryKind>,
+  text: string,
+  fate: FateFilter,
+): number[] | undefined {
   const query = useDeferredValue(text.trim().toLowerCase())
   return useMemo(() => {
     if (entries === undefined) return undefined

@@ -13,7 +13,12 @@ function logThread(): EntryInput[] {
 
 describe('Context map', () => {
   it('sizes tiles by tokens against the input budget and makes the big tool result stand out', async () => {
-    const panel = await renderPanel({ entries: logThread(), tab: 'tokens', width: 800, policy: testPolicy({ maxInputTokens: 8000, reserveOutputTokens: 1000, systemPrompt: 'You read logs.' }) })
+    const panel = await renderPanel({
+      entries: logThread(),
+      tab: 'tokens',
+      width: 800,
+      policy: testPolicy({ maxInputTokens: 8000, reserveOutputTokens: 1000, systemPrompt: 'You read logs.' }),
+    })
     const map = await panel.find('context-map')
     expect(map.dataset['budget']).toBe('7000')
     const box = (await panel.find('context-map-tiles')).getBoundingClientRect()

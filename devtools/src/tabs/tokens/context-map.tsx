@@ -51,11 +51,18 @@ export function ContextMap({ result }: { readonly result: ProjectionResult }) {
   const describe = (block: ContextBlock) =>
     `${contextPartLabels[block.part]} · ${block.label}: ${formatNumber(block.tokens)} tokens, ${formatPercent(block.tokens / Math.max(1, partTokens(block)))} of ${contextPartLabels[block.part]}, ${formatPercent(block.tokens / Math.max(1, model.budget))} of the input budget`
   return (
-    <section className="tl-card tl-context" aria-label="context at a glance" data-testid="context-map" data-budget={model.budget} data-used={model.used}>
+    <section
+      className="tl-card tl-context"
+      aria-label="context at a glance"
+      data-testid="context-map"
+      data-budget={model.budget}
+      data-used={model.used}
+    >
       <h3 className="tl-h">What takes the room</h3>
       <p className="tl-muted">
-        The box is the input budget, {formatNumber(model.budget)} tokens; {formatNumber(model.used)} used ({formatPercent(model.used / Math.max(1, model.budget))})
-        {model.overflow ? ': over budget, the box stands for the whole request' : ''}. Click a tile for its messages.
+        The box is the input budget, {formatNumber(model.budget)} tokens; {formatNumber(model.used)} used (
+        {formatPercent(model.used / Math.max(1, model.budget))}){model.overflow ? ': over budget, the box stands for the whole request' : ''}. Click a
+        tile for its messages.
       </p>
       <div className="tl-map" data-testid="context-map-tiles">
         {tiles.map((tile) => (
@@ -84,13 +91,15 @@ export function ContextMap({ result }: { readonly result: ProjectionResult }) {
         ))}
       </div>
       <div className="tl-reserved" data-testid="context-reserved">
-        <span className="tl-swatch tl-part-reserved" aria-hidden="true" /> reserved output {formatNumber(model.reserved)} tokens: outside the input budget, kept for the reply
+        <span className="tl-swatch tl-part-reserved" aria-hidden="true" /> reserved output {formatNumber(model.reserved)} tokens: outside the input
+        budget, kept for the reply
       </div>
       <div className="tl-row tl-context-parts">
         {model.groups.map((group) => (
           <span key={group.part} className="tl-nowrap" data-testid={`context-part-${group.part}`}>
-            <span className={`tl-swatch tl-part-${group.part === 'free' ? 'free' : group.part} tl-inline-swatch`} aria-hidden="true" /> {contextPartLabels[group.part]}{' '}
-            <span className="tl-num">{formatNumber(group.tokens)}</span> <span className="tl-muted">({formatPercent(group.tokens / Math.max(1, model.budget))})</span>
+            <span className={`tl-swatch tl-part-${group.part === 'free' ? 'free' : group.part} tl-inline-swatch`} aria-hidden="true" />{' '}
+            {contextPartLabels[group.part]} <span className="tl-num">{formatNumber(group.tokens)}</span>{' '}
+            <span className="tl-muted">({formatPercent(group.tokens / Math.max(1, model.budget))})</span>
           </span>
         ))}
       </div>
@@ -108,12 +117,24 @@ export function ContextMap({ result }: { readonly result: ProjectionResult }) {
           </li>
         ))}
       </ol>
-      {selected === undefined ? null : <BlockEntries block={selected} result={result} summary={describe(selected)} onClose={() => setSelectedKey(undefined)} />}
+      {selected === undefined ? null : (
+        <BlockEntries block={selected} result={result} summary={describe(selected)} onClose={() => setSelectedKey(undefined)} />
+      )}
     </section>
   )
 }
 
-function BlockEntries({ block, result, summary, onClose }: { readonly block: ContextBlock; readonly result: ProjectionResult; readonly summary: string; readonly onClose: () => void }) {
+function BlockEntries({
+  block,
+  result,
+  summary,
+  onClose,
+}: {
+  readonly block: ContextBlock
+  readonly result: ProjectionResult
+  readonly summary: string
+  readonly onClose: () => void
+}) {
   const panel = usePanel()
   const openInTimeline = (seq: number) => {
     panel.selectSeq(seq)
@@ -138,7 +159,13 @@ function BlockEntries({ block, result, summary, onClose }: { readonly block: Con
               <span className="tl-role">{messageRole(message)}</span> <span className="tl-num">{formatNumber(info?.tokens ?? 0)} tok</span>
               {info?.reduced === undefined ? null : <span className="tl-badge tl-warn">{info.reduced}</span>}{' '}
               {(info?.seqs ?? []).map((seq) => (
-                <button key={seq} type="button" className="tl-link tl-mono" onClick={() => openInTimeline(seq)} title="show this entry in the timeline">
+                <button
+                  key={seq}
+                  type="button"
+                  className="tl-link tl-mono"
+                  onClick={() => openInTimeline(seq)}
+                  title="show this entry in the timeline"
+                >
                   #{seq}
                 </button>
               ))}

@@ -22,7 +22,14 @@ export function FindingsList({ result, thread }: { readonly result: ProjectionRe
   const panel = usePanel()
   const tools = panel.projectOptions.tools
   const list = useMemo(
-    () => findings({ meta: result.meta, entries: thread.entries, entryAt: (seq) => thread.bySeq(seq), toolNames: tools?.map((tool) => tool.name) ?? [], policy: panel.policy }),
+    () =>
+      findings({
+        meta: result.meta,
+        entries: thread.entries,
+        entryAt: (seq) => thread.bySeq(seq),
+        toolNames: tools?.map((tool) => tool.name) ?? [],
+        policy: panel.policy,
+      }),
     [result.meta, thread, tools, panel.policy],
   )
   const open = (seq: number) => {
@@ -36,17 +43,26 @@ export function FindingsList({ result, thread }: { readonly result: ProjectionRe
   }
   return (
     <section className="tl-card" aria-label="findings" data-testid="findings" data-count={list.length}>
-      <h3 className="tl-h">{list.length === 0 ? 'Findings: nothing wastes the window' : `Findings: ${list.length} ${list.length === 1 ? 'thing wastes' : 'things waste'} the window`}</h3>
+      <h3 className="tl-h">
+        {list.length === 0
+          ? 'Findings: nothing wastes the window'
+          : `Findings: ${list.length} ${list.length === 1 ? 'thing wastes' : 'things waste'} the window`}
+      </h3>
       {list.length === 0 ? null : (
         <ul className="tl-findings">
           {list.map((finding) => (
             <li key={finding.id} className="tl-finding" data-testid="finding" data-kind={finding.kind} data-seq={finding.seq}>
-              <span className={`tl-badge ${toneClass[finding.tone]}`}>{kindLabel[finding.kind]}</span>{' '}
-              <span>{finding.text}</span>
+              <span className={`tl-badge ${toneClass[finding.tone]}`}>{kindLabel[finding.kind]}</span> <span>{finding.text}</span>
               {finding.seq === undefined ? null : (
                 <>
                   {' '}
-                  <button type="button" className="tl-link tl-mono" data-testid="finding-open" onClick={() => open(finding.seq as number)} title="show in the timeline">
+                  <button
+                    type="button"
+                    className="tl-link tl-mono"
+                    data-testid="finding-open"
+                    onClick={() => open(finding.seq as number)}
+                    title="show in the timeline"
+                  >
                     #{finding.seq}
                   </button>
                 </>
@@ -54,7 +70,13 @@ export function FindingsList({ result, thread }: { readonly result: ProjectionRe
               {finding.change === undefined ? null : (
                 <>
                   {' '}
-                  <button type="button" className="tl-link" data-testid="finding-preview" onClick={() => preview(finding.change as NonNullable<Finding['change']>)} title="preview this setting in the Policy lab (nothing is written)">
+                  <button
+                    type="button"
+                    className="tl-link"
+                    data-testid="finding-preview"
+                    onClick={() => preview(finding.change as NonNullable<Finding['change']>)}
+                    title="preview this setting in the Policy lab (nothing is written)"
+                  >
                     preview {finding.change.label}
                   </button>
                 </>

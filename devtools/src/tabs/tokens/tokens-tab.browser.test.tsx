@@ -3,14 +3,27 @@ import { conversation, eventually, renderPanel, testPolicy } from '../../testing
 
 describe('Tokens tab', () => {
   it('stacks every part with numbers and shares of the input budget, reserved output apart, and says the counts are estimated', async () => {
-    const panel = await renderPanel({ entries: conversation(3), tab: 'tokens', policy: testPolicy({ maxInputTokens: 4000, reserveOutputTokens: 1000, systemPrompt: 'Hi.' }) })
+    const panel = await renderPanel({
+      entries: conversation(3),
+      tab: 'tokens',
+      policy: testPolicy({ maxInputTokens: 4000, reserveOutputTokens: 1000, systemPrompt: 'Hi.' }),
+    })
     const meter = await panel.find('token-meter')
     expect(meter.dataset['level']).toBe('ok')
     expect(meter.dataset['budget']).toBe('3000')
     expect(meter.dataset['exact']).toBe('false')
     const legend = await panel.find('meter-legend')
     const parts = panel.queryAll('[data-testid="meter-legend"] > li').map((part) => part.dataset['testid'])
-    expect(parts).toEqual(['meter-system', 'meter-memory', 'meter-summary', 'meter-history', 'meter-pending', 'meter-tools', 'meter-reserved', 'meter-free'])
+    expect(parts).toEqual([
+      'meter-system',
+      'meter-memory',
+      'meter-summary',
+      'meter-history',
+      'meter-pending',
+      'meter-tools',
+      'meter-reserved',
+      'meter-free',
+    ])
     expect(legend.textContent).toContain('reserved output 1,000(for output)')
     // Input parts and free space are shares of the 3,000-token input budget: they add up to 100%.
     const shares = panel.queryAll('[data-testid="meter-legend"] > li .tl-meter-muted').map((cell) => cell.textContent ?? '')
@@ -22,7 +35,11 @@ describe('Tokens tab', () => {
 
   it('turns amber over 75% and red over 90% of the input budget, and estimates cost for a known model', async () => {
     const entries = conversation(6, 60)
-    const amber = await renderPanel({ entries, tab: 'tokens', policy: testPolicy({ maxInputTokens: 1560, reserveOutputTokens: 100, model: 'gpt-4o-mini' }) })
+    const amber = await renderPanel({
+      entries,
+      tab: 'tokens',
+      policy: testPolicy({ maxInputTokens: 1560, reserveOutputTokens: 100, model: 'gpt-4o-mini' }),
+    })
     const amberMeter = await amber.find('token-meter')
     const fill = Number(amberMeter.dataset['total']) / Number(amberMeter.dataset['budget'])
     expect(fill).toBeGreaterThan(0.75)
@@ -30,7 +47,11 @@ describe('Tokens tab', () => {
     expect(amberMeter.dataset['level']).toBe('amber')
     expect((await amber.find('meter-cost')).textContent).toMatch(/gpt-4o-mini list prices: \$0\.000\d+ input/)
     amber.unmount()
-    const full = await renderPanel({ entries: conversation(40, 60), tab: 'tokens', policy: testPolicy({ maxInputTokens: 1200, reserveOutputTokens: 100 }) })
+    const full = await renderPanel({
+      entries: conversation(40, 60),
+      tab: 'tokens',
+      policy: testPolicy({ maxInputTokens: 1200, reserveOutputTokens: 100 }),
+    })
     expect((await full.find('token-meter')).dataset['level']).toBe('red')
     full.unmount()
   })
@@ -49,7 +70,11 @@ describe('Tokens tab', () => {
   it('lists what wastes the window, each finding a click from its entry in the timeline, and nothing as text turned into markup', async () => {
     const entries = conversation(4)
     // Turn 0's tool result, made huge, and with markup in it that must stay text.
-    entries[2] = { kind: 'tool_result', payload: { name: 'lookup', result: `<img src=x onerror=alert(1)> ${'row '.repeat(3000)}` }, refs: { requestId: 'r0', toolCallId: 't0' } }
+    entries[2] = {
+      kind: 'tool_result',
+      payload: { name: 'lookup', result: `<img src=x onerror=alert(1)> ${'row '.repeat(3000)}` },
+      refs: { requestId: 'r0', toolCallId: 't0' },
+    }
     const panel = await renderPanel({ entries, tab: 'tokens', policy: testPolicy({ maxInputTokens: 16_000, reserveOutputTokens: 1000 }) })
     const list = await panel.find('findings')
     const large = await eventually(() => {

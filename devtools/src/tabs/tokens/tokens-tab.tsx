@@ -20,13 +20,20 @@ export function TokensTab() {
   const model = meterModel(meta)
   const modelId = panel.policy.model
   const inputCost = modelId === undefined ? undefined : estimateCost({ inputTokens: meta.tokens.total, outputTokens: 0 }, modelId)
-  const fullCost = modelId === undefined ? undefined : estimateCost({ inputTokens: meta.tokens.total, outputTokens: meta.budget.reserveOutputTokens }, modelId)
+  const fullCost =
+    modelId === undefined ? undefined : estimateCost({ inputTokens: meta.tokens.total, outputTokens: meta.budget.reserveOutputTokens }, modelId)
   return (
     <>
-      <MeterView meta={meta} variant="full" colorScheme="dark" label={DEFAULT_METER_LABEL} attributes={{ 'data-testid': 'token-meter', ...meterAttributes(meta) }} />
+      <MeterView
+        meta={meta}
+        variant="full"
+        colorScheme="dark"
+        label={DEFAULT_METER_LABEL}
+        attributes={{ 'data-testid': 'token-meter', ...meterAttributes(meta) }}
+      />
       <p className="tl-muted">
-        Shares of the input budget {formatNumber(model.budget)} (window {formatNumber(model.window)} − reserved output) · amber over {formatPercent(METER_AMBER_RATIO)}, red over{' '}
-        {formatPercent(METER_RED_RATIO)} of the input budget
+        Shares of the input budget {formatNumber(model.budget)} (window {formatNumber(model.window)} − reserved output) · amber over{' '}
+        {formatPercent(METER_AMBER_RATIO)}, red over {formatPercent(METER_RED_RATIO)} of the input budget
       </p>
       {projection.thread === undefined ? null : <FindingsList result={result} thread={projection.thread} />}
       <ContextMap result={result} />

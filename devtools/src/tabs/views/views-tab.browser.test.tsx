@@ -25,7 +25,11 @@ describe('Views tab', () => {
   })
 
   it('colours any message by its token boundaries on demand, as text', async () => {
-    const panel = await renderPanel({ entries: [{ kind: 'message', payload: { role: 'user', content: 'The quick <b>brown</b> fox' } }], tab: 'views', height: 800 })
+    const panel = await renderPanel({
+      entries: [{ kind: 'message', payload: { role: 'user', content: 'The quick <b>brown</b> fox' } }],
+      tab: 'views',
+      height: 800,
+    })
     const view = await panel.find('conversation-view')
     await eventually(() => expect(view.querySelector('[data-testid="token-toggle"]')).not.toBeNull())
     ;(view.querySelector('[data-testid="token-toggle"]') as HTMLButtonElement).click()

@@ -39,7 +39,15 @@ export function ViewsTab() {
     <>
       <div className="tl-row" role="radiogroup" aria-label="views">
         {modes.map((id) => (
-          <button key={id} type="button" className="tl-button" role="radio" aria-checked={mode === id} data-testid={`view-${id}`} onClick={() => setMode(id)}>
+          <button
+            key={id}
+            type="button"
+            className="tl-button"
+            role="radio"
+            aria-checked={mode === id}
+            data-testid={`view-${id}`}
+            onClick={() => setMode(id)}
+          >
             {id === 'both' ? 'side by side' : id}
           </button>
         ))}
@@ -88,7 +96,15 @@ export function ViewsTab() {
   )
 }
 
-function ConversationRow({ message, encoding, bubble = false }: { readonly message: ConversationMessage; readonly encoding: EncodingName; readonly bubble?: boolean }) {
+function ConversationRow({
+  message,
+  encoding,
+  bubble = false,
+}: {
+  readonly message: ConversationMessage
+  readonly encoding: EncodingName
+  readonly bubble?: boolean
+}) {
   return (
     <div className="tl-view-item" data-testid="view-message" data-seq={message.seq}>
       <span className="tl-role">{message.role}</span> <span className="tl-muted tl-mono">#{message.seq}</span>
@@ -99,11 +115,20 @@ function ConversationRow({ message, encoding, bubble = false }: { readonly messa
 }
 
 function ReasoningRow({ item, encoding }: { readonly item: ReasoningItem; readonly encoding: EncodingName }) {
-  if (item.kind === 'message') return <ConversationRow message={{ seq: item.seq, role: item.role, content: item.content, createdAt: 0, interrupted: item.interrupted }} encoding={encoding} />
+  if (item.kind === 'message')
+    return (
+      <ConversationRow
+        message={{ seq: item.seq, role: item.role, content: item.content, createdAt: 0, interrupted: item.interrupted }}
+        encoding={encoding}
+      />
+    )
   const status = item.status === 'ok' ? 'tl-ok' : item.status === 'error' ? 'tl-danger' : 'tl-warn'
   return (
     <div className="tl-view-item" data-testid="view-tool" data-seq={item.seq}>
-      <span className="tl-role">tool · {item.name}</span> <span className="tl-muted tl-mono">#{item.seq} {item.toolCallId}</span>{' '}
+      <span className="tl-role">tool · {item.name}</span>{' '}
+      <span className="tl-muted tl-mono">
+        #{item.seq} {item.toolCallId}
+      </span>{' '}
       <span className={`tl-badge ${status}`}>{item.status}</span>
       {item.truncated === undefined ? null : <span className="tl-badge tl-warn">cut from {item.truncated.totalBytes} bytes</span>}{' '}
       <TokenToggle text={item.output ?? JSON.stringify(item.arguments)} encoding={encoding} />

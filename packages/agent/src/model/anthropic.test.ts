@@ -27,12 +27,16 @@ function ask(overrides: Partial<ModelRequest> = {}): ModelRequest {
   return { projection: askProjection(), tools: [weatherTool], ...overrides }
 }
 
-
 describe('anthropic: streaming', () => {
   it('streams text, then usage with cache reads counted in the input, then finish', async () => {
     server.enqueue({ text: 'Pack a raincoat: 4°C and rain.', inputTokens: 50, outputTokens: 9, cachedInputTokens: 30 })
     const events = await eventsOf(client().stream(ask()))
-    expect(events.filter((event) => event.type === 'text-delta').map((event) => event.text).join('')).toBe('Pack a raincoat: 4°C and rain.')
+    expect(
+      events
+        .filter((event) => event.type === 'text-delta')
+        .map((event) => event.text)
+        .join(''),
+    ).toBe('Pack a raincoat: 4°C and rain.')
     // The wire says input_tokens 20 + cache_read_input_tokens 30: inputTokens is the whole prompt.
     expect(events.at(-2)).toEqual({ type: 'usage', inputTokens: 50, outputTokens: 9, cachedInputTokens: 30, cacheWriteInputTokens: 0 })
     expect(events.at(-1)).toEqual({ type: 'finish', stopReason: 'stop', rawStopReason: 'end_turn' })
@@ -59,7 +63,9 @@ describe('anthropic: streaming', () => {
     // Default policy: explicit cache breakpoints after tools + system and at the end of the request.
     expect(body['system']).toEqual([{ type: 'text', text: 'Be brief.', cache_control: { type: 'ephemeral' } }])
     expect(body['messages']).toEqual(toAnthropicMessages(projection).messages)
-    expect(body['messages']).toEqual([{ role: 'user', content: [{ type: 'text', text: 'What is the weather in Oslo?', cache_control: { type: 'ephemeral' } }] }])
+    expect(body['messages']).toEqual([
+      { role: 'user', content: [{ type: 'text', text: 'What is the weather in Oslo?', cache_control: { type: 'ephemeral' } }] },
+    ])
     expect(body['tools']).toEqual([
       { name: 'weather', description: 'Current weather for a city.', input_schema: weatherTool.parameters },
       { name: 'clock', input_schema: clockTool.parameters },
@@ -120,7 +126,9 @@ describe('anthropic: streaming', () => {
       ],
     })
     const events = await eventsOf(client().stream(ask()))
-    const kinds = events.map((event) => (event.type === 'tool-call-start' || event.type === 'tool-call' ? `${event.type}:${event.toolCallId}` : event.type))
+    const kinds = events.map((event) =>
+      event.type === 'tool-call-start' || event.type === 'tool-call' ? `${event.type}:${event.toolCallId}` : event.type,
+    )
     expect(kinds.filter((kind) => kind !== 'tool-call-delta' && kind !== 'text-delta')).toEqual([
       'tool-call-start:toolu_a',
       'tool-call:toolu_a',
@@ -212,7 +220,12 @@ describe('anthropic: errors and retries', () => {
     const { error, events } = await failure(client().stream(ask()))
     expect(error).toBeInstanceOf(ProviderServerError)
     expect(error).toMatchObject({ code: 'overloaded_error', status: undefined, retryable: true })
-    expect(events.filter((event) => event.type === 'text-delta').map((event) => event.text).join('')).toBe('Partial')
+    expect(
+      events
+        .filter((event) => event.type === 'text-delta')
+        .map((event) => event.text)
+        .join(''),
+    ).toBe('Partial')
     expect(server.requests).toHaveLength(3)
   })
 })

@@ -61,7 +61,14 @@ export function anthropicRequestBody(
   toolNames: ProviderToolNames = requestToolNames(request),
 ): AnthropicRequestBody {
   // Cache breakpoints come from the projection (`cacheBreakpoints(result)`, which the formats call): see docs/caching.md.
-  const { system, messages, cache_control: automatic } = toAnthropicMessages(request.projection, { toolNames, ...(request.attachmentData === undefined ? {} : { attachmentData: request.attachmentData }) })
+  const {
+    system,
+    messages,
+    cache_control: automatic,
+  } = toAnthropicMessages(request.projection, {
+    toolNames,
+    ...(request.attachmentData === undefined ? {} : { attachmentData: request.attachmentData }),
+  })
   const toolsMark = anthropicToolsCacheControl(request.projection)
   const lastTool = request.tools.length - 1
   return {
@@ -224,7 +231,12 @@ function* readBlockDelta(delta: unknown, block: BlockDraft | undefined): Generat
   if (!isRecord(delta) || block === undefined) return
   if (delta['type'] === 'text_delta' && typeof delta['text'] === 'string' && delta['text'] !== '') {
     yield { type: 'text-delta', text: delta['text'] }
-  } else if (delta['type'] === 'input_json_delta' && block.kind === 'tool' && typeof delta['partial_json'] === 'string' && delta['partial_json'] !== '') {
+  } else if (
+    delta['type'] === 'input_json_delta' &&
+    block.kind === 'tool' &&
+    typeof delta['partial_json'] === 'string' &&
+    delta['partial_json'] !== ''
+  ) {
     block.json += delta['partial_json']
     yield { type: 'tool-call-delta', toolCallId: block.id, argumentsDelta: delta['partial_json'] }
   }

@@ -51,7 +51,8 @@ async function caught(client: ModelClient): Promise<unknown> {
 const clients = {
   openAICompatible: (baseURL: string) =>
     openAICompatible({ baseURL, apiKey: secret, model: 'gpt-4o-mini', headers: { 'X-Custom-Auth': `Token ${headerSecret}` }, maxRetries: 0 }),
-  anthropic: (baseURL: string) => anthropic({ baseURL, apiKey: secret, model: 'claude-sonnet-4-5', headers: { 'api-key': headerSecret }, maxRetries: 0 }),
+  anthropic: (baseURL: string) =>
+    anthropic({ baseURL, apiKey: secret, model: 'claude-sonnet-4-5', headers: { 'api-key': headerSecret }, maxRetries: 0 }),
 }
 
 describe.each(Object.entries(clients))('%s keeps the API key out of everything it exposes', (_name, create) => {

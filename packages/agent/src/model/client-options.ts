@@ -4,14 +4,16 @@ import { InvalidModelClientOptionsError } from './errors'
 import type { FetchFunction } from './http-stream'
 import type { RetryNotice } from './stream-with-retries'
 
-export const httpURLSchema = z.string().check(z.refine((value) => {
-  try {
-    const url = new URL(value)
-    return url.protocol === 'http:' || url.protocol === 'https:'
-  } catch {
-    return false
-  }
-}, 'must be an absolute http(s) URL'))
+export const httpURLSchema = z.string().check(
+  z.refine((value) => {
+    try {
+      const url = new URL(value)
+      return url.protocol === 'http:' || url.protocol === 'https:'
+    } catch {
+      return false
+    }
+  }, 'must be an absolute http(s) URL'),
+)
 
 export const headersSchema: z.ZodMiniType<Readonly<Record<string, string>>> = z.record(z.string(), z.string())
 export const fetchSchema = z.custom<FetchFunction>((value) => typeof value === 'function', 'must be a fetch function')

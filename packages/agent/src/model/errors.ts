@@ -112,7 +112,7 @@ export class ProviderServerError extends ProviderError {
   constructor(details: ProviderErrorDetails, options?: { cause?: unknown; retryable?: boolean; what?: string }) {
     super(
       `The ${details.provider} server failed${options?.what === undefined ? '' : ` (${options.what})`} for model "${details.model}"${said(details)}. ` +
-        'This is on the provider\'s side: try again later.',
+        "This is on the provider's side: try again later.",
       details,
       options?.retryable ?? true,
       options?.cause === undefined ? undefined : { cause: options.cause },
@@ -168,9 +168,7 @@ export class InvalidModelClientOptionsError extends ThreadlensError {
   static override readonly errorName: string = 'InvalidModelClientOptionsError'
   readonly issues: readonly { path: string; message: string }[]
   constructor(client: string, issues: readonly { path: string; message: string }[]) {
-    super(
-      `Invalid ${client} options: ${issues.map((issue) => (issue.path === '' ? issue.message : `${issue.path}: ${issue.message}`)).join('; ')}`,
-    )
+    super(`Invalid ${client} options: ${issues.map((issue) => (issue.path === '' ? issue.message : `${issue.path}: ${issue.message}`)).join('; ')}`)
     this.issues = issues
   }
 }

@@ -14,7 +14,14 @@ import type { RetryNotice } from './stream-with-retries'
 // Timeouts are generous (a loaded machine must not turn a 500 into a timeout) except where a
 // timeout is the point.
 const apiKey = 'sk-shared-core-0123456789abcdef'
-const retry = { maxRetries: 2, retryDelayMs: 1, maxRetryDelayMs: 200, maxRetryTotalMs: 5_000, firstEventTimeoutMs: 3_000, idleTimeoutMs: 3_000 } satisfies RetryOptions
+const retry = {
+  maxRetries: 2,
+  retryDelayMs: 1,
+  maxRetryDelayMs: 200,
+  maxRetryTotalMs: 5_000,
+  firstEventTimeoutMs: 3_000,
+  idleTimeoutMs: 3_000,
+} satisfies RetryOptions
 const attempts = retry.maxRetries + 1
 
 const providers = {
@@ -133,7 +140,9 @@ describe('the shared HTTP client core, against misbehaving servers (both provide
     const server = track(await startFakeProviderServer({ apiKey, ...(scenario.whenEmpty === undefined ? {} : { whenEmpty: scenario.whenEmpty }) }))
     server.enqueue(...(scenario.steps ?? []))
     const notices: RetryNotice[] = []
-    const { events, error } = await collect(client(server, (notice) => notices.push(notice), scenario.options ?? {}).stream({ projection: askProjection(), tools: [weatherTool] }))
+    const { events, error } = await collect(
+      client(server, (notice) => notices.push(notice), scenario.options ?? {}).stream({ projection: askProjection(), tools: [weatherTool] }),
+    )
 
     expect(server.requests.filter((request) => request.method === 'POST')).toHaveLength(scenario.requests)
     expect(notices).toHaveLength(scenario.requests - 1)

@@ -21,7 +21,12 @@ export async function postForStream(
 ): Promise<ReadableStream<Uint8Array>> {
   let response: Response
   try {
-    response = await fetchFunction(url, { method: 'POST', headers: { ...headers }, body: JSON.stringify(body), ...(signal === undefined ? {} : { signal }) })
+    response = await fetchFunction(url, {
+      method: 'POST',
+      headers: { ...headers },
+      body: JSON.stringify(body),
+      ...(signal === undefined ? {} : { signal }),
+    })
   } catch (error) {
     if (signal?.aborted === true) throw error
     throw networkError(context, `no response (${error instanceof Error ? error.message : String(error)})`, error)
@@ -42,12 +47,17 @@ function notAnEventStream(contentType: string, bodyless: boolean): string | unde
     return `expected a text/event-stream response but got ${contentType === '' ? 'no body' : contentType}: does this server support streaming?`
   }
   // A web app's fallback page or a captive portal answers 200 with HTML.
-  if (contentType.includes('text/html')) return 'expected a text/event-stream response but got an HTML page: is the baseURL an API endpoint, or is a proxy in the way?'
+  if (contentType.includes('text/html'))
+    return 'expected a text/event-stream response but got an HTML page: is the baseURL an API endpoint, or is a proxy in the way?'
   return undefined
 }
 
 /** The server-sent events of a body; a connection that breaks off becomes a `ProviderNetworkError`. */
-export async function* eventsOf(body: ReadableStream<Uint8Array>, signal: AbortSignal | undefined, context: CallContext): AsyncGenerator<ServerSentEvent, void, undefined> {
+export async function* eventsOf(
+  body: ReadableStream<Uint8Array>,
+  signal: AbortSignal | undefined,
+  context: CallContext,
+): AsyncGenerator<ServerSentEvent, void, undefined> {
   const events = readServerSentEvents(body)
   try {
     for (;;) {

@@ -46,7 +46,14 @@ describe('modelSummarizer', () => {
   })
 
   it('asks by default for attributed, dated facts, decisions and open tasks, values verbatim, no small talk', () => {
-    for (const ask of [/who did, said or plans what, where and when/, /resolve relative dates/, /decisions/, /open tasks/, /verbatim/, /Drop greetings/]) {
+    for (const ask of [
+      /who did, said or plans what, where and when/,
+      /resolve relative dates/,
+      /decisions/,
+      /open tasks/,
+      /verbatim/,
+      /Drop greetings/,
+    ]) {
       expect(DEFAULT_SUMMARIZER_INSTRUCTIONS).toMatch(ask)
     }
   })
@@ -55,15 +62,25 @@ describe('modelSummarizer', () => {
     const cut = scriptedModel({ script: [{ text: 'The user pl', stopReason: 'length' }] })
     await expect(modelSummarizer({ model: cut }).summarize(summarize)).rejects.toThrow(/cut off at 200 tokens/)
     const aborted = scriptedModel({ script: ['never'] })
-    await expect(modelSummarizer({ model: aborted }).summarize({ ...summarize, signal: AbortSignal.abort(new Error('stop')) })).rejects.toThrow('stop')
+    await expect(modelSummarizer({ model: aborted }).summarize({ ...summarize, signal: AbortSignal.abort(new Error('stop')) })).rejects.toThrow(
+      'stop',
+    )
   })
 
   it("drives core's compact() through a real client against the fake server", async () => {
     let server: FakeProviderServer | undefined
     try {
       server = await startFakeProviderServer({ apiKey: 'k', script: [{ text: 'User: Oslo weekend, two people, under 5000 NOK; 4°C.' }] })
-      const summarizer = modelSummarizer({ model: openAICompatible({ baseURL: server.baseURL, apiKey: 'k', model: 'gpt-4o-mini' }), name: 'gpt-summary' })
-      const result = await compact({ thread: longThread(), policy: definePolicy({ maxInputTokens: 400, reserveOutputTokens: 50, keepLastTurns: 2 }), counter: testCounter, summarizer })
+      const summarizer = modelSummarizer({
+        model: openAICompatible({ baseURL: server.baseURL, apiKey: 'k', model: 'gpt-4o-mini' }),
+        name: 'gpt-summary',
+      })
+      const result = await compact({
+        thread: longThread(),
+        policy: definePolicy({ maxInputTokens: 400, reserveOutputTokens: 50, keepLastTurns: 2 }),
+        counter: testCounter,
+        summarizer,
+      })
       expect(result.status).toBe('summarized')
       expect(server.requests[0]?.problems).toEqual([])
       expect(JSON.stringify(result)).toContain('Oslo weekend, two people')

@@ -44,11 +44,18 @@ export function modelSummarizer(options: ModelSummarizerOptions): Summarizer {
         pending: [{ role: 'user', content: request }],
       })
       const reply = await collectModelReply(
-        options.model.stream({ projection, tools: [], maxOutputTokens: input.maxTokens, ...(input.signal === undefined ? {} : { signal: input.signal }) }),
+        options.model.stream({
+          projection,
+          tools: [],
+          maxOutputTokens: input.maxTokens,
+          ...(input.signal === undefined ? {} : { signal: input.signal }),
+        }),
       )
       if (reply.stopReason === 'abort') throw input.signal?.reason ?? new Error('The summary call was aborted.')
       if (reply.stopReason === 'length') {
-        throw new Error(`The summary was cut off at ${input.maxTokens} tokens; use a model that follows length instructions, or allow a longer summary.`)
+        throw new Error(
+          `The summary was cut off at ${input.maxTokens} tokens; use a model that follows length instructions, or allow a longer summary.`,
+        )
       }
       return reply.text.trim()
     },
@@ -57,8 +64,14 @@ export function modelSummarizer(options: ModelSummarizerOptions): Summarizer {
 
 function summaryRequest(input: SummarizeInput): string {
   const parts = [`Write the updated summary in at most ${input.maxTokens} tokens.`]
-  if (input.previousSummary !== undefined && input.previousSummary !== '') parts.push(`<previous-summary>\n${input.previousSummary}\n</previous-summary>`)
-  parts.push(`<conversation>\n${input.entries.map(entryLine).filter((line) => line !== '').join('\n')}\n</conversation>`)
+  if (input.previousSummary !== undefined && input.previousSummary !== '')
+    parts.push(`<previous-summary>\n${input.previousSummary}\n</previous-summary>`)
+  parts.push(
+    `<conversation>\n${input.entries
+      .map(entryLine)
+      .filter((line) => line !== '')
+      .join('\n')}\n</conversation>`,
+  )
   return parts.join('\n\n')
 }
 

@@ -28,7 +28,6 @@ function ask(overrides: Partial<ModelRequest> = {}): ModelRequest {
   return { projection: askProjection(), tools: [weatherTool], ...overrides }
 }
 
-
 describe('openAICompatible: streaming', () => {
   it('streams text in chunks, then usage, then finish', async () => {
     server.enqueue({ text: 'Pack a raincoat: 4°C and rain.', cachedInputTokens: 3 })
@@ -68,7 +67,9 @@ describe('openAICompatible: streaming', () => {
 
   it('sends the output cap in the chosen field, extra headers, no empty tools, and no stream_options when asked', async () => {
     server.enqueue({ text: 'a' }, { text: 'b' }, { text: 'c' })
-    await eventsOf(client({ maxOutputTokens: 100, headers: { 'HTTP-Referer': 'https://threadlens.test', 'X-Title': 'threadlens' } }).stream(ask({ tools: [] })))
+    await eventsOf(
+      client({ maxOutputTokens: 100, headers: { 'HTTP-Referer': 'https://threadlens.test', 'X-Title': 'threadlens' } }).stream(ask({ tools: [] })),
+    )
     await eventsOf(client({ maxOutputTokens: 100, maxOutputTokensField: 'max_completion_tokens' }).stream(ask({ maxOutputTokens: 42 })))
     await eventsOf(client({ includeUsage: false }).stream(ask()))
     const [first, second, third] = server.requests.map((request) => request.body as Record<string, unknown>)
@@ -89,7 +90,10 @@ describe('openAICompatible: streaming', () => {
     await eventsOf(client({ model: 'gpt-5.6-luna', cacheBreakpoints: false }).stream({ projection, tools: [] }))
     await eventsOf(client({ model: 'llama3.2', cacheBreakpoints: true }).stream({ projection, tools: [] }))
     const [terra, mini, optedOut, forced] = server.requests.map((request) => request.body as Record<string, unknown>)
-    const marked = [{ role: 'system', content: [{ type: 'text', text: 'Be brief.', prompt_cache_breakpoint: { mode: 'explicit' } }] }, { role: 'user', content: 'What is the weather in Oslo?' }]
+    const marked = [
+      { role: 'system', content: [{ type: 'text', text: 'Be brief.', prompt_cache_breakpoint: { mode: 'explicit' } }] },
+      { role: 'user', content: 'What is the weather in Oslo?' },
+    ]
     expect(terra?.['messages']).toEqual(marked)
     expect(server.requests.every((request) => request.problems.length === 0)).toBe(true)
     expect(mini?.['messages']).toEqual(toOpenAIChat(projection))
@@ -126,12 +130,20 @@ describe('openAICompatible: streaming', () => {
         { type: 'tool-call-start', toolCallId: 'call_b', name: 'weather' },
       ])
       for (const id of ['call_a', 'call_b']) {
-        const streamed = events.flatMap((event) => (event.type === 'tool-call-delta' && event.toolCallId === id ? [event.argumentsDelta] : [])).join('')
+        const streamed = events
+          .flatMap((event) => (event.type === 'tool-call-delta' && event.toolCallId === id ? [event.argumentsDelta] : []))
+          .join('')
         const call = events.find((event) => event.type === 'tool-call' && event.toolCallId === id)
         expect(call).toMatchObject({ argumentsText: streamed })
       }
       expect(events.filter((event) => event.type === 'tool-call')).toEqual([
-        { type: 'tool-call', toolCallId: 'call_a', name: 'weather', arguments: { city: 'Oslo', note: 'a longer argument to split' }, argumentsText: '{"city":"Oslo","note":"a longer argument to split"}' },
+        {
+          type: 'tool-call',
+          toolCallId: 'call_a',
+          name: 'weather',
+          arguments: { city: 'Oslo', note: 'a longer argument to split' },
+          argumentsText: '{"city":"Oslo","note":"a longer argument to split"}',
+        },
         { type: 'tool-call', toolCallId: 'call_b', name: 'weather', arguments: { city: 'Bergen' }, argumentsText: '{"city":"Bergen"}' },
       ])
       expect(events.at(-1)).toEqual({ type: 'finish', stopReason: 'tool-calls', rawStopReason: 'tool_calls' })
@@ -139,15 +151,26 @@ describe('openAICompatible: streaming', () => {
   })
 
   it('reports arguments that are not a JSON object on the tool-call event, for the loop to answer as a tool error', async () => {
-    server.enqueue({ toolCalls: [{ id: 'call_bad', name: 'weather', arguments: '{"city": "Os' }, { id: 'call_list', name: 'weather', arguments: '[1]' }] })
+    server.enqueue({
+      toolCalls: [
+        { id: 'call_bad', name: 'weather', arguments: '{"city": "Os' },
+        { id: 'call_list', name: 'weather', arguments: '[1]' },
+      ],
+    })
     const reply = await collectModelReply(client().stream(ask()))
     expect(reply.toolCalls[0]).toMatchObject({ toolCallId: 'call_bad', arguments: {}, argumentsText: '{"city": "Os' })
-    expect(reply.toolCalls[0]?.argumentsError).toMatch(/^The arguments for tool "weather" could not be used: they are not valid JSON .*Received: \{"city": "Os/)
+    expect(reply.toolCalls[0]?.argumentsError).toMatch(
+      /^The arguments for tool "weather" could not be used: they are not valid JSON .*Received: \{"city": "Os/,
+    )
     expect(reply.toolCalls[1]?.argumentsError).toContain('must be a JSON object, not an array')
   })
 
   it('gives the same events whatever the write size splits the stream into (events, lines, UTF-8 characters)', async () => {
-    const reply = { text: 'Blåbær 🫐 日本語 — done.', toolCalls: [{ id: 'call_x', name: 'weather', arguments: { city: 'Tromsø ❄️' } }], cachedInputTokens: 2 }
+    const reply = {
+      text: 'Blåbær 🫐 日本語 — done.',
+      toolCalls: [{ id: 'call_x', name: 'weather', arguments: { city: 'Tromsø ❄️' } }],
+      cachedInputTokens: 2,
+    }
     server.enqueue(reply)
     const reference = await eventsOf(client().stream(ask()))
     expect(reference.filter((event) => event.type === 'tool-call')).toHaveLength(1)

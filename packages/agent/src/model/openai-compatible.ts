@@ -102,7 +102,11 @@ export function openAIChatRequestBody(
       : {
           tools: request.tools.map((tool) => ({
             type: 'function' as const,
-            function: { name: toolNames.toProvider(tool.name), ...(tool.description === undefined ? {} : { description: tool.description }), parameters: tool.parameters },
+            function: {
+              name: toolNames.toProvider(tool.name),
+              ...(tool.description === undefined ? {} : { description: tool.description }),
+              parameters: tool.parameters,
+            },
           })),
         }),
     ...(maxOutputTokens === undefined ? {} : { [settings.maxOutputTokensField]: maxOutputTokens }),
@@ -125,7 +129,10 @@ export function openAICompatible(options: OpenAICompatibleOptions): ModelClient 
     maxOutputTokens: parsed.maxOutputTokens,
     maxOutputTokensField: parsed.maxOutputTokensField ?? 'max_tokens',
     includeUsage: parsed.includeUsage ?? true,
-    cacheBreakpoints: parsed.cacheBreakpoints === undefined || parsed.cacheBreakpoints === 'auto' ? openAITakesCacheBreakpoints(parsed.model) : parsed.cacheBreakpoints,
+    cacheBreakpoints:
+      parsed.cacheBreakpoints === undefined || parsed.cacheBreakpoints === 'auto'
+        ? openAITakesCacheBreakpoints(parsed.model)
+        : parsed.cacheBreakpoints,
   }
   return httpModelClient({
     provider: 'openai-compatible',

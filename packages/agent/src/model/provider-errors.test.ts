@@ -22,9 +22,18 @@ const anthropicError = (type: string, message: string) => ({ type: 'error', erro
 
 describe('errorFromStatus', () => {
   it('maps 401 and 403 to ProviderAuthError, never retryable', () => {
-    const error = fromStatus(401, openAIError('Incorrect API key provided: sk-***.', 'invalid_request_error', 'invalid_api_key'), { 'x-request-id': 'req_1' })
+    const error = fromStatus(401, openAIError('Incorrect API key provided: sk-***.', 'invalid_request_error', 'invalid_api_key'), {
+      'x-request-id': 'req_1',
+    })
     expect(error).toBeInstanceOf(ProviderAuthError)
-    expect(error).toMatchObject({ status: 401, code: 'invalid_api_key', requestId: 'req_1', retryable: false, provider: 'openai-compatible', model: 'gpt-4o-mini' })
+    expect(error).toMatchObject({
+      status: 401,
+      code: 'invalid_api_key',
+      requestId: 'req_1',
+      retryable: false,
+      provider: 'openai-compatible',
+      model: 'gpt-4o-mini',
+    })
     expect(fromStatus(403, anthropicError('permission_error', 'no access'))).toBeInstanceOf(ProviderAuthError)
     expect(fromStatus(403, anthropicError('permission_error', 'no access')).requestId).toBe('req_011')
   })
@@ -40,12 +49,45 @@ describe('errorFromStatus', () => {
 
   it('recognises context-too-long errors of OpenAI, vLLM, OpenRouter, llama.cpp and Anthropic, with token counts', () => {
     const cases: [number, unknown, number | undefined, number | undefined][] = [
-      [400, openAIError("This model's maximum context length is 128000 tokens. However, your messages resulted in 130412 tokens.", 'invalid_request_error', 'context_length_exceeded'), 130412, 128000],
+      [
+        400,
+        openAIError(
+          "This model's maximum context length is 128000 tokens. However, your messages resulted in 130412 tokens.",
+          'invalid_request_error',
+          'context_length_exceeded',
+        ),
+        130412,
+        128000,
+      ],
       [400, openAIError('Context window exceeded', 'invalid_request_error', 'context_length_exceeded'), undefined, undefined],
-      [400, { object: 'error', message: "This model's maximum context length is 4096 tokens. However, you requested 5000 tokens (4000 in the messages, 1000 in the completion).", type: 'BadRequestError', code: 400 }, 5000, 4096],
-      [400, { error: { code: 400, message: 'the request exceeds the available context size, try increasing it', type: 'exceed_context_size_error' } }, undefined, undefined],
+      [
+        400,
+        {
+          object: 'error',
+          message:
+            "This model's maximum context length is 4096 tokens. However, you requested 5000 tokens (4000 in the messages, 1000 in the completion).",
+          type: 'BadRequestError',
+          code: 400,
+        },
+        5000,
+        4096,
+      ],
+      [
+        400,
+        { error: { code: 400, message: 'the request exceeds the available context size, try increasing it', type: 'exceed_context_size_error' } },
+        undefined,
+        undefined,
+      ],
       [400, anthropicError('invalid_request_error', 'prompt is too long: 210000 tokens > 200000 maximum'), 210000, 200000],
-      [400, anthropicError('invalid_request_error', 'input length and `max_tokens` exceed context limit: 198000 + 8192 > 200000, decrease input length or `max_tokens` and try again'), 206192, 200000],
+      [
+        400,
+        anthropicError(
+          'invalid_request_error',
+          'input length and `max_tokens` exceed context limit: 198000 + 8192 > 200000, decrease input length or `max_tokens` and try again',
+        ),
+        206192,
+        200000,
+      ],
       [413, anthropicError('request_too_large', 'Request exceeds the maximum allowed number of bytes.'), undefined, undefined],
     ]
     for (const [status, body, requested, limit] of cases) {
@@ -66,8 +108,13 @@ describe('errorFromStatus', () => {
       expect(error, String(status)).toBeInstanceOf(ProviderServerError)
       expect(error.retryable).toBe(true)
     }
-    expect(fromStatus(529, anthropicError('overloaded_error', 'Overloaded'))).toMatchObject({ code: 'overloaded_error', providerMessage: 'Overloaded' })
-    expect(fromStatus(502, '<html>Bad Gateway</html>').providerMessage).toBe('an HTML page instead of an API error ("Bad Gateway"): is the baseURL an API endpoint, or is a proxy in the way?')
+    expect(fromStatus(529, anthropicError('overloaded_error', 'Overloaded'))).toMatchObject({
+      code: 'overloaded_error',
+      providerMessage: 'Overloaded',
+    })
+    expect(fromStatus(502, '<html>Bad Gateway</html>').providerMessage).toBe(
+      'an HTML page instead of an API error ("Bad Gateway"): is the baseURL an API endpoint, or is a proxy in the way?',
+    )
   })
 
   it('maps other 4xx to ProviderRequestError with the provider message; 408 and 409 are retryable', () => {
@@ -104,7 +151,9 @@ describe('errorFromStreamPayload', () => {
   it("maps Anthropic's in-stream error types", () => {
     expect(errorFromStreamPayload(anthropicError('overloaded_error', 'Overloaded'), context)).toBeInstanceOf(ProviderServerError)
     expect(errorFromStreamPayload(anthropicError('rate_limit_error', 'slow down'), context)).toBeInstanceOf(RateLimitError)
-    expect(errorFromStreamPayload(anthropicError('invalid_request_error', 'prompt is too long: 5 tokens > 4 maximum'), context)).toBeInstanceOf(ContextTooLongError)
+    expect(errorFromStreamPayload(anthropicError('invalid_request_error', 'prompt is too long: 5 tokens > 4 maximum'), context)).toBeInstanceOf(
+      ContextTooLongError,
+    )
     expect(errorFromStreamPayload(anthropicError('overloaded_error', 'Overloaded'), context).status).toBeUndefined()
   })
 

@@ -58,14 +58,7 @@ export async function errorFromResponse(response: Response, context: CallContext
 }
 
 /** The typed error for an HTTP status and its (parsed) error body. */
-export function errorFromStatus(
-  status: number,
-  body: unknown,
-  rawText: string,
-  headers: Headers,
-  context: CallContext,
-  now: number,
-): ProviderError {
+export function errorFromStatus(status: number, body: unknown, rawText: string, headers: Headers, context: CallContext, now: number): ProviderError {
   const described = describe(body, rawText, context.secrets)
   const details: ProviderErrorDetails = {
     provider: context.provider,

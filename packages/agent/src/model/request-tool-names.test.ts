@@ -37,7 +37,12 @@ describe('tool names in requests', () => {
     expect(anthropicBody.tools?.map((tool) => tool.name)).toEqual(['weather', standIn])
     expect(anthropicBody.messages[1]?.content[0]).toMatchObject({ type: 'tool_use', name: standIn })
 
-    const openAIBody = openAIChatRequestBody(request(), { model: 'm', maxOutputTokens: undefined, maxOutputTokensField: 'max_tokens', includeUsage: false })
+    const openAIBody = openAIChatRequestBody(request(), {
+      model: 'm',
+      maxOutputTokens: undefined,
+      maxOutputTokensField: 'max_tokens',
+      includeUsage: false,
+    })
     expect(openAIChatProblems(openAIBody.messages)).toEqual([])
     expect(openAIBody.tools?.map((tool) => tool.function.name)).toEqual(['weather', standIn])
   })

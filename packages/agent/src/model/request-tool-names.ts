@@ -3,7 +3,10 @@ import type { ModelRequest, ModelStreamEvent } from './model-client'
 
 /** The wire names of one request: its projection's tool names and its tool schemas', mapped alike. */
 export function requestToolNames(request: Pick<ModelRequest, 'projection' | 'tools'>): ProviderToolNames {
-  return providerToolNames(request.projection, request.tools.map((tool) => tool.name))
+  return providerToolNames(
+    request.projection,
+    request.tools.map((tool) => tool.name),
+  )
 }
 
 /**
@@ -12,7 +15,10 @@ export function requestToolNames(request: Pick<ModelRequest, 'projection' | 'too
  * call keeps the stand-in (valid, and no tool of the session), so the session answers it as an
  * unknown tool instead of failing the append.
  */
-export async function* withStoredToolNames(events: AsyncIterable<ModelStreamEvent>, toolNames: ProviderToolNames): AsyncGenerator<ModelStreamEvent, void, undefined> {
+export async function* withStoredToolNames(
+  events: AsyncIterable<ModelStreamEvent>,
+  toolNames: ProviderToolNames,
+): AsyncGenerator<ModelStreamEvent, void, undefined> {
   if (toolNames.renamed.size === 0) {
     yield* events
     return

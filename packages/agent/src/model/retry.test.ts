@@ -4,7 +4,14 @@ import { retryAfterMs } from './retry-after'
 import { retryDelay, retrySettings, sleep } from './retry'
 
 const now = Date.parse('2026-11-22T12:00:00Z')
-const details: ProviderErrorDetails = { provider: 'openai-compatible', model: 'm', status: 429, providerMessage: undefined, code: undefined, requestId: undefined }
+const details: ProviderErrorDetails = {
+  provider: 'openai-compatible',
+  model: 'm',
+  status: 429,
+  providerMessage: undefined,
+  code: undefined,
+  requestId: undefined,
+}
 
 describe('retryAfterMs', () => {
   it('reads retry-after-ms first, then retry-after in seconds or as a date', () => {
@@ -62,7 +69,14 @@ describe('retryDelay', () => {
   })
 
   it('defaults to 2 retries from 500 ms, capped at 60 s', () => {
-    expect(retrySettings({})).toEqual({ maxRetries: 2, retryDelayMs: 500, maxRetryDelayMs: 60_000, maxRetryTotalMs: 120_000, firstEventTimeoutMs: 120_000, idleTimeoutMs: 60_000 })
+    expect(retrySettings({})).toEqual({
+      maxRetries: 2,
+      retryDelayMs: 500,
+      maxRetryDelayMs: 60_000,
+      maxRetryTotalMs: 120_000,
+      firstEventTimeoutMs: 120_000,
+      idleTimeoutMs: 60_000,
+    })
   })
 })
 

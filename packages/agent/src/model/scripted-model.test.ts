@@ -13,7 +13,13 @@ async function eventsOf(stream: AsyncIterable<ModelStreamEvent>): Promise<ModelS
 }
 
 const script: readonly ScriptStep[] = [
-  { text: 'Let me check. ', toolCalls: [{ name: 'weather', arguments: { city: 'Oslo' } }, { id: 'mine', name: 'weather', arguments: { city: 'Bergen' } }] },
+  {
+    text: 'Let me check. ',
+    toolCalls: [
+      { name: 'weather', arguments: { city: 'Oslo' } },
+      { id: 'mine', name: 'weather', arguments: { city: 'Bergen' } },
+    ],
+  },
   ({ projection }) => `You said: ${projection.messages.filter((message) => message.role === 'user').at(-1)?.content ?? ''}`,
   'Done 🎉',
 ]
@@ -30,14 +36,20 @@ describe('scriptedModel', () => {
       { type: 'tool-call', toolCallId: id, name: 'weather', arguments: { city: 'Oslo' }, argumentsText: '{"city":"Oslo"}' },
       { type: 'tool-call', toolCallId: 'mine', name: 'weather', arguments: { city: 'Bergen' }, argumentsText: '{"city":"Bergen"}' },
     ])
-    expect(events.filter((event) => event.type === 'tool-call-delta' && event.toolCallId === id).map((event) => (event.type === 'tool-call-delta' ? event.argumentsDelta : ''))).toEqual([
-      '{"c', 'ity', '":"', 'Osl', 'o"}',
-    ])
+    expect(
+      events
+        .filter((event) => event.type === 'tool-call-delta' && event.toolCallId === id)
+        .map((event) => (event.type === 'tool-call-delta' ? event.argumentsDelta : '')),
+    ).toEqual(['{"c', 'ity', '":"', 'Osl', 'o"}'])
     const usage = events.at(-2)
     expect(usage).toEqual({
       type: 'usage',
       inputTokens: projection.meta.tokens.total,
-      outputTokens: heuristicCount('Let me check. ') + 2 * (3 + heuristicCount('weather')) + heuristicCount('{"city":"Oslo"}') + heuristicCount('{"city":"Bergen"}'),
+      outputTokens:
+        heuristicCount('Let me check. ') +
+        2 * (3 + heuristicCount('weather')) +
+        heuristicCount('{"city":"Oslo"}') +
+        heuristicCount('{"city":"Bergen"}'),
     })
     expect(events.at(-1)).toEqual({ type: 'finish', stopReason: 'tool-calls', rawStopReason: 'tool-calls' })
     expect(model).toMatchObject({ id: 'scripted', provider: 'scripted' })
@@ -69,12 +81,18 @@ describe('scriptedModel', () => {
 
   it('never splits a character in two', async () => {
     const model = scriptedModel({ script: () => '🫐🫐🫐 ok', chunkSize: 1 })
-    const text = (await eventsOf(model.stream({ projection: askProjection(), tools: [] }))).flatMap((event) => (event.type === 'text-delta' ? [event.text] : []))
+    const text = (await eventsOf(model.stream({ projection: askProjection(), tools: [] }))).flatMap((event) =>
+      event.type === 'text-delta' ? [event.text] : [],
+    )
     expect(text).toEqual(['🫐', '🫐', '🫐', ' ', 'o', 'k'])
   })
 
   it('scripts broken arguments, stop reasons, usage and errors', async () => {
-    const tooLong = new ContextTooLongError({ provider: 'scripted', model: 'scripted', status: 400, providerMessage: 'too long', code: undefined, requestId: undefined }, 9000, 8000)
+    const tooLong = new ContextTooLongError(
+      { provider: 'scripted', model: 'scripted', status: 400, providerMessage: 'too long', code: undefined, requestId: undefined },
+      9000,
+      8000,
+    )
     const model = scriptedModel({
       script: [
         { toolCalls: [{ id: 'bad', name: 'weather', arguments: '{"city":' }] },

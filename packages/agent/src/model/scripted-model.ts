@@ -63,7 +63,11 @@ export interface ScriptedModelOptions {
 
 const scriptFunctionSchema = z.custom<(context: ScriptContext) => ScriptAnswer>((value) => typeof value === 'function', 'must be a function')
 // Steps are checked for their kind only: a reply's fields are the test author's, and typed.
-const scriptStepSchema = z.union([z.string(), z.custom<ScriptedReply>((value) => typeof value === 'object' && value !== null, 'must be a reply object'), scriptFunctionSchema])
+const scriptStepSchema = z.union([
+  z.string(),
+  z.custom<ScriptedReply>((value) => typeof value === 'object' && value !== null, 'must be a reply object'),
+  scriptFunctionSchema,
+])
 const scriptedModelOptionsSchema: z.ZodMiniType<ScriptedModelOptions> = z.strictObject({
   script: z.union([z.readonly(z.array(scriptStepSchema)), scriptFunctionSchema]),
   chunkSize: z.exactOptional(z.int().check(z.positive())),
@@ -157,7 +161,8 @@ export function scriptedModel(options: ScriptedModelOptions): ScriptedModel {
         // A script is never retried and never times out: its pacing is the test's to choose.
         retry: { maxRetries: 0, retryDelayMs: 0, maxRetryDelayMs: 0, maxRetryTotalMs: 0, firstEventTimeoutMs: NEVER_MS, idleTimeoutMs: NEVER_MS },
         onRetry: undefined,
-        timeoutError: (problem) => networkError({ provider: 'scripted', model: parsed.id ?? DEFAULT_SCRIPTED_MODEL_ID, origin: 'scripted', secrets: [] }, problem, undefined),
+        timeoutError: (problem) =>
+          networkError({ provider: 'scripted', model: parsed.id ?? DEFAULT_SCRIPTED_MODEL_ID, origin: 'scripted', secrets: [] }, problem, undefined),
       }),
   })
 }

@@ -36,7 +36,8 @@ function client(kind: Client, fetch: FetchFunction): ModelClient {
 async function outcome(kind: Client, response: () => Response): Promise<{ error: unknown; events: ModelStreamEvent[] }> {
   const events: ModelStreamEvent[] = []
   try {
-    for await (const event of client(kind, () => Promise.resolve(response())).stream({ projection: askProjection(), tools: [weatherTool] })) events.push(event)
+    for await (const event of client(kind, () => Promise.resolve(response())).stream({ projection: askProjection(), tools: [weatherTool] }))
+      events.push(event)
   } catch (error) {
     return { error, events }
   }
@@ -51,8 +52,10 @@ const shapes: Readonly<Record<string, (kind: Client, text: string) => Response>>
   'JSON error body (400)': (_kind, text) => json(400, JSON.stringify({ error: { message: text, type: 'invalid_request_error' } })),
   'JSON error body (401)': (_kind, text) => json(401, JSON.stringify({ error: { message: text, type: 'authentication_error' } })),
   'plain text body (500)': (_kind, text) => new Response(text, { status: 500 }),
-  'HTML page (502)': (_kind, text) => new Response(`<!DOCTYPE html><html><head><title>${text}</title></head><body>${text}</body></html>`, { status: 502 }),
-  'context too long (400)': (_kind, text) => json(400, JSON.stringify({ error: { message: `prompt is too long: ${text}`, type: 'invalid_request_error' } })),
+  'HTML page (502)': (_kind, text) =>
+    new Response(`<!DOCTYPE html><html><head><title>${text}</title></head><body>${text}</body></html>`, { status: 502 }),
+  'context too long (400)': (_kind, text) =>
+    json(400, JSON.stringify({ error: { message: `prompt is too long: ${text}`, type: 'invalid_request_error' } })),
   'malformed stream event': (_kind, text) => sse(`data: {not json ${text}\n\n`),
   'error event inside the stream': (kind, text) =>
     kind === 'openai'
@@ -76,11 +79,16 @@ describe.each<Client>(['openai', 'anthropic'])('%s client: the key is scrubbed b
 
   it('random text around the key, in random shapes (seed 20261123)', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.string({ unit: 'grapheme', maxLength: 700 }), fc.string({ unit: 'grapheme', maxLength: 700 }), fc.constantFrom(...Object.keys(shapes)), async (before, after, shape) => {
-        const make = shapes[shape] as (kind: Client, text: string) => Response
-        const { error, events } = await outcome(kind, () => make(kind, `${before}${key}${after}`))
-        expect(leaks(renderings(error, events))).toBeUndefined()
-      }),
+      fc.asyncProperty(
+        fc.string({ unit: 'grapheme', maxLength: 700 }),
+        fc.string({ unit: 'grapheme', maxLength: 700 }),
+        fc.constantFrom(...Object.keys(shapes)),
+        async (before, after, shape) => {
+          const make = shapes[shape] as (kind: Client, text: string) => Response
+          const { error, events } = await outcome(kind, () => make(kind, `${before}${key}${after}`))
+          expect(leaks(renderings(error, events))).toBeUndefined()
+        },
+      ),
       { seed: 20261123, numRuns: 300 },
     )
   })

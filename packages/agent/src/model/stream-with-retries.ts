@@ -68,7 +68,10 @@ class Watchdog {
  * `idleTimeoutMs` of silence. Any failure while `signal` is aborted becomes a final `finish`
  * `{ stopReason: 'abort' }`. Stopping early returns the attempt, which cancels its response body.
  */
-export async function* streamWithRetries(attempt: StreamAttempt, options: StreamWithRetriesOptions): AsyncGenerator<ModelStreamEvent, void, undefined> {
+export async function* streamWithRetries(
+  attempt: StreamAttempt,
+  options: StreamWithRetriesOptions,
+): AsyncGenerator<ModelStreamEvent, void, undefined> {
   const { signal, retry } = options
   const random = options.random ?? Math.random
   const now = options.now ?? Date.now

@@ -18,7 +18,12 @@ export function toolCallEvent(toolCallId: string, name: string, argumentsText: s
     return invalid(toolCallId, name, argumentsText, `they are not valid JSON (${reason})`)
   }
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
-    return invalid(toolCallId, name, argumentsText, `they must be a JSON object, not ${Array.isArray(parsed) ? 'an array' : parsed === null ? 'null' : `a ${typeof parsed}`}`)
+    return invalid(
+      toolCallId,
+      name,
+      argumentsText,
+      `they must be a JSON object, not ${Array.isArray(parsed) ? 'an array' : parsed === null ? 'null' : `a ${typeof parsed}`}`,
+    )
   }
   return { type: 'tool-call', toolCallId, name, arguments: parsed as JsonObject, argumentsText }
 }

@@ -3,7 +3,14 @@ import { createMemoryBackedStores } from '@threadlens/store'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { anthropic } from '../model/anthropic'
-import { ContextTooLongError, ProviderAuthError, ProviderNetworkError, ProviderRequestError, ProviderServerError, RateLimitError } from '../model/errors'
+import {
+  ContextTooLongError,
+  ProviderAuthError,
+  ProviderNetworkError,
+  ProviderRequestError,
+  ProviderServerError,
+  RateLimitError,
+} from '../model/errors'
 import type { FetchFunction } from '../model/http-stream'
 import type { ModelClient } from '../model/model-client'
 import { openAICompatible } from '../model/openai-compatible'
@@ -20,7 +27,14 @@ import type { SessionEvent } from './session-events'
 const apiKey = 'sk-adversarial-0123456789abcdef'
 // The stream timeouts leave room for a loaded CI machine (a late but healthy first byte must not
 // become an extra request and break an exact count); the timeout cases wait well past them.
-const retry: RetryOptions = { maxRetries: 2, retryDelayMs: 5, maxRetryDelayMs: 200, maxRetryTotalMs: 5_000, firstEventTimeoutMs: 1_500, idleTimeoutMs: 1_000 }
+const retry: RetryOptions = {
+  maxRetries: 2,
+  retryDelayMs: 5,
+  maxRetryDelayMs: 200,
+  maxRetryTotalMs: 5_000,
+  firstEventTimeoutMs: 1_500,
+  idleTimeoutMs: 1_000,
+}
 const maxIterations = 3
 const attemptsPerCall = (retry.maxRetries ?? 0) + 1
 /** The documented bound: (maxIterations + context recoveries) model calls, each at most maxRetries + 1 requests. */
@@ -46,7 +60,12 @@ const lookup = defineTool({
 type Provider = 'openai' | 'anthropic'
 
 function clientFor(provider: Provider, server: FakeProviderServer, options: { apiKey?: string; fetch?: FetchFunction } = {}): ModelClient {
-  const shared = { baseURL: server.baseURL, apiKey: options.apiKey ?? apiKey, ...retry, ...(options.fetch === undefined ? {} : { fetch: options.fetch }) }
+  const shared = {
+    baseURL: server.baseURL,
+    apiKey: options.apiKey ?? apiKey,
+    ...retry,
+    ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
+  }
   return provider === 'openai' ? openAICompatible({ ...shared, model: 'gpt-4o-mini' }) : anthropic({ ...shared, model: 'claude-sonnet-4-5' })
 }
 
@@ -55,7 +74,10 @@ function history(turns: number): EntryInput[] {
   const inputs: EntryInput[] = []
   for (let turn = 0; turn < turns; turn += 1) {
     inputs.push({ kind: 'message', payload: { role: 'user', content: `Question ${turn}: ${'tell me about the harbour and its boats '.repeat(12)}` } })
-    inputs.push({ kind: 'message', payload: { role: 'assistant', content: `Answer ${turn}: ${'the harbour holds fishing boats and ferries '.repeat(12)}` } })
+    inputs.push({
+      kind: 'message',
+      payload: { role: 'assistant', content: `Answer ${turn}: ${'the harbour holds fishing boats and ferries '.repeat(12)}` },
+    })
   }
   return inputs
 }
@@ -81,8 +103,19 @@ async function run(
   const { threads } = createMemoryBackedStores({ counters: [counter] })
   const record = await threads.create({ title: 'adversarial' })
   if ((options.turns ?? 0) > 0) await threads.appendMany(record.id, history(options.turns ?? 0))
-  const model = clientFor(provider, server, { ...(options.apiKey === undefined ? {} : { apiKey: options.apiKey }), ...(options.fetch === undefined ? {} : { fetch: options.fetch(server) }) })
-  const session = createSession({ threads, threadId: record.id, model, tools: [lookup], counter, maxIterations, policy: definePolicy({ maxInputTokens: 8192 }) })
+  const model = clientFor(provider, server, {
+    ...(options.apiKey === undefined ? {} : { apiKey: options.apiKey }),
+    ...(options.fetch === undefined ? {} : { fetch: options.fetch(server) }),
+  })
+  const session = createSession({
+    threads,
+    threadId: record.id,
+    model,
+    tools: [lookup],
+    counter,
+    maxIterations,
+    policy: definePolicy({ maxInputTokens: 8192 }),
+  })
   const started = performance.now()
   const events: SessionEvent[] = []
   for await (const event of session.send('What is a harbour?')) events.push(event)
@@ -116,7 +149,15 @@ const openAIFrame = (delta: Record<string, unknown>, finish: string | null = nul
 const anthropicFrame = (data: Record<string, unknown> & { type: string }): string => `event: ${data.type}\ndata: ${JSON.stringify(data)}\n\n`
 const anthropicStart = anthropicFrame({
   type: 'message_start',
-  message: { id: 'msg_x', type: 'message', role: 'assistant', model: 'claude-sonnet-4-5', content: [], stop_reason: null, usage: { input_tokens: 10, output_tokens: 1 } },
+  message: {
+    id: 'msg_x',
+    type: 'message',
+    role: 'assistant',
+    model: 'claude-sonnet-4-5',
+    content: [],
+    stop_reason: null,
+    usage: { input_tokens: 10, output_tokens: 1 },
+  },
 })
 const anthropicText = (text: string): string[] => [
   anthropicFrame({ type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } }),
@@ -130,14 +171,21 @@ function started(provider: Provider): string[] {
 
 /** A frame cut off in the middle of its JSON. */
 function halfFrame(provider: Provider): string {
-  return provider === 'openai' ? 'data: {"id":"chatcmpl-x","choices":[{"index":0,"delta":{"content":"lo th' : 'event: content_block_delta\ndata: {"type":"content_block_delta","index":0,"del'
+  return provider === 'openai'
+    ? 'data: {"id":"chatcmpl-x","choices":[{"index":0,"delta":{"content":"lo th'
+    : 'event: content_block_delta\ndata: {"type":"content_block_delta","index":0,"del'
 }
 
 /** A complete reply without its terminator (`[DONE]` / `message_stop`). */
 function finishedButOpen(provider: Provider): string[] {
   return provider === 'openai'
     ? [openAIFrame({ role: 'assistant', content: 'Hello.' }), openAIFrame({}, 'stop')]
-    : [anthropicStart, ...anthropicText('Hello.'), anthropicFrame({ type: 'content_block_stop', index: 0 }), anthropicFrame({ type: 'message_delta', delta: { stop_reason: 'end_turn' }, usage: { output_tokens: 3 } })]
+    : [
+        anthropicStart,
+        ...anthropicText('Hello.'),
+        anthropicFrame({ type: 'content_block_stop', index: 0 }),
+        anthropicFrame({ type: 'message_delta', delta: { stop_reason: 'end_turn' }, usage: { output_tokens: 3 } }),
+      ]
 }
 
 describe.each<Provider>(['openai', 'anthropic'])('%s client against a misbehaving server: bounded, typed, idle, thread intact', (provider) => {
@@ -185,7 +233,10 @@ describe.each<Provider>(['openai', 'anthropic'])('%s client against a misbehavin
     const wrongKey = 'sk-wrong-key-9876543210fedcba'
     const outcome = await run(provider, {}, { apiKey: wrongKey })
     expect(outcome.error).toBeInstanceOf(ProviderAuthError)
-    const said = JSON.stringify({ message: (outcome.error as Error).message, events: outcome.events.map((event) => (event.type === 'error' ? String(event.error) : event.type)) })
+    const said = JSON.stringify({
+      message: (outcome.error as Error).message,
+      events: outcome.events.map((event) => (event.type === 'error' ? String(event.error) : event.type)),
+    })
     for (let start = 0; start + 8 <= wrongKey.length; start += 1) expect(said).not.toContain(wrongKey.slice(start, start + 8))
     expectSettled(outcome, 1)
   })
@@ -224,11 +275,20 @@ describe.each<Provider>(['openai', 'anthropic'])('%s client against a misbehavin
   it.each([
     ['500', { fail: 'server' } as const],
     ['503 / 529 overloaded', { fail: 'overloaded' } as const],
-    ['502 HTML page from a proxy', { fail: 'raw', status: 502, body: '<!DOCTYPE html><html><head><title>502 Bad Gateway</title></head><body><h1>Bad Gateway</h1></body></html>', headers: { 'content-type': 'text/html' } } as const],
+    [
+      '502 HTML page from a proxy',
+      {
+        fail: 'raw',
+        status: 502,
+        body: '<!DOCTYPE html><html><head><title>502 Bad Gateway</title></head><body><h1>Bad Gateway</h1></body></html>',
+        headers: { 'content-type': 'text/html' },
+      } as const,
+    ],
   ])('%s forever: maxRetries + 1 requests, ProviderServerError', async (_name, step) => {
     const outcome = await run(provider, { whenEmpty: step as FakeStep })
     expect(outcome.error).toBeInstanceOf(ProviderServerError)
-    if (_name.includes('HTML')) expect((outcome.error as ProviderServerError).providerMessage).toContain('HTML page instead of an API error ("502 Bad Gateway")')
+    if (_name.includes('HTML'))
+      expect((outcome.error as ProviderServerError).providerMessage).toContain('HTML page instead of an API error ("502 Bad Gateway")')
     expectSettled(outcome, attemptsPerCall)
     expect(outcome.requests).toBe(attemptsPerCall)
   })
@@ -237,9 +297,26 @@ describe.each<Provider>(['openai', 'anthropic'])('%s client against a misbehavin
     // retry-after 0.3 s twice would need 600 ms of waiting; the cap below allows one.
     const server = await startFakeProviderServer({ apiKey, whenEmpty: { fail: 'rate-limit', headers: { 'retry-after': '0.3' } } })
     track(server)
-    const capped = provider === 'openai'
-      ? openAICompatible({ baseURL: server.baseURL, apiKey, model: 'gpt-4o-mini', ...retry, maxRetries: 5, maxRetryDelayMs: 1_000, maxRetryTotalMs: 500 })
-      : anthropic({ baseURL: server.baseURL, apiKey, model: 'claude-sonnet-4-5', ...retry, maxRetries: 5, maxRetryDelayMs: 1_000, maxRetryTotalMs: 500 })
+    const capped =
+      provider === 'openai'
+        ? openAICompatible({
+            baseURL: server.baseURL,
+            apiKey,
+            model: 'gpt-4o-mini',
+            ...retry,
+            maxRetries: 5,
+            maxRetryDelayMs: 1_000,
+            maxRetryTotalMs: 500,
+          })
+        : anthropic({
+            baseURL: server.baseURL,
+            apiKey,
+            model: 'claude-sonnet-4-5',
+            ...retry,
+            maxRetries: 5,
+            maxRetryDelayMs: 1_000,
+            maxRetryTotalMs: 500,
+          })
     const { threads } = createMemoryBackedStores({ counters: [counter] })
     const record = await threads.create({ title: 'cap' })
     const session = createSession({ threads, threadId: record.id, model: capped, counter })
@@ -290,13 +367,17 @@ describe.each<Provider>(['openai', 'anthropic'])('%s client against a misbehavin
 
   it('fetch rejecting (offline, CORS): maxRetries + 1 tries, ProviderNetworkError', async () => {
     let fetches = 0
-    const outcome = await run(provider, {}, {
-      fetch: () => () => {
-        fetches += 1
-        return Promise.reject(new TypeError('Failed to fetch'))
+    const outcome = await run(
+      provider,
+      {},
+      {
+        fetch: () => () => {
+          fetches += 1
+          return Promise.reject(new TypeError('Failed to fetch'))
+        },
+        countFetches: () => fetches,
       },
-      countFetches: () => fetches,
-    })
+    )
     expect(outcome.error).toBeInstanceOf(ProviderNetworkError)
     expectSettled(outcome, attemptsPerCall)
     expect(fetches).toBe(attemptsPerCall)
@@ -315,7 +396,12 @@ describe.each<Provider>(['openai', 'anthropic'])('%s client against a misbehavin
   it('duplicate tool-call ids in one reply and across replies: each call gets its own id and its own result', async () => {
     const outcome = await run(provider, {
       script: [
-        { toolCalls: [{ id: 'call_0', name: 'lookup', arguments: { word: 'a' } }, { id: 'call_0', name: 'lookup', arguments: { word: 'b' } }] },
+        {
+          toolCalls: [
+            { id: 'call_0', name: 'lookup', arguments: { word: 'a' } },
+            { id: 'call_0', name: 'lookup', arguments: { word: 'b' } },
+          ],
+        },
         { toolCalls: [{ id: 'call_0', name: 'lookup', arguments: { word: 'c' } }] },
         { text: 'Done.' },
       ],
@@ -349,7 +435,12 @@ describe('openai client: chunks a strict client would not expect', () => {
   it('empty choices, then a usage-only final chunk: the reply ends cleanly with the usage', async () => {
     const usageOnly = `data: ${JSON.stringify({ id: 'x', object: 'chat.completion.chunk', choices: [], usage: { prompt_tokens: 12, completion_tokens: 2 } })}\n\n`
     const empty = `data: ${JSON.stringify({ id: 'x', object: 'chat.completion.chunk', choices: [] })}\n\n`
-    const outcome = await run('openai', { whenEmpty: { rawFrames: [empty, openAIFrame({ role: 'assistant', content: 'Hi.' }), openAIFrame({}, 'stop'), usageOnly, 'data: [DONE]\n\n'], end: 'finish' } })
+    const outcome = await run('openai', {
+      whenEmpty: {
+        rawFrames: [empty, openAIFrame({ role: 'assistant', content: 'Hi.' }), openAIFrame({}, 'stop'), usageOnly, 'data: [DONE]\n\n'],
+        end: 'finish',
+      },
+    })
     expect(outcome.events.find((event) => event.type === 'usage')).toMatchObject({ inputTokens: 12, outputTokens: 2 })
     expect(outcome.events.at(-1)).toMatchObject({ type: 'done', text: 'Hi.' })
     expectSettled(outcome, 1)

@@ -35,8 +35,20 @@ function providerCount(body: { readonly [key: string]: unknown }): number {
 beforeAll(async () => {
   cl100k = await createTokenCounter('cl100k_base')
   heuristic = await createTokenCounter('heuristic')
-  unregister = registerModel({ id: modelId, provider: 'meta', contextWindow: window, maxOutputTokens: 1_000, tokenizer: 'heuristic', exactTokenizer: false, safetyMargin: 0.15 })
-  server = await startFakeProviderServer({ apiKey: 'test-key', whenEmpty: { text: 'Noted.', outputTokens: 2 }, countPromptTokens: (_route, body) => providerCount(body) })
+  unregister = registerModel({
+    id: modelId,
+    provider: 'meta',
+    contextWindow: window,
+    maxOutputTokens: 1_000,
+    tokenizer: 'heuristic',
+    exactTokenizer: false,
+    safetyMargin: 0.15,
+  })
+  server = await startFakeProviderServer({
+    apiKey: 'test-key',
+    whenEmpty: { text: 'Noted.', outputTokens: 2 },
+    countPromptTokens: (_route, body) => providerCount(body),
+  })
 })
 
 afterAll(async () => {
@@ -55,7 +67,10 @@ function random(seedValue: number): () => number {
     return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296
   }
 }
-const words = 'the harbour boats ferry weather north wind morning tide captain market fish bread coffee island bridge river station ticket journey evening light stone church museum street garden winter summer people travel question answer reason plan'.split(' ')
+const words =
+  'the harbour boats ferry weather north wind morning tide captain market fish bread coffee island bridge river station ticket journey evening light stone church museum street garden winter summer people travel question answer reason plan'.split(
+    ' ',
+  )
 function message(next: () => number): string {
   const parts: string[] = []
   const sentences = 2 + Math.floor(next() * 8)
@@ -85,7 +100,10 @@ function history(threadSeed: number, localBudget: number, share: number): { inpu
     const cost = heuristic.count(user) + heuristic.count(assistant) + 16
     if (cost > room) break
     room -= cost
-    inputs.push({ kind: 'message', payload: { role: 'user', content: user } }, { kind: 'message', payload: { role: 'assistant', content: assistant } })
+    inputs.push(
+      { kind: 'message', payload: { role: 'user', content: user } },
+      { kind: 'message', payload: { role: 'assistant', content: assistant } },
+    )
   }
   return { inputs, question }
 }
@@ -99,7 +117,9 @@ describe(`calibrating a heuristic counter against a server that counts with cl10
     const providerPromptLimit = window - base.reserveOutputTokens
     const overrides = { summarizeAtRatio: 1 }
     const updates: SessionEvent[] = []
-    async function call(threadSeed: number): Promise<{ local: number; reported: number; calibration: TokenCalibration | undefined; compacted: boolean }> {
+    async function call(
+      threadSeed: number,
+    ): Promise<{ local: number; reported: number; calibration: TokenCalibration | undefined; compacted: boolean }> {
       const { id } = await stores.threads.create()
       const calibration = await stores.calls.calibration(modelId, heuristic.id)
       const policy = policyForModel(modelId, overrides, { calibration })
@@ -148,7 +168,7 @@ describe(`calibrating a heuristic counter against a server that counts with cl10
     }
     console.info(
       `[calibration] ratio ${learned?.ratio.toFixed(4)} ± ${learned?.spread.toFixed(4)}; budget error on unseen threads max ${(Math.max(...errors) * 100).toFixed(2)}%; ` +
-        `window used ${(Math.min(...usage) * 100).toFixed(1)}–${(Math.max(...usage) * 100).toFixed(1)}% (the fixed 15% margin: ${((training[0]?.reported ?? 0) / providerPromptLimit * 100).toFixed(1)}%)`,
+        `window used ${(Math.min(...usage) * 100).toFixed(1)}–${(Math.max(...usage) * 100).toFixed(1)}% (the fixed 15% margin: ${(((training[0]?.reported ?? 0) / providerPromptLimit) * 100).toFixed(1)}%)`,
     )
     expect(Math.max(...errors)).toBeLessThanOrEqual(0.03)
     // The calibrated budget uses more of the window than the fixed margin did on the first call.
@@ -159,7 +179,11 @@ describe(`calibrating a heuristic counter against a server that counts with cl10
 describe('an exact tokenizer is checked too', () => {
   async function mismatchAfter(count: (body: { readonly [key: string]: unknown }) => number) {
     const o200k = await createTokenCounter('o200k_base')
-    const exactServer = await startFakeProviderServer({ apiKey: 'test-key', whenEmpty: { text: 'Noted.', outputTokens: 2 }, countPromptTokens: (_route, body) => count(body) })
+    const exactServer = await startFakeProviderServer({
+      apiKey: 'test-key',
+      whenEmpty: { text: 'Noted.', outputTokens: 2 },
+      countPromptTokens: (_route, body) => count(body),
+    })
     try {
       const stores = createMemoryBackedStores()
       const client = openAICompatible({ baseURL: exactServer.baseURL, apiKey: 'test-key', model: 'gpt-4o', maxRetries: 0 })
@@ -167,8 +191,18 @@ describe('an exact tokenizer is checked too', () => {
       for (let index = 0; index < 6; index++) {
         const { id } = await stores.threads.create()
         const next = random(seed + index)
-        await stores.threads.appendMany(id, [{ kind: 'message', payload: { role: 'user', content: message(next) } }, { kind: 'message', payload: { role: 'assistant', content: message(next) } }])
-        const session = createSession({ threads: stores.threads, threadId: id, model: client, counter: o200k, callLog: stores.calls, policy: policyForModel('gpt-4o') })
+        await stores.threads.appendMany(id, [
+          { kind: 'message', payload: { role: 'user', content: message(next) } },
+          { kind: 'message', payload: { role: 'assistant', content: message(next) } },
+        ])
+        const session = createSession({
+          threads: stores.threads,
+          threadId: id,
+          model: client,
+          counter: o200k,
+          callLog: stores.calls,
+          policy: policyForModel('gpt-4o'),
+        })
         for await (const event of session.send(message(next))) if (event.type === 'calibration-update') last = event
         session.close()
       }
@@ -187,7 +221,9 @@ describe('an exact tokenizer is checked too', () => {
   })
 
   it('a server that counts differently (another tokenizer) is surfaced on every update', async () => {
-    const update = await mismatchAfter((body) => messagesOf(body).reduce((total, each) => total + 4 + Math.ceil(String(each.content ?? '').length / 2.5), 3))
+    const update = await mismatchAfter((body) =>
+      messagesOf(body).reduce((total, each) => total + 4 + Math.ceil(String(each.content ?? '').length / 2.5), 3),
+    )
     expect(update?.mismatch).toBeDefined()
     expect(update?.mismatch?.tokensPerMessage).toBeGreaterThan(8)
   })

@@ -13,7 +13,14 @@ import type { SessionEvent } from './session-events'
 
 // Every attempt on record: answered calls on the thread (meta.call), the rest in the call log.
 const apiKey = 'sk-attempts-0123456789abcdefghij'
-const retry: RetryOptions = { maxRetries: 2, retryDelayMs: 5, maxRetryDelayMs: 50, maxRetryTotalMs: 5_000, firstEventTimeoutMs: 2_000, idleTimeoutMs: 2_000 }
+const retry: RetryOptions = {
+  maxRetries: 2,
+  retryDelayMs: 5,
+  maxRetryDelayMs: 50,
+  maxRetryTotalMs: 5_000,
+  firstEventTimeoutMs: 2_000,
+  idleTimeoutMs: 2_000,
+}
 type Provider = 'openai' | 'anthropic'
 
 let counter: TokenCounter
@@ -55,7 +62,11 @@ async function run(provider: Provider, script: readonly FakeStep[], options: { k
 
 describe.each<Provider>(['openai', 'anthropic'])('every attempt on record (%s)', (provider) => {
   it('a call retried twice: two retried attempts in the log, the answer with its record on the thread, all replayable', async () => {
-    const { server, thread, attempts, trace } = await run(provider, [{ fail: 'rate-limit' }, { fail: 'server' }, { text: 'About 384,000 km.', inputTokens: 123, cachedInputTokens: 3 }])
+    const { server, thread, attempts, trace } = await run(provider, [
+      { fail: 'rate-limit' },
+      { fail: 'server' },
+      { text: 'About 384,000 km.', inputTokens: 123, cachedInputTokens: 3 },
+    ])
     expect(server.requests).toHaveLength(3)
     // The thread holds what it held before: the user's message and the one reply, no trace of the failures.
     expect(thread.entries.map((entry) => entry.kind === 'message' && entry.payload.role)).toEqual(['user', 'assistant'])
@@ -93,7 +104,12 @@ describe.each<Provider>(['openai', 'anthropic'])('every attempt on record (%s)',
     expect(events.some((event) => event.type === 'error')).toBe(true)
     expect(thread.entries).toHaveLength(1)
     expect(attempts).toHaveLength(1)
-    expect(attempts[0]).toMatchObject({ attempt: 1, status: 'failed', error: { name: 'ProviderAuthError', status: 401 }, record: { stopReason: 'error' } })
+    expect(attempts[0]).toMatchObject({
+      attempt: 1,
+      status: 'failed',
+      error: { name: 'ProviderAuthError', status: 401 },
+      record: { stopReason: 'error' },
+    })
     expect(JSON.stringify(attempts)).not.toContain(apiKey.slice(6, 16))
     expect(trace.map((row) => row.status)).toEqual(['failed'])
     // It replays without any record on the thread: the attempt carries its own policy and tools.

@@ -1,5 +1,15 @@
 import type { CallRecord, ContextPolicy, EntryInput, EntryRefs, ProjectionResult, TokenCounter, ToolSchema } from '@threadlens/core'
-import { calibrationVerdict, callRecord, maxAttemptErrorLength, type CallAttempt, type CallHashes, type CallLog, type CallTiming, type StoredHashes, type Usage } from '@threadlens/core/calls'
+import {
+  calibrationVerdict,
+  callRecord,
+  maxAttemptErrorLength,
+  type CallAttempt,
+  type CallHashes,
+  type CallLog,
+  type CallTiming,
+  type StoredHashes,
+  type Usage,
+} from '@threadlens/core/calls'
 import type { ModelClient, ToolCallEvent } from '../model/model-client'
 import type { SessionEvent } from './session-events'
 
@@ -37,8 +47,17 @@ export function replyEntries(
   interrupted: boolean,
 ): EntryInput[] {
   return [
-    { kind: 'message', payload: { role: 'assistant', content: reply.text }, refs, meta: { call: record, ...(interrupted ? { interrupted: true } : {}) } },
-    ...reply.calls.map((toolCall): EntryInput => ({ kind: 'tool_call', payload: { name: toolCall.name, arguments: toolCall.arguments }, refs: { ...refs, toolCallId: toolCall.toolCallId } })),
+    {
+      kind: 'message',
+      payload: { role: 'assistant', content: reply.text },
+      refs,
+      meta: { call: record, ...(interrupted ? { interrupted: true } : {}) },
+    },
+    ...reply.calls.map((toolCall): EntryInput => ({
+      kind: 'tool_call',
+      payload: { name: toolCall.name, arguments: toolCall.arguments },
+      refs: { ...refs, toolCallId: toolCall.toolCallId },
+    })),
   ]
 }
 

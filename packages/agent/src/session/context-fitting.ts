@@ -1,4 +1,12 @@
-import { compact, extractiveSummarizer, type ContextPolicy, type ProjectionResult, type ThreadlensEvent, type TokenCounter, type ToolSchema } from '@threadlens/core'
+import {
+  compact,
+  extractiveSummarizer,
+  type ContextPolicy,
+  type ProjectionResult,
+  type ThreadlensEvent,
+  type TokenCounter,
+  type ToolSchema,
+} from '@threadlens/core'
 import { chooseMemoryText, visibleTurns, type HeldMemory } from '@threadlens/core/caching'
 import { projectHoldingMemory } from '@threadlens/core/internal'
 import type { CompactOptions } from '@threadlens/core/compaction'

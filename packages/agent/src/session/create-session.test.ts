@@ -95,7 +95,16 @@ describe('session loop', () => {
       },
     })
     const { threads, threadId, session, model } = await setup(
-      [{ text: 'Checking both.', toolCalls: [{ name: 'weather', arguments: { city: 'Oslo' } }, { name: 'weather', arguments: { city: 'Bergen' } }] }, 'Both are fine.'],
+      [
+        {
+          text: 'Checking both.',
+          toolCalls: [
+            { name: 'weather', arguments: { city: 'Oslo' } },
+            { name: 'weather', arguments: { city: 'Bergen' } },
+          ],
+        },
+        'Both are fine.',
+      ],
       { tools: [slow] },
     )
     const events = await collect(session.send('Weather in Oslo and Bergen?'))
@@ -117,7 +126,12 @@ describe('session loop', () => {
   })
 
   it('turns tool failures into tool results, never a crash', async () => {
-    const broken = defineTool({ name: 'broken', description: 'Fails', parameters: z.object({}), execute: () => Promise.reject(new Error('disk on fire')) })
+    const broken = defineTool({
+      name: 'broken',
+      description: 'Fails',
+      parameters: z.object({}),
+      execute: () => Promise.reject(new Error('disk on fire')),
+    })
     const notJson = defineTool({ name: 'not_json', description: 'Bad output', parameters: z.object({}), execute: () => (() => 1) as never })
     const circular = defineTool({
       name: 'circular',
@@ -229,7 +243,23 @@ describe('session loop', () => {
 
   it('when the provider says the context is too long: compacts, retries once, and answers', async () => {
     const { threads, threadId, session, model } = await setup(
-      [{ error: new ContextTooLongError({ provider: 'scripted', model: 'scripted', status: 400, providerMessage: 'too long', code: 'context_length_exceeded', requestId: undefined }, undefined, undefined) }, 'Short answer.'],
+      [
+        {
+          error: new ContextTooLongError(
+            {
+              provider: 'scripted',
+              model: 'scripted',
+              status: 400,
+              providerMessage: 'too long',
+              code: 'context_length_exceeded',
+              requestId: undefined,
+            },
+            undefined,
+            undefined,
+          ),
+        },
+        'Short answer.',
+      ],
       { policy: definePolicy({ keepLastTurns: 1 }) },
     )
     for (let turn = 0; turn < 6; turn++) {
@@ -329,7 +359,13 @@ describe('recovery after a reload', () => {
     ])
     let weatherRuns = 0
     let bookRuns = 0
-    const countedWeather = defineTool({ name: 'weather', description: 'W', parameters: z.object({ city: z.string() }), idempotent: true, execute: () => (weatherRuns++, 'rain') })
+    const countedWeather = defineTool({
+      name: 'weather',
+      description: 'W',
+      parameters: z.object({ city: z.string() }),
+      idempotent: true,
+      execute: () => (weatherRuns++, 'rain'),
+    })
     const book = defineTool({ name: 'book', description: 'B', parameters: z.object({}), execute: () => (bookRuns++, 'booked') })
     const model = scriptedModel({ script: () => 'It rains; the booking did not go through, shall I retry?' })
     const session = createSession({ threads, threadId: record.id, model, counter, tools: [countedWeather, book] })
@@ -351,11 +387,17 @@ describe('recovery after a reload', () => {
   })
 })
 
-describe('against the providers\' wire formats', () => {
+describe("against the providers' wire formats", () => {
   it.each(['openai', 'anthropic'] as const)('%s: a multi-turn session with parallel tools passes every request rule', async (provider) => {
     const server = await startFakeProviderServer({
       script: [
-        { text: 'Let me check.', toolCalls: [{ name: 'weather', arguments: { city: 'Oslo' } }, { name: 'weather', arguments: { city: 'Bergen' } }] },
+        {
+          text: 'Let me check.',
+          toolCalls: [
+            { name: 'weather', arguments: { city: 'Oslo' } },
+            { name: 'weather', arguments: { city: 'Bergen' } },
+          ],
+        },
         { text: 'Oslo 3°C, Bergen 9°C.' },
         { text: 'Bergen is warmer.' },
       ],
@@ -367,7 +409,14 @@ describe('against the providers\' wire formats', () => {
         : anthropic({ baseURL: server.baseURL, apiKey: 'test-key', model: 'claude-sonnet-4-5' })
     const { threads } = createMemoryBackedStores({ counters: [counter] })
     const record = await threads.create()
-    const session = createSession({ threads, threadId: record.id, model, counter, tools: [weather], policy: definePolicy({ systemPrompt: 'Be brief.' }) })
+    const session = createSession({
+      threads,
+      threadId: record.id,
+      model,
+      counter,
+      tools: [weather],
+      policy: definePolicy({ systemPrompt: 'Be brief.' }),
+    })
     expect((await collect(session.send('Weather in Oslo and Bergen?'))).at(-1)).toMatchObject({ type: 'done', text: 'Oslo 3°C, Bergen 9°C.' })
     expect((await collect(session.send('Which is warmer?'))).at(-1)).toMatchObject({ type: 'done', text: 'Bergen is warmer.' })
     expect(server.requests).toHaveLength(3)
@@ -382,7 +431,7 @@ describe('against the providers\' wire formats', () => {
 })
 
 describe('memory in the session', () => {
-  it('renders the policy\'s memory spaces into every call and replays them exactly', async () => {
+  it("renders the policy's memory spaces into every call and replays them exactly", async () => {
     const { threads, memory } = createMemoryBackedStores({ counters: [counter] })
     const record = await threads.create()
     await memory.update('agent', 'world', (world) => ({ ...world, destination: 'Oslo' }))

@@ -56,7 +56,10 @@ export class Session extends Subscribable<(snapshot: SessionSnapshot) => void> i
     this.#toolSchemas = [...this.#tools.values()].map((tool) => tool.schema)
     this.#mirror = new ThreadMirror(options.threads, options.threadId, () => this.#active === undefined)
     this.#fitting = new ContextFitting(this.#mirror, options)
-    this.#snapshot = idleSessionSnapshot(options.threadId, { ...(options.policy === undefined ? {} : { policy: options.policy }), tools: this.#toolSchemas })
+    this.#snapshot = idleSessionSnapshot(options.threadId, {
+      ...(options.policy === undefined ? {} : { policy: options.policy }),
+      tools: this.#toolSchemas,
+    })
   }
 
   get status(): SessionStatus {

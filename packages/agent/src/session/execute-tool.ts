@@ -19,9 +19,9 @@ export type ToolOutcome = { readonly output: JsonValue; readonly interrupted?: f
  * that is not JSON become an error result (never a broken thread); an abort, an interrupted one.
  */
 export async function executeTool(
-tools: ReadonlyMap<string, Tool<unknown>>,
-call: ToolCallEvent,
-context: Omit<ToolContext, 'toolCallId'>,
+  tools: ReadonlyMap<string, Tool<unknown>>,
+  call: ToolCallEvent,
+  context: Omit<ToolContext, 'toolCallId'>,
 ): Promise<ToolOutcome> {
   const tool = tools.get(call.name)
   if (tool === undefined) return { error: `unknown tool "${call.name}"; available: ${[...tools.keys()].join(', ') || 'none'}`, interrupted: false }

@@ -27,7 +27,13 @@ async function run(
   const { threads, memory } = createMemoryBackedStores({ counters: [counter] })
   const record = await threads.create()
   const model = scriptedModel({ script: () => 'Noted, the plan stays as it is and we keep going with the next step of it.' })
-  const policy = definePolicy({ maxInputTokens: options.maxInputTokens ?? 700, reserveOutputTokens: 100, cacheFriendly: true, memorySpaces: ['world'], cache })
+  const policy = definePolicy({
+    maxInputTokens: options.maxInputTokens ?? 700,
+    reserveOutputTokens: 100,
+    cacheFriendly: true,
+    memorySpaces: ['world'],
+    cache,
+  })
   const session = createSession({ threads, threadId: record.id, model, counter, policy, memory: () => memory.get('agent') })
   for (let turn = 0; turn < (options.turns ?? TURNS); turn++) {
     // A large revision adds a long field (kept from then on); a small one changes two short ones.
@@ -82,7 +88,8 @@ describe('memory hysteresis in the session (cache.memoryHoldTurns)', () => {
   it('without hysteresis (memoryHoldTurns 1) the same session rewrites the prefix on every turn', async () => {
     const { projections, shownTurns } = await run({ memoryHoldTurns: 1 })
     expect(shownTurns).toEqual(Array.from({ length: TURNS }, (_, turn) => turn))
-    for (let turn = 1; turn < TURNS; turn++) expect(repeatsPrefix(projections[turn - 1] as ProjectionResult, projections[turn] as ProjectionResult)).toBe(false)
+    for (let turn = 1; turn < TURNS; turn++)
+      expect(repeatsPrefix(projections[turn - 1] as ProjectionResult, projections[turn] as ProjectionResult)).toBe(false)
   })
 
   const SEED = 20261123
@@ -93,7 +100,10 @@ describe('memory hysteresis in the session (cache.memoryHoldTurns)', () => {
         fc.integer({ min: 700, max: 1500 }),
         fc.array(fc.boolean(), { minLength: 6, maxLength: 16 }).map((flags) => flags.map((flag, turn) => flag && turn % 5 === 4)),
         async (hold, maxInputTokens, large) => {
-          const { projections, shownTurns } = await run({ memoryHoldTurns: hold, memoryRefreshTokens: 40 }, { turns: large.length, maxInputTokens, large })
+          const { projections, shownTurns } = await run(
+            { memoryHoldTurns: hold, memoryRefreshTokens: 40 },
+            { turns: large.length, maxInputTokens, large },
+          )
           for (let turn = 0; turn < large.length; turn++) {
             const shown = shownTurns[turn] as number
             expect(turn - shown).toBeGreaterThanOrEqual(0)

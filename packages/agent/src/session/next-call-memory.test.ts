@@ -1,4 +1,12 @@
-import { createTokenCounter, definePolicy, project, type ContextPolicy, type PolicyOptions, type ProjectionResult, type TokenCounter } from '@threadlens/core'
+import {
+  createTokenCounter,
+  definePolicy,
+  project,
+  type ContextPolicy,
+  type PolicyOptions,
+  type ProjectionResult,
+  type TokenCounter,
+} from '@threadlens/core'
 import { memoryWindowKey } from '@threadlens/core/caching'
 import { requestMemoryText } from '@threadlens/core/memory'
 import { createMemoryBackedStores } from '@threadlens/store'
@@ -89,7 +97,9 @@ describe("an app's next-call projection (session.nextCallMemory) is what the ses
     // The hold applied, so the meter shows memory older than the store's: a fresh rendering would be wrong.
     expect(held).toBeGreaterThan(turns.length / 2)
     // And it runs out on the send's own turn: every 4th call renders fresh, which the app foresaw.
-    const refreshed = turns.flatMap(({ next }, index) => (index > 0 && memoryOf(next) !== memoryOf(turns[index - 1]?.next as ProjectionResult) ? [index] : []))
+    const refreshed = turns.flatMap(({ next }, index) =>
+      index > 0 && memoryOf(next) !== memoryOf(turns[index - 1]?.next as ProjectionResult) ? [index] : [],
+    )
     expect(refreshed).toEqual([4, 8, 12])
   })
 
@@ -109,7 +119,12 @@ describe("an app's next-call projection (session.nextCallMemory) is what the ses
         fc.integer({ min: 700, max: 1500 }),
         fc.array(fc.boolean(), { minLength: 6, maxLength: 14 }).map((flags) => flags.map((flag, turn) => flag && turn % 5 === 4)),
         async (hold, maxInputTokens, large) => {
-          const counts = expectNextCallIsSent(await chat({ maxInputTokens, cacheFriendly: true, cache: { memoryHoldTurns: hold, memoryRefreshTokens: 40 } }, { turns: large.length, large }))
+          const counts = expectNextCallIsSent(
+            await chat(
+              { maxInputTokens, cacheFriendly: true, cache: { memoryHoldTurns: hold, memoryRefreshTokens: 40 } },
+              { turns: large.length, large },
+            ),
+          )
           held += counts.held
           moved += counts.moved
         },

@@ -1,5 +1,14 @@
 // long: one request read top-down in one file (the loop, its bounds, the order of writes); the helpers it calls sit beside it
-import { BudgetOverflowError, decideCompaction, type ContextPolicy, type Entry, type SessionSnapshot, type ThreadlensEvent, type TokenCounter, type ToolSchema } from '@threadlens/core'
+import {
+  BudgetOverflowError,
+  decideCompaction,
+  type ContextPolicy,
+  type Entry,
+  type SessionSnapshot,
+  type ThreadlensEvent,
+  type TokenCounter,
+  type ToolSchema,
+} from '@threadlens/core'
 import { callHashes, type CallAttempt, type CallTiming, type Usage } from '@threadlens/core/calls'
 import { assertFits } from '@threadlens/core/compaction'
 import type { EntryInputOf, MessagePayload } from '@threadlens/core/internal'
@@ -9,7 +18,15 @@ import type { RetryNotice } from '../model/stream-with-retries'
 import type { Tool } from '../tools/define-tool'
 import { calibrationEvent, logAttempt, recordOfCall, replyEntries, type SentCall } from './call-records'
 import type { ContextFitting, FittedContext } from './context-fitting'
-import { callPolicy, MAX_CONTEXT_RECOVERIES, maxModelCalls, ModelCallBudget, policyWithin, serverLimitOf, unnamedServerLimit } from './context-recovery'
+import {
+  callPolicy,
+  MAX_CONTEXT_RECOVERIES,
+  maxModelCalls,
+  ModelCallBudget,
+  policyWithin,
+  serverLimitOf,
+  unnamedServerLimit,
+} from './context-recovery'
 import { executeTool, NOT_RERUN, toolResultEntry, toolResultEvent } from './execute-tool'
 import type { SessionEvent } from './session-events'
 import type { SessionOptions } from './session-options'
@@ -71,7 +88,7 @@ export async function* runRequest(request: RequestContext, start: RequestStart):
   const budget = new ModelCallBudget(maxModelCalls(maxIterations))
   let recoveries = 0
   let tooLong: ContextTooLongError | undefined
-  for (let iteration = 0; iteration < maxIterations; ) {
+  for (let iteration = 0; iteration < maxIterations;) {
     const call = yield* callModel(request, iteration, budget, tooLong)
     if (call.type === 'too-long') {
       if (recoveries >= MAX_CONTEXT_RECOVERIES) throw call.error
@@ -92,7 +109,10 @@ export async function* runRequest(request: RequestContext, start: RequestStart):
       yield { type: 'done', requestId, text: call.text, stopReason: call.stopReason }
       return
     }
-    request.update({ status: 'awaiting-tools', runningTools: call.toolCalls.map((toolCall) => ({ toolCallId: toolCall.toolCallId, name: toolCall.name })) })
+    request.update({
+      status: 'awaiting-tools',
+      runningTools: call.toolCalls.map((toolCall) => ({ toolCallId: toolCall.toolCallId, name: toolCall.name })),
+    })
     const results: SessionEvent[] = []
     await runTools(request, call.toolCalls, { requestId, callId: call.callId, iteration }, (event) => results.push(event))
     yield* results
@@ -108,7 +128,13 @@ export async function* runRequest(request: RequestContext, start: RequestStart):
 
 /** How one model call ended: answered (and written), aborted (what came is written), or refused as too long before anything streamed. */
 type CallOutcome =
-  | { readonly type: 'answered'; readonly callId: string; readonly text: string; readonly toolCalls: readonly ToolCallEvent[]; readonly stopReason: StopReason }
+  | {
+      readonly type: 'answered'
+      readonly callId: string
+      readonly text: string
+      readonly toolCalls: readonly ToolCallEvent[]
+      readonly stopReason: StopReason
+    }
   | { readonly type: 'aborted' }
   | { readonly type: 'too-long'; readonly error: ContextTooLongError; readonly sent: SentCall }
 
@@ -128,7 +154,12 @@ interface CallProgress {
  * logged), then write the reply, its tool calls and the call record in one append. A failure writes
  * what streamed (as interrupted) and throws, except "context too long" before anything streamed.
  */
-async function* callModel(request: RequestContext, iteration: number, budget: ModelCallBudget, tooLong: ContextTooLongError | undefined): AsyncGenerator<SessionEvent, CallOutcome> {
+async function* callModel(
+  request: RequestContext,
+  iteration: number,
+  budget: ModelCallBudget,
+  tooLong: ContextTooLongError | undefined,
+): AsyncGenerator<SessionEvent, CallOutcome> {
   const { requestId, options } = request
   const counter = await request.counter()
   const policy = callPolicy(request.policy, request.snapshot().serverLimit, options.model.id)
@@ -139,13 +170,35 @@ async function* callModel(request: RequestContext, iteration: number, budget: Mo
   const { projection, memory, basisSeq } = fitted
   yield { type: 'projection-end', requestId, callId, iteration, projection }
   const tools = request.toolSchemas
-  const listed = { callId, policy, counter: counter.id, model: options.model.id, tools, ...(memory === undefined ? {} : { memory }), basisSeq, startedAt: request.now() }
-  request.update({ status: 'awaiting-model', lastProjection: projection, streamingText: '', memory, calls: [...request.snapshot().calls.slice(-(MAX_SNAPSHOT_CALLS - 1)), listed] })
+  const listed = {
+    callId,
+    policy,
+    counter: counter.id,
+    model: options.model.id,
+    tools,
+    ...(memory === undefined ? {} : { memory }),
+    basisSeq,
+    startedAt: request.now(),
+  }
+  request.update({
+    status: 'awaiting-model',
+    lastProjection: projection,
+    streamingText: '',
+    memory,
+    calls: [...request.snapshot().calls.slice(-(MAX_SNAPSHOT_CALLS - 1)), listed],
+  })
   const sent: SentCall = { policy, counter, tools, memory, projection, basisSeq, hashes: callHashes({ policy, tools, memory, projection }) }
 
   budget.take()
   const startedAt = request.now()
-  const progress: CallProgress = { text: '', toolCalls: [], usage: undefined, stopReason: 'stop', attempt: { number: 1, startedAt, firstTokenMs: undefined }, startedAt }
+  const progress: CallProgress = {
+    text: '',
+    toolCalls: [],
+    usage: undefined,
+    stopReason: 'stop',
+    attempt: { number: 1, startedAt, firstTokenMs: undefined },
+    startedAt,
+  }
   const thread = await request.mirror.thread()
   const toolCallIds = new ToolCallIds((toolCallId) => thread.index.callSeqByToolCallId.has(toolCallId))
   const refs = { requestId, callId, iteration }
@@ -156,7 +209,11 @@ async function* callModel(request: RequestContext, iteration: number, budget: Mo
     await logProgress(request, sent, callId, progress, request.signal.aborted ? 'aborted' : 'failed', error)
     if (ContextTooLongError.isInstance(error) && progress.text === '' && progress.toolCalls.length === 0) return { type: 'too-long', error, sent }
     if (progress.text !== '') {
-      const record = recordOfCall(options.model, request.mirror.stored, sent, { usage: progress.usage, stopReason: 'error', timing: timingOf(progress, request.now()) })
+      const record = recordOfCall(options.model, request.mirror.stored, sent, {
+        usage: progress.usage,
+        stopReason: 'error',
+        timing: timingOf(progress, request.now()),
+      })
       await request.mirror.append(replyEntries({ text: progress.text, calls: [] }, record, refs, true))
     }
     throw error
@@ -164,7 +221,11 @@ async function* callModel(request: RequestContext, iteration: number, budget: Mo
 
   const aborted = progress.stopReason === 'abort' || request.signal.aborted
   const toolCalls = aborted ? [] : progress.toolCalls
-  const record = recordOfCall(options.model, request.mirror.stored, sent, { usage: progress.usage, stopReason: progress.stopReason, timing: timingOf(progress, request.now()) })
+  const record = recordOfCall(options.model, request.mirror.stored, sent, {
+    usage: progress.usage,
+    stopReason: progress.stopReason,
+    timing: timingOf(progress, request.now()),
+  })
   await request.mirror.append(replyEntries({ text: progress.text, calls: toolCalls }, record, refs, aborted))
   if (aborted) return { type: 'aborted' }
   if (progress.usage !== undefined) {
@@ -200,7 +261,13 @@ async function fitContext(
 }
 
 /** Streams the model's reply into `progress`, passing on its events and each retry wait as it starts. */
-async function* streamReply(request: RequestContext, sent: SentCall, callId: string, progress: CallProgress, toolCallIds: ToolCallIds): AsyncGenerator<SessionEvent, void> {
+async function* streamReply(
+  request: RequestContext,
+  sent: SentCall,
+  callId: string,
+  progress: CallProgress,
+  toolCallIds: ToolCallIds,
+): AsyncGenerator<SessionEvent, void> {
   const { options, requestId } = request
   const attachmentData = options.attachments === undefined ? undefined : await options.attachments.dataFor(sent.projection)
   const stream = withNotices<ModelStreamEvent, RetryNotice>((onRetry) =>
@@ -230,7 +297,8 @@ async function* streamReply(request: RequestContext, sent: SentCall, callId: str
       progress.text += event.text
       request.update({ streamingText: progress.text })
       yield { type: 'text-delta', callId, text: event.text }
-    } else if (event.type === 'tool-call-start') yield { type: 'tool-call-start', callId, toolCallId: toolCallIds.start(event.toolCallId), name: event.name }
+    } else if (event.type === 'tool-call-start')
+      yield { type: 'tool-call-start', callId, toolCallId: toolCallIds.start(event.toolCallId), name: event.name }
     else if (event.type === 'tool-call') {
       const call = { ...event, toolCallId: toolCallIds.complete(event.toolCallId) }
       progress.toolCalls.push(call)
@@ -247,29 +315,48 @@ async function* streamReply(request: RequestContext, sent: SentCall, callId: str
  * a smaller window when it named none), later ones only adopt a newly named, smaller limit. `false`
  * when nothing changed.
  */
-async function recoverFromTooLong(request: RequestContext, error: ContextTooLongError, sent: SentCall, recovery: number, onEvent: (event: SessionEvent) => void): Promise<boolean> {
+async function recoverFromTooLong(
+  request: RequestContext,
+  error: ContextTooLongError,
+  sent: SentCall,
+  recovery: number,
+  onEvent: (event: SessionEvent) => void,
+): Promise<boolean> {
   let changed = false
   const model = request.options.model.id
   const refused = sent.projection.meta.tokens.total
-  const limit = serverLimitOf(error, model, sent.policy, refused) ?? (recovery === 1 && error.limitTokens === undefined ? unnamedServerLimit(model, sent.policy, refused) : undefined)
+  const limit =
+    serverLimitOf(error, model, sent.policy, refused) ??
+    (recovery === 1 && error.limitTokens === undefined ? unnamedServerLimit(model, sent.policy, refused) : undefined)
   if (limit !== undefined) {
     request.update({ serverLimit: limit })
     onEvent({ type: 'server-limit-learn', requestId: request.requestId, ...limit })
     changed = true
   }
-  if (recovery === 1 && (await request.fitting.compact(policyWithin(request.policy, request.snapshot().serverLimit), sent.counter, onEvent))) changed = true
+  if (recovery === 1 && (await request.fitting.compact(policyWithin(request.policy, request.snapshot().serverLimit), sent.counter, onEvent)))
+    changed = true
   return changed
 }
 
 /** Runs a reply's tool calls in parallel and writes each result as soon as it is ready; never one call twice. */
-async function runTools(request: RequestContext, calls: readonly ToolCallEvent[], refs: { readonly requestId: string; readonly callId: string; readonly iteration: number }, onEvent: (event: SessionEvent) => void): Promise<void> {
+async function runTools(
+  request: RequestContext,
+  calls: readonly ToolCallEvent[],
+  refs: { readonly requestId: string; readonly callId: string; readonly iteration: number },
+  onEvent: (event: SessionEvent) => void,
+): Promise<void> {
   const thread = await request.mirror.thread()
   await Promise.all(
     calls.map(async (call) => {
       // Not if this session ran it, not if any tab recorded its result.
       if (request.ranToolCalls.has(call.toolCallId) || thread.index.resultSeqByToolCallId.has(call.toolCallId)) return
       request.ranToolCalls.add(call.toolCallId)
-      const context = { signal: request.signal, threadId: request.options.threadId, thread: await request.mirror.thread(), counter: await request.counter() }
+      const context = {
+        signal: request.signal,
+        threadId: request.options.threadId,
+        thread: await request.mirror.thread(),
+        counter: await request.counter(),
+      }
       const entry = toolResultEntry(call, await executeTool(request.tools, call, context), request.policy, refs, onEvent)
       await request.mirror.append([entry])
       onEvent(toolResultEvent(call, entry))
@@ -288,11 +375,22 @@ async function answerOpenToolCalls(request: RequestContext, onEvent: (event: Ses
     .filter((entry): entry is Extract<Entry, { kind: 'tool_call' }> => entry?.kind === 'tool_call')
   for (const call of calls) {
     const refs = { ...call.refs, toolCallId: call.refs.toolCallId as string }
-    const toolCall: ToolCallEvent = { type: 'tool-call', toolCallId: refs.toolCallId, name: call.payload.name, arguments: call.payload.arguments, argumentsText: '' }
+    const toolCall: ToolCallEvent = {
+      type: 'tool-call',
+      toolCallId: refs.toolCallId,
+      name: call.payload.name,
+      arguments: call.payload.arguments,
+      argumentsText: '',
+    }
     if (request.tools.get(toolCall.name)?.idempotent === true) {
       await runTools(request, [toolCall], { requestId: request.requestId, callId: refs.callId ?? '', iteration: 0 }, onEvent)
     } else {
-      const entry: EntryInputOf<'tool_result'> = { kind: 'tool_result', payload: { name: toolCall.name, error: NOT_RERUN }, refs, meta: { interrupted: true } }
+      const entry: EntryInputOf<'tool_result'> = {
+        kind: 'tool_result',
+        payload: { name: toolCall.name, error: NOT_RERUN },
+        refs,
+        meta: { interrupted: true },
+      }
       await request.mirror.append([entry])
       onEvent(toolResultEvent(toolCall, entry))
     }
@@ -301,15 +399,36 @@ async function answerOpenToolCalls(request: RequestContext, onEvent: (event: Ses
 }
 
 function timingOf(progress: CallProgress, now: number): CallTiming {
-  return { startedAt: progress.startedAt, firstTokenMs: progress.attempt.firstTokenMs, durationMs: now - progress.startedAt, attempts: progress.attempt.number }
+  return {
+    startedAt: progress.startedAt,
+    firstTokenMs: progress.attempt.firstTokenMs,
+    durationMs: now - progress.startedAt,
+    attempts: progress.attempt.number,
+  }
 }
 
 /** Logs the attempt in progress, which ended without a reply on the thread (failed, retried, aborted). */
-async function logProgress(request: RequestContext, sent: SentCall, callId: string, progress: CallProgress, status: CallAttempt['status'], error: unknown): Promise<void> {
+async function logProgress(
+  request: RequestContext,
+  sent: SentCall,
+  callId: string,
+  progress: CallProgress,
+  status: CallAttempt['status'],
+  error: unknown,
+): Promise<void> {
   const log = request.options.callLog
   if (log === undefined) return
   const { attempt } = progress
-  const timing = { startedAt: attempt.startedAt, firstTokenMs: attempt.firstTokenMs, durationMs: Math.max(0, request.now() - attempt.startedAt), attempts: attempt.number }
-  const record = recordOfCall(request.options.model, request.mirror.stored, sent, { usage: progress.usage, stopReason: status === 'aborted' ? 'abort' : 'error', timing })
+  const timing = {
+    startedAt: attempt.startedAt,
+    firstTokenMs: attempt.firstTokenMs,
+    durationMs: Math.max(0, request.now() - attempt.startedAt),
+    attempts: attempt.number,
+  }
+  const record = recordOfCall(request.options.model, request.mirror.stored, sent, {
+    usage: progress.usage,
+    stopReason: status === 'aborted' ? 'abort' : 'error',
+    timing,
+  })
   await logAttempt(log, { threadId: request.options.threadId, callId, requestId: request.requestId, attempt: attempt.number, status, record, error })
 }

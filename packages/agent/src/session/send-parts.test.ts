@@ -42,8 +42,26 @@ describe('sending images and files', () => {
     expect(user?.payload).toEqual({ role: 'user', content: 'What is this?', parts: [{ type: 'text', text: 'What is this?' }, imagePart(info)] })
     const base64 = btoa(String.fromCharCode(...bytes))
     expect(model.sent[0]).toMatchObject({
-      openAI: [{ role: 'user', content: [{ type: 'text', text: 'What is this?' }, { type: 'image_url', image_url: { url: `data:image/png;base64,${base64}` } }] }],
-      anthropic: { messages: [{ role: 'user', content: [{ type: 'text', text: 'What is this?' }, { type: 'image', source: { type: 'base64', media_type: 'image/png', data: base64 } }] }] },
+      openAI: [
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'What is this?' },
+            { type: 'image_url', image_url: { url: `data:image/png;base64,${base64}` } },
+          ],
+        },
+      ],
+      anthropic: {
+        messages: [
+          {
+            role: 'user',
+            content: [
+              { type: 'text', text: 'What is this?' },
+              { type: 'image', source: { type: 'base64', media_type: 'image/png', data: base64 } },
+            ],
+          },
+        ],
+      },
     })
   })
 

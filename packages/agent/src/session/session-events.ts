@@ -8,12 +8,24 @@ export type SessionEvent =
   /** Another tab drives the thread; with `waitForThread` this request waits for it to finish. */
   | { readonly type: 'lock-wait'; readonly requestId: string; readonly threadId: string }
   /** The context of the next model call, exactly as it will be sent. */
-  | { readonly type: 'projection-end'; readonly requestId: string; readonly callId: string; readonly iteration: number; readonly projection: ProjectionResult }
+  | {
+      readonly type: 'projection-end'
+      readonly requestId: string
+      readonly callId: string
+      readonly iteration: number
+      readonly projection: ProjectionResult
+    }
   | { readonly type: 'text-delta'; readonly callId: string; readonly text: string }
   | { readonly type: 'tool-call-start'; readonly callId: string; readonly toolCallId: string; readonly name: string }
   | { readonly type: 'tool-call'; readonly callId: string; readonly toolCallId: string; readonly name: string; readonly arguments: unknown }
   | { readonly type: 'tool-result'; readonly toolCallId: string; readonly name: string; readonly output: string; readonly isError: boolean }
-  | { readonly type: 'usage'; readonly callId: string; readonly inputTokens: number; readonly outputTokens: number; readonly cachedInputTokens: number | undefined }
+  | {
+      readonly type: 'usage'
+      readonly callId: string
+      readonly inputTokens: number
+      readonly outputTokens: number
+      readonly cachedInputTokens: number | undefined
+    }
   /** A model call failed and will be tried again after `delayMs` (announced when the wait starts). */
   | ({ readonly type: 'retry-wait'; readonly requestId: string; readonly callId: string } & SessionRetry)
   /** The server's context-too-long error named its real window: later calls project within it. */

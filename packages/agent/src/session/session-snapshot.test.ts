@@ -38,7 +38,15 @@ describe('the session contract', () => {
     const { threads } = createMemoryBackedStores({ counters: [counter] })
     const { id: threadId } = await threads.create({ title: 'contract' })
     const policy = definePolicy({ systemPrompt: 'Be brief.' })
-    const session = createSession({ threads, threadId, model: scriptedModel({ script: ['Hello.'] }), tools: [echo], counter, policy, memory: () => 'The user likes tea.' })
+    const session = createSession({
+      threads,
+      threadId,
+      model: scriptedModel({ script: ['Hello.'] }),
+      tools: [echo],
+      counter,
+      policy,
+      memory: () => 'The user likes tea.',
+    })
     const before = session.getSnapshot()
     expect(Object.keys(before).sort()).toEqual(Object.keys(contractFields).sort())
     expect(before).toMatchObject({ threadId, status: 'idle', policy, tools: [echo.schema], calls: [], pendingMessage: undefined })

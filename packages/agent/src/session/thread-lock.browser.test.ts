@@ -12,7 +12,12 @@ import { threadLockName } from './thread-lock'
 async function setup() {
   const { threads } = createMemoryBackedStores()
   const { id } = await threads.create({ title: 'locked' })
-  const session = createSession({ threads, threadId: id, model: scriptedModel({ script: ['Done waiting.'] }), counter: await createTokenCounter('heuristic') })
+  const session = createSession({
+    threads,
+    threadId: id,
+    model: scriptedModel({ script: ['Done waiting.'] }),
+    counter: await createTokenCounter('heuristic'),
+  })
   return { threads, id, session }
 }
 
@@ -30,7 +35,7 @@ function run(events: AsyncIterable<SessionEvent>): { seen: SessionEvent[]; finis
   return { seen, finished }
 }
 
-describe('waiting for another tab\'s thread lock (real Chromium)', () => {
+describe("waiting for another tab's thread lock (real Chromium)", () => {
   it('without waitForThread fails at once with ThreadBusyError and writes nothing', async () => {
     const { threads, id, session } = await setup()
     const release = await holdLock(id)

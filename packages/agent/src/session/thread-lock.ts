@@ -12,7 +12,8 @@ export interface WaitForThreadOptions {
   readonly timeoutMs?: number
 }
 
-export type ThreadLockResult = { readonly status: 'held'; readonly release: () => void } | { readonly status: 'busy' } | { readonly status: 'aborted'; readonly reason: unknown }
+export type ThreadLockResult =
+  { readonly status: 'held'; readonly release: () => void } | { readonly status: 'busy' } | { readonly status: 'aborted'; readonly reason: unknown }
 
 /**
  * One tab drives a thread at a time: a Web Lock per thread, held for one request. Without `wait`
@@ -21,7 +22,10 @@ export type ThreadLockResult = { readonly status: 'held'; readonly release: () =
  * `signal` aborts (`aborted`). Where Web Locks do not exist (Node, old browsers) every request
  * gets the lock.
  */
-export async function acquireThreadLock(threadId: string, options: { readonly wait?: WaitForThreadOptions; readonly signal?: AbortSignal } = {}): Promise<ThreadLockResult> {
+export async function acquireThreadLock(
+  threadId: string,
+  options: { readonly wait?: WaitForThreadOptions; readonly signal?: AbortSignal } = {},
+): Promise<ThreadLockResult> {
   const locks = webLocks()
   if (locks === undefined) return { status: 'held', release: () => undefined }
   if (options.signal?.aborted === true) return { status: 'aborted', reason: options.signal.reason }

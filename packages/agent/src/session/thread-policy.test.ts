@@ -65,7 +65,12 @@ describe('threadPolicyOf: the policy a thread keeps in metadata.policy', () => {
     const error = thrownBy({ policy: stored })
     expect(InvalidPolicyError.isInstance(error)).toBe(true)
     const invalid = error as InvalidPolicyError
-    expect(invalid.issues).toEqual([{ path: 'metadata.policy', message: `must be an object of policy options (what definePolicy takes), not ${kind === 'an array' ? 'an array' : typeof stored}` }])
+    expect(invalid.issues).toEqual([
+      {
+        path: 'metadata.policy',
+        message: `must be an object of policy options (what definePolicy takes), not ${kind === 'an array' ? 'an array' : typeof stored}`,
+      },
+    ])
   })
 })
 

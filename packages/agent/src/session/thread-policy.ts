@@ -21,7 +21,9 @@ export function threadPolicyOf(record: Pick<ThreadRecord, 'metadata'> | undefine
   const options = read(jsonObject, stored)
   if (!options.ok) {
     const kind = Array.isArray(stored) ? 'an array' : typeof stored
-    throw new InvalidPolicyError([{ path: FIELD, message: `must be an object of policy options (what definePolicy takes), not ${kind}` }], { cause: options.problem })
+    throw new InvalidPolicyError([{ path: FIELD, message: `must be an object of policy options (what definePolicy takes), not ${kind}` }], {
+      cause: options.problem,
+    })
   }
   try {
     return definePolicy(options.value)

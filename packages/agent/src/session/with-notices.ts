@@ -37,6 +37,10 @@ export async function* withNotices<TEvent, TNotice>(
     // An async generator runs `return` only after a pending `next` settles: do not wait for that
     // here (it may be a long backoff); the source is closed as soon as it can be.
     if (next === undefined) await iterator.return?.(undefined)
-    else void next.then(() => iterator.return?.(undefined), () => undefined)
+    else
+      void next.then(
+        () => iterator.return?.(undefined),
+        () => undefined,
+      )
   }
 }

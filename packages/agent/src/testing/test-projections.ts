@@ -30,7 +30,11 @@ export function projectionOf(
   for (const entry of entries) thread.append(entry)
   return project({
     thread,
-    policy: definePolicy({ maxInputTokens: 100_000, reserveOutputTokens: 1_000, ...(options.systemPrompt === undefined ? {} : { systemPrompt: options.systemPrompt }) }),
+    policy: definePolicy({
+      maxInputTokens: 100_000,
+      reserveOutputTokens: 1_000,
+      ...(options.systemPrompt === undefined ? {} : { systemPrompt: options.systemPrompt }),
+    }),
     counter: testCounter,
     ...(options.pending === undefined ? {} : { pending: options.pending }),
     ...(options.tools === undefined ? {} : { tools: options.tools }),

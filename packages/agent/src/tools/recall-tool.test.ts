@@ -43,17 +43,27 @@ describe('recallTool', () => {
   it('answers with the best older entries as dated lines, best first, not the current turn', async () => {
     const thread = conversation(['I booked the ferry to Bergen', 'Nice!', 'My cat is called Oliver', 'Cute', 'How was the weather?', 'Rainy'])
     const text = await run(recallTool(), thread, 'name of my cat')
-    expect(text).toBe(['Matches in the earlier conversation for "cat", "name", best first:', '1. (8 May 2023) user: My cat is called Oliver'].join('\n'))
+    expect(text).toBe(
+      ['Matches in the earlier conversation for "cat", "name", best first:', '1. (8 May 2023) user: My cat is called Oliver'].join('\n'),
+    )
   })
 
   it('renders tool calls and results as the recall block does, and leaves out its own calls and results', async () => {
     const thread = createThread({ id: 'tools', now: () => may8 })
     thread.append({ kind: 'message', payload: { role: 'user', content: 'Where is order A-4711?' } })
     thread.append({ kind: 'tool_call', payload: { name: 'lookup_order', arguments: { id: 'A-4711' } }, refs: { callId: 'c0', toolCallId: 'x' } })
-    thread.append({ kind: 'tool_result', payload: { name: 'lookup_order', result: { tracking: 'ZX-99812' } }, refs: { callId: 'c0', toolCallId: 'x' } })
+    thread.append({
+      kind: 'tool_result',
+      payload: { name: 'lookup_order', result: { tracking: 'ZX-99812' } },
+      refs: { callId: 'c0', toolCallId: 'x' },
+    })
     thread.append({ kind: 'message', payload: { role: 'user', content: 'And the tracking number?' } })
     callRecall(thread, 'r1', 'tracking')
-    thread.append({ kind: 'tool_result', payload: { name: 'recall', result: '1. lookup_order returned: {"tracking":"ZX-99812"}' }, refs: { callId: 'c-r1', toolCallId: 'r1' } })
+    thread.append({
+      kind: 'tool_result',
+      payload: { name: 'recall', result: '1. lookup_order returned: {"tracking":"ZX-99812"}' },
+      refs: { callId: 'c-r1', toolCallId: 'r1' },
+    })
     thread.append({ kind: 'message', payload: { role: 'user', content: 'Which order was it again?' } })
     callRecall(thread, 'r2', 'order 4711 tracking')
     const text = await run(recallTool(), thread, 'order 4711 tracking', 'r2')
@@ -126,8 +136,12 @@ describe('recallTool', () => {
       'Matches in the earlier conversation and memory for "food", best first:\n1. [memory: tasks] [ ] t1: Buy cat food',
     )
     const failing = recallTool({ memory: () => Promise.reject(new Error('storage gone')) })
-    expect(await run(failing, thread, 'Oliver')).toContain('best first (memory could not be read: only the conversation was searched):\n1. (8 May 2023) user: My cat')
-    expect(await run(recallTool({ memory: () => undefined }), thread, 'submarine')).toBe('Nothing in the earlier conversation and memory matches "submarine".')
+    expect(await run(failing, thread, 'Oliver')).toContain(
+      'best first (memory could not be read: only the conversation was searched):\n1. (8 May 2023) user: My cat',
+    )
+    expect(await run(recallTool({ memory: () => undefined }), thread, 'submarine')).toBe(
+      'Nothing in the earlier conversation and memory matches "submarine".',
+    )
   })
 
   it('searches with the index it is given, or one of its own per thread', async () => {
@@ -153,7 +167,8 @@ describe('recallTool', () => {
     const tools = new Map<string, Tool<unknown>>([['recall', recallTool() as Tool<unknown>]])
     const thread = conversation(['My cat is called Oliver'])
     const context = { signal: new AbortController().signal, threadId: thread.id, thread, counter }
-    const outcome = (args: unknown) => executeTool(tools, { type: 'tool-call', toolCallId: 'call-1', name: 'recall', arguments: args as never, argumentsText: '' }, context)
+    const outcome = (args: unknown) =>
+      executeTool(tools, { type: 'tool-call', toolCallId: 'call-1', name: 'recall', arguments: args as never, argumentsText: '' }, context)
     expect(await outcome({ query: '' })).toEqual({ error: expect.stringMatching(/^invalid arguments: .*the query is empty/), interrupted: false })
     expect(await outcome({ query: '   ' })).toEqual({ error: expect.stringMatching(/the query is empty/), interrupted: false })
     expect(await outcome({ query: 42 })).toEqual({ error: expect.stringMatching(/^invalid arguments: .*query/), interrupted: false })
@@ -187,7 +202,11 @@ describe('the session gives tools the thread and the counter', () => {
       description: 'Sees its context',
       parameters: z.object({}),
       execute: (_args, context) => {
-        seen.push({ kinds: context.thread.entries.map((entry) => entry.kind), counter: context.counter, calls: context.thread.index.callSeqByToolCallId.size })
+        seen.push({
+          kinds: context.thread.entries.map((entry) => entry.kind),
+          counter: context.counter,
+          calls: context.thread.index.callSeqByToolCallId.size,
+        })
         return 'ok'
       },
     })
@@ -196,7 +215,17 @@ describe('the session gives tools the thread and the counter', () => {
       { kind: 'message', payload: { role: 'assistant', content: 'Cute!' } },
     ]
     await threads.appendMany(record.id, earlier)
-    const model = scriptedModel({ script: [{ toolCalls: [{ name: 'recall', arguments: { query: 'cat name' } }, { name: 'probe', arguments: {} }] }, 'Oliver.'] })
+    const model = scriptedModel({
+      script: [
+        {
+          toolCalls: [
+            { name: 'recall', arguments: { query: 'cat name' } },
+            { name: 'probe', arguments: {} },
+          ],
+        },
+        'Oliver.',
+      ],
+    })
     const session = createSession({ threads, threadId: record.id, model, counter, tools: [recallTool() as Tool<unknown>, probe as Tool<unknown>] })
     for await (const event of session.send('What is my cat called?')) if (event.type === 'error') throw event.error
     const entries = (await threads.load(record.id)).entries

@@ -87,7 +87,10 @@ export function recallTool(options: RecallToolOptions = {}): Tool<RecallToolArgu
       if (memory !== undefined && memory !== 'failed') found.push(...searchMemory(memory, query, maxResults, options.memorySpaces))
       // Equally good matches: the thread's first (a stable sort).
       found.sort((a, b) => b.relative - a.relative)
-      const quoted = `${terms.slice(0, 12).map((term) => `"${term}"`).join(', ')}${terms.length > 12 ? ', …' : ''}`
+      const quoted = `${terms
+        .slice(0, 12)
+        .map((term) => `"${term}"`)
+        .join(', ')}${terms.length > 12 ? ', …' : ''}`
       const note = memory === 'failed' ? ' (memory could not be read: only the conversation was searched)' : ''
       if (found.length === 0) return `Nothing in ${where} matches ${quoted}.${note}`
       return render(`Matches in ${where} for ${quoted}, best first${note}:`, found.slice(0, maxResults), maxTokens, context.counter)
@@ -96,7 +99,8 @@ export function recallTool(options: RecallToolOptions = {}): Tool<RecallToolArgu
 }
 
 function checkedOption(option: string, value: number, min: number, max: number): number {
-  if (!Number.isInteger(value) || value < min || value > max) throw new RangeError(`recallTool: ${option} must be a whole number from ${min} to ${max}; got ${String(value)}`)
+  if (!Number.isInteger(value) || value < min || value > max)
+    throw new RangeError(`recallTool: ${option} must be a whole number from ${min} to ${max}; got ${String(value)}`)
   return value
 }
 
@@ -178,7 +182,9 @@ function render(header: string, found: readonly Found[], maxTokens: number, coun
     // Each line's share; the line breaks and numbering are counted in the exact check below.
     const share = Math.floor(room / shown) - 2
     if (share < MIN_LINE_TOKENS && shown > 1) continue
-    const lines = found.slice(0, shown).map((item, position) => fitLine(`${position + 1}. ${item.parts.label}`, item.parts.text, item.terms, share, counter))
+    const lines = found
+      .slice(0, shown)
+      .map((item, position) => fitLine(`${position + 1}. ${item.parts.label}`, item.parts.text, item.terms, share, counter))
     const text = [header, ...lines].join('\n')
     if (counter.count(text) <= maxTokens) return text
   }

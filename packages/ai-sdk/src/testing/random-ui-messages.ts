@@ -16,22 +16,60 @@ function withOptional<T extends object>(value: T): T {
 }
 
 const filePart = fc.oneof(
-  fc.record({ type: fc.constant('file' as const), mediaType: fc.constant('image/png'), url: fc.constant('data:image/png;base64,iVBORw0KGgo='), filename: fc.option(word, { nil: undefined }) }),
+  fc.record({
+    type: fc.constant('file' as const),
+    mediaType: fc.constant('image/png'),
+    url: fc.constant('data:image/png;base64,iVBORw0KGgo='),
+    filename: fc.option(word, { nil: undefined }),
+  }),
   // random bytes as a data: URL (text/plain: counted and sent like any file)
-  fc.record({ type: fc.constant('file' as const), mediaType: fc.constant('text/plain'), url: fc.uint8Array({ minLength: 1, maxLength: 40 }).map((bytes) => `data:text/plain;base64,${btoa(String.fromCharCode(...bytes))}`) }),
+  fc.record({
+    type: fc.constant('file' as const),
+    mediaType: fc.constant('text/plain'),
+    url: fc.uint8Array({ minLength: 1, maxLength: 40 }).map((bytes) => `data:text/plain;base64,${btoa(String.fromCharCode(...bytes))}`),
+  }),
   // not base64: kept inline as given
   fc.record({ type: fc.constant('file' as const), mediaType: fc.constant('text/plain'), url: word.map((text) => `data:text/plain,${text}`) }),
-  fc.record({ type: fc.constant('file' as const), mediaType: fc.constant('application/pdf'), url: word.map((name) => `https://files.example.com/${name}.pdf`), filename: fc.option(word.map((name) => `${name}.pdf`), { nil: undefined }) }),
+  fc.record({
+    type: fc.constant('file' as const),
+    mediaType: fc.constant('application/pdf'),
+    url: word.map((name) => `https://files.example.com/${name}.pdf`),
+    filename: fc.option(
+      word.map((name) => `${name}.pdf`),
+      { nil: undefined },
+    ),
+  }),
   // a blob: URL: kept for the UI, never sent
-  fc.record({ type: fc.constant('file' as const), mediaType: fc.constant('image/jpeg'), url: word.map((name) => `blob:https://app.example/${name}`) }),
+  fc.record({
+    type: fc.constant('file' as const),
+    mediaType: fc.constant('image/jpeg'),
+    url: word.map((name) => `blob:https://app.example/${name}`),
+  }),
 )
 
 const userPart = fc.oneof({ arbitrary: fc.record({ type: fc.constant('text' as const), text }), weight: 4 }, { arbitrary: filePart, weight: 1 })
 
-type ToolState = 'input-streaming' | 'input-available' | 'approval-requested' | 'approval-responded' | 'output-available' | 'output-error' | 'output-denied'
-const toolStates: readonly ToolState[] = ['input-streaming', 'input-available', 'approval-requested', 'approval-responded', 'output-available', 'output-error', 'output-denied']
+type ToolState =
+  'input-streaming' | 'input-available' | 'approval-requested' | 'approval-responded' | 'output-available' | 'output-error' | 'output-denied'
+const toolStates: readonly ToolState[] = [
+  'input-streaming',
+  'input-available',
+  'approval-requested',
+  'approval-responded',
+  'output-available',
+  'output-error',
+  'output-denied',
+]
 
-function toolPart(state: ToolState, toolCallId: string, name: string, dynamic: boolean, input: Record<string, unknown>, output: unknown, errorText: string): Record<string, unknown> {
+function toolPart(
+  state: ToolState,
+  toolCallId: string,
+  name: string,
+  dynamic: boolean,
+  input: Record<string, unknown>,
+  output: unknown,
+  errorText: string,
+): Record<string, unknown> {
   const head = dynamic ? { type: 'dynamic-tool', toolName: name, toolCallId } : { type: `tool-${name}`, toolCallId }
   switch (state) {
     case 'input-streaming':
@@ -42,7 +80,15 @@ function toolPart(state: ToolState, toolCallId: string, name: string, dynamic: b
       return { ...head, state, input, approval: { id: `approval-${toolCallId}` } }
     case 'approval-responded':
       // approved, or denied with a reason (errorText stands in for it), before the call has run
-      return { ...head, state, input, approval: errorText.length % 2 === 0 ? { id: `approval-${toolCallId}`, approved: true } : { id: `approval-${toolCallId}`, approved: false, reason: errorText } }
+      return {
+        ...head,
+        state,
+        input,
+        approval:
+          errorText.length % 2 === 0
+            ? { id: `approval-${toolCallId}`, approved: true }
+            : { id: `approval-${toolCallId}`, approved: false, reason: errorText },
+      }
     case 'output-available':
       return { ...head, state, input, output }
     case 'output-error':
@@ -67,9 +113,25 @@ const assistantPartSeed = fc.oneof(
     }),
     weight: 3,
   },
-  { arbitrary: fc.record({ kind: fc.constant('source-url' as const), sourceId: word, url: word.map((name) => `https://example.com/${name}`), title: fc.option(text, { nil: undefined }) }), weight: 1 },
+  {
+    arbitrary: fc.record({
+      kind: fc.constant('source-url' as const),
+      sourceId: word,
+      url: word.map((name) => `https://example.com/${name}`),
+      title: fc.option(text, { nil: undefined }),
+    }),
+    weight: 1,
+  },
   { arbitrary: fc.record({ kind: fc.constant('source-document' as const), sourceId: word, title: text }), weight: 1 },
-  { arbitrary: fc.record({ kind: fc.constant('data' as const), name: fc.constantFrom('weather', 'progress'), data: json, id: fc.option(word, { nil: undefined }) }), weight: 1 },
+  {
+    arbitrary: fc.record({
+      kind: fc.constant('data' as const),
+      name: fc.constantFrom('weather', 'progress'),
+      data: json,
+      id: fc.option(word, { nil: undefined }),
+    }),
+    weight: 1,
+  },
   { arbitrary: fc.record({ kind: fc.constant('file' as const), file: filePart }), weight: 1 },
   { arbitrary: fc.constant({ kind: 'step-start' as const }), weight: 1 },
 )

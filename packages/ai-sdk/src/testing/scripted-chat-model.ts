@@ -44,7 +44,12 @@ export function scriptedChatModel(options: ScriptedChatModelOptions = {}): MockL
               chunkDelayInMs,
               chunks: [
                 { type: 'stream-start' as const, warnings: [] },
-                { type: 'tool-call' as const, toolCallId: `call-${prompt.length}-${city.length}-${Math.random().toString(36).slice(2, 8)}`, toolName: 'weather', input },
+                {
+                  type: 'tool-call' as const,
+                  toolCallId: `call-${prompt.length}-${city.length}-${Math.random().toString(36).slice(2, 8)}`,
+                  toolName: 'weather',
+                  input,
+                },
                 { type: 'finish' as const, usage: usage(prompt, input), finishReason: { unified: 'tool-calls' as const, raw: 'tool_calls' } },
               ],
             }),
@@ -55,7 +60,14 @@ export function scriptedChatModel(options: ScriptedChatModelOptions = {}): MockL
       if (last?.role === 'tool') {
         const result = last.content.find((part) => part.type === 'tool-result')
         const output = result?.type === 'tool-result' ? result.output : undefined
-        const value = output === undefined ? '' : 'value' in output ? (typeof output.value === 'string' ? output.value : JSON.stringify(output.value)) : output.type
+        const value =
+          output === undefined
+            ? ''
+            : 'value' in output
+              ? typeof output.value === 'string'
+                ? output.value
+                : JSON.stringify(output.value)
+              : output.type
         reply = `The ${result?.type === 'tool-result' ? result.toolName : 'tool'} tool says: ${value}`
       } else {
         const user = textOf(last)

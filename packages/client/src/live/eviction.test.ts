@@ -17,7 +17,11 @@ afterEach(() => {
 /** A thread store whose loads never finish: the cache's own behaviour, without a backend. */
 const idleStore = { load: () => new Promise<never>(() => undefined), subscribe: () => () => undefined } as unknown as ThreadStore
 
-type Step = { readonly kind: 'subscribe'; readonly id: number } | { readonly kind: 'unsubscribe'; readonly pick: number } | { readonly kind: 'wait'; readonly ms: number } | { readonly kind: 'peek'; readonly id: number }
+type Step =
+  | { readonly kind: 'subscribe'; readonly id: number }
+  | { readonly kind: 'unsubscribe'; readonly pick: number }
+  | { readonly kind: 'wait'; readonly ms: number }
+  | { readonly kind: 'peek'; readonly id: number }
 
 const stepArbitrary: fc.Arbitrary<Step> = fc.oneof(
   fc.record({ kind: fc.constant('subscribe' as const), id: fc.nat(4) }),

@@ -76,7 +76,14 @@ describe('extendThread: the live thread index grows with each commit', () => {
 })
 
 function inputOf(entry: Entry): EntryInput {
-  return { id: entry.id, kind: entry.kind, payload: entry.payload, refs: entry.refs, createdAt: entry.createdAt, ...(entry.meta === undefined ? {} : { meta: entry.meta }) } as EntryInput
+  return {
+    id: entry.id,
+    kind: entry.kind,
+    payload: entry.payload,
+    refs: entry.refs,
+    createdAt: entry.createdAt,
+    ...(entry.meta === undefined ? {} : { meta: entry.meta }),
+  } as EntryInput
 }
 
 describe('LiveThread over a store', () => {

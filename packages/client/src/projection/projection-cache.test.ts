@@ -14,7 +14,9 @@ vi.mock('@threadlens/core', async (importOriginal) => {
 const projectCalls = vi.mocked(project)
 
 /** What a render builds afresh each time: equal values, new objects. */
-const tools = (): ToolSchema[] => [{ name: 'weather', description: 'Weather of a city', parameters: { type: 'object', properties: { city: { type: 'string' } } } }]
+const tools = (): ToolSchema[] => [
+  { name: 'weather', description: 'Weather of a city', parameters: { type: 'object', properties: { city: { type: 'string' } } } },
+]
 const narrow = () => definePolicy({ tokenizer: 'heuristic', maxInputTokens: 400, reserveOutputTokens: 50, systemPrompt: 'Be brief.' })
 const wide = () => definePolicy({ tokenizer: 'heuristic', maxInputTokens: 4000, reserveOutputTokens: 50, systemPrompt: 'Be brief.' })
 
@@ -72,7 +74,11 @@ describe('cachedProjection over a live thread', () => {
     const base = cachedProjection(thread, narrow(), counter, { tools: tools() })
     expect(cachedProjection(thread, narrow(), counter, { tools: [...tools(), { name: 'search', parameters: {} }] })).not.toBe(base)
     expect(cachedProjection(thread, narrow(), counter, { tools: tools(), pending: [{ role: 'user', content: 'x' }] })).not.toBe(base)
-    expect(cachedProjection(thread, narrow(), { ...counter, id: 'other-counter', count: counter.count.bind(counter) } as typeof counter, { tools: tools() })).not.toBe(base)
+    expect(
+      cachedProjection(thread, narrow(), { ...counter, id: 'other-counter', count: counter.count.bind(counter) } as typeof counter, {
+        tools: tools(),
+      }),
+    ).not.toBe(base)
     expect(cachedProjection(thread, narrow(), counter, { tools: tools() })).toBe(base)
     expect(projectCalls).toHaveBeenCalledTimes(4)
   })
@@ -84,7 +90,10 @@ describe('cachedProjection over a live thread', () => {
     await stores.threads.appendMany(id, [
       { kind: 'message', payload: { role: 'user', content: 'The adoption agency wants the signed paperwork.' } },
       { kind: 'message', payload: { role: 'assistant', content: 'Noted.' } },
-      ...Array.from({ length: 12 }, (_, turn): EntryInput => ({ kind: 'message', payload: { role: turn % 2 === 0 ? 'user' : 'assistant', content: `turn ${turn}: ${'words '.repeat(40)}` } })),
+      ...Array.from({ length: 12 }, (_, turn): EntryInput => ({
+        kind: 'message',
+        payload: { role: turn % 2 === 0 ? 'user' : 'assistant', content: `turn ${turn}: ${'words '.repeat(40)}` },
+      })),
       { kind: 'message', payload: { role: 'user', content: 'What did the adoption agency want?' } },
     ])
     const thread = await stores.threads.load(id)

@@ -1,4 +1,13 @@
-import { project, type ContextPolicy, type Memory, type PendingMessage, type ProjectionResult, type Thread, type TokenCounter, type ToolSchema } from '@threadlens/core'
+import {
+  project,
+  type ContextPolicy,
+  type Memory,
+  type PendingMessage,
+  type ProjectionResult,
+  type Thread,
+  type TokenCounter,
+  type ToolSchema,
+} from '@threadlens/core'
 import type { RecallSearcher } from '@threadlens/core/recall'
 
 export interface ProjectOptions {

@@ -1,4 +1,13 @@
-import { compact, decideCompaction, extractiveSummarizer, project, type ContextPolicy, type EntryInput, type Thread, type TokenCounter } from '../../src/index'
+import {
+  compact,
+  decideCompaction,
+  extractiveSummarizer,
+  project,
+  type ContextPolicy,
+  type EntryInput,
+  type Thread,
+  type TokenCounter,
+} from '../../src/index'
 import { emptyThread } from './locomo-data'
 import type { RecallSearcher } from './recall-loader'
 

@@ -57,7 +57,14 @@ export function langChainTrimmer(thread: Thread): LangChainTrimmer {
           }
         }
       }
-      return { verbatim, summary: '', text: text.join('\n'), tokens: tokenCounter(output), invalid: countOrphans(output.map(langchainPairing)) > 0, ms }
+      return {
+        verbatim,
+        summary: '',
+        text: text.join('\n'),
+        tokens: tokenCounter(output),
+        invalid: countOrphans(output.map(langchainPairing)) > 0,
+        ms,
+      }
     },
   }
 }

@@ -65,11 +65,19 @@ export function loadConversation(name: string): Conversation {
     const written = raw[`session_${session}_date_time`] as string
     const start = parseSessionTime(written)
     if (turns.length === 0) continue
-    inputs.push({ input: { kind: 'message', payload: { role: 'system', content: `Session ${session} · ${written}` } }, createdAt: start, diaId: undefined })
+    inputs.push({
+      input: { kind: 'message', payload: { role: 'system', content: `Session ${session} · ${written}` } },
+      createdAt: start,
+      diaId: undefined,
+    })
     turns.forEach((turn, index) => {
       const caption = turn.blip_caption === undefined ? '' : ` [shares ${turn.blip_caption}]`
       const role = turn.speaker === speakerA ? 'user' : 'assistant'
-      inputs.push({ input: { kind: 'message', payload: { role, content: `${turn.speaker}: ${turn.text}${caption}` } }, createdAt: start + index * 1000, diaId: turn.dia_id })
+      inputs.push({
+        input: { kind: 'message', payload: { role, content: `${turn.speaker}: ${turn.text}${caption}` } },
+        createdAt: start + index * 1000,
+        diaId: turn.dia_id,
+      })
     })
   }
   const known = new Set(inputs.flatMap(({ diaId }) => (diaId === undefined ? [] : [diaId])))
@@ -79,9 +87,17 @@ export function loadConversation(name: string): Conversation {
     // Category 5 (adversarial) has no answer: the right reply is that the conversation does not say.
     if (!(question.category in CATEGORIES) || question.answer === undefined) continue
     // A few evidence fields hold several ids in one string ("D8:6; D9:17").
-    const ids = question.evidence.flatMap((id) => id.split(/[;,]/)).map((id) => id.trim()).filter((id) => id !== '')
+    const ids = question.evidence
+      .flatMap((id) => id.split(/[;,]/))
+      .map((id) => id.trim())
+      .filter((id) => id !== '')
     unknownEvidence += ids.filter((id) => !known.has(id)).length
-    questions.push({ question: question.question, answer: String(question.answer), evidence: ids.filter((id) => known.has(id)), category: question.category as Category })
+    questions.push({
+      question: question.question,
+      answer: String(question.answer),
+      evidence: ids.filter((id) => known.has(id)),
+      category: question.category as Category,
+    })
   }
   return { name, inputs, questions, unknownEvidence }
 }
@@ -95,7 +111,10 @@ export function emptyThread(id: string): { thread: Thread; setTime: (time: numbe
 }
 
 /** The whole conversation as a thread, and which dialogue id each seq holds. */
-export function conversationThread(conversation: Conversation, id = `locomo-${conversation.name}`): { thread: Thread; diaIdBySeq: Map<number, string> } {
+export function conversationThread(
+  conversation: Conversation,
+  id = `locomo-${conversation.name}`,
+): { thread: Thread; diaIdBySeq: Map<number, string> } {
   const { thread, setTime } = emptyThread(id)
   const diaIdBySeq = new Map<number, string>()
   for (const { input, createdAt, diaId } of conversation.inputs) {

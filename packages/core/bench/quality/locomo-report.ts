@@ -12,7 +12,9 @@ const median = (samples: readonly number[]): string => (samples.length === 0 ? '
 
 function recallColumn(tally: Pick<Tally, 'recallTokens' | 'recallSkipped'>, questions: number, hasRecall: boolean): string {
   if (!hasRecall) return '–'
-  const skipped = Object.entries(tally.recallSkipped).map(([reason, count]) => `${reason} ${count}`).join(', ')
+  const skipped = Object.entries(tally.recallSkipped)
+    .map(([reason, count]) => `${reason} ${count}`)
+    .join(', ')
   return `${integer(tally.recallTokens / questions)}${skipped === '' ? '' : ` (skipped: ${skipped})`}`
 }
 
@@ -22,7 +24,13 @@ export function locomoTables(figures: LocomoFigures): string[] {
     markdownTable(
       'LoCoMo conversations (categories 1–4; adversarial questions left out)',
       ['conversation', 'dialogue turns', 'thread tokens', 'questions', 'evidence ids not in the dialogue'],
-      figures.conversations.map((conversation) => [conversation.name, String(conversation.turns), integer(conversation.threadTokens), String(conversation.questions), String(conversation.unknownEvidence)]),
+      figures.conversations.map((conversation) => [
+        conversation.name,
+        String(conversation.turns),
+        integer(conversation.threadTokens),
+        String(conversation.questions),
+        String(conversation.unknownEvidence),
+      ]),
     ),
   )
   const labels = [...figures.tallies.keys()]
@@ -31,16 +39,18 @@ export function locomoTables(figures: LocomoFigures): string[] {
     const rows = labels.flatMap((label) => {
       const tally = label === FULL_CONTEXT ? full : figures.tallies.get(label)?.get(budget)
       if (tally === undefined) return []
-      return [[
-        label,
-        percent(tally.evidenceVerbatim / tally.evidenceTurns),
-        percent(tally.evidenceCovered / tally.evidenceTurns),
-        percent(tally.answered / tally.answerable),
-        integer(tally.tokens / tally.questions),
-        label === FULL_CONTEXT ? '–' : percent(tally.budgetShare / tally.questions),
-        median(tally.ms),
-        recallColumn(tally, tally.questions, label.includes('recall')),
-      ]]
+      return [
+        [
+          label,
+          percent(tally.evidenceVerbatim / tally.evidenceTurns),
+          percent(tally.evidenceCovered / tally.evidenceTurns),
+          percent(tally.answered / tally.answerable),
+          integer(tally.tokens / tally.questions),
+          label === FULL_CONTEXT ? '–' : percent(tally.budgetShare / tally.questions),
+          median(tally.ms),
+          recallColumn(tally, tally.questions, label.includes('recall')),
+        ],
+      ]
     })
     tables.push(
       markdownTable(
@@ -96,20 +106,31 @@ export function toolTables(figures: ToolFigures): string[] {
   return BUDGETS.map((budget) =>
     markdownTable(
       `Tool-heavy trace (synthetic, seeded: ${figures.entries} entries, ${integer(figures.threadTokens)} tokens, ${figures.questions} late questions each needing one early order lookup), ${budgetLabel(budget)} budget`,
-      ['strategy', 'call + result sent', 'tracking number sent', 'invalid requests', 'tokens sent', 'share of budget', 'ms / projection', 'recall tokens'],
+      [
+        'strategy',
+        'call + result sent',
+        'tracking number sent',
+        'invalid requests',
+        'tokens sent',
+        'share of budget',
+        'ms / projection',
+        'recall tokens',
+      ],
       labels.flatMap((label) => {
         const tally = label === FULL_CONTEXT ? full : figures.tallies.get(label)?.get(budget)
         if (tally === undefined) return []
-        return [[
-          label,
-          percent(tally.keptTogether / tally.questions),
-          percent(tally.answered / tally.questions),
-          String(tally.invalid),
-          integer(tally.tokens / tally.questions),
-          label === FULL_CONTEXT ? '–' : percent(tally.budgetShare / tally.questions),
-          median(tally.ms),
-          recallColumn(tally, tally.questions, label.includes('recall')),
-        ]]
+        return [
+          [
+            label,
+            percent(tally.keptTogether / tally.questions),
+            percent(tally.answered / tally.questions),
+            String(tally.invalid),
+            integer(tally.tokens / tally.questions),
+            label === FULL_CONTEXT ? '–' : percent(tally.budgetShare / tally.questions),
+            median(tally.ms),
+            recallColumn(tally, tally.questions, label.includes('recall')),
+          ],
+        ]
       }),
     ),
   )

@@ -35,13 +35,23 @@ export interface LocomoFigures {
   /** Tallies by strategy label, then budget (`0` for the full context). */
   readonly tallies: Map<string, Map<number, Tally>>
   readonly compaction: CompactionFigures[]
-  readonly conversations: { readonly name: string; readonly turns: number; readonly threadTokens: number; readonly questions: number; readonly unknownEvidence: number }[]
+  readonly conversations: {
+    readonly name: string
+    readonly turns: number
+    readonly threadTokens: number
+    readonly questions: number
+    readonly unknownEvidence: number
+  }[]
 }
 
 /** The questions of a conversation with their evidence located in `diaIdBySeq`'s thread. */
 export function contexts(conversation: Conversation, diaIdBySeq: ReadonlyMap<number, string>): QuestionContext[] {
   const seqByDiaId = new Map([...diaIdBySeq].map(([seq, diaId]) => [diaId, seq]))
-  const textByDiaId = new Map(conversation.inputs.flatMap(({ input, diaId }) => (diaId === undefined || input.kind !== 'message' ? [] : [[diaId, input.payload.content] as const])))
+  const textByDiaId = new Map(
+    conversation.inputs.flatMap(({ input, diaId }) =>
+      diaId === undefined || input.kind !== 'message' ? [] : [[diaId, input.payload.content] as const],
+    ),
+  )
   return conversation.questions.map((question) => ({
     question,
     evidenceSeqs: question.evidence.map((id) => seqByDiaId.get(id) as number),
@@ -71,14 +81,24 @@ export async function runLocomo(recall: Recall | undefined, log: (text: string) 
     const trimmer = langChainTrimmer(thread)
     const recallIndex = recall?.createIndex()
     const threadTokens = units.reduce((total, unit) => total + unit.tokens, 0)
-    conversations.push({ name, turns: conversation.inputs.filter(({ diaId }) => diaId !== undefined).length, threadTokens, questions: asked.length, unknownEvidence: conversation.unknownEvidence })
+    conversations.push({
+      name,
+      turns: conversation.inputs.filter(({ diaId }) => diaId !== undefined).length,
+      threadTokens,
+      questions: asked.length,
+      unknownEvidence: conversation.unknownEvidence,
+    })
     log(`conversation ${name}: ${units.length} messages, ${threadTokens} tokens, ${asked.length} questions`)
 
     for (const context of asked) tallyQuestion(tallyOf(FULL_CONTEXT, 0), context, base.full(context.question.question), undefined)
 
     for (const budget of BUDGETS) {
       const sizes: PolicyOptions = { maxInputTokens: budget, reserveOutputTokens: 0 }
-      const ask = async (label: string, questions: readonly QuestionContext[], answer: (question: string, index: number) => Sent | Promise<Sent>): Promise<void> => {
+      const ask = async (
+        label: string,
+        questions: readonly QuestionContext[],
+        answer: (question: string, index: number) => Sent | Promise<Sent>,
+      ): Promise<void> => {
         const tally = tallyOf(label, budget)
         for (const [index, context] of questions.entries()) tallyQuestion(tally, context, await answer(context.question.question, index), budget)
       }
@@ -86,7 +106,13 @@ export async function runLocomo(recall: Recall | undefined, log: (text: string) 
         ask(label, asked, (question) => projectQuestion(thread, policy, counter, question, searcher))
       const compacted = async (label: string, policy: ContextPolicy, withRecall: boolean): Promise<void> => {
         const replayIndex = withRecall ? recall?.createIndex() : undefined
-        const copy = await compactedCopy(`locomo-${name}-${budget}-${label.replace(/[^A-Za-z0-9]+/g, '-')}`, conversation.inputs, policy, counter, replayIndex)
+        const copy = await compactedCopy(
+          `locomo-${name}-${budget}-${label.replace(/[^A-Za-z0-9]+/g, '-')}`,
+          conversation.inputs,
+          policy,
+          counter,
+          replayIndex,
+        )
         compaction.push({ strategy: label, budget, conversation: name, compactions: copy.compactions, failures: copy.failures, ms: copy.ms })
         await ask(label, contexts(conversation, copy.diaIdBySeq), (question) => projectQuestion(copy.thread, policy, counter, question, replayIndex))
       }

@@ -21,11 +21,15 @@ async function main(): Promise<void> {
   const started = performance.now()
   console.log(`threadlens context-quality bench on LoCoMo — ${host.date}`)
   console.log(`machine: ${host.cpu}, ${host.cores} cores, ${host.memoryGigabytes} GB, ${host.platform}, Node ${host.node}`)
-  console.log('tokenizer: gpt-tokenizer o200k_base for every strategy, threadlens\'s per-message accounting')
+  console.log("tokenizer: gpt-tokenizer o200k_base for every strategy, threadlens's per-message accounting")
 
   const loaded = await loadRecall()
   const recall = 'recall' in loaded ? loaded.recall : undefined
-  console.log('missing' in loaded ? `recall not available (${loaded.missing}): its rows are left out` : 'recall: policy option `recall: {}` (defaults) with one createRecallIndex() per thread')
+  console.log(
+    'missing' in loaded
+      ? `recall not available (${loaded.missing}): its rows are left out`
+      : 'recall: policy option `recall: {}` (defaults) with one createRecallIndex() per thread',
+  )
 
   const locomo = await runLocomo(recall, log)
   for (const text of locomoTables(locomo)) console.log(text)
@@ -43,7 +47,7 @@ async function main(): Promise<void> {
   log('tool-heavy trace')
   const tools = await runToolTrace(recall)
   for (const text of toolTables(tools)) console.log(text)
-  console.log('\ncall + result sent: the lookup\'s tool call and its result both sent, the result whole (not masked, pruned or deduped).')
+  console.log("\ncall + result sent: the lookup's tool call and its result both sent, the result whole (not masked, pruned or deduped).")
 
   const totalMs = performance.now() - started
   console.log(`\nbench time: ${formatMs(totalMs)}`)
@@ -51,8 +55,15 @@ async function main(): Promise<void> {
   const outputPath = fileURLToPath(new URL('../../../../bench-results/context-quality-locomo.json', import.meta.url))
   mkdirSync(fileURLToPath(new URL('../../../../bench-results/', import.meta.url)), { recursive: true })
   // Per-question times are summarized: the JSON keeps the figures, not 30,000 samples.
-  const byBudget = <T extends { ms: number[] }>(tallies: Map<string, Map<number, T>>): Record<string, Record<string, Omit<T, 'ms'> & { ms: Timing }>> =>
-    Object.fromEntries([...tallies].map(([label, budgets]) => [label, Object.fromEntries([...budgets].map(([budget, tally]) => [String(budget), { ...tally, ms: summarize(tally.ms) }]))]))
+  const byBudget = <T extends { ms: number[] }>(
+    tallies: Map<string, Map<number, T>>,
+  ): Record<string, Record<string, Omit<T, 'ms'> & { ms: Timing }>> =>
+    Object.fromEntries(
+      [...tallies].map(([label, budgets]) => [
+        label,
+        Object.fromEntries([...budgets].map(([budget, tally]) => [String(budget), { ...tally, ms: summarize(tally.ms) }])),
+      ]),
+    )
   const json = {
     machine: host,
     units: { time: 'ms', tokens: 'o200k_base tokens', share: 'fraction' },

@@ -28,7 +28,21 @@ export interface Tally {
 
 export function emptyTally(): Tally {
   const byCategory = Object.fromEntries(Object.keys(CATEGORIES).map((category) => [category, { answerable: 0, answered: 0 }])) as Tally['byCategory']
-  return { evidenceTurns: 0, evidenceVerbatim: 0, evidenceCovered: 0, questions: 0, answerable: 0, answered: 0, byCategory, tokens: 0, budgetShare: 0, invalid: 0, ms: [], recallTokens: 0, recallSkipped: {} }
+  return {
+    evidenceTurns: 0,
+    evidenceVerbatim: 0,
+    evidenceCovered: 0,
+    questions: 0,
+    answerable: 0,
+    answered: 0,
+    byCategory,
+    tokens: 0,
+    budgetShare: 0,
+    invalid: 0,
+    ms: [],
+    recallTokens: 0,
+    recallSkipped: {},
+  }
 }
 
 export function wordSet(text: string): Set<string> {

@@ -25,7 +25,10 @@ interface Indexed {
 }
 
 /** A searcher over an engine that takes documents (seq, terms) and answers ranked seqs for query terms. */
-function engineSearcher(engine: { add(seq: number, terms: readonly string[]): void; rank(terms: readonly string[], request: RecallRequest): RecallHit[] }): RecallSearcher {
+function engineSearcher(engine: {
+  add(seq: number, terms: readonly string[]): void
+  rank(terms: readonly string[], request: RecallRequest): RecallHit[]
+}): RecallSearcher {
   const indexed: Indexed = { through: -1, frequency: new Map(), documents: 0 }
   return recallSearcher({
     terms: (text) => indexedTerms(text),
@@ -41,7 +44,12 @@ function engineSearcher(engine: { add(seq: number, terms: readonly string[]): vo
       }
       const terms = tellingTerms(indexedTerms(request.query), (term) => indexed.frequency.get(term) ?? 0, indexed.documents)
       // Best first, ties newest first, as threadlens's index orders them.
-      return terms.length === 0 || request.limit <= 0 ? [] : engine.rank(terms, request).sort((a, b) => b.score - a.score || b.seq - a.seq).slice(0, request.limit)
+      return terms.length === 0 || request.limit <= 0
+        ? []
+        : engine
+            .rank(terms, request)
+            .sort((a, b) => b.score - a.score || b.seq - a.seq)
+            .slice(0, request.limit)
     },
   })
 }
@@ -54,12 +62,21 @@ export const searchEngines: readonly SearchEngine[] = [
     name: 'MiniSearch 7.2.0',
     bundleEntry: 'minisearch',
     createIndex: () => {
-      const index = new MiniSearch<{ id: number; text: string }>({ fields: ['text'], tokenize: (text) => (text === '' ? [] : text.split(' ')), processTerm: (term) => term })
+      const index = new MiniSearch<{ id: number; text: string }>({
+        fields: ['text'],
+        tokenize: (text) => (text === '' ? [] : text.split(' ')),
+        processTerm: (term) => term,
+      })
       return engineSearcher({
         add: (seq, terms) => index.add({ id: seq, text: terms.join(' ') }),
         rank: (terms, request) =>
           index
-            .search(terms.join(' '), { tokenize: (text) => text.split(' '), combineWith: 'OR', prefix, filter: (result) => result.id >= request.from && result.id < request.before })
+            .search(terms.join(' '), {
+              tokenize: (text) => text.split(' '),
+              combineWith: 'OR',
+              prefix,
+              filter: (result) => result.id >= request.from && result.id < request.before,
+            })
             .map((result) => ({ seq: result.id as number, score: result.score, terms: [...result.terms].sort() })),
       })
     },
@@ -87,12 +104,20 @@ export const searchEngines: readonly SearchEngine[] = [
     createIndex: () => {
       const db = create({
         schema: { text: 'string', seq: 'number' } as const,
-        components: { tokenizer: { language: 'english', normalizationCache: new Map(), tokenize: (raw: string) => (raw === '' ? [] : raw.split(' ')) } },
+        components: {
+          tokenizer: { language: 'english', normalizationCache: new Map(), tokenize: (raw: string) => (raw === '' ? [] : raw.split(' ')) },
+        },
       })
       return engineSearcher({
         add: (seq, terms) => void insertMultiple(db, [{ text: terms.join(' '), seq }]),
         rank: (terms, request) => {
-          const found = oramaSearch(db, { term: terms.join(' '), properties: ['text'], threshold: 1, where: { seq: { between: [request.from, request.before - 1] } }, limit: request.limit })
+          const found = oramaSearch(db, {
+            term: terms.join(' '),
+            properties: ['text'],
+            threshold: 1,
+            where: { seq: { between: [request.from, request.before - 1] } },
+            limit: request.limit,
+          })
           if (found instanceof Promise) throw new Error('Orama answered asynchronously: recall searches synchronously')
           return found.hits.map((hit) => ({ seq: hit.document.seq as number, score: hit.score, terms: [] }))
         },

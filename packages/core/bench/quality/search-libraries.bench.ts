@@ -31,7 +31,8 @@ function quality(engine: SearchEngine): Map<number, Tally> {
     const index = engine.createIndex()
     for (const budget of BUDGETS) {
       const policy = definePolicy({ maxInputTokens: budget, reserveOutputTokens: 0, recall: {} })
-      for (const context of contexts(conversation, diaIdBySeq)) tallyQuestion(tallies.get(budget) as Tally, context, projectQuestion(thread, policy, counter, context.question.question, index), budget)
+      for (const context of contexts(conversation, diaIdBySeq))
+        tallyQuestion(tallies.get(budget) as Tally, context, projectQuestion(thread, policy, counter, context.question.question, index), budget)
     }
   }
   return tallies
@@ -95,22 +96,33 @@ async function main(): Promise<void> {
     table(
       'LoCoMo (conversations 26, 30, 41; 385 questions), definePolicy + recall: answer recall (evidence verbatim) at 4k / 8k / 16k',
       ['engine', '4k', '8k', '16k'],
-      rows.map((row) => [row.engine, ...BUDGETS.map((budget) => {
-        const tally = row.tallies.get(budget) as Tally
-        return `${percent(tally.answered, tally.answerable)} (${percent(tally.evidenceVerbatim, tally.evidenceTurns)})`
-      })]),
+      rows.map((row) => [
+        row.engine,
+        ...BUDGETS.map((budget) => {
+          const tally = row.tallies.get(budget) as Tally
+          return `${percent(tally.answered, tally.answerable)} (${percent(tally.evidenceVerbatim, tally.evidenceTurns)})`
+        }),
+      ]),
     ),
   )
   console.log(
     table(
       'Cost: a 10,000-entry synthetic thread of common words (index built once, then 180 questions), and bytes an app downloads for the engine',
       ['engine', 'index build', 'search p50 / p95', 'min+gzip'],
-      rows.map((row) => [row.engine, formatMs(row.speed.buildMs), `${formatMs(row.speed.search.medianMs)} / ${formatMs(row.speed.search.p95Ms)}`, `${(row.bytes / 1024).toFixed(1)} KB`]),
+      rows.map((row) => [
+        row.engine,
+        formatMs(row.speed.buildMs),
+        `${formatMs(row.speed.search.medianMs)} / ${formatMs(row.speed.search.p95Ms)}`,
+        `${(row.bytes / 1024).toFixed(1)} KB`,
+      ]),
     ),
   )
   const out = fileURLToPath(new URL('../../../../bench-results/', import.meta.url))
   mkdirSync(out, { recursive: true })
-  writeFileSync(`${out}search-engines.json`, JSON.stringify({ machine: machine(), rows: rows.map((row) => ({ ...row, tallies: Object.fromEntries(row.tallies) })) }, null, 2))
+  writeFileSync(
+    `${out}search-engines.json`,
+    JSON.stringify({ machine: machine(), rows: rows.map((row) => ({ ...row, tallies: Object.fromEntries(row.tallies) })) }, null, 2),
+  )
   console.log(`figures written to ${out}search-engines.json`)
 }
 

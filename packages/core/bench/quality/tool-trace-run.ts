@@ -54,9 +54,20 @@ export async function runToolTrace(recall: Recall | undefined): Promise<ToolFigu
   const ask = async (label: string, budget: number, answer: (question: string, index: number) => Sent | Promise<Sent>): Promise<void> => {
     let byBudget = tallies.get(label)
     if (byBudget === undefined) tallies.set(label, (byBudget = new Map()))
-    const target: ToolTally = { questions: 0, keptTogether: 0, answered: 0, invalid: 0, tokens: 0, budgetShare: 0, ms: [], recallTokens: 0, recallSkipped: {} }
+    const target: ToolTally = {
+      questions: 0,
+      keptTogether: 0,
+      answered: 0,
+      invalid: 0,
+      tokens: 0,
+      budgetShare: 0,
+      ms: [],
+      recallTokens: 0,
+      recallSkipped: {},
+    }
     byBudget.set(budget, target)
-    for (const [index, question] of questions.entries()) tally(target, question, await answer(question.question, index), budget === 0 ? undefined : budget)
+    for (const [index, question] of questions.entries())
+      tally(target, question, await answer(question.question, index), budget === 0 ? undefined : budget)
   }
   const windowOnly = (label: string, budget: number, policy: ContextPolicy, searcher?: RecallSearcher): Promise<void> =>
     ask(label, budget, (question) => projectQuestion(thread, policy, counter, question, searcher))

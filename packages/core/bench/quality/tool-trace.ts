@@ -19,7 +19,6 @@ export interface ToolQuestion {
   readonly resultSeq: number
 }
 
-
 const VOCABULARY = (
   'account billing refund shipment warehouse delay customer invoice policy return exchange discount coupon ' +
   'subscription upgrade password login settings notification email address payment card bank transfer ' +
@@ -61,14 +60,22 @@ export function toolTrace(): { thread: Thread; questions: ToolQuestion[] } {
       const trackingNumber = `TRK${code(10)}`
       const customer = pick(CUSTOMERS)
       append({ kind: 'message', payload: { role: 'user', content: `Can you look up order ${orderId} for ${customer}?` } })
-      const { callSeq, resultSeq } = toolRound('lookup_order', { orderId }, {
-        orderId,
-        customer,
-        status: pick(['shipped', 'in transit', 'held at customs', 'out for delivery']),
-        carrier: pick(CARRIERS),
-        trackingNumber,
-        items: Array.from({ length: 2 + Math.floor(next() * 3) }, () => ({ sku: code(6), quantity: 1 + Math.floor(next() * 3), note: sentence(6) })),
-      })
+      const { callSeq, resultSeq } = toolRound(
+        'lookup_order',
+        { orderId },
+        {
+          orderId,
+          customer,
+          status: pick(['shipped', 'in transit', 'held at customs', 'out for delivery']),
+          carrier: pick(CARRIERS),
+          trackingNumber,
+          items: Array.from({ length: 2 + Math.floor(next() * 3) }, () => ({
+            sku: code(6),
+            quantity: 1 + Math.floor(next() * 3),
+            note: sentence(6),
+          })),
+        },
+      )
       append({ kind: 'message', payload: { role: 'assistant', content: `I found order ${orderId}; it is on its way. ${sentence(10)}` } })
       questions.push({ question: `What is the tracking number of order ${orderId}?`, trackingNumber, callSeq, resultSeq })
       continue
@@ -76,8 +83,18 @@ export function toolTrace(): { thread: Thread; questions: ToolQuestion[] } {
     append({ kind: 'message', payload: { role: 'user', content: `${sentence(8 + Math.floor(next() * 12))} ${sentence(8)}` } })
     if (next() < 0.4) {
       const big = next() < 0.5
-      if (big) toolRound('search_docs', { query: sentence(4) }, { hits: Array.from({ length: 6 + Math.floor(next() * 10) }, () => ({ id: code(8), text: sentence(40) })) })
-      else toolRound('read_log', { service: pick(VOCABULARY) }, { lines: Array.from({ length: 10 + Math.floor(next() * 20) }, () => `${code(4)} ${sentence(10)}`) })
+      if (big)
+        toolRound(
+          'search_docs',
+          { query: sentence(4) },
+          { hits: Array.from({ length: 6 + Math.floor(next() * 10) }, () => ({ id: code(8), text: sentence(40) })) },
+        )
+      else
+        toolRound(
+          'read_log',
+          { service: pick(VOCABULARY) },
+          { lines: Array.from({ length: 10 + Math.floor(next() * 20) }, () => `${code(4)} ${sentence(10)}`) },
+        )
     }
     append({ kind: 'message', payload: { role: 'assistant', content: `${sentence(15 + Math.floor(next() * 25))} ${sentence(12)}` } })
   }

@@ -84,7 +84,11 @@ export function baselines(units: readonly Unit[], counter: TokenCounter): Baseli
   /** Unit positions by BM25 score for the question, best first, only those sharing a word with it. */
   const ranked = (question: string): number[] => {
     const scores = index.score(question)
-    return searchable.map((position, document) => ({ position, score: scores[document] as number })).filter(({ score }) => score > 0).sort((a, b) => b.score - a.score).map(({ position }) => position)
+    return searchable
+      .map((position, document) => ({ position, score: scores[document] as number }))
+      .filter(({ score }) => score > 0)
+      .sort((a, b) => b.score - a.score)
+      .map(({ position }) => position)
   }
   const withHits = (question: string, budget: number, newestShare: number, neighbours: number): Sent => {
     const started = performance.now()
@@ -94,7 +98,8 @@ export function baselines(units: readonly Unit[], counter: TokenCounter): Baseli
     let used = newest(units, Math.floor(room * newestShare), picked)
     for (const hit of ranked(question)) {
       const group: number[] = []
-      for (let position = Math.max(0, hit - neighbours); position <= Math.min(units.length - 1, hit + neighbours); position++) if (!picked.has(position)) group.push(position)
+      for (let position = Math.max(0, hit - neighbours); position <= Math.min(units.length - 1, hit + neighbours); position++)
+        if (!picked.has(position)) group.push(position)
       const tokens = group.reduce((total, position) => total + (units[position] as Unit).tokens, 0)
       if (group.length === 0 || used + tokens > room) continue
       used += tokens

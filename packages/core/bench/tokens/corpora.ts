@@ -57,7 +57,10 @@ export function corpora(): Record<string, readonly string[]> {
   const json = files(store, (path) => path.endsWith('/package.json'), [], 200).map((path) => readFileSync(path, 'utf8'))
   const locales: string[] = []
   for (const dir of [join(packageDir(store, 'axe-core'), 'locales'), join(packageDir(store, 'yargs'), 'locales')]) {
-    for (const name of readdirSync(dir).filter((file) => file.endsWith('.json')).sort()) strings(JSON.parse(readFileSync(join(dir, name), 'utf8')), locales)
+    for (const name of readdirSync(dir)
+      .filter((file) => file.endsWith('.json'))
+      .sort())
+      strings(JSON.parse(readFileSync(join(dir, name), 'utf8')), locales)
   }
   return { locomo, 'tau-bench': tau, readmes, code, 'package.json': json, locales }
 }

@@ -56,7 +56,10 @@ function main(): void {
     let worst = 0
     for (const [name, corpus] of Object.entries(texts)) {
       const exact = corpus.map(exactCounters[encoding])
-      const estimate = fit(exact, corpus.map((text) => estimateTokens(text, encoding)))
+      const estimate = fit(
+        exact,
+        corpus.map((text) => estimateTokens(text, encoding)),
+      )
       const chars = fit(exact, corpus.map(heuristicCount))
       worst = Math.max(worst, estimate.worstStretch)
       const tokens = exact.reduce((sum, count) => sum + count, 0)
@@ -66,7 +69,9 @@ function main(): void {
           `       ${chars.ratio.toFixed(3)}  ${chars.worstStretch.toFixed(3)}`,
       )
     }
-    console.log(`worst stretch ×${worst.toFixed(3)} ${worst <= margin ? '≤' : '>'} margin ×${margin}${worst <= margin ? '' : ': raise ESTIMATE_MARGIN'}`)
+    console.log(
+      `worst stretch ×${worst.toFixed(3)} ${worst <= margin ? '≤' : '>'} margin ×${margin}${worst <= margin ? '' : ': raise ESTIMATE_MARGIN'}`,
+    )
   }
   const all = Object.values(texts).flat()
   const started = performance.now()
@@ -75,7 +80,9 @@ function main(): void {
   const exactStarted = performance.now()
   for (const text of all) countO200k(text, noSpecialTokens)
   const exactMs = performance.now() - exactStarted
-  console.log(`\nspeed over all ${all.length} texts: estimate ${estimateMs.toFixed(0)} ms, o200k_base exact ${exactMs.toFixed(0)} ms (ranks already loaded)`)
+  console.log(
+    `\nspeed over all ${all.length} texts: estimate ${estimateMs.toFixed(0)} ms, o200k_base exact ${exactMs.toFixed(0)} ms (ranks already loaded)`,
+  )
 }
 
 main()

@@ -26,7 +26,8 @@ const tokenBytes = (rank: Rank): Uint8Array => (typeof rank === 'string' ? encod
 function binaryRanks(all: readonly Rank[]): Uint8Array {
   const parts = all.map(tokenBytes)
   const longest = parts.reduce((most, part) => Math.max(most, part.length), 0)
-  if (longest > 128 || parts.some((part) => part.length === 0)) throw new Error(`token lengths must be 1 to 128 bytes for the header's seven bits (longest: ${longest})`)
+  if (longest > 128 || parts.some((part) => part.length === 0))
+    throw new Error(`token lengths must be 1 to 128 bytes for the header's seven bits (longest: ${longest})`)
   const out = new Uint8Array(parts.reduce((sum, part) => sum + 1 + part.length, 0))
   let at = 0
   parts.forEach((part, index) => {
@@ -54,11 +55,13 @@ function readBinaryRanks(bytes: Uint8Array): Rank[] {
 
 const binary = binaryRanks(ranks)
 const roundTrip = readBinaryRanks(binary)
-if (roundTrip.length !== ranks.length || roundTrip.some((rank, index) => JSON.stringify(rank) !== JSON.stringify(ranks[index]))) throw new Error('the binary ranks do not read back to the same array')
+if (roundTrip.length !== ranks.length || roundTrip.some((rank, index) => JSON.stringify(rank) !== JSON.stringify(ranks[index])))
+  throw new Error('the binary ranks do not read back to the same array')
 
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(0)} KB`
 const gzip = (bytes: Uint8Array) => gzipSync(bytes, { level: 9 }).length
-const brotli = (bytes: Uint8Array) => brotliCompressSync(bytes, { params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: bytes.length } }).length
+const brotli = (bytes: Uint8Array) =>
+  brotliCompressSync(bytes, { params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: bytes.length } }).length
 const median = (values: number[]) => values.sort((a, b) => a - b)[Math.floor(values.length / 2)] as number
 
 function timeMs(run: () => unknown): number {
@@ -77,7 +80,9 @@ const evaluate = () => new Function(moduleText)() as Rank[]
 if (evaluate().length !== ranks.length) throw new Error('the module did not evaluate to the ranks')
 
 console.log(`o200k_base ranks (${ranks.length.toLocaleString('en')} tokens), as shipped and as a binary file (Node ${process.version})`)
-console.log('| form | raw | gzip -9 | brotli 11 | to the encoder\'s array (median of 5) |')
+console.log("| form | raw | gzip -9 | brotli 11 | to the encoder's array (median of 5) |")
 console.log('|---|---:|---:|---:|---:|')
 console.log(`| gpt-tokenizer's JS module | ${kb(source.length)} | ${kb(gzip(source))} | ${kb(brotli(source))} | ${timeMs(evaluate).toFixed(0)} ms |`)
-console.log(`| binary, length-prefixed | ${kb(binary.length)} | ${kb(gzip(binary))} | ${kb(brotli(binary))} | ${timeMs(() => readBinaryRanks(binary)).toFixed(0)} ms |`)
+console.log(
+  `| binary, length-prefixed | ${kb(binary.length)} | ${kb(gzip(binary))} | ${kb(brotli(binary))} | ${timeMs(() => readBinaryRanks(binary)).toFixed(0)} ms |`,
+)

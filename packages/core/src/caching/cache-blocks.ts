@@ -50,9 +50,22 @@ export function anthropicCacheBlocks(
     message.content.forEach((block, position) => {
       const bytes = JSON.stringify(withoutCacheControl(block as unknown as Record<string, unknown>))
       const text =
-        block.type === 'text' ? block.text : block.type === 'tool_use' ? `${block.name}${JSON.stringify(block.input)}` : block.type === 'tool_result' ? (block.content ?? '') : ''
+        block.type === 'text'
+          ? block.text
+          : block.type === 'tool_use'
+            ? `${block.name}${JSON.stringify(block.input)}`
+            : block.type === 'tool_result'
+              ? (block.content ?? '')
+              : ''
       // Images count as the largest Anthropic bills; documents by their text, else as an image per block.
-      const media = block.type === 'image' ? ANTHROPIC_IMAGE_MAX_TOKENS : block.type === 'document' ? (block.source.type === 'text' ? count(block.source.data) : ANTHROPIC_IMAGE_MAX_TOKENS) : 0
+      const media =
+        block.type === 'image'
+          ? ANTHROPIC_IMAGE_MAX_TOKENS
+          : block.type === 'document'
+            ? block.source.type === 'text'
+              ? count(block.source.data)
+              : ANTHROPIC_IMAGE_MAX_TOKENS
+            : 0
       const opens = position === 0
       push(idOf(`${message.role}${opens ? '+' : ''}`, bytes), count(text) + media + (opens ? MESSAGE_OVERHEAD_TOKENS : 0), block.cache_control)
     })
@@ -97,7 +110,8 @@ export function openAICacheBlocks(
     // A marker moving does not change the prefix: the id leaves markers out, and one text part equals its string.
     const marked = parts !== undefined && parts.some((part) => part.prompt_cache_breakpoint !== undefined)
     const stripped = parts?.map(({ prompt_cache_breakpoint: _marker, ...part }) => part)
-    const unmarked = stripped === undefined ? message : { ...message, content: stripped.length === 1 && stripped[0]?.type === 'text' ? stripped[0].text : stripped }
+    const unmarked =
+      stripped === undefined ? message : { ...message, content: stripped.length === 1 && stripped[0]?.type === 'text' ? stripped[0].text : stripped }
     const block: CacheBlock = { id: idOf('message', JSON.stringify(unmarked)), tokens: count(text) + mediaTokens + MESSAGE_OVERHEAD_TOKENS }
     blocks.push(marked ? { ...block, breakpoint: '30m' } : block)
   }

@@ -45,8 +45,12 @@ function fanOut(thread: Thread, calls: number): void {
   const callId = `fan-${thread.nextSeq}`
   const ids = Array.from({ length: calls }, (_, position) => `${callId}_${position}`)
   thread.append({ kind: 'message', payload: { role: 'user', content: `Check ${calls} cities.` } })
-  thread.appendMany(ids.map((toolCallId) => ({ kind: 'tool_call', payload: { name: 'weather', arguments: { city: toolCallId } }, refs: { callId, toolCallId } })))
-  thread.appendMany(ids.map((toolCallId) => ({ kind: 'tool_result', payload: { name: 'weather', result: `${toolCallId}: rain` }, refs: { callId, toolCallId } })))
+  thread.appendMany(
+    ids.map((toolCallId) => ({ kind: 'tool_call', payload: { name: 'weather', arguments: { city: toolCallId } }, refs: { callId, toolCallId } })),
+  )
+  thread.appendMany(
+    ids.map((toolCallId) => ({ kind: 'tool_result', payload: { name: 'weather', result: `${toolCallId}: rain` }, refs: { callId, toolCallId } })),
+  )
 }
 
 function placement(input: BreakpointCase): { result: ProjectionResult; breakpoints: CacheBreakpoints } {
@@ -89,8 +93,11 @@ describe('cacheBreakpoints(result)', () => {
   })
 
   it('the fixture reaches every reason the placement can give', () => {
-    const outputs = readFixture<BreakpointCase>(fixture).map((item) => ('accept' in item ? item.accept : undefined) as { anthropic: { reason: string }[]; openAI: { reason: string }[] })
-    const reasons = (side: 'anthropic' | 'openAI'): string[] => [...new Set(outputs.flatMap((output) => output[side].map((breakpoint) => breakpoint.reason)))].sort()
+    const outputs = readFixture<BreakpointCase>(fixture).map(
+      (item) => ('accept' in item ? item.accept : undefined) as { anthropic: { reason: string }[]; openAI: { reason: string }[] },
+    )
+    const reasons = (side: 'anthropic' | 'openAI'): string[] =>
+      [...new Set(outputs.flatMap((output) => output[side].map((breakpoint) => breakpoint.reason)))].sort()
     expect(reasons('anthropic')).toEqual(['lookback-bridge', 'newest-stable', 'previous-stable', 'request-end', 'stable-base', 'tools-and-system'])
     expect(reasons('openAI')).toEqual(['newest-stable', 'previous-stable', 'stable-base', 'tools-and-system'])
   })

@@ -19,7 +19,11 @@ function toolThread(turns: number): Thread {
   for (let turn = 0; turn < turns; turn++) {
     thread.append({ kind: 'message', payload: { role: 'user', content: `How is the weather on day ${turn}?` } })
     thread.append({ kind: 'tool_call', payload: { name: 'weather', arguments: { day: turn } }, refs: { callId: `c${turn}`, toolCallId: `t${turn}` } })
-    thread.append({ kind: 'tool_result', payload: { name: 'weather', result: `forecast ${turn}: ${'rain and wind '.repeat(40)}` }, refs: { callId: `c${turn}`, toolCallId: `t${turn}` } })
+    thread.append({
+      kind: 'tool_result',
+      payload: { name: 'weather', result: `forecast ${turn}: ${'rain and wind '.repeat(40)}` },
+      refs: { callId: `c${turn}`, toolCallId: `t${turn}` },
+    })
     thread.append({ kind: 'message', payload: { role: 'assistant', content: `Day ${turn}: pack a raincoat.` }, refs: { callId: `a${turn}` } })
   }
   return thread
@@ -90,11 +94,16 @@ describe('cache breakpoints', () => {
     thread.append({ kind: 'message', payload: { role: 'user', content: 'Compare the weather in twelve cities.' } })
     const first = project({ thread, policy, counter, tools })
     const cities = Array.from({ length: 12 }, (_, index) => `city-${index}`)
-    for (const city of cities) thread.append({ kind: 'tool_call', payload: { name: 'weather', arguments: { city } }, refs: { callId: 'c1', toolCallId: city } })
-    for (const city of cities) thread.append({ kind: 'tool_result', payload: { name: 'weather', result: `${city}: rain` }, refs: { callId: 'c1', toolCallId: city } })
+    for (const city of cities)
+      thread.append({ kind: 'tool_call', payload: { name: 'weather', arguments: { city } }, refs: { callId: 'c1', toolCallId: city } })
+    for (const city of cities)
+      thread.append({ kind: 'tool_result', payload: { name: 'weather', result: `${city}: rain` }, refs: { callId: 'c1', toolCallId: city } })
     const second = project({ thread, policy, counter, tools })
     expect(cacheBreakpoints(second).anthropic.map((breakpoint) => breakpoint.reason)).toEqual(['tools-and-system', 'lookback-bridge', 'request-end'])
-    expect(second.messages[cacheBreakpoints(second).anthropic[1]?.at as number]).toEqual({ role: 'user', content: 'Compare the weather in twelve cities.' })
+    expect(second.messages[cacheBreakpoints(second).anthropic[1]?.at as number]).toEqual({
+      role: 'user',
+      content: 'Compare the weather in twelve cities.',
+    })
     expect(anthropicMessagesProblems(toAnthropicMessages(second))).toEqual([])
     const count = (text: string): number => counter.countCached(text)
     const usages = simulatePromptCache(
@@ -112,7 +121,14 @@ describe('cache breakpoints', () => {
   })
 
   it('with a cache-friendly window, reduces in batches: every reduceEveryTurns turns and when the window moves, never in between', () => {
-    const policy = { maxInputTokens: 2_000, reserveOutputTokens: 200, cacheFriendly: true, toolTrace: 'masked', keepLastTurns: 1, cache: { reduceEveryTurns: 3 } } as const
+    const policy = {
+      maxInputTokens: 2_000,
+      reserveOutputTokens: 200,
+      cacheFriendly: true,
+      toolTrace: 'masked',
+      keepLastTurns: 1,
+      cache: { reduceEveryTurns: 3 },
+    } as const
     const thread = createThread({ id: 'grow', now: () => 0 })
     const grown = toolThread(40)
     let previousFloor: number | undefined
@@ -192,7 +208,10 @@ describe('OpenAI explicit cache breakpoints (GPT-5.6 and later)', () => {
     const requests = []
     for (let turn = 0; turn < 4; turn++) {
       thread.append({ kind: 'message', payload: { role: 'user', content: `Question ${turn}: ${'details '.repeat(30)}` } })
-      requests.push({ at: turn * 60_000, ...openAICacheBlocks({ messages: toOpenAIChat(project({ thread, policy, counter }), { cacheBreakpoints: true }) }, count) })
+      requests.push({
+        at: turn * 60_000,
+        ...openAICacheBlocks({ messages: toOpenAIChat(project({ thread, policy, counter }), { cacheBreakpoints: true }) }, count),
+      })
       thread.append({ kind: 'message', payload: { role: 'assistant', content: `Answer ${turn}.` } })
     }
     const usages = simulatePromptCache(requests, { provider: 'openai', model: 'gpt-5.6-terra' })
@@ -202,7 +221,9 @@ describe('OpenAI explicit cache breakpoints (GPT-5.6 and later)', () => {
   })
 
   it('knows which models take explicit breakpoints', () => {
-    for (const model of ['gpt-5.6', 'gpt-5.6-terra', 'GPT-5.6-luna', 'openai/gpt-5.6-sol', 'gpt-5.10-mini', 'gpt-6', 'gpt-6.1-terra']) expect(openAITakesCacheBreakpoints(model), model).toBe(true)
-    for (const model of ['gpt-5.5', 'gpt-5', 'gpt-5.1-codex', 'gpt-4o-mini', 'o3', 'llama3.2', 'gpt-oss-20b', 'my-gpt-6']) expect(openAITakesCacheBreakpoints(model), model).toBe(false)
+    for (const model of ['gpt-5.6', 'gpt-5.6-terra', 'GPT-5.6-luna', 'openai/gpt-5.6-sol', 'gpt-5.10-mini', 'gpt-6', 'gpt-6.1-terra'])
+      expect(openAITakesCacheBreakpoints(model), model).toBe(true)
+    for (const model of ['gpt-5.5', 'gpt-5', 'gpt-5.1-codex', 'gpt-4o-mini', 'o3', 'llama3.2', 'gpt-oss-20b', 'my-gpt-6'])
+      expect(openAITakesCacheBreakpoints(model), model).toBe(false)
   })
 })

@@ -39,7 +39,8 @@ function blocksOf(message: ProjectedMessage): number {
  */
 function previousRequestEnd(messages: readonly ProjectedMessage[], infos: readonly MessageInfo[]): number | undefined {
   let position = messages.length - 1
-  while (position >= 0 && ((infos[position] as MessageInfo).segment === 'pending' || (infos[position] as MessageInfo).segment === 'recall')) position--
+  while (position >= 0 && ((infos[position] as MessageInfo).segment === 'pending' || (infos[position] as MessageInfo).segment === 'recall'))
+    position--
   if (position < 0) return undefined
   if ((messages[position] as ProjectedMessage).role === 'tool') {
     while (position >= 0 && (messages[position] as ProjectedMessage).role === 'tool') position--
@@ -80,7 +81,10 @@ function place(result: ProjectionResult): CacheBreakpoints {
   const { anthropic, openAI } = result.meta.cache
   const placed = anthropic === 'off' ? [] : placeCacheBreakpoints(result, anthropic)
   if (openAI === 'off') return { anthropic: placed, openAI: [] }
-  return { anthropic: placed, openAI: placeOpenAICacheBreakpoints(anthropic === 'explicit' ? placed : placeCacheBreakpoints(result, 'explicit'), result.messages) }
+  return {
+    anthropic: placed,
+    openAI: placeOpenAICacheBreakpoints(anthropic === 'explicit' ? placed : placeCacheBreakpoints(result, 'explicit'), result.messages),
+  }
 }
 
 /**
@@ -152,7 +156,8 @@ function placeCacheBreakpoints(result: ProjectionResult, mode: 'explicit' | 'aut
         const index = breakpoints.findIndex((breakpoint) => breakpoint.reason === reason)
         if (index !== -1) breakpoints.splice(index, 1)
       }
-      if (breakpoints.length < MAX_CACHE_BREAKPOINTS && hasBlocks(messages[bridge] as ProjectedMessage)) breakpoints.push({ at: bridge, reason: 'lookback-bridge', ttl: '5m' })
+      if (breakpoints.length < MAX_CACHE_BREAKPOINTS && hasBlocks(messages[bridge] as ProjectedMessage))
+        breakpoints.push({ at: bridge, reason: 'lookback-bridge', ttl: '5m' })
     }
   }
   // Request order: tools, then messages by position.
@@ -186,4 +191,3 @@ function placeOpenAICacheBreakpoints(explicit: readonly CacheBreakpoint[], messa
 function takesOpenAIBreakpoint(message: ProjectedMessage): boolean {
   return message.role !== 'assistant' && message.content !== ''
 }
-

@@ -38,7 +38,9 @@ export type CacheModel = (cache: SimulatedCache, request: CacheSimulationRequest
 export function cacheModelOf(options: SimulatePromptCacheOptions, openAICaching: 'prefix' | 'breakpoints'): CacheModel {
   if (options.provider === 'anthropic') return anthropicCache
   if (options.provider === 'gemini') return geminiCache(options.geminiRetentionMs ?? TTL_MS['5m'])
-  return openAICaching === 'breakpoints' ? openAIBreakpointCache(options.openAIRetentionMs ?? TTL_MS['30m']) : openAIPrefixCache(options.openAIRetentionMs ?? TTL_MS['5m'])
+  return openAICaching === 'breakpoints'
+    ? openAIBreakpointCache(options.openAIRetentionMs ?? TTL_MS['30m'])
+    : openAIPrefixCache(options.openAIRetentionMs ?? TTL_MS['5m'])
 }
 
 function live(cache: SimulatedCache, key: string, at: number): boolean {
@@ -93,7 +95,8 @@ function geminiCache(retention: number): CacheModel {
         break
       }
     }
-    if ((sums[sums.length - 1] as number) >= cache.minimum) for (let end = 1; end < keys.length; end++) cache.entries.set(keys[end] as string, { expiresAt: request.at + retention, ttlMs: retention })
+    if ((sums[sums.length - 1] as number) >= cache.minimum)
+      for (let end = 1; end < keys.length; end++) cache.entries.set(keys[end] as string, { expiresAt: request.at + retention, ttlMs: retention })
     return { readTokens, writeTokens: 0, writeLongTokens: 0 }
   }
 }
@@ -145,7 +148,8 @@ function openAIPrefixCache(retention: number): CacheModel {
     const readTokens =
       matchedTokens < DEFAULT_MINIMUM_CACHEABLE_TOKENS
         ? 0
-        : DEFAULT_MINIMUM_CACHEABLE_TOKENS + Math.floor((matchedTokens - DEFAULT_MINIMUM_CACHEABLE_TOKENS) / OPENAI_CACHE_INCREMENT_TOKENS) * OPENAI_CACHE_INCREMENT_TOKENS
+        : DEFAULT_MINIMUM_CACHEABLE_TOKENS +
+          Math.floor((matchedTokens - DEFAULT_MINIMUM_CACHEABLE_TOKENS) / OPENAI_CACHE_INCREMENT_TOKENS) * OPENAI_CACHE_INCREMENT_TOKENS
     if ((sums[sums.length - 1] as number) >= DEFAULT_MINIMUM_CACHEABLE_TOKENS) {
       for (let end = 1; end < keys.length; end++) cache.entries.set(keys[end] as string, { expiresAt: request.at + retention, ttlMs: retention })
     }

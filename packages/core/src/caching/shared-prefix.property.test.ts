@@ -29,7 +29,10 @@ describe('sharedPrefix: what two requests share from the start', () => {
         const tokens = after.meta.messages.slice(0, shared.messages).reduce((sum, info) => sum + info.tokens, 0)
         expect(shared.tokens).toBe(tokens)
         // A request shares all of itself with itself.
-        expect(sharedPrefix(after, after)).toEqual({ messages: after.messages.length, tokens: after.meta.messages.reduce((sum, info) => sum + info.tokens, 0) })
+        expect(sharedPrefix(after, after)).toEqual({
+          messages: after.messages.length,
+          tokens: after.meta.messages.reduce((sum, info) => sum + info.tokens, 0),
+        })
       }),
       { numRuns: 200, seed: SEED },
     )

@@ -22,7 +22,10 @@ export function sharedPrefix(before: ProjectionResult, after: ProjectionResult):
   const limit = Math.min(before.messages.length, after.messages.length)
   let messages = 0
   let tokens = 0
-  while (messages < limit && messageText(before.messages[messages] as ProjectedMessage) === messageText(after.messages[messages] as ProjectedMessage)) {
+  while (
+    messages < limit &&
+    messageText(before.messages[messages] as ProjectedMessage) === messageText(after.messages[messages] as ProjectedMessage)
+  ) {
     tokens += after.meta.messages[messages]?.tokens ?? 0
     messages++
   }

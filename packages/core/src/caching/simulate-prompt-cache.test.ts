@@ -11,9 +11,12 @@ import { compareCacheUsage } from './compare-cache-usage'
 import { simulatePromptCache, type CacheBlock } from './simulate-prompt-cache'
 
 const MINUTE = 60_000
-const block = (id: string, tokens: number, breakpoint?: '5m' | '1h'): CacheBlock => (breakpoint === undefined ? { id, tokens } : { id, tokens, breakpoint })
-const blocks = (count: number, tokens: number, prefix = 'b'): CacheBlock[] => Array.from({ length: count }, (_, index) => block(`${prefix}${index}`, tokens))
-const withBreakpointAtEnd = (list: CacheBlock[], ttl: '5m' | '1h' = '5m'): CacheBlock[] => list.map((item, index) => (index === list.length - 1 ? { ...item, breakpoint: ttl } : item))
+const block = (id: string, tokens: number, breakpoint?: '5m' | '1h'): CacheBlock =>
+  breakpoint === undefined ? { id, tokens } : { id, tokens, breakpoint }
+const blocks = (count: number, tokens: number, prefix = 'b'): CacheBlock[] =>
+  Array.from({ length: count }, (_, index) => block(`${prefix}${index}`, tokens))
+const withBreakpointAtEnd = (list: CacheBlock[], ttl: '5m' | '1h' = '5m'): CacheBlock[] =>
+  list.map((item, index) => (index === list.length - 1 ? { ...item, breakpoint: ttl } : item))
 
 describe('simulatePromptCache: Anthropic (hand-worked from the prompt caching docs, Sonnet 4.5 at $3 / $15)', () => {
   it('writes a marked 5,000-token system prompt at 1.25×, reads it at 0.1× within 5 minutes, writes again after expiry', () => {
@@ -124,7 +127,15 @@ describe('simulatePromptCache: Anthropic (hand-worked from the prompt caching do
 
   it('rejects requests out of order, negative counts and a fifth breakpoint, saying which request', () => {
     const options = { provider: 'anthropic', model: 'claude-sonnet-4-5' } as const
-    expect(() => simulatePromptCache([{ at: 10, blocks: [] }, { at: 5, blocks: [] }], options)).toThrow(/request 1: at 5 comes before/)
+    expect(() =>
+      simulatePromptCache(
+        [
+          { at: 10, blocks: [] },
+          { at: 5, blocks: [] },
+        ],
+        options,
+      ),
+    ).toThrow(/request 1: at 5 comes before/)
     expect(() => simulatePromptCache([{ at: 0, blocks: [block('x', -1)] }], options)).toThrow(InvalidCacheSimulationError)
     const five = blocks(5, 10).map((item) => ({ ...item, breakpoint: '5m' as const }))
     expect(() => simulatePromptCache([{ at: 0, blocks: five }], options)).toThrow(/5 cache breakpoints; Anthropic rejects more than 4/)
@@ -231,7 +242,11 @@ describe('simulatePromptCache: OpenAI at breakpoints (GPT-5.6 Terra at $2, cache
     )
     expect(expired.map((usage) => usage.readTokens)).toEqual([0, 2_010, 0])
     // 51 requests with distinct 1,500-token prefixes: the first one's entries are pushed out of the newest 50.
-    const distinct = Array.from({ length: 51 }, (_, index) => ({ at: index, blocks: [marked(`doc ${index}`, 1_500)], openAIMode: 'explicit' as const }))
+    const distinct = Array.from({ length: 51 }, (_, index) => ({
+      at: index,
+      blocks: [marked(`doc ${index}`, 1_500)],
+      openAIMode: 'explicit' as const,
+    }))
     const evicted = simulatePromptCache([...distinct, { at: 100, blocks: [marked('doc 0', 1_500)], openAIMode: 'explicit' }], options)
     expect(evicted.at(-1)?.readTokens).toBe(0)
     const kept = simulatePromptCache([...distinct.slice(0, 50), { at: 100, blocks: [marked('doc 0', 1_500)], openAIMode: 'explicit' }], options)
@@ -240,9 +255,13 @@ describe('simulatePromptCache: OpenAI at breakpoints (GPT-5.6 Terra at $2, cache
 
   it('rejects more than 4 cache writes in one request, and an OpenAI breakpoint in an Anthropic request', () => {
     const four = [marked('a', 10), marked('b', 10), marked('c', 10), marked('d', 10), block('tail', 10)]
-    expect(() => simulatePromptCache([{ at: 0, blocks: four }], options)).toThrow(/5 cache breakpoints \(the implicit one on the latest message included\); OpenAI writes at most 4/)
+    expect(() => simulatePromptCache([{ at: 0, blocks: four }], options)).toThrow(
+      /5 cache breakpoints \(the implicit one on the latest message included\); OpenAI writes at most 4/,
+    )
     expect(simulatePromptCache([{ at: 0, blocks: four, openAIMode: 'explicit' }], options)).toHaveLength(1)
-    expect(() => simulatePromptCache([{ at: 0, blocks: [marked('a', 10)] }], { provider: 'anthropic', model: 'claude-sonnet-4-5' })).toThrow(InvalidCacheSimulationError)
+    expect(() => simulatePromptCache([{ at: 0, blocks: [marked('a', 10)] }], { provider: 'anthropic', model: 'claude-sonnet-4-5' })).toThrow(
+      InvalidCacheSimulationError,
+    )
   })
 })
 
@@ -284,7 +303,10 @@ describe('cache blocks from formatted requests', () => {
     const requests = []
     for (let turn = 0; turn < 3; turn++) {
       thread.append({ kind: 'message', payload: { role: 'user', content: `Question ${turn} about the route` } })
-      requests.push({ at: turn * 20_000, ...anthropicCacheBlocks(toAnthropicMessages(project({ thread, policy, counter })), (text) => counter.countCached(text)) })
+      requests.push({
+        at: turn * 20_000,
+        ...anthropicCacheBlocks(toAnthropicMessages(project({ thread, policy, counter })), (text) => counter.countCached(text)),
+      })
       thread.append({ kind: 'message', payload: { role: 'assistant', content: `Answer ${turn}: take the coast road.` } })
     }
     const usages = simulatePromptCache(requests, { provider: 'anthropic', model: 'claude-sonnet-4-5' })
@@ -305,7 +327,13 @@ describe('cache blocks from formatted requests', () => {
     thread.append({ kind: 'message', payload: { role: 'assistant', content: 'Bonjour !' } })
     thread.append({ kind: 'message', payload: { role: 'user', content: 'Ça va ?' } })
     const second = openAICacheBlocks({ messages: toOpenAIChat(project({ thread, policy, counter })) }, (text) => counter.countCached(text))
-    const usages = simulatePromptCache([{ at: 0, ...first }, { at: 30_000, ...second }], { provider: 'openai', model: 'gpt-4.1' })
+    const usages = simulatePromptCache(
+      [
+        { at: 0, ...first },
+        { at: 30_000, ...second },
+      ],
+      { provider: 'openai', model: 'gpt-4.1' },
+    )
     expect(usages[1]?.readTokens).toBeGreaterThanOrEqual(1_024)
     expect((usages[1]?.readTokens ?? 0) % 128).toBe(0)
   })

@@ -118,7 +118,11 @@ export function createPromptCacheSimulator(options: SimulatePromptCacheOptions):
   const info = typeof options.model === 'string' ? modelInfo(options.model) : options.model
   const pricing = info.pricing
   const openAICaching = options.openAICaching ?? (openAITakesCacheBreakpoints(info.id) ? 'breakpoints' : 'prefix')
-  const cache: SimulatedCache = { minimum: pricing?.minimumCacheableTokens ?? DEFAULT_MINIMUM_CACHEABLE_TOKENS, entries: new Map(), recentEntries: new Map() }
+  const cache: SimulatedCache = {
+    minimum: pricing?.minimumCacheableTokens ?? DEFAULT_MINIMUM_CACHEABLE_TOKENS,
+    entries: new Map(),
+    recentEntries: new Map(),
+  }
   const provider = cacheModelOf(options, openAICaching)
   let previousAt = Number.NEGATIVE_INFINITY
   let index = 0
@@ -138,8 +142,12 @@ export function createPromptCacheSimulator(options: SimulatePromptCacheOptions):
       readTokens,
       writeTokens: cachedWrites,
       uncachedTokens,
-      cost: pricing === undefined ? undefined : costOf(pricing, { uncachedTokens, readTokens, writeTokens, writeLongTokens, outputTokens: request.outputTokens ?? 0 }),
-      costWithoutCache: pricing === undefined ? undefined : (total * pricing.inputPerMillion + (request.outputTokens ?? 0) * pricing.outputPerMillion) / 1_000_000,
+      cost:
+        pricing === undefined
+          ? undefined
+          : costOf(pricing, { uncachedTokens, readTokens, writeTokens, writeLongTokens, outputTokens: request.outputTokens ?? 0 }),
+      costWithoutCache:
+        pricing === undefined ? undefined : (total * pricing.inputPerMillion + (request.outputTokens ?? 0) * pricing.outputPerMillion) / 1_000_000,
     }
   }
   return { next }
@@ -160,19 +168,38 @@ function costOf(
   )
 }
 
-function validate(request: CacheSimulationRequest, index: number, previousAt: number, provider: 'anthropic' | 'openai' | 'gemini', openAICaching: 'prefix' | 'breakpoints'): void {
+function validate(
+  request: CacheSimulationRequest,
+  index: number,
+  previousAt: number,
+  provider: 'anthropic' | 'openai' | 'gemini',
+  openAICaching: 'prefix' | 'breakpoints',
+): void {
   if (!Number.isFinite(request.at) || request.at < previousAt) {
-    throw new InvalidCacheSimulationError(index, `at ${request.at} comes before the previous request's ${previousAt}; pass requests in the order they were sent`)
+    throw new InvalidCacheSimulationError(
+      index,
+      `at ${request.at} comes before the previous request's ${previousAt}; pass requests in the order they were sent`,
+    )
   }
   for (const block of request.blocks) {
-    if (!Number.isFinite(block.tokens) || block.tokens < 0) throw new InvalidCacheSimulationError(index, `block "${block.id.slice(0, 40)}" has ${block.tokens} tokens; counts must be finite and not negative`)
+    if (!Number.isFinite(block.tokens) || block.tokens < 0)
+      throw new InvalidCacheSimulationError(
+        index,
+        `block "${block.id.slice(0, 40)}" has ${block.tokens} tokens; counts must be finite and not negative`,
+      )
   }
   if (provider === 'anthropic') {
     const count = request.blocks.filter((block) => block.breakpoint !== undefined).length + (request.automatic === undefined ? 0 : 1)
-    if (count > MAX_CACHE_BREAKPOINTS) throw new InvalidCacheSimulationError(index, `${count} cache breakpoints; Anthropic rejects more than ${MAX_CACHE_BREAKPOINTS}`)
-    if (request.blocks.some((block) => block.breakpoint === '30m')) throw new InvalidCacheSimulationError(index, 'a block carries an OpenAI breakpoint (30m); Anthropic breakpoints are 5m or 1h')
+    if (count > MAX_CACHE_BREAKPOINTS)
+      throw new InvalidCacheSimulationError(index, `${count} cache breakpoints; Anthropic rejects more than ${MAX_CACHE_BREAKPOINTS}`)
+    if (request.blocks.some((block) => block.breakpoint === '30m'))
+      throw new InvalidCacheSimulationError(index, 'a block carries an OpenAI breakpoint (30m); Anthropic breakpoints are 5m or 1h')
   } else if (provider === 'openai' && openAICaching === 'breakpoints') {
     const writes = openAIBreakpointPositions(request).length
-    if (writes > MAX_OPENAI_CACHE_WRITES) throw new InvalidCacheSimulationError(index, `${writes} cache breakpoints (the implicit one on the latest message included); OpenAI writes at most ${MAX_OPENAI_CACHE_WRITES} per request`)
+    if (writes > MAX_OPENAI_CACHE_WRITES)
+      throw new InvalidCacheSimulationError(
+        index,
+        `${writes} cache breakpoints (the implicit one on the latest message included); OpenAI writes at most ${MAX_OPENAI_CACHE_WRITES} per request`,
+      )
   }
 }

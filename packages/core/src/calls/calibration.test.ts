@@ -1,7 +1,14 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { modelInfo, policyForModel } from '../models/models'
-import { addCalibrationSample, calibratedPromptBudget, calibrationDefaults, calibrationVerdict, type CalibrationSample, type TokenCalibration } from './calibration'
+import {
+  addCalibrationSample,
+  calibratedPromptBudget,
+  calibrationDefaults,
+  calibrationVerdict,
+  type CalibrationSample,
+  type TokenCalibration,
+} from './calibration'
 
 const SEED = 20261123
 const context = { model: 'claude-sonnet-4-5', counter: 'heuristic', now: 1 }
@@ -13,11 +20,13 @@ function calibrate(samples: readonly CalibrationSample[], start?: TokenCalibrati
   return calibration
 }
 
-const sampleArbitrary = fc.record({
-  local: fc.integer({ min: 100, max: 200_000 }),
-  ratio: fc.double({ min: 0.5, max: 1.6, noNaN: true }),
-  messages: fc.integer({ min: 1, max: 400 }),
-}).map(({ local, ratio, messages }): CalibrationSample => ({ local, reported: Math.max(1, Math.round(local * ratio)), messages }))
+const sampleArbitrary = fc
+  .record({
+    local: fc.integer({ min: 100, max: 200_000 }),
+    ratio: fc.double({ min: 0.5, max: 1.6, noNaN: true }),
+    messages: fc.integer({ min: 1, max: 400 }),
+  })
+  .map(({ local, ratio, messages }): CalibrationSample => ({ local, reported: Math.max(1, Math.round(local * ratio)), messages }))
 
 describe('token calibration (pure)', () => {
   it('keeps the newest `window` samples; ratio and spread are their mean and standard deviation', () => {
@@ -67,7 +76,11 @@ describe('token calibration (pure)', () => {
         // Steady: planned within a percent of the truth, far tighter than the fixed 15%.
         expect(steadyVerdict.upperRatio / ratio).toBeLessThan(1.01)
         const noisy = calibrate(
-          Array.from({ length: 10 }, (_, index) => ({ local: 10_000, reported: Math.round(10_000 * ratio * (index % 2 === 0 ? 1 + noise : 1 - noise)), messages: 20 })),
+          Array.from({ length: 10 }, (_, index) => ({
+            local: 10_000,
+            reported: Math.round(10_000 * ratio * (index % 2 === 0 ? 1 + noise : 1 - noise)),
+            messages: 20,
+          })),
           steady,
         )
         const noisyVerdict = calibrationVerdict(noisy, { exact: false, defaultMargin: 0.15 })
@@ -88,7 +101,9 @@ describe('token calibration (pure)', () => {
 
   it('policyForModel plans in local tokens so the provider count of a full prompt stays within its limit', () => {
     const info = modelInfo('claude-sonnet-4-5')
-    const calibration = calibrate(Array.from({ length: 10 }, (_, index) => ({ local: 10_000, reported: Math.round(10_000 * (0.9 + index * 0.002)), messages: 20 })))
+    const calibration = calibrate(
+      Array.from({ length: 10 }, (_, index) => ({ local: 10_000, reported: Math.round(10_000 * (0.9 + index * 0.002)), messages: 20 })),
+    )
     const policy = policyForModel('claude-sonnet-4-5', {}, { calibration })
     const fixed = policyForModel('claude-sonnet-4-5')
     const localPrompt = policy.maxInputTokens - policy.reserveOutputTokens

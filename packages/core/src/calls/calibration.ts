@@ -88,7 +88,9 @@ export function addCalibrationSample(
  * The calibration sample an answered call's record holds (local count, provider count, messages),
  * or `undefined` when the provider reported no usage or the call did not finish.
  */
-export function calibrationSampleOf(record: CallRecord): { readonly model: string; readonly counter: string; readonly sample: CalibrationSample } | undefined {
+export function calibrationSampleOf(
+  record: CallRecord,
+): { readonly model: string; readonly counter: string; readonly sample: CalibrationSample } | undefined {
   const { inputTokens, localInputTokens, sentMessages } = record
   if (inputTokens === undefined || localInputTokens === undefined || inputTokens <= 0 || localInputTokens <= 0) return undefined
   if (record.stopReason === 'error' || record.stopReason === 'abort') return undefined
@@ -113,7 +115,10 @@ export interface CalibrationVerdict {
 }
 
 /** Pure: a calibration in, the ratio to plan with out. `defaultMargin` is the model's `safetyMargin`. */
-export function calibrationVerdict(calibration: TokenCalibration | undefined, options: { readonly exact: boolean; readonly defaultMargin: number }): CalibrationVerdict {
+export function calibrationVerdict(
+  calibration: TokenCalibration | undefined,
+  options: { readonly exact: boolean; readonly defaultMargin: number },
+): CalibrationVerdict {
   const fallback = 1 / (1 - options.defaultMargin)
   if (calibration === undefined || calibration.samples.length < calibrationDefaults.minimumSamples) {
     return { source: 'default', upperRatio: fallback, mismatch: undefined }

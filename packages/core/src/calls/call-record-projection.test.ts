@@ -23,7 +23,19 @@ describe('callRecord: what the projection did, for the devtools to mark', () => 
     const projection = project({ thread, policy, counter, recall: createRecallIndex() })
     expect(projection.meta.recall?.seqs.length).toBeGreaterThan(0)
     expect(projection.meta.summaryUsed).toBe(true)
-    const record = callRecord({ model: 'm', provider: 'p', counter, policy, tools: [], memory: undefined, projection, basisSeq: thread.nextSeq, stored: new StoredHashes(), stopReason: 'stop', usage: undefined })
+    const record = callRecord({
+      model: 'm',
+      provider: 'p',
+      counter,
+      policy,
+      tools: [],
+      memory: undefined,
+      projection,
+      basisSeq: thread.nextSeq,
+      stored: new StoredHashes(),
+      stopReason: 'stop',
+      usage: undefined,
+    })
     expect(record.recalledEntries).toBe(projection.meta.recall?.seqs.length)
     expect(record.summarySeq).toBe(projection.meta.summary?.seq)
     thread.append({ kind: 'message', payload: { role: 'assistant', content: '4471.' }, refs: { callId: 'c1' }, meta: { call: record } })
@@ -36,7 +48,19 @@ describe('callRecord: what the projection did, for the devtools to mark', () => 
     thread.append({ kind: 'message', payload: { role: 'user', content: 'hello' } })
     const policy = definePolicy({ tokenizer: 'heuristic' })
     const projection = project({ thread, policy, counter })
-    const record = callRecord({ model: 'm', provider: 'p', counter, policy, tools: [], memory: undefined, projection, basisSeq: 1, stored: new StoredHashes(), stopReason: 'stop', usage: undefined })
+    const record = callRecord({
+      model: 'm',
+      provider: 'p',
+      counter,
+      policy,
+      tools: [],
+      memory: undefined,
+      projection,
+      basisSeq: 1,
+      stored: new StoredHashes(),
+      stopReason: 'stop',
+      usage: undefined,
+    })
     expect(record).not.toHaveProperty('recalledEntries')
     expect(record).not.toHaveProperty('summarySeq')
   })

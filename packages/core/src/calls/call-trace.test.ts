@@ -19,12 +19,34 @@ describe('call records: one writer, one reader, one replay', async () => {
   const base = { model: 'm', provider: 'openai', counter, policy, tools: [], memory: 'remember this', projection, basisSeq: thread.nextSeq, stored }
   // The first attempt failed: its record carries the policy, tools and memory the thread does not hold yet.
   const failed = callRecord({ ...base, stopReason: 'error', usage: undefined, timing: { startedAt: 100, durationMs: 5, attempts: 1 } })
-  const answered = callRecord({ ...base, stopReason: 'stop', usage: { inputTokens: 12, outputTokens: 2, cachedInputTokens: 4, cacheWriteInputTokens: 1 }, timing: { startedAt: 100, firstTokenMs: 3, durationMs: 40, attempts: 2 } })
+  const answered = callRecord({
+    ...base,
+    stopReason: 'stop',
+    usage: { inputTokens: 12, outputTokens: 2, cachedInputTokens: 4, cacheWriteInputTokens: 1 },
+    timing: { startedAt: 100, firstTokenMs: 3, durationMs: 40, attempts: 2 },
+  })
   thread.append({ kind: 'message', payload: { role: 'assistant', content: 'hi' }, refs: { callId: 'c1' }, meta: { call: answered } })
-  const attempts: CallAttempt[] = [{ id: 'c1#1', threadId: 't1', callId: 'c1', attempt: 1, status: 'retried', record: failed, error: { name: 'RateLimitError', message: 'slow down', status: 429 } }]
+  const attempts: CallAttempt[] = [
+    {
+      id: 'c1#1',
+      threadId: 't1',
+      callId: 'c1',
+      attempt: 1,
+      status: 'retried',
+      record: failed,
+      error: { name: 'RateLimitError', message: 'slow down', status: 429 },
+    },
+  ]
 
   it('writes the local count beside the provider’s, and cache reads and writes', () => {
-    expect(answered).toMatchObject({ localInputTokens: projection.meta.tokens.total, inputTokens: 12, cachedInputTokens: 4, cacheWriteInputTokens: 1, attempts: 2, firstTokenMs: 3 })
+    expect(answered).toMatchObject({
+      localInputTokens: projection.meta.tokens.total,
+      inputTokens: 12,
+      cachedInputTokens: 4,
+      cacheWriteInputTokens: 1,
+      attempts: 2,
+      firstTokenMs: 3,
+    })
     expect(failed.policy).toBeDefined()
     expect(failed.memory).toBe('remember this')
   })

@@ -14,16 +14,46 @@ describe('completeCallRecord: a record written when the request was sent, comple
   const thread = createThread({ id: 't1' })
   thread.append({ kind: 'message', payload: { role: 'user', content: 'hello' } })
   const projection = project({ thread, policy, counter, tools: [] })
-  const sent = callRecord({ model: 'server', provider: 'server', counter, policy, tools: [], memory: undefined, projection, basisSeq: 1, stored: new StoredHashes(), stopReason: 'unknown', usage: undefined, timing: { startedAt: 1_000 } })
+  const sent = callRecord({
+    model: 'server',
+    provider: 'server',
+    counter,
+    policy,
+    tools: [],
+    memory: undefined,
+    projection,
+    basisSeq: 1,
+    stored: new StoredHashes(),
+    stopReason: 'unknown',
+    usage: undefined,
+    timing: { startedAt: 1_000 },
+  })
   const steps = [
     { stopReason: 'tool-calls', inputTokens: 10, outputTokens: 4, cachedInputTokens: 8, firstTokenMs: 30, durationMs: 50 },
     { stopReason: 'stop', inputTokens: 20, outputTokens: 6, durationMs: 40 },
   ]
-  const done = completeCallRecord(sent, { stopReason: 'stop', usage: { inputTokens: 30, outputTokens: 10, cachedInputTokens: 8 }, firstTokenMs: 30, durationMs: 95, steps, model: 'gpt-test' })
+  const done = completeCallRecord(sent, {
+    stopReason: 'stop',
+    usage: { inputTokens: 30, outputTokens: 10, cachedInputTokens: 8 },
+    firstTokenMs: 30,
+    durationMs: 95,
+    steps,
+    model: 'gpt-test',
+  })
 
   it('keeps what was sent and its clock, and takes the usage, stop reason, timings, steps and model reported', () => {
     expect(sent).not.toHaveProperty('durationMs')
-    expect(done).toEqual({ ...sent, model: 'gpt-test', inputTokens: 30, outputTokens: 10, cachedInputTokens: 8, stopReason: 'stop', firstTokenMs: 30, durationMs: 95, steps })
+    expect(done).toEqual({
+      ...sent,
+      model: 'gpt-test',
+      inputTokens: 30,
+      outputTokens: 10,
+      cachedInputTokens: 8,
+      stopReason: 'stop',
+      firstTokenMs: 30,
+      durationMs: 95,
+      steps,
+    })
     expect(done.startedAt).toBe(1_000)
   })
 
@@ -41,7 +71,11 @@ describe('completeCallRecord: a record written when the request was sent, comple
   })
 
   it('refuses a stored step that is not a step', () => {
-    const bad = { kind: 'message', payload: { role: 'assistant', content: 'x' }, meta: { call: { ...done, steps: [{ stopReason: 'stop', inputTokens: -1 }] } } }
+    const bad = {
+      kind: 'message',
+      payload: { role: 'assistant', content: 'x' },
+      meta: { call: { ...done, steps: [{ stopReason: 'stop', inputTokens: -1 }] } },
+    }
     expect(() => parseEntryInput(bad)).toThrow(InvalidEntryError)
   })
 })

@@ -35,7 +35,8 @@ export class CallParts {
       }
       this.#policies.set(record.policyHash, policy)
     }
-    if (record.tools !== undefined && !this.#tools.has(record.toolsHash)) this.#tools.set(record.toolsHash, record.tools as unknown as readonly ToolSchema[])
+    if (record.tools !== undefined && !this.#tools.has(record.toolsHash))
+      this.#tools.set(record.toolsHash, record.tools as unknown as readonly ToolSchema[])
     if (record.memory !== undefined && record.memoryHash !== undefined) this.#memories.set(record.memoryHash, record.memory)
   }
 
@@ -117,7 +118,16 @@ export function callTrace(entries: readonly Entry[], attempts: readonly CallAtte
     const attempt = read.record.attempts ?? 1
     // A reply cut short by an error is on the thread and in the log: one attempt, shown with its error.
     if (logged.has(`${read.callId}#${attempt}`)) continue
-    rows.push({ id: `${read.callId}#${attempt}`, callId: read.callId, requestId: read.requestId, attempt, status: read.status, record: read.record, error: undefined, seq: read.seq })
+    rows.push({
+      id: `${read.callId}#${attempt}`,
+      callId: read.callId,
+      requestId: read.requestId,
+      attempt,
+      status: read.status,
+      record: read.record,
+      error: undefined,
+      seq: read.seq,
+    })
   }
   // A call's rows stay together, in attempt order; calls in the order they started (records without a clock: by basis).
   const callStart = new Map<string, number>()
@@ -126,5 +136,7 @@ export function callTrace(entries: readonly Entry[], attempts: readonly CallAtte
     callStart.set(row.callId, Math.min(callStart.get(row.callId) ?? Number.POSITIVE_INFINITY, start))
   }
   const order = (row: CallTraceRow): number => callStart.get(row.callId) ?? 0
-  return rows.sort((a, b) => order(a) - order(b) || a.record.basisSeq - b.record.basisSeq || a.callId.localeCompare(b.callId) || a.attempt - b.attempt)
+  return rows.sort(
+    (a, b) => order(a) - order(b) || a.record.basisSeq - b.record.basisSeq || a.callId.localeCompare(b.callId) || a.attempt - b.attempt,
+  )
 }

@@ -59,10 +59,17 @@ function counterCall(id: string): string {
 export function replayCall(thread: ThreadSource | readonly Entry[], call: string | CallRecord | undefined, options: ReplayCallOptions): ReplayedCall {
   const entries: readonly Entry[] = Array.isArray(thread) ? (thread as readonly Entry[]) : (thread as ThreadSource).entries
   const callId = typeof call === 'string' ? call : undefined
-  const record = call === undefined ? undefined : typeof call === 'string' ? entries.find((entry) => entry.refs.callId === call && entry.meta?.call !== undefined)?.meta?.call : call
+  const record =
+    call === undefined
+      ? undefined
+      : typeof call === 'string'
+        ? entries.find((entry) => entry.refs.callId === call && entry.meta?.call !== undefined)?.meta?.call
+        : call
   if (record === undefined && options.fallbackPolicy === undefined) throw new ReplayError(`No model call "${callId}" is recorded in this thread.`)
   if (record !== undefined && record.counter !== options.counter.id) {
-    throw new ReplayError(`Call "${callId ?? record.messagesHash}" was counted with "${record.counter}"; pass that counter (${counterCall(record.counter)}).`)
+    throw new ReplayError(
+      `Call "${callId ?? record.messagesHash}" was counted with "${record.counter}"; pass that counter (${counterCall(record.counter)}).`,
+    )
   }
   const parts = new CallParts()
   if (record !== undefined) parts.add(record)
@@ -72,7 +79,9 @@ export function replayCall(thread: ThreadSource | readonly Entry[], call: string
   const tools = record === undefined ? (options.tools ?? []) : parts.tools(record)
   const memory = record === undefined ? options.memory : parts.memory(record)
   if (policy === undefined || tools === undefined || memory === null) {
-    throw new ReplayError(`Call "${callId ?? record?.messagesHash}" refers to a policy, tool list or memory that is not stored in the loaded part of the thread: load the whole thread.`)
+    throw new ReplayError(
+      `Call "${callId ?? record?.messagesHash}" refers to a policy, tool list or memory that is not stored in the loaded part of the thread: load the whole thread.`,
+    )
   }
   const firstSeq = entries[0]?.seq ?? 0
   const basisSeq = record?.basisSeq ?? options.basisSeq
@@ -99,7 +108,11 @@ export function replayCall(thread: ThreadSource | readonly Entry[], call: string
 /** Whether a recorded call replays from its stored record: it has one, and the application's details (if any) do not point elsewhere. */
 function storedRecordApplies(call: RecordedCall): call is RecordedCall & { readonly stored: CallRecord } {
   const stored = call.stored
-  return stored !== undefined && (call.basisSeq ?? stored.basisSeq) === stored.basisSeq && (call.messagesHash ?? stored.messagesHash) === stored.messagesHash
+  return (
+    stored !== undefined &&
+    (call.basisSeq ?? stored.basisSeq) === stored.basisSeq &&
+    (call.messagesHash ?? stored.messagesHash) === stored.messagesHash
+  )
 }
 
 export interface ReplayRecordedCallOptions {
@@ -118,7 +131,8 @@ export interface ReplayRecordedCallOptions {
  * rule for which record a replay uses.
  */
 export function replayRecordedCall(entries: readonly Entry[], call: RecordedCall, options: ReplayRecordedCallOptions): ReplayedCall {
-  if (storedRecordApplies(call)) return replayCall(entries, call.stored, { counter: options.counter, fallbackPolicy: call.policy ?? options.fallbackPolicy })
+  if (storedRecordApplies(call))
+    return replayCall(entries, call.stored, { counter: options.counter, fallbackPolicy: call.policy ?? options.fallbackPolicy })
   const replayed = replayCall(entries, undefined, {
     counter: options.counter,
     fallbackPolicy: call.policy ?? options.fallbackPolicy,

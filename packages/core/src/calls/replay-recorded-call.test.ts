@@ -14,11 +14,29 @@ async function recordedThread() {
   const narrow = definePolicy({ tokenizer: 'heuristic', maxInputTokens: 160, reserveOutputTokens: 40 })
   const thread = createThread({ id: 'replays' })
   for (let turn = 0; turn < 2; turn++) {
-    thread.append({ kind: 'message', payload: { role: 'user', content: `Question ${turn}: what did the museum ${turn} show in its spring exhibition this year?` } })
-    thread.append({ kind: 'message', payload: { role: 'assistant', content: `Answer ${turn}: paintings from the early twentieth century, mostly landscapes.` } })
+    thread.append({
+      kind: 'message',
+      payload: { role: 'user', content: `Question ${turn}: what did the museum ${turn} show in its spring exhibition this year?` },
+    })
+    thread.append({
+      kind: 'message',
+      payload: { role: 'assistant', content: `Answer ${turn}: paintings from the early twentieth century, mostly landscapes.` },
+    })
   }
   const sent = project({ thread, policy: wide, counter })
-  const record = callRecord({ model: 'm', provider: 'p', counter, policy: wide, tools: [], memory: undefined, projection: sent, basisSeq: thread.nextSeq, stored: new StoredHashes(), stopReason: 'stop', usage: undefined })
+  const record = callRecord({
+    model: 'm',
+    provider: 'p',
+    counter,
+    policy: wide,
+    tools: [],
+    memory: undefined,
+    projection: sent,
+    basisSeq: thread.nextSeq,
+    stored: new StoredHashes(),
+    stopReason: 'stop',
+    usage: undefined,
+  })
   thread.append({ kind: 'message', payload: { role: 'assistant', content: 'Stored reply.' }, refs: { callId: 'c1' }, meta: { call: record } })
   return { counter, wide, narrow, thread, record, sent }
 }
@@ -37,12 +55,20 @@ describe('replayRecordedCall: the one rule for which record a replay uses', () =
     const { counter, wide, narrow, thread, record } = await recordedThread()
     const basisSeq = 2
     const expected = project({ thread: thread.entries.slice(0, basisSeq), policy: narrow, counter })
-    const replay = replayRecordedCall(thread.entries, { callId: 'c1', stored: record, basisSeq, policy: narrow, messagesHash: hashJson(expected.messages) }, { counter, fallbackPolicy: wide, firstSeq: 4 })
+    const replay = replayRecordedCall(
+      thread.entries,
+      { callId: 'c1', stored: record, basisSeq, policy: narrow, messagesHash: hashJson(expected.messages) },
+      { counter, fallbackPolicy: wide, firstSeq: 4 },
+    )
     expect(replay.policySource).toBe('recorded')
     expect(replay.policy).toBe(narrow)
     expect(replay.projection.messages).toEqual(expected.messages)
     expect(replay.verified).toBe(true)
-    const wrongHash = replayRecordedCall(thread.entries, { callId: 'c1', stored: record, basisSeq, policy: narrow, messagesHash: 'not-it' }, { counter, fallbackPolicy: wide, firstSeq: 4 })
+    const wrongHash = replayRecordedCall(
+      thread.entries,
+      { callId: 'c1', stored: record, basisSeq, policy: narrow, messagesHash: 'not-it' },
+      { counter, fallbackPolicy: wide, firstSeq: 4 },
+    )
     expect(wrongHash.verified).toBe(false)
   })
 

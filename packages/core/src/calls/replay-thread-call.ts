@@ -35,7 +35,11 @@ export function replayThreadCall(thread: Thread, call: ThreadCall, options: Repl
   const key = `${call.callId}\u0000${options.counter.id}\u0000${record?.policy === undefined ? policyHashOf(options.fallbackPolicy) : 'recorded'}`
   const cached = byKey.get(key)
   if (cached !== undefined && cached.call === call) return cached
-  const replayed = replayRecordedCall(thread.entries, record ?? { callId: call.callId }, { counter: options.counter, fallbackPolicy: options.fallbackPolicy, firstSeq: call.firstSeq })
+  const replayed = replayRecordedCall(thread.entries, record ?? { callId: call.callId }, {
+    counter: options.counter,
+    fallbackPolicy: options.fallbackPolicy,
+    firstSeq: call.firstSeq,
+  })
   const replay: ThreadCallReplay = { ...replayed, call }
   byKey.set(key, replay)
   return replay

@@ -13,7 +13,11 @@ import { deriveCalls, threadCalls } from './thread-calls'
 function agentThread() {
   const thread = createThread({ id: 'calls', now: () => 1 })
   thread.append({ kind: 'message', payload: { role: 'user', content: 'Weather in Oslo?' }, refs: { requestId: 'r1' } }) // 0
-  thread.append({ kind: 'tool_call', payload: { name: 'weather', arguments: { city: 'Oslo' } }, refs: { requestId: 'r1', callId: 'c1', toolCallId: 't1' } }) // 1
+  thread.append({
+    kind: 'tool_call',
+    payload: { name: 'weather', arguments: { city: 'Oslo' } },
+    refs: { requestId: 'r1', callId: 'c1', toolCallId: 't1' },
+  }) // 1
   thread.append({ kind: 'tool_result', payload: { name: 'weather', result: { celsius: 4 } }, refs: { requestId: 'r1', toolCallId: 't1' } }) // 2
   thread.append({ kind: 'message', payload: { role: 'assistant', content: 'Cold: 4 °C.' }, refs: { requestId: 'r1', callId: 'c2' } }) // 3
   thread.append({ kind: 'message', payload: { role: 'user', content: 'And tomorrow?' }, refs: { requestId: 'r2' } }) // 4
@@ -81,12 +85,37 @@ describe('records stored on the thread (entry.meta.call)', () => {
         ...(call === undefined ? {} : { meta: { call } }),
       }) as unknown as Entry
     const entries = [
-      entry(0, 'c1', { model: 'gpt-4o-mini', provider: 'openai', counter: 'heuristic', policyHash: 'p1', policy: { ...policy }, toolsHash: 'x', tools: [{ name: 'lookup', parameters: {} }], messagesHash: 'm', inputTokens: 10, outputTokens: 2, stopReason: 'stop' }),
-      entry(1, 'c2', { model: 'gpt-4o-mini', provider: 'openai', counter: 'heuristic', policyHash: 'p1', toolsHash: 'x', messagesHash: 'm', stopReason: 'tool_calls' }),
+      entry(0, 'c1', {
+        model: 'gpt-4o-mini',
+        provider: 'openai',
+        counter: 'heuristic',
+        policyHash: 'p1',
+        policy: { ...policy },
+        toolsHash: 'x',
+        tools: [{ name: 'lookup', parameters: {} }],
+        messagesHash: 'm',
+        inputTokens: 10,
+        outputTokens: 2,
+        stopReason: 'stop',
+      }),
+      entry(1, 'c2', {
+        model: 'gpt-4o-mini',
+        provider: 'openai',
+        counter: 'heuristic',
+        policyHash: 'p1',
+        toolsHash: 'x',
+        messagesHash: 'm',
+        stopReason: 'tool_calls',
+      }),
       entry(2, 'c3'),
     ]
     const calls = deriveCalls(entries, [{ callId: 'c2', usage: { inputTokens: 7, outputTokens: 1 } }])
-    expect(calls[0]?.record).toMatchObject({ model: 'gpt-4o-mini', counter: 'heuristic', stopReason: 'stop', usage: { inputTokens: 10, outputTokens: 2 } })
+    expect(calls[0]?.record).toMatchObject({
+      model: 'gpt-4o-mini',
+      counter: 'heuristic',
+      stopReason: 'stop',
+      usage: { inputTokens: 10, outputTokens: 2 },
+    })
     expect(calls[0]?.record?.policy?.maxTurns).toBe(3)
     // c2 names the policy and tools by hash only.
     expect(calls[1]?.record?.policy).toEqual(calls[0]?.record?.policy)

@@ -60,15 +60,22 @@ describe('one verdict: meta.needsSummary and decideCompaction', () => {
   it(`agree on 1,000 random threads, policies, pending messages and tools (seed ${SEED})`, () => {
     const heuristic = customTokenCounter('words', (text) => Math.ceil(text.length / 4), false)
     fc.assert(
-      fc.property(actionsArbitrary, policyOptionsArbitrary, pendingArbitrary, fc.boolean(), fc.double({ min: 0.05, max: 1, noNaN: true }), (actions, options, pending, withTools, ratio) => {
-        const policy = definePolicy({ ...options, summarizeAtRatio: ratio })
-        const result = project({ thread: buildThread(actions), policy, counter: heuristic, pending, ...(withTools ? { tools: sampleTools } : {}) })
-        const decision = decideCompaction(result, policy)
-        expect(decision.action === 'compact').toBe(result.meta.needsSummary)
-        const budget = ContextTokenBudget.of(result, policy)
-        // The budget's soft threshold counts everything sent; the verdict only what no summary covers yet.
-        if (result.meta.needsSummaryReason === 'over-threshold') expect(budget.overSoftThreshold()).toBe(true)
-      }),
+      fc.property(
+        actionsArbitrary,
+        policyOptionsArbitrary,
+        pendingArbitrary,
+        fc.boolean(),
+        fc.double({ min: 0.05, max: 1, noNaN: true }),
+        (actions, options, pending, withTools, ratio) => {
+          const policy = definePolicy({ ...options, summarizeAtRatio: ratio })
+          const result = project({ thread: buildThread(actions), policy, counter: heuristic, pending, ...(withTools ? { tools: sampleTools } : {}) })
+          const decision = decideCompaction(result, policy)
+          expect(decision.action === 'compact').toBe(result.meta.needsSummary)
+          const budget = ContextTokenBudget.of(result, policy)
+          // The budget's soft threshold counts everything sent; the verdict only what no summary covers yet.
+          if (result.meta.needsSummaryReason === 'over-threshold') expect(budget.overSoftThreshold()).toBe(true)
+        },
+      ),
       { seed: SEED, numRuns: 1000 },
     )
   })

@@ -80,10 +80,19 @@ describe('compaction: invariants over random threads', () => {
   })
 })
 
-function checkPlan(entries: readonly Entry[], pinned: ReadonlySet<number>, keepLastTurns: number, fromSeq: number, toSeq: number, given: readonly Entry[]): void {
+function checkPlan(
+  entries: readonly Entry[],
+  pinned: ReadonlySet<number>,
+  keepLastTurns: number,
+  fromSeq: number,
+  toSeq: number,
+  given: readonly Entry[],
+): void {
   const bySeq = (seq: number): Entry => entries[seq] as Entry
   const resetSeq = Math.max(-1, ...entries.filter((entry) => entry.kind === 'context_op' && entry.payload.op === 'reset').map((entry) => entry.seq))
-  const userSeqs = entries.filter((entry) => entry.seq > resetSeq && entry.kind === 'message' && entry.payload.role === 'user').map((entry) => entry.seq)
+  const userSeqs = entries
+    .filter((entry) => entry.seq > resetSeq && entry.kind === 'message' && entry.payload.role === 'user')
+    .map((entry) => entry.seq)
   const protectedFrom = keepLastTurns === 0 ? Number.POSITIVE_INFINITY : (userSeqs[userSeqs.length - keepLastTurns] as number)
   expect(toSeq).toBeLessThan(protectedFrom)
   expect(fromSeq).toBeGreaterThan(resetSeq)
@@ -123,13 +132,14 @@ function checkPlan(entries: readonly Entry[], pinned: ReadonlySet<number>, keepL
  * summary, and every member of a tool unit that summary covers only in part (such a unit stays raw and whole).
  * Worked out from the entries alone, not from the planner, so the two can disagree.
  */
-function rawBefore(entries: readonly Entry[] , resetSeq: number): Set<number> {
+function rawBefore(entries: readonly Entry[], resetSeq: number): Set<number> {
   const history = entries.filter((entry) => entry.seq > resetSeq && entry.kind !== 'summary' && entry.kind !== 'context_op')
   const summary = entries.findLast((entry) => entry.seq > resetSeq && entry.kind === 'summary' && entry.payload.toSeq > resetSeq)
   const coveredFrom = summary?.kind === 'summary' ? Math.max(resetSeq + 1, summary.payload.fromSeq) : 0
   const coveredTo = summary?.kind === 'summary' ? summary.payload.toSeq : -1
   const callIdOf = new Map<string, string>()
-  for (const entry of history) if (entry.kind === 'tool_call') callIdOf.set(entry.refs.toolCallId as string, entry.refs.callId ?? `tool:${entry.refs.toolCallId}`)
+  for (const entry of history)
+    if (entry.kind === 'tool_call') callIdOf.set(entry.refs.toolCallId as string, entry.refs.callId ?? `tool:${entry.refs.toolCallId}`)
   const unitKey = (entry: Entry): string | undefined => {
     if (entry.kind === 'tool_result') return callIdOf.get(entry.refs.toolCallId as string)
     if (entry.kind === 'tool_call') return callIdOf.get(entry.refs.toolCallId as string)
@@ -166,7 +176,9 @@ function checkProjection(entries: readonly Entry[], options: Parameters<typeof d
   if (!result.meta.overflow) expect(result.meta.tokens.total).toBeLessThanOrEqual(policy.maxInputTokens - policy.reserveOutputTokens)
   expect(openAIChatProblems(toOpenAIChat(result))).toEqual([])
   const included = new Set(result.meta.includedSeqs)
-  const dropped = new Set(result.meta.dropped.flatMap((range) => Array.from({ length: range.toSeq - range.fromSeq + 1 }, (_, offset) => range.fromSeq + offset)))
+  const dropped = new Set(
+    result.meta.dropped.flatMap((range) => Array.from({ length: range.toSeq - range.fromSeq + 1 }, (_, offset) => range.fromSeq + offset)),
+  )
   for (const entry of entries) {
     const covered = result.meta.summary !== undefined && entry.seq >= result.meta.summary.fromSeq && entry.seq <= result.meta.summary.toSeq
     expect(included.has(entry.seq) || covered || dropped.has(entry.seq)).toBe(true)

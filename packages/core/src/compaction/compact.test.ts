@@ -16,7 +16,10 @@ beforeAll(async () => {
 function tripThread(turns: number): Thread {
   const thread = createThread({ id: 'trip' })
   thread.append({ kind: 'message', payload: { role: 'user', content: 'Plan a four-day trip to Norway in June for two, on a budget of 2000 EUR.' } })
-  thread.append({ kind: 'message', payload: { role: 'assistant', content: 'Great. I recommend Oslo and Bergen. We will take the train between them.' } })
+  thread.append({
+    kind: 'message',
+    payload: { role: 'assistant', content: 'Great. I recommend Oslo and Bergen. We will take the train between them.' },
+  })
   for (let turn = 0; turn < turns; turn++) {
     thread.append({ kind: 'message', payload: { role: 'user', content: `What about day ${turn + 1}? Something in Bergen near Bryggen.` } })
     const refs = { callId: `c${turn}`, toolCallId: `t${turn}` }
@@ -57,8 +60,21 @@ describe('compact', () => {
 
   it("counts the request it is for: tools, memory and pending included, the caller's projection reused as the before", async () => {
     const thread = tripThread(10)
-    const tools = [{ name: 'search', description: 'Searches the web for places and prices.', parameters: { type: 'object', properties: { query: { type: 'string' } } } }]
-    const request = { thread, policy, counter, tools, memory: 'The user prefers trains and cheap food.', pending: [{ role: 'user' as const, content: 'And the last day?' }] }
+    const tools = [
+      {
+        name: 'search',
+        description: 'Searches the web for places and prices.',
+        parameters: { type: 'object', properties: { query: { type: 'string' } } },
+      },
+    ]
+    const request = {
+      thread,
+      policy,
+      counter,
+      tools,
+      memory: 'The user prefers trains and cheap food.',
+      pending: [{ role: 'user' as const, content: 'And the last day?' }],
+    }
     const before = project(request)
     const result = await compact({ ...request, summarizer: extractiveSummarizer(), projection: before })
     expect(result.status).toBe('summarized')
@@ -74,7 +90,9 @@ describe('compact', () => {
     const countingCounter = new Proxy(counter, {
       get(target, key) {
         const value: unknown = Reflect.get(target, key)
-        return typeof value === 'function' ? (...args: unknown[]) => (counted++, (value as (...inner: unknown[]) => unknown).apply(target, args)) : value
+        return typeof value === 'function'
+          ? (...args: unknown[]) => (counted++, (value as (...inner: unknown[]) => unknown).apply(target, args))
+          : value
       },
     })
     const freshRequest = { ...request, thread: tripThread(10), counter: countingCounter }
@@ -135,7 +153,13 @@ describe('compact', () => {
 
   it('reports an abort from the caller as aborted', async () => {
     const controller = new AbortController()
-    const pending = compact({ thread: tripThread(8), policy, counter, summarizer: { name: 'slow', summarize: () => new Promise<string>(() => undefined) }, signal: controller.signal })
+    const pending = compact({
+      thread: tripThread(8),
+      policy,
+      counter,
+      summarizer: { name: 'slow', summarize: () => new Promise<string>(() => undefined) },
+      signal: controller.signal,
+    })
     controller.abort(new Error('user left'))
     const result = await pending
     expect(result.status === 'failed' && result.reason).toBe('aborted')
@@ -157,7 +181,13 @@ describe('compact', () => {
       thread.append({ kind: 'message', payload: { role: 'assistant', content: `ok ${turn}` } })
       thread.append({ kind: 'message', payload: { role: 'user', content: `next ${turn}` } })
     }
-    const result = await compact({ thread, policy: definePolicy({ maxInputTokens: 8000, keepLastTurns: 1 }), counter, summarizer: extractiveSummarizer(), maxSummaryTokens: 200 })
+    const result = await compact({
+      thread,
+      policy: definePolicy({ maxInputTokens: 8000, keepLastTurns: 1 }),
+      counter,
+      summarizer: extractiveSummarizer(),
+      maxSummaryTokens: 200,
+    })
     expect(result.entries[0]).toMatchObject({ kind: 'context_op', payload: { op: 'pin', target: 0 } })
     thread.appendMany(result.entries)
     expect(project({ thread, policy: definePolicy({ maxInputTokens: 8000 }), counter }).meta.includedSeqs).toContain(0)
@@ -172,7 +202,13 @@ describe('compact', () => {
 describe('extractiveSummarizer', () => {
   it('keeps goals, decisions, tool outcomes and names, within the token limit, deterministically', async () => {
     const thread = tripThread(3)
-    const input = { previousSummary: undefined, entries: thread.entries, maxTokens: 400, countTokens: (text: string) => counter.count(text), signal: undefined }
+    const input = {
+      previousSummary: undefined,
+      entries: thread.entries,
+      maxTokens: 400,
+      countTokens: (text: string) => counter.count(text),
+      signal: undefined,
+    }
     const text = await extractiveSummarizer().summarize(input)
     expect(text).toContain('User goals:\n- Plan a four-day trip to Norway in June for two, on a budget of 2000 EUR.')
     expect(text).toContain('We will take the train between them.')

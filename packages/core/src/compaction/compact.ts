@@ -121,7 +121,15 @@ export async function compact(options: CompactOptions): Promise<CompactionResult
   const tokensAfter = project({ ...request, thread: withAppended(entries, appended) }).meta.tokens.total
   const contentTokens = counter.count(content)
   emit({ type: 'compaction-end', threadId, fromSeq: plan.fromSeq, toSeq: plan.toSeq, tokensBefore, tokensAfter, summaryTokens: contentTokens })
-  return { status: 'summarized', entries: appended, fromSeq: plan.fromSeq, toSeq: plan.toSeq, tokensBefore, tokensAfter, summaryTokens: contentTokens }
+  return {
+    status: 'summarized',
+    entries: appended,
+    fromSeq: plan.fromSeq,
+    toSeq: plan.toSeq,
+    tokensBefore,
+    tokensAfter,
+    summaryTokens: contentTokens,
+  }
 }
 
 /** The parts of the request besides thread, policy and counter that were given. */
@@ -140,7 +148,9 @@ function withAppended(entries: readonly Entry[], inputs: readonly EntryInput[]):
   let seq = last === undefined ? 0 : last.seq + 1
   return [
     ...entries,
-    ...inputs.map((input) => ({ id: `preview-${seq}`, threadId, seq: seq++, kind: input.kind, payload: input.payload, refs: {}, createdAt: 0 }) as Entry),
+    ...inputs.map(
+      (input) => ({ id: `preview-${seq}`, threadId, seq: seq++, kind: input.kind, payload: input.payload, refs: {}, createdAt: 0 }) as Entry,
+    ),
   ]
 }
 

@@ -17,7 +17,8 @@ function dialogue(sessions: readonly Session[]): Entry[] {
   const thread = createThread({ id: 'chat' })
   for (const [marker, turns] of sessions) {
     thread.append({ kind: 'message', payload: { role: 'system', content: marker } })
-    for (const turn of turns) thread.append({ kind: 'message', payload: { role: turn.startsWith('Caroline:') ? 'user' : 'assistant', content: turn } })
+    for (const turn of turns)
+      thread.append({ kind: 'message', payload: { role: turn.startsWith('Caroline:') ? 'user' : 'assistant', content: turn } })
   }
   return [...thread.entries]
 }
@@ -28,7 +29,7 @@ const first: Session = [
     'Caroline: Hey Mel! Good to see you! How have you been?',
     "Melanie: Hey Caroline! Good to see you! I'm swamped with the kids & work. What's up with you?",
     'Caroline: I went to a LGBTQ support group yesterday and it was so powerful.',
-    'Melanie: Wow, that\'s cool! Yeah, I painted that lake sunrise last year in Lisbon.',
+    "Melanie: Wow, that's cool! Yeah, I painted that lake sunrise last year in Lisbon.",
     'Caroline: Thanks!',
     "Melanie: That's awesome!",
     "Caroline: I'm planning to study counseling at Riverside College next month.",
@@ -50,12 +51,15 @@ function input(entries: readonly Entry[], maxTokens: number, previousSummary?: s
 describe('extractiveSummarizer on a dialogue', () => {
   it('drops greetings, thanks and small talk, and keeps facts under their session and date', async () => {
     const text = await extractiveSummarizer().summarize(input(dialogue([first, second]), 400))
-    for (const chatter of ['Hey Mel', 'Good to see you', 'Thanks!', "That's awesome", 'Congrats', 'How have you been']) expect(text).not.toContain(chatter)
+    for (const chatter of ['Hey Mel', 'Good to see you', 'Thanks!', "That's awesome", 'Congrats', 'How have you been'])
+      expect(text).not.toContain(chatter)
     expect(text).toContain('Session 1, 8 May 2023:\n')
     expect(text).toContain('- Caroline: I went to a LGBTQ support group yesterday (7 May 2023) and it was so powerful.')
     expect(text).toContain('Riverside College next month (June 2023)')
     expect(text).toContain('Lisbon')
-    expect(text).toMatch(/Session 2, 25 May 2023:\n(- .*\n)*- Melanie: I ran a charity race for mental health last Saturday \(20 May 2023\) with my daughter Maya\./u)
+    expect(text).toMatch(
+      /Session 2, 25 May 2023:\n(- .*\n)*- Melanie: I ran a charity race for mental health last Saturday \(20 May 2023\) with my daughter Maya\./u,
+    )
     expect(text).toContain('Luna and Oliver, in April')
   })
 

@@ -1,5 +1,14 @@
 import type { Entry, MessageEntry } from '../entries/entry'
-import { annotateRelativeDate, formatDate, isSpeaker, midSentenceNames, parseDate, sentenceEnd, sentenceScore, withoutInterjection } from './dialogue-text'
+import {
+  annotateRelativeDate,
+  formatDate,
+  isSpeaker,
+  midSentenceNames,
+  parseDate,
+  sentenceEnd,
+  sentenceScore,
+  withoutInterjection,
+} from './dialogue-text'
 import type { SummarizeInput } from './summarizer'
 
 // The dialogue side of the extractive summarizer: for chats between people (`Name: text` messages,
@@ -38,7 +47,9 @@ function speakerOf(entry: MessageEntry): { speaker: string | undefined; text: st
  */
 export function isDialogue(entries: readonly Entry[], previousSummary: string | undefined): boolean {
   if (previousSummary !== undefined && /^Speakers: /mu.test(previousSummary) && entries.every((entry) => entry.kind === 'message')) return true
-  const messages = entries.filter((entry): entry is MessageEntry => entry.kind === 'message' && entry.payload.role !== 'system' && entry.payload.content.trim() !== '')
+  const messages = entries.filter(
+    (entry): entry is MessageEntry => entry.kind === 'message' && entry.payload.role !== 'system' && entry.payload.content.trim() !== '',
+  )
   const counts = new Map<string, number>()
   for (const message of messages) {
     const { speaker } = speakerOf(message)
@@ -54,7 +65,10 @@ function sessionOf(entry: MessageEntry): Session | undefined {
   const date = parseDate(content)
   if (content.length > 200 || (date === undefined && !sessionMarker.test(content))) return undefined
   const name = /\b(session|day) (\d+)\b/iu.exec(content)
-  const parts = [name === null ? undefined : `${(name[1] as string)[0]?.toUpperCase()}${(name[1] as string).slice(1).toLowerCase()} ${name[2]}`, date === undefined ? undefined : formatDate(date)]
+  const parts = [
+    name === null ? undefined : `${(name[1] as string)[0]?.toUpperCase()}${(name[1] as string).slice(1).toLowerCase()} ${name[2]}`,
+    date === undefined ? undefined : formatDate(date),
+  ]
   const label = parts.every((part) => part === undefined) ? content.replace(/:$/u, '') : parts.filter((part) => part !== undefined).join(', ')
   return { label, date }
 }
@@ -123,7 +137,8 @@ function parsePrevious(text: string | undefined, speakers: Set<string>): Previou
 /** Capitalized names said mid-sentence in the kept facts, most mentioned first, speakers left out. */
 function namesOf(facts: readonly Fact[], speakers: ReadonlySet<string>, limit: number): string[] {
   const counts = new Map<string, number>()
-  for (const fact of facts) for (const name of midSentenceNames(fact.text)) if (!isSpeaker(name, speakers)) counts.set(name, (counts.get(name) ?? 0) + 1)
+  for (const fact of facts)
+    for (const name of midSentenceNames(fact.text)) if (!isSpeaker(name, speakers)) counts.set(name, (counts.get(name) ?? 0) + 1)
   return [...counts.entries()]
     .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
     .slice(0, limit)
@@ -188,7 +203,13 @@ export function summarizeDialogue(input: SummarizeInput): string {
 }
 
 /** Adds the best facts not yet kept while `room` lasts; a new session costs its header, a new turn its speaker. */
-function addFacts(ranked: readonly { fact: Fact; cost: number }[], kept: Fact[], shown: Set<string>, room: number, count: (text: string) => number): void {
+function addFacts(
+  ranked: readonly { fact: Fact; cost: number }[],
+  kept: Fact[],
+  shown: Set<string>,
+  room: number,
+  count: (text: string) => number,
+): void {
   const already = new Set(kept)
   let left = room
   for (const { fact, cost } of ranked) {

@@ -11,7 +11,7 @@ const commonCapitalized = new Set(
     "I I'm I'd I've I'll Im Ive A An The And But Or Nor If It It's Its This That That's These Those We We're We've You You're You've " +
     "He She They They're There There's Here Here's What What's How How's Why When Where Which Who Whose Can Could Would Should " +
     'Will Shall May Might Must Do Does Did Done Is Are Was Were Be Been Am Have Has Had Not No Yes Yeah Yep Nope Ok OK Okay Sure ' +
-    "Please Thanks Thank Thx Hey Hi Hello Bye Goodbye Wow Whoa Oh Ooh Aw Aww Ah Yay Haha Lol Omg Hmm Um Uh Congrats Congratulations " +
+    'Please Thanks Thank Thx Hey Hi Hello Bye Goodbye Wow Whoa Oh Ooh Aw Aww Ah Yay Haha Lol Omg Hmm Um Uh Congrats Congratulations ' +
     'Awesome Cool Great Nice Amazing Wonderful Fantastic Good Glad Sorry Welcome Well So Also Then Now Just Really Totally Absolutely ' +
     "Let Let's Anyway Actually Maybe Of Course Sounds Love Agreed Right True Exactly Definitely Error Note Btw All Any Some Every " +
     'My Our Your His Her Their Me Us Him Them One Two Three First Next Last Today Tomorrow Yesterday Tonight Dear Happy Thankfully ' +
@@ -41,7 +41,8 @@ export function midSentenceNames(sentence: string): string[] {
 }
 
 const months = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December']
-const monthPattern = '(Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?|Sep(?:t(?:ember)?)?|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)'
+const monthPattern =
+  '(Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?|Sep(?:t(?:ember)?)?|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)'
 const dayMonthYear = new RegExp(`\\b(\\d{1,2})(?:st|nd|rd|th)?\\s+${monthPattern}\\.?,?\\s+(\\d{4})\\b`, 'iu')
 const monthDayYear = new RegExp(`\\b${monthPattern}\\.?\\s+(\\d{1,2})(?:st|nd|rd|th)?,?\\s+(\\d{4})\\b`, 'iu')
 const isoDate = /\b(\d{4})-(\d{2})-(\d{2})\b/u
@@ -67,13 +68,14 @@ export function formatDate(date: Date): string {
 }
 
 const day = 86_400_000
-const relativeDay = /\b(yesterday|tomorrow|(?:last|this past|next|this coming) (?:sunday|monday|tuesday|wednesday|thursday|friday|saturday)|(?:last|next) (?:month|year))\b/iu
+const relativeDay =
+  /\b(yesterday|tomorrow|(?:last|this past|next|this coming) (?:sunday|monday|tuesday|wednesday|thursday|friday|saturday)|(?:last|next) (?:month|year))\b/iu
 
 /** The date a relative expression said on `said` means, when it is exact: "yesterday", "last Friday", "next month". */
 function resolveRelative(phrase: string, said: Date): string | undefined {
   const words = phrase.toLowerCase().split(' ')
   const last = words[words.length - 1] as string
-  const back = words[0] === 'last' || words[0] === 'this' && words[1] === 'past'
+  const back = words[0] === 'last' || (words[0] === 'this' && words[1] === 'past')
   if (last === 'yesterday') return formatDate(new Date(said.getTime() - day))
   if (last === 'tomorrow') return formatDate(new Date(said.getTime() + day))
   if (last === 'year') return String(said.getUTCFullYear() + (back ? -1 : 1))
@@ -101,7 +103,7 @@ const stopWords = new Set(
   (
     'a an the and or but if of to in on at by for with from as is are was were be been being am i me my mine we us our ours you your yours ' +
     'he him his she her hers it its they them their this that these those there here what which who whom whose when where why how do does did ' +
-    "doing have has had having not no yes so just very really too also can could would should will shall may might must about into over than " +
+    'doing have has had having not no yes so just very really too also can could would should will shall may might must about into over than ' +
     "then out up down off again once all any both each few more most other some such only own same i'm i've i'll i'd it's that's you're " +
     "we're they're there's what's don't didn't doesn't isn't wasn't can't won't let's im ive dont thats"
   ).split(' '),
@@ -117,7 +119,8 @@ const smallTalk = new Set(
     'today yesterday tomorrow tonight last next week weekend month year ago recently lately time day days'
   ).split(' '),
 )
-const number = /\b\d+(?:[.,:]\d+)*(?:st|nd|rd|th|%|k)?\b|\b(?:two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|hundred|thousand|million)\b/giu
+const number =
+  /\b\d+(?:[.,:]\d+)*(?:st|nd|rd|th|%|k)?\b|\b(?:two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|hundred|thousand|million)\b/giu
 const absoluteDate = new RegExp(`\\b(?:${monthPattern}|(?:19|20)\\d{2}|${weekdays.join('|')})\\b`, 'iu')
 const relativeTime =
   /\b(?:yesterday|tomorrow|tonight|today|ago|recently|lately|(?:last|next|this|past|coming) (?:week(?:end)?|month|year|summer|winter|spring|fall|autumn|night|time|sunday|monday|tuesday|wednesday|thursday|friday|saturday))\b/iu
@@ -140,7 +143,7 @@ export function sentenceScore(sentence: string, speakers: ReadonlySet<string>): 
   const names = midSentenceNames(sentence).filter((name) => !isSpeaker(name, speakers))
   const numbers = Math.min(3, (sentence.match(number) ?? []).length)
   const dated = absoluteDate.test(sentence) || relativeTime.test(sentence)
-  if (words.size < 2 || words.size < 3 && names.length === 0 && numbers === 0 && !dated) return 0
+  if (words.size < 2 || (words.size < 3 && names.length === 0 && numbers === 0 && !dated)) return 0
   let score = Math.min(words.size, 12) + 2 * Math.min(names.length, 3) + 1.5 * numbers + (dated ? 2 : 0)
   if (firstPerson.test(sentence) && factVerb.test(sentence)) score += 2
   if (decisionWords.test(sentence)) score += 1

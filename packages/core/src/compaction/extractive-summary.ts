@@ -49,7 +49,9 @@ function fit(previous: string | undefined, sections: readonly Section[], input: 
   const render = (kept: readonly Section[], earlier: string | undefined): string =>
     [
       ...(earlier === undefined || earlier === '' ? [] : [`Earlier:\n${earlier}`]),
-      ...kept.filter((section) => section.lines.length > 0).map((section) => `${section.title}:\n${section.lines.map((line) => `- ${line}`).join('\n')}`),
+      ...kept
+        .filter((section) => section.lines.length > 0)
+        .map((section) => `${section.title}:\n${section.lines.map((line) => `- ${line}`).join('\n')}`),
     ].join('\n\n')
 
   let earlier = previous
@@ -110,7 +112,8 @@ export function summarizeExtractive(input: SummarizeInput): string {
     } else if (entry.kind === 'tool_result') {
       const call = calls.get(entry.refs.toolCallId as string)
       const argumentsText = call === undefined ? '' : oneLine(toolArgumentsText(call.payload), 80)
-      const outcome = entry.payload.error === undefined ? `→ ${oneLine(toolResultText(entry.payload), 120)}` : `failed: ${oneLine(entry.payload.error, 120)}`
+      const outcome =
+        entry.payload.error === undefined ? `→ ${oneLine(toolResultText(entry.payload), 120)}` : `failed: ${oneLine(entry.payload.error, 120)}`
       tools.push(`${entry.payload.name}(${argumentsText}) ${outcome}`)
       texts.push(toolResultText(entry.payload))
     }

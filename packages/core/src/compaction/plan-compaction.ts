@@ -154,7 +154,12 @@ function pinnedUnitSeqs(index: ThreadIndex, at: (seq: number) => Entry | undefin
     seqs.add(pinnedSeq)
     const toolCallId = entry.refs.toolCallId
     const callId = entry.kind === 'tool_result' ? at(index.callSeqByToolCallId.get(toolCallId as string) ?? -1)?.refs.callId : entry.refs.callId
-    const callSeqs = callId === undefined ? (toolCallId === undefined ? [] : [index.callSeqByToolCallId.get(toolCallId) ?? -1]) : (index.seqsByCallId.get(callId) ?? [])
+    const callSeqs =
+      callId === undefined
+        ? toolCallId === undefined
+          ? []
+          : [index.callSeqByToolCallId.get(toolCallId) ?? -1]
+        : (index.seqsByCallId.get(callId) ?? [])
     for (const member of callSeqs) {
       seqs.add(member)
       const memberEntry = at(member)

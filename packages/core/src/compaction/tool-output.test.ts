@@ -19,7 +19,14 @@ describe('toolResultInput', () => {
   it('cuts long output before it enters the thread, records the full size, and reports it', () => {
     const events: ThreadlensEvent[] = []
     const log = Array.from({ length: 100 }, (_, line) => `line ${line}`).join('\n')
-    const input = toolResultInput({ name: 'read_file', toolCallId: 'r', output: log, policy, refs: { callId: 'c' }, onEvent: (event) => events.push(event) })
+    const input = toolResultInput({
+      name: 'read_file',
+      toolCallId: 'r',
+      output: log,
+      policy,
+      refs: { callId: 'c' },
+      onEvent: (event) => events.push(event),
+    })
     const bytes = (text: string): number => new TextEncoder().encode(text).length
     const kept = 'line 0\nline 1' + 'line 98\nline 99'
     const content = `line 0\nline 1\n[… 96 lines (${bytes(log) - bytes(kept)} bytes) truncated …]\nline 98\nline 99`
@@ -27,7 +34,15 @@ describe('toolResultInput', () => {
     expect(input.meta).toEqual({ truncated: { by: 'lines', totalLines: 100, totalBytes: bytes(log) } })
     expect(input.refs).toEqual({ callId: 'c', toolCallId: 'r' })
     expect(events).toEqual([
-      { type: 'tool-output-truncate', toolName: 'read_file', toolCallId: 'r', truncatedBy: 'lines', totalLines: 100, totalBytes: bytes(log), keptBytes: bytes(content) },
+      {
+        type: 'tool-output-truncate',
+        toolName: 'read_file',
+        toolCallId: 'r',
+        truncatedBy: 'lines',
+        totalLines: 100,
+        totalBytes: bytes(log),
+        keptBytes: bytes(content),
+      },
     ])
 
     const thread = createThread()
@@ -44,7 +59,7 @@ describe('toolResultInput', () => {
 })
 
 describe('reasoningView', () => {
-  it('shows messages and each tool call with its outcome at the call\'s place', () => {
+  it("shows messages and each tool call with its outcome at the call's place", () => {
     const thread = createThread()
     thread.append({ kind: 'message', payload: { role: 'user', content: 'Weather in Oslo and Bergen?' } })
     thread.append({ kind: 'tool_call', payload: { name: 'weather', arguments: { city: 'Oslo' } }, refs: { callId: 'c', toolCallId: 'a' } })
@@ -53,8 +68,28 @@ describe('reasoningView', () => {
     thread.append({ kind: 'message', payload: { role: 'system', content: 'hidden' } })
     expect(reasoningView(thread)).toEqual([
       { kind: 'message', seq: 0, role: 'user', content: 'Weather in Oslo and Bergen?', interrupted: false },
-      { kind: 'tool', seq: 1, toolCallId: 'a', name: 'weather', arguments: { city: 'Oslo' }, status: 'pending', output: undefined, resultSeq: undefined, truncated: undefined },
-      { kind: 'tool', seq: 2, toolCallId: 'b', name: 'weather', arguments: { city: 'Bergen' }, status: 'error', output: 'timeout', resultSeq: 3, truncated: undefined },
+      {
+        kind: 'tool',
+        seq: 1,
+        toolCallId: 'a',
+        name: 'weather',
+        arguments: { city: 'Oslo' },
+        status: 'pending',
+        output: undefined,
+        resultSeq: undefined,
+        truncated: undefined,
+      },
+      {
+        kind: 'tool',
+        seq: 2,
+        toolCallId: 'b',
+        name: 'weather',
+        arguments: { city: 'Bergen' },
+        status: 'error',
+        output: 'timeout',
+        resultSeq: 3,
+        truncated: undefined,
+      },
     ])
   })
 })

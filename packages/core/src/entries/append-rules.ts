@@ -31,7 +31,8 @@ export function checkAppendRules(input: EntryInput, context: AppendContext): voi
   if (context.storedToolNames !== true) {
     if (input.kind === 'tool_call') assertToolName(input.payload.name, 'payload.name')
     // A call stored before the rule must still be answerable under its own name.
-    if (input.kind === 'tool_result' && !(toolCallId !== undefined && (context.hasCall(toolCallId) || context.partial === true))) assertToolName(input.payload.name, 'payload.name')
+    if (input.kind === 'tool_result' && !(toolCallId !== undefined && (context.hasCall(toolCallId) || context.partial === true)))
+      assertToolName(input.payload.name, 'payload.name')
   }
   if (input.kind === 'tool_call' && toolCallId !== undefined && context.hasCall(toolCallId)) {
     throw new InvalidEntryError('refs.toolCallId', `tool call "${toolCallId}" already exists in this thread; tool call ids must be unique`)
@@ -45,9 +46,15 @@ export function checkAppendRules(input: EntryInput, context: AppendContext): voi
     }
   }
   if (input.kind === 'summary' && input.payload.toSeq >= context.seq) {
-    throw new InvalidEntryError('payload.toSeq', `a summary can only cover earlier entries (toSeq ${input.payload.toSeq} >= its own seq ${context.seq})`)
+    throw new InvalidEntryError(
+      'payload.toSeq',
+      `a summary can only cover earlier entries (toSeq ${input.payload.toSeq} >= its own seq ${context.seq})`,
+    )
   }
   if (input.kind === 'context_op' && input.payload.target !== undefined && input.payload.target >= context.seq) {
-    throw new InvalidEntryError('payload.target', `a context op can only target an earlier entry (target ${input.payload.target} >= its own seq ${context.seq})`)
+    throw new InvalidEntryError(
+      'payload.target',
+      `a context op can only target an earlier entry (target ${input.payload.target} >= its own seq ${context.seq})`,
+    )
   }
 }

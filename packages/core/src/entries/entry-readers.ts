@@ -1,5 +1,22 @@
 import { maxCallSteps, type CallRecord, type CallStep } from '../calls/call-record'
-import { array, boolean, byKey, flag, int, jsonObject, jsonValue, number, object, oneOf, optional, record, string, union, type Reader, type Shape } from '../validation/readers'
+import {
+  array,
+  boolean,
+  byKey,
+  flag,
+  int,
+  jsonObject,
+  jsonValue,
+  number,
+  object,
+  oneOf,
+  optional,
+  record,
+  string,
+  union,
+  type Reader,
+  type Shape,
+} from '../validation/readers'
 import { argumentsTextMatches } from './arguments-text'
 import { contentPartReader, partsText, textPartReader, type TextPart } from './content-parts'
 import type {
@@ -101,7 +118,8 @@ const messagePayload = object<MessagePayload>(
     parts: optional(array(contentPartReader, 1_000)),
   },
   (payload, at) => {
-    if (payload.refusal !== undefined && payload.role !== 'assistant') flag({ parent: at, key: 'refusal' }, 'only an assistant message carries a refusal')
+    if (payload.refusal !== undefined && payload.role !== 'assistant')
+      flag({ parent: at, key: 'refusal' }, 'only an assistant message carries a refusal')
     if (payload.parts === undefined) return
     if (payload.content !== partsText(payload.parts)) {
       flag({ parent: at, key: 'content' }, partsTextRule('content'))
@@ -139,9 +157,13 @@ const payloads: { readonly [K in EntryKind]: Reader<PayloadByKind[K]> } = {
   summary: object<SummaryPayload>({ fromSeq: count, toSeq: count, content: string() }, (payload, at) => {
     if (payload.fromSeq > payload.toSeq) flag({ parent: at, key: 'fromSeq' }, 'fromSeq must be <= toSeq')
   }),
-  context_op: object<ContextOpPayload>({ op: oneOf(['pin', 'unpin', 'reset', 'compaction-failed']), target: optional(count), reason: string() }, (payload, at) => {
-    if ((payload.op === 'pin' || payload.op === 'unpin') && payload.target === undefined) flag({ parent: at, key: 'target' }, 'pin and unpin need a target seq')
-  }),
+  context_op: object<ContextOpPayload>(
+    { op: oneOf(['pin', 'unpin', 'reset', 'compaction-failed']), target: optional(count), reason: string() },
+    (payload, at) => {
+      if ((payload.op === 'pin' || payload.op === 'unpin') && payload.target === undefined)
+        flag({ parent: at, key: 'target' }, 'pin and unpin need a target seq')
+    },
+  ),
 }
 
 /**

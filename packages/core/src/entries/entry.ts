@@ -145,8 +145,4 @@ export type EntryInputOf<K extends EntryKind> = {
   readonly id?: string
 }
 export type EntryInput =
-  | EntryInputOf<'message'>
-  | EntryInputOf<'tool_call'>
-  | EntryInputOf<'tool_result'>
-  | EntryInputOf<'summary'>
-  | EntryInputOf<'context_op'>
+  EntryInputOf<'message'> | EntryInputOf<'tool_call'> | EntryInputOf<'tool_result'> | EntryInputOf<'summary'> | EntryInputOf<'context_op'>

@@ -7,7 +7,8 @@ import { entryId, type ThreadId } from './ids'
  * `fork`): a fork copies the parent's entries `0..atSeq`, so `atSeq` must be a seq the parent holds.
  */
 export function checkForkPoint(atSeq: number, lastSeq: number): void {
-  if (!Number.isInteger(atSeq) || atSeq < 0 || atSeq > lastSeq) throw new InvalidEntryError('atSeq', `atSeq must be an existing seq (0..${lastSeq}), got ${atSeq}`)
+  if (!Number.isInteger(atSeq) || atSeq < 0 || atSeq > lastSeq)
+    throw new InvalidEntryError('atSeq', `atSeq must be an existing seq (0..${lastSeq}), got ${atSeq}`)
 }
 
 /** The fork's copies of the parent's entries: seq, payload, refs and createdAt kept; new entry ids; the child's thread id. */

@@ -24,7 +24,15 @@ function appendError(input: unknown): InvalidEntryError {
 
 describe('readJsonData', () => {
   it.each([
-    [(() => { const a: Record<string, unknown> = { x: 1 }; a['self'] = a; return { arguments: a } })(), 'arguments.self', /circular/],
+    [
+      (() => {
+        const a: Record<string, unknown> = { x: 1 }
+        a['self'] = a
+        return { arguments: a }
+      })(),
+      'arguments.self',
+      /circular/,
+    ],
     [{ f: () => 1 }, 'f', /function/],
     [{ s: Symbol('s') }, 's', /symbol/],
     [{ n: 1n }, 'n', /BigInt/],
@@ -37,10 +45,26 @@ describe('readJsonData', () => {
     [{ bytes: new Uint8Array(2) }, 'bytes', /binary/],
     [{ n: Number.NaN }, 'n', /finite/],
     [{ n: -Infinity }, 'n', /finite/],
-    [{ at: new (class Point { x = 1 })() }, 'at', /Point instance/],
+    [
+      {
+        at: new (class Point {
+          x = 1
+        })(),
+      },
+      'at',
+      /Point instance/,
+    ],
     [JSON.parse('{"a":{"__proto__":1}}'), 'a.__proto__', /not allowed/],
     [{ [Symbol('k')]: 1 }, '', /symbol key/],
-    [{ get g() { return 1 } }, 'g', /getter/],
+    [
+      {
+        get g() {
+          return 1
+        },
+      },
+      'g',
+      /getter/,
+    ],
     [nested(100), 'a.'.repeat(entryLimits.maxDepth).slice(0, -1), /deeper than the 64-level limit/],
   ])('refuses %# naming the path and the rule', (value, path, rule) => {
     const problem = problemOf(value)
@@ -148,7 +172,7 @@ describe('entries are plain JSON data', () => {
     expect(thread.entries).toHaveLength(0)
   })
 
-  it('does not freeze or keep the caller\'s objects', () => {
+  it("does not freeze or keep the caller's objects", () => {
     const argumentsValue = { city: 'Oslo' }
     const entry = createThread().append({ kind: 'tool_call', payload: { name: 't', arguments: argumentsValue }, refs: { toolCallId: 'c' } })
     expect(Object.isFrozen(argumentsValue)).toBe(false)

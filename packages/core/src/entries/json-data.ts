@@ -88,7 +88,12 @@ export function readJsonData(value: unknown, options: ReadJsonDataOptions = {}):
  * `readJsonData` for a value found at `at` inside another (the readers' `jsonValue`): the clean
  * copy, or an `Invalid` thrown at the trail of the broken rule, nothing else.
  */
-export function copyJsonData(value: unknown, at: At | null, maxDepth: number = entryLimits.maxDepth, maxBytes: number = entryLimits.maxEntryBytes): JsonValue {
+export function copyJsonData(
+  value: unknown,
+  at: At | null,
+  maxDepth: number = entryLimits.maxDepth,
+  maxBytes: number = entryLimits.maxEntryBytes,
+): JsonValue {
   const root: { value?: unknown } = {}
   const ancestors = new Set<object>()
   const stack: Frame[] = [{ value, trail: at, depth: 0, into: null, key: '' }]
@@ -128,7 +133,10 @@ function copyOne(frame: Visit, ancestors: Set<object>, maxDepth: number, maxByte
       if (!Number.isFinite(value)) throw new Invalid(trail, 'must be a finite number (NaN and Infinity are not JSON)')
       return value === 0 ? 0 : value
     case 'undefined':
-      throw new Invalid(trail, frame.into !== null && Array.isArray(frame.into) ? 'undefined is not JSON data (use null in an array)' : 'undefined is not JSON data')
+      throw new Invalid(
+        trail,
+        frame.into !== null && Array.isArray(frame.into) ? 'undefined is not JSON data (use null in an array)' : 'undefined is not JSON data',
+      )
     case 'function':
       throw new Invalid(trail, 'a function is not JSON data')
     case 'symbol':
@@ -151,7 +159,10 @@ function copyOne(frame: Visit, ancestors: Set<object>, maxDepth: number, maxByte
     if (special !== undefined) throw new Invalid(trail, special)
     if (!isPlainPrototype(Object.getPrototypeOf(object))) {
       const name = (object as { constructor?: { name?: unknown } }).constructor?.name
-      throw new Invalid(trail, `${typeof name === 'string' && name !== '' ? `a ${name} instance` : 'a class instance'} is not plain JSON data: pass a plain object`)
+      throw new Invalid(
+        trail,
+        `${typeof name === 'string' && name !== '' ? `a ${name} instance` : 'a class instance'} is not plain JSON data: pass a plain object`,
+      )
     }
   }
   const copy: Record<string, unknown> | unknown[] = isArray ? new Array<unknown>(object.length) : {}

@@ -25,7 +25,7 @@ describe('Thread', () => {
     }).toThrow(TypeError)
   })
 
-  it('does not keep a reference to the caller\'s input', () => {
+  it("does not keep a reference to the caller's input", () => {
     const thread = createThread()
     const input = { kind: 'tool_call' as const, payload: { name: 'x', arguments: { list: [1] } }, refs: { toolCallId: 'a' } }
     thread.append(input)

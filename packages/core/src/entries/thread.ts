@@ -233,7 +233,12 @@ export class Thread extends Subscribable<(event: ThreadEvent) => void> implement
 export function extendThread(thread: Thread, entries: readonly Entry[]): Thread {
   const older = stateOf(thread)
   entries.forEach((entry, offset) => checkContinues(thread.id, entry, nextSeqOf(older) + offset))
-  const next = new Thread({ id: thread.id, now: older.now, createId: older.createId, ...(thread.parent === undefined ? {} : { parent: thread.parent }) })
+  const next = new Thread({
+    id: thread.id,
+    now: older.now,
+    createId: older.createId,
+    ...(thread.parent === undefined ? {} : { parent: thread.parent }),
+  })
   const newer = stateOf(next)
   // The older version keeps its entries (a render holding it stays consistent) and gives its index
   // away: extending indexes the new entries only (the array copy is of references), and the rare
@@ -295,4 +300,3 @@ function checkContinues(id: ThreadId, entry: Entry, expected: number, hint = '')
   if (entry.threadId !== id) throw new InvalidEntryError('threadId', `entry ${entry.seq} belongs to thread ${entry.threadId}, not ${id}`)
   if (entry.seq !== expected) throw new InvalidEntryError('seq', `entries must be gapless: expected seq ${expected}, got ${entry.seq}${hint}`)
 }
-

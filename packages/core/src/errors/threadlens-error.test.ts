@@ -9,7 +9,10 @@ describe('error markers', () => {
   it('gives every exported error class its own marker, checked in this copy and in a second copy of core', async () => {
     const core = { ...main, ...models, ...caching } as Record<string, unknown>
     vi.resetModules()
-    const second = { ...(await import('../index')), ...(await import('../models/index')), ...(await import('../caching/index')) } as Record<string, unknown>
+    const second = { ...(await import('../index')), ...(await import('../models/index')), ...(await import('../caching/index')) } as Record<
+      string,
+      unknown
+    >
     expect(second.ThreadlensError).not.toBe(core.ThreadlensError)
     expect(exportedErrorClasses(core).size).toBeGreaterThanOrEqual(13)
     expect(errorMarkerProblems(core, second)).toEqual([])

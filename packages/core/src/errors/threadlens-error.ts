@@ -134,9 +134,7 @@ export class InvalidMessagesError extends ThreadlensError {
   declare readonly field: string
   constructor(index: number | undefined, field: string, message: string, options?: { cause?: unknown }) {
     super(
-      index === undefined
-        ? `Invalid messages: ${message}`
-        : `Invalid message at index ${index}${field === '' ? '' : ` (${field})`}: ${message}`,
+      index === undefined ? `Invalid messages: ${message}` : `Invalid message at index ${index}${field === '' ? '' : ` (${field})`}: ${message}`,
       options,
     )
     this.index = index
@@ -195,7 +193,8 @@ export class BudgetOverflowError extends ThreadlensError {
 }
 
 /** What a revision-checked write was aimed at: a memory space, or a stored thread's record (title, tags, metadata). */
-export type RevisionTarget = { readonly kind: 'memory-space'; readonly memoryId: string; readonly space: string } | { readonly kind: 'thread-record'; readonly threadId: string }
+export type RevisionTarget =
+  { readonly kind: 'memory-space'; readonly memoryId: string; readonly space: string } | { readonly kind: 'thread-record'; readonly threadId: string }
 
 /**
  * A write named a revision (`expectedRev`) that is no longer current: someone else wrote first and

@@ -53,7 +53,15 @@ interface BlockPlace {
 export function anthropicMessagesProblems(request: AnthropicMessagesRequest): string[] {
   const raw: unknown = request
   if (!isRecord(raw)) return ['request: not an object']
-  const check: MessagesCheck = { problems: [], breakpoints: [], seenToolUseIds: new Set(), imageCount: 0, awaiting: new Map(), awaitingFrom: -1, previousRole: undefined }
+  const check: MessagesCheck = {
+    problems: [],
+    breakpoints: [],
+    seenToolUseIds: new Set(),
+    imageCount: 0,
+    awaiting: new Map(),
+    awaitingFrom: -1,
+    previousRole: undefined,
+  }
   const { problems } = check
   checkSystem(check, raw['system'])
   const messages = raw['messages']
@@ -62,7 +70,10 @@ export function anthropicMessagesProblems(request: AnthropicMessagesRequest): st
   messages.forEach((message: unknown, index) => checkMessage(check, message, index, index === messages.length - 1))
   for (const id of check.awaiting.keys()) problems.push(unansweredToolUse(check.awaitingFrom, id))
   noteCacheControl(check, 'request', raw)
-  if (check.imageCount > anthropicMaxImages) problems.push(`request: ${check.imageCount} images; the API takes at most ${anthropicMaxImages} per request (leave older ones out with policy.keepImagesTurns)`)
+  if (check.imageCount > anthropicMaxImages)
+    problems.push(
+      `request: ${check.imageCount} images; the API takes at most ${anthropicMaxImages} per request (leave older ones out with policy.keepImagesTurns)`,
+    )
   checkBreakpoints(problems, check.breakpoints)
   return problems
 }
@@ -117,7 +128,13 @@ function checkMessage(check: MessagesCheck, message: unknown, index: number, las
   }
   let sawOtherBlock = false
   content.forEach((block: unknown, blockIndex) => {
-    const place: BlockPlace = { at: `${at}.content[${blockIndex}]`, role, endsRequest: role === 'assistant' && last && blockIndex === content.length - 1, expected, sawOtherBlock }
+    const place: BlockPlace = {
+      at: `${at}.content[${blockIndex}]`,
+      role,
+      endsRequest: role === 'assistant' && last && blockIndex === content.length - 1,
+      expected,
+      sawOtherBlock,
+    }
     if (checkBlock(check, block, place, index)) sawOtherBlock = true
   })
   reportUnanswered()
@@ -192,10 +209,12 @@ function checkMediaSource(problems: string[], blockAt: string, block: UntypedObj
     if (typeof source['data'] !== 'string' || source['data'] === '') problems.push(`${blockAt}: source.data must be non-empty base64`)
     else {
       const limit = block['type'] === 'image' ? anthropicImageMaxBase64 : anthropicDocumentMaxBase64
-      if (source['data'].length > limit) problems.push(`${blockAt}: ${String(block['type'])} data is ${source['data'].length} base64 characters, over the API's ${limit}`)
+      if (source['data'].length > limit)
+        problems.push(`${blockAt}: ${String(block['type'])} data is ${source['data'].length} base64 characters, over the API's ${limit}`)
     }
   } else if (source['type'] === 'text' && block['type'] === 'document') {
-    if (source['media_type'] !== 'text/plain' || typeof source['data'] !== 'string') problems.push(`${blockAt}: a text source is { media_type: 'text/plain', data }`)
+    if (source['media_type'] !== 'text/plain' || typeof source['data'] !== 'string')
+      problems.push(`${blockAt}: a text source is { media_type: 'text/plain', data }`)
   } else problems.push(`${blockAt}: unknown source type ${JSON.stringify(source['type'])}`)
 }
 
@@ -208,7 +227,8 @@ function checkToolResult(problems: string[], block: UntypedObject, place: BlockP
   if (resultContent !== undefined && typeof resultContent !== 'string' && !Array.isArray(resultContent)) {
     problems.push(`${blockAt}: tool_result content must be a string or an array of blocks`)
   }
-  if (block['is_error'] === true && (resultContent === undefined || resultContent === '')) problems.push(`${blockAt}: an error tool_result needs content`)
+  if (block['is_error'] === true && (resultContent === undefined || resultContent === ''))
+    problems.push(`${blockAt}: an error tool_result needs content`)
   if (typeof id !== 'string') {
     problems.push(`${blockAt}: tool_use_id must be a string`)
   } else if (!place.expected.has(id)) {
@@ -223,12 +243,16 @@ function checkToolResult(problems: string[], block: UntypedObject, place: BlockP
 /** At most 4 breakpoints, and a `1h` one never after a `5m` one. */
 function checkBreakpoints(problems: string[], breakpoints: readonly { at: string; ttl: unknown }[]): void {
   if (breakpoints.length > 4) {
-    problems.push(`request: ${breakpoints.length} cache_control breakpoints (${breakpoints.map((breakpoint) => breakpoint.at).join(', ')}); at most 4 are allowed`)
+    problems.push(
+      `request: ${breakpoints.length} cache_control breakpoints (${breakpoints.map((breakpoint) => breakpoint.at).join(', ')}); at most 4 are allowed`,
+    )
   }
   const firstShort = breakpoints.findIndex((breakpoint) => breakpoint.ttl === '5m')
   const lateLong = firstShort === -1 ? undefined : breakpoints.slice(firstShort).find((breakpoint) => breakpoint.ttl === '1h')
   if (lateLong !== undefined) {
-    problems.push(`${lateLong.at}: a 1h cache_control after a 5m one (${(breakpoints[firstShort] as { at: string }).at}); longer TTLs must come first`)
+    problems.push(
+      `${lateLong.at}: a 1h cache_control after a 5m one (${(breakpoints[firstShort] as { at: string }).at}); longer TTLs must come first`,
+    )
   }
 }
 

@@ -1,14 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import type { ProjectedMessage } from '../project/types'
 import { projectionOf as projection } from '../testing/projection-fixture'
-import {
-  anthropicOmittedHistoryText,
-  anthropicToolId,
-  anthropicToolIdPattern,
-  toAnthropicMessages,
-} from './anthropic-messages'
+import { anthropicOmittedHistoryText, anthropicToolId, anthropicToolIdPattern, toAnthropicMessages } from './anthropic-messages'
 import { anthropicMessagesProblems } from './provider-rules'
-
 
 function deepFreeze<T>(value: T): T {
   if (typeof value === 'object' && value !== null) {
@@ -28,7 +22,11 @@ describe('toAnthropicMessages', () => {
   it('sends images of the types the API takes and says which it left out, so the request is never refused for one', () => {
     const image = (url: string) => ({ type: 'image' as const, source: { type: 'url' as const, url } })
     const request = convert([
-      { role: 'user', content: 'Look', parts: [{ type: 'text', text: 'Look' }, image('data:image/png;base64,iVBORw0KGgo='), image('data:image/svg+xml;base64,PHN2Zz4=')] },
+      {
+        role: 'user',
+        content: 'Look',
+        parts: [{ type: 'text', text: 'Look' }, image('data:image/png;base64,iVBORw0KGgo='), image('data:image/svg+xml;base64,PHN2Zz4=')],
+      },
     ])
     expect(request.messages[0]?.content).toEqual([
       { type: 'text', text: 'Look' },
@@ -83,7 +81,13 @@ describe('toAnthropicMessages', () => {
       { role: 'assistant', content: 'Answer' },
     ])
     expect(request.messages).toEqual([
-      { role: 'user', content: [{ type: 'text', text: 'First' }, { type: 'text', text: 'Second' }] },
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: 'First' },
+          { type: 'text', text: 'Second' },
+        ],
+      },
       { role: 'assistant', content: [{ type: 'text', text: 'Answer' }] },
     ])
   })

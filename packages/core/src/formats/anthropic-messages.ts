@@ -53,13 +53,17 @@ export interface AnthropicImageBlock {
 
 export interface AnthropicDocumentBlock {
   type: 'document'
-  source: { type: 'base64'; media_type: 'application/pdf'; data: string } | { type: 'text'; media_type: 'text/plain'; data: string } | { type: 'url'; url: string }
+  source:
+    | { type: 'base64'; media_type: 'application/pdf'; data: string }
+    | { type: 'text'; media_type: 'text/plain'; data: string }
+    | { type: 'url'; url: string }
   /** The file's name, when known. */
   title?: string
   cache_control?: AnthropicCacheControl
 }
 
-export type AnthropicContentBlock = AnthropicTextBlock | AnthropicToolUseBlock | AnthropicToolResultBlock | AnthropicImageBlock | AnthropicDocumentBlock
+export type AnthropicContentBlock =
+  AnthropicTextBlock | AnthropicToolUseBlock | AnthropicToolResultBlock | AnthropicImageBlock | AnthropicDocumentBlock
 
 export interface AnthropicMessage {
   role: 'user' | 'assistant'
@@ -80,7 +84,6 @@ export interface AnthropicMessagesRequest {
   /** The automatic caching mode (`policy.cache.anthropic: 'auto'`): the API caches up to the last cacheable block. */
   cache_control?: AnthropicCacheControl
 }
-
 
 /**
  * Stands in for the user turn the Messages API requires first, when the projection's history
@@ -168,18 +171,32 @@ function cacheControl(ttl: '5m' | '1h'): AnthropicCacheControl {
 }
 
 /** Appends a projected message's blocks; returns the last block it made, if any. */
-function appendProjected(messages: AnthropicMessage[], message: ProjectedMessage, toolNames: ProviderToolNames, options: FormatOptions): AnthropicContentBlock | undefined {
+function appendProjected(
+  messages: AnthropicMessage[],
+  message: ProjectedMessage,
+  toolNames: ProviderToolNames,
+  options: FormatOptions,
+): AnthropicContentBlock | undefined {
   switch (message.role) {
     case 'system':
-      return hasText(message.content) ? appendText(messages, 'user', anthropicSystemNotePrefix + speakerText(message.name, message.content)) : undefined
+      return hasText(message.content)
+        ? appendText(messages, 'user', anthropicSystemNotePrefix + speakerText(message.name, message.content))
+        : undefined
     case 'user':
-      return message.parts === undefined ? appendText(messages, 'user', speakerText(message.name, message.content)) : appendParts(messages, message.parts, message.name, options)
+      return message.parts === undefined
+        ? appendText(messages, 'user', speakerText(message.name, message.content))
+        : appendParts(messages, message.parts, message.name, options)
     case 'assistant': {
       let last = appendText(messages, 'assistant', speakerText(message.name, message.content))
       // The API has no refusal field: the refusal is what the assistant said.
       if (message.refusal !== undefined) last = appendText(messages, 'assistant', message.refusal) ?? last
       for (const call of message.toolCalls ?? []) {
-        last = append(messages, 'assistant', { type: 'tool_use', id: anthropicToolId(call.id), name: toolNames.toProvider(call.name), input: call.arguments })
+        last = append(messages, 'assistant', {
+          type: 'tool_use',
+          id: anthropicToolId(call.id),
+          name: toolNames.toProvider(call.name),
+          input: call.arguments,
+        })
       }
       return last
     }
@@ -229,7 +246,12 @@ export function speakerText(name: string | undefined, text: string): string {
 }
 
 /** A user message given as parts: each part its own block, in order; the speaker's name on the first text. */
-function appendParts(messages: AnthropicMessage[], parts: readonly ContentPart[], name: string | undefined, options: FormatOptions): AnthropicContentBlock | undefined {
+function appendParts(
+  messages: AnthropicMessage[],
+  parts: readonly ContentPart[],
+  name: string | undefined,
+  options: FormatOptions,
+): AnthropicContentBlock | undefined {
   let last: AnthropicContentBlock | undefined
   let named = name === undefined
   for (const part of parts) {
@@ -254,16 +276,24 @@ function mediaBlock(part: Exclude<ContentPart, { type: 'text' }>, options: Forma
     return { type: 'text', text: `[${part.type} ${source.fileId} is not available to this model]` }
   }
   const url = source.type === 'url' ? source.url : undefined
-  const inline = url === undefined ? { mediaType: mediaTypeOf(source) ?? 'application/octet-stream', data: attachmentBase64(source as Extract<typeof source, { type: 'attachment' }>, options) } : parseDataUrl(url)
+  const inline =
+    url === undefined
+      ? {
+          mediaType: mediaTypeOf(source) ?? 'application/octet-stream',
+          data: attachmentBase64(source as Extract<typeof source, { type: 'attachment' }>, options),
+        }
+      : parseDataUrl(url)
   if (part.type === 'image') {
     if (inline === undefined) return { type: 'image', source: { type: 'url', url: url as string } }
     const mediaType = anthropicImageMediaTypes.find((type) => type === inline.mediaType)
     // Another type would be refused with the whole request: the model is told what is missing.
-    if (mediaType === undefined) return { type: 'text', text: `[image of type ${inline.mediaType} left out: the Messages API takes JPEG, PNG, GIF and WebP images]` }
+    if (mediaType === undefined)
+      return { type: 'text', text: `[image of type ${inline.mediaType} left out: the Messages API takes JPEG, PNG, GIF and WebP images]` }
     return { type: 'image', source: { type: 'base64', media_type: mediaType, data: inline.data } }
   }
   const title = part.filename === undefined ? {} : { title: part.filename }
   if (inline === undefined) return { type: 'document', source: { type: 'url', url: url as string }, ...title }
-  if (inline.mediaType.startsWith('text/')) return { type: 'document', source: { type: 'text', media_type: 'text/plain', data: base64Utf8(inline.data) }, ...title }
+  if (inline.mediaType.startsWith('text/'))
+    return { type: 'document', source: { type: 'text', media_type: 'text/plain', data: base64Utf8(inline.data) }, ...title }
   return { type: 'document', source: { type: 'base64', media_type: 'application/pdf', data: inline.data }, ...title }
 }

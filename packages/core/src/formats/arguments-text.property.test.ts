@@ -66,7 +66,19 @@ describe('tool call arguments text', () => {
 
   it('refuses argumentsText that says something else than arguments', () => {
     const thread = createThread({ id: 'mismatch' })
-    expect(() => thread.append({ kind: 'tool_call', payload: { name: 'f', arguments: { a: 1 }, argumentsText: '{"a":2}' }, refs: { callId: 'c', toolCallId: 't' } })).toThrow(/argumentsText must be JSON text that parses to arguments/)
-    expect(() => thread.append({ kind: 'tool_call', payload: { name: 'f', arguments: { a: 1 }, argumentsText: '{"a":1.0}' }, refs: { callId: 'c', toolCallId: 't' } })).not.toThrow()
+    expect(() =>
+      thread.append({
+        kind: 'tool_call',
+        payload: { name: 'f', arguments: { a: 1 }, argumentsText: '{"a":2}' },
+        refs: { callId: 'c', toolCallId: 't' },
+      }),
+    ).toThrow(/argumentsText must be JSON text that parses to arguments/)
+    expect(() =>
+      thread.append({
+        kind: 'tool_call',
+        payload: { name: 'f', arguments: { a: 1 }, argumentsText: '{"a":1.0}' },
+        refs: { callId: 'c', toolCallId: 't' },
+      }),
+    ).not.toThrow()
   })
 })

@@ -34,7 +34,10 @@ export function openAIChatProblems(messages: readonly OpenAIChatMessage[]): stri
   messages.forEach((raw: unknown, index) => checkMessage(check, raw, index))
   closeOpenCalls(check, 'before the end of the request')
   const { problems, markers } = check
-  if (markers.count > MAX_OPENAI_CACHE_WRITES) problems.push(`messages: ${markers.count} prompt_cache_breakpoint markers; OpenAI writes at most ${MAX_OPENAI_CACHE_WRITES} cache entries per request`)
+  if (markers.count > MAX_OPENAI_CACHE_WRITES)
+    problems.push(
+      `messages: ${markers.count} prompt_cache_breakpoint markers; OpenAI writes at most ${MAX_OPENAI_CACHE_WRITES} cache entries per request`,
+    )
   return problems
 }
 
@@ -55,7 +58,11 @@ function checkMessage(check: ChatCheck, raw: unknown, index: number): void {
   const { role, content } = raw
   if (role !== 'tool') closeOpenCalls(check, `before the next non-tool message (index ${index})`)
   const name = raw['name']
-  if (name !== undefined && (role === 'system' || role === 'user' || role === 'assistant') && (typeof name !== 'string' || !speakerNamePattern.test(name))) {
+  if (
+    name !== undefined &&
+    (role === 'system' || role === 'user' || role === 'assistant') &&
+    (typeof name !== 'string' || !speakerNamePattern.test(name))
+  ) {
     problems.push(`${at}: name ${JSON.stringify(name)} must match ${speakerNamePattern.source}`)
   }
   switch (role) {
@@ -163,7 +170,8 @@ function checkParts(problems: string[], at: string, content: unknown, allowed: r
     if (marker !== undefined) {
       if (markers === undefined) problems.push(`${partAt}: prompt_cache_breakpoint is accepted on input content only (system, user, tool), not here`)
       else markers.count++
-      if (!isRecord(marker) || marker['mode'] !== 'explicit' || Object.keys(marker).length !== 1) problems.push(`${partAt}: prompt_cache_breakpoint must be { mode: 'explicit' }`)
+      if (!isRecord(marker) || marker['mode'] !== 'explicit' || Object.keys(marker).length !== 1)
+        problems.push(`${partAt}: prompt_cache_breakpoint must be { mode: 'explicit' }`)
     }
     if (part['type'] === 'image_url') checkImagePart(problems, partAt, part['image_url'])
     if (part['type'] === 'file') checkFilePart(problems, partAt, part['file'])
@@ -183,5 +191,6 @@ function checkFilePart(problems: string[], partAt: string, file: unknown): void 
   const id = isRecord(file) ? file['file_id'] : undefined
   if (!isRecord(file) || (typeof data !== 'string' && typeof id !== 'string')) problems.push(`${partAt}: file needs file_data or file_id`)
   else if (typeof data === 'string' && !data.startsWith('data:')) problems.push(`${partAt}: file.file_data must be a data: URL (base64)`)
-  else if (typeof data === 'string' && !/^data:application\/pdf[;,]/i.test(data)) problems.push(`${partAt}: file.file_data must be a PDF: Chat Completions takes only PDF files (send a text file's text as a text part)`)
+  else if (typeof data === 'string' && !/^data:application\/pdf[;,]/i.test(data))
+    problems.push(`${partAt}: file.file_data must be a PDF: Chat Completions takes only PDF files (send a text file's text as a text part)`)
 }

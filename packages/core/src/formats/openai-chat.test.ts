@@ -4,7 +4,6 @@ import { projectionOf as projection } from '../testing/projection-fixture'
 import { toOpenAIChat } from './openai-chat'
 import { openAIChatProblems } from './provider-rules'
 
-
 function deepFreeze<T>(value: T): T {
   if (typeof value === 'object' && value !== null) {
     for (const nested of Object.values(value)) deepFreeze(nested)
@@ -112,10 +111,15 @@ describe('toOpenAIChat: files Chat Completions cannot take', () => {
       { type: 'text', text: 'Read this' },
       { type: 'text', text: 'notes.md:\ngrüße\n' },
     ])
-    const docx = toOpenAIChat(projection(withFile('application/vnd.openxmlformats-officedocument.wordprocessingml.document', 'UEsDBA==')), { attachmentData: attachmentData('UEsDBA==') })
+    const docx = toOpenAIChat(projection(withFile('application/vnd.openxmlformats-officedocument.wordprocessingml.document', 'UEsDBA==')), {
+      attachmentData: attachmentData('UEsDBA=='),
+    })
     expect(docx[0]?.content).toEqual([
       { type: 'text', text: 'Read this' },
-      { type: 'text', text: '[file (application/vnd.openxmlformats-officedocument.wordprocessingml.document) not sent: Chat Completions takes only PDF files]' },
+      {
+        type: 'text',
+        text: '[file (application/vnd.openxmlformats-officedocument.wordprocessingml.document) not sent: Chat Completions takes only PDF files]',
+      },
     ])
     for (const messages of [pdf, text, docx]) expect(openAIChatProblems(messages)).toEqual([])
     expect(openAIChatProblems([{ role: 'user', content: [{ type: 'file', file: { file_data: 'data:text/plain;base64,aGk=' } }] }])).toEqual([

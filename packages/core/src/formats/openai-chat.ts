@@ -77,11 +77,7 @@ export interface OpenAIChatToolMessage {
  * One element of the Chat Completions `messages` array. Written by hand so core needs no SDK;
  * the shapes are assignable to the OpenAI SDK's `ChatCompletionMessageParam`.
  */
-export type OpenAIChatMessage =
-  | OpenAIChatSystemMessage
-  | OpenAIChatUserMessage
-  | OpenAIChatAssistantMessage
-  | OpenAIChatToolMessage
+export type OpenAIChatMessage = OpenAIChatSystemMessage | OpenAIChatUserMessage | OpenAIChatAssistantMessage | OpenAIChatToolMessage
 
 /** Options of `toOpenAIChat` and `toAnthropicMessages`. */
 export interface FormatOptions {
@@ -159,7 +155,12 @@ function toOpenAIChatMessage(message: ProjectedMessage, toolNames: ProviderToolN
       return withName({ role: 'user', content: message.parts === undefined ? message.content : userParts(message.parts, options) }, message.name)
     case 'assistant': {
       const toolCalls = message.toolCalls ?? []
-      const content = message.parts !== undefined ? textParts(message.parts) : message.content === '' && (toolCalls.length > 0 || message.refusal !== undefined) ? null : message.content
+      const content =
+        message.parts !== undefined
+          ? textParts(message.parts)
+          : message.content === '' && (toolCalls.length > 0 || message.refusal !== undefined)
+            ? null
+            : message.content
       const assistant: OpenAIChatAssistantMessage = withName({ role: 'assistant', content }, message.name)
       if (message.refusal !== undefined) assistant.refusal = message.refusal
       if (toolCalls.length === 0) return assistant
@@ -174,7 +175,11 @@ function toOpenAIChatMessage(message: ProjectedMessage, toolNames: ProviderToolN
     }
     case 'tool':
       // OpenAI has no error flag on tool messages; the projector already wrote errors into the text.
-      return { role: 'tool', tool_call_id: options.toolCallIds?.get(message.toolCallId) ?? message.toolCallId, content: message.parts === undefined ? message.content : textParts(message.parts) }
+      return {
+        role: 'tool',
+        tool_call_id: options.toolCallIds?.get(message.toolCallId) ?? message.toolCallId,
+        content: message.parts === undefined ? message.content : textParts(message.parts),
+      }
   }
 }
 
@@ -231,7 +236,12 @@ function userParts(parts: readonly ContentPart[], options: FormatOptions): OpenA
 
 /** Media types whose bytes are text a model can read as they are. */
 export function isTextMediaType(mediaType: string): boolean {
-  return mediaType.startsWith('text/') || /^application\/(?:json|xml|x-yaml|yaml|javascript|x-ndjson)$/.test(mediaType) || mediaType.endsWith('+json') || mediaType.endsWith('+xml')
+  return (
+    mediaType.startsWith('text/') ||
+    /^application\/(?:json|xml|x-yaml|yaml|javascript|x-ndjson)$/.test(mediaType) ||
+    mediaType.endsWith('+json') ||
+    mediaType.endsWith('+xml')
+  )
 }
 
 /**

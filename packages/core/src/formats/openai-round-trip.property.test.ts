@@ -21,7 +21,12 @@ const speakerArbitrary = fc.option(fc.stringMatching(/^[a-zA-Z0-9_-]{1,12}$/), {
 const textPartArbitrary = textArbitrary.map((text) => ({ type: 'text' as const, text }))
 const imagePartArbitrary = fc
   .record({
-    url: fc.constantFrom('https://example.com/cat.png', 'http://example.com/a b.jpg', 'data:image/png;base64,iVBORw0KGgo=', 'data:image/webp;base64,UklGRg=='),
+    url: fc.constantFrom(
+      'https://example.com/cat.png',
+      'http://example.com/a b.jpg',
+      'data:image/png;base64,iVBORw0KGgo=',
+      'data:image/webp;base64,UklGRg==',
+    ),
     detail: fc.option(fc.constantFrom('auto' as const, 'low' as const, 'high' as const), { nil: undefined }),
   })
   .map(({ url, detail }) => ({ type: 'image_url' as const, image_url: detail === undefined ? { url } : { url, detail } }))
@@ -51,7 +56,11 @@ const laterSystemArbitrary = fc
   .record({ content: fc.oneof(textArbitrary, fc.array(textPartArbitrary, { minLength: 1, maxLength: 3 })), name: speakerArbitrary })
   .map(({ content, name }) => [named({ role: 'system' as const, content }, name)])
 
-const argumentsArbitrary = fc.dictionary(fc.string({ maxLength: 5 }).filter((key) => !['__proto__', 'constructor', 'prototype'].includes(key)), fc.oneof(fc.integer(), fc.string({ maxLength: 6 }), fc.boolean()), { maxKeys: 3 })
+const argumentsArbitrary = fc.dictionary(
+  fc.string({ maxLength: 5 }).filter((key) => !['__proto__', 'constructor', 'prototype'].includes(key)),
+  fc.oneof(fc.integer(), fc.string({ maxLength: 6 }), fc.boolean()),
+  { maxKeys: 3 },
+)
 
 const assistantArbitrary = fc
   .record({
@@ -62,7 +71,10 @@ const assistantArbitrary = fc
       fc.record({
         name: fc.constantFrom('weather', 'search', 'read_file'),
         // Arguments as JSON.stringify writes them, or spaced and spelled as recorders write them (kept as text).
-        arguments: fc.oneof(argumentsArbitrary.map((value) => JSON.stringify(value)), jsonObjectTextArbitrary),
+        arguments: fc.oneof(
+          argumentsArbitrary.map((value) => JSON.stringify(value)),
+          jsonObjectTextArbitrary,
+        ),
         // A tool message's content: a string or text parts, which stay parts.
         result: fc.oneof(textArbitrary, fc.array(textPartArbitrary, { minLength: 1, maxLength: 3 })),
       }),
@@ -73,32 +85,36 @@ const assistantArbitrary = fc
   .map(({ content, name, refusal, calls, nullContent }) => ({ content, name, refusal, calls, nullContent }))
 
 const arrayArbitrary: fc.Arbitrary<unknown[]> = fc
-    .record({
-      prefix: fc.option(textArbitrary, { nil: undefined }),
-      first: userArbitrary,
-      rest: fc.array(fc.oneof(userArbitrary, laterSystemArbitrary, assistantArbitrary), { maxLength: 8 }),
-    })
-    .map(({ prefix, first, rest }) => {
-      let callNumber = 0
-      const messages: unknown[] = prefix === undefined ? [] : [{ role: 'system', content: prefix }]
-      for (const turn of [first, ...rest]) {
-        if (Array.isArray(turn)) {
-          messages.push(...turn)
-          continue
-        }
-        const toolCalls = turn.calls.map((call) => ({ id: `call_${(callNumber += 1)}`, type: 'function', function: { name: call.name, arguments: call.arguments } }))
-        // Null content only where the API allows it (with calls or a refusal); empty text there would come back null.
-        const canBeNull = toolCalls.length > 0 || turn.refusal !== undefined
-        const content = canBeNull && (turn.nullContent || turn.content === '') ? null : turn.content
-        const message: Record<string, unknown> = { role: 'assistant', content }
-        if (turn.name !== undefined) message['name'] = turn.name
-        if (turn.refusal !== undefined) message['refusal'] = turn.refusal
-        if (toolCalls.length > 0) message['tool_calls'] = toolCalls
-        messages.push(message)
-        toolCalls.forEach((call, position) => messages.push({ role: 'tool', tool_call_id: call.id, content: turn.calls[position]?.result ?? '' }))
+  .record({
+    prefix: fc.option(textArbitrary, { nil: undefined }),
+    first: userArbitrary,
+    rest: fc.array(fc.oneof(userArbitrary, laterSystemArbitrary, assistantArbitrary), { maxLength: 8 }),
+  })
+  .map(({ prefix, first, rest }) => {
+    let callNumber = 0
+    const messages: unknown[] = prefix === undefined ? [] : [{ role: 'system', content: prefix }]
+    for (const turn of [first, ...rest]) {
+      if (Array.isArray(turn)) {
+        messages.push(...turn)
+        continue
       }
-      return messages
-    })
+      const toolCalls = turn.calls.map((call) => ({
+        id: `call_${(callNumber += 1)}`,
+        type: 'function',
+        function: { name: call.name, arguments: call.arguments },
+      }))
+      // Null content only where the API allows it (with calls or a refusal); empty text there would come back null.
+      const canBeNull = toolCalls.length > 0 || turn.refusal !== undefined
+      const content = canBeNull && (turn.nullContent || turn.content === '') ? null : turn.content
+      const message: Record<string, unknown> = { role: 'assistant', content }
+      if (turn.name !== undefined) message['name'] = turn.name
+      if (turn.refusal !== undefined) message['refusal'] = turn.refusal
+      if (toolCalls.length > 0) message['tool_calls'] = toolCalls
+      messages.push(message)
+      toolCalls.forEach((call, position) => messages.push({ role: 'tool', tool_call_id: call.id, content: turn.calls[position]?.result ?? '' }))
+    }
+    return messages
+  })
 
 describe('OpenAI chat round trip', () => {
   it(`import → project → toOpenAIChat gives the input back byte for byte, and both providers accept the projection (fast-check seed ${seed}, 300 runs)`, () => {
@@ -107,7 +123,11 @@ describe('OpenAI chat round trip', () => {
         const imported = fromOpenAIChat(input)
         const thread = createThread({ id: 'round-trip' })
         thread.appendMany(imported.entries)
-        const policy = definePolicy({ maxInputTokens: 10_000_000, reserveOutputTokens: 1_000, ...(imported.systemPrompt === undefined ? {} : { systemPrompt: imported.systemPrompt }) })
+        const policy = definePolicy({
+          maxInputTokens: 10_000_000,
+          reserveOutputTokens: 1_000,
+          ...(imported.systemPrompt === undefined ? {} : { systemPrompt: imported.systemPrompt }),
+        })
         const result = project({ thread, policy, counter })
         const output = toOpenAIChat(result)
         expect(openAIChatProblems(output)).toEqual([])

@@ -11,7 +11,6 @@ import { toOpenAIChat } from './openai-chat'
 import { anthropicMessagesProblems, openAIChatProblems } from './provider-rules'
 import { providerToolNames, type ProviderToolNames } from '../parts/provider-tool-names'
 
-
 // Broken requests do not type-check; the checkers exist for exactly that data.
 function openAI(messages: unknown[]): OpenAIChatMessage[] {
   return messages as OpenAIChatMessage[]
@@ -43,11 +42,27 @@ describe('openAIChatProblems', () => {
   })
 
   it.each<[string, unknown[], string]>([
-    ['a system message with an image part', [{ role: 'system', content: [{ type: 'image_url', image_url: { url: 'https://x/a.png' } }] }], 'messages[0].content[0]: must be a part of type "text"'],
+    [
+      'a system message with an image part',
+      [{ role: 'system', content: [{ type: 'image_url', image_url: { url: 'https://x/a.png' } }] }],
+      'messages[0].content[0]: must be a part of type "text"',
+    ],
     ['a user message with empty parts', [{ role: 'user', content: [] }], 'messages[0]: content must be a string or a non-empty array of parts'],
-    ['an image that is not a URL', [{ role: 'user', content: [{ type: 'image_url', image_url: { url: 'x' } }] }], 'messages[0].content[0]: image_url.url must be an http(s) URL or a data:image/ URL'],
-    ['a file without bytes or id', [{ role: 'user', content: [{ type: 'file', file: { filename: 'a.pdf' } }] }], 'messages[0].content[0]: file needs file_data or file_id'],
-    ['a speaker name providers refuse', [{ role: 'user', content: 'x', name: 'Ada Lovelace' }], 'messages[0]: name "Ada Lovelace" must match ^[a-zA-Z0-9_-]{1,64}$'],
+    [
+      'an image that is not a URL',
+      [{ role: 'user', content: [{ type: 'image_url', image_url: { url: 'x' } }] }],
+      'messages[0].content[0]: image_url.url must be an http(s) URL or a data:image/ URL',
+    ],
+    [
+      'a file without bytes or id',
+      [{ role: 'user', content: [{ type: 'file', file: { filename: 'a.pdf' } }] }],
+      'messages[0].content[0]: file needs file_data or file_id',
+    ],
+    [
+      'a speaker name providers refuse',
+      [{ role: 'user', content: 'x', name: 'Ada Lovelace' }],
+      'messages[0]: name "Ada Lovelace" must match ^[a-zA-Z0-9_-]{1,64}$',
+    ],
     [
       'a cache breakpoint with another mode',
       [{ role: 'system', content: [{ type: 'text', text: 'x', prompt_cache_breakpoint: { mode: 'implicit' } }] }],
@@ -66,7 +81,10 @@ describe('openAIChatProblems', () => {
     ['an unknown role', [{ role: 'function', content: 'x' }], 'messages[0]: unknown role "function"'],
     [
       'a tool message with no assistant call before it',
-      [{ role: 'user', content: 'Hi' }, { role: 'tool', tool_call_id: 'a', content: 'x' }],
+      [
+        { role: 'user', content: 'Hi' },
+        { role: 'tool', tool_call_id: 'a', content: 'x' },
+      ],
       'messages[1]: tool message "a" does not follow an assistant message with tool_calls',
     ],
     [
@@ -124,22 +142,34 @@ describe('openAIChatProblems', () => {
     ],
     [
       'arguments that are not an object',
-      [{ role: 'assistant', content: null, tool_calls: [call('a', 'f', '[1]')] }, { role: 'tool', tool_call_id: 'a', content: '' }],
+      [
+        { role: 'assistant', content: null, tool_calls: [call('a', 'f', '[1]')] },
+        { role: 'tool', tool_call_id: 'a', content: '' },
+      ],
       'messages[0].tool_calls[0]: function.arguments must be JSON text of an object',
     ],
     [
       'a call without a name',
-      [{ role: 'assistant', content: null, tool_calls: [call('a', '')] }, { role: 'tool', tool_call_id: 'a', content: '' }],
+      [
+        { role: 'assistant', content: null, tool_calls: [call('a', '')] },
+        { role: 'tool', tool_call_id: 'a', content: '' },
+      ],
       'messages[0].tool_calls[0]: function.name "" must match ^[a-zA-Z0-9_-]{1,64}$',
     ],
     [
       'a call whose name providers refuse',
-      [{ role: 'assistant', content: null, tool_calls: [call('a', 'web.search')] }, { role: 'tool', tool_call_id: 'a', content: '' }],
+      [
+        { role: 'assistant', content: null, tool_calls: [call('a', 'web.search')] },
+        { role: 'tool', tool_call_id: 'a', content: '' },
+      ],
       'messages[0].tool_calls[0]: function.name "web.search" must match ^[a-zA-Z0-9_-]{1,64}$',
     ],
     [
       'a duplicate call id in one message',
-      [{ role: 'assistant', content: null, tool_calls: [call('a'), call('a')] }, { role: 'tool', tool_call_id: 'a', content: '' }],
+      [
+        { role: 'assistant', content: null, tool_calls: [call('a'), call('a')] },
+        { role: 'tool', tool_call_id: 'a', content: '' },
+      ],
       'messages[0].tool_calls[1]: duplicate tool call id "a" in one message',
     ],
   ])('reports %s', (_case, messages, problem) => {
@@ -166,27 +196,62 @@ describe('anthropicMessagesProblems', () => {
 
   it.each<[string, unknown, string]>([
     ['an empty message list', { messages: [] }, 'messages: must not be empty'],
-    ['a system that is neither a string nor text blocks', { system: 7, messages: [{ role: 'user', content: [text('Hi')] }] }, 'system: must be a string or an array of text blocks'],
-    ['an empty system text block', { system: [{ type: 'text', text: ' ' }], messages: [{ role: 'user', content: [text('Hi')] }] }, 'system[0]: empty text block'],
-    ['a malformed cache_control', { messages: [{ role: 'user', content: [{ type: 'text', text: 'Hi', cache_control: { type: 'persistent' } }] }] }, "messages[0].content[0]: cache_control must be { type: 'ephemeral', ttl?: '5m' | '1h' }"],
+    [
+      'a system that is neither a string nor text blocks',
+      { system: 7, messages: [{ role: 'user', content: [text('Hi')] }] },
+      'system: must be a string or an array of text blocks',
+    ],
+    [
+      'an empty system text block',
+      { system: [{ type: 'text', text: ' ' }], messages: [{ role: 'user', content: [text('Hi')] }] },
+      'system[0]: empty text block',
+    ],
+    [
+      'a malformed cache_control',
+      { messages: [{ role: 'user', content: [{ type: 'text', text: 'Hi', cache_control: { type: 'persistent' } }] }] },
+      "messages[0].content[0]: cache_control must be { type: 'ephemeral', ttl?: '5m' | '1h' }",
+    ],
     [
       'five cache breakpoints',
       {
-        system: [{ type: 'text', text: 'a', cache_control: { type: 'ephemeral' } }, { type: 'text', text: 'b', cache_control: { type: 'ephemeral' } }],
-        messages: [{ role: 'user', content: [{ type: 'text', text: 'c', cache_control: { type: 'ephemeral' } }, { type: 'text', text: 'd', cache_control: { type: 'ephemeral' } }] }],
+        system: [
+          { type: 'text', text: 'a', cache_control: { type: 'ephemeral' } },
+          { type: 'text', text: 'b', cache_control: { type: 'ephemeral' } },
+        ],
+        messages: [
+          {
+            role: 'user',
+            content: [
+              { type: 'text', text: 'c', cache_control: { type: 'ephemeral' } },
+              { type: 'text', text: 'd', cache_control: { type: 'ephemeral' } },
+            ],
+          },
+        ],
         cache_control: { type: 'ephemeral' },
       },
       'request: 5 cache_control breakpoints (system[0], system[1], messages[0].content[0], messages[0].content[1], request); at most 4 are allowed',
     ],
     [
       'a 1h breakpoint after a 5m one',
-      { system: [{ type: 'text', text: 'a', cache_control: { type: 'ephemeral' } }], messages: [{ role: 'user', content: [{ type: 'text', text: 'c', cache_control: { type: 'ephemeral', ttl: '1h' } }] }] },
+      {
+        system: [{ type: 'text', text: 'a', cache_control: { type: 'ephemeral' } }],
+        messages: [{ role: 'user', content: [{ type: 'text', text: 'c', cache_control: { type: 'ephemeral', ttl: '1h' } }] }],
+      },
       'messages[0].content[0]: a 1h cache_control after a 5m one (system[0]); longer TTLs must come first',
     ],
-    ['a first message from the assistant', { messages: [{ role: 'assistant', content: [text('Hi')] }] }, 'messages[0]: the first message must be from the user'],
+    [
+      'a first message from the assistant',
+      { messages: [{ role: 'assistant', content: [text('Hi')] }] },
+      'messages[0]: the first message must be from the user',
+    ],
     [
       'two user messages in a row',
-      { messages: [{ role: 'user', content: [text('a')] }, { role: 'user', content: [text('b')] }] },
+      {
+        messages: [
+          { role: 'user', content: [text('a')] },
+          { role: 'user', content: [text('b')] },
+        ],
+      },
       'messages[1]: two user messages in a row; roles must alternate',
     ],
     ['a system role in messages', { messages: [{ role: 'system', content: [text('a')] }] }, 'messages[0]: role must be "user" or "assistant"'],
@@ -196,12 +261,24 @@ describe('anthropicMessagesProblems', () => {
     ['a whitespace-only text block', { messages: [{ role: 'user', content: [text(' \n')] }] }, 'messages[0].content[0]: empty text block'],
     [
       'a tool_use id the API refuses',
-      { messages: [{ role: 'user', content: [text('a')] }, { role: 'assistant', content: [use('call.1')] }, { role: 'user', content: [result('call.1')] }] },
+      {
+        messages: [
+          { role: 'user', content: [text('a')] },
+          { role: 'assistant', content: [use('call.1')] },
+          { role: 'user', content: [result('call.1')] },
+        ],
+      },
       'messages[1].content[0]: tool_use id "call.1" must match ^[a-zA-Z0-9_-]+$',
     ],
     [
       'a tool_use with a non-object input',
-      { messages: [{ role: 'user', content: [text('a')] }, { role: 'assistant', content: [{ ...use('a'), input: '{}' }] }, { role: 'user', content: [result('a')] }] },
+      {
+        messages: [
+          { role: 'user', content: [text('a')] },
+          { role: 'assistant', content: [{ ...use('a'), input: '{}' }] },
+          { role: 'user', content: [result('a')] },
+        ],
+      },
       'messages[1].content[0]: tool_use input must be an object',
     ],
     [
@@ -235,7 +312,12 @@ describe('anthropicMessagesProblems', () => {
     ],
     [
       'a tool_use as the final message',
-      { messages: [{ role: 'user', content: [text('a')] }, { role: 'assistant', content: [use('a')] }] },
+      {
+        messages: [
+          { role: 'user', content: [text('a')] },
+          { role: 'assistant', content: [use('a')] },
+        ],
+      },
       'messages[1]: tool_use "a" is not answered by a tool_result in the next message',
     ],
     [
@@ -251,7 +333,12 @@ describe('anthropicMessagesProblems', () => {
     ],
     [
       'a tool_result in an assistant message',
-      { messages: [{ role: 'user', content: [text('a')] }, { role: 'assistant', content: [result('a')] }] },
+      {
+        messages: [
+          { role: 'user', content: [text('a')] },
+          { role: 'assistant', content: [result('a')] },
+        ],
+      },
       'messages[1].content[0]: tool_result only in user messages',
     ],
     [
@@ -291,7 +378,12 @@ describe('anthropicMessagesProblems', () => {
     ],
     [
       'a final assistant message ending in whitespace',
-      { messages: [{ role: 'user', content: [text('a')] }, { role: 'assistant', content: [text('b ')] }] },
+      {
+        messages: [
+          { role: 'user', content: [text('a')] },
+          { role: 'assistant', content: [text('b ')] },
+        ],
+      },
       'messages[1].content[0]: the final assistant message must not end with whitespace',
     ],
     ['an unknown block type', { messages: [{ role: 'user', content: [{ type: 'video' }] }] }, 'messages[0].content[0]: unknown block type "video"'],
@@ -303,17 +395,30 @@ describe('anthropicMessagesProblems', () => {
     ],
     [
       'an image over 5 MB',
-      { messages: [{ role: 'user', content: [{ type: 'image', source: { type: 'base64', media_type: 'image/png', data: 'A'.repeat(5 * 1024 * 1024 + 4) } }] }] },
+      {
+        messages: [
+          { role: 'user', content: [{ type: 'image', source: { type: 'base64', media_type: 'image/png', data: 'A'.repeat(5 * 1024 * 1024 + 4) } }] },
+        ],
+      },
       `messages[0].content[0]: image data is ${5 * 1024 * 1024 + 4} base64 characters, over the API's ${5 * 1024 * 1024}`,
     ],
     [
       'more than 100 images',
-      { messages: [{ role: 'user', content: Array.from({ length: 101 }, () => ({ type: 'image', source: { type: 'url', url: 'https://x/a.png' } })) }] },
-      "request: 101 images; the API takes at most 100 per request (leave older ones out with policy.keepImagesTurns)",
+      {
+        messages: [
+          { role: 'user', content: Array.from({ length: 101 }, () => ({ type: 'image', source: { type: 'url', url: 'https://x/a.png' } })) },
+        ],
+      },
+      'request: 101 images; the API takes at most 100 per request (leave older ones out with policy.keepImagesTurns)',
     ],
     [
       'an image from the assistant',
-      { messages: [{ role: 'user', content: [text('a')] }, { role: 'assistant', content: [{ type: 'image', source: { type: 'url', url: 'https://x/a.png' } }] }] },
+      {
+        messages: [
+          { role: 'user', content: [text('a')] },
+          { role: 'assistant', content: [{ type: 'image', source: { type: 'url', url: 'https://x/a.png' } }] },
+        ],
+      },
       'messages[1].content[0]: image blocks only in user messages',
     ],
   ])('reports %s', (_case, request, problem) => {

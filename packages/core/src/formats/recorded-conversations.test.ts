@@ -18,11 +18,14 @@ interface Recorded {
 }
 
 function fixture(file: string, name: (conversation: Record<string, unknown>) => string): Recorded[] {
-  const conversations = JSON.parse(readFileSync(new URL(`./fixtures/recorded/${file}`, import.meta.url), 'utf8')) as (Record<string, unknown> & { messages: Record<string, unknown>[] })[]
+  const conversations = JSON.parse(readFileSync(new URL(`./fixtures/recorded/${file}`, import.meta.url), 'utf8')) as (Record<string, unknown> & {
+    messages: Record<string, unknown>[]
+  })[]
   return conversations.map((conversation) => ({ name: name(conversation), messages: conversation.messages }))
 }
 
-const tau = (conversation: Record<string, unknown>): string => `tau-bench task ${String(conversation['task_id'])}${conversation['trial'] === undefined ? '' : ` trial ${String(conversation['trial'])}`}`
+const tau = (conversation: Record<string, unknown>): string =>
+  `tau-bench task ${String(conversation['task_id'])}${conversation['trial'] === undefined ? '' : ` trial ${String(conversation['trial'])}`}`
 const cases: readonly { readonly recorded: Recorded; readonly changes: readonly ImportChange['kind'][] }[] = [
   // GPT-4o reuses a call id in a later turn in each of these: renamed, and reported.
   ...fixture('tau-bench-gpt-4o-airline.json', tau).map((recorded) => ({ recorded, changes: ['tool-call-id-renamed'] as const })),
@@ -30,7 +33,11 @@ const cases: readonly { readonly recorded: Recorded; readonly changes: readonly 
   // The OpenAI SDK records a call without arguments as arguments "".
   ...fixture('openai-node-run-tools.json', (conversation) => `openai-node "${String(conversation['test'])}"`).map((recorded) => ({
     recorded,
-    changes: recorded.messages.some((message) => (message['tool_calls'] as { function: { arguments: string } }[] | undefined)?.some((call) => call.function.arguments === '')) ? (['empty-arguments'] as const) : [],
+    changes: recorded.messages.some((message) =>
+      (message['tool_calls'] as { function: { arguments: string } }[] | undefined)?.some((call) => call.function.arguments === ''),
+    )
+      ? (['empty-arguments'] as const)
+      : [],
   })),
 ]
 
@@ -53,36 +60,43 @@ function said(message: Record<string, unknown>, changed: Rename, index: number):
 }
 
 describe('recorded conversations', () => {
-  it.each(cases.map(({ recorded, changes }) => [recorded.name, recorded, changes] as const))('%s imports, projects for both providers and comes back as recorded, but for the changes reported', async (_name, recorded, expectedChanges) => {
-    const { systemPrompt, entries, changes } = fromOpenAIChat(recorded.messages)
-    expect(new Set(changes.map((change) => change.kind))).toEqual(new Set(expectedChanges))
-    const thread = createThread({ id: 'recorded' })
-    thread.appendMany(entries)
-    const counter = await createTokenCounter('o200k_base')
-    const prompt = systemPrompt === undefined ? {} : { systemPrompt }
-    const result = project({ thread, policy: definePolicy({ maxInputTokens: 200_000, reserveOutputTokens: 0, ...prompt }), counter })
-    expect(result.meta.dropped).toEqual([])
-    const openAI = toOpenAIChat(result)
-    expect(openAIChatProblems(openAI)).toEqual([])
-    expect(anthropicMessagesProblems(toAnthropicMessages(result))).toEqual([])
+  it.each(cases.map(({ recorded, changes }) => [recorded.name, recorded, changes] as const))(
+    '%s imports, projects for both providers and comes back as recorded, but for the changes reported',
+    async (_name, recorded, expectedChanges) => {
+      const { systemPrompt, entries, changes } = fromOpenAIChat(recorded.messages)
+      expect(new Set(changes.map((change) => change.kind))).toEqual(new Set(expectedChanges))
+      const thread = createThread({ id: 'recorded' })
+      thread.appendMany(entries)
+      const counter = await createTokenCounter('o200k_base')
+      const prompt = systemPrompt === undefined ? {} : { systemPrompt }
+      const result = project({ thread, policy: definePolicy({ maxInputTokens: 200_000, reserveOutputTokens: 0, ...prompt }), counter })
+      expect(result.meta.dropped).toEqual([])
+      const openAI = toOpenAIChat(result)
+      expect(openAIChatProblems(openAI)).toEqual([])
+      expect(anthropicMessagesProblems(toAnthropicMessages(result))).toEqual([])
 
-    const byField = new Map(changes.map((change) => [`${change.index}\u0000${change.field}`, change.to]))
-    const asImported: Rename = (index, field, value) => byField.get(`${index}\u0000${field}`) ?? value
-    const asSent: Rename = (_index, _field, value) => value
-    expect(openAI.map((message, index) => said(message as unknown as Record<string, unknown>, asSent, index))).toEqual(recorded.messages.map((message, index) => said(message, asImported, index)))
-    // With the ids the recording used (kept in meta), the calls and results come back with those ids too.
-    const restored = toOpenAIChat(result, { toolCallIds: originalToolCallIds(thread.entries) })
-    expect(openAIChatProblems(restored)).toEqual([])
-    const argumentsChanged: Rename = (index, field, value) => (field.endsWith('.arguments') ? asImported(index, field, value) : value)
-    expect(restored.map((message, index) => said(message as unknown as Record<string, unknown>, asSent, index))).toEqual(recorded.messages.map((message, index) => said(message, argumentsChanged, index)))
+      const byField = new Map(changes.map((change) => [`${change.index}\u0000${change.field}`, change.to]))
+      const asImported: Rename = (index, field, value) => byField.get(`${index}\u0000${field}`) ?? value
+      const asSent: Rename = (_index, _field, value) => value
+      expect(openAI.map((message, index) => said(message as unknown as Record<string, unknown>, asSent, index))).toEqual(
+        recorded.messages.map((message, index) => said(message, asImported, index)),
+      )
+      // With the ids the recording used (kept in meta), the calls and results come back with those ids too.
+      const restored = toOpenAIChat(result, { toolCallIds: originalToolCallIds(thread.entries) })
+      expect(openAIChatProblems(restored)).toEqual([])
+      const argumentsChanged: Rename = (index, field, value) => (field.endsWith('.arguments') ? asImported(index, field, value) : value)
+      expect(restored.map((message, index) => said(message as unknown as Record<string, unknown>, asSent, index))).toEqual(
+        recorded.messages.map((message, index) => said(message, argumentsChanged, index)),
+      )
 
-    // Under a budget that holds only part of it: within the budget, and still a request both providers take.
-    const tight = definePolicy({ maxInputTokens: Math.max(2_000, Math.floor(result.meta.tokens.total / 2)), reserveOutputTokens: 500, ...prompt })
-    const partial = project({ thread, policy: tight, counter })
-    if (!partial.meta.overflow) expect(partial.meta.tokens.total).toBeLessThanOrEqual(tight.maxInputTokens - tight.reserveOutputTokens)
-    expect(openAIChatProblems(toOpenAIChat(partial))).toEqual([])
-    expect(anthropicMessagesProblems(toAnthropicMessages(partial))).toEqual([])
-  })
+      // Under a budget that holds only part of it: within the budget, and still a request both providers take.
+      const tight = definePolicy({ maxInputTokens: Math.max(2_000, Math.floor(result.meta.tokens.total / 2)), reserveOutputTokens: 500, ...prompt })
+      const partial = project({ thread, policy: tight, counter })
+      if (!partial.meta.overflow) expect(partial.meta.tokens.total).toBeLessThanOrEqual(tight.maxInputTokens - tight.reserveOutputTokens)
+      expect(openAIChatProblems(toOpenAIChat(partial))).toEqual([])
+      expect(anthropicMessagesProblems(toAnthropicMessages(partial))).toEqual([])
+    },
+  )
 
   it('keeps the ids the recording used in meta, so each renamed call and result can be traced back', () => {
     for (const { recorded } of cases) {

@@ -42,7 +42,14 @@ describe('fromOpenAIChat', () => {
         tool_calls: [toolCall('call_1', 'weather', '{"city":"Oslo"}'), toolCall('call_2', 'clock', '{}')],
       },
       { role: 'tool', tool_call_id: 'call_2', content: 'noon' },
-      { role: 'tool', tool_call_id: 'call_1', content: [{ type: 'text', text: '{"temp"' }, { type: 'text', text: ':3}' }] },
+      {
+        role: 'tool',
+        tool_call_id: 'call_1',
+        content: [
+          { type: 'text', text: '{"temp"' },
+          { type: 'text', text: ':3}' },
+        ],
+      },
       { role: 'system', content: 'Later note' },
       { role: 'assistant', content: null, tool_calls: [toolCall('call_3', 'clock', '{"zone":"UTC"}')] },
       { role: 'assistant', content: '' },
@@ -64,7 +71,14 @@ describe('fromOpenAIChat', () => {
         // A tool message's text parts stay parts; result is their text, joined by a newline as a message's content is.
         {
           kind: 'tool_result',
-          payload: { name: 'weather', result: '{"temp"\n:3}', parts: [{ type: 'text', text: '{"temp"' }, { type: 'text', text: ':3}' }] },
+          payload: {
+            name: 'weather',
+            result: '{"temp"\n:3}',
+            parts: [
+              { type: 'text', text: '{"temp"' },
+              { type: 'text', text: ':3}' },
+            ],
+          },
           refs: { toolCallId: 'call_1' },
         },
         { kind: 'message', payload: { role: 'system', content: 'Later note' } },
@@ -102,7 +116,10 @@ describe('fromOpenAIChat', () => {
   })
 
   it('refuses an unknown role, naming the index and the supported roles', () => {
-    const error = importError([{ role: 'user', content: 'Hi' }, { role: 'critic', content: 'x' }])
+    const error = importError([
+      { role: 'user', content: 'Hi' },
+      { role: 'critic', content: 'x' },
+    ])
     expect(error.index).toBe(1)
     expect(error.field).toBe('role')
     expect(error.message).toContain('"system", "developer", "user", "assistant", "tool"')
@@ -110,7 +127,13 @@ describe('fromOpenAIChat', () => {
 
   it('refuses content parts a role does not take, saying which it does', () => {
     const error = importError([
-      { role: 'assistant', content: [{ type: 'text', text: 'Look' }, { type: 'image_url', image_url: { url: 'https://x/a.png' } }] },
+      {
+        role: 'assistant',
+        content: [
+          { type: 'text', text: 'Look' },
+          { type: 'image_url', image_url: { url: 'https://x/a.png' } },
+        ],
+      },
     ])
     expect(error.index).toBe(0)
     expect(error.field).toBe('content.1')
@@ -121,20 +144,41 @@ describe('fromOpenAIChat', () => {
     const audio = importError([{ role: 'user', content: [{ type: 'input_audio', input_audio: { data: 'AAAA', format: 'wav' } }] }])
     expect([audio.index, audio.field]).toEqual([0, 'content.0'])
     expect(audio.message).toContain('audio parts (input_audio) are not supported')
-    const reply = importError([{ role: 'user', content: 'x' }, { role: 'assistant', content: 'y', audio: { id: 'audio_1' } }])
+    const reply = importError([
+      { role: 'user', content: 'x' },
+      { role: 'assistant', content: 'y', audio: { id: 'audio_1' } },
+    ])
     expect([reply.index, reply.field]).toEqual([1, 'audio'])
-    const legacy = importError([{ role: 'user', content: 'x' }, { role: 'assistant', content: null, function_call: { name: 'f', arguments: '{}' } }])
+    const legacy = importError([
+      { role: 'user', content: 'x' },
+      { role: 'assistant', content: null, function_call: { name: 'f', arguments: '{}' } },
+    ])
     expect([legacy.index, legacy.field]).toEqual([1, 'function_call'])
     expect(legacy.message).toContain('give the call as tool_calls')
-    const role = importError([{ role: 'user', content: 'x' }, { role: 'function', name: 'f', content: 'y' }])
+    const role = importError([
+      { role: 'user', content: 'x' },
+      { role: 'function', name: 'f', content: 'y' },
+    ])
     expect([role.index, role.field]).toEqual([1, 'role'])
     // null is how SDKs spell "absent": accepted.
-    expect(fromOpenAIChat([{ role: 'user', content: 'x' }, { role: 'assistant', content: 'y', function_call: null, audio: null }]).entries).toHaveLength(2)
+    expect(
+      fromOpenAIChat([
+        { role: 'user', content: 'x' },
+        { role: 'assistant', content: 'y', function_call: null, audio: null },
+      ]).entries,
+    ).toHaveLength(2)
   })
 
   it('keeps speaker names, refusals, text parts as parts, images and files', () => {
     const imported = fromOpenAIChat([
-      { role: 'user', name: 'ada', content: [{ type: 'text', text: 'line one' }, { type: 'text', text: 'line two' }] },
+      {
+        role: 'user',
+        name: 'ada',
+        content: [
+          { type: 'text', text: 'line one' },
+          { type: 'text', text: 'line two' },
+        ],
+      },
       {
         role: 'user',
         content: [
@@ -147,7 +191,18 @@ describe('fromOpenAIChat', () => {
       { role: 'assistant', name: 'helper', content: null, refusal: 'I cannot help with that.' },
     ])
     expect(imported.entries).toEqual([
-      { kind: 'message', payload: { role: 'user', content: 'line one\nline two', name: 'ada', parts: [{ type: 'text', text: 'line one' }, { type: 'text', text: 'line two' }] } },
+      {
+        kind: 'message',
+        payload: {
+          role: 'user',
+          content: 'line one\nline two',
+          name: 'ada',
+          parts: [
+            { type: 'text', text: 'line one' },
+            { type: 'text', text: 'line two' },
+          ],
+        },
+      },
       {
         kind: 'message',
         payload: {
@@ -161,14 +216,20 @@ describe('fromOpenAIChat', () => {
           ],
         },
       },
-      { kind: 'message', payload: { role: 'assistant', content: '', name: 'helper', refusal: 'I cannot help with that.' }, refs: { callId: 'import-2' } },
+      {
+        kind: 'message',
+        payload: { role: 'assistant', content: '', name: 'helper', refusal: 'I cannot help with that.' },
+        refs: { callId: 'import-2' },
+      },
     ])
   })
 
   it('refuses a file part that is not a data: URL or carries both bytes and an id', () => {
     const raw = importError([{ role: 'user', content: [{ type: 'file', file: { file_data: 'JVBERi0=' } }] }])
     expect([raw.index, raw.field]).toEqual([0, 'content.0.file.file_data'])
-    const both = importError([{ role: 'user', content: [{ type: 'file', file: { file_data: 'data:application/pdf;base64,JVBERi0=', file_id: 'f' } }] }])
+    const both = importError([
+      { role: 'user', content: [{ type: 'file', file: { file_data: 'data:application/pdf;base64,JVBERi0=', file_id: 'f' } }] },
+    ])
     expect(both.field).toBe('content.0.file')
   })
 
@@ -194,28 +255,25 @@ describe('fromOpenAIChat', () => {
   })
 
   it('refuses arguments that are not JSON', () => {
-    const error = importError([
-      { role: 'assistant', content: null, tool_calls: [toolCall('a', 'f', '{}'), toolCall('b', 'f', '{oops')] },
-    ])
+    const error = importError([{ role: 'assistant', content: null, tool_calls: [toolCall('a', 'f', '{}'), toolCall('b', 'f', '{oops')] }])
     expect([error.index, error.field]).toEqual([0, 'tool_calls.1.function.arguments'])
   })
 
-  it.each([['[1,2]', 'an array'], ['"text"', 'a string'], ['7', 'a number']])(
-    'refuses arguments %s that are not an object',
-    (argumentsText, described) => {
-      const error = importError([
-        { role: 'user', content: 'go' },
-        { role: 'assistant', content: null, tool_calls: [toolCall('a', 'f', argumentsText)] },
-      ])
-      expect([error.index, error.field]).toEqual([1, 'tool_calls.0.function.arguments'])
-      expect(error.message).toContain(`got ${described}`)
-    },
-  )
+  it.each([
+    ['[1,2]', 'an array'],
+    ['"text"', 'a string'],
+    ['7', 'a number'],
+  ])('refuses arguments %s that are not an object', (argumentsText, described) => {
+    const error = importError([
+      { role: 'user', content: 'go' },
+      { role: 'assistant', content: null, tool_calls: [toolCall('a', 'f', argumentsText)] },
+    ])
+    expect([error.index, error.field]).toEqual([1, 'tool_calls.0.function.arguments'])
+    expect(error.message).toContain(`got ${described}`)
+  })
 
   it.each(['__proto__', 'constructor', 'prototype'])('refuses the key %s at any depth of the arguments', (key) => {
-    const error = importError([
-      { role: 'assistant', content: null, tool_calls: [toolCall('a', 'f', `{"outer":[{"${key}":{"polluted":true}}]}`)] },
-    ])
+    const error = importError([{ role: 'assistant', content: null, tool_calls: [toolCall('a', 'f', `{"outer":[{"${key}":{"polluted":true}}]}`)] }])
     expect([error.index, error.field]).toEqual([0, 'tool_calls.0.function.arguments'])
     expect(error.message).toContain(`"${key}" is not allowed`)
     expect(({} as Record<string, unknown>)['polluted']).toBeUndefined()
@@ -270,7 +328,17 @@ describe('fromOpenAIChat', () => {
     ]
     const { entries, changes } = fromOpenAIChat(messages)
     const ids = entries.map((entry) => `${entry.kind}:${entry.refs?.toolCallId ?? ''}`)
-    expect(ids).toEqual(['message:', 'tool_call:call_1', 'tool_result:call_1', 'tool_call:call_1~2', 'tool_result:call_1~2', 'tool_call:call_1~2~2', 'tool_call:call_1~3', 'tool_result:call_1~2~2', 'tool_result:call_1~3'])
+    expect(ids).toEqual([
+      'message:',
+      'tool_call:call_1',
+      'tool_result:call_1',
+      'tool_call:call_1~2',
+      'tool_result:call_1~2',
+      'tool_call:call_1~2~2',
+      'tool_call:call_1~3',
+      'tool_result:call_1~2~2',
+      'tool_result:call_1~3',
+    ])
     expect(changes).toEqual([
       { index: 3, field: 'tool_calls.0.id', kind: 'tool-call-id-renamed', from: 'call_1', to: 'call_1~2' },
       { index: 4, field: 'tool_call_id', kind: 'tool-call-id-renamed', from: 'call_1', to: 'call_1~2' },
@@ -280,7 +348,17 @@ describe('fromOpenAIChat', () => {
       { index: 7, field: 'tool_call_id', kind: 'tool-call-id-renamed', from: 'call_1', to: 'call_1~3' },
     ])
     // Each renamed entry keeps the id the conversation gave it.
-    expect(entries.map((entry) => entry.meta?.originalToolCallId)).toEqual([undefined, undefined, undefined, 'call_1', 'call_1', 'call_1~2', 'call_1', 'call_1~2', 'call_1'])
+    expect(entries.map((entry) => entry.meta?.originalToolCallId)).toEqual([
+      undefined,
+      undefined,
+      undefined,
+      'call_1',
+      'call_1',
+      'call_1~2',
+      'call_1',
+      'call_1~2',
+      'call_1',
+    ])
     // The same input, the same ids: deterministic.
     expect(fromOpenAIChat(messages)).toEqual({ systemPrompt: undefined, entries, changes })
   })
@@ -292,10 +370,21 @@ describe('fromOpenAIChat', () => {
   })
 
   it('keeps integers beyond 2^53 digit for digit, as strings, and reports them; safe numbers and strings are untouched', () => {
-    const text = '{"order":12345678901234567890,"n":-98765432109876543210,"ok":9007199254740991,"p":-9007199254740992,"f":1.5,"e":2e3,"s":"12345678901234567890 \\" 99999999999999999999"}'
+    const text =
+      '{"order":12345678901234567890,"n":-98765432109876543210,"ok":9007199254740991,"p":-9007199254740992,"f":1.5,"e":2e3,"s":"12345678901234567890 \\" 99999999999999999999"}'
     const { entries, changes } = fromOpenAIChat([{ role: 'assistant', content: null, tool_calls: [toolCall('a', 'f', text)] }])
     expect(entries[0]).toMatchObject({
-      payload: { arguments: { order: '12345678901234567890', n: '-98765432109876543210', ok: 9007199254740991, p: -9007199254740992, f: 1.5, e: 2000, s: '12345678901234567890 " 99999999999999999999' } },
+      payload: {
+        arguments: {
+          order: '12345678901234567890',
+          n: '-98765432109876543210',
+          ok: 9007199254740991,
+          p: -9007199254740992,
+          f: 1.5,
+          e: 2000,
+          s: '12345678901234567890 " 99999999999999999999',
+        },
+      },
     })
     expect(changes.map((change) => [change.kind, change.from])).toEqual([
       ['unsafe-integer', '12345678901234567890'],
@@ -306,7 +395,14 @@ describe('fromOpenAIChat', () => {
   it('moves refusal parts to the refusal, after its own text, keeping text parts as parts, and reports each move', () => {
     const { entries, changes } = fromOpenAIChat([
       { role: 'user', content: 'help me' },
-      { role: 'assistant', content: [{ type: 'text', text: 'Partly:' }, { type: 'refusal', refusal: 'not that part' }], refusal: 'No.' },
+      {
+        role: 'assistant',
+        content: [
+          { type: 'text', text: 'Partly:' },
+          { type: 'refusal', refusal: 'not that part' },
+        ],
+        refusal: 'No.',
+      },
       { role: 'assistant', content: [{ type: 'refusal', refusal: 'Never.' }] },
     ])
     expect(entries.slice(1).map((entry) => entry.payload)).toEqual([
@@ -319,7 +415,13 @@ describe('fromOpenAIChat', () => {
     ])
     const thread = createThread({ id: 'refusals' })
     thread.appendMany(entries)
-    const output = toOpenAIChat(project({ thread, policy: definePolicy({ maxInputTokens: 100_000, reserveOutputTokens: 0 }), counter: customTokenCounter('heuristic', heuristicCount, false) }))
+    const output = toOpenAIChat(
+      project({
+        thread,
+        policy: definePolicy({ maxInputTokens: 100_000, reserveOutputTokens: 0 }),
+        counter: customTokenCounter('heuristic', heuristicCount, false),
+      }),
+    )
     expect(output.slice(1)).toEqual([
       { role: 'assistant', content: [{ type: 'text', text: 'Partly:' }], refusal: 'No.\nnot that part' },
       { role: 'assistant', content: null, refusal: 'Never.' },
@@ -330,7 +432,14 @@ describe('fromOpenAIChat', () => {
     const messages = [
       { role: 'user', content: 'read' },
       { role: 'assistant', content: null, tool_calls: [toolCall('a', 'read_file', '{}')] },
-      { role: 'tool', tool_call_id: 'a', content: [{ type: 'text', text: 'line 1' }, { type: 'text', text: 'line 2' }] },
+      {
+        role: 'tool',
+        tool_call_id: 'a',
+        content: [
+          { type: 'text', text: 'line 1' },
+          { type: 'text', text: 'line 2' },
+        ],
+      },
       { role: 'user', content: 'again' },
       { role: 'assistant', content: null, tool_calls: [toolCall('b', 'read_file', '{}')] },
       { role: 'tool', tool_call_id: 'b', content: [{ type: 'text', text: 'line 3' }] },
@@ -341,7 +450,11 @@ describe('fromOpenAIChat', () => {
     const whole = toOpenAIChat(project({ thread, policy: definePolicy({ maxInputTokens: 100_000, reserveOutputTokens: 0 }), counter }))
     expect(JSON.stringify(whole)).toBe(JSON.stringify(messages))
     // Masking the older result replaces its text: the parts are not sent beside a placeholder.
-    const masked = project({ thread, policy: definePolicy({ maxInputTokens: 100_000, reserveOutputTokens: 0, toolTrace: 'masked', keepLastTurns: 1 }), counter })
+    const masked = project({
+      thread,
+      policy: definePolicy({ maxInputTokens: 100_000, reserveOutputTokens: 0, toolTrace: 'masked', keepLastTurns: 1 }),
+      counter,
+    })
     const tool = toOpenAIChat(masked)[2] as { content: unknown }
     expect(typeof tool.content).toBe('string')
     expect(tool.content).not.toContain('line 1\nline 2')

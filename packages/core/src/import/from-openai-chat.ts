@@ -121,11 +121,7 @@ function messageEntries(message: ParsedMessage, index: number, calls: ImportStat
   }
 }
 
-function assistantEntries(
-  message: Extract<ParsedMessage, { role: 'assistant' }>,
-  index: number,
-  calls: ImportState,
-): EntryInput[] {
+function assistantEntries(message: Extract<ParsedMessage, { role: 'assistant' }>, index: number, calls: ImportState): EntryInput[] {
   const toolCalls = message.tool_calls ?? []
   const hasContent = message.content !== null && message.content !== undefined
   if (!hasContent && toolCalls.length === 0 && (message.refusal ?? undefined) === undefined) {
@@ -137,7 +133,13 @@ function assistantEntries(
   const callId = `import-${index}`
   const entries: EntryInput[] = []
   // A message with tool calls and nothing else of its own is carried by the calls alone.
-  if (toolCalls.length === 0 || payload.content !== '' || payload.name !== undefined || payload.refusal !== undefined || payload.parts !== undefined) {
+  if (
+    toolCalls.length === 0 ||
+    payload.content !== '' ||
+    payload.name !== undefined ||
+    payload.refusal !== undefined ||
+    payload.parts !== undefined
+  ) {
     entries.push(checked({ kind: 'message', payload, refs: { callId } }, index, messageField))
   }
   toolCalls.forEach((call, callIndex) => {
@@ -168,33 +170,30 @@ function storedCallId(id: string, index: number, callIndex: number, calls: Impor
   const earlier = calls.byId.get(earlierId ?? id) as ImportedCall
   if (earlierId !== undefined && !earlier.answered) {
     // Two open calls with one id: a result could not tell them apart.
-    throw new InvalidMessagesError(index, `tool_calls.${callIndex}.id`, `tool call id "${id}" is already used by the message at index ${earlier.index}, whose call is not answered yet; give each call its own id`)
+    throw new InvalidMessagesError(
+      index,
+      `tool_calls.${callIndex}.id`,
+      `tool call id "${id}" is already used by the message at index ${earlier.index}, whose call is not answered yet; give each call its own id`,
+    )
   }
   const renamed = renamedId(id, calls)
   calls.changes.push({ index, field: `tool_calls.${callIndex}.id`, kind: 'tool-call-id-renamed', from: id, to: renamed })
   return renamed
 }
 
-function toolResultEntry(
-  message: Extract<ParsedMessage, { role: 'tool' }>,
-  index: number,
-  calls: ImportState,
-): EntryInput {
+function toolResultEntry(message: Extract<ParsedMessage, { role: 'tool' }>, index: number, calls: ImportState): EntryInput {
   // A result answers the newest call with its id (renamed when the id was reused).
   const storedId = calls.current.get(message.tool_call_id) ?? message.tool_call_id
   const call = calls.byId.get(storedId)
   if (call === undefined) {
-    throw new InvalidMessagesError(
-      index,
-      'tool_call_id',
-      `no earlier assistant message has a tool call with id "${message.tool_call_id}"`,
-    )
+    throw new InvalidMessagesError(index, 'tool_call_id', `no earlier assistant message has a tool call with id "${message.tool_call_id}"`)
   }
   if (call.answered) {
     throw new InvalidMessagesError(index, 'tool_call_id', `tool call "${message.tool_call_id}" is already answered`)
   }
   call.answered = true
-  if (storedId !== message.tool_call_id) calls.changes.push({ index, field: 'tool_call_id', kind: 'tool-call-id-renamed', from: message.tool_call_id, to: storedId })
+  if (storedId !== message.tool_call_id)
+    calls.changes.push({ index, field: 'tool_call_id', kind: 'tool-call-id-renamed', from: message.tool_call_id, to: storedId })
   // Text parts stay parts; `result` holds their text, as a message's `content` does.
   const parts = typeof message.content === 'string' ? undefined : message.content.map((part): TextPart => ({ type: 'text', text: part.text }))
   const entry: EntryInput = {
@@ -230,7 +229,11 @@ function originalIdMeta(original: string, stored: string): { meta?: { originalTo
  * An assistant's content and refusal as a message payload keeps them: refusal parts (the API's
  * `{ type: 'refusal' }`) join the `refusal` field, after its own text, each move reported.
  */
-function assistantContent(message: Extract<ParsedMessage, { role: 'assistant' }>, index: number, changes: ImportChange[]): { content: string | readonly ImportedPart[]; refusal: string | undefined } {
+function assistantContent(
+  message: Extract<ParsedMessage, { role: 'assistant' }>,
+  index: number,
+  changes: ImportChange[],
+): { content: string | readonly ImportedPart[]; refusal: string | undefined } {
   const refusals = message.refusal === null || message.refusal === undefined ? [] : [message.refusal]
   const content = message.content ?? ''
   if (typeof content === 'string') return { content, refusal: refusals[0] }
@@ -248,8 +251,13 @@ function assistantContent(message: Extract<ParsedMessage, { role: 'assistant' }>
   return { content: kept, refusal: refusals.length === 0 ? undefined : refusals.join(PART_TEXT_SEPARATOR) }
 }
 
-
-function messagePayload(role: Role, content: string | readonly ImportedPart[], name: string | undefined, refusal: string | undefined, index: number): MessagePayload {
+function messagePayload(
+  role: Role,
+  content: string | readonly ImportedPart[],
+  name: string | undefined,
+  refusal: string | undefined,
+  index: number,
+): MessagePayload {
   const parts = typeof content === 'string' ? undefined : content.map((part, partIndex) => importedPart(part, index, partIndex))
   const payload: { role: Role; content: string; name?: string; refusal?: string; parts?: ContentPart[] } = {
     role,
@@ -266,15 +274,20 @@ function importedPart(part: ImportedPart, index: number, partIndex: number): Con
     case 'text':
       return { type: 'text', text: part.text }
     case 'image_url': {
-      const image: { type: 'image'; source: MediaSource; detail?: 'auto' | 'low' | 'high' } = { type: 'image', source: { type: 'url', url: part.image_url.url } }
+      const image: { type: 'image'; source: MediaSource; detail?: 'auto' | 'low' | 'high' } = {
+        type: 'image',
+        source: { type: 'url', url: part.image_url.url },
+      }
       if (part.image_url.detail !== undefined) image.detail = part.image_url.detail
       return image
     }
     case 'file': {
       const { file_data: data, file_id: fileId, filename } = part.file
       const field = `content.${partIndex}.file`
-      if ((data === undefined) === (fileId === undefined)) throw new InvalidMessagesError(index, field, 'a file part needs exactly one of file_data and file_id')
-      if (data !== undefined && !data.startsWith('data:')) throw new InvalidMessagesError(index, `${field}.file_data`, 'file_data must be a data: URL (data:<media type>;base64,<bytes>)')
+      if ((data === undefined) === (fileId === undefined))
+        throw new InvalidMessagesError(index, field, 'a file part needs exactly one of file_data and file_id')
+      if (data !== undefined && !data.startsWith('data:'))
+        throw new InvalidMessagesError(index, `${field}.file_data`, 'file_data must be a data: URL (data:<media type>;base64,<bytes>)')
       const file: { type: 'file'; source: MediaSource; filename?: string } = {
         type: 'file',
         source: data !== undefined ? { type: 'url', url: data } : { type: 'provider-file', fileId: fileId as string },

@@ -35,7 +35,12 @@ export function refuseUnsupportedFields(messages: unknown): void {
  * A call's arguments text as the payload keeps it: the parsed object, and the text itself when
  * `JSON.stringify` would not give it back byte for byte (see `ToolCallPayload.argumentsText`).
  */
-export function parseArguments(text: string, index: number, field: string, changes?: ImportChange[]): Pick<ToolCallPayload, 'arguments' | 'argumentsText'> {
+export function parseArguments(
+  text: string,
+  index: number,
+  field: string,
+  changes?: ImportChange[],
+): Pick<ToolCallPayload, 'arguments' | 'argumentsText'> {
   // Recorded conversations carry `""` (a call without arguments) and `"null"`: an empty object.
   if (text.trim() === '' || text.trim() === 'null') {
     changes?.push({ index, field, kind: 'empty-arguments', from: text, to: '{}' })
@@ -57,7 +62,8 @@ export function parseArguments(text: string, index: number, field: string, chang
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     throw new InvalidMessagesError(index, field, `arguments must be a JSON object, got ${describeJson(value)}`)
   }
-  for (const digits of quoteUnsafeIntegers(text).integers) changes?.push({ index, field, kind: 'unsafe-integer', from: digits, to: JSON.stringify(digits) })
+  for (const digits of quoteUnsafeIntegers(text).integers)
+    changes?.push({ index, field, kind: 'unsafe-integer', from: digits, to: JSON.stringify(digits) })
   const argumentsText = keptArgumentsText(text, value)
   return argumentsText === undefined ? { arguments: value as JsonObject } : { arguments: value as JsonObject, argumentsText }
 }
@@ -68,7 +74,8 @@ export function parseArguments(text: string, index: number, field: string, chang
  * on the text, before anything is built: a reviver recurses).
  */
 export function parseArgumentsText(text: string, reviver?: (key: string, value: unknown) => unknown): JsonValue {
-  if (jsonTextNestingExceeds(text, entryLimits.maxDepth)) throw new RangeError(`arguments nested deeper than the ${entryLimits.maxDepth}-level limit (entryLimits.maxDepth)`)
+  if (jsonTextNestingExceeds(text, entryLimits.maxDepth))
+    throw new RangeError(`arguments nested deeper than the ${entryLimits.maxDepth}-level limit (entryLimits.maxDepth)`)
   return JSON.parse(quoteUnsafeIntegers(text).text, reviver) as JsonValue
 }
 

@@ -51,7 +51,11 @@ const imagePart = looseObject<ImportedImagePart>({
 })
 const filePart = looseObject<ImportedFilePart>({
   type: oneOf(['file']),
-  file: looseObject<ImportedFilePart['file']>({ file_data: optional(string(), 'loose'), file_id: optional(string(), 'loose'), filename: optional(string(), 'loose') }),
+  file: looseObject<ImportedFilePart['file']>({
+    file_data: optional(string(), 'loose'),
+    file_id: optional(string(), 'loose'),
+    filename: optional(string(), 'loose'),
+  }),
 })
 
 // What each role's content parts may be; anything else is refused with the part's type named.
@@ -126,4 +130,5 @@ const message: Reader<ParsedMessage> = (value, at: At | null) => {
 const messages = array(message)
 
 /** A Chat Completions `messages` array. */
-export const openAIChatMessagesReader: Reader<ParsedMessage[]> = (value, at) => (Array.isArray(value) ? messages(value, at) : fail(at, 'expected an array of messages'))
+export const openAIChatMessagesReader: Reader<ParsedMessage[]> = (value, at) =>
+  Array.isArray(value) ? messages(value, at) : fail(at, 'expected an array of messages')

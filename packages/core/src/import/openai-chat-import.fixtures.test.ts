@@ -29,13 +29,30 @@ const chatSamples: readonly unknown[] = [
       { type: 'file', file: { file_id: 'file-1' } },
     ],
   },
-  { role: 'assistant', content: 'Checking.', tool_calls: [{ id: 'c1', type: 'function', function: { name: 'weather', arguments: '{"city":"Oslo"}' } }] },
+  {
+    role: 'assistant',
+    content: 'Checking.',
+    tool_calls: [{ id: 'c1', type: 'function', function: { name: 'weather', arguments: '{"city":"Oslo"}' } }],
+  },
   { role: 'assistant', content: null, refusal: 'No.', name: 'bot', tool_calls: null },
   { role: 'assistant', content: [{ type: 'text', text: 'a' }] },
-  { role: 'assistant', content: [{ type: 'text', text: 'a' }, { type: 'refusal', refusal: 'No.' }] },
+  {
+    role: 'assistant',
+    content: [
+      { type: 'text', text: 'a' },
+      { type: 'refusal', refusal: 'No.' },
+    ],
+  },
   { role: 'user', content: [{ type: 'refusal', refusal: 'No.' }] },
   { role: 'tool', tool_call_id: 'c1', content: '{"celsius":3}' },
-  { role: 'tool', tool_call_id: 'c1', content: [{ type: 'text', text: 'x' }, { type: 'text', text: 'y' }] },
+  {
+    role: 'tool',
+    tool_call_id: 'c1',
+    content: [
+      { type: 'text', text: 'x' },
+      { type: 'text', text: 'y' },
+    ],
+  },
   { role: 'user', content: [{ type: 'input_audio', input_audio: {} }] },
   { role: 'system', content: [{ type: 'image_url', image_url: { url: 'x' } }] },
   // At the bounds: one-character url, call id, tool name and answered id.

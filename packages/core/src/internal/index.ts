@@ -21,7 +21,14 @@ export type { BuiltinCounterId, EncodingName } from '../tokens/token-counter'
 export { afterFirstPaint } from '../tokens/after-first-paint'
 export { estimatedCounterById, estimatedEncoding, estimatedTokenCounter, estimateIdEncoding } from '../tokens/estimated-counter'
 export { counterNow, counterReady, counterSettled } from '../tokens/counter-source'
-export { counterOutcome, loadedTokenCounter, heuristicCount, MESSAGE_OVERHEAD_TOKENS, REPLY_PRIMING_TOKENS, TOOL_CALL_OVERHEAD_TOKENS } from '../tokens/token-counter'
+export {
+  counterOutcome,
+  loadedTokenCounter,
+  heuristicCount,
+  MESSAGE_OVERHEAD_TOKENS,
+  REPLY_PRIMING_TOKENS,
+  TOOL_CALL_OVERHEAD_TOKENS,
+} from '../tokens/token-counter'
 export { inputBudget } from '../policy/policy'
 // A windowed read of a thread: the facts a store keeps beside it and the projector's cost model.
 export type { ThreadFacts } from '../project/window-read'
@@ -37,7 +44,23 @@ export { issuesText } from '../validation/issues'
 export { formatIssues, safeParse } from '../validation/zod-issues'
 // Core's readers, for the other packages' own options and rows (one schema language for the whole SDK).
 export type { Reader, Shape } from '../validation/readers'
-export { array, custom, fail, flag, int, jsonObject, looseObject, nullable, object, oneOf, optional, read, record, string, withDefault } from '../validation/readers'
+export {
+  array,
+  custom,
+  fail,
+  flag,
+  int,
+  jsonObject,
+  looseObject,
+  nullable,
+  object,
+  oneOf,
+  optional,
+  read,
+  record,
+  string,
+  withDefault,
+} from '../validation/readers'
 export { problemIssue } from '../validation/issues'
 export { callAttemptReader } from '../calls/call-attempt-schema'
 export { tokenCalibrationReader } from '../calls/calibration'

@@ -37,14 +37,20 @@ describe('chooseMemoryText', () => {
     expect(chooseMemoryText({ fresh, held, thread: reset, policy, counter }).reason).toBe('turns')
     const large = `${held.text}\nnotes: ${'a long new note '.repeat(20)}`
     expect(changedTokens(held.text, large, counter)).toBeGreaterThan(20)
-    expect(chooseMemoryText({ fresh: large, held, thread: threadWithTurns(2), policy, counter })).toMatchObject({ text: large, held: false, reason: 'changed' })
+    expect(chooseMemoryText({ fresh: large, held, thread: threadWithTurns(2), policy, counter })).toMatchObject({
+      text: large,
+      held: false,
+      reason: 'changed',
+    })
   })
 
   it('never holds without cacheFriendly or with memoryHoldTurns 1, and has nothing to hold on the first call', () => {
     const fresh = 'Memory (rev 2)\n\n[world]\nturn: 2'
     const thread = threadWithTurns(2)
     expect(chooseMemoryText({ fresh, held, thread, policy: definePolicy({}), counter }).reason).toBe('no-hold')
-    expect(chooseMemoryText({ fresh, held, thread, policy: definePolicy({ cacheFriendly: true, cache: { memoryHoldTurns: 1 } }), counter }).reason).toBe('no-hold')
+    expect(
+      chooseMemoryText({ fresh, held, thread, policy: definePolicy({ cacheFriendly: true, cache: { memoryHoldTurns: 1 } }), counter }).reason,
+    ).toBe('no-hold')
     expect(chooseMemoryText({ fresh, held: undefined, thread, policy, counter })).toMatchObject({ text: fresh, held: false, reason: 'first' })
   })
 
@@ -52,7 +58,11 @@ describe('chooseMemoryText', () => {
     const fresh = 'Memory (rev 2)\n\n[world]\nturn: 2'
     const thread = threadWithTurns(3)
     expect(chooseMemoryText({ fresh, held, thread, policy, counter }).reason).toBe('held')
-    expect(chooseMemoryText({ fresh, held, thread, policy, counter, turn: visibleTurns(thread) + 1 })).toMatchObject({ text: fresh, reason: 'turns', turn: 4 })
+    expect(chooseMemoryText({ fresh, held, thread, policy, counter, turn: visibleTurns(thread) + 1 })).toMatchObject({
+      text: fresh,
+      reason: 'turns',
+      turn: 4,
+    })
   })
 
   it('measures a change by what it adds or removes, not by the whole text', () => {
@@ -65,7 +75,12 @@ describe('chooseMemoryText', () => {
 
 describe('projectHoldingMemory', () => {
   const fresh = 'Memory (rev 2)\n\n[world]\nturn: 2'
-  const wide = definePolicy({ cacheFriendly: true, cache: { memoryHoldTurns: 3, memoryRefreshTokens: 20 }, maxInputTokens: 4000, reserveOutputTokens: 100 })
+  const wide = definePolicy({
+    cacheFriendly: true,
+    cache: { memoryHoldTurns: 3, memoryRefreshTokens: 20 },
+    maxInputTokens: 4000,
+    reserveOutputTokens: 100,
+  })
 
   it('sends the held text again while the window it was rendered under stands, and keeps the hold as it was', () => {
     const thread = threadWithTurns(3)
@@ -80,7 +95,11 @@ describe('projectHoldingMemory', () => {
   it('renders fresh when the window moved (and holds that), or when the choice says so', () => {
     const thread = threadWithTurns(3)
     const moved = projectHoldingMemory({ thread, policy: wide, counter, fresh, held: { ...held, windowKey: '7/-' } })
-    expect(moved).toMatchObject({ memory: fresh, reason: 'window-moved', hold: { text: fresh, turn: 3, windowKey: memoryWindowKey(moved.projection.meta) } })
+    expect(moved).toMatchObject({
+      memory: fresh,
+      reason: 'window-moved',
+      hold: { text: fresh, turn: 3, windowKey: memoryWindowKey(moved.projection.meta) },
+    })
     expect(moved.projection.messages[0]?.content).toBe(fresh)
     const first = projectHoldingMemory({ thread, policy: wide, counter, fresh, held: undefined })
     expect(first).toMatchObject({ memory: fresh, reason: 'first', hold: { text: fresh, turn: 3 } })

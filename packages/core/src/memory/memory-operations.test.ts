@@ -27,7 +27,17 @@ describe('memory operations (pure)', () => {
   it('refuse bad data, async updates and unknown spaces', () => {
     const memory = createMemory('a', 0)
     expect(() => updateSpace(memory, 'tasks', () => [{ id: 'x', text: 't', status: 'maybe' }], { now: 0 })).toThrow(InvalidMemoryOperationError)
-    expect(() => updateSpace(memory, 'tasks', () => [{ id: 'x', text: 't', status: 'open' }, { id: 'x', text: 'u', status: 'open' }], { now: 0 })).toThrow(/appears twice/)
+    expect(() =>
+      updateSpace(
+        memory,
+        'tasks',
+        () => [
+          { id: 'x', text: 't', status: 'open' },
+          { id: 'x', text: 'u', status: 'open' },
+        ],
+        { now: 0 },
+      ),
+    ).toThrow(/appears twice/)
     expect(() => updateSpace(memory, 'world', () => Promise.resolve({}), { now: 0 })).toThrow(/synchronous/)
     expect(() => updateSpace(memory, 'world', () => JSON.parse('{"__proto__": {"polluted": true}}'), { now: 0 })).toThrow(InvalidMemoryOperationError)
     expect(() => updateSpace(memory, 'nope', (data) => data, { now: 0 })).toThrow(/no such space/)
@@ -43,7 +53,12 @@ describe('memory operations (pure)', () => {
       expect.unreachable()
     } catch (error) {
       expect(error).toBeInstanceOf(RevisionConflictError)
-      expect(error).toMatchObject({ target: { kind: 'memory-space', memoryId: 'a', space: 'world' }, expected: 0, actual: 1, current: { kind: 'map', data: { k: 1 }, rev: 1 } })
+      expect(error).toMatchObject({
+        target: { kind: 'memory-space', memoryId: 'a', space: 'world' },
+        expected: 0,
+        actual: 1,
+        current: { kind: 'map', data: { k: 1 }, rev: 1 },
+      })
     }
   })
 })

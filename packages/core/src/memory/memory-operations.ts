@@ -50,7 +50,8 @@ export interface WriteOptions {
 function checkRev(memory: Memory, name: string, space: Space | undefined, options: WriteOptions): void {
   if (options.expectedRev === undefined) return
   const actual = space?.rev ?? -1
-  if (actual !== options.expectedRev) throw new RevisionConflictError({ kind: 'memory-space', memoryId: memory.id, space: name }, options.expectedRev, actual, space)
+  if (actual !== options.expectedRev)
+    throw new RevisionConflictError({ kind: 'memory-space', memoryId: memory.id, space: name }, options.expectedRev, actual, space)
 }
 
 function withSpaces(memory: Memory, spaces: MemorySpaces, now: number): Memory {
@@ -67,7 +68,10 @@ function validData(name: string, kind: SpaceKind, data: unknown): JsonObject | r
   const result = read(reader, data)
   if (!result.ok) {
     const path = issuePath(result.problem.path)
-    throw new InvalidMemoryOperationError(name, `the new data is not valid ${name === 'tasks' ? 'tasks' : kind === 'map' ? 'map' : 'list'} data${path === '' ? '' : ` at ${path}`}: ${result.problem.rule}`)
+    throw new InvalidMemoryOperationError(
+      name,
+      `the new data is not valid ${name === 'tasks' ? 'tasks' : kind === 'map' ? 'map' : 'list'} data${path === '' ? '' : ` at ${path}`}: ${result.problem.rule}`,
+    )
   }
   return result.value
 }
@@ -79,13 +83,21 @@ export type SpaceData<K extends SpaceKind> = K extends 'map' ? JsonObject : read
  * Replaces a space's data with `update(data)`: bumps the container rev, and sets the space's rev
  * to it. `update` must be synchronous and return new data (do not mutate its argument).
  */
-export function updateSpace(memory: Memory, name: string, update: (data: never) => unknown, options: WriteOptions & { readonly now: number }): Memory {
+export function updateSpace(
+  memory: Memory,
+  name: string,
+  update: (data: never) => unknown,
+  options: WriteOptions & { readonly now: number },
+): Memory {
   const space = getSpace(memory, name)
   checkRev(memory, name, space, options)
   if (space === undefined) throw new InvalidMemoryOperationError(name, 'no such space; create it first with createSpace(name, "map" | "list")')
   const next = update(space.data as never)
   if (typeof (next as { then?: unknown } | null)?.then === 'function') {
-    throw new InvalidMemoryOperationError(name, 'the update function returned a promise; it must be synchronous (it runs inside one storage transaction)')
+    throw new InvalidMemoryOperationError(
+      name,
+      'the update function returned a promise; it must be synchronous (it runs inside one storage transaction)',
+    )
   }
   const data = validData(name, space.kind, next)
   const rev = memory.rev + 1
@@ -94,20 +106,31 @@ export function updateSpace(memory: Memory, name: string, update: (data: never) 
 }
 
 /** Adds a custom space. Its rev is the new container rev, so a re-created space never repeats an old rev. */
-export function createSpace(memory: Memory, name: string, kind: SpaceKind, options: { readonly now: number; readonly metadata?: JsonObject }): Memory {
+export function createSpace(
+  memory: Memory,
+  name: string,
+  kind: SpaceKind,
+  options: { readonly now: number; readonly metadata?: JsonObject },
+): Memory {
   checkName(name)
   if (getSpace(memory, name) !== undefined) throw new InvalidMemoryOperationError(name, 'a space with this name already exists')
   const checked = read(jsonObject, options.metadata ?? {})
-  if (!checked.ok) throw new InvalidMemoryOperationError(name, `metadata${checked.problem.path.length === 0 ? '' : `.${issuePath(checked.problem.path)}`}: ${checked.problem.rule}`)
+  if (!checked.ok)
+    throw new InvalidMemoryOperationError(
+      name,
+      `metadata${checked.problem.path.length === 0 ? '' : `.${issuePath(checked.problem.path)}`}: ${checked.problem.rule}`,
+    )
   const metadata = checked.value
   const rev = memory.rev + 1
-  const space: Space = kind === 'map' ? ({ kind, data: {}, rev, metadata } satisfies MapSpace) : ({ kind, data: [], rev, metadata } satisfies ListSpace)
+  const space: Space =
+    kind === 'map' ? ({ kind, data: {}, rev, metadata } satisfies MapSpace) : ({ kind, data: [], rev, metadata } satisfies ListSpace)
   return withSpaces(memory, { ...memory.spaces, [name]: space } as MemorySpaces, options.now)
 }
 
 /** Removes a custom space. `tasks` and `world` cannot be deleted. */
 export function deleteSpace(memory: Memory, name: string, options: WriteOptions & { readonly now: number }): Memory {
-  if (isBuiltinSpace(name)) throw new InvalidMemoryOperationError(name, 'built-in spaces (tasks, world) always exist and cannot be deleted; clear their data instead')
+  if (isBuiltinSpace(name))
+    throw new InvalidMemoryOperationError(name, 'built-in spaces (tasks, world) always exist and cannot be deleted; clear their data instead')
   const space = getSpace(memory, name)
   checkRev(memory, name, space, options)
   if (space === undefined) throw new InvalidMemoryOperationError(name, 'no such space')

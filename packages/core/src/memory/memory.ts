@@ -1,5 +1,20 @@
 import type { JsonObject, JsonValue } from '../entries/entry'
-import { array, fail, flag, int, jsonObject, jsonValue, object, oneOf, read, record, string, union, type At, type Reader } from '../validation/readers'
+import {
+  array,
+  fail,
+  flag,
+  int,
+  jsonObject,
+  jsonValue,
+  object,
+  oneOf,
+  read,
+  record,
+  string,
+  union,
+  type At,
+  type Reader,
+} from '../validation/readers'
 
 // Memory is plain JSON: the store persists it, the projector renders it, nothing here does I/O.
 
@@ -64,11 +79,18 @@ export const spaceNameReader: Reader<string> = (value, at) => {
   return name
 }
 
-export const memoryIdReader: Reader<string> = string({ pattern: /^[A-Za-z0-9_.:-]{1,128}$/, patternRule: 'memory ids are 1-128 characters of A-Z a-z 0-9 _ . : -' })
+export const memoryIdReader: Reader<string> = string({
+  pattern: /^[A-Za-z0-9_.:-]{1,128}$/,
+  patternRule: 'memory ids are 1-128 characters of A-Z a-z 0-9 _ . : -',
+})
 
 const rev = int({ min: 0 })
 
-export const taskReader: Reader<Task> = object<Task>({ id: string({ min: 1, max: 128 }), text: string({ max: 100_000 }), status: oneOf(['open', 'done']) })
+export const taskReader: Reader<Task> = object<Task>({
+  id: string({ min: 1, max: 128 }),
+  text: string({ max: 100_000 }),
+  status: oneOf(['open', 'done']),
+})
 
 const tasks = array(taskReader)
 

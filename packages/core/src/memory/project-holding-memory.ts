@@ -30,11 +30,24 @@ export function projectHoldingMemory(
   },
 ): HeldMemoryProjection {
   const { fresh, held, turn, ...projectInput } = input
-  const choice = chooseMemoryText({ fresh, held, thread: input.thread, policy: input.policy, counter: input.counter, ...(turn === undefined ? {} : { turn }) })
+  const choice = chooseMemoryText({
+    fresh,
+    held,
+    thread: input.thread,
+    policy: input.policy,
+    counter: input.counter,
+    ...(turn === undefined ? {} : { turn }),
+  })
   const run = (text: string): ProjectionResult => project({ ...projectInput, ...(text === '' ? {} : { memory: text }) })
   const projection = run(choice.text)
-  if (choice.held && held !== undefined && memoryWindowKey(projection.meta) === held.windowKey) return { projection, memory: choice.text, reason: 'held', hold: held }
+  if (choice.held && held !== undefined && memoryWindowKey(projection.meta) === held.windowKey)
+    return { projection, memory: choice.text, reason: 'held', hold: held }
   // Held provisionally, but the window moved: the fresh text, projected again.
   const sent = choice.held ? run(fresh) : projection
-  return { projection: sent, memory: fresh, reason: choice.held ? 'window-moved' : choice.reason, hold: { text: fresh, turn: choice.turn, windowKey: memoryWindowKey(sent.meta) } }
+  return {
+    projection: sent,
+    memory: fresh,
+    reason: choice.held ? 'window-moved' : choice.reason,
+    hold: { text: fresh, turn: choice.turn, windowKey: memoryWindowKey(sent.meta) },
+  }
 }

@@ -5,9 +5,21 @@ import { queryMemory } from './query-memory'
 
 function sample(): Memory {
   let memory = createMemory('agent', 0)
-  memory = updateSpace(memory, 'tasks', (tasks: never) => tasksAdd(tasksAdd(tasks, { id: 't1', text: 'Book the ferry to Bergen', status: 'open' }), { id: 't2', text: 'Find a hotel in Oslo', status: 'open' }), { now: 0 })
+  memory = updateSpace(
+    memory,
+    'tasks',
+    (tasks: never) =>
+      tasksAdd(tasksAdd(tasks, { id: 't1', text: 'Book the ferry to Bergen', status: 'open' }), {
+        id: 't2',
+        text: 'Find a hotel in Oslo',
+        status: 'open',
+      }),
+    { now: 0 },
+  )
   memory = updateSpace(memory, 'tasks', (tasks: never) => tasksComplete(tasks, 't2'), { now: 0 })
-  memory = updateSpace(memory, 'world', (data: never) => mapPut(mapPut(data, 'destination', 'Oslo'), 'pet', { name: 'Oliver', kind: 'cat' }), { now: 0 })
+  memory = updateSpace(memory, 'world', (data: never) => mapPut(mapPut(data, 'destination', 'Oslo'), 'pet', { name: 'Oliver', kind: 'cat' }), {
+    now: 0,
+  })
   memory = createSpace(memory, 'notes', 'list', { now: 0 })
   memory = updateSpace(memory, 'notes', () => ['The user paints landscapes', 'Allergic to peanuts\nand shellfish', 42], { now: 0 })
   return memory
@@ -17,9 +29,20 @@ describe('queryMemory', () => {
   it('ranks tasks, map entries and list items by their words, with the terms that matched', () => {
     const memory = sample()
     const [best, ...rest] = queryMemory(memory, 'What is the name of my cat?')
-    expect(best).toEqual({ space: 'world', key: 'pet', text: 'pet: {"name":"Oliver","kind":"cat"}', score: expect.any(Number), terms: ['cat', 'name'] })
+    expect(best).toEqual({
+      space: 'world',
+      key: 'pet',
+      text: 'pet: {"name":"Oliver","kind":"cat"}',
+      score: expect.any(Number),
+      terms: ['cat', 'name'],
+    })
     expect(rest).toEqual([])
-    expect(queryMemory(memory, 'ferry booking')[0]).toMatchObject({ space: 'tasks', index: 0, text: '[ ] t1: Book the ferry to Bergen', terms: ['book', 'ferry'] })
+    expect(queryMemory(memory, 'ferry booking')[0]).toMatchObject({
+      space: 'tasks',
+      index: 0,
+      text: '[ ] t1: Book the ferry to Bergen',
+      terms: ['book', 'ferry'],
+    })
     // A map entry is found by its key too; a task by its text, done or not.
     expect(queryMemory(memory, 'destination').map((match) => match.key)).toEqual(['destination'])
     expect(queryMemory(memory, 'hotel')[0]).toMatchObject({ space: 'tasks', index: 1, text: '[x] t2: Find a hotel in Oslo' })

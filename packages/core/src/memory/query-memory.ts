@@ -23,7 +23,8 @@ interface MemoryMatchFields {
 }
 
 /** An item found relevant: a map space's entry (`key`), or a list's item or a task (`index`, its position). */
-export type MemoryMatch = (MemoryMatchFields & { readonly key: string; readonly index?: never }) | (MemoryMatchFields & { readonly index: number; readonly key?: never })
+export type MemoryMatch =
+  (MemoryMatchFields & { readonly key: string; readonly index?: never }) | (MemoryMatchFields & { readonly index: number; readonly key?: never })
 
 /** Text past this many characters of one item is not searched (a huge value is found by its start). */
 const MAX_ITEM_CHARACTERS = 200_000
@@ -95,9 +96,13 @@ function memoryItems(memory: Memory, names: readonly string[]): Item[] {
     const space: Space | undefined = Object.hasOwn(memory.spaces, name) ? memory.spaces[name] : undefined
     if (space === undefined) continue
     if (name === 'tasks') {
-      ;(space.data as readonly Task[]).forEach((task, index) => add(name, undefined, index, `[${task.status === 'done' ? 'x' : ' '}] ${task.id}: ${task.text}`, task.text))
+      ;(space.data as readonly Task[]).forEach((task, index) =>
+        add(name, undefined, index, `[${task.status === 'done' ? 'x' : ' '}] ${task.id}: ${task.text}`, task.text),
+      )
     } else if (space.kind === 'map') {
-      Object.entries(space.data).forEach(([key, value], index) => add(name, key, index, `${key}: ${JSON.stringify(value)}`, `${key} ${plainText(value)}`))
+      Object.entries(space.data).forEach(([key, value], index) =>
+        add(name, key, index, `${key}: ${JSON.stringify(value)}`, `${key} ${plainText(value)}`),
+      )
     } else {
       space.data.forEach((value, index) => add(name, undefined, index, JSON.stringify(value), plainText(value)))
     }

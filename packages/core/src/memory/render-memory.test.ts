@@ -14,7 +14,16 @@ beforeAll(async () => {
 
 function tripMemory() {
   let memory = createMemory('agent', 1)
-  memory = updateSpace(memory, 'tasks', (tasks: never) => tasksComplete(tasksAdd(tasksAdd(tasks, { id: 't1', text: 'Book the ferry', status: 'open' }), { id: 't2', text: 'Find a hotel', status: 'open' }), 't2'), { now: 2 })
+  memory = updateSpace(
+    memory,
+    'tasks',
+    (tasks: never) =>
+      tasksComplete(
+        tasksAdd(tasksAdd(tasks, { id: 't1', text: 'Book the ferry', status: 'open' }), { id: 't2', text: 'Find a hotel', status: 'open' }),
+        't2',
+      ),
+    { now: 2 },
+  )
   memory = updateSpace(memory, 'world', (world: never) => mapPut(mapPut(world, 'destination', 'Oslo'), 'budget', 2000), { now: 3 })
   memory = createSpace(memory, 'notes', 'list', { now: 4 })
   memory = updateSpace(memory, 'notes', () => ['x'.repeat(4000)], { now: 5 })
@@ -39,7 +48,7 @@ describe('renderMemory', () => {
     expect(renderMemory(memory, { spaces: ['world', 'tasks', 'notes', 'missing'], maxTokens: 200, counter })).toBe(rendered)
   })
 
-  it('goes into the projection\'s memory segment, counted in meta', () => {
+  it("goes into the projection's memory segment, counted in meta", () => {
     const thread = createThread()
     thread.append({ kind: 'message', payload: { role: 'user', content: 'Where am I going?' } })
     const policy = definePolicy({ memorySpaces: ['world', 'notes'], memoryMaxTokens: 100 })

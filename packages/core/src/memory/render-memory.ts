@@ -38,9 +38,16 @@ const cache = new WeakMap<Memory, Map<string, RenderedMemory>>()
  * whole or left out so the segment stays within `maxTokens` (its message overhead included).
  * Values are shown as JSON, so the model reads exactly what is stored. Memoised per memory value.
  */
-export function renderMemory(memory: Memory, options: { readonly spaces: readonly string[]; readonly maxTokens: number; readonly counter: TokenCounter }): RenderedMemory {
+export function renderMemory(
+  memory: Memory,
+  options: { readonly spaces: readonly string[]; readonly maxTokens: number; readonly counter: TokenCounter },
+): RenderedMemory {
   const key = `${options.counter.id}\u0000${options.maxTokens}\u0000${options.spaces.join('\u0000')}`
-  return memo(memo(cache, memory, () => new Map()), key, () => render(memory, options))
+  return memo(
+    memo(cache, memory, () => new Map()),
+    key,
+    () => render(memory, options),
+  )
 }
 
 function render(memory: Memory, options: Parameters<typeof renderMemory>[1]): RenderedMemory {

@@ -22,8 +22,16 @@ const memoryArbitrary = fc
   })
   .map(({ world, tasks, notes }): Memory => {
     let memory = createMemory('agent', 1)
-    memory = updateSpace(memory, 'world', (data: JsonObject) => world.reduce<JsonObject>((map, [key, value]) => mapPut(map, key, value), data), { now: 2 })
-    memory = updateSpace(memory, 'tasks', (data: readonly Task[]) => tasks.reduce<readonly Task[]>((list, text, index) => tasksAdd(list, { id: `t${index}`, text, status: 'open' }), data), { now: 3 })
+    memory = updateSpace(memory, 'world', (data: JsonObject) => world.reduce<JsonObject>((map, [key, value]) => mapPut(map, key, value), data), {
+      now: 2,
+    })
+    memory = updateSpace(
+      memory,
+      'tasks',
+      (data: readonly Task[]) =>
+        tasks.reduce<readonly Task[]>((list, text, index) => tasksAdd(list, { id: `t${index}`, text, status: 'open' }), data),
+      { now: 3 },
+    )
     memory = createSpace(memory, 'notes', 'list', { now: 4 })
     return updateSpace(memory, 'notes', () => notes, { now: 5 })
   })

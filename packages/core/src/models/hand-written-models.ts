@@ -21,7 +21,13 @@ function geminiPrices(input: number, output: number, cachedInput: number, minimu
   return { inputPerMillion: input, outputPerMillion: output, cacheReadPerMillion: cachedInput, minimumCacheableTokens }
 }
 
-function approximate(provider: ModelProvider, id: string, contextWindow: number, maxOutputTokens: number, prices?: readonly [number, number] | ModelPricing): ModelInfo {
+function approximate(
+  provider: ModelProvider,
+  id: string,
+  contextWindow: number,
+  maxOutputTokens: number,
+  prices?: readonly [number, number] | ModelPricing,
+): ModelInfo {
   const pricing = prices === undefined || !Array.isArray(prices) ? prices : { inputPerMillion: prices[0], outputPerMillion: prices[1] }
   return {
     id,

@@ -74,10 +74,12 @@ export const modelInfoReader: Reader<ModelInfo> = object<ModelInfo>(
     pricing: optional(modelPricingReader),
   },
   (info, at) => {
-    if (info.tokenizer === 'heuristic' && info.exactTokenizer) flag({ parent: at, key: 'exactTokenizer' }, 'must be false when tokenizer is "heuristic"')
+    if (info.tokenizer === 'heuristic' && info.exactTokenizer)
+      flag({ parent: at, key: 'exactTokenizer' }, 'must be false when tokenizer is "heuristic"')
     if (info.maxOutputTokens > info.contextWindow) {
       flag({ parent: at, key: 'maxOutputTokens' }, `must not exceed contextWindow (${info.maxOutputTokens} > ${info.contextWindow})`)
     }
-    if (Math.floor(info.contextWindow * (1 - info.safetyMargin)) < 2) flag({ parent: at, key: 'safetyMargin' }, 'leaves no usable window; lower it or raise contextWindow')
+    if (Math.floor(info.contextWindow * (1 - info.safetyMargin)) < 2)
+      flag({ parent: at, key: 'safetyMargin' }, 'leaves no usable window; lower it or raise contextWindow')
   },
 )

@@ -3,15 +3,7 @@ import * as openAIModelSpecs from 'gpt-tokenizer/models'
 import { modelToEncodingMap } from 'gpt-tokenizer/mapping'
 import { InvalidModelInfoError, ThreadlensError, UnknownModelError } from '../errors/threadlens-error'
 import { inputBudget } from '../policy/policy'
-import {
-  APPROXIMATE_TOKENIZER_SAFETY_MARGIN,
-  estimateCost,
-  listModels,
-  modelInfo,
-  policyForModel,
-  registerModel,
-  type ModelInfo,
-} from './models'
+import { APPROXIMATE_TOKENIZER_SAFETY_MARGIN, estimateCost, listModels, modelInfo, policyForModel, registerModel, type ModelInfo } from './models'
 
 interface Spec {
   readonly context_window?: number
@@ -85,17 +77,25 @@ describe('modelInfo resolution', () => {
     expect(modelInfo(id).id).toBe(expected)
   })
 
-  it.each(['gpt-7', 'claude-sonnet-9', 'text-embedding-3-small', 'whisper-1', 'tts-1', 'dall-e-3', 'gpt-4o-realtime-preview', 'gpt-4o-audio-preview', 'omni-moderation-latest', ''])(
-    'throws UnknownModelError naming %j',
-    (id) => {
-      const error = caught(() => modelInfo(id))
-      expect(error).toBeInstanceOf(UnknownModelError)
-      expect(ThreadlensError.isInstance(error)).toBe(true)
-      expect((error as UnknownModelError).modelId).toBe(id)
-      expect((error as UnknownModelError).message).toContain(`"${id}"`)
-      expect(() => policyForModel(id)).toThrow(UnknownModelError)
-    },
-  )
+  it.each([
+    'gpt-7',
+    'claude-sonnet-9',
+    'text-embedding-3-small',
+    'whisper-1',
+    'tts-1',
+    'dall-e-3',
+    'gpt-4o-realtime-preview',
+    'gpt-4o-audio-preview',
+    'omni-moderation-latest',
+    '',
+  ])('throws UnknownModelError naming %j', (id) => {
+    const error = caught(() => modelInfo(id))
+    expect(error).toBeInstanceOf(UnknownModelError)
+    expect(ThreadlensError.isInstance(error)).toBe(true)
+    expect((error as UnknownModelError).modelId).toBe(id)
+    expect((error as UnknownModelError).message).toContain(`"${id}"`)
+    expect(() => policyForModel(id)).toThrow(UnknownModelError)
+  })
 })
 
 describe('listModels', () => {
@@ -298,10 +298,9 @@ describe('cache pricing', () => {
 
   it('estimateCost prices reported cache reads and writes', () => {
     // 10,000 prompt tokens: 8,000 read, 1,000 written, 1,000 plain; 500 out.
-    expect(estimateCost({ inputTokens: 10_000, outputTokens: 500, cachedInputTokens: 8_000, cacheWriteInputTokens: 1_000 }, 'claude-sonnet-4-5')).toBeCloseTo(
-      (1_000 * 3 + 8_000 * 0.3 + 1_000 * 3.75 + 500 * 15) / 1e6,
-      12,
-    )
+    expect(
+      estimateCost({ inputTokens: 10_000, outputTokens: 500, cachedInputTokens: 8_000, cacheWriteInputTokens: 1_000 }, 'claude-sonnet-4-5'),
+    ).toBeCloseTo((1_000 * 3 + 8_000 * 0.3 + 1_000 * 3.75 + 500 * 15) / 1e6, 12)
     expect(estimateCost({ inputTokens: 10_000, outputTokens: 0 }, 'claude-sonnet-4-5')).toBeCloseTo(0.03, 12)
   })
 })

@@ -137,7 +137,8 @@ export function policyForModel(id: string, overrides: PolicyOptions = {}, option
   const verdict = calibrationVerdict(options.calibration, { exact: info.exactTokenizer, defaultMargin: info.safetyMargin })
   if (verdict.source === 'calibrated') {
     // Plan in local tokens so that the provider's count of the prompt stays within its limit.
-    const reserveOutputTokens = overrides.reserveOutputTokens ?? defaultReserveOutputTokens(info.maxOutputTokens, overrides.maxInputTokens ?? info.contextWindow)
+    const reserveOutputTokens =
+      overrides.reserveOutputTokens ?? defaultReserveOutputTokens(info.maxOutputTokens, overrides.maxInputTokens ?? info.contextWindow)
     const providerPrompt = Math.min(info.contextWindow - reserveOutputTokens, info.maxInputTokens ?? Number.POSITIVE_INFINITY)
     const maxInputTokens = calibratedPromptBudget(providerPrompt, verdict) + reserveOutputTokens
     return definePolicy({ name: id, model: id, maxInputTokens, reserveOutputTokens, tokenizer: info.tokenizer, ...overrides })
@@ -169,7 +170,12 @@ export interface PolicyForModelOptions {
  * prices (5-minute writes; long-prompt tiers are not applied).
  */
 export function estimateCost(
-  usage: { readonly inputTokens: number; readonly outputTokens: number; readonly cachedInputTokens?: number; readonly cacheWriteInputTokens?: number },
+  usage: {
+    readonly inputTokens: number
+    readonly outputTokens: number
+    readonly cachedInputTokens?: number
+    readonly cacheWriteInputTokens?: number
+  },
   modelId: string,
 ): number | undefined {
   const pricing = findModel(modelId)?.pricing

@@ -32,7 +32,11 @@ describe('image and file tokens, by each provider’s documented rules', () => {
   })
 
   it('counts PDFs per page (estimated from the size when unknown) and text files by their bytes', () => {
-    const pdf = (pages?: number) => ({ type: 'file' as const, source: { type: 'url' as const, url: 'data:application/pdf;base64,' + 'A'.repeat(200_000) }, ...(pages === undefined ? {} : { pages }) })
+    const pdf = (pages?: number) => ({
+      type: 'file' as const,
+      source: { type: 'url' as const, url: 'data:application/pdf;base64,' + 'A'.repeat(200_000) },
+      ...(pages === undefined ? {} : { pages }),
+    })
     expect(fileTokens(pdf(2))).toBe(2 * 4600)
     // 150,000 bytes: three pages of 50 KB.
     expect(fileTokens(pdf())).toBe(3 * 4600)
@@ -47,7 +51,9 @@ describe('image and file tokens, by each provider’s documented rules', () => {
       { type: 'image' as const, source: { type: 'url' as const, url: 'https://x/a.png' }, width: 1000, height: 1000 },
     ]
     const payload = { role: 'user' as const, content: 'What is in this picture?', parts }
-    expect(messageTokens(payload, (text) => count.count(text))).toBe(messageTokens({ content: payload.content }, (text) => count.count(text)) + 2 + 1334)
+    expect(messageTokens(payload, (text) => count.count(text))).toBe(
+      messageTokens({ content: payload.content }, (text) => count.count(text)) + 2 + 1334,
+    )
     const thread = createThread()
     thread.append({ kind: 'message', payload })
     const result = project({ thread, policy: definePolicy({ maxInputTokens: 10_000, reserveOutputTokens: 100 }), counter: count })

@@ -104,7 +104,9 @@ describe('the tool name rule on append', () => {
 
   it('refuses a 65-character name and accepts a 64-character one', () => {
     const thread = createThread()
-    expect(() => thread.append({ kind: 'tool_call', payload: { name: 'a'.repeat(65), arguments: {} }, refs: { toolCallId: 'c1' } })).toThrow(InvalidToolNameError)
+    expect(() => thread.append({ kind: 'tool_call', payload: { name: 'a'.repeat(65), arguments: {} }, refs: { toolCallId: 'c1' } })).toThrow(
+      InvalidToolNameError,
+    )
     thread.append({ kind: 'tool_call', payload: { name: 'a'.repeat(64), arguments: {} }, refs: { toolCallId: 'c1' } })
     expect(thread.entries).toHaveLength(1)
   })

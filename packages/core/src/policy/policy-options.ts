@@ -175,7 +175,8 @@ export interface RecallFields {
 /** Cache options with no default: absent unless given. */
 type OptionalCacheField = 'openAIKey'
 /** Policy options with no default: absent unless given. */
-type OptionalPolicyField = 'maxMessages' | 'maxTurns' | 'systemPrompt' | 'pruneToolOutputsOverTokens' | 'keepImagesTurns' | 'recall' | 'model' | 'name'
+type OptionalPolicyField =
+  'maxMessages' | 'maxTurns' | 'systemPrompt' | 'pruneToolOutputsOverTokens' | 'keepImagesTurns' | 'recall' | 'model' | 'name'
 
 /** The `cache` option of `definePolicy`: every field optional. */
 export type CacheOptions = { readonly [K in keyof CacheFields]?: CacheFields[K] | undefined }

@@ -7,11 +7,36 @@ import { presets } from './presets'
 
 // Every option name, once: the compiler checks this names each field of PolicyFields and no other.
 const optionNames = Object.keys({
-  maxInputTokens: true, reserveOutputTokens: true, maxMessages: true, maxTurns: true, keepLastTurns: true, includeKinds: true, summaryRole: true,
-  summaryPrefix: true, systemPrompt: true, unresolvedToolCalls: true, interruptedResultText: true, summarizeAtRatio: true, toolTrace: true,
-  dedupeToolResults: true, pruneToolOutputsOverTokens: true, pruneKeepLines: true, pruneKeepBytes: true, cacheFriendly: true, cacheLowWaterRatio: true,
-  cache: true, toolOutputMaxBytes: true, toolOutputMaxLines: true, toolOutputKeep: true, keepImagesTurns: true, recall: true, memorySpaces: true,
-  memoryMaxTokens: true, tokenizer: true, model: true, name: true,
+  maxInputTokens: true,
+  reserveOutputTokens: true,
+  maxMessages: true,
+  maxTurns: true,
+  keepLastTurns: true,
+  includeKinds: true,
+  summaryRole: true,
+  summaryPrefix: true,
+  systemPrompt: true,
+  unresolvedToolCalls: true,
+  interruptedResultText: true,
+  summarizeAtRatio: true,
+  toolTrace: true,
+  dedupeToolResults: true,
+  pruneToolOutputsOverTokens: true,
+  pruneKeepLines: true,
+  pruneKeepBytes: true,
+  cacheFriendly: true,
+  cacheLowWaterRatio: true,
+  cache: true,
+  toolOutputMaxBytes: true,
+  toolOutputMaxLines: true,
+  toolOutputKeep: true,
+  keepImagesTurns: true,
+  recall: true,
+  memorySpaces: true,
+  memoryMaxTokens: true,
+  tokenizer: true,
+  model: true,
+  name: true,
 } satisfies Record<keyof PolicyFields, true>)
 
 describe('definePolicy', () => {
@@ -68,7 +93,10 @@ describe('definePolicy', () => {
     const rows = new Map<string, string>()
     for (const line of table.split('\n').slice(3)) {
       if (!line.startsWith('| `')) break
-      const [name, defaultText] = line.split('|').slice(1, 3).map((cell) => cell.trim())
+      const [name, defaultText] = line
+        .split('|')
+        .slice(1, 3)
+        .map((cell) => cell.trim())
       rows.set((name as string).replaceAll('`', ''), (defaultText as string).replaceAll('`', ''))
     }
     expect([...rows.keys()].sort()).toEqual(optionNames.sort())

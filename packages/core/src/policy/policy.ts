@@ -4,11 +4,22 @@ import { problemIssue } from '../validation/issues'
 import { array, boolean, flag, int, number, object, oneOf, optional, read, string, union, withDefault, type Reader } from '../validation/readers'
 import type { CachePolicy, ContextPolicy, PolicyOptions, RecallPolicy } from './policy-options'
 
-export type { CacheFields, CacheOptions, CachePolicy, ContextPolicy, PolicyFields, PolicyOptions, RecallFields, RecallOptions, RecallPolicy } from './policy-options'
+export type {
+  CacheFields,
+  CacheOptions,
+  CachePolicy,
+  ContextPolicy,
+  PolicyFields,
+  PolicyOptions,
+  RecallFields,
+  RecallOptions,
+  RecallPolicy,
+} from './policy-options'
 
 export const DEFAULT_SUMMARY_PREFIX = 'Summary of the earlier conversation:\n'
 export const DEFAULT_INTERRUPTED_RESULT = '[interrupted: this tool call never returned a result]'
-export const DEFAULT_RECALL_HEADER = 'Recalled from earlier in this conversation as relevant to the latest message (older than, and out of order with, the messages around it):'
+export const DEFAULT_RECALL_HEADER =
+  'Recalled from earlier in this conversation as relevant to the latest message (older than, and out of order with, the messages around it):'
 
 // Each option's rule and default; the options are documented in policy-options.ts.
 

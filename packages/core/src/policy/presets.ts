@@ -9,11 +9,30 @@ export const presets = {
    * (pass `recall: createRecallIndex()` to `project()`): small local models and cheap calls.
    */
   shortContext(overrides: PolicyOptions = {}): ContextPolicy {
-    return definePolicy({ name: 'short', maxInputTokens: 8192, reserveOutputTokens: 1024, keepLastTurns: 2, cacheFriendly: true, toolTrace: 'masked', dedupeToolResults: true, recall: {}, ...overrides })
+    return definePolicy({
+      name: 'short',
+      maxInputTokens: 8192,
+      reserveOutputTokens: 1024,
+      keepLastTurns: 2,
+      cacheFriendly: true,
+      toolTrace: 'masked',
+      dedupeToolResults: true,
+      recall: {},
+      ...overrides,
+    })
   },
   /** 128k window, 8k reserved for output, no window limits, full tool traces, recall once the chat outgrows the window: long documents and conversations. */
   longContext(overrides: PolicyOptions = {}): ContextPolicy {
-    return definePolicy({ name: 'long', maxInputTokens: 128_000, reserveOutputTokens: 8192, keepLastTurns: 4, cacheFriendly: true, dedupeToolResults: true, recall: {}, ...overrides })
+    return definePolicy({
+      name: 'long',
+      maxInputTokens: 128_000,
+      reserveOutputTokens: 8192,
+      keepLastTurns: 4,
+      cacheFriendly: true,
+      dedupeToolResults: true,
+      recall: {},
+      ...overrides,
+    })
   },
   /**
    * 32k window, 4k reserved, older requests reduced to their outcome, big old outputs pruned, a quarter

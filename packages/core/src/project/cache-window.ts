@@ -68,7 +68,9 @@ export function cacheWindowMovedAt(options: Parameters<typeof cacheWindowStart>[
  * region's origin: the level both the window start and the moment it moved are measured from.
  * `undefined` when the whole region fits.
  */
-function windowLevel(options: Parameters<typeof cacheWindowStart>[0]): { readonly origin: number; readonly chunk: number; readonly level: number } | undefined {
+function windowLevel(
+  options: Parameters<typeof cacheWindowStart>[0],
+): { readonly origin: number; readonly chunk: number; readonly level: number } | undefined {
   const { sums, firstSeq, regionStart, lastSeq } = options
   const origin = sums[regionStart - firstSeq] as number
   const end = sums[lastSeq - firstSeq + 1] as number

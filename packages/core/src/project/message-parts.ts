@@ -19,7 +19,8 @@ const noParts: SentParts = { parts: undefined, omittedImages: [], omittedTokens:
 export function sentParts(entry: MessageEntry, omitImages: boolean): SentParts {
   const parts = entry.payload.parts
   if (parts === undefined) return noParts
-  if (!omitImages || !parts.some((part) => part.type === 'image')) return { parts, omittedImages: [], omittedTokens: 0, attachmentTokens: attachmentTokens(parts) }
+  if (!omitImages || !parts.some((part) => part.type === 'image'))
+    return { parts, omittedImages: [], omittedTokens: 0, attachmentTokens: attachmentTokens(parts) }
   const kept: ContentPart[] = []
   const omittedImages: number[] = []
   let omittedTokens = 0
@@ -40,7 +41,11 @@ export function sentParts(entry: MessageEntry, omitImages: boolean): SentParts {
  * A stored message (its payload and the parts it sends) or a pending one as the model sees it: its
  * name, the parts, and an assistant's `refusal` (from a stored message only).
  */
-export function projectedMessage({ role, content, name }: MessagePayload | PendingMessage, parts: readonly ContentPart[] | undefined, refusal?: string): ProjectedMessage {
+export function projectedMessage(
+  { role, content, name }: MessagePayload | PendingMessage,
+  parts: readonly ContentPart[] | undefined,
+  refusal?: string,
+): ProjectedMessage {
   const message: { role: typeof role; content: string; name?: string; parts?: readonly ContentPart[]; refusal?: string } = { role, content }
   if (name !== undefined) message.name = name
   if (parts !== undefined) message.parts = parts
@@ -49,8 +54,17 @@ export function projectedMessage({ role, content, name }: MessagePayload | Pendi
 }
 
 /** The meta record of a projected message, with its attachment share when it has one. */
-export function messageInfo(segment: Segment, tokens: number, seqs: readonly number[], sent: Pick<SentParts, 'attachmentTokens' | 'omittedImages'>): MessageInfo {
-  const info: { segment: Segment; tokens: number; seqs: readonly number[]; attachmentTokens?: number; omittedImages?: readonly number[] } = { segment, tokens, seqs }
+export function messageInfo(
+  segment: Segment,
+  tokens: number,
+  seqs: readonly number[],
+  sent: Pick<SentParts, 'attachmentTokens' | 'omittedImages'>,
+): MessageInfo {
+  const info: { segment: Segment; tokens: number; seqs: readonly number[]; attachmentTokens?: number; omittedImages?: readonly number[] } = {
+    segment,
+    tokens,
+    seqs,
+  }
   if (sent.attachmentTokens > 0) info.attachmentTokens = sent.attachmentTokens
   if (sent.omittedImages.length > 0) info.omittedImages = sent.omittedImages
   return info

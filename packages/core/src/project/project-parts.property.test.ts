@@ -40,18 +40,24 @@ const fileArbitrary: fc.Arbitrary<ContentPart> = fc
   .map(({ url, pages }) => ({ type: 'file', source: { type: 'url', url }, filename: 'report.pdf', ...(pages === undefined ? {} : { pages }) }))
 
 const partsArbitrary: fc.Arbitrary<ContentPart[]> = fc.array(
-  fc.oneof({ weight: 2, arbitrary: textArbitrary.map((text): ContentPart => ({ type: 'text', text })) }, { weight: 3, arbitrary: imageArbitrary }, { weight: 1, arbitrary: fileArbitrary }),
+  fc.oneof(
+    { weight: 2, arbitrary: textArbitrary.map((text): ContentPart => ({ type: 'text', text })) },
+    { weight: 3, arbitrary: imageArbitrary },
+    { weight: 1, arbitrary: fileArbitrary },
+  ),
   { minLength: 1, maxLength: 4 },
 )
 
 // Some user messages get parts (the rest of the thread is the shared random thread).
-const actionsWithPartsArbitrary = fc.tuple(actionsArbitrary, fc.infiniteStream(fc.option(partsArbitrary, { freq: 2, nil: undefined }))).map(([actions, media]) =>
-  actions.map((action): Action => {
-    if (action.type !== 'user') return action
-    const parts = media.next().value as ContentPart[] | undefined
-    return parts === undefined ? action : { type: 'user', content: partsText(parts), parts }
-  }),
-)
+const actionsWithPartsArbitrary = fc
+  .tuple(actionsArbitrary, fc.infiniteStream(fc.option(partsArbitrary, { freq: 2, nil: undefined })))
+  .map(([actions, media]) =>
+    actions.map((action): Action => {
+      if (action.type !== 'user') return action
+      const parts = media.next().value as ContentPart[] | undefined
+      return parts === undefined ? action : { type: 'user', content: partsText(parts), parts }
+    }),
+  )
 
 const pendingWithPartsArbitrary: fc.Arbitrary<PendingMessage[]> = fc.array(
   fc.oneof(
@@ -87,7 +93,13 @@ const caseArbitrary = fc
       pending,
       ...(withTools ? { tools: sampleTools } : {}),
     }
-    return Object.assign({ thread, input }, { [fc.toStringMethod]: () => `entries=${JSON.stringify(thread.entries)} policy=${JSON.stringify(input.policy)} pending=${JSON.stringify(pending)}` })
+    return Object.assign(
+      { thread, input },
+      {
+        [fc.toStringMethod]: () =>
+          `entries=${JSON.stringify(thread.entries)} policy=${JSON.stringify(input.policy)} pending=${JSON.stringify(pending)}`,
+      },
+    )
   })
 
 function check(name: string, property: (testCase: Case, result: ProjectionResult) => void): void {
@@ -104,7 +116,8 @@ function recount(message: ProjectedMessage, counter: TokenCounter): number {
   if (message.role === 'tool') return messageTokens({ content: message.content }, (text) => counter.count(text))
   let tokens = messageTokens(message, (text) => counter.count(text))
   if (message.role === 'assistant') {
-    for (const call of message.toolCalls ?? []) tokens += TOOL_CALL_OVERHEAD_TOKENS + counter.count(call.name) + counter.count(toolArgumentsText(call))
+    for (const call of message.toolCalls ?? [])
+      tokens += TOOL_CALL_OVERHEAD_TOKENS + counter.count(call.name) + counter.count(toolArgumentsText(call))
   }
   return tokens
 }
@@ -117,20 +130,24 @@ function latestUser(thread: Thread, input: ProjectInput): MessageEntry | undefin
 }
 
 describe('project: threads with images and files', () => {
-  check('never goes over the budget because of images or files, and says overflow exactly when the mandatory part is too big', ({ thread, input }, result) => {
-    const budget = input.policy.maxInputTokens - input.policy.reserveOutputTokens
-    if (!result.meta.overflow) expect(result.meta.tokens.total).toBeLessThanOrEqual(budget)
-    const pending = input.pending ?? []
-    let mandatory = REPLY_PRIMING_TOKENS + (input.tools === undefined ? 0 : input.counter.countTools(input.tools))
-    if (input.policy.systemPrompt !== undefined) mandatory += messageTokens({ content: input.policy.systemPrompt }, (text) => input.counter.count(text))
-    for (const message of pending) mandatory += messageTokens(message, (text) => input.counter.count(text))
-    const anchor = latestUser(thread, input)
-    if (!pending.some((message) => message.role === 'user') && anchor !== undefined) {
-      // The latest user message always keeps its images (it is in the newest turn).
-      mandatory += input.counter.countEntry(anchor)
-    }
-    expect(result.meta.overflow).toBe(mandatory > budget)
-  })
+  check(
+    'never goes over the budget because of images or files, and says overflow exactly when the mandatory part is too big',
+    ({ thread, input }, result) => {
+      const budget = input.policy.maxInputTokens - input.policy.reserveOutputTokens
+      if (!result.meta.overflow) expect(result.meta.tokens.total).toBeLessThanOrEqual(budget)
+      const pending = input.pending ?? []
+      let mandatory = REPLY_PRIMING_TOKENS + (input.tools === undefined ? 0 : input.counter.countTools(input.tools))
+      if (input.policy.systemPrompt !== undefined)
+        mandatory += messageTokens({ content: input.policy.systemPrompt }, (text) => input.counter.count(text))
+      for (const message of pending) mandatory += messageTokens(message, (text) => input.counter.count(text))
+      const anchor = latestUser(thread, input)
+      if (!pending.some((message) => message.role === 'user') && anchor !== undefined) {
+        // The latest user message always keeps its images (it is in the newest turn).
+        mandatory += input.counter.countEntry(anchor)
+      }
+      expect(result.meta.overflow).toBe(mandatory > budget)
+    },
+  )
 
   check('counts every message with its parts, and the attachments share is the images and files sent', ({ input }, result) => {
     let attachments = 0
@@ -148,7 +165,10 @@ describe('project: threads with images and files', () => {
   check('leaves images out only before the newest keepImagesTurns turns, never of pinned messages, and says which', ({ thread, input }, result) => {
     const pendingHasUser = (input.pending ?? []).some((message) => message.role === 'user')
     const visibleFrom = Math.max(thread.entries[0]?.seq ?? 0, thread.index.resetSeq + 1)
-    const floor = input.policy.keepImagesTurns === undefined ? Number.NEGATIVE_INFINITY : turnWindowFloor(input.policy.keepImagesTurns, thread.index.userSeqs, visibleFrom, pendingHasUser)
+    const floor =
+      input.policy.keepImagesTurns === undefined
+        ? Number.NEGATIVE_INFINITY
+        : turnWindowFloor(input.policy.keepImagesTurns, thread.index.userSeqs, visibleFrom, pendingHasUser)
     result.messages.forEach((message, position) => {
       const info = result.meta.messages[position]
       if (info === undefined || info.segment !== 'history' || message.role === 'tool') return
@@ -188,7 +208,15 @@ describe('project: threads with images and files', () => {
         message.parts.forEach((part, index) => {
           const wire = (sent!.content as { type: string }[])[index]
           // Chat Completions takes only PDF files inline: other files go as text (their text, or a note).
-          expect(wire?.type).toBe(part.type === 'text' ? 'text' : part.type === 'image' ? 'image_url' : part.source.type === 'url' && part.source.url.startsWith('data:application/pdf') ? 'file' : 'text')
+          expect(wire?.type).toBe(
+            part.type === 'text'
+              ? 'text'
+              : part.type === 'image'
+                ? 'image_url'
+                : part.source.type === 'url' && part.source.url.startsWith('data:application/pdf')
+                  ? 'file'
+                  : 'text',
+          )
         })
       }
     })

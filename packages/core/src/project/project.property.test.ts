@@ -48,7 +48,10 @@ interface Case {
 
 // fast-check prints counterexamples with this; a Thread's fields are private, so show its entries.
 const printable = <T extends Case>(testCase: T): T =>
-  Object.assign(testCase, { [fc.toStringMethod]: () => `entries=${JSON.stringify(testCase.thread.entries)} policy=${JSON.stringify(testCase.input.policy)} pending=${JSON.stringify(testCase.input.pending)}` })
+  Object.assign(testCase, {
+    [fc.toStringMethod]: () =>
+      `entries=${JSON.stringify(testCase.thread.entries)} policy=${JSON.stringify(testCase.input.policy)} pending=${JSON.stringify(testCase.input.pending)}`,
+  })
 
 // Kept apart from the shared policy arbitrary, whose random stream other suites' seeds depend on.
 const cachePolicyArbitrary = fc.record(
@@ -219,57 +222,68 @@ describe('project: invariants over random threads', () => {
     expect(conversation ? problems : problems.filter((problem) => problem !== 'messages: must not be empty')).toEqual([])
   })
 
-  check('places at most 4 cache breakpoints, in request order, only on messages that make a block, and the formats carry exactly them', ({ thread, input }, result) => {
-    const { anthropic } = result.meta.cache
-    const breakpoints = cacheBreakpoints(result).anthropic
-    const automatic = anthropic === 'auto' ? 1 : 0
-    expect(breakpoints.length + automatic).toBeLessThanOrEqual(4)
-    if (anthropic === 'off') expect(breakpoints).toEqual([])
-    const positions = breakpoints.map((breakpoint) => (breakpoint.at === 'tools' ? -1 : breakpoint.at))
-    expect(positions).toEqual([...new Set(positions)].sort((a, b) => a - b))
-    for (const breakpoint of breakpoints) {
-      if (breakpoint.at === 'tools') {
-        expect(input.tools).toBeDefined()
-        // Only when no system prompt makes a block to carry it.
-        expect(result.messages.some((message, position) => result.meta.messages[position]?.segment === 'system' && message.content.trim() !== '')).toBe(false)
-        continue
+  check(
+    'places at most 4 cache breakpoints, in request order, only on messages that make a block, and the formats carry exactly them',
+    ({ thread, input }, result) => {
+      const { anthropic } = result.meta.cache
+      const breakpoints = cacheBreakpoints(result).anthropic
+      const automatic = anthropic === 'auto' ? 1 : 0
+      expect(breakpoints.length + automatic).toBeLessThanOrEqual(4)
+      if (anthropic === 'off') expect(breakpoints).toEqual([])
+      const positions = breakpoints.map((breakpoint) => (breakpoint.at === 'tools' ? -1 : breakpoint.at))
+      expect(positions).toEqual([...new Set(positions)].sort((a, b) => a - b))
+      for (const breakpoint of breakpoints) {
+        if (breakpoint.at === 'tools') {
+          expect(input.tools).toBeDefined()
+          // Only when no system prompt makes a block to carry it.
+          expect(
+            result.messages.some((message, position) => result.meta.messages[position]?.segment === 'system' && message.content.trim() !== ''),
+          ).toBe(false)
+          continue
+        }
+        const message = result.messages[breakpoint.at] as ProjectedMessage
+        const makesBlock =
+          message.role === 'tool' || (message.role === 'assistant' && (message.toolCalls?.length ?? 0) > 0) || message.content.trim() !== ''
+        expect(makesBlock).toBe(true)
+        // History breakpoints use the short TTL: the API wants longer TTLs first.
+        if (breakpoint.reason !== 'tools-and-system' && breakpoint.reason !== 'stable-base') expect(breakpoint.ttl).toBe('5m')
       }
-      const message = result.messages[breakpoint.at] as ProjectedMessage
-      const makesBlock = message.role === 'tool' || (message.role === 'assistant' && (message.toolCalls?.length ?? 0) > 0) || message.content.trim() !== ''
-      expect(makesBlock).toBe(true)
-      // History breakpoints use the short TTL: the API wants longer TTLs first.
-      if (breakpoint.reason !== 'tools-and-system' && breakpoint.reason !== 'stable-base') expect(breakpoint.ttl).toBe('5m')
-    }
-    const request = toAnthropicMessages(result)
-    const marks = JSON.stringify(request).split('"cache_control"').length - 1
-    expect(marks).toBe(breakpoints.filter((breakpoint) => breakpoint.at !== 'tools').length + automatic)
-    const key = input.policy.cache.openAIKey === false ? undefined : (input.policy.cache.openAIKey ?? thread.entries[0]?.threadId)
-    expect(openAIChatCacheFields(result)).toEqual(key === undefined ? {} : { prompt_cache_key: key })
-  })
+      const request = toAnthropicMessages(result)
+      const marks = JSON.stringify(request).split('"cache_control"').length - 1
+      expect(marks).toBe(breakpoints.filter((breakpoint) => breakpoint.at !== 'tools').length + automatic)
+      const key = input.policy.cache.openAIKey === false ? undefined : (input.policy.cache.openAIKey ?? thread.entries[0]?.threadId)
+      expect(openAIChatCacheFields(result)).toEqual(key === undefined ? {} : { prompt_cache_key: key })
+    },
+  )
 
-  check('places at most 3 OpenAI breakpoints, only on input messages with text, and marking them changes nothing but the markers', ({ input }, result) => {
-    const openAIBreakpoints = cacheBreakpoints(result).openAI
-    if (input.policy.cache.openAI === 'off') expect(openAIBreakpoints).toEqual([])
-    expect(openAIBreakpoints.length).toBeLessThanOrEqual(3)
-    const positions = openAIBreakpoints.map((breakpoint) => breakpoint.at as number)
-    expect(positions).toEqual([...new Set(positions)].sort((a, b) => a - b))
-    for (const position of positions) {
-      const message = result.messages[position] as ProjectedMessage
-      expect(message.role).not.toBe('assistant')
-      expect(message.content).not.toBe('')
-    }
-    const marked = toOpenAIChat(result, { cacheBreakpoints: true })
-    expect(openAIChatProblems(marked)).toEqual([])
-    expect(JSON.stringify(marked).split('"prompt_cache_breakpoint"').length - 1).toBe(positions.length)
-    const plain = toOpenAIChat(result)
-    // A marked string became one text part; parts (a tool result's, a message's) keep theirs, the marker aside.
-    const unmarked = marked.map((message, position) => {
-      if (message.role === 'assistant' || !Array.isArray(message.content)) return message
-      const parts = message.content.map(({ prompt_cache_breakpoint: _marker, ...part }) => part)
-      return typeof plain[position]?.content === 'string' ? { ...message, content: (parts[0] as { text: string }).text } : { ...message, content: parts }
-    })
-    expect(JSON.stringify(unmarked)).toBe(JSON.stringify(plain))
-  })
+  check(
+    'places at most 3 OpenAI breakpoints, only on input messages with text, and marking them changes nothing but the markers',
+    ({ input }, result) => {
+      const openAIBreakpoints = cacheBreakpoints(result).openAI
+      if (input.policy.cache.openAI === 'off') expect(openAIBreakpoints).toEqual([])
+      expect(openAIBreakpoints.length).toBeLessThanOrEqual(3)
+      const positions = openAIBreakpoints.map((breakpoint) => breakpoint.at as number)
+      expect(positions).toEqual([...new Set(positions)].sort((a, b) => a - b))
+      for (const position of positions) {
+        const message = result.messages[position] as ProjectedMessage
+        expect(message.role).not.toBe('assistant')
+        expect(message.content).not.toBe('')
+      }
+      const marked = toOpenAIChat(result, { cacheBreakpoints: true })
+      expect(openAIChatProblems(marked)).toEqual([])
+      expect(JSON.stringify(marked).split('"prompt_cache_breakpoint"').length - 1).toBe(positions.length)
+      const plain = toOpenAIChat(result)
+      // A marked string became one text part; parts (a tool result's, a message's) keep theirs, the marker aside.
+      const unmarked = marked.map((message, position) => {
+        if (message.role === 'assistant' || !Array.isArray(message.content)) return message
+        const parts = message.content.map(({ prompt_cache_breakpoint: _marker, ...part }) => part)
+        return typeof plain[position]?.content === 'string'
+          ? { ...message, content: (parts[0] as { text: string }).text }
+          : { ...message, content: parts }
+      })
+      expect(JSON.stringify(unmarked)).toBe(JSON.stringify(plain))
+    },
+  )
 
   check('reductions never reach past the protected zone, and wait for the cache window when told to', ({ thread, input }, result) => {
     const { policy } = input
@@ -281,7 +295,12 @@ describe('project: invariants over random threads', () => {
       expect(thread.index.seqsByCallId.get(callId)?.[0]).toBeLessThan(floor)
     }
     const visibleTurns = thread.index.userSeqs.filter((seq) => seq > thread.index.resetSeq).length
-    if (policy.cacheFriendly && policy.cache.reduceEveryTurns > visibleTurns && result.meta.cacheWindowStart === undefined && !result.meta.dropped.some((range) => range.reason === 'cache-window' || range.reason === 'budget')) {
+    if (
+      policy.cacheFriendly &&
+      policy.cache.reduceEveryTurns > visibleTurns &&
+      result.meta.cacheWindowStart === undefined &&
+      !result.meta.dropped.some((range) => range.reason === 'cache-window' || range.reason === 'budget')
+    ) {
       // Everything fits and no batch of turns is complete: nothing already sent is rewritten.
       expect(result.meta.reduced).toEqual([])
     }
@@ -294,7 +313,11 @@ describe('project: invariants over random threads', () => {
     const pendingUser = (input.pending ?? []).some((message) => message.role === 'user')
     const protectedTurns = pendingUser ? policy.keepLastTurns - 1 : policy.keepLastTurns
     const protectedFrom =
-      protectedTurns <= 0 ? Number.POSITIVE_INFINITY : userSeqs.length < protectedTurns ? visibleFrom : (userSeqs[userSeqs.length - protectedTurns] as number)
+      protectedTurns <= 0
+        ? Number.POSITIVE_INFINITY
+        : userSeqs.length < protectedTurns
+          ? visibleFrom
+          : (userSeqs[userSeqs.length - protectedTurns] as number)
     const pinned = new Set(result.meta.pinnedSeqs)
     const touched = [
       ...result.meta.reduced.map((reduction) => reduction.seq),
@@ -307,7 +330,8 @@ describe('project: invariants over random threads', () => {
       const calls = members.map((member) => thread.bySeq(member) as Entry).filter((entry) => entry.kind === 'tool_call')
       for (const call of calls) expect(thread.index.resultSeqByToolCallId.has(call.refs.toolCallId as string)).toBe(true)
     }
-    if (policy.toolTrace === 'transparent' && !policy.dedupeToolResults && policy.pruneToolOutputsOverTokens === undefined) expect(touched).toEqual([])
+    if (policy.toolTrace === 'transparent' && !policy.dedupeToolResults && policy.pruneToolOutputsOverTokens === undefined)
+      expect(touched).toEqual([])
     if (!policy.cacheFriendly) expect(result.meta.dropped.some((range) => range.reason === 'cache-window')).toBe(false)
   })
 
@@ -362,7 +386,14 @@ describe('project: invariants over random threads', () => {
 describe('project: reductions never touch what is protected', () => {
   it(`leaves pinned tool units whole under masking, isolation, dedupe and pruning (${RUNS} tool-heavy threads, seed ${SEED})`, () => {
     const arbitrary = fc.record({
-      turns: fc.array(fc.record({ question: textArbitrary, calls: fc.integer({ min: 1, max: 3 }), output: fc.constantFrom('same output', 'x'.repeat(300), '東京 🙂') }), { minLength: 2, maxLength: 12 }),
+      turns: fc.array(
+        fc.record({
+          question: textArbitrary,
+          calls: fc.integer({ min: 1, max: 3 }),
+          output: fc.constantFrom('same output', 'x'.repeat(300), '東京 🙂'),
+        }),
+        { minLength: 2, maxLength: 12 },
+      ),
       pinFractions: fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { maxLength: 4 }),
       toolTrace: fc.constantFrom('boundary', 'masked', 'transparent') as fc.Arbitrary<'boundary' | 'masked' | 'transparent'>,
       keepLastTurns: fc.integer({ min: 0, max: 2 }),
@@ -383,7 +414,16 @@ describe('project: reductions never touch what is protected', () => {
           const target = callSeqs[Math.min(callSeqs.length - 1, Math.floor(fraction * callSeqs.length))] as number
           thread.append({ kind: 'context_op', payload: { op: 'pin', target: fraction < 0.5 ? target : target + 1, reason: 'keep' } })
         }
-        const policy = definePolicy({ maxInputTokens: 100_000, reserveOutputTokens: 0, toolTrace, keepLastTurns, dedupeToolResults: true, pruneToolOutputsOverTokens: 20, pruneKeepLines: 1, pruneKeepBytes: 10 })
+        const policy = definePolicy({
+          maxInputTokens: 100_000,
+          reserveOutputTokens: 0,
+          toolTrace,
+          keepLastTurns,
+          dedupeToolResults: true,
+          pruneToolOutputsOverTokens: 20,
+          pruneKeepLines: 1,
+          pruneKeepBytes: 10,
+        })
         const result = project({ thread, policy, counter: heuristic })
         const pinned = new Set(result.meta.pinnedSeqs)
         const isolated = result.meta.dropped.filter((range) => range.reason === 'isolated').flatMap((range) => seqsOf(range.fromSeq, range.toSeq))
@@ -411,7 +451,6 @@ function latestUserMessage(thread: Thread, policy: ContextPolicy): Entry | undef
   if (last === undefined || last <= thread.index.resetSeq) return undefined
   return thread.bySeq(last)
 }
-
 
 describe('project: batched reductions', () => {
   it(`between batches, a new message never changes how anything already sent is sent (${RUNS / 4} threads grown entry by entry, seed ${SEED})`, () => {
@@ -450,8 +489,11 @@ describe('project: batched reductions', () => {
           const added = entries[length - 1] as Entry
           // A plain message (a new turn, an answer) joins no earlier unit: what changes, reductions changed.
           if (previous !== undefined && added.kind === 'message' && added.refs.callId === undefined) {
-            const firstHistory = (projection: ProjectionResult): number | undefined => projection.meta.messages.find((info) => info.segment === 'history')?.seqs[0]
-            const userTurns = entries.slice(0, length).filter((entry) => entry.kind === 'message' && entry.payload.role === 'user' && entry.seq > thread.index.resetSeq).length
+            const firstHistory = (projection: ProjectionResult): number | undefined =>
+              projection.meta.messages.find((info) => info.segment === 'history')?.seqs[0]
+            const userTurns = entries
+              .slice(0, length)
+              .filter((entry) => entry.kind === 'message' && entry.payload.role === 'user' && entry.seq > thread.index.resetSeq).length
             const batchBoundary = added.kind === 'message' && added.payload.role === 'user' && userTurns % reduceEveryTurns === 0
             const sameWindow = firstHistory(previous) === firstHistory(result) && previous.meta.summary?.seq === result.meta.summary?.seq
             if (!batchBoundary && sameWindow && !result.meta.overflow && !previous.meta.overflow) {

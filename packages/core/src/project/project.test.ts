@@ -61,7 +61,15 @@ describe('project', () => {
   it('folds one model call into one assistant message followed by its results', () => {
     const thread = conversation(1)
     thread.append({ kind: 'message', payload: { role: 'user', content: 'Weather in Oslo and Bergen?' } })
-    withToolCall(thread, 'call-1', [{ id: 'oslo', result: '3°C' }, { id: 'bergen', error: 'timeout' }], 'Checking both.')
+    withToolCall(
+      thread,
+      'call-1',
+      [
+        { id: 'oslo', result: '3°C' },
+        { id: 'bergen', error: 'timeout' },
+      ],
+      'Checking both.',
+    )
     const result = project({ thread, policy: definePolicy({}), counter })
     const tail = result.messages.slice(-3)
     expect(tail[0]).toEqual({
@@ -171,7 +179,9 @@ describe('project', () => {
 
   it('counts pending messages and tool schemas against the budget', () => {
     const thread = conversation(3)
-    const tools = [{ name: 'weather', description: 'Current weather for a city', parameters: { type: 'object', properties: { city: { type: 'string' } } } }]
+    const tools = [
+      { name: 'weather', description: 'Current weather for a city', parameters: { type: 'object', properties: { city: { type: 'string' } } } },
+    ]
     const pending = [{ role: 'user', content: 'What now?' }] as const
     const result = project({ thread, policy: definePolicy({}), counter, pending, tools })
     expect(result.meta.tokens.tools).toBeGreaterThan(10)
@@ -189,10 +199,14 @@ describe('project', () => {
   it('counts each entry once: a second projection tokenizes nothing new', () => {
     const thread = conversation(20)
     let tokenized = 0
-    const counting = customTokenCounter('counting', (text) => {
-      tokenized++
-      return counter.count(text)
-    }, true)
+    const counting = customTokenCounter(
+      'counting',
+      (text) => {
+        tokenized++
+        return counter.count(text)
+      },
+      true,
+    )
     const policy = definePolicy({ systemPrompt: 'Be brief.' })
     const first = project({ thread, policy, counter: counting })
     const afterFirst = tokenized
@@ -211,8 +225,14 @@ describe('cache-friendly windows', () => {
     const counter = await createTokenCounter('o200k_base')
     const thread = createThread({ id: 'big-tools' })
     for (let turn = 0; turn < 24; turn++) {
-      thread.append({ kind: 'message', payload: { role: 'user', content: `question ${turn}: ${'which trail is best in late spring, and why? '.repeat(4)}` } })
-      thread.append({ kind: 'message', payload: { role: 'assistant', content: `answer ${turn}: ${'the coastal trail, because the snow is gone. '.repeat(4)}` } })
+      thread.append({
+        kind: 'message',
+        payload: { role: 'user', content: `question ${turn}: ${'which trail is best in late spring, and why? '.repeat(4)}` },
+      })
+      thread.append({
+        kind: 'message',
+        payload: { role: 'assistant', content: `answer ${turn}: ${'the coastal trail, because the snow is gone. '.repeat(4)}` },
+      })
     }
     thread.append({ kind: 'message', payload: { role: 'user', content: 'Read both files.' } })
     for (const file of ['a', 'b']) {
@@ -276,7 +296,10 @@ describe('needsSummary', () => {
     const thread = createThread({ id: 'long' })
     for (let turn = 0; turn < 80; turn++) {
       thread.append({ kind: 'message', payload: { role: 'user', content: `question ${turn} about the ferry timetable` } })
-      thread.append({ kind: 'message', payload: { role: 'assistant', content: `answer ${turn}: the ferry leaves at ${turn % 12 + 8}:15 from pier ${turn % 4}.` } })
+      thread.append({
+        kind: 'message',
+        payload: { role: 'assistant', content: `answer ${turn}: the ferry leaves at ${(turn % 12) + 8}:15 from pier ${turn % 4}.` },
+      })
     }
     const result = project({ thread, policy: definePolicy({ maxInputTokens: 1000, reserveOutputTokens: 100, cacheFriendly: true }), counter })
     expect(result.meta.dropped.some((range) => range.reason === 'cache-window')).toBe(true)

@@ -68,7 +68,12 @@ interface HistoryWalk {
   readonly selection: UnitSelection
 }
 
-function walkHistory(context: ProjectionContext, fixed: FixedSegments, recallReserve: number | ((room: number) => number), withSummary: boolean): HistoryWalk {
+function walkHistory(
+  context: ProjectionContext,
+  fixed: FixedSegments,
+  recallReserve: number | ((room: number) => number),
+  withSummary: boolean,
+): HistoryWalk {
   const checkpoints = fitCheckpoints(context, context.budget - fixed.mandatoryTokens, withSummary)
   const reserve = typeof recallReserve === 'number' ? recallReserve : recallReserve(checkpoints.remaining)
   const windows = planWindows(context, fixed, checkpoints, reserve)

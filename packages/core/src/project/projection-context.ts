@@ -46,7 +46,10 @@ export function projectionContext(input: ProjectInput): ProjectionContext {
   const include = includeSetOf(policy.includeKinds)
   const visibleFrom = Math.max(firstSeq, index.resetSeq + 1)
   const pendingHasUser = (input.pending ?? []).some((message) => message.role === 'user')
-  const imageFloor = policy.keepImagesTurns === undefined ? Number.NEGATIVE_INFINITY : turnWindowFloor(policy.keepImagesTurns, index.userSeqs, visibleFrom, pendingHasUser)
+  const imageFloor =
+    policy.keepImagesTurns === undefined
+      ? Number.NEGATIVE_INFINITY
+      : turnWindowFloor(policy.keepImagesTurns, index.userSeqs, visibleFrom, pendingHasUser)
   const sentBySeq = new Map<number, SentParts>()
   const sentOf = (message: MessageEntry): SentParts =>
     memo(sentBySeq, message.seq, () => sentParts(message, message.seq < imageFloor && !index.pinnedSeqs.has(message.seq)))

@@ -50,7 +50,9 @@ export function assembleMessages(
   for (const unit of selection.history) historyTokens += emitUnit(unit, selection.planOf(unit), context, messages, infos)
   fixed.pending.forEach((message, position) => {
     messages.push(projectedMessage(message, message.parts))
-    infos.push(messageInfo('pending', fixed.pendingCosts[position] as number, [], { attachmentTokens: attachmentTokens(message.parts), omittedImages: [] }))
+    infos.push(
+      messageInfo('pending', fixed.pendingCosts[position] as number, [], { attachmentTokens: attachmentTokens(message.parts), omittedImages: [] }),
+    )
   })
   // The recall block comes last: it is chosen for this question, and no later call repeats it, so it
   // never sits inside a prefix the next call could read from the provider's cache.
@@ -87,12 +89,21 @@ export function projectionMeta(
     recall: recallTokens,
     pending: fixed.pendingTokens,
     tools: fixed.toolTokens,
-    total: fixed.systemTokens + checkpoints.memoryTokens + checkpoints.summaryTokens + assembled.historyTokens + recallTokens + fixed.pendingTokens + fixed.toolTokens,
+    total:
+      fixed.systemTokens +
+      checkpoints.memoryTokens +
+      checkpoints.summaryTokens +
+      assembled.historyTokens +
+      recallTokens +
+      fixed.pendingTokens +
+      fixed.toolTokens,
     attachments: assembled.infos.reduce((sum, info) => sum + (info.attachmentTokens ?? 0), 0),
     estimated: !counter.exact,
   }
   const overflow = fixed.mandatoryTokens > budget
-  const needsSummaryReason: NeedsSummaryReason | undefined = overflow ? 'overflow' : summaryNeed(context, checkpoints, dropped, assembled.infos, tokens.system + tokens.tools)
+  const needsSummaryReason: NeedsSummaryReason | undefined = overflow
+    ? 'overflow'
+    : summaryNeed(context, checkpoints, dropped, assembled.infos, tokens.system + tokens.tools)
   const { messages, infos } = assembled
   return {
     tokens,
@@ -161,7 +172,12 @@ function fatesOfSelection(
  * the later request repeats the earlier one byte for byte up to the earlier one's latest user
  * message: the part a provider can serve from its prompt cache.
  */
-function prefixKeyOf(messages: readonly ProjectedMessage[], infos: readonly MessageInfo[], anchorSeq: number | undefined, policy: ContextPolicy): string {
+function prefixKeyOf(
+  messages: readonly ProjectedMessage[],
+  infos: readonly MessageInfo[],
+  anchorSeq: number | undefined,
+  policy: ContextPolicy,
+): string {
   const hash = new HashBuilder()
   hash.add(policy.summaryRole).add(policy.summaryPrefix).add(policy.interruptedResultText)
   let historyStarted = false

@@ -44,7 +44,10 @@ function locomoThread(): Thread {
     for (const turn of conversation[`session_${session}`] as readonly Turn[]) {
       time += 1000
       const caption = turn.blip_caption === undefined ? '' : ` [shares ${turn.blip_caption}]`
-      thread.append({ kind: 'message', payload: { role: turn.speaker === conversation.speaker_a ? 'user' : 'assistant', content: `${turn.speaker}: ${turn.text}${caption}` } })
+      thread.append({
+        kind: 'message',
+        payload: { role: turn.speaker === conversation.speaker_a ? 'user' : 'assistant', content: `${turn.speaker}: ${turn.text}${caption}` },
+      })
     }
   }
   return thread
@@ -62,7 +65,10 @@ describe('recall on a real long conversation', () => {
     const questions = conversation.qa.filter((item) => item.category !== 5).map((item) => item.question)
     let recalled = 0
     for (const maxInputTokens of [4096, 8192, 16_384]) {
-      for (const policy of [definePolicy({ maxInputTokens, reserveOutputTokens: 0, recall: {} }), presets.shortContext({ maxInputTokens, reserveOutputTokens: 0 })]) {
+      for (const policy of [
+        definePolicy({ maxInputTokens, reserveOutputTokens: 0, recall: {} }),
+        presets.shortContext({ maxInputTokens, reserveOutputTokens: 0 }),
+      ]) {
         for (const question of questions) {
           const result = project({ thread, policy, counter, pending: [{ role: 'user', content: question }], recall: index })
           const { meta } = result
@@ -71,7 +77,10 @@ describe('recall on a real long conversation', () => {
           expect(new Set(sent).size).toBe(sent.length)
           const fates = entryFates(meta)
           const recalledSeqs = new Set(meta.recall?.seqs ?? [])
-          for (const entry of thread.entries) expect(fates.fateOf(entry.seq).state).toBe(recalledSeqs.has(entry.seq) ? 'recalled' : meta.includedSeqs.includes(entry.seq) ? 'included' : 'dropped')
+          for (const entry of thread.entries)
+            expect(fates.fateOf(entry.seq).state).toBe(
+              recalledSeqs.has(entry.seq) ? 'recalled' : meta.includedSeqs.includes(entry.seq) ? 'included' : 'dropped',
+            )
           recalled += recalledSeqs.size
         }
       }

@@ -42,7 +42,14 @@ const recallArbitrary = fc.record(
 )
 
 const caseArbitrary = fc
-  .record({ actions: actionsArbitrary, policy: policyOptionsArbitrary, recall: recallArbitrary, pending: pendingArbitrary, withIndex: fc.nat(9), exactCounter: fc.boolean() })
+  .record({
+    actions: actionsArbitrary,
+    policy: policyOptionsArbitrary,
+    recall: recallArbitrary,
+    pending: pendingArbitrary,
+    withIndex: fc.nat(9),
+    exactCounter: fc.boolean(),
+  })
   .map(({ actions, policy, recall, pending, withIndex, exactCounter }): Case => {
     const thread = buildThread(actions)
     const input: ProjectInput = {
@@ -53,7 +60,13 @@ const caseArbitrary = fc
       // Mostly with an index; sometimes without, where recall must step aside.
       ...(withIndex > 0 ? { recall: createRecallIndex() } : {}),
     }
-    return Object.assign({ thread, input }, { [fc.toStringMethod]: () => `entries=${JSON.stringify(thread.entries)} policy=${JSON.stringify(input.policy)} pending=${JSON.stringify(pending)}` })
+    return Object.assign(
+      { thread, input },
+      {
+        [fc.toStringMethod]: () =>
+          `entries=${JSON.stringify(thread.entries)} policy=${JSON.stringify(input.policy)} pending=${JSON.stringify(pending)}`,
+      },
+    )
   })
 
 function check(name: string, property: (testCase: Case, result: ProjectionResult) => void): void {
@@ -64,7 +77,6 @@ function check(name: string, property: (testCase: Case, result: ProjectionResult
     )
   })
 }
-
 
 describe('project with recall: invariants over random threads', () => {
   check('never goes over the budget unless it says overflow; counts are exact, recall block included', ({ input }, result) => {
@@ -92,20 +104,27 @@ describe('project with recall: invariants over random threads', () => {
     const { meta } = result
     const recalled = new Set(meta.recall?.seqs ?? [])
     const included = new Set(meta.includedSeqs)
-    const dropped = new Set(meta.dropped.flatMap((range) => Array.from({ length: range.toSeq - range.fromSeq + 1 }, (_, offset) => range.fromSeq + offset)))
+    const dropped = new Set(
+      meta.dropped.flatMap((range) => Array.from({ length: range.toSeq - range.fromSeq + 1 }, (_, offset) => range.fromSeq + offset)),
+    )
     const fates = entryFates(meta)
     for (const entry of thread.entries) {
       const seq = entry.seq
       const covered = meta.summary !== undefined && seq >= meta.summary.fromSeq && seq <= meta.summary.toSeq
       const ways = [included.has(seq), recalled.has(seq), dropped.has(seq)].filter(Boolean).length
-      expect(ways, `#${seq}: included ${included.has(seq)}, recalled ${recalled.has(seq)}, dropped ${dropped.has(seq)} ${JSON.stringify(meta.dropped)}`).toBeLessThanOrEqual(1)
+      expect(
+        ways,
+        `#${seq}: included ${included.has(seq)}, recalled ${recalled.has(seq)}, dropped ${dropped.has(seq)} ${JSON.stringify(meta.dropped)}`,
+      ).toBeLessThanOrEqual(1)
       expect(ways === 1 || covered, `entry #${seq} is sent, recalled, dropped or covered`).toBe(true)
       if (recalled.has(seq)) {
         expect(input.policy.includeKinds).toContain(entry.kind)
         expect(fates.fateOf(seq).state).toBe('recalled')
         // Tool calls come with their results and results with their calls.
         const toolsSent = input.policy.includeKinds.includes('tool_call') && input.policy.includeKinds.includes('tool_result')
-        if (toolsSent) for (const member of unitMembers(thread, seq).filter((member) => member > thread.index.resetSeq)) expect(recalled.has(member), `#${member} recalled with #${seq}`).toBe(true)
+        if (toolsSent)
+          for (const member of unitMembers(thread, seq).filter((member) => member > thread.index.resetSeq))
+            expect(recalled.has(member), `#${member} recalled with #${seq}`).toBe(true)
       }
     }
     // Recalled entries are older than every unpinned entry of the window, the latest user message included.
@@ -125,7 +144,11 @@ describe('project with recall: invariants over random threads', () => {
     const order = infos.map((info) => segments.indexOf(info.segment))
     for (let position = 1; position < order.length; position++) expect(order[position]).toBeGreaterThanOrEqual(order[position - 1] as number)
     expect(openAIChatProblems(toOpenAIChat(result))).toEqual([])
-    const conversation = result.messages.some((message) => message.role !== 'system' && (message.content.trim() !== '' || message.role === 'tool' || (message.role === 'assistant' && (message.toolCalls?.length ?? 0) > 0)))
+    const conversation = result.messages.some(
+      (message) =>
+        message.role !== 'system' &&
+        (message.content.trim() !== '' || message.role === 'tool' || (message.role === 'assistant' && (message.toolCalls?.length ?? 0) > 0)),
+    )
     const problems = anthropicMessagesProblems(toAnthropicMessages(result))
     expect(conversation ? problems : problems.filter((problem) => problem !== 'messages: must not be empty')).toEqual([])
   })
@@ -158,13 +181,18 @@ describe('summaries stand in only for what does not fit', () => {
   check('a summary is sent only when the policy without summaries leaves out an entry it covers', ({ input }, result) => {
     if (!result.meta.summaryUsed) return
     const summary = result.meta.summary as NonNullable<typeof result.meta.summary>
-    const withoutSummaries = project({ ...input, policy: definePolicy({ ...input.policy, recall: undefined, includeKinds: input.policy.includeKinds.filter((kind) => kind !== 'summary') }) })
+    const withoutSummaries = project({
+      ...input,
+      policy: definePolicy({ ...input.policy, recall: undefined, includeKinds: input.policy.includeKinds.filter((kind) => kind !== 'summary') }),
+    })
     const sent = new Set(withoutSummaries.meta.includedSeqs)
     const coveredKinds = (seq: number): boolean => {
       const entry = (input.thread as Thread).bySeq(seq)
       return entry !== undefined && entry.kind !== 'context_op' && entry.kind !== 'summary' && input.policy.includeKinds.includes(entry.kind)
     }
-    const left = Array.from({ length: summary.toSeq - summary.fromSeq + 1 }, (_, offset) => summary.fromSeq + offset).filter((seq) => coveredKinds(seq) && !sent.has(seq))
+    const left = Array.from({ length: summary.toSeq - summary.fromSeq + 1 }, (_, offset) => summary.fromSeq + offset).filter(
+      (seq) => coveredKinds(seq) && !sent.has(seq),
+    )
     expect(left.length).toBeGreaterThan(0)
   })
 })

@@ -26,12 +26,20 @@ const textCache = new WeakMap<Entry, Map<string, string>>()
 const tokenCache = new WeakMap<Entry, Map<string, Map<string, number>>>()
 
 function cachedText(entry: Entry, variant: string, make: () => string): string {
-  return memo(memo(textCache, entry, () => new Map()), variant, make)
+  return memo(
+    memo(textCache, entry, () => new Map()),
+    variant,
+    make,
+  )
 }
 
 /** Tokens of a reduced tool message: cached per entry, variant and counter. */
 export function reducedResultTokens(entry: Entry, text: string, counter: TokenCounter): number {
-  const byText = memo(memo(tokenCache, entry, () => new Map()), counter.id, () => new Map<string, number>())
+  const byText = memo(
+    memo(tokenCache, entry, () => new Map()),
+    counter.id,
+    () => new Map<string, number>(),
+  )
   // Keyed by the cached text itself: the same string object each time, so lookups stay cheap.
   return memo(byText, text, () => MESSAGE_OVERHEAD_TOKENS + counter.count(text))
 }
@@ -66,7 +74,13 @@ export function planUnit(unit: Unit, context: ProjectionContext, protectedFrom: 
     const toolCallId = call?.refs.toolCallId as string
     const duplicateOf = policy.dedupeToolResults ? newerDuplicate(result, context) : undefined
     if (duplicateOf !== undefined) {
-      resultTexts.push(cachedText(result, `dedupe:${duplicateOf.seq}`, () => `[same output as the later call ${duplicateOf.refs.toolCallId as string} (entry #${duplicateOf.seq})]`))
+      resultTexts.push(
+        cachedText(
+          result,
+          `dedupe:${duplicateOf.seq}`,
+          () => `[same output as the later call ${duplicateOf.refs.toolCallId as string} (entry #${duplicateOf.seq})]`,
+        ),
+      )
       reductions.push({ seq: result.seq, how: 'deduped' })
     } else if (policy.toolTrace === 'masked') {
       resultTexts.push(
@@ -79,7 +93,11 @@ export function planUnit(unit: Unit, context: ProjectionContext, protectedFrom: 
     } else if (policy.pruneToolOutputsOverTokens !== undefined && counter.countEntry(result) > policy.pruneToolOutputsOverTokens) {
       const variant = `prune:${policy.pruneKeepLines}:${policy.pruneKeepBytes}`
       resultTexts.push(
-        cachedText(result, variant, () => truncateHeadTail(toolResultText(result.payload), { maxLines: policy.pruneKeepLines, maxBytes: policy.pruneKeepBytes }).content),
+        cachedText(
+          result,
+          variant,
+          () => truncateHeadTail(toolResultText(result.payload), { maxLines: policy.pruneKeepLines, maxBytes: policy.pruneKeepBytes }).content,
+        ),
       )
       reductions.push({ seq: result.seq, how: 'pruned' })
     } else {

@@ -45,7 +45,13 @@ const noLimits: WalkLimits = { reserve: 0, recalled: new Map() }
  * fit), then the rest newest to oldest, stopping at the first that the windows or the budget refuse.
  * Entries a summary covers are walked like the rest: the summary stands in only for what does not fit.
  */
-export function selectUnits(context: ProjectionContext, fixed: FixedSegments, checkpoints: CheckpointSegments, windows: WindowPlan, limits: WalkLimits = noLimits): UnitSelection {
+export function selectUnits(
+  context: ProjectionContext,
+  fixed: FixedSegments,
+  checkpoints: CheckpointSegments,
+  windows: WindowPlan,
+  limits: WalkLimits = noLimits,
+): UnitSelection {
   const selector = new Selector(context, fixed, checkpoints, windows, limits)
   if (fixed.anchor !== undefined) selector.decide(unitOf(context, fixed.anchor, selector.units) as Unit, 'included')
   // The summary entry in use is present (as the summary segment) even if the walk stops short of it.
@@ -102,7 +108,9 @@ class Selector implements UnitSelection {
   }
 
   #costOf(unit: Unit): UnitCost {
-    return memo(this.#costs, unit.key, () => unitCost(unit, this.planOf(unit), this.#context.input.policy, this.#context.input.counter, this.#context.messageCost))
+    return memo(this.#costs, unit.key, () =>
+      unitCost(unit, this.planOf(unit), this.#context.input.policy, this.#context.input.counter, this.#context.messageCost),
+    )
   }
 
   decide(unit: Unit, fate: DropReason | 'included'): void {
@@ -214,7 +222,11 @@ class Selector implements UnitSelection {
 }
 
 /** The fate of entries that never form a unit, or `undefined` for entries that do. */
-function classify(entry: Entry, { summaryEntry, summaryUsed, summaryTried }: CheckpointSegments, { include, toolsIncluded }: ProjectionContext): DropReason | 'included' | undefined {
+function classify(
+  entry: Entry,
+  { summaryEntry, summaryUsed, summaryTried }: CheckpointSegments,
+  { include, toolsIncluded }: ProjectionContext,
+): DropReason | 'included' | undefined {
   if (entry.kind === 'context_op') return 'applied'
   if (entry.kind === 'summary') {
     if (entry === summaryEntry) return summaryUsed ? 'included' : summaryTried ? 'budget' : 'unneeded'

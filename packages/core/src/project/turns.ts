@@ -11,4 +11,3 @@ export function turnWindowFloor(maxTurns: number | undefined, userSeqs: readonly
   const start = userSeqs[userSeqs.length - historyTurns]
   return start === undefined ? visibleFrom : Math.max(visibleFrom, start)
 }
-

@@ -33,7 +33,12 @@ export interface ProjectedMessageExtras {
 export type ProjectedMessage =
   | ({ readonly role: 'system'; readonly content: string } & ProjectedMessageExtras)
   | ({ readonly role: 'user'; readonly content: string } & ProjectedMessageExtras)
-  | ({ readonly role: 'assistant'; readonly content: string; readonly toolCalls?: readonly ProjectedToolCall[]; readonly refusal?: string } & ProjectedMessageExtras)
+  | ({
+      readonly role: 'assistant'
+      readonly content: string
+      readonly toolCalls?: readonly ProjectedToolCall[]
+      readonly refusal?: string
+    } & ProjectedMessageExtras)
   | {
       readonly role: 'tool'
       readonly toolCallId: string
@@ -239,7 +244,9 @@ export interface ProjectionMeta {
   /** Recall (`policy.recall`): what it searched for and sent, or why it sent nothing; `undefined` when the policy has no recall. */
   readonly recall: RecallMeta | undefined
   /** The memory segment: which spaces were rendered and which left out; `undefined` without memory. */
-  readonly memory: { readonly rev: number | undefined; readonly spaces: readonly string[]; readonly omitted: readonly string[]; readonly dropped: boolean } | undefined
+  readonly memory:
+    | { readonly rev: number | undefined; readonly spaces: readonly string[]; readonly omitted: readonly string[]; readonly dropped: boolean }
+    | undefined
   /** History was cut by budget or window. */
   readonly truncated: boolean
   readonly needsSummary: boolean

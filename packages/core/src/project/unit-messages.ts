@@ -15,7 +15,11 @@ export interface UnitCost {
 }
 
 /** Calls a unit sends with its result (or a synthetic one), per its plan and the policy. */
-function keptCalls(unit: Unit, plan: UnitPlan, policy: ContextPolicy): { call: ToolCallEntry; result: ToolResultEntry | undefined; text: string | undefined }[] {
+function keptCalls(
+  unit: Unit,
+  plan: UnitPlan,
+  policy: ContextPolicy,
+): { call: ToolCallEntry; result: ToolResultEntry | undefined; text: string | undefined }[] {
   if (plan.omitTools) return []
   const kept: { call: ToolCallEntry; result: ToolResultEntry | undefined; text: string | undefined }[] = []
   unit.calls.forEach((call, position) => {
@@ -31,7 +35,13 @@ function resultTokens(result: ToolResultEntry | undefined, text: string | undefi
   return text === undefined ? counter.countEntry(result) : reducedResultTokens(result, text, counter)
 }
 
-export function unitCost(unit: Unit, plan: UnitPlan, policy: ContextPolicy, counter: TokenCounter, messageCost: (message: MessageEntry) => number): UnitCost {
+export function unitCost(
+  unit: Unit,
+  plan: UnitPlan,
+  policy: ContextPolicy,
+  counter: TokenCounter,
+  messageCost: (message: MessageEntry) => number,
+): UnitCost {
   if (unit.message !== undefined) return { tokens: messageCost(unit.message), messageCount: 1 }
   const kept = keptCalls(unit, plan, policy)
   let tokens = 0
@@ -45,7 +55,11 @@ export function unitCost(unit: Unit, plan: UnitPlan, policy: ContextPolicy, coun
 
 /** Appends a unit's messages; returns their tokens. */
 export function emitUnit(unit: Unit, plan: UnitPlan, context: ProjectionContext, messages: ProjectedMessage[], infos: MessageInfo[]): number {
-  const { input: { policy, counter }, messageCost, sentOf } = context
+  const {
+    input: { policy, counter },
+    messageCost,
+    sentOf,
+  } = context
   const segment: Segment = 'history'
   if (unit.message !== undefined) {
     const tokens = messageCost(unit.message)

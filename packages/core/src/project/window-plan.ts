@@ -48,9 +48,11 @@ export function planWindows(context: ProjectionContext, fixed: FixedSegments, ch
   // turns, and when the window moves (everything after its start is sent anew then anyway), each
   // time using the protected zone as it stood at that moment. Between batches nothing sent changes.
   const protectedFrom = turnWindowFloor(policy.keepLastTurns, index.userSeqs, visibleFrom, context.pendingHasUser)
-  if (!(policy.cacheFriendly && policy.cache.reduceEveryTurns > 1)) return { cacheStart, reductionFloor: protectedFrom, previousReductionFloor: undefined }
+  if (!(policy.cacheFriendly && policy.cache.reduceEveryTurns > 1))
+    return { cacheStart, reductionFloor: protectedFrom, previousReductionFloor: undefined }
   // The protected zone when the thread ended at `seq`: nothing after it existed to reduce.
-  const floorAsOf = (seq: number): number => Math.min(seq + 1, turnWindowFloor(policy.keepLastTurns, userSeqsUpTo(index.userSeqs, seq), visibleFrom, false))
+  const floorAsOf = (seq: number): number =>
+    Math.min(seq + 1, turnWindowFloor(policy.keepLastTurns, userSeqsUpTo(index.userSeqs, seq), visibleFrom, false))
   const movedAt = grid === undefined ? undefined : cacheWindowMovedAt(grid)
   const windowFloor = movedAt === undefined ? visibleFrom : floorAsOf(movedAt)
   const hiddenTurns = userSeqsUpTo(index.userSeqs, visibleFrom - 1).length
@@ -66,5 +68,8 @@ export function planWindows(context: ProjectionContext, fixed: FixedSegments, ch
 
 /** The user seqs up to `seq`, ascending (a prefix of `seqs`). */
 function userSeqsUpTo(seqs: readonly number[], seq: number): readonly number[] {
-  return seqs.slice(0, firstWhere(0, seqs.length, (position) => (seqs[position] as number) > seq))
+  return seqs.slice(
+    0,
+    firstWhere(0, seqs.length, (position) => (seqs[position] as number) > seq),
+  )
 }

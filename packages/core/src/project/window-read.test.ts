@@ -57,7 +57,12 @@ describe('WindowRead', () => {
 
   it('holds one chunk beyond the budget for a cache-friendly window', () => {
     const plain = new WindowRead(definePolicy({ maxInputTokens: 1000, reserveOutputTokens: 0 }), counter, emptyThreadFacts, 5)
-    const chunked = new WindowRead(definePolicy({ maxInputTokens: 1000, reserveOutputTokens: 0, cacheFriendly: true, cacheLowWaterRatio: 0.6 }), counter, emptyThreadFacts, 5)
+    const chunked = new WindowRead(
+      definePolicy({ maxInputTokens: 1000, reserveOutputTokens: 0, cacheFriendly: true, cacheLowWaterRatio: 0.6 }),
+      counter,
+      emptyThreadFacts,
+      5,
+    )
     expect(plain.reach).toBe(1000)
     expect(chunked.reach).toBe(1400)
   })

@@ -157,7 +157,8 @@ function projectedCostModel(policy: ContextPolicy, counter: TokenCounter, includ
         return include.has('message') ? counter.countEntry(entry) : 0
       case 'tool_result':
         // Counted with its call: a result whose call is hidden is an orphan and costs nothing.
-        if (toolsIncluded && !toolsMayVanish) pendingResultTokens.set(entry.refs.toolCallId as string, resultsMayShrink ? MESSAGE_OVERHEAD_TOKENS : counter.countEntry(entry))
+        if (toolsIncluded && !toolsMayVanish)
+          pendingResultTokens.set(entry.refs.toolCallId as string, resultsMayShrink ? MESSAGE_OVERHEAD_TOKENS : counter.countEntry(entry))
         return 0
       case 'tool_call': {
         if (!toolsIncluded || toolsMayVanish) return 0

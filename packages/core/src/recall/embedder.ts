@@ -38,7 +38,12 @@ const failed = (reason: EmbedFailureReason, error: unknown): EmbedOutcome => ({ 
  * late answer ignored). `dimensions()` is read once the answer is in: the length every vector must
  * have, `undefined` while none is known (then the first vector of the answer sets it).
  */
-export async function embedChecked(embed: Embedder, texts: readonly string[], timeoutMs: number, dimensions: () => number | undefined): Promise<EmbedOutcome> {
+export async function embedChecked(
+  embed: Embedder,
+  texts: readonly string[],
+  timeoutMs: number,
+  dimensions: () => number | undefined,
+): Promise<EmbedOutcome> {
   const controller = new AbortController()
   let timer: unknown
   const timedOut = new Promise<never>((_, reject) => {
@@ -81,7 +86,8 @@ export function checkVectors(answer: unknown, count: number, dimensions: number 
       return failed('wrong-dimension', new Error(`vector ${position} has ${got}; ${width === 0 ? 'at least 1' : width} expected`))
     }
     const copy = toFloat32(vector)
-    if (copy === undefined || !copy.every(Number.isFinite)) return failed('embed-failed', new Error(`vector ${position} holds a value that is not a finite number`))
+    if (copy === undefined || !copy.every(Number.isFinite))
+      return failed('embed-failed', new Error(`vector ${position} holds a value that is not a finite number`))
     vectors.push(normalised(copy))
   }
   return { ok: true, vectors }
@@ -101,6 +107,7 @@ export function normalised(vector: Float32Array): Float32Array {
   let sum = 0
   for (const value of vector) sum += value * value
   const norm = Math.sqrt(sum)
-  if (norm > 0 && Number.isFinite(norm)) for (let position = 0; position < vector.length; position++) vector[position] = (vector[position] as number) / norm
+  if (norm > 0 && Number.isFinite(norm))
+    for (let position = 0; position < vector.length; position++) vector[position] = (vector[position] as number) / norm
   return vector
 }

@@ -20,7 +20,15 @@ function chat(texts: readonly string[], id = 't'): Thread {
 // synonym below folded to one meaning, hashed into 64 buckets (FNV-1a), normalised. Texts that say
 // the same with different words get the same buckets, which full-text search cannot see.
 const DIMENSIONS = 64
-const meanings: Readonly<Record<string, string>> = { kitten: 'cat', feline: 'cat', kitty: 'cat', call: 'name', named: 'name', vehicle: 'car', automobile: 'car' }
+const meanings: Readonly<Record<string, string>> = {
+  kitten: 'cat',
+  feline: 'cat',
+  kitty: 'cat',
+  call: 'name',
+  named: 'name',
+  vehicle: 'car',
+  automobile: 'car',
+}
 
 function bucket(piece: string): number {
   let hash = 0x811c9dc5
@@ -77,7 +85,13 @@ const pets = [
 ]
 const paraphrase = 'What is my feline pet called?'
 
-const request = (thread: Thread, query: string, from = 0, before = Number.POSITIVE_INFINITY) => ({ entries: thread.entries, query, from, before, limit: 10 })
+const request = (thread: Thread, query: string, from = 0, before = Number.POSITIVE_INFINITY) => ({
+  entries: thread.entries,
+  query,
+  from,
+  before,
+  limit: 10,
+})
 const lexicalOnly = (thread: Thread, query: string) => createRecallIndex().search(request(thread, query))
 
 describe('createHybridRecallIndex', () => {
@@ -122,7 +136,12 @@ describe('createHybridRecallIndex', () => {
     const hits = index.search(request(thread, query))
     expect(hits.find((hit) => hit.seq === 2)?.terms).toEqual(['ferry'])
     expect(hits.find((hit) => hit.seq === 0)?.terms).toEqual([])
-    expect(hits.slice(0, 2).map((hit) => hit.seq).sort()).toEqual([0, 2])
+    expect(
+      hits
+        .slice(0, 2)
+        .map((hit) => hit.seq)
+        .sort(),
+    ).toEqual([0, 2])
   })
 
   it('only searches from <= seq < before, by words and by meaning', async () => {
@@ -194,8 +213,20 @@ describe('createHybridRecallIndex', () => {
   })
 
   it('checks an answer: one vector per text, one length for all, finite numbers', () => {
-    expect(checkVectors([[3, 4], Float64Array.of(0, 2)], 2, undefined)).toEqual({ ok: true, vectors: [Float32Array.of(0.6, 0.8), Float32Array.of(0, 1)] })
-    expect(checkVectors([[1, 2], [1, 2, 3]], 2, undefined)).toMatchObject({ ok: false, reason: 'wrong-dimension' })
+    expect(checkVectors([[3, 4], Float64Array.of(0, 2)], 2, undefined)).toEqual({
+      ok: true,
+      vectors: [Float32Array.of(0.6, 0.8), Float32Array.of(0, 1)],
+    })
+    expect(
+      checkVectors(
+        [
+          [1, 2],
+          [1, 2, 3],
+        ],
+        2,
+        undefined,
+      ),
+    ).toMatchObject({ ok: false, reason: 'wrong-dimension' })
     expect(checkVectors([[], []], 2, undefined)).toMatchObject({ ok: false, reason: 'wrong-dimension' })
     expect(checkVectors({ length: 1, 0: [1] }, 1, undefined)).toMatchObject({ ok: false, reason: 'wrong-count' })
     expect(checkVectors([[1, Number.POSITIVE_INFINITY]], 1, undefined)).toMatchObject({ ok: false, reason: 'embed-failed' })
@@ -230,7 +261,12 @@ describe('createHybridRecallIndex', () => {
     const fake = fakeEmbedder()
     const restored = createHybridRecallIndex({ embed: fake.embed })
     expect(restored.loadVectors(stored)).toEqual({ loaded: 6, rejected: 0 })
-    expect(restored.loadVectors([['x', [1, 2]], ['y', new Array(DIMENSIONS).fill(Number.NaN)]])).toEqual({ loaded: 0, rejected: 2 })
+    expect(
+      restored.loadVectors([
+        ['x', [1, 2]],
+        ['y', new Array(DIMENSIONS).fill(Number.NaN)],
+      ]),
+    ).toEqual({ loaded: 0, rejected: 2 })
     expect(await restored.prepare(thread, paraphrase)).toMatchObject({ ok: true, embedded: [] })
     expect(fake.calls).toEqual([[paraphrase]])
     const hits = restored.search(request(thread, paraphrase))

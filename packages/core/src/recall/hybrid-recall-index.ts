@@ -62,13 +62,16 @@ const FUSION_DEPTH = 100
 function checkedOptions(options: HybridRecallIndexOptions): PrepareSettings & { readonly minSimilarity: number } {
   const whole = (name: string, value: number | undefined, fallback: number): number => {
     if (value === undefined) return fallback
-    if (!Number.isInteger(value) || value <= 0) throw new ThreadlensError(`createHybridRecallIndex: ${name} must be a whole number above 0 (got ${String(value)})`)
+    if (!Number.isInteger(value) || value <= 0)
+      throw new ThreadlensError(`createHybridRecallIndex: ${name} must be a whole number above 0 (got ${String(value)})`)
     return value
   }
-  if (typeof options.embed !== 'function') throw new ThreadlensError('createHybridRecallIndex: embed must be a function (texts, { signal }) => Promise<vectors>')
+  if (typeof options.embed !== 'function')
+    throw new ThreadlensError('createHybridRecallIndex: embed must be a function (texts, { signal }) => Promise<vectors>')
   whole('dimensions', options.dimensions, 1)
   const minSimilarity = options.minSimilarity ?? 0
-  if (!Number.isFinite(minSimilarity)) throw new ThreadlensError(`createHybridRecallIndex: minSimilarity must be a finite number (got ${String(minSimilarity)})`)
+  if (!Number.isFinite(minSimilarity))
+    throw new ThreadlensError(`createHybridRecallIndex: minSimilarity must be a finite number (got ${String(minSimilarity)})`)
   return {
     embed: options.embed,
     timeoutMs: whole('timeoutMs', options.timeoutMs, 10_000),

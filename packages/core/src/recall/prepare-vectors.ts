@@ -49,7 +49,11 @@ function commit(state: VectorState, outcome: EmbedOutcome): EmbedOutcome {
   if (!outcome.ok) return outcome
   const width = (outcome.vectors[0] as Float32Array).length
   if (state.dimensions !== undefined && width !== state.dimensions) {
-    return { ok: false, reason: 'wrong-dimension', error: new Error(`the vectors have ${width} numbers; the index holds vectors of ${state.dimensions}`) }
+    return {
+      ok: false,
+      reason: 'wrong-dimension',
+      error: new Error(`the vectors have ${width} numbers; the index holds vectors of ${state.dimensions}`),
+    }
   }
   state.dimensions = width
   return outcome
@@ -80,7 +84,11 @@ async function embedQuery(state: VectorState, settings: PrepareSettings, key: st
 }
 
 /** Up to `maxBatches` batches, one after another, each kept whole; stops at the first failure. */
-async function embedEntries(state: VectorState, settings: PrepareSettings, waiting: readonly { id: string; text: string }[]): Promise<{ embedded: string[]; failure?: EmbedFailure }> {
+async function embedEntries(
+  state: VectorState,
+  settings: PrepareSettings,
+  waiting: readonly { id: string; text: string }[],
+): Promise<{ embedded: string[]; failure?: EmbedFailure }> {
   const embedded: string[] = []
   const dimensions = (): number | undefined => state.dimensions
   for (let batch = 0; batch < settings.maxBatches && batch * settings.batchSize < waiting.length; batch++) {
@@ -101,7 +109,12 @@ async function embedEntries(state: VectorState, settings: PrepareSettings, waiti
  * query unless it has one already; the query's call runs beside the entries' so a failing batch
  * does not keep it from being ready. The first failure is reported (an entry batch's before the query's).
  */
-export async function prepareVectors(state: VectorState, settings: PrepareSettings, entries: readonly Entry[], query: string): Promise<PrepareResult> {
+export async function prepareVectors(
+  state: VectorState,
+  settings: PrepareSettings,
+  entries: readonly Entry[],
+  query: string,
+): Promise<PrepareResult> {
   const key = queryKey(query)
   const waiting = unembedded(state, entries, settings.maxCharacters)
   const queryCached = key !== '' && state.queries.has(key)

@@ -19,7 +19,8 @@ function chat(): ReturnType<typeof createThread> {
   say('assistant', 'Let me think about the timetable.')
   say('user', 'Take your time.')
   say('assistant', 'The 10:15 from pier 3 is the fastest.')
-  for (let turn = 0; turn < 60; turn++) say(turn % 2 === 0 ? 'user' : 'assistant', `More chatter ${turn} about books, films and the neighbours' new dog.`)
+  for (let turn = 0; turn < 60; turn++)
+    say(turn % 2 === 0 ? 'user' : 'assistant', `More chatter ${turn} about books, films and the neighbours' new dog.`)
   return thread
 }
 
@@ -28,7 +29,8 @@ describe('the recall block', () => {
 
   it('brings the wider surroundings of its hits while room is left, nearest first, whole and in order', () => {
     const thread = chat()
-    const policy = (maxTokens: number) => definePolicy({ maxInputTokens: 600, reserveOutputTokens: 0, recall: { neighbors: 0, maxTokens, share: 0.6 } })
+    const policy = (maxTokens: number) =>
+      definePolicy({ maxInputTokens: 600, reserveOutputTokens: 0, recall: { neighbors: 0, maxTokens, share: 0.6 } })
     const roomy = project({ thread, policy: policy(400), counter, pending: question, recall: createRecallIndex() }).meta.recall
     // The hit (#10) and, with the room left, the turns around it: the answer at #13 among them.
     expect(roomy?.hits.map((hit) => hit.seq)).toEqual([10])

@@ -93,7 +93,13 @@ function unitEntries(unit: Unit, context: ProjectionContext): Entry[] {
  * they fit `room`. Hits that do not fit are passed over (a smaller one may still fit); the number of
  * hits looked at is bounded by `policy.recall.maxHits`.
  */
-export function selectRecall(context: ProjectionContext, fixed: FixedSegments, selection: UnitSelection, plan: RecallPlan, windowLeft: number): RecallBlock {
+export function selectRecall(
+  context: ProjectionContext,
+  fixed: FixedSegments,
+  selection: UnitSelection,
+  plan: RecallPlan,
+  windowLeft: number,
+): RecallBlock {
   const options = context.input.policy.recall as NonNullable<typeof context.input.policy.recall>
   const room = Math.min(windowLeft, options.maxTokens)
   const empty = (skipped: RecallSkip): RecallBlock => emptyBlock(plan.terms, room, skipped)
@@ -103,7 +109,13 @@ export function selectRecall(context: ProjectionContext, fixed: FixedSegments, s
   if (before <= context.visibleFrom) return empty('nothing-older')
   let hits: readonly RecallHit[]
   try {
-    hits = (context.input.recall as NonNullable<typeof context.input.recall>).search({ entries: context.entries, query: plan.query, from: context.visibleFrom, before, limit: options.maxHits })
+    hits = (context.input.recall as NonNullable<typeof context.input.recall>).search({
+      entries: context.entries,
+      query: plan.query,
+      from: context.visibleFrom,
+      before,
+      limit: options.maxHits,
+    })
   } catch {
     return empty('search-failed')
   }
@@ -155,7 +167,14 @@ export function selectRecall(context: ProjectionContext, fixed: FixedSegments, s
 }
 
 /** The entries a hit brings: its unit, and up to `neighbors` units on each side, all older than the window and not sent. */
-function recallGroup(context: ProjectionContext, selection: UnitSelection, seq: number, before: number, neighbors: number, units: Map<string, Unit>): Entry[] {
+function recallGroup(
+  context: ProjectionContext,
+  selection: UnitSelection,
+  seq: number,
+  before: number,
+  neighbors: number,
+  units: Map<string, Unit>,
+): Entry[] {
   const entry = entryAt(context, seq)
   // Only what the policy sends at all: its kinds, tool traffic only with both tool kinds.
   const allowed = (candidate: Entry): boolean =>
@@ -227,7 +246,10 @@ function renderBlock(
   const budget = Math.max(0, room)
   // Bounded by the number of hits: each round drops the weakest hit's entries.
   for (let kept = hits.length; kept > 0; kept--) {
-    const seqs = groups.slice(0, kept).flat().sort((a, b) => a - b)
+    const seqs = groups
+      .slice(0, kept)
+      .flat()
+      .sort((a, b) => a - b)
     const lines = [header]
     let byLines = MESSAGE_OVERHEAD_TOKENS + counter.countCached(`${header}\n`)
     let apart = countsLinesApart(counter)

@@ -78,7 +78,11 @@ describe('createRecallIndex', () => {
   it('searches what the model reads of tool calls and results, not summaries or context ops', () => {
     const thread = createThread({ id: 'tools', now: () => 0 })
     thread.append({ kind: 'tool_call', payload: { name: 'lookup_order', arguments: { id: 'A-4711' } }, refs: { callId: 'c', toolCallId: 'x' } })
-    thread.append({ kind: 'tool_result', payload: { name: 'lookup_order', result: { tracking: 'ZX-99812' } }, refs: { callId: 'c', toolCallId: 'x' } })
+    thread.append({
+      kind: 'tool_result',
+      payload: { name: 'lookup_order', result: { tracking: 'ZX-99812' } },
+      refs: { callId: 'c', toolCallId: 'x' },
+    })
     thread.append({ kind: 'summary', payload: { fromSeq: 0, toSeq: 1, content: 'tracking number found' } })
     expect(recallText(thread.entries[1] as never)).toContain('ZX-99812')
     expect(recallText(thread.entries[2] as never)).toBeUndefined()
@@ -88,7 +92,13 @@ describe('createRecallIndex', () => {
 
 describe('restoring a recall index from stored terms', () => {
   const rowsOf = (thread: Thread) =>
-    thread.entries.map((entry) => ({ threadId: entry.threadId, seq: entry.seq, id: entry.id, terms: entryRecallTerms(entry), version: RECALL_TERMS_VERSION }))
+    thread.entries.map((entry) => ({
+      threadId: entry.threadId,
+      seq: entry.seq,
+      id: entry.id,
+      terms: entryRecallTerms(entry),
+      version: RECALL_TERMS_VERSION,
+    }))
   const texts = ['I booked the ferry to Bergen', 'Nice!', 'My cat is called Oliver', 'the and of', '', 'How was the ferry?', 'Bergen was rainy']
 
   it('searches as an index built from the entries, and indexes only what is appended after', () => {
@@ -99,8 +109,11 @@ describe('restoring a recall index from stored terms', () => {
     restored.restore('t', rowsOf(thread))
     expect(restored.size).toBe(built.size)
     expect(restored.indexedThrough).toBe(thread.entries.length - 1)
-    for (const query of ['ferry Bergen', 'cat', 'rainy weather', 'called']) expect(search(restored, thread, query)).toEqual(search(built, thread, query))
-    expect(restored.search({ entries: thread.entries, query: 'ferry', from: 0, before: 7, limit: 10 })).toEqual(built.search({ entries: thread.entries, query: 'ferry', from: 0, before: 7, limit: 10 }))
+    for (const query of ['ferry Bergen', 'cat', 'rainy weather', 'called'])
+      expect(search(restored, thread, query)).toEqual(search(built, thread, query))
+    expect(restored.search({ entries: thread.entries, query: 'ferry', from: 0, before: 7, limit: 10 })).toEqual(
+      built.search({ entries: thread.entries, query: 'ferry', from: 0, before: 7, limit: 10 }),
+    )
     thread.append({ kind: 'message', payload: { role: 'user', content: 'Oliver the cat again' } })
     expect(search(restored, thread, 'oliver')).toEqual([7, 2])
     expect(restored.size).toBe(built.size + 1)
@@ -118,11 +131,7 @@ describe('restoring a recall index from stored terms', () => {
   it('refuses rows with a gap, of another thread or of another version, with a typed error, and holds nothing after', () => {
     const thread = chat(texts)
     const rows = rowsOf(thread)
-    const cases = [
-      [rows[0], rows[2]],
-      [rows[0], { ...rows[1], threadId: 'other' }],
-      [{ ...rows[0], version: RECALL_TERMS_VERSION + 1 }],
-    ]
+    const cases = [[rows[0], rows[2]], [rows[0], { ...rows[1], threadId: 'other' }], [{ ...rows[0], version: RECALL_TERMS_VERSION + 1 }]]
     for (const bad of cases) {
       const index = createRecallIndex()
       index.sync(thread.entries)
@@ -144,7 +153,13 @@ describe('restoring a recall index from stored terms', () => {
 describe('restoring in slices', () => {
   it('adds rows that go on from the restore just before, and starts again at seq 0 or after a sync', () => {
     const thread = chat(['ferry to Bergen', 'ok', 'train to Oslo', 'fine', 'bus to Tromsø', 'ferry again'])
-    const rows = thread.entries.map((entry) => ({ threadId: 't', seq: entry.seq, id: entry.id, terms: entryRecallTerms(entry), version: RECALL_TERMS_VERSION }))
+    const rows = thread.entries.map((entry) => ({
+      threadId: 't',
+      seq: entry.seq,
+      id: entry.id,
+      terms: entryRecallTerms(entry),
+      version: RECALL_TERMS_VERSION,
+    }))
     const sliced = createRecallIndex()
     sliced.restore('t', rows.slice(0, 2))
     sliced.restore('t', rows.slice(2, 5))

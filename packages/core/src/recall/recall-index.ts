@@ -23,7 +23,9 @@ export function tellingTerms(terms: readonly string[], frequency: (term: string)
   const byRarity = matchable.sort((a, b) => frequency(a) - frequency(b) || (a < b ? -1 : a > b ? 1 : 0))
   const telling = byRarity.filter((term) => frequency(term) <= Math.max(8, documents / 2))
   // Telling terms first, at most MAX_QUERY_TERMS; only common words: the two rarest still rank something.
-  return telling.length > 0 ? [...telling.slice(0, MAX_QUERY_TERMS), ...byRarity.filter((term) => !telling.includes(term)).slice(0, Math.max(0, 2 - telling.length))] : byRarity.slice(0, 2)
+  return telling.length > 0
+    ? [...telling.slice(0, MAX_QUERY_TERMS), ...byRarity.filter((term) => !telling.includes(term)).slice(0, Math.max(0, 2 - telling.length))]
+    : byRarity.slice(0, 2)
 }
 
 export interface RecallIndexOptions {
@@ -65,7 +67,9 @@ export interface RecallTermsRow {
 export class InvalidRecallTermsError extends ThreadlensError {
   static override readonly errorName: string = 'InvalidRecallTermsError'
   constructor(threadId: string, seq: number, problem: string) {
-    super(`The stored recall terms of thread "${threadId}" cannot be restored at seq ${seq}: ${problem}. The index is built from the entries instead.`)
+    super(
+      `The stored recall terms of thread "${threadId}" cannot be restored at seq ${seq}: ${problem}. The index is built from the entries instead.`,
+    )
   }
 }
 
@@ -100,7 +104,13 @@ export function createRecallIndex(options: RecallIndexOptions = {}): RecallIndex
     const first = entries[0]
     if (first === undefined || threadId === undefined) return true
     // Another thread, older entries than it saw, fewer entries, or a gap after what it indexed: start again.
-    if (first.threadId !== threadId || first.seq < indexedFrom || first.seq > indexedThrough + 1 || (entries[entries.length - 1] as Entry).seq < indexedThrough) return false
+    if (
+      first.threadId !== threadId ||
+      first.seq < indexedFrom ||
+      first.seq > indexedThrough + 1 ||
+      (entries[entries.length - 1] as Entry).seq < indexedThrough
+    )
+      return false
     const seen = entries[indexedThrough - first.seq]
     return seen === undefined || seen.id === lastId
   }
@@ -153,7 +163,14 @@ export function createRecallIndex(options: RecallIndexOptions = {}): RecallIndex
       if (request.limit <= 0 || request.query.trim() === '') return []
       const terms = tellingTerms(indexedTerms(request.query), (term) => index.frequency(term), index.documents)
       if (terms.length === 0) return []
-      const matches = index.search({ terms, prefix: (term) => term.length >= PREFIX_LENGTH, from: request.from, before: request.before, limit: request.limit, bm25 })
+      const matches = index.search({
+        terms,
+        prefix: (term) => term.length >= PREFIX_LENGTH,
+        from: request.from,
+        before: request.before,
+        limit: request.limit,
+        bm25,
+      })
       return matches.map((match) => ({ seq: match.document, score: match.score, terms: match.terms }))
     },
   }
@@ -164,7 +181,13 @@ function restoredTerms(threadId: string, rows: readonly RecallTermsRow[], from: 
   let expected = from
   for (const row of rows) {
     const problem =
-      row.threadId !== threadId ? `the row belongs to thread "${row.threadId}"` : row.seq !== expected ? `expected seq ${expected}` : row.version !== RECALL_TERMS_VERSION ? `version ${row.version} is not ${RECALL_TERMS_VERSION}` : undefined
+      row.threadId !== threadId
+        ? `the row belongs to thread "${row.threadId}"`
+        : row.seq !== expected
+          ? `expected seq ${expected}`
+          : row.version !== RECALL_TERMS_VERSION
+            ? `version ${row.version} is not ${RECALL_TERMS_VERSION}`
+            : undefined
     if (problem !== undefined) throw new InvalidRecallTermsError(threadId, row.seq, problem)
     if (row.terms !== undefined && row.terms !== null) index.add(row.seq, row.terms)
     expected += 1

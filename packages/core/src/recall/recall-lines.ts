@@ -27,7 +27,6 @@ export function recallLineParts(entry: Entry, dates = true): { readonly label: s
   }
 }
 
-
 /** Each line's tokens, newline included, by counter, entry and whether lines carry dates: the same entries are recalled call after call. */
 const lineCounts = new WeakMap<TokenCounter, readonly [WeakMap<Entry, number>, WeakMap<Entry, number>]>()
 
@@ -53,4 +52,3 @@ export function recallLine(counter: TokenCounter, entry: Entry, dates: boolean):
 export function startsApart(line: string): boolean {
   return line !== '' && !/^[\s/]/u.test(line)
 }
-

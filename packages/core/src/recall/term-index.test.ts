@@ -8,7 +8,29 @@ import { TermIndex } from './term-index'
 // The index's ranking is MiniSearch's BM25+ (the library the recall benches were first measured
 // with), computed over plain postings: held to MiniSearch itself over random documents and queries.
 
-const vocabulary = ['ferry', 'bergen', 'adopt', 'adoption', 'adopted', 'adoptions', 'paint', 'painter', 'painting', 'oslo', 'train', 'cat', 'oliver', 'pottery', 'potter', 'camp', 'camping', 'order', '4711', '東京', '京都']
+const vocabulary = [
+  'ferry',
+  'bergen',
+  'adopt',
+  'adoption',
+  'adopted',
+  'adoptions',
+  'paint',
+  'painter',
+  'painting',
+  'oslo',
+  'train',
+  'cat',
+  'oliver',
+  'pottery',
+  'potter',
+  'camp',
+  'camping',
+  'order',
+  '4711',
+  '東京',
+  '京都',
+]
 
 function reference(documents: readonly (readonly string[])[]): MiniSearch<{ id: number; text: string }> {
   const search = new MiniSearch<{ id: number; text: string }>({
@@ -34,7 +56,12 @@ describe('TermIndex', () => {
         const prefix = (term: string): boolean => term.length >= 4
         const ours = index.search({ terms: query, prefix, from, before, limit: 1000, bm25: defaultBm25 })
         const theirs = reference(documents)
-          .search(query.join(' '), { tokenize: (text) => text.split(' '), combineWith: 'OR', prefix, filter: (result) => result.id >= from && result.id < before })
+          .search(query.join(' '), {
+            tokenize: (text) => text.split(' '),
+            combineWith: 'OR',
+            prefix,
+            filter: (result) => result.id >= from && result.id < before,
+          })
           .map((result) => ({ document: result.id as number, score: result.score, terms: [...result.terms].sort() }))
           .sort((x, y) => y.score - x.score || y.document - x.document)
         expect(ours.map((match) => match.document).sort((x, y) => x - y)).toEqual(theirs.map((match) => match.document).sort((x, y) => x - y))
@@ -55,7 +82,11 @@ describe('TermIndex', () => {
   })
 
   it('reports every matched term of a document when a query term finds more than 32 longer ones', () => {
-    const documents = Array.from({ length: 40 }, (_, position) => [`paint${String.fromCharCode(97 + (position % 26))}${position}`, 'paint', `paint${position}`])
+    const documents = Array.from({ length: 40 }, (_, position) => [
+      `paint${String.fromCharCode(97 + (position % 26))}${position}`,
+      'paint',
+      `paint${position}`,
+    ])
     documents.push(documents.flat())
     const index = new TermIndex()
     documents.forEach((terms, document) => index.add(document, terms))

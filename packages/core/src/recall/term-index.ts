@@ -59,7 +59,8 @@ function lowerBound<T>(sorted: readonly T[], value: T): number {
 
 /** The `limit` best documents by score, best first, ties newest first: one pass, the few best kept sorted. */
 function bestOf(documents: readonly number[], scoreOf: (document: number) => number, limit: number): { document: number; score: number }[] {
-  const worse = (a: { document: number; score: number }, b: { document: number; score: number }): boolean => a.score < b.score || (a.score === b.score && a.document < b.document)
+  const worse = (a: { document: number; score: number }, b: { document: number; score: number }): boolean =>
+    a.score < b.score || (a.score === b.score && a.document < b.document)
   // Many asked for: a sort is cheaper than keeping that many in order one by one.
   if (limit > 256) {
     const all = documents.map((document) => ({ document, score: scoreOf(document) }))
@@ -159,7 +160,8 @@ export class TermIndex {
           const document = documents[position] as number
           const count = counts[position] as number
           if (matched[document] === 0) touched.push(document)
-          scores[document] = (scores[document] as number) + termWeight * (d + (count * (k + 1)) / (count + lengthFloor + lengthWeight * (lengths[document] as number)))
+          scores[document] =
+            (scores[document] as number) + termWeight * (d + (count * (k + 1)) / (count + lengthFloor + lengthWeight * (lengths[document] as number)))
           if (bit !== 0) found[document] = ((found[document] as number) | bit) >>> 0
           // A document's score counts the query terms it matched (by any of the terms each one finds).
           if (lastQuery[document] !== queryMark) {
@@ -184,7 +186,12 @@ export class TermIndex {
   #scratchFor(size: number): Scratch {
     if (this.#scratch.scores.length < size) {
       const length = Math.max(size, this.#scratch.scores.length * 2)
-      this.#scratch = { scores: new Float64Array(length), matched: new Uint16Array(length), lastQuery: new Uint16Array(length), found: new Uint32Array(length) }
+      this.#scratch = {
+        scores: new Float64Array(length),
+        matched: new Uint16Array(length),
+        lastQuery: new Uint16Array(length),
+        found: new Uint32Array(length),
+      }
     }
     return this.#scratch
   }
@@ -229,7 +236,8 @@ export class TermIndex {
     let left = 0
     let right = 0
     while (left < this.#sorted.length || right < added.length) {
-      if (right >= added.length || (left < this.#sorted.length && (this.#sorted[left] as string) < (added[right] as string))) merged.push(this.#sorted[left++] as string)
+      if (right >= added.length || (left < this.#sorted.length && (this.#sorted[left] as string) < (added[right] as string)))
+        merged.push(this.#sorted[left++] as string)
       else merged.push(added[right++] as string)
     }
     this.#sorted = merged

@@ -75,7 +75,10 @@ export interface SessionSnapshot {
 }
 
 /** What a session reports before it has done anything: idle, nothing pending, nothing known. */
-export function idleSessionSnapshot(threadId: string, start: { readonly policy?: ContextPolicy; readonly tools?: readonly ToolSchema[] } = {}): SessionSnapshot {
+export function idleSessionSnapshot(
+  threadId: string,
+  start: { readonly policy?: ContextPolicy; readonly tools?: readonly ToolSchema[] } = {},
+): SessionSnapshot {
   return {
     threadId,
     status: 'idle',

@@ -25,7 +25,8 @@ export function exportedErrorClasses(moduleExports: Record<string, unknown>): Ma
 /** The root `ThreadlensError` of a class's chain (each copy of core has its own). */
 function rootOf(errorClass: ErrorClass): AnyClass {
   let current: unknown = errorClass
-  while (!(Object.hasOwn(current as object, 'errorName') && (current as ErrorClass).errorName === 'ThreadlensError')) current = Object.getPrototypeOf(current)
+  while (!(Object.hasOwn(current as object, 'errorName') && (current as ErrorClass).errorName === 'ThreadlensError'))
+    current = Object.getPrototypeOf(current)
   return current as AnyClass
 }
 
@@ -62,4 +63,3 @@ export function errorMarkerProblems(first: Record<string, unknown>, second: Reco
   }
   return problems
 }
-

@@ -29,7 +29,8 @@ export function encodeValue(value: unknown): unknown {
   if (typeof value === 'object' && value !== null) {
     return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, encodeValue(item)]))
   }
-  if (typeof value === 'function' || typeof value === 'symbol' || typeof value === 'bigint') throw new TypeError(`a fixture cannot hold a ${typeof value}`)
+  if (typeof value === 'function' || typeof value === 'symbol' || typeof value === 'bigint')
+    throw new TypeError(`a fixture cannot hold a ${typeof value}`)
   return value
 }
 
@@ -68,7 +69,8 @@ export function readFixture<TInput = unknown>(url: URL): FixtureCase<TInput>[] {
  */
 export function updatingFixtures(): boolean {
   if (process.env['UPDATE_FIXTURES'] !== '1') return false
-  if (process.env['CI'] !== undefined && process.env['CI'] !== '' && process.env['CI'] !== 'false') throw new Error('UPDATE_FIXTURES=1 is for a deliberate local rule change, never for CI')
+  if (process.env['CI'] !== undefined && process.env['CI'] !== '' && process.env['CI'] !== 'false')
+    throw new Error('UPDATE_FIXTURES=1 is for a deliberate local rule change, never for CI')
   return true
 }
 
@@ -84,14 +86,20 @@ export function checkFixture<TInput>(
   const cases = readFixture<unknown>(url)
   const outcomes = cases.map((fixture) => storedOutcome(decodeValue(fixture.input), run(decodeValue(fixture.input) as TInput)))
   if (updatingFixtures()) {
-    writeFileSync(url, fixtureText(cases.map((fixture, index) => ({ name: fixture.name, input: fixture.input, ...(outcomes[index] as FixtureOutcome) }))))
+    writeFileSync(
+      url,
+      fixtureText(cases.map((fixture, index) => ({ name: fixture.name, input: fixture.input, ...(outcomes[index] as FixtureOutcome) }))),
+    )
     return { cases: cases.length, mismatches: [] }
   }
   const mismatches: string[] = []
   cases.forEach((fixture, index) => {
     const recorded = JSON.stringify('accept' in fixture ? { accept: fixture.accept } : { reject: fixture.reject })
     const now = JSON.stringify(outcomes[index])
-    if (recorded !== now) mismatches.push(`case "${fixture.name}" of ${url.pathname.split('/').at(-1)}\n  input:    ${JSON.stringify(fixture.input)}\n  recorded: ${recorded}\n  now:      ${now}`)
+    if (recorded !== now)
+      mismatches.push(
+        `case "${fixture.name}" of ${url.pathname.split('/').at(-1)}\n  input:    ${JSON.stringify(fixture.input)}\n  recorded: ${recorded}\n  now:      ${now}`,
+      )
   })
   return { cases: cases.length, mismatches }
 }

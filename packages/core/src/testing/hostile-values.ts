@@ -84,7 +84,13 @@ export const awkwardJsonArbitrary: fc.Arbitrary<unknown> = fc.oneof(
  * is tried at depth too.
  */
 export const hostileValueArbitrary: fc.Arbitrary<{ value: unknown; path: string[] }> = fc
-  .tuple(fc.integer({ min: 0, max: hostileLeaves.length - 1 }), fc.array(fc.string({ minLength: 1, maxLength: 6 }).filter((key) => !['__proto__', 'constructor', 'prototype', 'ok'].includes(key)), { maxLength: 5 }))
+  .tuple(
+    fc.integer({ min: 0, max: hostileLeaves.length - 1 }),
+    fc.array(
+      fc.string({ minLength: 1, maxLength: 6 }).filter((key) => !['__proto__', 'constructor', 'prototype', 'ok'].includes(key)),
+      { maxLength: 5 },
+    ),
+  )
   .map(([which, path]) => {
     let value = (hostileLeaves[which] as () => unknown)()
     for (let position = path.length - 1; position >= 0; position--) value = { [path[position] as string]: value, ok: 'yes' }

@@ -22,7 +22,16 @@ export function projectionOf(messages: readonly ProjectedMessage[], cache?: Part
     pinnedSeqs: [],
     prefixKey: '',
     // No caching unless a test asks: formats then give the same bytes as before caching existed.
-    cache: { anthropic: 'off', openAI: 'off', ttl: '5m', key: undefined, reductionFloor: 0, previousReductionFloor: undefined, reducesLater: false, ...cache },
+    cache: {
+      anthropic: 'off',
+      openAI: 'off',
+      ttl: '5m',
+      key: undefined,
+      reductionFloor: 0,
+      previousReductionFloor: undefined,
+      reducesLater: false,
+      ...cache,
+    },
     cacheWindowStart: undefined,
     entryCount: 0,
     firstSeq: 0,

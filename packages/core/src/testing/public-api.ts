@@ -31,7 +31,11 @@ export function barrelNames(source: string): { values: string[]; types: string[]
 
 /** Every entry point of a package (its `package.json` `exports` pointing at TypeScript sources). */
 export function packageEntries(packageDirectory: URL): EntryApi[] {
-  const manifest = JSON.parse(readFileSync(new URL('package.json', packageDirectory), 'utf8')) as { name: string; exports: Record<string, unknown>; publishConfig?: { exports?: Record<string, unknown> } }
+  const manifest = JSON.parse(readFileSync(new URL('package.json', packageDirectory), 'utf8')) as {
+    name: string
+    exports: Record<string, unknown>
+    publishConfig?: { exports?: Record<string, unknown> }
+  }
   // The public API is what is published: an entry declared for the workspace only (core's `./testing`) is not part of it.
   const published = manifest.publishConfig?.exports
   const entries: EntryApi[] = []

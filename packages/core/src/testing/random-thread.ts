@@ -15,12 +15,29 @@ export type Action =
   | { type: 'user'; content: string; parts?: readonly ContentPart[] }
   | { type: 'assistant'; content: string }
   | { type: 'system'; content: string }
-  | { type: 'call'; text: string; repeat: boolean; calls: { name: string; city: string; outcome: 'result' | 'error' | 'unresolved' | 'late'; output: string }[] }
+  | {
+      type: 'call'
+      text: string
+      repeat: boolean
+      calls: { name: string; city: string; outcome: 'result' | 'error' | 'unresolved' | 'late'; output: string }[]
+    }
   | { type: 'summary'; fromFraction: number; toFraction: number; content: string }
   | { type: 'reset' }
   | { type: 'pin'; fraction: number; unpin: boolean }
 
-const samples = ['Oslo', '東京都の天気は？', '🙂🚀 ok', 'naïve café', '', 'a\nb\n\nc', '<script>x</script>', '{"json": [1, 2]}', 'Ünïcödé ẞ', '한국어 문장', '👨‍👩‍👧‍👦 family']
+const samples = [
+  'Oslo',
+  '東京都の天気は？',
+  '🙂🚀 ok',
+  'naïve café',
+  '',
+  'a\nb\n\nc',
+  '<script>x</script>',
+  '{"json": [1, 2]}',
+  'Ünïcödé ẞ',
+  '한국어 문장',
+  '👨‍👩‍👧‍👦 family',
+]
 
 export const textArbitrary: fc.Arbitrary<string> = fc.oneof(
   { weight: 3, arbitrary: fc.constantFrom(...samples) },
@@ -60,7 +77,10 @@ export const actionArbitrary: fc.Arbitrary<Action> = fc.oneof(
     }),
   },
   { weight: 1, arbitrary: fc.constant({ type: 'reset' as const }) },
-  { weight: 1, arbitrary: fc.record({ type: fc.constant('pin' as const), fraction: fc.double({ min: 0, max: 1, noNaN: true }), unpin: fc.boolean() }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({ type: fc.constant('pin' as const), fraction: fc.double({ min: 0, max: 1, noNaN: true }), unpin: fc.boolean() }),
+  },
 )
 
 function linesAsParts(text: string): { parts?: { type: 'text'; text: string }[] } {
@@ -79,7 +99,13 @@ export function buildThread(actions: readonly Action[], id = 'random'): Thread {
       case 'user':
       case 'assistant':
       case 'system':
-        thread.append({ kind: 'message', payload: action.type === 'user' && action.parts !== undefined ? { role: 'user', content: action.content, parts: action.parts } : { role: action.type, content: action.content } })
+        thread.append({
+          kind: 'message',
+          payload:
+            action.type === 'user' && action.parts !== undefined
+              ? { role: 'user', content: action.content, parts: action.parts }
+              : { role: action.type, content: action.content },
+        })
         // Results that arrive after a later message (a slow parallel tool) land here.
         if (action.type === 'user' && late.length > 0) thread.appendMany(late.splice(0))
         break
@@ -91,14 +117,24 @@ export function buildThread(actions: readonly Action[], id = 'random'): Thread {
         const calls = source.map((call, position) => ({ ...call, toolCallId: `${callId}_${position}` }))
         thread.appendMany(
           // Every other call keeps its arguments as spaced text (as an imported call does); no extra draw, so seeds keep their threads.
-          calls.map((call, position) => ({ kind: 'tool_call', payload: { name: call.name, arguments: { city: call.city }, ...(position % 2 === 1 ? { argumentsText: JSON.stringify({ city: call.city }, null, 1) } : {}) }, refs: { callId, toolCallId: call.toolCallId } })),
+          calls.map((call, position) => ({
+            kind: 'tool_call',
+            payload: {
+              name: call.name,
+              arguments: { city: call.city },
+              ...(position % 2 === 1 ? { argumentsText: JSON.stringify({ city: call.city }, null, 1) } : {}),
+            },
+            refs: { callId, toolCallId: call.toolCallId },
+          })),
         )
         for (const call of calls) {
           const refs = { callId, toolCallId: call.toolCallId }
           // A result of several lines is stored as text parts, one per line (as an imported tool message's parts are).
-          if (call.outcome === 'result') thread.append({ kind: 'tool_result', payload: { name: call.name, result: call.output, ...linesAsParts(call.output) }, refs })
+          if (call.outcome === 'result')
+            thread.append({ kind: 'tool_result', payload: { name: call.name, result: call.output, ...linesAsParts(call.output) }, refs })
           else if (call.outcome === 'error') thread.append({ kind: 'tool_result', payload: { name: call.name, error: call.output }, refs })
-          else if (call.outcome === 'late') late.push({ kind: 'tool_result', payload: { name: call.name, result: { text: call.output, items: [1, 2] } }, refs })
+          else if (call.outcome === 'late')
+            late.push({ kind: 'tool_result', payload: { name: call.name, result: { text: call.output, items: [1, 2] } }, refs })
         }
         break
       }
@@ -115,7 +151,10 @@ export function buildThread(actions: readonly Action[], id = 'random'): Thread {
         break
       case 'pin':
         if (thread.nextSeq === 0) break
-        thread.append({ kind: 'context_op', payload: { op: action.unpin ? 'unpin' : 'pin', target: Math.floor(action.fraction * (thread.nextSeq - 1)), reason: 'test' } })
+        thread.append({
+          kind: 'context_op',
+          payload: { op: action.unpin ? 'unpin' : 'pin', target: Math.floor(action.fraction * (thread.nextSeq - 1)), reason: 'test' },
+        })
         break
     }
   }
@@ -159,10 +198,10 @@ export const policyOptionsArbitrary: fc.Arbitrary<PolicyOptions> = fc
         },
         { requiredKeys: [] },
       ),
-      includeKinds: fc.option(
-        fc.subarray(['message', 'tool_call', 'tool_result', 'summary'] as const, { minLength: 1 }),
-        { nil: undefined, freq: 4 },
-      ),
+      includeKinds: fc.option(fc.subarray(['message', 'tool_call', 'tool_result', 'summary'] as const, { minLength: 1 }), {
+        nil: undefined,
+        freq: 4,
+      }),
     },
     { requiredKeys: ['maxInputTokens', 'reserveFraction', 'unresolvedToolCalls', 'summaryRole'] },
   )
@@ -178,7 +217,11 @@ export const pendingArbitrary: fc.Arbitrary<PendingMessage[]> = fc.array(
 )
 
 export const sampleTools: readonly ToolSchema[] = [
-  { name: 'weather', description: 'Current weather for a city', parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } },
+  {
+    name: 'weather',
+    description: 'Current weather for a city',
+    parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
+  },
   { name: 'search', description: 'Search the web', parameters: { type: 'object', properties: { query: { type: 'string' } } } },
 ]
 

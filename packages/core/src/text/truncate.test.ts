@@ -12,10 +12,7 @@ const textArbitrary = fc.oneof(
   fc.string({ unit: 'grapheme', maxLength: 200 }),
   fc.array(fc.constantFrom('line', '東京', '👨‍👩‍👧‍👦', 'é', 'e\u0301', '🇳🇴', '', 'x'.repeat(40)), { maxLength: 60 }).map((parts) => parts.join('\n')),
 )
-const optionsArbitrary = fc.record(
-  { maxLines: fc.integer({ min: 1, max: 20 }), maxBytes: fc.integer({ min: 1, max: 300 }) },
-  { requiredKeys: [] },
-)
+const optionsArbitrary = fc.record({ maxLines: fc.integer({ min: 1, max: 20 }), maxBytes: fc.integer({ min: 1, max: 300 }) }, { requiredKeys: [] })
 
 describe('truncation of tool output', () => {
   it('keeps content that fits untouched, and reports its size', () => {
@@ -34,14 +31,22 @@ describe('truncation of tool output', () => {
   it('cuts by bytes without splitting a code point or a grapheme', () => {
     const family = '👨‍👩‍👧‍👦' // one grapheme, 25 bytes
     expect(truncateHead(`${family}${family}`, { maxBytes: 30 }).content.startsWith(`${family}\n`)).toBe(true)
-    expect(truncateHead('東京', { maxBytes: 4 })).toMatchObject({ content: '東\n[… 0 lines (3 bytes) truncated …]', truncatedBy: 'bytes', totalBytes: 6 })
+    expect(truncateHead('東京', { maxBytes: 4 })).toMatchObject({
+      content: '東\n[… 0 lines (3 bytes) truncated …]',
+      truncatedBy: 'bytes',
+      totalBytes: 6,
+    })
     expect(truncateTail('é🇳🇴', { maxBytes: 8 }).content).toBe('[… 0 lines (2 bytes) truncated …]\n🇳🇴')
   })
 
   it('for any text and limits: kept parts are whole graphemes of the original, within the limits, sizes reported', () => {
     fc.assert(
       fc.property(textArbitrary, optionsArbitrary, (text, options) => {
-        for (const [mode, truncate] of [['head', truncateHead], ['tail', truncateTail], ['both', truncateHeadTail]] as const) {
+        for (const [mode, truncate] of [
+          ['head', truncateHead],
+          ['tail', truncateTail],
+          ['both', truncateHeadTail],
+        ] as const) {
           const result = truncate(text, options)
           expect(result.totalBytes).toBe(bytes(text))
           expect(result.totalLines).toBe(text.split('\n').length)

@@ -65,7 +65,10 @@ function untouched(content: string, measured: Measured): TruncateResult {
 }
 
 function fits(measured: Measured, options: TruncateOptions): boolean {
-  return (options.maxLines === undefined || measured.totalLines <= options.maxLines) && (options.maxBytes === undefined || measured.totalBytes <= options.maxBytes)
+  return (
+    (options.maxLines === undefined || measured.totalLines <= options.maxLines) &&
+    (options.maxBytes === undefined || measured.totalBytes <= options.maxBytes)
+  )
 }
 
 /** Keeps the start of tool output (e.g. a file's beginning). UTF-8 and grapheme safe. */

@@ -9,7 +9,10 @@ function fakePage(options: { painted: boolean }) {
   const idle: (() => void)[] = []
   vi.stubGlobal('document', {})
   vi.stubGlobal('requestIdleCallback', (callback: () => void) => idle.push(callback))
-  vi.stubGlobal('performance', { getEntriesByName: (name: string) => (options.painted && name === 'first-contentful-paint' ? [{}] : []), now: () => 0 })
+  vi.stubGlobal('performance', {
+    getEntriesByName: (name: string) => (options.painted && name === 'first-contentful-paint' ? [{}] : []),
+    now: () => 0,
+  })
   vi.stubGlobal(
     'PerformanceObserver',
     class {
@@ -121,4 +124,3 @@ describe('createTokenCounter in a page', () => {
     expect(page.idleCount()).toBe(0)
   })
 })
-

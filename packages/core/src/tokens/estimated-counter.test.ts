@@ -9,7 +9,14 @@ import { presets } from '../policy/presets'
 import { project } from '../project/project'
 import { counterNow, counterReady } from './counter-source'
 import { ESTIMATE_MARGIN, estimatedEncoding, estimatedTokenCounter, estimateTokens } from './estimated-counter'
-import { createTokenCounter, customTokenCounter, MESSAGE_OVERHEAD_TOKENS, REPLY_PRIMING_TOKENS, type EncodingName, type TokenCounter } from './token-counter'
+import {
+  createTokenCounter,
+  customTokenCounter,
+  MESSAGE_OVERHEAD_TOKENS,
+  REPLY_PRIMING_TOKENS,
+  type EncodingName,
+  type TokenCounter,
+} from './token-counter'
 
 const plain = { disallowedSpecial: new Set<string>() }
 const exactCount: Record<EncodingName, (text: string) => number> = {
@@ -46,7 +53,11 @@ describe('estimatedTokenCounter', () => {
 
   it('uses the exact count the store saved for its encoding instead of estimating', () => {
     const thread = createThread()
-    const entry = thread.append({ kind: 'message', payload: { role: 'user', content: 'a long message '.repeat(20) }, meta: { tokens: { o200k_base: 7 } } })
+    const entry = thread.append({
+      kind: 'message',
+      payload: { role: 'user', content: 'a long message '.repeat(20) },
+      meta: { tokens: { o200k_base: 7 } },
+    })
     expect(estimatedTokenCounter('o200k_base').countEntry(entry)).toBe(7)
     expect(estimatedTokenCounter('cl100k_base').countEntry(entry)).toBeGreaterThan(7)
   })

@@ -9,7 +9,7 @@ import { createTokenCounter, customTokenCounter, heuristicCount, MESSAGE_OVERHEA
 const plain = { disallowedSpecial: new Set<string>() }
 
 describe('token counters', () => {
-  it('equal gpt-tokenizer\'s own counts for the same text (o200k_base and cl100k_base)', async () => {
+  it("equal gpt-tokenizer's own counts for the same text (o200k_base and cl100k_base)", async () => {
     const o200k = await createTokenCounter('o200k_base')
     const cl100k = await createTokenCounter('cl100k_base')
     fc.assert(
@@ -52,7 +52,11 @@ describe('token counters', () => {
     let calls = 0
     const counter = customTokenCounter('o200k_base', (text) => (calls++, text.length), true)
     const thread = createThread()
-    const entry = thread.append({ kind: 'message', payload: { role: 'user', content: 'hello' }, meta: { tokens: { o200k_base: 77, cl100k_base: 5 } } })
+    const entry = thread.append({
+      kind: 'message',
+      payload: { role: 'user', content: 'hello' },
+      meta: { tokens: { o200k_base: 77, cl100k_base: 5 } },
+    })
     expect(counter.countEntry(entry)).toBe(77)
     expect(calls).toBe(0)
   })

@@ -125,8 +125,7 @@ const noSpecialTokens = { disallowedSpecial: new Set<string>() }
 async function loadEncoding(encoding: EncodingName): Promise<(text: string) => number> {
   try {
     // Literal specifiers let bundlers split each encoding's ranks into a chunk of its own.
-    const module =
-      encoding === 'o200k_base' ? await import('gpt-tokenizer/encoding/o200k_base') : await import('gpt-tokenizer/encoding/cl100k_base')
+    const module = encoding === 'o200k_base' ? await import('gpt-tokenizer/encoding/o200k_base') : await import('gpt-tokenizer/encoding/cl100k_base')
     const countTokens = module.countTokens
     return (text) => countTokens(text, noSpecialTokens)
   } catch (error) {

@@ -47,7 +47,10 @@ describe("core's main entry", () => {
 
   it("nor do its public subpaths; the walk does see zod where it is: /internal's issues formatter for the agent and ai-sdk", () => {
     for (const subpath of ['caching', 'calls', 'compaction', 'memory', 'models', 'parts', 'views']) {
-      expect([...reachable(subpathEntry(subpath)).packages].filter((name) => name.startsWith('zod')), subpath).toEqual([])
+      expect(
+        [...reachable(subpathEntry(subpath)).packages].filter((name) => name.startsWith('zod')),
+        subpath,
+      ).toEqual([])
     }
     expect([...reachable(subpathEntry('internal')).packages].sort()).toEqual(['zod/locales', 'zod/mini'])
   })

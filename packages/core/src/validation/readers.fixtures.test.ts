@@ -50,7 +50,9 @@ function policyError(error: unknown): unknown {
 function readerOutcome(reader: Reader<unknown>): (value: unknown) => Outcome {
   return (value) => {
     const result = read(reader, value)
-    return result.ok ? { ok: true, value: result.value } : { ok: false, error: { path: issuePath(result.problem.path), message: result.problem.rule } }
+    return result.ok
+      ? { ok: true, value: result.value }
+      : { ok: false, error: { path: issuePath(result.problem.path), message: result.problem.rule } }
   }
 }
 
@@ -88,7 +90,10 @@ describe('readers on random damage', () => {
   it(`entries: InvalidEntryError or a value that reads back the same (seed ${seed})`, () => {
     fc.assert(
       fc.property(storedEntryArbitrary, fc.boolean(), mutationsArbitrary, (entry, keepOptional, mutations) => {
-        for (const [value, parse] of [[mutate(entry, mutations), parseEntry], [mutate(inputOf(entry, keepOptional), mutations), parseEntryInput]] as const) {
+        for (const [value, parse] of [
+          [mutate(entry, mutations), parseEntry],
+          [mutate(inputOf(entry, keepOptional), mutations), parseEntryInput],
+        ] as const) {
           const outcome = attempt(() => parse(value), entryError)
           if (outcome.ok) expect(JSON.stringify(parse(outcome.value))).toBe(JSON.stringify(outcome.value))
         }

@@ -21,7 +21,12 @@ describe('readers on hostile values', () => {
   })
 
   it('turn a throwing getter into a typed error', () => {
-    const options = Object.defineProperty({}, 'maxInputTokens', { enumerable: true, get: () => { throw new Error('boom') } })
+    const options = Object.defineProperty({}, 'maxInputTokens', {
+      enumerable: true,
+      get: () => {
+        throw new Error('boom')
+      },
+    })
     expect(() => definePolicy(options)).toThrow(InvalidPolicyError)
     expect(() => definePolicy(options)).toThrow(/could not be read \(boom\)/)
   })
@@ -52,13 +57,20 @@ describe('readers the store composes', () => {
 
   it('custom: the value itself when the test passes (a function is not copied), the rule otherwise', () => {
     const now = (): number => 1
-    const options = object<{ now?: () => number }>({ now: optional(custom<() => number>((value) => typeof value === 'function', 'now must be a function')) })
+    const options = object<{ now?: () => number }>({
+      now: optional(custom<() => number>((value) => typeof value === 'function', 'now must be a function')),
+    })
     const accepted = read(options, { now })
     expect(accepted.ok && accepted.value.now).toBe(now)
     expect(read(options, {})).toEqual({ ok: true, value: {} })
     const refused = read(options, { now: 3 })
     expect(refused).toEqual({ ok: false, problem: { path: ['now'], rule: 'now must be a function' } })
     if (!refused.ok) expect(problemIssue(refused.problem)).toEqual({ path: 'now', message: 'now must be a function' })
-    expect(read(custom(() => false), 1)).toEqual({ ok: false, problem: { path: [], rule: 'Invalid input' } })
+    expect(
+      read(
+        custom(() => false),
+        1,
+      ),
+    ).toEqual({ ok: false, problem: { path: [], rule: 'Invalid input' } })
   })
 })

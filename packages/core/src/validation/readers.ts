@@ -275,7 +275,9 @@ export function union<T>(options: readonly Reader<T>[]): Reader<T> {
 /** An object whose `key` (a string) picks its reader. */
 /* @__NO_SIDE_EFFECTS__ */
 export function byKey<T>(key: string, options: { readonly [value: string]: Reader<T> }): Reader<T> {
-  const rule = `Invalid discriminator value. Expected ${Object.keys(options).map((option) => `'${option}'`).join(' | ')}`
+  const rule = `Invalid discriminator value. Expected ${Object.keys(options)
+    .map((option) => `'${option}'`)
+    .join(' | ')}`
   return (value, at) => {
     if (!isRecord(value)) return wrongType(at, 'object', value)
     const tag = value[key]

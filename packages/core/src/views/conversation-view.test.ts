@@ -13,7 +13,7 @@ describe('conversationView', () => {
     thread.append({ kind: 'tool_result', payload: { name: 'weather', result: 'rain' }, refs: { toolCallId: 't' } })
     thread.append({ kind: 'summary', payload: { fromSeq: 0, toSeq: 4, content: 'asked about weather' } })
     thread.append({ kind: 'context_op', payload: { op: 'reset', reason: 'x' } })
-    thread.append({ kind: 'message', payload: { role: 'assistant', content: 'Rain, sorr', }, meta: { interrupted: true } })
+    thread.append({ kind: 'message', payload: { role: 'assistant', content: 'Rain, sorr' }, meta: { interrupted: true } })
     expect(conversationView(thread)).toEqual([
       { seq: 1, role: 'user', content: 'Weather?', createdAt: 5, interrupted: false },
       { seq: 7, role: 'assistant', content: 'Rain, sorr', createdAt: 5, interrupted: true },

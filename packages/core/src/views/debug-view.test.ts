@@ -16,7 +16,9 @@ describe('debugView', () => {
     thread.append({ kind: 'tool_call', payload: { name: 'weather', arguments: { city: 'Oslo' } }, refs: { toolCallId: 't' } })
     const result = project({ thread, policy: definePolicy({ maxInputTokens: 40, reserveOutputTokens: 0, systemPrompt: 'Be brief.' }), counter })
     const text = debugView(result)
-    expect(text.split('\n')[0]).toBe(`projection · words · ${result.meta.tokens.total} / 40 tokens (${((result.meta.tokens.total / 40) * 100).toFixed(1)}%) · free ${40 - result.meta.tokens.total} · reserved for output 0`)
+    expect(text.split('\n')[0]).toBe(
+      `projection · words · ${result.meta.tokens.total} / 40 tokens (${((result.meta.tokens.total / 40) * 100).toFixed(1)}%) · free ${40 - result.meta.tokens.total} · reserved for output 0`,
+    )
     expect(text).toContain('[system ]      5  system: Be brief.')
     expect(text).toContain('[history]      6  assistant #11: answer number 5')
     expect(text).toContain('→ weather({"city":"Oslo"})')

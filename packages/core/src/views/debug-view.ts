@@ -21,7 +21,9 @@ export function debugView(result: ProjectionResult, options: DebugViewOptions = 
     lines.push(`[${(info?.segment ?? '').padEnd(7)}] ${tokens}  ${message.role}${where}: ${oneLine(describe(message), width)}`)
   })
   if (meta.dropped.length > 0) {
-    lines.push(`dropped: ${meta.dropped.map((range) => `${range.fromSeq === range.toSeq ? range.fromSeq : `${range.fromSeq}–${range.toSeq}`} ${range.reason}`).join(' · ')}`)
+    lines.push(
+      `dropped: ${meta.dropped.map((range) => `${range.fromSeq === range.toSeq ? range.fromSeq : `${range.fromSeq}–${range.toSeq}`} ${range.reason}`).join(' · ')}`,
+    )
   }
   if (meta.summary !== undefined) lines.push(`summary #${meta.summary.seq} covers ${meta.summary.fromSeq}–${meta.summary.toSeq}`)
   const flags = [

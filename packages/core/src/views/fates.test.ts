@@ -37,7 +37,9 @@ describe('entryFates', () => {
     expect(describeFate(fates.fateOf(4)).text).toMatch(/^not sent: |^in context/)
     expect(fates.fateOf(16)).toEqual({ state: 'unprojected' })
     expect(describeFate(fates.fateOf(16)).text).toBe('new')
-    const budgetDropped = thread.entries.map((entry) => fates.fateOf(entry.seq)).filter((fate) => fate.state === 'dropped' && fate.reason === 'budget')
+    const budgetDropped = thread.entries
+      .map((entry) => fates.fateOf(entry.seq))
+      .filter((fate) => fate.state === 'dropped' && fate.reason === 'budget')
     expect(budgetDropped.length).toBeGreaterThan(0)
   })
 })
@@ -46,7 +48,10 @@ const SEED = 1313
 
 describe('sameFate', () => {
   const fate: fc.Arbitrary<EntryFate> = fc.oneof(
-    fc.record({ state: fc.constant('included' as const), reduced: fc.constantFrom(undefined, 'masked' as const, 'deduped' as const, 'pruned' as const) }),
+    fc.record({
+      state: fc.constant('included' as const),
+      reduced: fc.constantFrom(undefined, 'masked' as const, 'deduped' as const, 'pruned' as const),
+    }),
     fc.record({ state: fc.constant('summary' as const), covers: fc.tuple(fc.nat(5), fc.nat(5)) }),
     fc.record({ state: fc.constant('summarized' as const), summarySeq: fc.nat(5) }),
     fc.record({ state: fc.constant('dropped' as const), reason: fc.constantFrom('budget' as const, 'window' as const, 'kind' as const) }),

@@ -139,7 +139,11 @@ export function describeFate(fate: EntryFate): { readonly label: string; readonl
       return { label: `summarized (#${fate.summarySeq})`, text: `summarized by #${fate.summarySeq}`, rule: `covered by summary #${fate.summarySeq}` }
     case 'recalled':
       return fate.hit === undefined
-        ? { label: 'recalled', text: 'recalled with a match next to it', rule: 'sent in the recall block beside an older entry that matched the newest user message' }
+        ? {
+            label: 'recalled',
+            text: 'recalled with a match next to it',
+            rule: 'sent in the recall block beside an older entry that matched the newest user message',
+          }
         : {
             label: 'recalled',
             text: `recalled: matched ${fate.hit.terms.join(', ')}`,

@@ -67,7 +67,7 @@ export function reasoningView(thread: ThreadSource | readonly Entry[]): Reasonin
         name: entry.payload.name,
         arguments: entry.payload.arguments,
         status: result === undefined ? 'pending' : result.payload.error === undefined ? 'ok' : 'error',
-        output: result === undefined ? undefined : result.payload.error ?? toolResultText(result.payload),
+        output: result === undefined ? undefined : (result.payload.error ?? toolResultText(result.payload)),
         resultSeq: result?.seq,
         truncated: truncated === undefined ? undefined : { totalBytes: truncated.totalBytes, totalLines: truncated.totalLines },
       })

@@ -8,7 +8,14 @@ const SEED = 1315
 describe('tokenSegments', () => {
   it(`splits text into pieces that join back to it, as many tokens as the counter counts (seed ${SEED})`, async () => {
     const counter = await createTokenCounter('cl100k_base')
-    const samples = fc.sample(fc.oneof(fc.string({ maxLength: 200 }), fc.string({ unit: 'grapheme', maxLength: 80 }), fc.constantFrom('héllo wörld 東京 🎉 <|endoftext|>', '{"a": [1, 2, 3]}\n')), { seed: SEED, numRuns: 200 })
+    const samples = fc.sample(
+      fc.oneof(
+        fc.string({ maxLength: 200 }),
+        fc.string({ unit: 'grapheme', maxLength: 80 }),
+        fc.constantFrom('héllo wörld 東京 🎉 <|endoftext|>', '{"a": [1, 2, 3]}\n'),
+      ),
+      { seed: SEED, numRuns: 200 },
+    )
     for (const text of samples) {
       const segments = await tokenSegments(text, 'cl100k_base')
       expect(segments.map((segment) => segment.text).join('')).toBe(text)

@@ -6,7 +6,10 @@ import { useEffect, useState } from 'react'
  * stable (a module function or `useCallback`), since a new one loads again. `undefined` until the
  * bytes are there, and for an `undefined` id or bytes that are not stored.
  */
-export function useAttachmentURL(attachmentId: string | undefined, load: ((id: string) => Promise<Blob | undefined>) | undefined): string | undefined {
+export function useAttachmentURL(
+  attachmentId: string | undefined,
+  load: ((id: string) => Promise<Blob | undefined>) | undefined,
+): string | undefined {
   const [url, setURL] = useState<string | undefined>(undefined)
   useEffect(() => {
     setURL(undefined)

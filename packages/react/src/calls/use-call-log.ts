@@ -3,8 +3,16 @@ import type { CallAttempt, TokenCalibration } from '@threadlens/core/calls'
 import { useSyncExternalStore } from 'react'
 import { useOptionalThreadlensClient } from '../client/threadlens-context'
 
-const emptyAttempts: CallLogSnapshot<readonly CallAttempt[]> = Object.freeze({ available: false, value: Object.freeze([]) as readonly CallAttempt[], error: undefined })
-const emptyCalibrations: CallLogSnapshot<readonly TokenCalibration[]> = Object.freeze({ available: false, value: Object.freeze([]) as readonly TokenCalibration[], error: undefined })
+const emptyAttempts: CallLogSnapshot<readonly CallAttempt[]> = Object.freeze({
+  available: false,
+  value: Object.freeze([]) as readonly CallAttempt[],
+  error: undefined,
+})
+const emptyCalibrations: CallLogSnapshot<readonly TokenCalibration[]> = Object.freeze({
+  available: false,
+  value: Object.freeze([]) as readonly TokenCalibration[],
+  error: undefined,
+})
 
 const noSubscription = (): (() => void) => () => undefined
 

@@ -46,7 +46,7 @@ export function errorDetails(error: unknown, componentStack?: string | null): st
 
 function safeString(value: unknown): string {
   try {
-    return typeof value === 'string' ? value : JSON.stringify(value) ?? String(value)
+    return typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value))
   } catch {
     return Object.prototype.toString.call(value)
   }
@@ -126,7 +126,8 @@ export function ThreadlensErrorFallback({ error, details, label, retry, classNam
   return (
     <div role="alert" className={className} data-testid="threadlens-error">
       <p data-testid="threadlens-error-message">
-        {label === undefined ? 'This part of the page' : capitalized(label)} could not be shown: {message === '' ? 'an error without a message' : message}
+        {label === undefined ? 'This part of the page' : capitalized(label)} could not be shown:{' '}
+        {message === '' ? 'an error without a message' : message}
       </p>
       <p>
         <button type="button" onClick={onCopy} data-testid="threadlens-error-copy" data-state={copy}>

@@ -12,7 +12,10 @@ const identity = <T>(value: T): T => value
  */
 export function useMemory(agentId: string): MemorySnapshot
 export function useMemory<TSelected>(agentId: string, selector: (snapshot: MemorySnapshot) => TSelected): TSelected
-export function useMemory<TSelected>(agentId: string, selector: (snapshot: MemorySnapshot) => TSelected = identity as (snapshot: MemorySnapshot) => TSelected): TSelected {
+export function useMemory<TSelected>(
+  agentId: string,
+  selector: (snapshot: MemorySnapshot) => TSelected = identity as (snapshot: MemorySnapshot) => TSelected,
+): TSelected {
   const live = useThreadlensClient().memoryOf(agentId)
   return useStore(live, selector)
 }

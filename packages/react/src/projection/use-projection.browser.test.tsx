@@ -72,7 +72,10 @@ describe('useProjection', () => {
   it('counts with the estimate while the counter promise is pending, then projects again with the counter', async () => {
     const stores = createMemoryBackedStores()
     const record = await stores.threads.create()
-    await stores.threads.append(record.id, { kind: 'message', payload: { role: 'user', content: 'Plan a weekend in Oslo, with a museum on Saturday.' } })
+    await stores.threads.append(record.id, {
+      kind: 'message',
+      payload: { role: 'user', content: 'Plan a weekend in Oslo, with a museum on Saturday.' },
+    })
     const client = createThreadlensClient({ threads: stores.threads, memory: stores.memory })
     let resolve: (counter: TokenCounter) => void = () => {}
     const pending = new Promise<TokenCounter>((done) => {

@@ -48,7 +48,10 @@ function waiting(snapshot: ThreadSnapshot, counterError: unknown): ProjectionSna
       thread: snapshot.thread,
       result: undefined,
       counter: undefined,
-      error: counterError ?? snapshot.error ?? (snapshot.status === 'deleted' ? new Error(`[threadlens] thread ${snapshot.threadId} was deleted`) : undefined),
+      error:
+        counterError ??
+        snapshot.error ??
+        (snapshot.status === 'deleted' ? new Error(`[threadlens] thread ${snapshot.threadId} was deleted`) : undefined),
     }
     byThreadSnapshot.set(snapshot, { counterError, snapshot: cached })
   }
@@ -91,7 +94,10 @@ export function useProjection<TSelected>(
   const live = useThreadlensClient().thread(threadId)
   const builtIn = useTokenCounter(options.counter === undefined ? policy.tokenizer : undefined)
   const given = useCounterSource(options.counter)
-  const counter = given ?? builtIn?.counter ?? (builtIn?.status === 'loading' && policy.tokenizer !== 'heuristic' ? estimatedTokenCounter(policy.tokenizer) : undefined)
+  const counter =
+    given ??
+    builtIn?.counter ??
+    (builtIn?.status === 'loading' && policy.tokenizer !== 'heuristic' ? estimatedTokenCounter(policy.tokenizer) : undefined)
   const counterError = builtIn?.status === 'error' ? builtIn.error : undefined
   return useStore(live, (snapshot) => {
     const thread = snapshot.thread

@@ -11,7 +11,10 @@ const identity = <T>(value: T): T => value
  */
 export function useSession(session: SessionSource): SessionSnapshot
 export function useSession<TSelected>(session: SessionSource, selector: (snapshot: SessionSnapshot) => TSelected): TSelected
-export function useSession<TSelected>(session: SessionSource, selector: (snapshot: SessionSnapshot) => TSelected = identity as (snapshot: SessionSnapshot) => TSelected): TSelected {
+export function useSession<TSelected>(
+  session: SessionSource,
+  selector: (snapshot: SessionSnapshot) => TSelected = identity as (snapshot: SessionSnapshot) => TSelected,
+): TSelected {
   // Bound once per session, so React does not resubscribe on every render.
   const subscribe = useCallback((listener: () => void) => session.subscribe(listener), [session])
   const select = () => selector(session.getSnapshot())

@@ -13,7 +13,10 @@ const identity = <T>(value: T): T => value
  */
 export function useThread(threadId: string): ThreadSnapshot
 export function useThread<TSelected>(threadId: string, selector: (snapshot: ThreadSnapshot) => TSelected): TSelected
-export function useThread<TSelected>(threadId: string, selector: (snapshot: ThreadSnapshot) => TSelected = identity as (snapshot: ThreadSnapshot) => TSelected): TSelected {
+export function useThread<TSelected>(
+  threadId: string,
+  selector: (snapshot: ThreadSnapshot) => TSelected = identity as (snapshot: ThreadSnapshot) => TSelected,
+): TSelected {
   const live = useThreadlensClient().thread(threadId)
   return useStore(live, selector)
 }

@@ -27,8 +27,17 @@ export async function importedAttachmentRows(parsed: ParsedImport, time: number)
     }
     if (decoded.length !== bytes) throw new ImportValidationError(line, 'attachment.bytes', `the data holds ${decoded.length} bytes, not ${bytes}`)
     const copy = new Uint8Array(decoded)
-    if ((await attachmentIdOf(copy.buffer)) !== id) throw new ImportValidationError(line, 'attachment.id', `the data's SHA-256 is not ${id} (a damaged or edited file)`)
-    rows.push({ id, blob: new Blob([copy], { type: mediaType }), mediaType, bytes, ...(width === undefined ? {} : { width }), ...(height === undefined ? {} : { height }), createdAt: time })
+    if ((await attachmentIdOf(copy.buffer)) !== id)
+      throw new ImportValidationError(line, 'attachment.id', `the data's SHA-256 is not ${id} (a damaged or edited file)`)
+    rows.push({
+      id,
+      blob: new Blob([copy], { type: mediaType }),
+      mediaType,
+      bytes,
+      ...(width === undefined ? {} : { width }),
+      ...(height === undefined ? {} : { height }),
+      createdAt: time,
+    })
   }
   return rows
 }

@@ -11,9 +11,14 @@ export async function attachmentRow(blob: Blob, options: PutAttachmentOptions, c
   if (mediaType === '' || !/^[a-z]+\/[a-z0-9.+-]+$/i.test(mediaType)) {
     throw new InvalidAttachmentError(`no usable media type (got ${JSON.stringify(mediaType)}): pass options.mediaType, e.g. 'image/png'`)
   }
-  if (blob.size > maxAttachmentBytes) throw new InvalidAttachmentError(`${blob.size} bytes, over the ${maxAttachmentBytes}-byte limit (maxAttachmentBytes)`)
-  for (const [field, value] of [['width', options.width], ['height', options.height]] as const) {
-    if (value !== undefined && (!Number.isInteger(value) || value <= 0 || value > 100_000)) throw new InvalidAttachmentError(`${field} must be a positive whole number of pixels, got ${value}`)
+  if (blob.size > maxAttachmentBytes)
+    throw new InvalidAttachmentError(`${blob.size} bytes, over the ${maxAttachmentBytes}-byte limit (maxAttachmentBytes)`)
+  for (const [field, value] of [
+    ['width', options.width],
+    ['height', options.height],
+  ] as const) {
+    if (value !== undefined && (!Number.isInteger(value) || value <= 0 || value > 100_000))
+      throw new InvalidAttachmentError(`${field} must be a positive whole number of pixels, got ${value}`)
   }
   const bytes = await blob.arrayBuffer()
   const row: { -readonly [K in keyof AttachmentRow]: AttachmentRow[K] } = {

@@ -15,7 +15,10 @@ import { filePart, imagePart } from './attachment-store'
 import { createAttachmentStore } from '../backends/indexeddb/create-attachment-store'
 
 // A 1×1 PNG, and a small PDF-ish file: real bytes, hashed for real.
-const pngBytes = Uint8Array.from(atob('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg=='), (character) => character.charCodeAt(0))
+const pngBytes = Uint8Array.from(
+  atob('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg=='),
+  (character) => character.charCodeAt(0),
+)
 const png = () => new Blob([pngBytes], { type: 'image/png' })
 const pdf = () => new Blob(['%PDF-1.4 tiny'], { type: 'application/pdf' })
 
@@ -40,7 +43,9 @@ describe('attachment store', () => {
     expect(await db.attachments.count()).toBe(1)
     expect(new Uint8Array(await ((await attachments.get(first.id)) as Blob).arrayBuffer())).toEqual(pngBytes)
     await threads.append(a.id, userWith([{ type: 'text', text: 'What is this?' }, imagePart(first, 'low')]))
-    expect((await threads.load(a.id)).entries[0]?.payload).toMatchObject({ parts: [{ type: 'text' }, { type: 'image', source: { type: 'attachment', id: first.id }, detail: 'low', width: 1, height: 1 }] })
+    expect((await threads.load(a.id)).entries[0]?.payload).toMatchObject({
+      parts: [{ type: 'text' }, { type: 'image', source: { type: 'attachment', id: first.id }, detail: 'low', width: 1, height: 1 }],
+    })
     db.close()
   })
 
@@ -84,7 +89,12 @@ describe('attachment store', () => {
     const exported = await threads.export(id)
     const lines = exported.trimEnd().split('\n')
     expect(JSON.parse(lines[0] as string)).toMatchObject({ entryCount: 2, attachmentCount: 2 })
-    expect(lines.slice(3).map((line) => (JSON.parse(line) as { attachment: { id: string } }).attachment.id).sort()).toEqual([image.id, file.id].sort())
+    expect(
+      lines
+        .slice(3)
+        .map((line) => (JSON.parse(line) as { attachment: { id: string } }).attachment.id)
+        .sort(),
+    ).toEqual([image.id, file.id].sort())
 
     const { threadId: copy } = await threads.import(exported)
     const strip = (entries: readonly Entry[]) => entries.map(({ payload, kind, refs, createdAt }) => ({ payload, kind, refs, createdAt }))
@@ -123,11 +133,24 @@ describe('attachment store', () => {
     const { id } = await threads.create()
     const image = await attachments.put(id, png(), { width: 1, height: 1 })
     await threads.append(id, userWith([{ type: 'text', text: 'Look' }, imagePart(image)]))
-    const result = project({ thread: await threads.load(id), policy: definePolicy({ maxInputTokens: 10_000, reserveOutputTokens: 100 }), counter: customTokenCounter('heuristic', heuristicCount, false) })
+    const result = project({
+      thread: await threads.load(id),
+      policy: definePolicy({ maxInputTokens: 10_000, reserveOutputTokens: 100 }),
+      counter: customTokenCounter('heuristic', heuristicCount, false),
+    })
     const attachmentData = await attachments.dataFor(result)
     const base64 = btoa(String.fromCharCode(...pngBytes))
-    expect(toOpenAIChat(result, { attachmentData })[0]).toEqual({ role: 'user', content: [{ type: 'text', text: 'Look' }, { type: 'image_url', image_url: { url: `data:image/png;base64,${base64}` } }] })
-    expect(toAnthropicMessages(result, { attachmentData }).messages[0]?.content[1]).toMatchObject({ type: 'image', source: { type: 'base64', media_type: 'image/png', data: base64 } })
+    expect(toOpenAIChat(result, { attachmentData })[0]).toEqual({
+      role: 'user',
+      content: [
+        { type: 'text', text: 'Look' },
+        { type: 'image_url', image_url: { url: `data:image/png;base64,${base64}` } },
+      ],
+    })
+    expect(toAnthropicMessages(result, { attachmentData }).messages[0]?.content[1]).toMatchObject({
+      type: 'image',
+      source: { type: 'base64', media_type: 'image/png', data: base64 },
+    })
     expect(() => toOpenAIChat(result)).toThrow(/attachmentData/)
     db.close()
   })
@@ -156,13 +179,25 @@ describe('schema version 4', () => {
   it('upgrades a version 3 database: everything intact, attachments usable at once', async () => {
     const name = uniqueName('upgrade-v4')
     const threadId = 'v3-thread'
-    const entries = [{ id: 'e0', threadId, seq: 0, kind: 'message', payload: { role: 'user', content: 'hello' }, refs: {}, createdAt: 1 }] as unknown as Entry[]
+    const entries = [
+      { id: 'e0', threadId, seq: 0, kind: 'message', payload: { role: 'user', content: 'hello' }, refs: {}, createdAt: 1 },
+    ] as unknown as Entry[]
     const raw = new Dexie(name)
     raw.version(3).stores(schemaV3)
     await raw.open()
     await raw.transaction('rw', raw.tables, async () => {
       await raw.table('meta').put({ key: 'database', instanceId: 'v3-instance', createdAt: 1 })
-      await raw.table('threads').put({ id: threadId, title: 'v3', createdAt: 1, updatedAt: 1, entryCount: 1, lastSeq: 0, parent: null, metadata: {}, facts: foldThreadFacts(emptyThreadFacts, entries) })
+      await raw.table('threads').put({
+        id: threadId,
+        title: 'v3',
+        createdAt: 1,
+        updatedAt: 1,
+        entryCount: 1,
+        lastSeq: 0,
+        parent: null,
+        metadata: {},
+        facts: foldThreadFacts(emptyThreadFacts, entries),
+      })
       await raw.table('entries').bulkAdd(entries)
       await raw.table('calibrations').put({ model: 'm', counter: 'heuristic', ratio: 1.1 })
     })

@@ -53,7 +53,8 @@ describe('the call log across tabs (real Chromium)', () => {
     await Promise.all(tabs.map((tab) => tab.send({ type: 'open', name })))
     await Promise.all(
       tabs.map(async (tab, index) => {
-        for (let call = 0; call < 20; call++) await tab.send({ type: 'append-many', threadId: id, inputs: [reply(`t${index}-c${call}`, 1_100 + index * 20)] })
+        for (let call = 0; call < 20; call++)
+          await tab.send({ type: 'append-many', threadId: id, inputs: [reply(`t${index}-c${call}`, 1_100 + index * 20)] })
       }),
     )
     const calibration = await log.calibration('claude-sonnet-4-5', 'heuristic')
@@ -80,7 +81,15 @@ describe('the call log across tabs (real Chromium)', () => {
     })
     const tab = openTab()
     await tab.send({ type: 'open', name })
-    const attempt: CallAttempt = { id: 'c1#1', threadId: id, callId: 'c1', attempt: 1, status: 'retried', record: { ...record(1), stopReason: 'error' }, error: { name: 'RateLimitError', message: 'slow down', status: 429 } }
+    const attempt: CallAttempt = {
+      id: 'c1#1',
+      threadId: id,
+      callId: 'c1',
+      attempt: 1,
+      status: 'retried',
+      record: { ...record(1), stopReason: 'error' },
+      error: { name: 'RateLimitError', message: 'slow down', status: 429 },
+    }
     await tab.send({ type: 'record-attempt', attempt })
     await until(() => seen[seen.length - 1]?.length === 1)
     expect(seen[seen.length - 1]?.[0]).toEqual(attempt)

@@ -15,7 +15,15 @@ describe('two writers on one memory space (real Chromium, workers as tabs)', () 
     const [seenA, seenB] = await Promise.all(tabs.map((tab) => tab.send<Memory>({ type: 'memory-get', memoryId: 'agent' })))
     expect(seenA?.spaces.world.rev).toBe(seenB?.spaces.world.rev)
     const outcomes = await Promise.allSettled(
-      tabs.map((tab, index) => tab.send<Memory>({ type: 'memory-put', memoryId: 'agent', key: 'plan', value: `plan of tab ${index}`, expectedRev: seenA?.spaces.world.rev ?? 0 })),
+      tabs.map((tab, index) =>
+        tab.send<Memory>({
+          type: 'memory-put',
+          memoryId: 'agent',
+          key: 'plan',
+          value: `plan of tab ${index}`,
+          expectedRev: seenA?.spaces.world.rev ?? 0,
+        }),
+      ),
     )
     const won = outcomes.filter((outcome): outcome is PromiseFulfilledResult<Memory> => outcome.status === 'fulfilled')
     const lost = outcomes.filter((outcome): outcome is PromiseRejectedResult => outcome.status === 'rejected')

@@ -53,7 +53,8 @@ export function memoryStoreOnBackend(backend: MemoryBackend): MemoryStore {
       change(memoryId, 'memory.createSpace', (memory, now) =>
         createSpace(memory, name, kind, { now, ...(options?.metadata === undefined ? {} : { metadata: options.metadata }) }),
       ),
-    deleteSpace: (memoryId, name, options) => change(memoryId, 'memory.deleteSpace', (memory, now) => deleteSpace(memory, name, { ...rev(options), now })),
+    deleteSpace: (memoryId, name, options) =>
+      change(memoryId, 'memory.deleteSpace', (memory, now) => deleteSpace(memory, name, { ...rev(options), now })),
     subscribe: (memoryId, listener) => {
       checkId(memoryId)
       return backend.subscribe(memoryId, listener)
@@ -61,14 +62,20 @@ export function memoryStoreOnBackend(backend: MemoryBackend): MemoryStore {
     world: {
       get: async (memoryId, key) => worldGet(await get(memoryId), key),
       put: (memoryId, key, value, options) =>
-        change(memoryId, 'memory.world.put', (memory, now) => updateSpace(memory, 'world', (data: never) => mapPut(data, key, value), { ...rev(options), now })),
+        change(memoryId, 'memory.world.put', (memory, now) =>
+          updateSpace(memory, 'world', (data: never) => mapPut(data, key, value), { ...rev(options), now }),
+        ),
       delete: (memoryId, key, options) =>
-        change(memoryId, 'memory.world.delete', (memory, now) => updateSpace(memory, 'world', (data: never) => mapDelete(data, key), { ...rev(options), now })),
+        change(memoryId, 'memory.world.delete', (memory, now) =>
+          updateSpace(memory, 'world', (data: never) => mapDelete(data, key), { ...rev(options), now }),
+        ),
     },
     tasks: {
       add: (memoryId, text, options) => {
         const task = newTask(text, options)
-        return change(memoryId, 'memory.tasks.add', (memory, now) => updateSpace(memory, 'tasks', (data: never) => tasksAdd(data, task), { ...rev(options), now }))
+        return change(memoryId, 'memory.tasks.add', (memory, now) =>
+          updateSpace(memory, 'tasks', (data: never) => tasksAdd(data, task), { ...rev(options), now }),
+        )
       },
       insert: (memoryId, index, text, options) => {
         const task = newTask(text, options)
@@ -77,11 +84,17 @@ export function memoryStoreOnBackend(backend: MemoryBackend): MemoryStore {
         )
       },
       complete: (memoryId, taskId, options) =>
-        change(memoryId, 'memory.tasks.complete', (memory, now) => updateSpace(memory, 'tasks', (data: never) => tasksComplete(data, taskId), { ...rev(options), now })),
+        change(memoryId, 'memory.tasks.complete', (memory, now) =>
+          updateSpace(memory, 'tasks', (data: never) => tasksComplete(data, taskId), { ...rev(options), now }),
+        ),
       remove: (memoryId, taskId, options) =>
-        change(memoryId, 'memory.tasks.remove', (memory, now) => updateSpace(memory, 'tasks', (data: never) => tasksRemove(data, taskId), { ...rev(options), now })),
+        change(memoryId, 'memory.tasks.remove', (memory, now) =>
+          updateSpace(memory, 'tasks', (data: never) => tasksRemove(data, taskId), { ...rev(options), now }),
+        ),
       reorder: (memoryId, taskIds, options) =>
-        change(memoryId, 'memory.tasks.reorder', (memory, now) => updateSpace(memory, 'tasks', (data: never) => tasksReorder(data, taskIds), { ...rev(options), now })),
+        change(memoryId, 'memory.tasks.reorder', (memory, now) =>
+          updateSpace(memory, 'tasks', (data: never) => tasksReorder(data, taskIds), { ...rev(options), now }),
+        ),
       next: async (memoryId) => tasksNext((await get(memoryId)).spaces.tasks.data),
       open: async (memoryId) => tasksOpen((await get(memoryId)).spaces.tasks.data),
     },

@@ -31,8 +31,12 @@ export function followThread(threads: ThreadStore, id: string, start: readonly E
       entries = [...entries.slice(0, event.fromSeq), ...reread.slice(event.fromSeq)]
     }
   }
-  const stop = threads.subscribe(id, (event) => {
-    queue = queue.then(() => apply(event))
-  }, { afterSeq: start.length - 1 })
+  const stop = threads.subscribe(
+    id,
+    (event) => {
+      queue = queue.then(() => apply(event))
+    },
+    { afterSeq: start.length - 1 },
+  )
   return { entries: () => entries, rebases: () => rebases, stop }
 }

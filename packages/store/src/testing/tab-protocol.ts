@@ -22,7 +22,8 @@ export interface TabError {
   readonly [field: string]: unknown
 }
 
-export type TabReply = { readonly id: number; readonly ok: true; readonly result: unknown } | { readonly id: number; readonly ok: false; readonly error: TabError }
+export type TabReply =
+  { readonly id: number; readonly ok: true; readonly result: unknown } | { readonly id: number; readonly ok: false; readonly error: TabError }
 
 export interface Tab {
   /** Runs a command in the worker; rejects with the worker's error (name and fields kept). */

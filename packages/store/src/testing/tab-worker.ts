@@ -34,7 +34,10 @@ async function run(command: TabCommand): Promise<unknown> {
     case 'append-sequential': {
       const seqs: number[] = []
       for (let position = 0; position < command.count; position++) {
-        const entry = await stores().threads.append(command.threadId, { kind: 'message', payload: { role: 'user', content: `${command.label} ${position}` } })
+        const entry = await stores().threads.append(command.threadId, {
+          kind: 'message',
+          payload: { role: 'user', content: `${command.label} ${position}` },
+        })
         seqs.push(entry.seq)
       }
       return seqs
@@ -54,7 +57,15 @@ async function run(command: TabCommand): Promise<unknown> {
           const row = await database.threads.get(command.threadId)
           if (row === undefined) throw new Error('no thread')
           const seq = row.lastSeq + 1
-          await database.entries.add({ id: `aborted-${seq}`, threadId: row.id, seq, kind: 'message', payload: { role: 'user', content: 'ABORTED' }, refs: {}, createdAt: 1 } as never)
+          await database.entries.add({
+            id: `aborted-${seq}`,
+            threadId: row.id,
+            seq,
+            kind: 'message',
+            payload: { role: 'user', content: 'ABORTED' },
+            refs: {},
+            createdAt: 1,
+          } as never)
           await database.threads.put({ ...row, lastSeq: seq, entryCount: seq + 1 })
           throw new Error('abort on purpose')
         })
@@ -68,10 +79,18 @@ async function run(command: TabCommand): Promise<unknown> {
     case 'memory-get':
       return stores().memory.get(command.memoryId)
     case 'memory-put':
-      return stores().memory.world.put(command.memoryId, command.key, command.value, command.expectedRev === undefined ? {} : { expectedRev: command.expectedRev })
+      return stores().memory.world.put(
+        command.memoryId,
+        command.key,
+        command.value,
+        command.expectedRev === undefined ? {} : { expectedRev: command.expectedRev },
+      )
     case 'memory-increment': {
       for (let time = 0; time < command.times; time++) {
-        await stores().memory.update(command.memoryId, 'world', (data) => ({ ...data, count: (typeof data['count'] === 'number' ? data['count'] : 0) + 1 }))
+        await stores().memory.update(command.memoryId, 'world', (data) => ({
+          ...data,
+          count: (typeof data['count'] === 'number' ? data['count'] : 0) + 1,
+        }))
       }
       return 'done'
     }

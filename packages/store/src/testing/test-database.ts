@@ -13,8 +13,14 @@ export function uniqueName(label: string): string {
 }
 
 /** A fresh database (fake-indexeddb in Node) with both stores over it. */
-export function openTestStores(label: string, options: ThreadStoreOptions = {}): { db: ThreadlensDB; threads: ReturnType<typeof createThreadStore>; memory: ReturnType<typeof createMemoryStore> } {
+export function openTestStores(
+  label: string,
+  options: ThreadStoreOptions = {},
+): { db: ThreadlensDB; threads: ReturnType<typeof createThreadStore>; memory: ReturnType<typeof createMemoryStore> } {
   const db = new ThreadlensDB({ name: uniqueName(label) })
-  const memoryOptions = { ...(options.now === undefined ? {} : { now: options.now }), ...(options.createId === undefined ? {} : { createId: options.createId }) }
+  const memoryOptions = {
+    ...(options.now === undefined ? {} : { now: options.now }),
+    ...(options.createId === undefined ? {} : { createId: options.createId }),
+  }
   return { db, threads: createThreadStore(db, options), memory: createMemoryStore(db, memoryOptions) }
 }

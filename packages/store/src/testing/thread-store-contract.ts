@@ -11,7 +11,7 @@ export type StoreFactory = (options: ThreadStoreOptions) => Promise<{ threads: T
 
 export const testCounter = customTokenCounter('heuristic', heuristicCount, false)
 
-export function deterministicOptions(): ThreadStoreOptions & { counters: typeof testCounter[] } {
+export function deterministicOptions(): ThreadStoreOptions & { counters: (typeof testCounter)[] } {
   let clock = 1_700_000_000_000
   let id = 0
   return { counters: [testCounter], now: () => clock++, createId: () => `id-${id++}` }
@@ -19,8 +19,16 @@ export function deterministicOptions(): ThreadStoreOptions & { counters: typeof 
 
 const user = (content: string): EntryInput => ({ kind: 'message', payload: { role: 'user', content } })
 const assistant = (content: string): EntryInput => ({ kind: 'message', payload: { role: 'assistant', content } })
-const call = (toolCallId: string): EntryInput => ({ kind: 'tool_call', payload: { name: 'weather', arguments: { city: 'Oslo' } }, refs: { callId: `c-${toolCallId}`, toolCallId } })
-const result = (toolCallId: string): EntryInput => ({ kind: 'tool_result', payload: { name: 'weather', result: { celsius: 4 } }, refs: { toolCallId } })
+const call = (toolCallId: string): EntryInput => ({
+  kind: 'tool_call',
+  payload: { name: 'weather', arguments: { city: 'Oslo' } },
+  refs: { callId: `c-${toolCallId}`, toolCallId },
+})
+const result = (toolCallId: string): EntryInput => ({
+  kind: 'tool_result',
+  payload: { name: 'weather', result: { celsius: 4 } },
+  refs: { toolCallId },
+})
 
 /** Waits until `events` has at least `count` items (events arrive asynchronously, after commit). */
 export async function eventsReach(events: readonly ThreadStoreEvent[], count: number): Promise<void> {
@@ -110,13 +118,25 @@ export function describeStoreContract(name: string, makeStores: StoreFactory): v
       const renamed = await threads.rename(created.id, 'Trip to Oslo', { expectedRev: 0 })
       expect(renamed).toMatchObject({ rev: 1, title: 'Trip to Oslo', tags: ['a', 'b'] })
       const updated = await threads.update(created.id, { tags: ['travel'], policyName: 'balanced', model: null, metadata: { pinned: true } })
-      expect(updated).toMatchObject({ rev: 2, title: 'Trip to Oslo', tags: ['travel'], model: null, policyName: 'balanced', metadata: { pinned: true } })
+      expect(updated).toMatchObject({
+        rev: 2,
+        title: 'Trip to Oslo',
+        tags: ['travel'],
+        model: null,
+        policyName: 'balanced',
+        metadata: { pinned: true },
+      })
       // Appends change the record's times and counts, not its revision.
       await threads.append(created.id, user('hi'))
       expect((await threads.get(created.id))?.rev).toBe(2)
       const conflict = await threads.rename(created.id, 'stale', { expectedRev: 1 }).catch((error: unknown) => error)
       expect(conflict).toBeInstanceOf(RevisionConflictError)
-      expect(conflict).toMatchObject({ target: { kind: 'thread-record', threadId: created.id }, expected: 1, actual: 2, current: { title: 'Trip to Oslo', rev: 2 } })
+      expect(conflict).toMatchObject({
+        target: { kind: 'thread-record', threadId: created.id },
+        expected: 1,
+        actual: 2,
+        current: { title: 'Trip to Oslo', rev: 2 },
+      })
       expect((await threads.get(created.id))?.title).toBe('Trip to Oslo')
       await expect(threads.update(created.id, { title: 'x'.repeat(10_001) })).rejects.toBeInstanceOf(InvalidStoreOptionsError)
       await expect(threads.update(created.id, { tags: [''] })).rejects.toBeInstanceOf(InvalidStoreOptionsError)
@@ -160,7 +180,11 @@ export function describeStoreContract(name: string, makeStores: StoreFactory): v
       const heard: string[] = []
       const plain: string[] = []
       const stops = [
-        threads.subscribe(id, (event) => heard.push(event.type === 'record-update' ? `record ${event.record.title}@${event.record.rev}` : event.type), { afterSeq: -1, records: true }),
+        threads.subscribe(
+          id,
+          (event) => heard.push(event.type === 'record-update' ? `record ${event.record.title}@${event.record.rev}` : event.type),
+          { afterSeq: -1, records: true },
+        ),
         threads.subscribe(id, (event) => plain.push(event.type), { afterSeq: -1 }),
       ]
       await expect.poll(() => heard).toEqual(['record first@0'])
@@ -257,7 +281,9 @@ export function describeStoreContract(name: string, makeStores: StoreFactory): v
       await expect
         .poll(() => events.flatMap((event) => (event.type === 'entry-append' ? event.entries.map((entry) => entry.seq) : [])))
         .toEqual([0, 1, 2, 3])
-      const contents = events.flatMap((event) => (event.type === 'entry-append' ? event.entries.map((entry) => (entry.payload as { content: string }).content) : []))
+      const contents = events.flatMap((event) =>
+        event.type === 'entry-append' ? event.entries.map((entry) => (entry.payload as { content: string }).content) : [],
+      )
       expect(contents).not.toContain('bad')
       await threads.delete(id)
       await expect.poll(() => events.some((event) => event.type === 'thread-delete')).toBe(true)
@@ -267,7 +293,13 @@ export function describeStoreContract(name: string, makeStores: StoreFactory): v
     it('exports JSONL and imports it back as a new thread with the same content', async () => {
       const { threads } = await makeStores(deterministicOptions())
       const { id } = await threads.create({ title: 'Trip', metadata: { tag: 'x' } })
-      await threads.appendMany(id, [user('q'), call('w'), result('w'), assistant('a'), { kind: 'summary', payload: { fromSeq: 0, toSeq: 2, content: 's' } }])
+      await threads.appendMany(id, [
+        user('q'),
+        call('w'),
+        result('w'),
+        assistant('a'),
+        { kind: 'summary', payload: { fromSeq: 0, toSeq: 2, content: 's' } },
+      ])
       const text = await threads.export(id)
       const lines = text.trimEnd().split('\n')
       expect(JSON.parse(lines[0] as string)).toMatchObject({ format: 'threadlens.thread', version: 1, entryCount: 5 })
@@ -285,7 +317,11 @@ export function describeStoreContract(name: string, makeStores: StoreFactory): v
       const messages = [
         { role: 'system', content: 'Be brief.' },
         { role: 'user', content: 'Weather?' },
-        { role: 'assistant', content: null, tool_calls: [{ id: 't1', type: 'function', function: { name: 'weather', arguments: '{"city":"Oslo"}' } }] },
+        {
+          role: 'assistant',
+          content: null,
+          tool_calls: [{ id: 't1', type: 'function', function: { name: 'weather', arguments: '{"city":"Oslo"}' } }],
+        },
         { role: 'tool', tool_call_id: 't1', content: '4°C' },
         { role: 'assistant', content: 'Cold.' },
       ]
@@ -302,11 +338,22 @@ export function describeStoreContract(name: string, makeStores: StoreFactory): v
 
     it('reports what importing a recorded messages array changed, and stores what it kept', async () => {
       const { threads } = await makeStores(deterministicOptions())
-      const call = (id: string, text: string) => ({ role: 'assistant', content: null, tool_calls: [{ id, type: 'function', function: { name: 'lookup', arguments: text } }] })
+      const call = (id: string, text: string) => ({
+        role: 'assistant',
+        content: null,
+        tool_calls: [{ id, type: 'function', function: { name: 'lookup', arguments: text } }],
+      })
       const { threadId, changes } = await threads.import([
         { role: 'user', content: 'orders?' },
         call('c1', '{"order": 12345678901234567890}'),
-        { role: 'tool', tool_call_id: 'c1', content: [{ type: 'text', text: 'shipped' }, { type: 'text', text: 'today' }] },
+        {
+          role: 'tool',
+          tool_call_id: 'c1',
+          content: [
+            { type: 'text', text: 'shipped' },
+            { type: 'text', text: 'today' },
+          ],
+        },
         call('c1', ''),
         { role: 'tool', tool_call_id: 'c1', content: 'none' },
       ])
@@ -320,7 +367,14 @@ export function describeStoreContract(name: string, makeStores: StoreFactory): v
       expect(entries.map((entry) => entry.payload)).toEqual([
         { role: 'user', content: 'orders?' },
         { name: 'lookup', arguments: { order: '12345678901234567890' }, argumentsText: '{"order": 12345678901234567890}' },
-        { name: 'lookup', result: 'shipped\ntoday', parts: [{ type: 'text', text: 'shipped' }, { type: 'text', text: 'today' }] },
+        {
+          name: 'lookup',
+          result: 'shipped\ntoday',
+          parts: [
+            { type: 'text', text: 'shipped' },
+            { type: 'text', text: 'today' },
+          ],
+        },
         { name: 'lookup', arguments: {} },
         { name: 'lookup', result: 'none' },
       ])
@@ -332,7 +386,11 @@ export function describeStoreContract(name: string, makeStores: StoreFactory): v
     it('starts every memory with empty tasks and world at rev 0', async () => {
       const { memory } = await makeStores(deterministicOptions())
       const fresh = await memory.get('agent')
-      expect(fresh).toMatchObject({ id: 'agent', rev: 0, spaces: { tasks: { kind: 'list', data: [], rev: 0 }, world: { kind: 'map', data: {}, rev: 0 } } })
+      expect(fresh).toMatchObject({
+        id: 'agent',
+        rev: 0,
+        spaces: { tasks: { kind: 'list', data: [], rev: 0 }, world: { kind: 'map', data: {}, rev: 0 } },
+      })
     })
 
     it('bumps the container rev and the space rev on every write, and refuses stale revs', async () => {
@@ -346,7 +404,12 @@ export function describeStoreContract(name: string, makeStores: StoreFactory): v
       expect(two.spaces.tasks.rev).toBe(2)
       const conflict = await memory.world.put('agent', 'city', 'Bergen', { expectedRev: 0 }).catch((error: unknown) => error)
       expect(conflict).toBeInstanceOf(RevisionConflictError)
-      expect(conflict).toMatchObject({ expected: 0, actual: 1, target: { kind: 'memory-space', space: 'world' }, current: { data: { city: 'Oslo' } } })
+      expect(conflict).toMatchObject({
+        expected: 0,
+        actual: 1,
+        target: { kind: 'memory-space', space: 'world' },
+        current: { data: { city: 'Oslo' } },
+      })
       expect(await memory.world.get('agent', 'city')).toBe('Oslo')
       expect((await memory.get('agent')).rev).toBe(2)
     })

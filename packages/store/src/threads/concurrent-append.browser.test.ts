@@ -16,9 +16,13 @@ describe('two writers appending at once (real Chromium)', () => {
     const threads = createThreadStore(db)
     const { id } = await threads.create({ title: 'race' })
     const seen: number[] = []
-    const stop = threads.subscribe(id, (event: ThreadStoreEvent) => {
-      if (event.type === 'entry-append') seen.push(...event.entries.map((entry) => entry.seq))
-    }, { afterSeq: -1 })
+    const stop = threads.subscribe(
+      id,
+      (event: ThreadStoreEvent) => {
+        if (event.type === 'entry-append') seen.push(...event.entries.map((entry) => entry.seq))
+      },
+      { afterSeq: -1 },
+    )
 
     const tabs = [openTab(), openTab()]
     await Promise.all(tabs.map((tab) => tab.send({ type: 'open', name })))
@@ -33,7 +37,9 @@ describe('two writers appending at once (real Chromium)', () => {
     // Each writer's entries keep its own order, and the writers really interleaved.
     for (const label of ['tab0', 'tab1']) {
       const mine = thread.entries.filter((entry) => entry.kind === 'message' && entry.payload.content.startsWith(`${label} `))
-      expect(mine.map((entry) => (entry.kind === 'message' ? Number(entry.payload.content.split(' ')[1]) : -1))).toEqual(Array.from({ length: 1000 }, (_, n) => n))
+      expect(mine.map((entry) => (entry.kind === 'message' ? Number(entry.payload.content.split(' ')[1]) : -1))).toEqual(
+        Array.from({ length: 1000 }, (_, n) => n),
+      )
     }
     const writerOf = (position: number) => {
       const entry = thread.entries[position]
@@ -49,7 +55,7 @@ describe('two writers appending at once (real Chromium)', () => {
     db.close()
   }, 120_000)
 
-  it('a subscriber sees another writer\'s commits, and never an aborted transaction', async () => {
+  it("a subscriber sees another writer's commits, and never an aborted transaction", async () => {
     const name = uniqueName('subscribe')
     const db = new ThreadlensDB({ name })
     const threads = createThreadStore(db)
@@ -61,11 +67,21 @@ describe('two writers appending at once (real Chromium)', () => {
     await tab.send({ type: 'append-many', threadId: id, inputs: [{ kind: 'message', payload: { role: 'user', content: 'one' } }] })
     await tab.send({ type: 'aborted-append', threadId: id })
     await expect(
-      tab.send({ type: 'append-many', threadId: id, inputs: [{ kind: 'message', payload: { role: 'user', content: 'bad' } }, { kind: 'tool_result', payload: { name: 'x', result: 1 }, refs: { toolCallId: 'none' } }] }),
+      tab.send({
+        type: 'append-many',
+        threadId: id,
+        inputs: [
+          { kind: 'message', payload: { role: 'user', content: 'bad' } },
+          { kind: 'tool_result', payload: { name: 'x', result: 1 }, refs: { toolCallId: 'none' } },
+        ],
+      }),
     ).rejects.toMatchObject({ name: 'InvalidEntryError' })
     await tab.send({ type: 'append-many', threadId: id, inputs: [{ kind: 'message', payload: { role: 'user', content: 'two' } }] })
 
-    const contents = () => events.flatMap((event) => (event.type === 'entry-append' ? event.entries.map((entry) => (entry.kind === 'message' ? entry.payload.content : '')) : []))
+    const contents = () =>
+      events.flatMap((event) =>
+        event.type === 'entry-append' ? event.entries.map((entry) => (entry.kind === 'message' ? entry.payload.content : '')) : [],
+      )
     await expect.poll(contents, { timeout: 10_000 }).toEqual(['one', 'two'])
     expect((await threads.load(id)).entries.map((entry) => entry.seq)).toEqual([0, 1])
     stop()

@@ -7,7 +7,11 @@ import type { ThreadBackend } from './thread-backend'
 import { reportUnreadable } from './unreadable-entry'
 
 /** `ThreadStore.export`: the thread's record, entries and the attachments they use, as JSONL. */
-export async function exportThread(backend: ThreadBackend, threadId: ThreadId, onUnreadableEntry: (error: UnreadableEntryError) => void): Promise<string> {
+export async function exportThread(
+  backend: ThreadBackend,
+  threadId: ThreadId,
+  onUnreadableEntry: (error: UnreadableEntryError) => void,
+): Promise<string> {
   const { row, entries } = await backend.read(threadId, 'export')
   reportUnreadable(entries, 'export', onUnreadableEntry)
   const attachments = await backend.readAttachments([...referencedAttachmentIds(entries)], 'export')

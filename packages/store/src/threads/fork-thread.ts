@@ -19,7 +19,12 @@ interface ForkSettings {
 }
 
 /** `ThreadStore.fork`: a new thread holding copies of the parent's entries up to `atSeq`, written in one step. */
-export async function forkThread(backend: ThreadBackend, settings: ForkSettings, rawThreadId: string, forkOptions: ForkThreadOptions): Promise<ThreadRecord> {
+export async function forkThread(
+  backend: ThreadBackend,
+  settings: ForkSettings,
+  rawThreadId: string,
+  forkOptions: ForkThreadOptions,
+): Promise<ThreadRecord> {
   const { now, createId } = settings
   const parsed = parseOptions(forkOptionsReader, forkOptions, 'fork options')
   const parentId = toThreadId(rawThreadId)

@@ -24,7 +24,12 @@ interface ImportSettings {
 }
 
 /** `ThreadStore.import`: everything is validated and counted before the one write of a new thread. */
-export async function importThread(backend: ThreadBackend, settings: ImportSettings, input: ImportInput, importOptions?: ImportThreadOptions): Promise<ImportedThread> {
+export async function importThread(
+  backend: ThreadBackend,
+  settings: ImportSettings,
+  input: ImportInput,
+  importOptions?: ImportThreadOptions,
+): Promise<ImportedThread> {
   const { now, createId, importLimits } = settings
   const counters = settings.readyCounters()
   backend.assertWorking('import')
@@ -35,7 +40,11 @@ export async function importThread(backend: ThreadBackend, settings: ImportSetti
   const describeError = (error: unknown, offset: number): unknown => importEntryError(error, parsed, offset)
   const prepared = prepareEntries(parsed.inputs, { counters, now: time, createId, dropGivenTokens: true, describeError })
   const entries = assignSeqs(threadId, prepared, 0, { calls: new Set(), results: new Set() }, describeError, true)
-  const fields = { ...parsed.fields, title: parsedOptions.title ?? parsed.fields.title, metadata: { ...parsed.fields.metadata, ...parsedOptions.metadata } }
+  const fields = {
+    ...parsed.fields,
+    title: parsedOptions.title ?? parsed.fields.title,
+    metadata: { ...parsed.fields.metadata, ...parsedOptions.metadata },
+  }
   const attachments = await importedAttachmentRows(parsed, time)
   await backend.insert(appendedRow(newThreadRow(threadId, fields, time), entries, time), entries, 'import', attachments)
   return { threadId, changes: parsed.changes ?? [] }

@@ -9,8 +9,20 @@ import type { SyncedEntry, ThreadStoreEvent } from './thread-store'
 const uniqueName = (label: string) => `threadlens-browser-${label}-${crypto.randomUUID()}`
 const at = 1_800_000_000_000
 const user = (id: string): SyncedEntry => ({ id, createdAt: at, kind: 'message', payload: { role: 'user', content: `message ${id}` } })
-const call = (id: string, toolCallId: string): SyncedEntry => ({ id, createdAt: at, kind: 'tool_call', payload: { name: 'weather', arguments: { city: 'Oslo' } }, refs: { callId: `m-${toolCallId}`, toolCallId } })
-const result = (id: string, toolCallId: string): SyncedEntry => ({ id, createdAt: at, kind: 'tool_result', payload: { name: 'weather', result: { celsius: 4 } }, refs: { callId: `m-${toolCallId}`, toolCallId } })
+const call = (id: string, toolCallId: string): SyncedEntry => ({
+  id,
+  createdAt: at,
+  kind: 'tool_call',
+  payload: { name: 'weather', arguments: { city: 'Oslo' } },
+  refs: { callId: `m-${toolCallId}`, toolCallId },
+})
+const result = (id: string, toolCallId: string): SyncedEntry => ({
+  id,
+  createdAt: at,
+  kind: 'tool_result',
+  payload: { name: 'weather', result: { celsius: 4 } },
+  refs: { callId: `m-${toolCallId}`, toolCallId },
+})
 
 function twoTabs(label: string) {
   const name = uniqueName(label)

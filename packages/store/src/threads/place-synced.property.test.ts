@@ -31,8 +31,23 @@ const caseArbitrary = fc.record({
   prefixMask: fc.array(fc.boolean(), { maxLength: 400 }),
   news: fc.array(
     fc.oneof(
-      { weight: 5, arbitrary: fc.record({ kind: fc.constant('message' as const), role: fc.constantFrom('user' as const, 'assistant' as const), content: textArbitrary }) },
-      { weight: 5, arbitrary: fc.record({ kind: fc.constant('pair' as const), name: fc.constantFrom('weather', 'search'), answered: fc.boolean(), output: textArbitrary }) },
+      {
+        weight: 5,
+        arbitrary: fc.record({
+          kind: fc.constant('message' as const),
+          role: fc.constantFrom('user' as const, 'assistant' as const),
+          content: textArbitrary,
+        }),
+      },
+      {
+        weight: 5,
+        arbitrary: fc.record({
+          kind: fc.constant('pair' as const),
+          name: fc.constantFrom('weather', 'search'),
+          answered: fc.boolean(),
+          output: textArbitrary,
+        }),
+      },
       { weight: 1, arbitrary: fc.record({ kind: fc.constant('orphan' as const), output: textArbitrary }) },
     ),
     { maxLength: 6 },
@@ -43,9 +58,23 @@ const caseArbitrary = fc.record({
 
 const asInput = (entry: Entry): EntryInput => {
   const { tokens: _tokens, ...meta } = entry.meta ?? {}
-  return { id: entry.id, kind: entry.kind, payload: entry.payload, refs: entry.refs, createdAt: entry.createdAt, ...(Object.keys(meta).length === 0 ? {} : { meta }) } as EntryInput
+  return {
+    id: entry.id,
+    kind: entry.kind,
+    payload: entry.payload,
+    refs: entry.refs,
+    createdAt: entry.createdAt,
+    ...(Object.keys(meta).length === 0 ? {} : { meta }),
+  } as EntryInput
 }
-const comparable = (entry: Entry) => ({ id: entry.id, seq: entry.seq, kind: entry.kind, payload: entry.payload, refs: entry.refs, createdAt: entry.createdAt })
+const comparable = (entry: Entry) => ({
+  id: entry.id,
+  seq: entry.seq,
+  kind: entry.kind,
+  payload: entry.payload,
+  refs: entry.refs,
+  createdAt: entry.createdAt,
+})
 const withoutThread = (entry: Entry) => ({ ...comparable(entry), meta: entry.meta })
 
 /** New entries as another device stored them: ids of their own, a foreign thread and seq, and a token count not to be trusted. */
@@ -58,7 +87,13 @@ function newEntries(news: readonly NewItem[]): SyncedEntry[] {
       return
     }
     if (item.kind === 'orphan') {
-      entries.push({ ...common, id: `r${index}o`, kind: 'tool_result', payload: { name: 'weather', result: item.output }, refs: { toolCallId: `missing-${index}` } })
+      entries.push({
+        ...common,
+        id: `r${index}o`,
+        kind: 'tool_result',
+        payload: { name: 'weather', result: item.output },
+        refs: { toolCallId: `missing-${index}` },
+      })
       return
     }
     const refs = { callId: `sync-call-${index}`, toolCallId: `sync-${index}` }
@@ -78,7 +113,11 @@ function interleave<T>(groups: readonly (readonly T[])[], keys: readonly number[
   return keyed.sort((a, b) => a.key - b.key || a.order - b.order).map(({ item }) => item)
 }
 
-const projectionShape = (result: ProjectionResult) => ({ messages: result.messages, includedSeqs: result.meta.includedSeqs, tokens: result.meta.tokens })
+const projectionShape = (result: ProjectionResult) => ({
+  messages: result.messages,
+  includedSeqs: result.meta.includedSeqs,
+  tokens: result.meta.tokens,
+})
 
 /** What only the IndexedDB backend keeps beside the entries: the row's facts and the recall terms, checked against the entries. */
 async function checkDerivedRows(db: ThreadlensDB, id: string, entries: readonly Entry[]): Promise<void> {
@@ -87,7 +126,9 @@ async function checkDerivedRows(db: ThreadlensDB, id: string, entries: readonly 
   const chunks = await db.recallTerms.where('[threadId+firstSeq]').between([id, 0], [id, Number.MAX_SAFE_INTEGER], true, true).toArray()
   const ids = chunks.flatMap((chunk) => chunk.ids)
   const terms = chunks.flatMap((chunk) => chunk.terms)
-  expect(chunks.map((chunk) => chunk.firstSeq)).toEqual(chunks.map((_chunk, position) => chunks.slice(0, position).reduce((sum, each) => sum + each.ids.length, 0)))
+  expect(chunks.map((chunk) => chunk.firstSeq)).toEqual(
+    chunks.map((_chunk, position) => chunks.slice(0, position).reduce((sum, each) => sum + each.ids.length, 0)),
+  )
   expect(ids).toEqual(entries.map((entry) => entry.id))
   expect(terms).toEqual(entries.map((entry) => entryRecallTerms(entry)?.join(' ') ?? null))
 }
@@ -125,8 +166,13 @@ describe.each(backends)('placeSynced (property): $name', ({ open }) => {
         const givenIds = new Set(given.map((entry) => entry.id))
         const prefixIds = new Set<string>(prefix.map((entry) => entry.id))
         const placedGiven = given.filter((entry) => !prefixIds.has(entry.id))
-        const expectedIds = [...prefix.map((entry) => entry.id), ...placedGiven.map((entry) => entry.id), ...tail.filter((entry) => !givenIds.has(entry.id)).map((entry) => entry.id)]
-        const bare = ({ id: entryId, kind, payload, refs, createdAt }: SyncedEntry | Entry) => ({ id: entryId, kind, payload, refs, createdAt }) as EntryInput
+        const expectedIds = [
+          ...prefix.map((entry) => entry.id),
+          ...placedGiven.map((entry) => entry.id),
+          ...tail.filter((entry) => !givenIds.has(entry.id)).map((entry) => entry.id),
+        ]
+        const bare = ({ id: entryId, kind, payload, refs, createdAt }: SyncedEntry | Entry) =>
+          ({ id: entryId, kind, payload, refs, createdAt }) as EntryInput
         const byId = new Map<string, EntryInput>([...before, ...fresh].map((entry) => [entry.id as string, bare(entry)]))
         const reference = createThread({ id: 'reference' })
         let valid = true
@@ -166,7 +212,9 @@ describe.each(backends)('placeSynced (property): $name', ({ open }) => {
         expect(result.moved).toBe(moved)
         if (moved > 0) rebased++
         else if (result.added.length > 0) appended++
-        expect(result.added.map((entry) => entry.id)).toEqual(placedGiven.filter((entry) => !before.some((each) => each.id === entry.id)).map((entry) => entry.id))
+        expect(result.added.map((entry) => entry.id)).toEqual(
+          placedGiven.filter((entry) => !before.some((each) => each.id === entry.id)).map((entry) => entry.id),
+        )
         expect(result.entries).toEqual(after.slice(keep))
         // Token counts are the store's own, never the sender's.
         for (const entry of result.added) expect(entry.meta?.tokens).toEqual({ heuristic: testCounter.countEntry({ ...entry, meta: {} }) })
@@ -180,7 +228,9 @@ describe.each(backends)('placeSynced (property): $name', ({ open }) => {
         expect((await threads.load(copyId)).entries.map(withoutThread)).toEqual(after.map(withoutThread))
         if (after.length > 0) {
           const fork = await threads.fork(id, { atSeq: after.length - 1 })
-          expect((await threads.load(fork.id)).entries.map((entry) => ({ ...comparable(entry), id: '' }))).toEqual(after.map((entry) => ({ ...comparable(entry), id: '' })))
+          expect((await threads.load(fork.id)).entries.map((entry) => ({ ...comparable(entry), id: '' }))).toEqual(
+            after.map((entry) => ({ ...comparable(entry), id: '' })),
+          )
         }
         if (db !== undefined) {
           await checkDerivedRows(db, id, after)
@@ -195,6 +245,10 @@ describe.each(backends)('placeSynced (property): $name', ({ open }) => {
       { seed: SEED, numRuns: RUNS },
     )
     // Not vacuous: the cases append, rebase and refuse, each often.
-    expect({ appended: appended > RUNS / 8, rebased: rebased > RUNS / 8, refused: refused > RUNS / 20 }).toEqual({ appended: true, rebased: true, refused: true })
+    expect({ appended: appended > RUNS / 8, rebased: rebased > RUNS / 8, refused: refused > RUNS / 20 }).toEqual({
+      appended: true,
+      rebased: true,
+      refused: true,
+    })
   }, 240_000)
 })

@@ -7,8 +7,20 @@ import { deterministicOptions, eventsReach } from '../testing/thread-store-contr
 import type { SyncedEntry, ThreadStore, ThreadStoreEvent, ThreadStoreOptions } from './thread-store'
 
 const user = (id: string, content = id): SyncedEntry => ({ id, createdAt: 1_800_000_000_000, kind: 'message', payload: { role: 'user', content } })
-const call = (id: string, toolCallId: string): SyncedEntry => ({ id, createdAt: 1_800_000_000_000, kind: 'tool_call', payload: { name: 'weather', arguments: {} }, refs: { toolCallId } })
-const result = (id: string, toolCallId: string): SyncedEntry => ({ id, createdAt: 1_800_000_000_000, kind: 'tool_result', payload: { name: 'weather', result: 4 }, refs: { toolCallId } })
+const call = (id: string, toolCallId: string): SyncedEntry => ({
+  id,
+  createdAt: 1_800_000_000_000,
+  kind: 'tool_call',
+  payload: { name: 'weather', arguments: {} },
+  refs: { toolCallId },
+})
+const result = (id: string, toolCallId: string): SyncedEntry => ({
+  id,
+  createdAt: 1_800_000_000_000,
+  kind: 'tool_result',
+  payload: { name: 'weather', result: 4 },
+  refs: { toolCallId },
+})
 const input = (entry: SyncedEntry): EntryInput => entry
 
 const backends: readonly { name: string; open: (options: ThreadStoreOptions) => { threads: ThreadStore } }[] = [
@@ -31,7 +43,10 @@ describe.each(backends)('placeSynced: $name', ({ open }) => {
     const stop = threads.subscribe(id, (event) => events.push(event), { afterSeq: 3 })
     const placed = await threads.placeSynced(id, 2, [user('r1'), user('a'), user('q'), user('r2')])
     expect(await ids()).toEqual(['a', 'b', 'r1', 'q', 'r2', 'p'])
-    expect(placed.added.map((entry) => [entry.id, entry.seq])).toEqual([['r1', 2], ['r2', 4]])
+    expect(placed.added.map((entry) => [entry.id, entry.seq])).toEqual([
+      ['r1', 2],
+      ['r2', 4],
+    ])
     // q keeps seq 3; p goes from 2 to 5.
     expect(placed.moved).toBe(1)
     expect(placed.entries.map((entry) => entry.id)).toEqual(['r1', 'q', 'r2', 'p'])
@@ -60,12 +75,15 @@ describe.each(backends)('placeSynced: $name', ({ open }) => {
 
   it('refuses a keep outside the thread, an unknown thread, entries without ids or given twice, writing nothing', async () => {
     const { threads, id, ids } = await pendingThread()
-    for (const keep of [-1, 1.5, 5, Number.NaN]) await expect(threads.placeSynced(id, keep, [user('r')])).rejects.toMatchObject({ name: 'InvalidEntryError', field: 'keep' })
+    for (const keep of [-1, 1.5, 5, Number.NaN])
+      await expect(threads.placeSynced(id, keep, [user('r')])).rejects.toMatchObject({ name: 'InvalidEntryError', field: 'keep' })
     await expect(threads.placeSynced('missing', 0, [user('r')])).rejects.toBeInstanceOf(ThreadNotFoundError)
     const { id: _id, ...withoutId } = user('r')
     await expect(threads.placeSynced(id, 4, [withoutId as SyncedEntry])).rejects.toMatchObject({ name: 'InvalidEntryError', field: 'id' })
     await expect(threads.placeSynced(id, 4, [user('r'), user('r')])).rejects.toThrow(/id "r" is given twice \(synced entry 1 of 2/)
-    await expect(threads.placeSynced(id, 4, [{ ...user('r'), payload: { role: 'robot', content: 'x' } } as unknown as SyncedEntry])).rejects.toMatchObject({ field: 'payload.role' })
+    await expect(
+      threads.placeSynced(id, 4, [{ ...user('r'), payload: { role: 'robot', content: 'x' } } as unknown as SyncedEntry]),
+    ).rejects.toMatchObject({ field: 'payload.role' })
     expect(await ids()).toEqual(['a', 'b', 'p', 'q'])
   })
 
@@ -87,7 +105,13 @@ describe.each(backends)('placeSynced: $name', ({ open }) => {
   it('keeps the thread within the import limits', async () => {
     const { threads, id } = await pendingThread({ ...deterministicOptions(), importLimits: { maxEntries: 5 } })
     await expect(threads.placeSynced(id, 2, [user('r1'), user('r2')])).rejects.toBeInstanceOf(ThreadFullError)
-    await expect(threads.placeSynced(id, 2, Array.from({ length: 6 }, (_, index) => user(`r${index}`)))).rejects.toBeInstanceOf(ThreadFullError)
+    await expect(
+      threads.placeSynced(
+        id,
+        2,
+        Array.from({ length: 6 }, (_, index) => user(`r${index}`)),
+      ),
+    ).rejects.toBeInstanceOf(ThreadFullError)
     expect((await threads.placeSynced(id, 2, [user('r1')])).moved).toBe(2)
   })
 })

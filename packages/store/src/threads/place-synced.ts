@@ -34,8 +34,10 @@ function syncedInput(raw: unknown, offset: number, total: number): unknown {
   } catch (error) {
     throw syncedError(new InvalidEntryError('', `the entry cannot be read: ${String(error)}`), offset, total)
   }
-  if (typeof input['id'] !== 'string') throw syncedError(new InvalidEntryError('id', 'a synced entry keeps the id it was stored with: id is required'), offset, total)
-  if (input['createdAt'] === undefined) throw syncedError(new InvalidEntryError('createdAt', 'a synced entry keeps the time it was stored with: createdAt is required'), offset, total)
+  if (typeof input['id'] !== 'string')
+    throw syncedError(new InvalidEntryError('id', 'a synced entry keeps the id it was stored with: id is required'), offset, total)
+  if (input['createdAt'] === undefined)
+    throw syncedError(new InvalidEntryError('createdAt', 'a synced entry keeps the time it was stored with: createdAt is required'), offset, total)
   return input
 }
 
@@ -112,7 +114,11 @@ export function planPlacement(
     } catch (error) {
       if (item.offset !== undefined) throw syncedError(error, item.offset, prepared.length)
       if (!InvalidEntryError.isInstance(error) || !('stored' in item)) throw error
-      throw new InvalidEntryError(error.field, `${error.rule} (stored entry "${item.stored.id}", at seq ${seq} after the synced entries; nothing was placed)`, { cause: error })
+      throw new InvalidEntryError(
+        error.field,
+        `${error.rule} (stored entry "${item.stored.id}", at seq ${seq} after the synced entries; nothing was placed)`,
+        { cause: error },
+      )
     }
     track(input)
     if ('prepared' in item) {
@@ -127,7 +133,11 @@ export function planPlacement(
       return
     }
     if (item.stored.meta?.unreadable !== undefined) {
-      throw new StorageError('invalid-data', 'placeSynced', `Entry ${item.stored.seq} of thread "${threadId}" is unreadable in storage and cannot be moved; export what is readable and report it.`)
+      throw new StorageError(
+        'invalid-data',
+        'placeSynced',
+        `Entry ${item.stored.seq} of thread "${threadId}" is unreadable in storage and cannot be moved; export what is readable and report it.`,
+      )
     }
     moved++
     entries.push({ ...item.stored, seq })
@@ -166,7 +176,8 @@ export async function placeSynced(
   synced: readonly SyncedEntry[],
 ): Promise<PlacedEntries> {
   backend.assertWorking('placeSynced')
-  if (!Number.isSafeInteger(keep) || keep < 0) throw new InvalidEntryError('keep', `keep must be a whole number from 0 to the thread's entry count, got ${String(keep)}`)
+  if (!Number.isSafeInteger(keep) || keep < 0)
+    throw new InvalidEntryError('keep', `keep must be a whole number from 0 to the thread's entry count, got ${String(keep)}`)
   const threadId = toThreadId(rawThreadId)
   const prepared = prepareSynced(threadId, synced, settings)
   const time = settings.now()

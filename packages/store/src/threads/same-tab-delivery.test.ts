@@ -15,7 +15,10 @@ describe('same-tab delivery', () => {
   it('after a rebase, this tab’s own appends reach the subscriber at their commit again, from the rebase’s last seq', async () => {
     const { db, threads } = openTestStores('same-tab-rebase')
     const { id } = await threads.create({ title: 't' })
-    await threads.appendMany(id, [{ ...message('a'), id: 'a' }, { ...message('p'), id: 'p' }])
+    await threads.appendMany(id, [
+      { ...message('a'), id: 'a' },
+      { ...message('p'), id: 'p' },
+    ])
     const events: ThreadStoreEvent[] = []
     const stop = threads.subscribe(id, (event) => events.push(event), { afterSeq: 1 })
     await threads.placeSynced(id, 1, [{ ...message('r'), id: 'r', createdAt: 1 }])
@@ -34,9 +37,13 @@ describe('same-tab delivery', () => {
     const { db, threads } = openTestStores('same-tab')
     const { id } = await threads.create({ title: 't' })
     const seen: number[] = []
-    const stop = threads.subscribe(id, (event) => {
-      if (event.type === 'entry-append') seen.push(...event.entries.map((entry) => entry.seq))
-    }, { afterSeq: -1 })
+    const stop = threads.subscribe(
+      id,
+      (event) => {
+        if (event.type === 'entry-append') seen.push(...event.entries.map((entry) => entry.seq))
+      },
+      { afterSeq: -1 },
+    )
     for (let turn = 0; turn < 5; turn++) {
       await threads.append(id, message(`m${turn}`))
       // No wait for the change notification: the commit itself brought it.
@@ -55,9 +62,13 @@ describe('same-tab delivery', () => {
     const other = createThreadStore(otherDb)
     const { id } = await threads.create({ title: 't' })
     const seen: number[] = []
-    const stop = threads.subscribe(id, (event) => {
-      if (event.type === 'entry-append') seen.push(...event.entries.map((entry) => entry.seq))
-    }, { afterSeq: -1 })
+    const stop = threads.subscribe(
+      id,
+      (event) => {
+        if (event.type === 'entry-append') seen.push(...event.entries.map((entry) => entry.seq))
+      },
+      { afterSeq: -1 },
+    )
     const reads = vi.spyOn(db.entries, 'where')
     for (let turn = 0; turn < 3; turn++) await threads.append(id, message(`m${turn}`))
     // Let the change notifications of those commits run.
@@ -74,40 +85,46 @@ describe('same-tab delivery', () => {
   it(`delivers every entry once, in seq order, when this tab and another write in any interleaving (seed ${SEED})`, async () => {
     let run = 0
     await fc.assert(
-      fc.asyncProperty(fc.array(fc.record({ tab: fc.constantFrom('this', 'other'), size: fc.integer({ min: 1, max: 3 }), wait: fc.boolean() }), { minLength: 1, maxLength: 10 }), async (writes) => {
-        const { db, threads } = openTestStores(`interleave-${run++}`)
-        // Another tab: its own connection to the same database, and its own store.
-        const otherDb = new ThreadlensDB({ name: db.name })
-        const other = createThreadStore(otherDb)
-        const { id } = await threads.create({ title: 't' })
-        const fromStart: Entry[] = []
-        const later: Entry[] = []
-        const collect = (into: Entry[]) => (event: ThreadStoreEvent) => {
-          if (event.type === 'entry-append') into.push(...event.entries)
-        }
-        const stops = [threads.subscribe(id, collect(fromStart), { afterSeq: -1 }), threads.subscribe(id, collect(later))]
-        const pending: Promise<unknown>[] = []
-        let total = 0
-        for (const write of writes) {
-          const batch = Array.from({ length: write.size }, (_, offset) => message(`${write.tab} ${total + offset}`))
-          total += write.size
-          const written = (write.tab === 'this' ? threads : other).appendMany(id, batch)
-          if (write.wait) await written
-          else pending.push(written)
-        }
-        await Promise.all(pending)
-        await vi.waitFor(() => expect(fromStart).toHaveLength(total), { timeout: 5_000, interval: 5 })
-        expect(fromStart.map((entry) => entry.seq)).toEqual([...Array(total).keys()])
-        // Without afterSeq it hears what was committed after it started (when, the first read decides):
-        // a gapless, ascending run that ends at the last entry.
-        await new Promise((resolve) => setTimeout(resolve, 20))
-        if (later.length > 0) await vi.waitFor(() => expect(later.at(-1)?.seq).toBe(total - 1), { timeout: 5_000, interval: 5 })
-        const seqs = later.map((entry) => entry.seq)
-        expect(seqs).toEqual([...Array(seqs.length).keys()].map((offset) => (seqs[0] ?? 0) + offset))
-        for (const stop of stops) stop()
-        otherDb.close()
-        db.close()
-      }),
+      fc.asyncProperty(
+        fc.array(fc.record({ tab: fc.constantFrom('this', 'other'), size: fc.integer({ min: 1, max: 3 }), wait: fc.boolean() }), {
+          minLength: 1,
+          maxLength: 10,
+        }),
+        async (writes) => {
+          const { db, threads } = openTestStores(`interleave-${run++}`)
+          // Another tab: its own connection to the same database, and its own store.
+          const otherDb = new ThreadlensDB({ name: db.name })
+          const other = createThreadStore(otherDb)
+          const { id } = await threads.create({ title: 't' })
+          const fromStart: Entry[] = []
+          const later: Entry[] = []
+          const collect = (into: Entry[]) => (event: ThreadStoreEvent) => {
+            if (event.type === 'entry-append') into.push(...event.entries)
+          }
+          const stops = [threads.subscribe(id, collect(fromStart), { afterSeq: -1 }), threads.subscribe(id, collect(later))]
+          const pending: Promise<unknown>[] = []
+          let total = 0
+          for (const write of writes) {
+            const batch = Array.from({ length: write.size }, (_, offset) => message(`${write.tab} ${total + offset}`))
+            total += write.size
+            const written = (write.tab === 'this' ? threads : other).appendMany(id, batch)
+            if (write.wait) await written
+            else pending.push(written)
+          }
+          await Promise.all(pending)
+          await vi.waitFor(() => expect(fromStart).toHaveLength(total), { timeout: 5_000, interval: 5 })
+          expect(fromStart.map((entry) => entry.seq)).toEqual([...Array(total).keys()])
+          // Without afterSeq it hears what was committed after it started (when, the first read decides):
+          // a gapless, ascending run that ends at the last entry.
+          await new Promise((resolve) => setTimeout(resolve, 20))
+          if (later.length > 0) await vi.waitFor(() => expect(later.at(-1)?.seq).toBe(total - 1), { timeout: 5_000, interval: 5 })
+          const seqs = later.map((entry) => entry.seq)
+          expect(seqs).toEqual([...Array(seqs.length).keys()].map((offset) => (seqs[0] ?? 0) + offset))
+          for (const stop of stops) stop()
+          otherDb.close()
+          db.close()
+        },
+      ),
       { numRuns: 25, seed: SEED },
     )
   })

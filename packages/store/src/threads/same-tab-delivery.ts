@@ -53,31 +53,34 @@ export function sameTabDelivery(): SameTabDelivery {
       let subscribers = byThread.get(threadId)
       if (subscribers === undefined) byThread.set(threadId, (subscribers = new Set()))
       subscribers.add(subscriber)
-      const stopBackend = subscribeBackend((event) => {
-        if (subscriber.stopped) return
-        if (event.type === 'entry-append') {
-          const delivered = subscriber.delivered
-          const fresh = delivered === undefined ? event.entries : event.entries.filter((entry) => entry.seq > delivered)
-          if (fresh.length === 0) return
-          subscriber.delivered = (fresh[fresh.length - 1] as Entry).seq
-          listener(fresh.length === event.entries.length ? event : { ...event, entries: fresh })
-          return
-        }
-        if (event.type === 'record-update') {
+      const stopBackend = subscribeBackend(
+        (event) => {
+          if (subscriber.stopped) return
+          if (event.type === 'entry-append') {
+            const delivered = subscriber.delivered
+            const fresh = delivered === undefined ? event.entries : event.entries.filter((entry) => entry.seq > delivered)
+            if (fresh.length === 0) return
+            subscriber.delivered = (fresh[fresh.length - 1] as Entry).seq
+            listener(fresh.length === event.entries.length ? event : { ...event, entries: fresh })
+            return
+          }
+          if (event.type === 'record-update') {
+            listener(event)
+            return
+          }
+          if (event.type === 'thread-rebase') {
+            // The listener reads the thread again up to `lastSeq`: this tab's appends go on from there.
+            subscriber.delivered = event.lastSeq
+            listener(event)
+            return
+          }
+          // After a delete the backend starts again from nothing; after a failure it has stopped.
+          if (event.type === 'thread-delete') subscriber.delivered = -1
+          else subscribers.delete(subscriber)
           listener(event)
-          return
-        }
-        if (event.type === 'thread-rebase') {
-          // The listener reads the thread again up to `lastSeq`: this tab's appends go on from there.
-          subscriber.delivered = event.lastSeq
-          listener(event)
-          return
-        }
-        // After a delete the backend starts again from nothing; after a failure it has stopped.
-        if (event.type === 'thread-delete') subscriber.delivered = -1
-        else subscribers.delete(subscriber)
-        listener(event)
-      }, () => subscriber.delivered)
+        },
+        () => subscriber.delivered,
+      )
       return () => {
         subscriber.stopped = true
         subscribers.delete(subscriber)

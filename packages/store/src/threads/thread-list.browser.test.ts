@@ -5,7 +5,7 @@ import { createThreadStore } from '../backends/indexeddb/create-thread-store'
 
 // Real Chromium; the other "tab" is a Web Worker with its own IndexedDB connection.
 describe('thread records across tabs (real Chromium)', () => {
-  it('the live list follows another tab\'s creates and renames, and a stale rename there conflicts', async () => {
+  it("the live list follows another tab's creates and renames, and a stale rename there conflicts", async () => {
     const name = `threadlens-browser-list-${crypto.randomUUID()}`
     const db = new ThreadlensDB({ name })
     const threads = createThreadStore(db)
@@ -24,7 +24,9 @@ describe('thread records across tabs (real Chromium)', () => {
       await expect.poll(() => titles.at(-1)).toEqual(['renamed there@1'])
 
       await threads.rename(created.id, 'renamed here', { expectedRev: 1 })
-      const conflict = await tab.send({ type: 'thread-rename', threadId: created.id, title: 'stale', expectedRev: 1 }).catch((error: unknown) => error)
+      const conflict = await tab
+        .send({ type: 'thread-rename', threadId: created.id, title: 'stale', expectedRev: 1 })
+        .catch((error: unknown) => error)
       expect(conflict).toMatchObject({ name: 'RevisionConflictError', target: { kind: 'thread-record' }, expected: 1, actual: 2 })
       await expect.poll(() => titles.at(-1)).toEqual(['renamed here@2'])
       expect((await threads.get(created.id))?.title).toBe('renamed here')

@@ -1,5 +1,18 @@
 import { RevisionConflictError, type JsonObject } from '@threadlens/core'
-import { array, flag, int, jsonObject, nullable, object, optional, string, utf8Length, type Reader, type Shape, type ThreadId } from '@threadlens/core/internal'
+import {
+  array,
+  flag,
+  int,
+  jsonObject,
+  nullable,
+  object,
+  optional,
+  string,
+  utf8Length,
+  type Reader,
+  type Shape,
+  type ThreadId,
+} from '@threadlens/core/internal'
 import { toThreadRecord, type ThreadRecord, type ThreadRow } from '../rows'
 import { parseOptions } from '../parse-options'
 import { emptyThreadFacts } from '@threadlens/core/internal'
@@ -45,7 +58,8 @@ const tagsReader: Reader<string[]> = (value, at) => [...new Set(tagList(value, a
 const nameReader = nullable(string({ min: 1, max: 256 }))
 const metadataReader: Reader<JsonObject> = (value, at) => {
   const metadata = jsonObject(value, at)
-  if (utf8Length(JSON.stringify(metadata)) > maxMetadataBytes) flag(at, `metadata is limited to ${maxMetadataBytes} bytes of JSON (it is written on the export's first line)`)
+  if (utf8Length(JSON.stringify(metadata)) > maxMetadataBytes)
+    flag(at, `metadata is limited to ${maxMetadataBytes} bytes of JSON (it is written on the export's first line)`)
   return metadata
 }
 

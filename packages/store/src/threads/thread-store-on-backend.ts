@@ -1,5 +1,16 @@
 import { createThread, InvalidEntryError, type Entry, type Thread, type TokenCounter } from '@threadlens/core'
-import { array, counterNow, custom, estimatedEncoding, object, optional, record, string, threadId as toThreadId, type Reader } from '@threadlens/core/internal'
+import {
+  array,
+  counterNow,
+  custom,
+  estimatedEncoding,
+  object,
+  optional,
+  record,
+  string,
+  threadId as toThreadId,
+  type Reader,
+} from '@threadlens/core/internal'
 import type { CounterSource } from '@threadlens/core/models'
 import { toThreadRecord, type ThreadRow } from '../rows'
 import { StorageError, type UnreadableEntryError } from '../errors'
@@ -20,7 +31,8 @@ const counterReader = custom<CounterSource>(
   (value) =>
     typeof value === 'object' &&
     value !== null &&
-    ((typeof (value as TokenCounter).id === 'string' && typeof (value as TokenCounter).countEntry === 'function') || typeof (value as PromiseLike<unknown>).then === 'function'),
+    ((typeof (value as TokenCounter).id === 'string' && typeof (value as TokenCounter).countEntry === 'function') ||
+      typeof (value as PromiseLike<unknown>).then === 'function'),
   'a counter is a TokenCounter from createTokenCounter() or customTokenCounter(), or its promise',
 )
 
@@ -29,7 +41,12 @@ export const threadStoreOptionsReader = object<ThreadStoreOptions>({
   now: optional(custom<() => number>(isFunction)),
   createId: optional(custom<() => string>(isFunction)),
   // An object here; its fields are checked by `resolveImportLimits`.
-  importLimits: optional(record(string(), custom(() => true)) as Reader<Partial<ImportLimits>>),
+  importLimits: optional(
+    record(
+      string(),
+      custom(() => true),
+    ) as Reader<Partial<ImportLimits>>,
+  ),
   onUnreadableEntry: optional(custom<(error: UnreadableEntryError) => void>(isFunction)),
 })
 
@@ -99,13 +116,20 @@ export function threadStoreOnBackend(backend: ThreadBackend, options: ThreadStor
   const appendPrepared = async (rawThreadId: string, prepared: readonly PreparedEntry[], operation: string): Promise<readonly Entry[]> => {
     const threadId = toThreadId(rawThreadId)
     const time = now()
-    const entries = await backend.append(threadId, prepared, operation, time, (row, stored) => {
-      const assigned = assignSeqs(threadId, prepared, row.lastSeq + 1, stored)
-      if (assigned.length === 0) return { entries: assigned, row }
-      const next = appendedRow(row, assigned, time)
-      checkThreadLimits(next, importLimits)
-      return { entries: assigned, row: next }
-    }, (committed) => sameTab.committed(threadId, committed))
+    const entries = await backend.append(
+      threadId,
+      prepared,
+      operation,
+      time,
+      (row, stored) => {
+        const assigned = assignSeqs(threadId, prepared, row.lastSeq + 1, stored)
+        if (assigned.length === 0) return { entries: assigned, row }
+        const next = appendedRow(row, assigned, time)
+        checkThreadLimits(next, importLimits)
+        return { entries: assigned, row: next }
+      },
+      (committed) => sameTab.committed(threadId, committed),
+    )
     // Already handed over at the commit itself when the backend could (IndexedDB); a subscriber gets each entry once.
     sameTab.committed(threadId, entries)
     return entries
@@ -150,14 +174,18 @@ export function threadStoreOnBackend(backend: ThreadBackend, options: ThreadStor
     },
 
     async entriesFrom(threadId, fromSeq) {
-      if (!Number.isSafeInteger(fromSeq) || fromSeq < 0) throw new InvalidEntryError('fromSeq', `fromSeq must be an integer ≥ 0, got ${String(fromSeq)}`)
+      if (!Number.isSafeInteger(fromSeq) || fromSeq < 0)
+        throw new InvalidEntryError('fromSeq', `fromSeq must be an integer ≥ 0, got ${String(fromSeq)}`)
       const entries = await backend.readFrom(toThreadId(threadId), fromSeq, 'entriesFrom')
       reportUnreadable(entries, 'entriesFrom', onUnreadableEntry)
       return entries
     },
 
     async recallIndex(threadId, indexOptions) {
-      const [{ createRecallIndex, InvalidRecallTermsError }, rows] = await Promise.all([import('@threadlens/core/recall'), backend.recallTerms(toThreadId(threadId), 'recallIndex')])
+      const [{ createRecallIndex, InvalidRecallTermsError }, rows] = await Promise.all([
+        import('@threadlens/core/recall'),
+        backend.recallTerms(toThreadId(threadId), 'recallIndex'),
+      ])
       const index = createRecallIndex(indexOptions)
       try {
         // In slices, each in a task of its own: a long thread's index does not freeze the page while it is made.

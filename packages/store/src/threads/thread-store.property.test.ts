@@ -15,10 +15,19 @@ const toolIds = ['a', 'b', 'c', 'd']
 
 /** Valid and invalid inputs mixed: duplicate call ids, results without calls, summaries and pins pointing ahead, bad schemas. */
 const inputArbitrary: fc.Arbitrary<EntryInput> = fc.oneof(
-  fc.record({ kind: fc.constant('message' as const), payload: fc.record({ role: fc.constantFrom('user' as const, 'assistant' as const), content: fc.string({ maxLength: 20 }) }) }),
-  fc.constantFrom(...toolIds).map((toolCallId): EntryInput => ({ kind: 'tool_call', payload: { name: 'calc', arguments: { x: 1 } }, refs: { callId: `m-${toolCallId}`, toolCallId } })),
+  fc.record({
+    kind: fc.constant('message' as const),
+    payload: fc.record({ role: fc.constantFrom('user' as const, 'assistant' as const), content: fc.string({ maxLength: 20 }) }),
+  }),
+  fc.constantFrom(...toolIds).map((toolCallId): EntryInput => ({
+    kind: 'tool_call',
+    payload: { name: 'calc', arguments: { x: 1 } },
+    refs: { callId: `m-${toolCallId}`, toolCallId },
+  })),
   fc.constantFrom(...toolIds).map((toolCallId): EntryInput => ({ kind: 'tool_result', payload: { name: 'calc', result: 2 }, refs: { toolCallId } })),
-  fc.tuple(fc.nat(12), fc.nat(12)).map(([a, b]): EntryInput => ({ kind: 'summary', payload: { fromSeq: Math.min(a, b), toSeq: Math.max(a, b), content: 'so far' } })),
+  fc
+    .tuple(fc.nat(12), fc.nat(12))
+    .map(([a, b]): EntryInput => ({ kind: 'summary', payload: { fromSeq: Math.min(a, b), toSeq: Math.max(a, b), content: 'so far' } })),
   fc.nat(12).map((target): EntryInput => ({ kind: 'context_op', payload: { op: 'pin', target, reason: 'test' } })),
   fc.constant({ kind: 'message', payload: { role: 'robot', content: 'x' } } as unknown as EntryInput),
 )
@@ -76,7 +85,14 @@ describe('export and import (property)', () => {
         const { threads, db } = openTestStores('round-trip', deterministicOptions())
         const source = buildThread(actions)
         const { id } = await threads.create({ title: 'round trip', metadata: { n: actions.length } })
-        if (source.entries.length > 0) await threads.appendMany(id, source.entries.map(({ kind, payload, refs, meta, createdAt, id: entryId }) => ({ kind, payload, refs, createdAt, id: entryId, ...(meta === undefined ? {} : { meta }) }) as EntryInput))
+        if (source.entries.length > 0)
+          await threads.appendMany(
+            id,
+            source.entries.map(
+              ({ kind, payload, refs, meta, createdAt, id: entryId }) =>
+                ({ kind, payload, refs, createdAt, id: entryId, ...(meta === undefined ? {} : { meta }) }) as EntryInput,
+            ),
+          )
         const exported = await threads.export(id)
         const { threadId: copyId } = await threads.import(exported)
         const original = await threads.load(id)
@@ -131,11 +147,11 @@ const windowCaseArbitrary = fc.record({
   policyOptions: fc
     .tuple(policyOptionsArbitrary, fc.integer({ min: 20, max: 250 }), fc.double({ min: 0, max: 0.5, noNaN: true }), fc.integer({ min: 0, max: 3 }))
     .map(([options, maxInputTokens, reserve, cacheDie]) => ({
-    ...options,
-    cacheFriendly: cacheDie === 0,
-    maxInputTokens,
-    reserveOutputTokens: Math.floor(maxInputTokens * reserve),
-  })),
+      ...options,
+      cacheFriendly: cacheDie === 0,
+      maxInputTokens,
+      reserveOutputTokens: Math.floor(maxInputTokens * reserve),
+    })),
   pending: pendingArbitrary,
 })
 
@@ -147,7 +163,11 @@ describe('windowed load (property)', () => {
         const { threads, db } = openTestStores('window', deterministicOptions())
         const source = buildThread(actions)
         const { id } = await threads.create()
-        if (source.entries.length > 0) await threads.appendMany(id, source.entries.map(({ kind, payload, refs, meta }) => ({ kind, payload, refs, ...(meta === undefined ? {} : { meta }) }) as EntryInput))
+        if (source.entries.length > 0)
+          await threads.appendMany(
+            id,
+            source.entries.map(({ kind, payload, refs, meta }) => ({ kind, payload, refs, ...(meta === undefined ? {} : { meta }) }) as EntryInput),
+          )
         const policy = definePolicy(policyOptions)
         const whole = await threads.load(id)
         const window = await threads.load(id, { window: { policy, counter: testCounter } })

@@ -37,12 +37,24 @@ describe('a database holding entries an earlier version wrote badly (real Chromi
     ])
     expect(reports[0]?.rule).toMatch(/circular/)
     const placeholderCall = thread.entries[1]
-    expect(placeholderCall).toMatchObject({ kind: 'tool_call', refs: { toolCallId: 'w1' }, meta: { unreadable: { field: 'payload.arguments.self' } } })
-    expect(thread.entries[2]).toMatchObject({ kind: 'tool_result', refs: { toolCallId: 'w1' }, payload: { error: expect.stringMatching(/could not be read/) } })
+    expect(placeholderCall).toMatchObject({
+      kind: 'tool_call',
+      refs: { toolCallId: 'w1' },
+      meta: { unreadable: { field: 'payload.arguments.self' } },
+    })
+    expect(thread.entries[2]).toMatchObject({
+      kind: 'tool_result',
+      refs: { toolCallId: 'w1' },
+      payload: { error: expect.stringMatching(/could not be read/) },
+    })
     expect(thread.entries[4]).toEqual(stored[4])
 
     // The placeholders project like any entry: the pair stays together and the notice is visible.
-    const projection = project({ thread, policy: definePolicy({ maxInputTokens: 8000, reserveOutputTokens: 500 }), counter: await createTokenCounter('heuristic') })
+    const projection = project({
+      thread,
+      policy: definePolicy({ maxInputTokens: 8000, reserveOutputTokens: 500 }),
+      counter: await createTokenCounter('heuristic'),
+    })
     const text = JSON.stringify(projection.messages)
     expect(text).toContain('entry 1 could not be read')
     expect(text).toContain('entry 3 could not be read')

@@ -41,7 +41,8 @@ export function unreadablePlaceholder(raw: unknown, rawThreadId: string, seq: nu
   if (kind === 'tool_result' && refs.toolCallId !== undefined) return { ...common, kind, payload: { name, error: notice } }
   const fromSeq = field(payload, 'fromSeq')
   const toSeq = field(payload, 'toSeq')
-  if (kind === 'summary' && isSeq(fromSeq, seq) && isSeq(toSeq, seq) && fromSeq <= toSeq) return { ...common, kind, payload: { fromSeq, toSeq, content: notice } }
+  if (kind === 'summary' && isSeq(fromSeq, seq) && isSeq(toSeq, seq) && fromSeq <= toSeq)
+    return { ...common, kind, payload: { fromSeq, toSeq, content: notice } }
   const role = field(payload, 'role')
   const messageRole = kind === 'message' && (role === 'user' || role === 'assistant' || role === 'system') ? role : 'assistant'
   return { ...common, kind: 'message', payload: { role: messageRole, content: notice } }

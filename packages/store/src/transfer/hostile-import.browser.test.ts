@@ -4,7 +4,12 @@ import { ImportValidationError } from '../errors'
 import { createThreadStore } from '../backends/indexeddb/create-thread-store'
 
 const header = (entryCount: number) =>
-  JSON.stringify({ format: 'threadlens.thread', version: 1, thread: { id: 't', title: '', createdAt: 1, updatedAt: 1, parent: null, metadata: {} }, entryCount })
+  JSON.stringify({
+    format: 'threadlens.thread',
+    version: 1,
+    thread: { id: 't', title: '', createdAt: 1, updatedAt: 1, parent: null, metadata: {} },
+    entryCount,
+  })
 const entry = (seq: number, extra = '') =>
   `{"id":"e${seq}","threadId":"t","seq":${seq},"kind":"message","payload":{"role":"user","content":"m${seq}"},"refs":{},"createdAt":1${extra}}`
 
@@ -28,7 +33,10 @@ describe('hostile imports (real Chromium)', () => {
       ['__proto__ in a messages array', '[{"role":"user","content":"x","__proto__":{"polluted":true}}]'],
       ['unknown kind', `${header(1)}\n${entry(0).replace('"kind":"message"', '"kind":"mind_control"')}`],
       ['gap in seq', `${header(2)}\n${entry(0)}\n${entry(2)}`],
-      ['result without call', `${header(1)}\n{"id":"e0","threadId":"t","seq":0,"kind":"tool_result","payload":{"name":"x","result":1},"refs":{"toolCallId":"x"},"createdAt":1}`],
+      [
+        'result without call',
+        `${header(1)}\n{"id":"e0","threadId":"t","seq":0,"kind":"tool_result","payload":{"name":"x","result":1},"refs":{"toolCallId":"x"},"createdAt":1}`,
+      ],
       ['not messages', [{ role: 'wizard', content: 'x' }]],
       ['truncated file', `${header(3)}\n${entry(0)}\n${entry(1)}`],
     ]

@@ -37,7 +37,13 @@ const operationArbitrary: fc.Arbitrary<Operation> = fc.oneof(
   fc.record({ type: fc.constant('append' as const), value: valueArbitrary }),
   fc.record({ type: fc.constant('appendMany' as const), value: valueArbitrary }),
   fc.record({ type: fc.constant('memory' as const), key: fc.constantFrom('a', 'b', 'c'), value: valueArbitrary }),
-  fc.record({ type: fc.constant('import-jsonl' as const), replacement: hostileJsonText, cut: fc.option(fc.nat(400)), bom: fc.boolean(), blob: fc.boolean() }),
+  fc.record({
+    type: fc.constant('import-jsonl' as const),
+    replacement: hostileJsonText,
+    cut: fc.option(fc.nat(400)),
+    bom: fc.boolean(),
+    blob: fc.boolean(),
+  }),
   fc.record({ type: fc.constant('import-openai' as const), value: valueArbitrary, asText: fc.boolean() }),
 )
 
@@ -74,12 +80,19 @@ describe('hostile values through every public write path (real Chromium)', () =>
           for (const operation of operations) {
             if (operation.type === 'append' || operation.type === 'appendMany') {
               const toolCallId = `call-${call++}`
-              const input = { kind: 'tool_call', payload: { name: 't', arguments: operation.value.value }, refs: { toolCallId } } as unknown as EntryInput
+              const input = {
+                kind: 'tool_call',
+                payload: { name: 't', arguments: operation.value.value },
+                refs: { toolCallId },
+              } as unknown as EntryInput
               const write =
                 operation.type === 'append'
                   ? threads.append(id, input)
                   : threads.appendMany(id, [{ kind: 'message', payload: { role: 'user', content: 'before' } }, input])
-              const outcome = await write.then(() => 'ok' as const, (error: unknown) => error)
+              const outcome = await write.then(
+                () => 'ok' as const,
+                (error: unknown) => error,
+              )
               if (outcome === 'ok') count(operation.type, true)
               if (operation.value.valid) {
                 expect(outcome).toBe('ok')
@@ -87,7 +100,10 @@ describe('hostile values through every public write path (real Chromium)', () =>
                 expected.push({ name: 't', arguments: normalised(operation.value.value) })
               } else refused(outcome, operation.type)
             } else if (operation.type === 'memory') {
-              const outcome = await memory.world.put('fuzz', operation.key, operation.value.value as JsonValue).then(() => 'ok' as const, (error: unknown) => error)
+              const outcome = await memory.world.put('fuzz', operation.key, operation.value.value as JsonValue).then(
+                () => 'ok' as const,
+                (error: unknown) => error,
+              )
               if (outcome === 'ok') count('memory', true)
               if (operation.value.valid) {
                 expect(outcome).toBe('ok')
@@ -97,11 +113,18 @@ describe('hostile values through every public write path (real Chromium)', () =>
               const exported = await threads.export(id)
               const lines = exported.split('\n')
               // A hostile value in the last entry's payload, or the file cut short, or both.
-              if (lines.length > 2) lines[1] = (lines[1] as string).replace(/"payload":\{.*\},"refs"/, `"payload":{"name":"t","arguments":${operation.replacement}},"refs"`)
+              if (lines.length > 2)
+                lines[1] = (lines[1] as string).replace(
+                  /"payload":\{.*\},"refs"/,
+                  `"payload":{"name":"t","arguments":${operation.replacement}},"refs"`,
+                )
               let text = lines.join('\n')
               if (operation.cut !== null) text = text.slice(0, operation.cut)
               if (operation.bom) text = `\uFEFF${text}`
-              const outcome = await threads.import(operation.blob ? new Blob([text]) : text).then(() => 'ok' as const, (error: unknown) => error)
+              const outcome = await threads.import(operation.blob ? new Blob([text]) : text).then(
+                () => 'ok' as const,
+                (error: unknown) => error,
+              )
               if (outcome === 'ok') {
                 imported++
                 count('import-jsonl', true)
@@ -111,7 +134,11 @@ describe('hostile values through every public write path (real Chromium)', () =>
               const { value, valid } = operation.value
               const messages = [
                 { role: 'user', content: valid ? 'hi' : value },
-                { role: 'assistant', content: null, tool_calls: [{ id: 'x1', type: 'function', function: { name: 't', arguments: valid ? JSON.stringify(value) : '{}' } }] },
+                {
+                  role: 'assistant',
+                  content: null,
+                  tool_calls: [{ id: 'x1', type: 'function', function: { name: 't', arguments: valid ? JSON.stringify(value) : '{}' } }],
+                },
                 { role: 'tool', tool_call_id: 'x1', content: 'done' },
               ]
               let input: string | unknown[] = messages
@@ -125,7 +152,10 @@ describe('hostile values through every public write path (real Chromium)', () =>
                   input = messages
                 }
               }
-              const outcome = await threads.import(input).then(() => 'ok' as const, (error: unknown) => error)
+              const outcome = await threads.import(input).then(
+                () => 'ok' as const,
+                (error: unknown) => error,
+              )
               if (outcome === 'ok') {
                 imported++
                 count('import-openai', true)
@@ -143,7 +173,9 @@ describe('hostile values through every public write path (real Chromium)', () =>
             const loaded = await threads.load(record.id)
             project({ thread: loaded, policy, counter })
             const copy = await threads.load((await threads.import(await threads.export(record.id))).threadId)
-            expect(copy.entries.map(({ threadId: _threadId, ...rest }) => rest)).toEqual(loaded.entries.map(({ threadId: _threadId, ...rest }) => rest))
+            expect(copy.entries.map(({ threadId: _threadId, ...rest }) => rest)).toEqual(
+              loaded.entries.map(({ threadId: _threadId, ...rest }) => rest),
+            )
           }
           expect(({} as Record<string, unknown>)['polluted']).toBeUndefined()
         } finally {

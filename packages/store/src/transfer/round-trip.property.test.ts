@@ -19,7 +19,11 @@ function messageAtSizeLimit(text: string): EntryInput {
 /** Tool arguments as deep as an entry may be (entry 1, payload 2, arguments 3 … 64), with an awkward value at the bottom. */
 function callAtDepthLimit(leaf: JsonValue, toolCallId: string): EntryInput[] {
   return [
-    { kind: 'tool_call', payload: { name: 'deep', arguments: nested(entryLimits.maxDepth - 2 - levelsOf(leaf), leaf) as JsonObject }, refs: { toolCallId } },
+    {
+      kind: 'tool_call',
+      payload: { name: 'deep', arguments: nested(entryLimits.maxDepth - 2 - levelsOf(leaf), leaf) as JsonObject },
+      refs: { toolCallId },
+    },
     { kind: 'tool_result', payload: { name: 'deep', result: leaf }, refs: { toolCallId } },
   ]
 }
@@ -45,7 +49,9 @@ describe('export and import into a fresh database (property)', () => {
         const source = openTestStores('round-trip-source', deterministicOptions())
         const target = openTestStores('round-trip-target', deterministicOptions())
         try {
-          const built = buildThread(actions).entries.map(({ kind, payload, refs, meta, createdAt }) => ({ kind, payload, refs, createdAt, ...(meta === undefined ? {} : { meta }) }) as EntryInput)
+          const built = buildThread(actions).entries.map(
+            ({ kind, payload, refs, meta, createdAt }) => ({ kind, payload, refs, createdAt, ...(meta === undefined ? {} : { meta }) }) as EntryInput,
+          )
           const inputs: EntryInput[] = [
             ...built,
             { kind: 'message', payload: { role: 'user', content: extras.text } },

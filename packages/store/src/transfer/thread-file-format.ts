@@ -11,7 +11,8 @@ export interface ThreadFileHeader {
   readonly format: typeof threadFormatName
   readonly version: typeof threadFormatVersion
   /** `tags`, `model` and `policyName` are written only when set. */
-  readonly thread: Pick<ThreadRecord, 'id' | 'title' | 'createdAt' | 'updatedAt' | 'parent' | 'metadata'> & Partial<Pick<ThreadRecord, 'tags' | 'model' | 'policyName'>>
+  readonly thread: Pick<ThreadRecord, 'id' | 'title' | 'createdAt' | 'updatedAt' | 'parent' | 'metadata'> &
+    Partial<Pick<ThreadRecord, 'tags' | 'model' | 'policyName'>>
   readonly entryCount: number
   /** Attachment lines after the entries (images and files the entries use); written only when there are some. */
   readonly attachmentCount?: number
@@ -22,7 +23,14 @@ export interface ThreadFileHeader {
  * entries, one per attachment the thread uses, so an export carries everything an import needs.
  */
 export interface AttachmentLine {
-  readonly attachment: { readonly id: string; readonly mediaType: string; readonly bytes: number; readonly width?: number; readonly height?: number; readonly data: string }
+  readonly attachment: {
+    readonly id: string
+    readonly mediaType: string
+    readonly bytes: number
+    readonly width?: number
+    readonly height?: number
+    readonly data: string
+  }
 }
 
 /** A stored entry with its keys in one fixed order (nested objects keep theirs). */

@@ -23,7 +23,10 @@ export const maxAttachmentLineBytes = Math.ceil(maxAttachmentBytes / 3) * 4 + 10
 
 export const headerReader: Reader<ThreadFileHeader> = object<ThreadFileHeader>({
   format: oneOf([threadFormatName], `not a threadlens export (the first line must say "format": "${threadFormatName}")`),
-  version: custom<typeof threadFormatVersion>((value) => value === threadFormatVersion, `unsupported format version (this code reads version ${threadFormatVersion})`),
+  version: custom<typeof threadFormatVersion>(
+    (value) => value === threadFormatVersion,
+    `unsupported format version (this code reads version ${threadFormatVersion})`,
+  ),
   thread: object({
     id: threadIdReader,
     title: titleReader,

@@ -58,7 +58,8 @@ function toInput(entry: Entry): EntryInput {
  * first problem, with its line and field. Nothing here touches storage.
  */
 export function parseThreadJsonl(text: string, limits: ImportLimits): ParsedImport {
-  if (exceedsBytes(text, limits.maxBytes)) throw new ImportValidationError(undefined, '', `the input is larger than the ${limits.maxBytes}-byte limit`)
+  if (exceedsBytes(text, limits.maxBytes))
+    throw new ImportValidationError(undefined, '', `the input is larger than the ${limits.maxBytes}-byte limit`)
   const lines = text.split('\n')
   if (lines[lines.length - 1] === '') lines.pop()
   if (lines.length === 0) throw new ImportValidationError(undefined, '', 'the input is empty')
@@ -120,16 +121,33 @@ export function parseThreadJsonl(text: string, limits: ImportLimits): ParsedImpo
   const carried = new Set(attachments.map((attachment) => attachment.id))
   inputs.forEach((input, offset) => {
     for (const id of referencedAttachmentIds([input])) {
-      if (!carried.has(id)) throw new ImportValidationError(offset + 2, 'payload.parts', `the entry uses attachment ${id}, which the file does not carry (an export without its attachment lines?)`)
+      if (!carried.has(id))
+        throw new ImportValidationError(
+          offset + 2,
+          'payload.parts',
+          `the entry uses attachment ${id}, which the file does not carry (an export without its attachment lines?)`,
+        )
     }
   })
   const { thread } = header
-  const fields: ThreadRecordFields = { title: thread.title, metadata: thread.metadata, tags: thread.tags ?? [], model: thread.model ?? null, policyName: thread.policyName ?? null }
+  const fields: ThreadRecordFields = {
+    title: thread.title,
+    metadata: thread.metadata,
+    tags: thread.tags ?? [],
+    model: thread.model ?? null,
+    policyName: thread.policyName ?? null,
+  }
   return attachments.length === 0 ? { fields, inputs, firstLine: 2 } : { fields, inputs, firstLine: 2, attachments }
 }
 
-function parseAttachmentLines(lineCount: number, entryLines: number, lineText: (position: number) => string): NonNullable<ParsedImport['attachments']> {
-  const attachments: { -readonly [K in keyof NonNullable<ParsedImport['attachments']>[number]]: NonNullable<ParsedImport['attachments']>[number][K] }[] = []
+function parseAttachmentLines(
+  lineCount: number,
+  entryLines: number,
+  lineText: (position: number) => string,
+): NonNullable<ParsedImport['attachments']> {
+  const attachments: {
+    -readonly [K in keyof NonNullable<ParsedImport['attachments']>[number]]: NonNullable<ParsedImport['attachments']>[number][K]
+  }[] = []
   const seen = new Set<string>()
   for (let position = Math.max(1, entryLines + 1); position < lineCount; position++) {
     const line = position + 1
@@ -177,7 +195,8 @@ export function parseOpenAIMessages(messages: unknown, limits: ImportLimits): Pa
 export function parseImportText(rawText: string, limits: ImportLimits): ParsedImport {
   // A UTF-8 byte order mark is dropped, as Blob.text() drops it: a string and a Blob of the same file read alike.
   const text = rawText.startsWith('\uFEFF') ? rawText.slice(1) : rawText
-  if (exceedsBytes(text, limits.maxBytes)) throw new ImportValidationError(undefined, '', `the input is larger than the ${limits.maxBytes}-byte limit`)
+  if (exceedsBytes(text, limits.maxBytes))
+    throw new ImportValidationError(undefined, '', `the input is larger than the ${limits.maxBytes}-byte limit`)
   if (text.trimStart().startsWith('[')) {
     // A messages array is a few levels deeper than the entries it becomes.
     if (nestingExceeds(text, entryLimits.maxDepth + openAIEnvelopeDepth)) {

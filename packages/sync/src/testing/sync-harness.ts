@@ -63,7 +63,19 @@ export function createDevice(name: string, url: string, options: Partial<SyncOpt
   const { blobs, ...syncOptions } = options
   const attachments = blobs === undefined ? {} : { attachments: { store: stores.attachments, blobs } }
   const start = (): ThreadSync =>
-    createSync({ threads: stores.threads, memory: { store: stores.memory, ids: ['agent'] }, url, state, live: false, fetch: faultyFetch(faults), random: () => 0, onRejected: () => {}, createId: () => `${name}-device`, ...attachments, ...syncOptions })
+    createSync({
+      threads: stores.threads,
+      memory: { store: stores.memory, ids: ['agent'] },
+      url,
+      state,
+      live: false,
+      fetch: faultyFetch(faults),
+      random: () => 0,
+      onRejected: () => {},
+      createId: () => `${name}-device`,
+      ...attachments,
+      ...syncOptions,
+    })
   const device: Device = {
     name,
     threads: stores.threads,

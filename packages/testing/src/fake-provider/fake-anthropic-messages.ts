@@ -18,8 +18,23 @@ import {
 
 // Request fields the Messages API documents; anything else gets its "Extra inputs are not permitted".
 const knownFields = new Set([
-  'model', 'messages', 'max_tokens', 'system', 'tools', 'tool_choice', 'stream', 'temperature', 'top_p', 'top_k',
-  'stop_sequences', 'metadata', 'thinking', 'service_tier', 'container', 'mcp_servers', 'cache_control',
+  'model',
+  'messages',
+  'max_tokens',
+  'system',
+  'tools',
+  'tool_choice',
+  'stream',
+  'temperature',
+  'top_p',
+  'top_k',
+  'stop_sequences',
+  'metadata',
+  'thinking',
+  'service_tier',
+  'container',
+  'mcp_servers',
+  'cache_control',
 ])
 const toolFields = new Set(['name', 'description', 'input_schema', 'cache_control', 'type'])
 const toolNamePattern = /^[a-zA-Z0-9_-]{1,64}$/
@@ -59,7 +74,8 @@ export const anthropicMessagesRoute: FakeRoute = {
     if (typeof body['model'] !== 'string' || body['model'] === '') problems.push('model: Field required')
     const maxTokens = body['max_tokens']
     if (maxTokens === undefined) problems.push('max_tokens: Field required')
-    else if (typeof maxTokens !== 'number' || !Number.isInteger(maxTokens) || maxTokens < 1) problems.push('max_tokens: Input should be greater than or equal to 1')
+    else if (typeof maxTokens !== 'number' || !Number.isInteger(maxTokens) || maxTokens < 1)
+      problems.push('max_tokens: Input should be greater than or equal to 1')
     let system = body['system']
     if (Array.isArray(system)) {
       // The API also takes system as text blocks; core's checker knows only the string form.
@@ -68,7 +84,9 @@ export const anthropicMessagesRoute: FakeRoute = {
       }
       system = undefined
     }
-    problems.push(...anthropicMessagesProblems({ ...(system === undefined ? {} : { system }), messages: body['messages'] } as AnthropicMessagesRequest))
+    problems.push(
+      ...anthropicMessagesProblems({ ...(system === undefined ? {} : { system }), messages: body['messages'] } as AnthropicMessagesRequest),
+    )
     const tools = body['tools']
     if (tools !== undefined) {
       if (!Array.isArray(tools)) problems.push('tools: Input should be a valid list')
@@ -83,7 +101,8 @@ export const anthropicMessagesRoute: FakeRoute = {
           if (typeof tool['name'] !== 'string' || !toolNamePattern.test(tool['name'])) {
             problems.push(`${at}.custom.name: String should match pattern '^[a-zA-Z0-9_-]{1,64}$'`)
           }
-          if (tool['description'] !== undefined && typeof tool['description'] !== 'string') problems.push(`${at}.custom.description: Input should be a valid string`)
+          if (tool['description'] !== undefined && typeof tool['description'] !== 'string')
+            problems.push(`${at}.custom.description: Input should be a valid string`)
           const schema = tool['input_schema']
           if (!isRecord(schema)) problems.push(`${at}.custom.input_schema: Field required`)
           else if (schema['type'] !== 'object') problems.push(`${at}.custom.input_schema.type: Input should be 'object'`)
@@ -117,7 +136,11 @@ export const anthropicMessagesRoute: FakeRoute = {
           failure.headers ?? {},
         )
       case 'quota':
-        return error(400, 'invalid_request_error', 'Your credit balance is too low to access the Anthropic API. Please go to Plans & Billing to upgrade or purchase credits.')
+        return error(
+          400,
+          'invalid_request_error',
+          'Your credit balance is too low to access the Anthropic API. Please go to Plans & Billing to upgrade or purchase credits.',
+        )
       case 'server':
         return error(500, 'api_error', 'Internal server error')
       case 'overloaded':
@@ -132,7 +155,8 @@ export const anthropicMessagesRoute: FakeRoute = {
   },
 
   stream(reply: FakeReply, body, call): FakeStream {
-    const frame = (data: { readonly type: string; readonly [key: string]: unknown }): string => `event: ${data.type}\ndata: ${JSON.stringify(data)}\n\n`
+    const frame = (data: { readonly type: string; readonly [key: string]: unknown }): string =>
+      `event: ${data.type}\ndata: ${JSON.stringify(data)}\n\n`
     const inputTokens = reply.inputTokens ?? call.promptTokens
     const cached = reply.cachedInputTokens ?? 0
     const written = reply.cacheWriteInputTokens ?? 0
@@ -148,7 +172,12 @@ export const anthropicMessagesRoute: FakeRoute = {
           stop_reason: null,
           stop_sequence: null,
           // Anthropic's input_tokens leaves out cache reads.
-          usage: { input_tokens: inputTokens - cached - written, cache_creation_input_tokens: written, cache_read_input_tokens: cached, output_tokens: 1 },
+          usage: {
+            input_tokens: inputTokens - cached - written,
+            cache_creation_input_tokens: written,
+            cache_read_input_tokens: cached,
+            output_tokens: 1,
+          },
         },
       }),
       frame({ type: 'ping' }),
@@ -157,7 +186,8 @@ export const anthropicMessagesRoute: FakeRoute = {
     const text = reply.text ?? ''
     if (text !== '') {
       frames.push(frame({ type: 'content_block_start', index, content_block: { type: 'text', text: '' } }))
-      for (const piece of pieces(text, chunkSize)) frames.push(frame({ type: 'content_block_delta', index, delta: { type: 'text_delta', text: piece } }))
+      for (const piece of pieces(text, chunkSize))
+        frames.push(frame({ type: 'content_block_delta', index, delta: { type: 'text_delta', text: piece } }))
       frames.push(frame({ type: 'content_block_stop', index }))
       index += 1
     }
@@ -167,12 +197,17 @@ export const anthropicMessagesRoute: FakeRoute = {
     calls.forEach((toolCall, position) => {
       const blockIndex = index + position
       frames.push(
-        frame({ type: 'content_block_start', index: blockIndex, content_block: { type: 'tool_use', id: toolCall.id ?? `toolu_fake_${call.number}_${position}`, name: toolCall.name, input: {} } }),
+        frame({
+          type: 'content_block_start',
+          index: blockIndex,
+          content_block: { type: 'tool_use', id: toolCall.id ?? `toolu_fake_${call.number}_${position}`, name: toolCall.name, input: {} },
+        }),
       )
       for (const { fragment } of fragments.filter((item) => item.position === position)) {
         frames.push(frame({ type: 'content_block_delta', index: blockIndex, delta: { type: 'input_json_delta', partial_json: fragment } }))
       }
-      if (argumentsText(toolCall) === '') frames.push(frame({ type: 'content_block_delta', index: blockIndex, delta: { type: 'input_json_delta', partial_json: '' } }))
+      if (argumentsText(toolCall) === '')
+        frames.push(frame({ type: 'content_block_delta', index: blockIndex, delta: { type: 'input_json_delta', partial_json: '' } }))
       frames.push(frame({ type: 'content_block_stop', index: blockIndex }))
     })
 

@@ -17,16 +17,50 @@ import {
 
 // Request fields the Chat Completions API documents; anything else is rejected, as the API does.
 const knownFields = new Set([
-  'model', 'messages', 'tools', 'tool_choice', 'parallel_tool_calls', 'max_tokens', 'max_completion_tokens', 'stream',
-  'stream_options', 'temperature', 'top_p', 'stop', 'n', 'user', 'seed', 'response_format', 'presence_penalty',
-  'frequency_penalty', 'logprobs', 'top_logprobs', 'logit_bias', 'metadata', 'store', 'reasoning_effort', 'service_tier',
-  'modalities', 'prediction', 'audio', 'prompt_cache_key', 'prompt_cache_retention', 'safety_identifier',
+  'model',
+  'messages',
+  'tools',
+  'tool_choice',
+  'parallel_tool_calls',
+  'max_tokens',
+  'max_completion_tokens',
+  'stream',
+  'stream_options',
+  'temperature',
+  'top_p',
+  'stop',
+  'n',
+  'user',
+  'seed',
+  'response_format',
+  'presence_penalty',
+  'frequency_penalty',
+  'logprobs',
+  'top_logprobs',
+  'logit_bias',
+  'metadata',
+  'store',
+  'reasoning_effort',
+  'service_tier',
+  'modalities',
+  'prediction',
+  'audio',
+  'prompt_cache_key',
+  'prompt_cache_retention',
+  'safety_identifier',
 ])
 const functionFields = new Set(['name', 'description', 'parameters', 'strict'])
 const toolNamePattern = /^[a-zA-Z0-9_-]{1,64}$/
 const chunkSize = 5
 
-function error(status: number, message: string, type: string, code: string | null, param: string | null = null, headers?: Readonly<Record<string, string>>): FakeResponse {
+function error(
+  status: number,
+  message: string,
+  type: string,
+  code: string | null,
+  param: string | null = null,
+  headers?: Readonly<Record<string, string>>,
+): FakeResponse {
   return { status, ...(headers === undefined ? {} : { headers }), body: { error: { message, type, param, code } } }
 }
 
@@ -43,17 +77,32 @@ export const openAIChatRoute: FakeRoute = {
     if (apiKey === null) return undefined
     const authorization = headers['authorization']
     if (authorization === undefined) {
-      return error(401, "You didn't provide an API key. You need to provide your API key in an Authorization header using Bearer auth (i.e. Authorization: Bearer YOUR_KEY).", 'invalid_request_error', null)
+      return error(
+        401,
+        "You didn't provide an API key. You need to provide your API key in an Authorization header using Bearer auth (i.e. Authorization: Bearer YOUR_KEY).",
+        'invalid_request_error',
+        null,
+      )
     }
     const key = /^Bearer (.*)$/.exec(authorization)?.[1] ?? authorization
     if (key !== apiKey) {
-      return error(401, `Incorrect API key provided: ${masked(key)}. You can find your API key at https://platform.openai.com/account/api-keys.`, 'invalid_request_error', 'invalid_api_key')
+      return error(
+        401,
+        `Incorrect API key provided: ${masked(key)}. You can find your API key at https://platform.openai.com/account/api-keys.`,
+        'invalid_request_error',
+        'invalid_api_key',
+      )
     }
     return undefined
   },
 
   notJson() {
-    return error(400, "We could not parse the JSON body of your request. (HINT: This likely means you aren't using your HTTP library correctly.)", 'invalid_request_error', null)
+    return error(
+      400,
+      "We could not parse the JSON body of your request. (HINT: This likely means you aren't using your HTTP library correctly.)",
+      'invalid_request_error',
+      null,
+    )
   },
 
   problems(body) {
@@ -87,19 +136,23 @@ export const openAIChatRoute: FakeRoute = {
           if (typeof toolFunction['name'] !== 'string' || !toolNamePattern.test(toolFunction['name'])) {
             problems.push(`${at}.function.name: string does not match pattern. Expected a string that matches the pattern '^[a-zA-Z0-9_-]+$'.`)
           }
-          if (toolFunction['description'] !== undefined && typeof toolFunction['description'] !== 'string') problems.push(`${at}.function.description: must be a string`)
-          if (toolFunction['parameters'] !== undefined && !isRecord(toolFunction['parameters'])) problems.push(`${at}.function.parameters: must be a JSON Schema object`)
+          if (toolFunction['description'] !== undefined && typeof toolFunction['description'] !== 'string')
+            problems.push(`${at}.function.description: must be a string`)
+          if (toolFunction['parameters'] !== undefined && !isRecord(toolFunction['parameters']))
+            problems.push(`${at}.function.parameters: must be a JSON Schema object`)
         })
     }
     for (const key of ['max_tokens', 'max_completion_tokens']) {
       const value = body[key]
-      if (value !== undefined && (typeof value !== 'number' || !Number.isInteger(value) || value < 1)) problems.push(`${key}: must be an integer of at least 1`)
+      if (value !== undefined && (typeof value !== 'number' || !Number.isInteger(value) || value < 1))
+        problems.push(`${key}: must be an integer of at least 1`)
     }
     if (body['stream'] !== true) problems.push('stream: [fake server] only streaming requests are supported: set stream to true')
     const streamOptions = body['stream_options']
     if (streamOptions !== undefined) {
       if (body['stream'] !== true) problems.push("stream_options: The 'stream_options' parameter is only allowed when 'stream' is enabled.")
-      if (!isRecord(streamOptions) || typeof streamOptions['include_usage'] !== 'boolean') problems.push('stream_options.include_usage: must be a boolean')
+      if (!isRecord(streamOptions) || typeof streamOptions['include_usage'] !== 'boolean')
+        problems.push('stream_options.include_usage: must be a boolean')
     }
     return problems
   },
@@ -127,7 +180,14 @@ export const openAIChatRoute: FakeRoute = {
     const model = String(body['model'])
     switch (failure.fail) {
       case 'rate-limit':
-        return error(429, `Rate limit reached for ${model} in organization org-fake on tokens per min (TPM): Limit 30000, Used 30000, Requested 500. Please try again in 20ms.`, 'tokens', 'rate_limit_exceeded', null, failure.headers ?? {})
+        return error(
+          429,
+          `Rate limit reached for ${model} in organization org-fake on tokens per min (TPM): Limit 30000, Used 30000, Requested 500. Please try again in 20ms.`,
+          'tokens',
+          'rate_limit_exceeded',
+          null,
+          failure.headers ?? {},
+        )
       case 'quota':
         return error(429, 'You exceeded your current quota, please check your plan and billing details.', 'insufficient_quota', 'insufficient_quota')
       case 'server':
@@ -171,7 +231,9 @@ export const openAIChatRoute: FakeRoute = {
     if (reply.end === 'stall' || reply.end === 'disconnect') return { frames, end: reply.end }
     if (reply.end === 'stream-error') {
       // OpenRouter's documented mid-stream error: an error object on a chunk that finishes with `error`.
-      frames.push(`data: ${JSON.stringify({ ...base, error: { code: 502, message: 'Provider disconnected' }, choices: [{ index: 0, delta: { content: '' }, finish_reason: 'error' }] })}\n\n`)
+      frames.push(
+        `data: ${JSON.stringify({ ...base, error: { code: 502, message: 'Provider disconnected' }, choices: [{ index: 0, delta: { content: '' }, finish_reason: 'error' }] })}\n\n`,
+      )
       return { frames, end: 'finish' }
     }
     frames.push(frame({}, reply.finishReason ?? (calls.length > 0 ? 'tool_calls' : 'stop')))

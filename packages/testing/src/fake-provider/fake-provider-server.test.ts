@@ -31,7 +31,11 @@ const validOpenAI = {
   model: 'gpt-4o-mini',
   messages: [
     { role: 'user', content: 'Weather?' },
-    { role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'weather', arguments: '{"city":"Oslo"}' } }] },
+    {
+      role: 'assistant',
+      content: null,
+      tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'weather', arguments: '{"city":"Oslo"}' } }],
+    },
     { role: 'tool', tool_call_id: 'call_1', content: '4°C' },
   ],
   tools: [{ type: 'function', function: { name: 'weather', parameters: { type: 'object' } } }],
@@ -66,7 +70,9 @@ describe('fake OpenAI Chat Completions', () => {
     for (const [body, message] of broken) {
       const { status, json } = await post('/v1/chat/completions', openAIHeaders, body)
       expect(status, JSON.stringify(body)).toBe(400)
-      expect(json).toEqual({ error: { message: expect.stringMatching(message), type: 'invalid_request_error', param: expect.anything(), code: null } })
+      expect(json).toEqual({
+        error: { message: expect.stringMatching(message), type: 'invalid_request_error', param: expect.anything(), code: null },
+      })
     }
     expect(server.remainingSteps).toBe(1)
   })
@@ -80,7 +86,10 @@ describe('fake OpenAI Chat Completions', () => {
   })
 
   it('answers an unknown path with 404, and an empty script with a 400 saying so', async () => {
-    expect(await post('/v1/completions', openAIHeaders, validOpenAI)).toMatchObject({ status: 404, json: { error: { message: 'Invalid URL (POST /v1/completions)' } } })
+    expect(await post('/v1/completions', openAIHeaders, validOpenAI)).toMatchObject({
+      status: 404,
+      json: { error: { message: 'Invalid URL (POST /v1/completions)' } },
+    })
     await post('/v1/chat/completions', openAIHeaders, validOpenAI)
     const empty = await post('/v1/chat/completions', openAIHeaders, validOpenAI)
     expect(empty).toMatchObject({ status: 400, json: { error: { message: expect.stringContaining('no scripted response is left') } } })
@@ -115,10 +124,16 @@ describe('fake Anthropic Messages', () => {
       [{ ...validAnthropic, messages: [user, assistant] }, /^messages\.1: tool_use "toolu_1" is not answered/],
       [{ ...validAnthropic, messages: [assistant, result] }, /^messages\.0: the first message must be from the user/],
       [{ ...validAnthropic, messages: [user, user] }, /roles must alternate/],
-      [{ ...validAnthropic, messages: [user, { role: 'assistant', content: [{ type: 'text', text: 'ends in space ' }] }] }, /must not end with whitespace/],
+      [
+        { ...validAnthropic, messages: [user, { role: 'assistant', content: [{ type: 'text', text: 'ends in space ' }] }] },
+        /must not end with whitespace/,
+      ],
       [{ ...validAnthropic, max_tokens: undefined }, /^max_tokens: Field required/],
       [{ ...validAnthropic, temprature: 1 }, /^temprature: Extra inputs are not permitted/],
-      [{ ...validAnthropic, tools: [{ name: 'weather', parameters: { type: 'object' } }] }, /^tools\.0\.custom\.parameters: Extra inputs are not permitted/],
+      [
+        { ...validAnthropic, tools: [{ name: 'weather', parameters: { type: 'object' } }] },
+        /^tools\.0\.custom\.parameters: Extra inputs are not permitted/,
+      ],
       [{ ...validAnthropic, tools: [{ name: 'weather', input_schema: { type: 'array' } }] }, /input_schema\.type: Input should be 'object'/],
       [{ ...validAnthropic, system: 7 }, /^system: must be a string/],
     ]
@@ -133,13 +148,26 @@ describe('fake Anthropic Messages', () => {
 
   it('checks the key, the version header, and the browser-access header on requests with an Origin', async () => {
     const { 'x-api-key': _key, ...noKey } = anthropicHeaders
-    expect(await post('/v1/messages', noKey, validAnthropic)).toMatchObject({ status: 401, json: { error: { type: 'authentication_error', message: 'x-api-key header is required' } } })
-    expect(await post('/v1/messages', { ...anthropicHeaders, 'x-api-key': 'nope' }, validAnthropic)).toMatchObject({ status: 401, json: { error: { message: 'invalid x-api-key' } } })
+    expect(await post('/v1/messages', noKey, validAnthropic)).toMatchObject({
+      status: 401,
+      json: { error: { type: 'authentication_error', message: 'x-api-key header is required' } },
+    })
+    expect(await post('/v1/messages', { ...anthropicHeaders, 'x-api-key': 'nope' }, validAnthropic)).toMatchObject({
+      status: 401,
+      json: { error: { message: 'invalid x-api-key' } },
+    })
     const { 'anthropic-version': _version, ...noVersion } = anthropicHeaders
-    expect(await post('/v1/messages', noVersion, validAnthropic)).toMatchObject({ status: 400, json: { error: { message: 'anthropic-version: header is required' } } })
+    expect(await post('/v1/messages', noVersion, validAnthropic)).toMatchObject({
+      status: 400,
+      json: { error: { message: 'anthropic-version: header is required' } },
+    })
     const browser = await post('/v1/messages', { ...anthropicHeaders, origin: 'http://localhost:5173' }, validAnthropic)
     expect(browser).toMatchObject({ status: 401, json: { error: { message: expect.stringContaining('anthropic-dangerous-direct-browser-access') } } })
-    const allowed = await post('/v1/messages', { ...anthropicHeaders, origin: 'http://localhost:5173', 'anthropic-dangerous-direct-browser-access': 'true' }, validAnthropic)
+    const allowed = await post(
+      '/v1/messages',
+      { ...anthropicHeaders, origin: 'http://localhost:5173', 'anthropic-dangerous-direct-browser-access': 'true' },
+      validAnthropic,
+    )
     expect(allowed.status).toBe(200)
   })
 })
@@ -148,7 +176,11 @@ describe('fake provider server', () => {
   it('answers CORS preflights so a browser page can call it', async () => {
     const response = await fetch(`${server.url}/v1/messages`, {
       method: 'OPTIONS',
-      headers: { origin: 'http://localhost:5173', 'access-control-request-method': 'POST', 'access-control-request-headers': 'x-api-key, anthropic-version' },
+      headers: {
+        origin: 'http://localhost:5173',
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'x-api-key, anthropic-version',
+      },
     })
     expect(response.status).toBe(204)
     expect(response.headers.get('access-control-allow-origin')).toBe('*')

@@ -45,7 +45,8 @@ export async function startFakeProviderServer(options: FakeProviderServerOptions
     const chunks: Buffer[] = []
     for await (const chunk of request) chunks.push(chunk as Buffer)
     const headers: Record<string, string> = {}
-    for (const [name, value] of Object.entries(request.headers)) if (value !== undefined) headers[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value
+    for (const [name, value] of Object.entries(request.headers))
+      if (value !== undefined) headers[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value
     const { record, outcome } = provider.receive({
       method: request.method ?? 'GET',
       path: new URL(request.url ?? '/', 'http://127.0.0.1').pathname,

@@ -10,7 +10,12 @@ const openAI = (headers: Record<string, string> = {}, body: unknown = chatBody):
   rawBody: JSON.stringify(body),
 })
 const anthropicBody = { model: 'claude-x', max_tokens: 10, messages: [{ role: 'user', content: [{ type: 'text', text: 'hi' }] }], stream: true }
-const anthropic = (headers: Record<string, string>): IncomingFakeRequest => ({ method: 'POST', path: '/v1/messages', headers, rawBody: JSON.stringify(anthropicBody) })
+const anthropic = (headers: Record<string, string>): IncomingFakeRequest => ({
+  method: 'POST',
+  path: '/v1/messages',
+  headers,
+  rawBody: JSON.stringify(anthropicBody),
+})
 
 describe('createFakeProvider', () => {
   it('requires the key by default, and accepts any key or none with apiKey: null (a local server)', () => {

@@ -98,12 +98,17 @@ export function createFakeProvider(options: FakeProviderOptions = {}): FakeProvi
       return { kind: 'response', response }
     }
     if (method === 'OPTIONS') {
-      const allowHeaders = headers['access-control-request-headers'] ?? 'authorization, content-type, x-api-key, anthropic-version, anthropic-dangerous-direct-browser-access'
+      const allowHeaders =
+        headers['access-control-request-headers'] ??
+        'authorization, content-type, x-api-key, anthropic-version, anthropic-dangerous-direct-browser-access'
       record.status = 204
       return { kind: 'preflight', headers: { ...corsHeaders, 'access-control-allow-headers': allowHeaders, 'access-control-max-age': '600' } }
     }
     if (route === undefined || method !== 'POST') {
-      return answer({ status: 404, body: { error: { message: `Invalid URL (${method} ${path})`, type: 'invalid_request_error', param: null, code: null } } })
+      return answer({
+        status: 404,
+        body: { error: { message: `Invalid URL (${method} ${path})`, type: 'invalid_request_error', param: null, code: null } },
+      })
     }
     const headerFailure = route.checkHeaders(headers, apiKey)
     if (headerFailure !== undefined) return answer(headerFailure)
@@ -127,13 +132,20 @@ export function createFakeProvider(options: FakeProviderOptions = {}): FakeProvi
     const scripted: FakeAnswer = typeof step === 'function' ? step(record) : step
     if ('fail' in scripted) return answer(route.failure(scripted, valid))
     record.status = 200
-    const stream = 'rawFrames' in scripted ? { frames: scripted.rawFrames, end: scripted.end } : route.stream(scripted, valid, { number: calls, promptTokens })
+    const stream =
+      'rawFrames' in scripted ? { frames: scripted.rawFrames, end: scripted.end } : route.stream(scripted, valid, { number: calls, promptTokens })
     const requestId = `req_fake_${calls}`
     return {
       kind: 'stream',
       stream,
       firstByteDelayMs: scripted.firstByteDelayMs ?? 0,
-      headers: { ...corsHeaders, 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', 'x-request-id': requestId, 'request-id': requestId },
+      headers: {
+        ...corsHeaders,
+        'content-type': 'text/event-stream; charset=utf-8',
+        'cache-control': 'no-cache',
+        'x-request-id': requestId,
+        'request-id': requestId,
+      },
     }
   }
 

@@ -40,7 +40,8 @@ export async function routeFakeProvider(page: Page, options: RouteFakeProviderOp
       rawBody: request.postData() ?? '',
     })
     if (outcome.kind === 'preflight') return route.fulfill({ status: 204, headers: outcome.headers })
-    if (outcome.kind === 'response') return route.fulfill({ status: outcome.response.status, headers: responseHeaders(outcome.response), body: responseText(outcome.response) })
+    if (outcome.kind === 'response')
+      return route.fulfill({ status: outcome.response.status, headers: responseHeaders(outcome.response), body: responseText(outcome.response) })
     if (outcome.firstByteDelayMs > 0) await new Promise((resolve) => setTimeout(resolve, outcome.firstByteDelayMs))
     if (outcome.stream.end === 'disconnect') return route.abort('connectionreset')
     if (outcome.stream.end === 'stall') return undefined

@@ -27,10 +27,20 @@ const harnesses: Readonly<Record<HarnessPage, HarnessSettings>> = {
   },
   // Driven by e2e/store-tabs.spec.ts and packages/store/bench through `window.storeHarness`. Its own
   // origin (port), so CDP faults on it (quota, clearing site data) touch nothing else.
-  store: { root: new URL('../../../store/src/testing/harness/', import.meta.url), port: 4180, crossOriginIsolated: false, prebundle: ['dexie', 'zod'] },
+  store: {
+    root: new URL('../../../store/src/testing/harness/', import.meta.url),
+    port: 4180,
+    crossOriginIsolated: false,
+    prebundle: ['dexie', 'zod'],
+  },
   // Driven by e2e/sync-devices.spec.ts and packages/sync/bench through `window.syncHarness`: one
   // device per browser context, syncing through a local server (loopback, CORS).
-  sync: { root: new URL('../../../sync/src/testing/harness/', import.meta.url), port: 4182, crossOriginIsolated: false, prebundle: ['@threadlens/store > dexie', 'zod'] },
+  sync: {
+    root: new URL('../../../sync/src/testing/harness/', import.meta.url),
+    port: 4182,
+    crossOriginIsolated: false,
+    prebundle: ['@threadlens/store > dexie', 'zod'],
+  },
 }
 
 export interface ServeHarnessOptions {
@@ -60,7 +70,9 @@ export async function serveHarness(page: HarnessPage, options: ServeHarnessOptio
       // No watching and no HMR: an edit elsewhere in the repo must not reload a page mid-test or mid-measurement.
       hmr: false,
       watch: null,
-      ...(settings.crossOriginIsolated ? { headers: { 'Cross-Origin-Opener-Policy': 'same-origin', 'Cross-Origin-Embedder-Policy': 'require-corp' } } : {}),
+      ...(settings.crossOriginIsolated
+        ? { headers: { 'Cross-Origin-Opener-Policy': 'same-origin', 'Cross-Origin-Embedder-Policy': 'require-corp' } }
+        : {}),
     },
     optimizeDeps: { entries: ['index.html'], include: [...settings.prebundle] },
   })

@@ -12,13 +12,25 @@ const replies = inMemoryReplies()
 const POST = chatRoute(shopModel(), replies)
 const { GET, DELETE } = replyRoute(replies)
 const dist = new URL('../dist/', import.meta.url)
-const types: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.svg': 'image/svg+xml', '.wasm': 'application/wasm' }
+const types: Record<string, string> = {
+  '.html': 'text/html',
+  '.js': 'text/javascript',
+  '.css': 'text/css',
+  '.svg': 'image/svg+xml',
+  '.wasm': 'application/wasm',
+}
 
 async function toRequest(incoming: IncomingMessage): Promise<Request> {
   const chunks: Buffer[] = []
   for await (const chunk of incoming) chunks.push(chunk as Buffer)
-  const headers = Object.entries(incoming.headers).flatMap(([name, value]) => (value === undefined ? [] : [[name, String(value)] as [string, string]]))
-  return new Request(new URL(incoming.url ?? '/', `http://${incoming.headers.host ?? 'localhost'}`), { method: incoming.method, headers, body: chunks.length === 0 ? undefined : Buffer.concat(chunks) })
+  const headers = Object.entries(incoming.headers).flatMap(([name, value]) =>
+    value === undefined ? [] : [[name, String(value)] as [string, string]],
+  )
+  return new Request(new URL(incoming.url ?? '/', `http://${incoming.headers.host ?? 'localhost'}`), {
+    method: incoming.method,
+    headers,
+    body: chunks.length === 0 ? undefined : Buffer.concat(chunks),
+  })
 }
 
 /** Writes a fetch Response; a reader that goes away (a reload) cancels only its own copy of the reply. */

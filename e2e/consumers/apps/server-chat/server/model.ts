@@ -11,7 +11,9 @@ type Prompt = Parameters<MockLanguageModelV4['doStream']>[0]['prompt']
 export const SLOW_WORDS = 30
 
 const textOf = (message: Prompt[number] | undefined): string =>
-  message === undefined || typeof message.content === 'string' ? String(message?.content ?? '') : message.content.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join(' ')
+  message === undefined || typeof message.content === 'string'
+    ? String(message?.content ?? '')
+    : message.content.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join(' ')
 
 function usage(prompt: Prompt, outputWords: number) {
   return {
@@ -46,7 +48,8 @@ export function shopModel(): MockLanguageModelV4 {
       const last = prompt.at(-1)
       if (last?.role === 'tool') {
         const result = last.content.find((part) => part.type === 'tool-result')
-        const output = result?.type === 'tool-result' && result.output.type === 'json' ? (result.output.value as { orderId?: string; status?: string }) : {}
+        const output =
+          result?.type === 'tool-result' && result.output.type === 'json' ? (result.output.value as { orderId?: string; status?: string }) : {}
         return answer(prompt, `Order ${output.orderId} has ${output.status}.`.split(/(?<= )/), 20)
       }
       const asked = textOf(last)
@@ -54,7 +57,12 @@ export function shopModel(): MockLanguageModelV4 {
       if (order !== undefined) {
         const chunks = [
           { type: 'stream-start' as const, warnings: [] },
-          { type: 'tool-call' as const, toolCallId: `order-${order}-${prompt.length}`, toolName: 'orderStatus', input: JSON.stringify({ orderId: order }) },
+          {
+            type: 'tool-call' as const,
+            toolCallId: `order-${order}-${prompt.length}`,
+            toolName: 'orderStatus',
+            input: JSON.stringify({ orderId: order }),
+          },
           { type: 'finish' as const, usage: usage(prompt, 5), finishReason: { unified: 'tool-calls' as const, raw: 'tool_use' } },
         ]
         return { stream: simulateReadableStream({ chunks, chunkDelayInMs: 20 }) }

@@ -94,13 +94,22 @@ const sentences = [
 function seedInputs(count: number): EntryInput[] {
   const inputs: EntryInput[] = []
   for (let turn = 0; inputs.length < count; turn++) {
-    const text = (offset: number) => `turn ${turn}: ${sentences[(turn + offset) % 3]} ${sentences[(turn + offset + 1) % 3]} ${sentences[(turn + offset + 2) % 3]}`
+    const text = (offset: number) =>
+      `turn ${turn}: ${sentences[(turn + offset) % 3]} ${sentences[(turn + offset + 1) % 3]} ${sentences[(turn + offset + 2) % 3]}`
     inputs.push({ kind: 'message', payload: { role: 'user', content: text(0) } })
     if (turn % 5 === 4 && inputs.length + 4 <= count) {
       const refs = { callId: `seed-c${turn}`, requestId: `seed-r${turn}` }
       inputs.push({ kind: 'message', payload: { role: 'assistant', content: 'Let me search.' }, refs })
-      inputs.push({ kind: 'tool_call', payload: { name: 'lookup', arguments: { query: text(1).slice(0, 80) } }, refs: { ...refs, toolCallId: `seed-t${turn}` } })
-      inputs.push({ kind: 'tool_result', payload: { name: 'lookup', result: { answer: text(2).slice(0, 200) } }, refs: { ...refs, toolCallId: `seed-t${turn}` } })
+      inputs.push({
+        kind: 'tool_call',
+        payload: { name: 'lookup', arguments: { query: text(1).slice(0, 80) } },
+        refs: { ...refs, toolCallId: `seed-t${turn}` },
+      })
+      inputs.push({
+        kind: 'tool_result',
+        payload: { name: 'lookup', result: { answer: text(2).slice(0, 200) } },
+        refs: { ...refs, toolCallId: `seed-t${turn}` },
+      })
     }
     if (inputs.length < count) inputs.push({ kind: 'message', payload: { role: 'assistant', content: text(1) } })
   }
@@ -163,7 +172,13 @@ function policyFor(name: BenchPolicyName): ContextPolicy {
   return name === 'long' ? presets.longContext() : definePolicy()
 }
 
-async function benchOne(counter: TokenCounter, entries: number, policyName: BenchPolicyName, requests: number, warmup: number): Promise<LoopBenchRow> {
+async function benchOne(
+  counter: TokenCounter,
+  entries: number,
+  policyName: BenchPolicyName,
+  requests: number,
+  warmup: number,
+): Promise<LoopBenchRow> {
   const name = `threadlens-agent-bench-${entries}-${policyName}-${Date.now()}`
   const db = await openThreadlensDB({ name })
   const threads = createThreadStore(db, { counters: [counter] })
@@ -189,7 +204,13 @@ async function benchOne(counter: TokenCounter, entries: number, policyName: Benc
     idempotent: true,
     execute: ({ query }) => ({ answer: `${query}: 10:15 from pier 3, back at 16:40` }),
   })
-  const tools = [{ ...lookup, execute: (args: unknown, context: Parameters<typeof lookup.execute>[1]) => timed(clocks.tools, async () => lookup.execute(args as { query: string }, context)) }]
+  const tools = [
+    {
+      ...lookup,
+      execute: (args: unknown, context: Parameters<typeof lookup.execute>[1]) =>
+        timed(clocks.tools, async () => lookup.execute(args as { query: string }, context)),
+    },
+  ]
   const inner = extractiveSummarizer()
   const summarizer: Summarizer = { name: inner.name, summarize: (input) => timed(clocks.summarizer, () => inner.summarize(input)) }
   const policy = policyFor(policyName)
@@ -297,7 +318,8 @@ export async function runLoopBench(options: LoopBenchOptions = {}): Promise<Loop
   const counter = await createTokenCounter('o200k_base')
   const rows: LoopBenchRow[] = []
   for (const entries of options.sizes ?? [1000, 10_000]) {
-    for (const policy of options.policies ?? ['default', 'long']) rows.push(await benchOne(counter, entries, policy, options.requests ?? 40, options.warmup ?? 3))
+    for (const policy of options.policies ?? ['default', 'long'])
+      rows.push(await benchOne(counter, entries, policy, options.requests ?? 40, options.warmup ?? 3))
   }
   return { userAgent: navigator.userAgent, crossOriginIsolated: globalThis.crossOriginIsolated, rows }
 }

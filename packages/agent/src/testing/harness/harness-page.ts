@@ -3,7 +3,14 @@
 // Tool executions are counted in localStorage (written synchronously, before a tool blocks), so the
 // count survives a reload that kills the tool mid-call.
 import { createTokenCounter, type Entry, type ProjectedMessage, type TokenCounter } from '@threadlens/core'
-import { createThreadStore, openThreadlensDB, type SubscribeOptions, type ThreadlensDB, type ThreadStore, type ThreadStoreListener } from '@threadlens/store'
+import {
+  createThreadStore,
+  openThreadlensDB,
+  type SubscribeOptions,
+  type ThreadlensDB,
+  type ThreadStore,
+  type ThreadStoreListener,
+} from '@threadlens/store'
 import { z } from 'zod'
 import { scriptedModel, type ScriptAnswer, type ScriptedModel } from '../../model/scripted-model'
 import { createSession, type Session } from '../../session/create-session'
@@ -104,7 +111,12 @@ function gate(name: string, signal: AbortSignal): Promise<void> {
 }
 
 /** A tool that counts its executions by toolCallId and may block until released. */
-function countingTool<T>(name: string, idempotent: boolean, parameters: z.ZodType<T>, output: (args: T) => Record<string, string | number>): Tool<unknown> {
+function countingTool<T>(
+  name: string,
+  idempotent: boolean,
+  parameters: z.ZodType<T>,
+  output: (args: T) => Record<string, string | number>,
+): Tool<unknown> {
   return defineTool({
     name,
     description: `${name} (harness tool, ${idempotent ? 'idempotent' : 'not idempotent'})`,
@@ -192,14 +204,24 @@ function heldBack(threadStore: ThreadStore): ThreadStore {
 }
 
 function entrySummary(entry: Entry): EntrySummary {
-  const base = { seq: entry.seq, kind: entry.kind, ...(entry.refs.toolCallId === undefined ? {} : { toolCallId: entry.refs.toolCallId }), ...(entry.refs.requestId === undefined ? {} : { requestId: entry.refs.requestId }), ...(entry.meta?.interrupted === true ? { interrupted: true } : {}) }
+  const base = {
+    seq: entry.seq,
+    kind: entry.kind,
+    ...(entry.refs.toolCallId === undefined ? {} : { toolCallId: entry.refs.toolCallId }),
+    ...(entry.refs.requestId === undefined ? {} : { requestId: entry.refs.requestId }),
+    ...(entry.meta?.interrupted === true ? { interrupted: true } : {}),
+  }
   switch (entry.kind) {
     case 'message':
       return { ...base, role: entry.payload.role, content: entry.payload.content }
     case 'tool_call':
       return { ...base, name: entry.payload.name }
     case 'tool_result':
-      return { ...base, name: entry.payload.name, ...(entry.payload.error === undefined ? { result: entry.payload.result } : { error: entry.payload.error }) }
+      return {
+        ...base,
+        name: entry.payload.name,
+        ...(entry.payload.error === undefined ? { result: entry.payload.result } : { error: entry.payload.error }),
+      }
     default:
       return base
   }
@@ -224,7 +246,13 @@ const harness = {
     holding = setup.holdMirror ?? false
     held.length = 0
     model = scriptedModel({ script: setup.script })
-    session = createSession({ threads: holding ? heldBack(store()) : store(), threadId: setup.threadId, model, tools, counter: counter as TokenCounter })
+    session = createSession({
+      threads: holding ? heldBack(store()) : store(),
+      threadId: setup.threadId,
+      model,
+      tools,
+      counter: counter as TokenCounter,
+    })
   },
   /** Starts `session.send` without waiting; returns a run id for `run` and `waitRun`. */
   send: (text: string): number => start(current().send(text)),

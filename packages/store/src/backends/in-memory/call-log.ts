@@ -4,7 +4,9 @@ import { callLogOnBackend } from '../../calls/call-log-on-backend'
 import { byStart, type CallLogEvent, type CallLogStore } from '../../calls/call-log-store'
 
 /** The call log in memory, for the fallback stores and tests: the same API, nothing survives a reload. */
-export function createMemoryCallLog(options: { readonly now?: () => number } = {}): CallLogStore & { deleteThread(threadId: string): void; addFromEntries(entries: readonly Entry[]): void } {
+export function createMemoryCallLog(
+  options: { readonly now?: () => number } = {},
+): CallLogStore & { deleteThread(threadId: string): void; addFromEntries(entries: readonly Entry[]): void } {
   const attemptsByThread = new Map<string, Map<string, CallAttempt>>()
   const calibrations = new Map<string, TokenCalibration>()
   const attemptListeners = new Set<{ readonly threadId: string; readonly listener: (event: CallLogEvent) => void }>()
@@ -12,7 +14,8 @@ export function createMemoryCallLog(options: { readonly now?: () => number } = {
   const listOf = (threadId: string): readonly CallAttempt[] => [...(attemptsByThread.get(threadId)?.values() ?? [])].sort(byStart)
   const allCalibrations = (): readonly TokenCalibration[] => [...calibrations.values()].sort((a, b) => b.updatedAt - a.updatedAt)
   const notifyAttempts = (threadId: string): void => {
-    for (const each of attemptListeners) if (each.threadId === threadId) each.listener({ type: 'attempts-update', threadId, attempts: listOf(threadId) })
+    for (const each of attemptListeners)
+      if (each.threadId === threadId) each.listener({ type: 'attempts-update', threadId, attempts: listOf(threadId) })
   }
   const change = (model: string, counter: string, apply: (previous: TokenCalibration | undefined) => TokenCalibration): TokenCalibration => {
     const key = `${model}\u0000${counter}`

@@ -27,7 +27,6 @@ export interface MemoryThreadHooks {
   readonly attachments: MemoryAttachmentStore
 }
 
-
 // long: one object literal of the ThreadBackend methods over the in-memory maps they share, each method short; split up, the interface would only be scattered.
 /**
  * Threads in memory, for the fallback stores and tests: nothing survives a reload. Every step is
@@ -129,7 +128,12 @@ export function memoryThreadBackend(hooks: MemoryThreadHooks): ThreadBackend {
       thread.row = placement.row
       hooks.onAppend(placement.added)
       const { lastSeq } = placement.row
-      notifyThread(threadId, placement.moved === 0 ? { type: 'entry-append', threadId, entries: placement.added } : { type: 'thread-rebase', threadId, fromSeq: placement.fromSeq, lastSeq })
+      notifyThread(
+        threadId,
+        placement.moved === 0
+          ? { type: 'entry-append', threadId, entries: placement.added }
+          : { type: 'thread-rebase', threadId, fromSeq: placement.fromSeq, lastSeq },
+      )
       notifyList()
       return placement
     },
@@ -153,7 +157,13 @@ export function memoryThreadBackend(hooks: MemoryThreadHooks): ThreadBackend {
 
     async recallTerms(threadId, operation) {
       // Nothing is kept between reloads here: the terms are worked out from the entries each time.
-      return stored(threadId, operation).entries.map((entry) => ({ threadId, seq: entry.seq, id: entry.id, terms: entryRecallTerms(entry) ?? null, version: RECALL_TERMS_VERSION }))
+      return stored(threadId, operation).entries.map((entry) => ({
+        threadId,
+        seq: entry.seq,
+        id: entry.id,
+        terms: entryRecallTerms(entry) ?? null,
+        version: RECALL_TERMS_VERSION,
+      }))
     },
 
     async insertFrom(sourceId, operation, upTo, build) {

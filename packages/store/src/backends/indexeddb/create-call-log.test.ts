@@ -106,7 +106,9 @@ describe('the call log in IndexedDB', () => {
     const stop = logB.subscribeCalibrations((event) => events.push(event))
     await nextEvent(events, 1)
     await Promise.all(
-      Array.from({ length: 10 }, (_, index) => (index % 2 === 0 ? logA : logB).addCalibrationSample('claude-sonnet-4-5', 'heuristic', { local: 100, reported: 110 + index, messages: 3 })),
+      Array.from({ length: 10 }, (_, index) =>
+        (index % 2 === 0 ? logA : logB).addCalibrationSample('claude-sonnet-4-5', 'heuristic', { local: 100, reported: 110 + index, messages: 3 }),
+      ),
     )
     const calibration = await logA.calibration('claude-sonnet-4-5', 'heuristic')
     expect(calibration?.calls).toBe(10)
@@ -145,7 +147,12 @@ describe('calibration folded into the reply’s write', () => {
     await threads.appendMany(id, [
       { kind: 'message', payload: { role: 'user', content: 'q' } },
       { kind: 'message', payload: { role: 'assistant', content: 'a' }, refs: { callId: 'c1' }, meta: { call: answered } },
-      { kind: 'message', payload: { role: 'assistant', content: '' }, refs: { callId: 'c2' }, meta: { call: { ...answered, stopReason: 'abort' }, interrupted: true } },
+      {
+        kind: 'message',
+        payload: { role: 'assistant', content: '' },
+        refs: { callId: 'c2' },
+        meta: { call: { ...answered, stopReason: 'abort' }, interrupted: true },
+      },
     ])
     const calibration = await log.calibration('gpt-4o', 'heuristic')
     expect(calibration?.calls).toBe(1)

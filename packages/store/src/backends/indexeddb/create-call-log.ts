@@ -1,11 +1,6 @@
 import { type EntryMeta } from '@threadlens/core'
 import { callAttemptReader, tokenCalibrationReader } from '@threadlens/core/internal'
-import {
-  addCalibrationSample,
-  calibrationSampleOf,
-  type CallAttempt,
-  type TokenCalibration,
-} from '@threadlens/core/calls'
+import { addCalibrationSample, calibrationSampleOf, type CallAttempt, type TokenCalibration } from '@threadlens/core/calls'
 import type { ThreadlensDB } from './threadlens-db'
 import { byStart, maxAttemptsPerThread, type CallLogEvent, type CallLogStore } from '../../calls/call-log-store'
 import { callLogOnBackend, type CallLogBackend } from '../../calls/call-log-on-backend'
@@ -75,21 +70,28 @@ export function indexedDbCallLogBackend(db: ThreadlensDB): CallLogBackend {
   const allCalibrations = async (): Promise<readonly TokenCalibration[]> =>
     (await db.calibrations.toArray()).flatMap((row) => readCalibration(row) ?? []).sort((a, b) => b.updatedAt - a.updatedAt)
 
-  function live<T>(operation: string, query: () => Promise<T>, next: (value: T) => CallLogEvent, listener: (event: CallLogEvent) => void): () => void {
+  function live<T>(
+    operation: string,
+    query: () => Promise<T>,
+    next: (value: T) => CallLogEvent,
+    listener: (event: CallLogEvent) => void,
+  ): () => void {
     let stopped = false
-    const subscription = db.dexieRuntime.liveQuery(async () => {
-      if (db.status.state === 'stopped') throw db.stoppedError(operation)
-      return query()
-    }).subscribe({
-      next: (value) => {
-        if (!stopped) listener(next(value))
-      },
-      error: (error: unknown) => {
-        if (stopped) return
-        listener({ type: 'storage-fail', error: db.toError(error, operation) })
-        stop()
-      },
-    })
+    const subscription = db.dexieRuntime
+      .liveQuery(async () => {
+        if (db.status.state === 'stopped') throw db.stoppedError(operation)
+        return query()
+      })
+      .subscribe({
+        next: (value) => {
+          if (!stopped) listener(next(value))
+        },
+        error: (error: unknown) => {
+          if (stopped) return
+          listener({ type: 'storage-fail', error: db.toError(error, operation) })
+          stop()
+        },
+      })
     function stop(): void {
       stopped = true
       subscription.unsubscribe()
@@ -134,9 +136,16 @@ export function indexedDbCallLogBackend(db: ThreadlensDB): CallLogBackend {
         }),
       ),
 
-    subscribeAttempts: (threadId, listener) => live('subscribeAttempts', () => attempts(threadId), (list) => ({ type: 'attempts-update', threadId, attempts: list }), listener),
+    subscribeAttempts: (threadId, listener) =>
+      live(
+        'subscribeAttempts',
+        () => attempts(threadId),
+        (list) => ({ type: 'attempts-update', threadId, attempts: list }),
+        listener,
+      ),
 
-    subscribeCalibrations: (listener) => live('subscribeCalibrations', allCalibrations, (calibrations) => ({ type: 'calibrations-update', calibrations }), listener),
+    subscribeCalibrations: (listener) =>
+      live('subscribeCalibrations', allCalibrations, (calibrations) => ({ type: 'calibrations-update', calibrations }), listener),
   }
 }
 

@@ -63,18 +63,20 @@ export function createMemoryStore(db: ThreadlensDB, options: MemoryStoreOptions 
         listener({ type: 'storage-fail', memoryId, error: db.toError(error, 'memory.subscribe') })
         stop()
       }
-      const subscription = db.dexieRuntime.liveQuery(async () => {
-        if (db.status.state === 'stopped') throw db.stoppedError('memory.subscribe')
-        return read(memoryId, 'memory.subscribe')
-      }).subscribe({
-        next: (stored) => {
-          const memory = stored ?? createMemory(memoryId, now())
-          if (stopped || memory.rev === lastRev) return
-          lastRev = memory.rev
-          listener({ type: 'memory-update', memory })
-        },
-        error: fail,
-      })
+      const subscription = db.dexieRuntime
+        .liveQuery(async () => {
+          if (db.status.state === 'stopped') throw db.stoppedError('memory.subscribe')
+          return read(memoryId, 'memory.subscribe')
+        })
+        .subscribe({
+          next: (stored) => {
+            const memory = stored ?? createMemory(memoryId, now())
+            if (stopped || memory.rev === lastRev) return
+            lastRev = memory.rev
+            listener({ type: 'memory-update', memory })
+          },
+          error: fail,
+        })
       const stopStatus = db.subscribeStatus((status) => {
         if (status.state === 'stopped') fail(db.stoppedError('memory.subscribe'))
       })

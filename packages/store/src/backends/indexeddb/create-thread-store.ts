@@ -53,9 +53,14 @@ function checkRow(raw: unknown, threadId: string, operation: string): ThreadRow 
   const checked = read(threadRowReader, raw)
   if (!checked.ok) {
     // The cause names the broken field and rule (`{ path, message }`), for whoever reports it.
-    throw new StorageError('invalid-data', operation, `The record of thread "${threadId}" is damaged in storage; export what is readable and report it.`, {
-      cause: problemIssue(checked.problem),
-    })
+    throw new StorageError(
+      'invalid-data',
+      operation,
+      `The record of thread "${threadId}" is damaged in storage; export what is readable and report it.`,
+      {
+        cause: problemIssue(checked.problem),
+      },
+    )
   }
   return checked.value
 }
@@ -119,7 +124,8 @@ export function indexedDbThreadBackend(db: ThreadlensDB): ThreadBackend {
             const present = await db.attachments.bulkGet(attachments.map((attachment) => attachment.id))
             const missing = attachments.filter((_attachment, position) => present[position] === undefined)
             if (missing.length > 0) await db.attachments.bulkAdd(missing)
-            if (attachments.length > 0) await db.attachmentRefs.bulkPut(attachments.map((attachment) => ({ attachmentId: attachment.id, threadId: row.id })))
+            if (attachments.length > 0)
+              await db.attachmentRefs.bulkPut(attachments.map((attachment) => ({ attachmentId: attachment.id, threadId: row.id })))
           }),
         )
         .catch((error: unknown) => {
@@ -191,7 +197,10 @@ export function indexedDbThreadBackend(db: ThreadlensDB): ThreadBackend {
           // A window's first page is asked with the row, not after it: one round trip to the storage less.
           const firstPage = window === undefined ? undefined : readWindowFirstPage(db, threadId)
           const [, row] = await Promise.all([db.checkSentinel(operation), readRow(threadId, operation)])
-          const entries = window === undefined ? await readEntries(db, threadId, 0, row.lastSeq, operation) : await loadWindowEntries(db, row, window, operation, firstPage)
+          const entries =
+            window === undefined
+              ? await readEntries(db, threadId, 0, row.lastSeq, operation)
+              : await loadWindowEntries(db, row, window, operation, firstPage)
           return { row, entries }
         }),
       ),
@@ -235,13 +244,17 @@ export function indexedDbThreadBackend(db: ThreadlensDB): ThreadBackend {
           await db.entries.where('[threadId+seq]').between([threadId, 0], [threadId, Number.MAX_SAFE_INTEGER], true, true).delete()
           await db.recallTerms.where('[threadId+firstSeq]').between([threadId, 0], [threadId, Number.MAX_SAFE_INTEGER], true, true).delete()
           // A thread's failed attempts are part of its history: erasing the thread erases them.
-          await db.attempts.where('[threadId+id]').between([threadId, db.dexieRuntime.minKey], [threadId, db.dexieRuntime.maxKey], true, true).delete()
+          await db.attempts
+            .where('[threadId+id]')
+            .between([threadId, db.dexieRuntime.minKey], [threadId, db.dexieRuntime.maxKey], true, true)
+            .delete()
           await db.threads.delete(threadId)
         }),
       )
     },
 
-    recallTerms: async (threadId, operation) => (await recallTerms()).readRecallTerms(db, threadId, operation, (raw) => checkRow(raw, threadId, operation)),
+    recallTerms: async (threadId, operation) =>
+      (await recallTerms()).readRecallTerms(db, threadId, operation, (raw) => checkRow(raw, threadId, operation)),
 
     eraseAll: () => db.eraseDatabase(),
 
@@ -256,4 +269,3 @@ export function indexedDbThreadBackend(db: ThreadlensDB): ThreadBackend {
 export function createThreadStore(db: ThreadlensDB, options: ThreadStoreOptions = {}): ThreadStore {
   return threadStoreOnBackend(indexedDbThreadBackend(db), options)
 }
-

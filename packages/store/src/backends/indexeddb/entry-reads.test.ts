@@ -3,7 +3,8 @@ import type { EntryInput } from '@threadlens/core'
 import { describe, expect, it } from 'vitest'
 import { openTestStores } from '../../testing/test-database'
 
-const inputs = (count: number): EntryInput[] => Array.from({ length: count }, (_, turn) => ({ kind: 'message', payload: { role: turn % 2 === 0 ? 'user' : 'assistant', content: `turn ${turn}` } }))
+const inputs = (count: number): EntryInput[] =>
+  Array.from({ length: count }, (_, turn) => ({ kind: 'message', payload: { role: turn % 2 === 0 ? 'user' : 'assistant', content: `turn ${turn}` } }))
 
 describe('reading a long thread in pages', () => {
   it('loads every entry once, in seq order, across page boundaries', async () => {

@@ -12,7 +12,11 @@ import type { ThreadlensDB } from './threadlens-db'
  */
 export function checkStoredEntry(raw: unknown, threadId: string, seq: number, operation: string): Entry {
   if (raw === undefined) {
-    throw new StorageError('invalid-data', operation, `Entry ${seq} of thread "${threadId}" is missing in storage; export what is readable and report it.`)
+    throw new StorageError(
+      'invalid-data',
+      operation,
+      `Entry ${seq} of thread "${threadId}" is missing in storage; export what is readable and report it.`,
+    )
   }
   let entry: Entry
   try {
@@ -52,7 +56,11 @@ export async function readEntries(db: ThreadlensDB, threadId: string, fromSeq: n
         .toArray()
         .then((rows) => {
           if (rows.length !== pageEnd - pageStart + 1) {
-            throw new StorageError('invalid-data', operation, `Thread "${threadId}" is missing entries between seq ${pageStart} and ${pageEnd} in storage; export what is readable and report it.`)
+            throw new StorageError(
+              'invalid-data',
+              operation,
+              `Thread "${threadId}" is missing entries between seq ${pageStart} and ${pageEnd} in storage; export what is readable and report it.`,
+            )
           }
           return rows.map((row, position) => checkStoredEntry(row, threadId, pageStart + position, operation))
         }),
@@ -66,7 +74,14 @@ export async function readEntries(db: ThreadlensDB, threadId: string, fromSeq: n
  * caller reaches it (`entry(position)`, position 0 being `toSeq`): a walk that stops part way
  * through a page does not pay for checking the rest. Call inside a transaction.
  */
-export async function readEntriesNewestFirst(db: ThreadlensDB, threadId: string, fromSeq: number, toSeq: number, limit: number, operation: string): Promise<NewestFirstPage> {
+export async function readEntriesNewestFirst(
+  db: ThreadlensDB,
+  threadId: string,
+  fromSeq: number,
+  toSeq: number,
+  limit: number,
+  operation: string,
+): Promise<NewestFirstPage> {
   const rows = toSeq < fromSeq ? [] : await readNewestRows(db, threadId, limit, fromSeq, toSeq)
   return newestFirstPage(rows, threadId, fromSeq, toSeq, operation)
 }
@@ -98,8 +113,19 @@ export function newestFirstPage(rows: readonly unknown[], threadId: string, from
  * with the default bounds a read that needs no thread row first, so it can be asked in the same
  * breath as the row. Marked handled: the caller awaits it, or not at all.
  */
-export function readNewestRows(db: ThreadlensDB, threadId: string, limit: number, fromSeq = 0, toSeq = Number.POSITIVE_INFINITY): Promise<readonly unknown[]> {
-  const rows: Promise<readonly unknown[]> = db.entries.where('[threadId+seq]').between([threadId, fromSeq], [threadId, toSeq], true, true).reverse().limit(limit).toArray()
+export function readNewestRows(
+  db: ThreadlensDB,
+  threadId: string,
+  limit: number,
+  fromSeq = 0,
+  toSeq = Number.POSITIVE_INFINITY,
+): Promise<readonly unknown[]> {
+  const rows: Promise<readonly unknown[]> = db.entries
+    .where('[threadId+seq]')
+    .between([threadId, fromSeq], [threadId, toSeq], true, true)
+    .reverse()
+    .limit(limit)
+    .toArray()
   rows.catch(() => undefined)
   return rows
 }

@@ -13,7 +13,12 @@ export async function openThreadlensDB(options: OpenThreadlensDBOptions): Promis
   try {
     loaded = await import('./threadlens-db')
   } catch (error) {
-    throw new StorageError('unknown', 'open', 'The database code (Dexie) could not be loaded, so no database was opened. Check the connection and reload the page.', { cause: error })
+    throw new StorageError(
+      'unknown',
+      'open',
+      'The database code (Dexie) could not be loaded, so no database was opened. Check the connection and reload the page.',
+      { cause: error },
+    )
   }
   return new loaded.ThreadlensDB(options)
 }

@@ -18,13 +18,26 @@ export interface PlaceHelpers {
  * chunks from `fromSeq` on go, the one reaching into it is cut short, then the terms of `entries`
  * (when the recall code is loaded; otherwise they are worked out when the index is next read).
  */
-async function replacedTermChunks(db: ThreadlensDB, helpers: PlaceHelpers, threadId: string, fromSeq: number, entries: readonly Entry[]): Promise<RecallTermsChunk[]> {
+async function replacedTermChunks(
+  db: ThreadlensDB,
+  helpers: PlaceHelpers,
+  threadId: string,
+  fromSeq: number,
+  entries: readonly Entry[],
+): Promise<RecallTermsChunk[]> {
   const range = db.recallTerms.where('[threadId+firstSeq]')
-  const [before] = await Promise.all([range.between([threadId, 0], [threadId, fromSeq], true, false).last(), range.between([threadId, fromSeq], [threadId, Number.MAX_SAFE_INTEGER], true, true).delete()])
+  const [before] = await Promise.all([
+    range.between([threadId, 0], [threadId, fromSeq], true, false).last(),
+    range.between([threadId, fromSeq], [threadId, Number.MAX_SAFE_INTEGER], true, true).delete(),
+  ])
   const readable = before !== undefined && Array.isArray(before.ids) && Array.isArray(before.terms) && before.ids.length === before.terms.length
   if (before !== undefined && !readable) await db.recallTerms.delete([threadId, before.firstSeq])
   const reaches = readable && before.firstSeq + before.ids.length > fromSeq
-  const last = !readable ? undefined : reaches ? { ...before, ids: before.ids.slice(0, fromSeq - before.firstSeq), terms: before.terms.slice(0, fromSeq - before.firstSeq) } : before
+  const last = !readable
+    ? undefined
+    : reaches
+      ? { ...before, ids: before.ids.slice(0, fromSeq - before.firstSeq), terms: before.terms.slice(0, fromSeq - before.firstSeq) }
+      : before
   const chunks = helpers.termChunks(last, entries)
   // A chunk cut short is written even when no terms follow it: what it held past `fromSeq` is stale.
   if (reaches && last !== undefined && !chunks.some((chunk) => chunk.firstSeq === last.firstSeq)) chunks.unshift(last)

@@ -19,10 +19,12 @@ const words = ['ferry', 'Bergen', 'cat', 'Oliver', 'adoption', 'adopted', 'potte
 const textArbitrary = fc.array(fc.constantFrom(...words), { maxLength: 8 }).map((parts) => parts.join(' '))
 const inputArbitrary: fc.Arbitrary<EntryInput[]> = fc.oneof(
   fc.record({ role: fc.constantFrom('user', 'assistant'), content: textArbitrary }).map((payload) => [{ kind: 'message', payload } as EntryInput]),
-  fc.tuple(fc.uuid(), textArbitrary, textArbitrary).map(([id, argument, result]) => [
-    { kind: 'tool_call', payload: { name: 'lookup', arguments: { query: argument } }, refs: { callId: `c-${id}`, toolCallId: id } } as EntryInput,
-    { kind: 'tool_result', payload: { name: 'lookup', result: { text: result } }, refs: { callId: `c-${id}`, toolCallId: id } } as EntryInput,
-  ]),
+  fc
+    .tuple(fc.uuid(), textArbitrary, textArbitrary)
+    .map(([id, argument, result]) => [
+      { kind: 'tool_call', payload: { name: 'lookup', arguments: { query: argument } }, refs: { callId: `c-${id}`, toolCallId: id } } as EntryInput,
+      { kind: 'tool_result', payload: { name: 'lookup', result: { text: result } }, refs: { callId: `c-${id}`, toolCallId: id } } as EntryInput,
+    ]),
   textArbitrary.map((content) => [{ kind: 'summary', payload: { fromSeq: 0, toSeq: 0, content: content || 'summary' } } as EntryInput]),
 )
 // A message first: a summary needs an older entry to cover.
@@ -31,7 +33,8 @@ const threadArbitrary = fc
   .map(([first, groups]) => [{ kind: 'message', payload: { role: 'user', content: first } } as EntryInput, ...groups.flat()])
 const queryArbitrary = fc.array(fc.constantFrom(...words, 'adopt', 'missing'), { minLength: 1, maxLength: 4 }).map((parts) => parts.join(' '))
 
-const searchAll = (index: RecallIndex, thread: Thread, query: string) => index.search({ entries: thread.entries, query, from: 0, before: thread.nextSeq, limit: 100 })
+const searchAll = (index: RecallIndex, thread: Thread, query: string) =>
+  index.search({ entries: thread.entries, query, from: 0, before: thread.nextSeq, limit: 100 })
 
 function builtFrom(thread: Thread): RecallIndex {
   const index = createRecallIndex()
@@ -57,10 +60,13 @@ describe('before any recall index is asked for', () => {
 })
 
 const backends: [string, () => { threads: ThreadStore; close: () => void }][] = [
-  ['IndexedDB (fake-indexeddb)', () => {
-    const { db, threads } = openTestStores('recall-terms')
-    return { threads, close: () => db.close() }
-  }],
+  [
+    'IndexedDB (fake-indexeddb)',
+    () => {
+      const { db, threads } = openTestStores('recall-terms')
+      return { threads, close: () => db.close() }
+    },
+  ],
   ['in memory', () => ({ threads: createMemoryBackedStores().threads, close: () => undefined })],
 ]
 
@@ -88,7 +94,10 @@ describe.each(backends)('%s: threads.recallIndex', (_name, open) => {
   it('keeps the terms of imported and forked threads, and answers for a thread that is not stored with ThreadNotFoundError', async () => {
     const { threads, close } = open()
     const { id } = await threads.create()
-    await threads.appendMany(id, [{ kind: 'message', payload: { role: 'user', content: 'The ferry to Bergen leaves at nine' } }, { kind: 'message', payload: { role: 'assistant', content: 'Noted' } }])
+    await threads.appendMany(id, [
+      { kind: 'message', payload: { role: 'user', content: 'The ferry to Bergen leaves at nine' } },
+      { kind: 'message', payload: { role: 'assistant', content: 'Noted' } },
+    ])
     const { threadId: imported } = await threads.import(await threads.export(id))
     const forked = await threads.fork(id, { atSeq: 0 })
     for (const copy of [imported, forked.id]) {
@@ -104,7 +113,13 @@ describe('a long thread', () => {
   it('is restored in slices to the same index', async () => {
     const { db, threads } = openTestStores('recall-terms-long')
     const { id } = await threads.create()
-    await threads.appendMany(id, Array.from({ length: 4_500 }, (_, position): EntryInput => ({ kind: 'message', payload: { role: 'user', content: `note ${position} about ${words[position % words.length]}` } })))
+    await threads.appendMany(
+      id,
+      Array.from({ length: 4_500 }, (_, position): EntryInput => ({
+        kind: 'message',
+        payload: { role: 'user', content: `note ${position} about ${words[position % words.length]}` },
+      })),
+    )
     const thread = await threads.load(id)
     const restored = await threads.recallIndex(id)
     expect(restored.indexedThrough).toBe(4_499)
@@ -127,7 +142,9 @@ describe('recall terms in IndexedDB', () => {
     // One chunk, grown by the second append: a summary is not searched.
     expect(first).toMatchObject({ threadId: id, firstSeq: 0, terms: ['ferry bergen', '', null], version: RECALL_TERMS_VERSION })
     // A result without its call is refused: no entry and no terms are written.
-    const refused = await threads.append(id, { kind: 'tool_result', payload: { name: 'x', result: {} }, refs: { toolCallId: 'nope' } }).catch((error: unknown) => error)
+    const refused = await threads
+      .append(id, { kind: 'tool_result', payload: { name: 'x', result: {} }, refs: { toolCallId: 'nope' } })
+      .catch((error: unknown) => error)
     expect(refused).toBeInstanceOf(Error)
     expect((await db.recallTerms.toArray()).flatMap((chunk) => chunk.ids)).toHaveLength(3)
     db.close()
@@ -152,11 +169,18 @@ describe('recall terms in IndexedDB', () => {
     const thread = await threads.load(version1ThreadId)
     expect(await db.recallTerms.count()).toBe(0)
     const restored = await threads.recallIndex(version1ThreadId)
-    expect(searchAll(restored, thread, 'weather Oslo').map((hit) => hit.seq).sort()).toEqual([0, 1, 2])
+    expect(
+      searchAll(restored, thread, 'weather Oslo')
+        .map((hit) => hit.seq)
+        .sort(),
+    ).toEqual([0, 1, 2])
     const covered = async () => (await db.recallTerms.toArray()).flatMap((chunk) => chunk.ids)
     expect(await covered()).toEqual(thread.entries.map((entry) => entry.id))
     // A damaged chunk, or one of another version, is worked out again from its entries.
-    for (const bad of [{ terms: [42] as never, version: RECALL_TERMS_VERSION }, { terms: ['stale'], version: RECALL_TERMS_VERSION + 1 }]) {
+    for (const bad of [
+      { terms: [42] as never, version: RECALL_TERMS_VERSION },
+      { terms: ['stale'], version: RECALL_TERMS_VERSION + 1 },
+    ]) {
       await db.recallTerms.clear()
       await db.recallTerms.put({ threadId: version1ThreadId, firstSeq: 3, ids: ['e3'], ...bad })
       const again = await threads.recallIndex(version1ThreadId)
@@ -167,4 +191,3 @@ describe('recall terms in IndexedDB', () => {
     await Dexie.delete(name)
   })
 })
-

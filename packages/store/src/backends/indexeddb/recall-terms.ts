@@ -33,7 +33,11 @@ export function recallTermsChunks(last: RecallTermsChunk | undefined, entries: r
   if (first === undefined) return []
   const chunks: { threadId: string; firstSeq: number; ids: string[]; terms: (string | null)[]; version: number }[] = []
   let open =
-    last !== undefined && last.version === RECALL_TERMS_VERSION && last.firstSeq + last.ids.length === first.seq && last.ids.length < CHUNK_ENTRIES && characters(last) < CHUNK_CHARACTERS
+    last !== undefined &&
+    last.version === RECALL_TERMS_VERSION &&
+    last.firstSeq + last.ids.length === first.seq &&
+    last.ids.length < CHUNK_ENTRIES &&
+    characters(last) < CHUNK_CHARACTERS
       ? { ...last, ids: [...last.ids], terms: [...last.terms] }
       : undefined
   let size = open === undefined ? 0 : characters(open)
@@ -68,7 +72,13 @@ function chunkRows(raw: unknown, threadId: string): RecallTermsRow[] | undefined
     const id: unknown = chunk.ids[position]
     const terms: unknown = chunk.terms[position]
     if (typeof id !== 'string' || (terms !== null && typeof terms !== 'string')) return undefined
-    rows.push({ threadId, seq: (chunk.firstSeq as number) + position, id, terms: terms === null ? null : terms === '' ? [] : terms.split(' '), version: RECALL_TERMS_VERSION })
+    rows.push({
+      threadId,
+      seq: (chunk.firstSeq as number) + position,
+      id,
+      terms: terms === null ? null : terms === '' ? [] : terms.split(' '),
+      version: RECALL_TERMS_VERSION,
+    })
   }
   return rows
 }
@@ -85,7 +95,12 @@ interface ReadTerms {
  * get theirs worked out from the entries, and the thread's chunks are written again, once; a
  * thread whose chunks cover it is read without a write.
  */
-export async function readRecallTerms(db: ThreadlensDB, threadId: string, operation: string, checkRow: (raw: unknown) => ThreadRow): Promise<RecallTermsRow[]> {
+export async function readRecallTerms(
+  db: ThreadlensDB,
+  threadId: string,
+  operation: string,
+  checkRow: (raw: unknown) => ThreadRow,
+): Promise<RecallTermsRow[]> {
   const range = db.recallTerms.where('[threadId+firstSeq]').between([threadId, 0], [threadId, Number.MAX_SAFE_INTEGER], true, true)
   const read = async (): Promise<ReadTerms> => {
     const [, raw, chunks] = await Promise.all([db.checkSentinel(operation), db.threads.get(threadId), range.toArray()])
@@ -106,7 +121,12 @@ export async function readRecallTerms(db: ThreadlensDB, threadId: string, operat
       await range.delete()
       await db.recallTerms.bulkPut(chunks)
       const rows = chunks.flatMap((chunk) => chunkRows(chunk, threadId) ?? [])
-      if (rows.length !== lastSeq + 1) throw new StorageError('invalid-data', operation, `The recall terms of thread "${threadId}" could not be worked out from its entries; export what is readable and report it.`)
+      if (rows.length !== lastSeq + 1)
+        throw new StorageError(
+          'invalid-data',
+          operation,
+          `The recall terms of thread "${threadId}" could not be worked out from its entries; export what is readable and report it.`,
+        )
       return rows
     }),
   )

@@ -81,8 +81,12 @@ describe('a thread subscription (real Chromium)', () => {
     await threads.append(id, message('from this tab'))
     await otherThreads.appendMany(id, [message('x'), message('y')])
     await threads.rename(id, 'renamed here')
-    await expect.poll(() => events.flatMap((event) => (event.type === 'entry-append' ? event.entries.map((entry) => entry.seq) : [])), { timeout: 5_000 }).toEqual([0, 1, 2, 3])
-    await expect.poll(() => events.some((event) => event.type === 'record-update' && event.record.title === 'renamed here'), { timeout: 5_000 }).toBe(true)
+    await expect
+      .poll(() => events.flatMap((event) => (event.type === 'entry-append' ? event.entries.map((entry) => entry.seq) : [])), { timeout: 5_000 })
+      .toEqual([0, 1, 2, 3])
+    await expect
+      .poll(() => events.some((event) => event.type === 'record-update' && event.record.title === 'renamed here'), { timeout: 5_000 })
+      .toBe(true)
     expect(rowReads()).toBeGreaterThan(readsAtStart)
     stop()
     other.close()

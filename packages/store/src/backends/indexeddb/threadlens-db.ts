@@ -5,7 +5,15 @@ import { SchemaUpgradeError, StorageResetError, type StorageError } from '../../
 import { toStorageError } from '../../storage-error-codes'
 import type { Memory } from '@threadlens/core'
 import type { CallAttempt, TokenCalibration } from '@threadlens/core/calls'
-import { sentinelKey, sentinelRowReader, type AttachmentRefRow, type AttachmentRow, type MetaRow, type RecallTermsChunk, type ThreadRow } from '../../rows'
+import {
+  sentinelKey,
+  sentinelRowReader,
+  type AttachmentRefRow,
+  type AttachmentRow,
+  type MetaRow,
+  type RecallTermsChunk,
+  type ThreadRow,
+} from '../../rows'
 import { defineSchema, schemaVersion } from './schema'
 import { parseOptions, readIfValid } from '../../parse-options'
 import { watchRows } from './watch-rows'
@@ -24,8 +32,14 @@ const databaseName = string({ max: 256 })
 
 export const databaseOptionsReader = looseObject<OpenThreadlensDBOptions>({
   name: (value, at) => (value === '' ? fail(at, 'name the database (one per app or per user)') : databaseName(value, at)),
-  indexedDB: optional(custom<IDBFactory>((value) => typeof value === 'object' && value !== null), 'loose'),
-  IDBKeyRange: optional(custom<typeof IDBKeyRange>((value) => typeof value === 'function'), 'loose'),
+  indexedDB: optional(
+    custom<IDBFactory>((value) => typeof value === 'object' && value !== null),
+    'loose',
+  ),
+  IDBKeyRange: optional(
+    custom<typeof IDBKeyRange>((value) => typeof value === 'function'),
+    'loose',
+  ),
 })
 
 /** Why a database connection stopped for good (until a reload or `acknowledgeReset()`). */

@@ -10,14 +10,21 @@ const words = (count: number, word = 'lorem') => Array.from({ length: count }, (
 const shape = (result: ProjectionResult) => ({ messages: result.messages, includedSeqs: result.meta.includedSeqs, tokens: result.meta.tokens })
 
 /** Loads the thread whole and windowed, projects both, and returns the window's first seq. */
-async function compare(inputs: readonly EntryInput[], options: PolicyOptions): Promise<{ firstSeq: number; whole: ProjectionResult; window: ProjectionResult }> {
+async function compare(
+  inputs: readonly EntryInput[],
+  options: PolicyOptions,
+): Promise<{ firstSeq: number; whole: ProjectionResult; window: ProjectionResult }> {
   const { threads, db } = openTestStores('window-cases', deterministicOptions())
   const { id } = await threads.create()
   await threads.appendMany(id, inputs)
   const policy = definePolicy(options)
   const whole = await threads.load(id)
   const windowed = await threads.load(id, { window: { policy, counter: testCounter } })
-  const result = { firstSeq: windowed.firstSeq, whole: project({ thread: whole, policy, counter: testCounter }), window: project({ thread: windowed, policy, counter: testCounter }) }
+  const result = {
+    firstSeq: windowed.firstSeq,
+    whole: project({ thread: whole, policy, counter: testCounter }),
+    window: project({ thread: windowed, policy, counter: testCounter }),
+  }
   db.close()
   return result
 }
@@ -38,7 +45,10 @@ describe('windowed load', () => {
       payload: { name: 'search', arguments: { query: words(20) } },
       refs: { toolCallId: `t${position}` },
     }))
-    const inputs = [...Array.from({ length: 20 }, (_, turn) => (turn % 2 === 0 ? user(words(5, `q${turn}`)) : assistant(words(5, `a${turn}`)))), ...calls]
+    const inputs = [
+      ...Array.from({ length: 20 }, (_, turn) => (turn % 2 === 0 ? user(words(5, `q${turn}`)) : assistant(words(5, `a${turn}`)))),
+      ...calls,
+    ]
     const { firstSeq, whole, window } = await compare(inputs, { maxInputTokens: 120, reserveOutputTokens: 0, unresolvedToolCalls: 'drop' })
     expect(firstSeq).toBeGreaterThan(0)
     expect(firstSeq).toBeLessThan(18)
@@ -109,7 +119,7 @@ describe('windowed load', () => {
     expect(shape(window)).toEqual(shape(whole))
   })
 
-  it('leaves out a stored entry past the thread row\'s last seq, as a read of the whole thread does', async () => {
+  it("leaves out a stored entry past the thread row's last seq, as a read of the whole thread does", async () => {
     const { threads, db } = openTestStores('window-past-last', deterministicOptions())
     const { id } = await threads.create()
     await threads.appendMany(id, [user('q'), assistant('a'), user('r')])

@@ -29,7 +29,13 @@ export function readWindowFirstPage(db: ThreadlensDB, threadId: string): Promise
  * `firstPage`: the thread's newest rows from `readWindowFirstPage` in the same transaction, if the
  * caller asked for them early (default: the walk reads its first page itself).
  */
-export async function loadWindowEntries(db: ThreadlensDB, row: ThreadRow, options: LoadWindowOptions, operation: string, firstPage?: Promise<readonly unknown[]>): Promise<Entry[]> {
+export async function loadWindowEntries(
+  db: ThreadlensDB,
+  row: ThreadRow,
+  options: LoadWindowOptions,
+  operation: string,
+  firstPage?: Promise<readonly unknown[]>,
+): Promise<Entry[]> {
   const threadId = row.id
   const lastSeq = row.lastSeq
   if (lastSeq < 0) return []
@@ -97,7 +103,15 @@ function nextPageSize(previous: number, walked: number, spent: number, reach: nu
  * Extends the window (starting at `start`) until it holds whole tool call units: a result's call
  * and every member of a model call. Only the lowest seq found matters (where the window must start).
  */
-async function withWholeToolUnits(db: ThreadlensDB, threadId: string, floor: number, initial: Entry[], initialStart: number, operation: string, lookups: FirstSeqLookups): Promise<Entry[]> {
+async function withWholeToolUnits(
+  db: ThreadlensDB,
+  threadId: string,
+  floor: number,
+  initial: Entry[],
+  initialStart: number,
+  operation: string,
+  lookups: FirstSeqLookups,
+): Promise<Entry[]> {
   let window = initial
   let start = initialStart
   let fresh: readonly Entry[] = window

@@ -1,6 +1,15 @@
 // The browser half of `npm run bench` for the store (packages/store/bench/store.bench.ts drives it).
 // Measures, prints nothing, returns figures: no assertion here fails on a slow number.
-import { createTokenCounter, definePolicy, presets, project, type ContextPolicy, type Entry, type EntryInput, type TokenCounter } from '@threadlens/core'
+import {
+  createTokenCounter,
+  definePolicy,
+  presets,
+  project,
+  type ContextPolicy,
+  type Entry,
+  type EntryInput,
+  type TokenCounter,
+} from '@threadlens/core'
 import { createRecallIndex } from '@threadlens/core/recall'
 import { ThreadlensDB } from '../../backends/indexeddb/threadlens-db'
 import { createThreadStore } from '../../backends/indexeddb/create-thread-store'
@@ -75,7 +84,11 @@ function benchInputs(count: number, label: string): EntryInput[] {
     const text = `${label} ${position}: ${sentences[position % 3]} ${sentences[(position + 1) % 3]} ${sentences[(position + 2) % 3]}`
     if (position % 10 === 7 && inputs.length + 2 <= count) {
       const toolCallId = `${label}-t${position}`
-      inputs.push({ kind: 'tool_call', payload: { name: 'search', arguments: { query: text.slice(0, 120) } }, refs: { callId: `${label}-c${position}`, toolCallId } })
+      inputs.push({
+        kind: 'tool_call',
+        payload: { name: 'search', arguments: { query: text.slice(0, 120) } },
+        refs: { callId: `${label}-c${position}`, toolCallId },
+      })
       inputs.push({ kind: 'tool_result', payload: { name: 'search', result: { hits: [text.slice(0, 150)] } }, refs: { toolCallId } })
     } else {
       inputs.push({ kind: 'message', payload: { role: position % 2 === 0 ? 'user' : 'assistant', content: text } })
@@ -213,7 +226,14 @@ export async function runStoreBench(options: { sizes?: readonly number[]; openRu
 
     const rawPerSecond = (size / median(rawTimes)) * 1000
     const storePerSecond = (size / median(storeTimes)) * 1000
-    throughput.push({ entries: size, rounds, rawPerSecond, storePerSecond, ratio: storePerSecond / rawPerSecond, storeCountingPerSecond: (size / countingMs) * 1000 })
+    throughput.push({
+      entries: size,
+      rounds,
+      rawPerSecond,
+      storePerSecond,
+      ratio: storePerSecond / rawPerSecond,
+      storeCountingPerSecond: (size / countingMs) * 1000,
+    })
   }
 
   // 3. Open the biggest thread and make its first projection under an 8k budget.
@@ -241,7 +261,14 @@ export async function runStoreBench(options: { sizes?: readonly number[]; openRu
         last = { windowEntries: thread.entries.length, messages: result.messages.length, tokens: result.meta.tokens.total }
         db.close()
       }
-      open.push({ label, threadEntries: target.entries, windowEntries: last.windowEntries, timing: timing(times), projectedMessages: last.messages, projectedTokens: last.tokens })
+      open.push({
+        label,
+        threadEntries: target.entries,
+        windowEntries: last.windowEntries,
+        timing: timing(times),
+        projectedMessages: last.messages,
+        projectedTokens: last.tokens,
+      })
     }
     const db = new ThreadlensDB({ name: target.db })
     const started = performance.now()

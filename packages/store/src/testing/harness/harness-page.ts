@@ -95,7 +95,11 @@ const harness = {
   heard: () =>
     events.map((event) =>
       event.type === 'entry-append'
-        ? { type: event.type, seqs: event.entries.map((entry) => entry.seq), contents: event.entries.map((entry) => (entry.kind === 'message' ? entry.payload.content : entry.kind)) }
+        ? {
+            type: event.type,
+            seqs: event.entries.map((entry) => entry.seq),
+            contents: event.entries.map((entry) => (entry.kind === 'message' ? entry.payload.content : entry.kind)),
+          }
         : event.type === 'storage-fail'
           ? { type: event.type, error: (event.error as Error).name }
           : { type: event.type },
@@ -109,7 +113,15 @@ const harness = {
           const row = await database.threads.get(threadId)
           if (row === undefined) throw new Error('no thread')
           const seq = row.lastSeq + 1
-          await database.entries.add({ id: `aborted-${seq}`, threadId: row.id, seq, kind: 'message', payload: { role: 'user', content: 'ABORTED' }, refs: {}, createdAt: 1 } as never)
+          await database.entries.add({
+            id: `aborted-${seq}`,
+            threadId: row.id,
+            seq,
+            kind: 'message',
+            payload: { role: 'user', content: 'ABORTED' },
+            refs: {},
+            createdAt: 1,
+          } as never)
           await database.threads.put({ ...row, lastSeq: seq, entryCount: seq + 1 })
           throw new Error('abort on purpose')
         })

@@ -63,7 +63,14 @@ const harness = {
     stores = await openThreadlensStores({ name: options.name })
     if (!stores.persistent) throw new Error(`IndexedDB is unavailable here: ${stores.unavailable.message}`)
     syncStateName = `${options.name}-sync`
-    sync = createSync({ threads: stores.threads, url: options.url, state: indexedDbSyncState({ name: syncStateName }), lockName: `${options.name}-sync`, onRejected: () => {}, fetch: watchedFetch })
+    sync = createSync({
+      threads: stores.threads,
+      url: options.url,
+      state: indexedDbSyncState({ name: syncStateName }),
+      lockName: `${options.name}-sync`,
+      onRejected: () => {},
+      fetch: watchedFetch,
+    })
     states.length = 0
     const record = () => {
       const { state } = sync!.status.getSnapshot()
@@ -105,7 +112,13 @@ const harness = {
       threads.push({
         id: record.id,
         title: record.title,
-        entries: entries.map((entry) => ({ id: entry.id, seq: entry.seq, kind: entry.kind, toolCallId: entry.refs?.toolCallId ?? null, payload: JSON.stringify(entry.payload) })),
+        entries: entries.map((entry) => ({
+          id: entry.id,
+          seq: entry.seq,
+          kind: entry.kind,
+          toolCallId: entry.refs?.toolCallId ?? null,
+          payload: JSON.stringify(entry.payload),
+        })),
       })
     }
     fresh.db.close()
@@ -113,7 +126,11 @@ const harness = {
   },
   syncNow: () => opened().sync.syncNow(),
   /** The catch-up bench: from start to every stream read, until `threadId` holds `count` entries. */
-  async catchUp(options: { readonly name: string; readonly url: string; readonly threadId: string }): Promise<{ milliseconds: number; entries: number }> {
+  async catchUp(options: {
+    readonly name: string
+    readonly url: string
+    readonly threadId: string
+  }): Promise<{ milliseconds: number; entries: number }> {
     const began = performance.now()
     await harness.start(options)
     await opened().sync.syncNow()
@@ -145,7 +162,10 @@ const harness = {
       }
       acknowledged.add(listener)
       id = (await opened().stores.threads.append(threadId, message(`live ${index}`))).id
-      await Promise.race([acked, new Promise((_, reject) => setTimeout(() => reject(new Error(`no acknowledged push of ${id} within 10 s`)), 10_000))])
+      await Promise.race([
+        acked,
+        new Promise((_, reject) => setTimeout(() => reject(new Error(`no acknowledged push of ${id} within 10 s`)), 10_000)),
+      ])
       times.push(performance.now() - began)
       acknowledged.delete(listener)
       // Let the step finish (read back, index notice) before the next append, as between two messages a user sends.
