@@ -1,21 +1,20 @@
 import { useMemory } from '@threadlens/react'
 import type { ThreadlensStores } from '@threadlens/store'
-import { toggleDevtools, useDevtoolsOpen } from '@threadlens/devtools/production'
 import { useCallback, useMemo, useState } from 'react'
 import { ActiveChat } from './active-chat'
 import { ChatSidebar } from './chat-sidebar'
-import { ASSISTANT_MEMORY_ID, DEVTOOLS_STORAGE_KEY, scriptedSpeed } from './chat-config'
+import { ASSISTANT_MEMORY_ID, scriptedSpeed } from './chat-config'
 import { modelLabel, offlineSettings, type ModelSettings } from './model/model-settings'
-import { usePolicyChoices } from './policy/use-policy-choices'
-import { usePolicyId } from './policy/use-policy-id'
 import { SettingsPanel } from './settings/settings-panel'
 import { SkipLinks } from './skip-links'
-import { threadActions } from './threads/thread-actions'
-import { titleOf, useThreadList, type ThreadListSnapshot } from './threads/thread-list'
-import { useActiveThread } from './threads/use-active-thread'
+import { titleOf, type ThreadListSnapshot } from './threads/thread-list'
+import { useChatThreads } from './threads/use-chat-threads'
 import { loadChatAgent, useChatAgent } from './session/load-chat-agent'
 import { demoToolSchemas } from './tools/demo-tool-schemas'
 import { DemoSyncContext, useDemoSync } from './sync/use-demo-sync'
+import { useChatLayout } from './use-chat-layout'
+import { usePolicyChoices } from './policy/use-policy-choices'
+import { usePolicyId } from './policy/use-policy-id'
 
 /** Layout and app-wide state: threads, the model, the policy, memory; the open chat does the rest. */
 export function ChatShell({ stores }: { readonly stores: ThreadlensStores }) {
@@ -32,30 +31,15 @@ export function ChatShell({ stores }: { readonly stores: ThreadlensStores }) {
   const memory = useMemory(ASSISTANT_MEMORY_ID, (snapshot) => snapshot.memory)
   const readMemory = useCallback(() => stores.memory.get(ASSISTANT_MEMORY_ID), [stores])
 
-  const actions = useMemo(() => threadActions(stores), [stores])
   const sync = useDemoSync(stores.threads)
-  const list = useThreadList(stores.threads)
-  const [activeId, open] = useActiveThread(list, actions.create)
-  const record = list.records.find((item) => item.id === activeId)
-
-  const [sidebarOpen, setSidebarOpen] = useState(false)
-  // The devtools keep their own open state (remembered per origin, with dock, size, tab and filters).
-  const devtoolsOpen = useDevtoolsOpen(DEVTOOLS_STORAGE_KEY)
-  const [settingsOpen, setSettingsOpen] = useState(false)
+  const [layout, closeSidebar, closeSettings] = useChatLayout()
   const [problem, setProblem, attempt] = useProblem()
   const [notice, setNotice] = useState<string | undefined>(undefined)
-  const openThread = useCallback(
-    (threadId: string) => {
-      open(threadId)
-      setSidebarOpen(false)
-    },
-    [open],
-  )
-  const createThread = () => void attempt('Creating a chat', actions.create).then((id) => id !== undefined && openThread(id))
+  const { actions, list, activeId, record, openThread, createThread } = useChatThreads(stores, attempt, closeSidebar)
 
   return (
     <DemoSyncContext.Provider value={sync}>
-      <div className="chat-app" data-sidebar-open={sidebarOpen}>
+      <div className="chat-app" data-sidebar-open={layout.sidebarOpen}>
         <SkipLinks />
         <ChatSidebar
           list={list}
@@ -64,12 +48,12 @@ export function ChatShell({ stores }: { readonly stores: ThreadlensStores }) {
           actions={actions}
           onOpen={openThread}
           onCreate={createThread}
-          onClose={() => setSidebarOpen(false)}
+          onClose={closeSidebar}
           onNotice={setNotice}
           attempt={attempt}
         />
-        {sidebarOpen ? (
-          <button type="button" className="chat-backdrop chat-only-narrow" aria-label="Close the chat list" onClick={() => setSidebarOpen(false)} />
+        {layout.sidebarOpen ? (
+          <button type="button" className="chat-backdrop chat-only-narrow" aria-label="Close the chat list" onClick={closeSidebar} />
         ) : null}
         <ChatToasts
           stores={stores}
@@ -78,7 +62,7 @@ export function ChatShell({ stores }: { readonly stores: ThreadlensStores }) {
           onDismiss={() => setProblem(undefined)}
           onDismissNotice={() => setNotice(undefined)}
         />
-        {settingsOpen ? <ChatSettings settings={settings} speed={speed} onSettings={setSettings} onClose={() => setSettingsOpen(false)} /> : null}
+        {layout.settingsOpen ? <ChatSettings settings={settings} speed={speed} onSettings={setSettings} onClose={closeSettings} /> : null}
         {activeId === undefined || choice === undefined ? (
           <NoOpenChat list={list} onCreate={createThread} />
         ) : (
@@ -101,14 +85,7 @@ export function ChatShell({ stores }: { readonly stores: ThreadlensStores }) {
             actions={actions}
             onOpen={openThread}
             onProblem={setProblem}
-            layout={{
-              sidebarOpen,
-              devtoolsOpen,
-              settingsOpen,
-              toggleSidebar: () => setSidebarOpen((value) => !value),
-              toggleDevtools: () => toggleDevtools(DEVTOOLS_STORAGE_KEY),
-              toggleSettings: () => setSettingsOpen((value) => !value),
-            }}
+            layout={layout}
           />
         )}
       </div>

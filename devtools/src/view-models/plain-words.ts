@@ -19,92 +19,85 @@ function windowWords(policy: ContextPolicy | undefined): string {
   return messages === undefined ? 'the turns' : `the last ${messages}`
 }
 
+/** `the last 3 turns`, or `the newest turns` without a policy. */
+const keptTurns = (policy: ContextPolicy | undefined) => (policy === undefined ? 'the newest turns' : `the last ${turns(policy.keepLastTurns)}`)
+
+/** Each reason's words: as they are, or made from the summary that stands in and the policy's own values. */
+const reasonWords: {
+  readonly [R in LeftOutReason]: ReasonWords | ((summarySeq: number | undefined, policy: ContextPolicy | undefined) => ReasonWords)
+} = {
+  budget: (_, policy) => ({
+    short: 'they did not fit the token budget',
+    sentence: `Left out: they did not fit the room the request has${policy === undefined ? '' : ` (${(policy.maxInputTokens - policy.reserveOutputTokens).toLocaleString('en-US')} tokens: maxInputTokens minus reserveOutputTokens)`}; the newest are kept first. Raise maxInputTokens, or summarize older turns to keep their gist.`,
+  }),
+  window: (_, policy) => ({
+    short: 'they are older than the turns the policy keeps',
+    sentence: `Left out: older than ${windowWords(policy)} the policy sends. Raise maxTurns or maxMessages to send more history.`,
+  }),
+  'cache-window': {
+    short: 'the window moves in steps to keep the prompt cache',
+    sentence:
+      'Left out early so the start of the request stays the same between calls and the provider’s prompt cache keeps hitting (cacheFriendly). Turn cacheFriendly off to send as much as fits every time.',
+  },
+  summarized: (summarySeq) => ({
+    short: 'a summary stands in for them',
+    sentence: `Not sent as written: the summary${summarySeq === undefined ? '' : ` (entry #${summarySeq})`} is sent in their place, because they do not all fit. Raise maxInputTokens to send more of them word for word.`,
+  }),
+  superseded: { short: 'a newer summary replaces it', sentence: 'Not sent: an older summary; the newest summary covers the same turns and more.' },
+  unneeded: {
+    short: 'everything it covers fits',
+    sentence: 'Not sent: this summary is not needed, because the turns it covers all fit and are sent word for word.',
+  },
+  isolated: {
+    short: 'older tool calls are reduced to their outcome',
+    sentence:
+      "Not sent: tool calls and results of earlier requests; only the answer they led to is kept (toolTrace 'boundary'). Set toolTrace to 'transparent' to send them all.",
+  },
+  masked: (_, policy) => ({
+    short: `tool results older than ${keptTurns(policy)} are masked`,
+    sentence: `Shortened: tool results older than ${keptTurns(policy)} are sent as a short placeholder (name, call id and size) to save room (toolTrace 'masked'). Raise keepLastTurns to keep more results whole, or set toolTrace to 'transparent'.`,
+  }),
+  pruned: (_, policy) => ({
+    short: 'long tool outputs are cut to head and tail',
+    sentence: `Shortened: tool outputs over ${policy?.pruneToolOutputsOverTokens === undefined ? 'the limit' : `${policy.pruneToolOutputsOverTokens.toLocaleString('en-US')} tokens`} are sent as their first and last lines (pruneToolOutputsOverTokens). Raise it, or unset it, to send them whole.`,
+  }),
+  deduped: {
+    short: 'a newer identical result is sent instead',
+    sentence:
+      'Shortened: the same tool result came back again later, so this one is sent as a reference to it (dedupeToolResults). Turn dedupeToolResults off to send each copy.',
+  },
+  kind: {
+    short: 'their kind is not sent',
+    sentence: 'Not sent: the policy leaves this kind of entry out (includeKinds). Add the kind to includeKinds to send it.',
+  },
+  reset: {
+    short: 'they come before a reset',
+    sentence:
+      'Not sent: the conversation was reset after them; nothing before a reset is sent again. Fork the chat from an earlier entry to get them back.',
+  },
+  applied: {
+    short: 'context operations are applied, not sent',
+    sentence: 'Not sent: a pin, unpin or reset changes what is sent; it is never sent itself.',
+  },
+  unresolved: {
+    short: 'a tool call never got its result',
+    sentence:
+      "Not sent: a tool call that never got a result (unresolvedToolCalls: 'drop'). Set unresolvedToolCalls to 'interrupt' to send it with a note that it was interrupted.",
+  },
+  orphan: {
+    short: 'its tool call is not sent',
+    sentence: 'Not sent: a tool result whose call is left out; a result is never sent without its call.',
+  },
+}
+
 /**
  * Why entries were left out or shortened, in words a user can act on: what happened, and the policy
  * setting that changes it (with the policy's own values when it is given). The rule as the projector
  * states it stays available as expert detail (see `left-out`'s `rule`).
  */
 export function reasonInWords(reason: LeftOutReason, summarySeq?: number, policy?: ContextPolicy): ReasonWords {
-  const keep = policy === undefined ? 'the newest turns' : `the last ${turns(policy.keepLastTurns)}`
-  switch (reason) {
-    case 'budget':
-      return {
-        short: 'they did not fit the token budget',
-        sentence: `Left out: they did not fit the room the request has${policy === undefined ? '' : ` (${(policy.maxInputTokens - policy.reserveOutputTokens).toLocaleString('en-US')} tokens: maxInputTokens minus reserveOutputTokens)`}; the newest are kept first. Raise maxInputTokens, or summarize older turns to keep their gist.`,
-      }
-    case 'window':
-      return {
-        short: 'they are older than the turns the policy keeps',
-        sentence: `Left out: older than ${windowWords(policy)} the policy sends. Raise maxTurns or maxMessages to send more history.`,
-      }
-    case 'cache-window':
-      return {
-        short: 'the window moves in steps to keep the prompt cache',
-        sentence:
-          'Left out early so the start of the request stays the same between calls and the provider’s prompt cache keeps hitting (cacheFriendly). Turn cacheFriendly off to send as much as fits every time.',
-      }
-    case 'summarized':
-      return {
-        short: 'a summary stands in for them',
-        sentence: `Not sent as written: the summary${summarySeq === undefined ? '' : ` (entry #${summarySeq})`} is sent in their place, because they do not all fit. Raise maxInputTokens to send more of them word for word.`,
-      }
-    case 'superseded':
-      return { short: 'a newer summary replaces it', sentence: 'Not sent: an older summary; the newest summary covers the same turns and more.' }
-    case 'unneeded':
-      return {
-        short: 'everything it covers fits',
-        sentence: 'Not sent: this summary is not needed, because the turns it covers all fit and are sent word for word.',
-      }
-    case 'isolated':
-      return {
-        short: 'older tool calls are reduced to their outcome',
-        sentence:
-          "Not sent: tool calls and results of earlier requests; only the answer they led to is kept (toolTrace 'boundary'). Set toolTrace to 'transparent' to send them all.",
-      }
-    case 'masked':
-      return {
-        short: `tool results older than ${keep} are masked`,
-        sentence: `Shortened: tool results older than ${keep} are sent as a short placeholder (name, call id and size) to save room (toolTrace 'masked'). Raise keepLastTurns to keep more results whole, or set toolTrace to 'transparent'.`,
-      }
-    case 'pruned':
-      return {
-        short: 'long tool outputs are cut to head and tail',
-        sentence: `Shortened: tool outputs over ${policy?.pruneToolOutputsOverTokens === undefined ? 'the limit' : `${policy.pruneToolOutputsOverTokens.toLocaleString('en-US')} tokens`} are sent as their first and last lines (pruneToolOutputsOverTokens). Raise it, or unset it, to send them whole.`,
-      }
-    case 'deduped':
-      return {
-        short: 'a newer identical result is sent instead',
-        sentence:
-          'Shortened: the same tool result came back again later, so this one is sent as a reference to it (dedupeToolResults). Turn dedupeToolResults off to send each copy.',
-      }
-    case 'kind':
-      return {
-        short: 'their kind is not sent',
-        sentence: 'Not sent: the policy leaves this kind of entry out (includeKinds). Add the kind to includeKinds to send it.',
-      }
-    case 'reset':
-      return {
-        short: 'they come before a reset',
-        sentence:
-          'Not sent: the conversation was reset after them; nothing before a reset is sent again. Fork the chat from an earlier entry to get them back.',
-      }
-    case 'applied':
-      return {
-        short: 'context operations are applied, not sent',
-        sentence: 'Not sent: a pin, unpin or reset changes what is sent; it is never sent itself.',
-      }
-    case 'unresolved':
-      return {
-        short: 'a tool call never got its result',
-        sentence:
-          "Not sent: a tool call that never got a result (unresolvedToolCalls: 'drop'). Set unresolvedToolCalls to 'interrupt' to send it with a note that it was interrupted.",
-      }
-    case 'orphan':
-      return {
-        short: 'its tool call is not sent',
-        sentence: 'Not sent: a tool result whose call is left out; a result is never sent without its call.',
-      }
-  }
+  const words = reasonWords[reason]
+  return typeof words === 'function' ? words(summarySeq, policy) : words
 }
 
 const percent = (ratio: number) => `${(Math.abs(ratio - 1) * 100).toFixed(1)}%`

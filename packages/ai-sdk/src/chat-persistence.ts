@@ -1,15 +1,16 @@
 import type { CallRecord, EntryInput, Thread } from '@threadlens/core'
-import { threadId as toThreadId, webLocks } from '@threadlens/core/internal'
+import { threadId as toThreadId } from '@threadlens/core/internal'
 import type { ThreadStore } from '@threadlens/store'
 import { StorageError } from '@threadlens/store'
 import type { AttachmentStore } from '@threadlens/store/attachments'
 import type { UIMessage } from 'ai'
 import { noteInvalidMetadata, oncePerMessage } from './call-metadata'
+import { createLock } from './chat-lock'
 import { InvalidAdapterOptionsError, type InvalidCallMetadataError } from './errors'
 import { pendingCallStore } from './pending-calls'
 import type { FileKeeper } from './ui-attachments'
-import { compare, json, storedMessages } from './stored-messages'
-import { entriesToUIMessages, uiMessageToEntryInputs, type UIMessageEntriesOptions } from './ui-message-entries'
+import { divergence, inputsToAppend, json, storedMessages } from './stored-messages'
+import { entriesToUIMessages, type UIMessageEntriesOptions } from './ui-message-entries'
 
 export interface ChatPersistenceOptions {
   /**
@@ -94,18 +95,6 @@ export interface ChatPersistence {
 }
 
 const chatIdPattern = /^[A-Za-z0-9_.:-]{1,120}$/
-
-/** Runs `task` holding the chat's lock: a Web Lock across tabs where available, and always in order within this tab. */
-function createLock(name: string): <T>(task: () => Promise<T>) => Promise<T> {
-  let tail: Promise<unknown> = Promise.resolve()
-  return <T>(task: () => Promise<T>): Promise<T> => {
-    const locks = webLocks()
-    const run = (): Promise<T> => (locks === undefined ? task() : (locks.request(name, task) as Promise<T>))
-    const result = tail.then(run, run)
-    tail = result.catch(() => undefined)
-    return result
-  }
-}
 
 /** Most branches a save tries to create when other tabs take the same ids at the same time. */
 const MAX_BRANCH_ATTEMPTS = 8
@@ -219,31 +208,13 @@ export function createChatPersistence(options: ChatPersistenceOptions): ChatPers
               keptInline(given[index] as UIMessage) ? (given[index] as UIMessage) : message,
             )
       const incoming = new Map(messages.map((message) => [message.id, message]))
-      let divergeAt: number | undefined
-      for (const [id, { message, firstSeq }] of stored) {
-        const next = incoming.get(id)
-        const diverged = next === undefined ? known.has(id) : compare(message, next, entryOptions).kind === 'replaced'
-        if (diverged) {
-          divergeAt = firstSeq
-          break
-        }
-      }
+      const divergeAt = divergence(stored, incoming, known, entryOptions)
       if (divergeAt !== undefined) {
         target = await branchBefore(head, divergeAt)
         current = target
         stored = storedMessages((await (await storeOf()).load(target)).entries)
       }
-      const inputs: EntryInput[] = []
-      for (const message of messages) {
-        const previous = stored.get(message.id)
-        if (previous === undefined) {
-          inputs.push(...uiMessageToEntryInputs(message, entryOptions))
-          continue
-        }
-        const relation = compare(previous.message, message, entryOptions)
-        // A replaced message here was never seen by this tab (another tab's): the stored copy stays.
-        if (relation.kind === 'grown') inputs.push(...relation.inputs)
-      }
+      const inputs = inputsToAppend(messages, stored, entryOptions)
       if (target !== head.id) await files?.keepFor(target, messages)
       if (inputs.length > 0) await (await storeOf()).appendMany(target, inputs)
       for (const input of inputs) if (input.meta?.call !== undefined && input.refs?.callId !== undefined) pending.remove(input.refs.callId)

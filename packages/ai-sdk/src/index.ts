@@ -1,6 +1,7 @@
 export { UnstorableMessageError, InvalidAdapterOptionsError, InvalidProjectedRequestError, InvalidCallMetadataError } from './errors'
 export type { UIMessageEntriesOptions } from './ui-message-entries'
-export { UI_MESSAGE_KEY, uiMessageToEntryInputs, entriesToUIMessages, uiMessageIdOf, stepCallId, deniedResultText } from './ui-message-entries'
+export { UI_MESSAGE_KEY, uiMessageToEntryInputs, entriesToUIMessages, uiMessageIdOf, stepCallId } from './ui-message-entries'
+export { deniedResultText } from './ui-message-parts'
 export type { ModelMessagesOptions, ModelMessagesProjection } from './model-messages'
 export { toModelMessages, projectModelMessages, splitInstructions } from './model-messages'
 export type { ChatPersistence, ChatPersistenceOptions, SaveResult } from './chat-persistence'

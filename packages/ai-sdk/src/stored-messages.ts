@@ -53,3 +53,40 @@ export function compare(
   const anchor = after[0]
   return { kind: 'grown', inputs: [{ ...(first as EntryInput), meta: { ...first?.meta, app: anchor?.meta?.app ?? {} } } as EntryInput, ...rest] }
 }
+
+/**
+ * The seq where the saved messages leave the stored ones, if they do: the first stored message the
+ * save replaced, or one this tab knew (`known`) that the save no longer holds. A branch starts there.
+ */
+export function divergence(
+  stored: ReadonlyMap<string, StoredMessage>,
+  incoming: ReadonlyMap<string, UIMessage>,
+  known: ReadonlySet<string>,
+  options: UIMessageEntriesOptions,
+): number | undefined {
+  for (const [id, { message, firstSeq }] of stored) {
+    const next = incoming.get(id)
+    if (next === undefined ? known.has(id) : compare(message, next, options).kind === 'replaced') return firstSeq
+  }
+  return undefined
+}
+
+/** What saving `messages` over the stored ones appends: new messages whole, grown ones their new entries. */
+export function inputsToAppend(
+  messages: readonly UIMessage[],
+  stored: ReadonlyMap<string, StoredMessage>,
+  options: UIMessageEntriesOptions,
+): EntryInput[] {
+  const inputs: EntryInput[] = []
+  for (const message of messages) {
+    const previous = stored.get(message.id)
+    if (previous === undefined) {
+      inputs.push(...uiMessageToEntryInputs(message, options))
+      continue
+    }
+    const relation = compare(previous.message, message, options)
+    // A replaced message here was never seen by this tab (another tab's): the stored copy stays.
+    if (relation.kind === 'grown') inputs.push(...relation.inputs)
+  }
+  return inputs
+}

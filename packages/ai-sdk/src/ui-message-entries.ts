@@ -1,10 +1,9 @@
-import type { CallRecord, Entry, EntryInput, EntryMeta, EntryRefs, JsonObject, JsonValue } from '@threadlens/core'
+import type { CallRecord, Entry, EntryInput, EntryMeta, EntryRefs, JsonObject } from '@threadlens/core'
 import { completeCallRecord } from '@threadlens/core/calls'
-import type { ContentPart, MediaSource } from '@threadlens/core/parts'
 import type { UIMessage } from 'ai'
 import { outcomeOf, reportedCallsOf, stepOwners } from './call-metadata'
 import { UnstorableMessageError } from './errors'
-import { parseAttachmentReference } from './attachment-reference'
+import { deniedResultText, isToolPart, toJson, toolArguments, toolName, userContentParts, type ToolPartLike } from './ui-message-parts'
 
 /**
  * Where a UI message lives in its entries' `meta.app` (a field the entry schema already allows):
@@ -32,93 +31,6 @@ export interface UIMessageEntriesOptions {
   readonly callRecordFor?: (callId: string) => CallRecord | undefined
 }
 
-const forbiddenKeys = new Set(['__proto__', 'constructor', 'prototype'])
-
-/** JSON copy without `undefined` members; refuses what the entry schema would refuse. */
-function toJson(messageId: string, value: unknown, path: string): JsonValue {
-  if (value === null || typeof value === 'string' || typeof value === 'boolean') return value
-  if (typeof value === 'number') {
-    if (!Number.isFinite(value)) throw new UnstorableMessageError(messageId, `${path} is ${value}; only finite numbers can be stored`)
-    return value
-  }
-  if (Array.isArray(value)) return value.map((item, index) => (item === undefined ? null : toJson(messageId, item, `${path}[${index}]`)))
-  if (typeof value === 'object') {
-    const prototype = Object.getPrototypeOf(value)
-    if (prototype !== Object.prototype && prototype !== null) {
-      throw new UnstorableMessageError(
-        messageId,
-        `${path} is a ${prototype?.constructor?.name ?? 'non-plain object'}; store plain JSON objects (convert dates to strings)`,
-      )
-    }
-    const result: Record<string, JsonValue> = {}
-    for (const [key, item] of Object.entries(value)) {
-      if (forbiddenKeys.has(key)) throw new UnstorableMessageError(messageId, `${path} has the key "${key}", which the store refuses; rename it`)
-      if (item === undefined) continue
-      result[key] = toJson(messageId, item, `${path}.${key}`)
-    }
-    return result
-  }
-  throw new UnstorableMessageError(messageId, `${path} is a ${typeof value}; only JSON can be stored`)
-}
-
-function isToolPart(part: { type: string }): part is ToolPartLike {
-  return part.type === 'dynamic-tool' || part.type.startsWith('tool-')
-}
-
-interface ToolPartLike {
-  readonly type: string
-  readonly toolName?: string
-  readonly toolCallId: string
-  readonly state: string
-  readonly input?: unknown
-  readonly output?: unknown
-  readonly errorText?: string
-  readonly approval?: { readonly approved?: boolean; readonly reason?: string }
-}
-
-function toolName(part: ToolPartLike): string {
-  return part.type === 'dynamic-tool' ? (part.toolName ?? 'tool') : part.type.slice('tool-'.length)
-}
-
-/** What the model is told a denied call returned. */
-export function deniedResultText(reason: string | undefined): string {
-  return reason === undefined || reason === '' ? 'The user denied this tool call.' : `The user denied this tool call: ${reason}`
-}
-
-function toolArguments(messageId: string, input: unknown, path: string): JsonObject {
-  if (input === undefined) return {}
-  const json = toJson(messageId, input, path)
-  if (json !== null && typeof json === 'object' && !Array.isArray(json)) return json as JsonObject
-  return { input: json }
-}
-
-/** A file part's URL the model can be sent: `https:`, `http:`, `data:` or bytes in the attachment store (a `blob:` URL lives only in its page). */
-function sendableFileUrl(url: string): boolean {
-  return /^(https?:|data:)/i.test(url) || parseAttachmentReference(url) !== undefined
-}
-
-/**
- * A user message's text and files as core content parts, in order, when it has files the model can
- * be sent: images and files are then counted (attachment tokens) and projected like any other.
- * Core's image or file part holds the URL (or the store's attachment); the media type and file name
- * stay on the UI part.
- */
-function userContentParts(parts: UIMessage['parts']): ContentPart[] | undefined {
-  if (!parts.some((part) => part.type === 'file' && sendableFileUrl(part.url))) return undefined
-  return parts.flatMap((part): ContentPart[] => {
-    if (part.type === 'text') return [{ type: 'text', text: part.text }]
-    if (part.type !== 'file' || !sendableFileUrl(part.url)) return []
-    const reference = parseAttachmentReference(part.url)
-    const source: MediaSource =
-      reference === undefined
-        ? { type: 'url', url: part.url }
-        : { type: 'attachment', id: reference.id, mediaType: reference.mediaType, bytes: reference.bytes }
-    if (part.mediaType.startsWith('image/')) return [{ type: 'image', source }]
-    const filename = part.filename !== undefined && part.filename.length >= 1 && part.filename.length <= 1024 ? part.filename : undefined
-    return [{ type: 'file', source, ...(filename === undefined ? {} : { filename }) }]
-  })
-}
-
 /** The call id of step `step` of message `messageId`: entries of one model call share it. */
 export function stepCallId(messageId: string, step: number): string {
   return `${messageId}:${step}`
@@ -135,21 +47,7 @@ export function stepCallId(messageId: string, step: number): string {
  * `meta.app.aiSdk.message`; they are not sent to the model as text.
  */
 export function uiMessageToEntryInputs(message: UIMessage, options: UIMessageEntriesOptions = {}): EntryInput[] {
-  const maxInline = options.maxInlineFileChars ?? 4_000_000
-  if (typeof message.id !== 'string' || message.id === '')
-    throw new UnstorableMessageError(String(message.id), 'it has no id; give every message an id')
-  if (message.role !== 'user' && message.role !== 'assistant' && message.role !== 'system') {
-    throw new UnstorableMessageError(message.id, `its role is ${JSON.stringify(message.role)}; expected user, assistant or system`)
-  }
-  if (!Array.isArray(message.parts)) throw new UnstorableMessageError(message.id, 'its parts are not an array')
-  for (const part of message.parts) {
-    if (part.type === 'file' && part.url.startsWith('data:') && part.url.length > maxInline) {
-      throw new UnstorableMessageError(
-        message.id,
-        `a file part holds ${part.url.length} characters of data, over maxInlineFileChars (${maxInline}); upload it and keep an https: URL, or raise the limit`,
-      )
-    }
-  }
+  checkStorable(message, options.maxInlineFileChars ?? 4_000_000)
   const stored = toJson(message.id, message, 'message') as JsonObject
   const anchorApp: JsonObject = { [UI_MESSAGE_KEY]: { v: recordVersion, message: stored } }
   const memberApp: JsonObject = { [UI_MESSAGE_KEY]: { v: recordVersion, messageId: message.id } }
@@ -184,48 +82,75 @@ export function uiMessageToEntryInputs(message: UIMessage, options: UIMessageEnt
     return inputs
   }
 
-  const steps: (typeof message.parts)[] = [[]]
+  // Steps of one call (a tool loop on the server) share its call id.
+  const ownerOf = stepOwners(message.id, reported ?? { calls: new Map(), problem: undefined })
+  stepsOf(message.parts).forEach((parts, step) => {
+    const refs: EntryRefs = { callId: stepCallId(message.id, ownerOf(step)), iteration: step }
+    for (const input of stepEntries(message.id, parts, refs)) push(input)
+  })
+  if (inputs.length === 0)
+    push({ kind: 'message', payload: { role: 'assistant', content: '' }, refs: { callId: stepCallId(message.id, 0), iteration: 0 } })
+  return inputs
+}
+
+/** Refuses, with the reason, a message the store could not keep: no id, an unknown role, parts that are no array, a file too large to keep inline. */
+function checkStorable(message: UIMessage, maxInline: number): void {
+  if (typeof message.id !== 'string' || message.id === '')
+    throw new UnstorableMessageError(String(message.id), 'it has no id; give every message an id')
+  if (message.role !== 'user' && message.role !== 'assistant' && message.role !== 'system') {
+    throw new UnstorableMessageError(message.id, `its role is ${JSON.stringify(message.role)}; expected user, assistant or system`)
+  }
+  if (!Array.isArray(message.parts)) throw new UnstorableMessageError(message.id, 'its parts are not an array')
   for (const part of message.parts) {
+    if (part.type === 'file' && part.url.startsWith('data:') && part.url.length > maxInline) {
+      throw new UnstorableMessageError(
+        message.id,
+        `a file part holds ${part.url.length} characters of data, over maxInlineFileChars (${maxInline}); upload it and keep an https: URL, or raise the limit`,
+      )
+    }
+  }
+}
+
+/** An assistant message's parts split at its `step-start` parts (an empty step is not started). */
+function stepsOf(parts: UIMessage['parts']): UIMessage['parts'][] {
+  const steps: UIMessage['parts'][] = [[]]
+  for (const part of parts) {
     if (part.type === 'step-start') {
       if ((steps[steps.length - 1] ?? []).length > 0) steps.push([])
       continue
     }
     steps[steps.length - 1]?.push(part)
   }
-  // Steps of one call (a tool loop on the server) share its call id.
-  const ownerOf = stepOwners(message.id, reported ?? { calls: new Map(), problem: undefined })
-  steps.forEach((parts, step) => {
-    const refs: EntryRefs = { callId: stepCallId(message.id, ownerOf(step)), iteration: step }
-    const text = parts.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('')
-    const tools = parts.filter((part) => isToolPart(part)) as unknown as ToolPartLike[]
-    const called = tools.filter((part) => part.state !== 'input-streaming')
-    if (text !== '') push({ kind: 'message', payload: { role: 'assistant', content: text }, refs })
-    for (const part of called) {
-      push({
-        kind: 'tool_call',
-        payload: { name: toolName(part), arguments: toolArguments(message.id, part.input, `tool ${part.toolCallId} input`) },
-        refs: { ...refs, toolCallId: part.toolCallId },
-      })
+  return steps
+}
+
+/** One step's entries: its text, a call per tool part whose input is complete, then a result per finished call. */
+function stepEntries(messageId: string, parts: UIMessage['parts'], refs: EntryRefs): EntryInput[] {
+  const entries: EntryInput[] = []
+  const text = parts.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('')
+  const tools = parts.filter((part) => isToolPart(part)) as unknown as ToolPartLike[]
+  const called = tools.filter((part) => part.state !== 'input-streaming')
+  if (text !== '') entries.push({ kind: 'message', payload: { role: 'assistant', content: text }, refs })
+  for (const part of called) {
+    entries.push({
+      kind: 'tool_call',
+      payload: { name: toolName(part), arguments: toolArguments(messageId, part.input, `tool ${part.toolCallId} input`) },
+      refs: { ...refs, toolCallId: part.toolCallId },
+    })
+  }
+  for (const part of called) {
+    const name = toolName(part)
+    const callRefs = { ...refs, toolCallId: part.toolCallId }
+    if (part.state === 'output-available') {
+      const result = toJson(messageId, part.output ?? null, `tool ${part.toolCallId} output`)
+      entries.push({ kind: 'tool_result', payload: { name, result }, refs: callRefs })
+    } else if (part.state === 'output-error') {
+      entries.push({ kind: 'tool_result', payload: { name, error: part.errorText ?? 'error' }, refs: callRefs })
+    } else if (part.state === 'output-denied') {
+      entries.push({ kind: 'tool_result', payload: { name, error: deniedResultText(part.approval?.reason) }, refs: callRefs })
     }
-    for (const part of called) {
-      const name = toolName(part)
-      const callRefs = { ...refs, toolCallId: part.toolCallId }
-      if (part.state === 'output-available') {
-        push({
-          kind: 'tool_result',
-          payload: { name, result: toJson(message.id, part.output ?? null, `tool ${part.toolCallId} output`) },
-          refs: callRefs,
-        })
-      } else if (part.state === 'output-error') {
-        push({ kind: 'tool_result', payload: { name, error: part.errorText ?? 'error' }, refs: callRefs })
-      } else if (part.state === 'output-denied') {
-        push({ kind: 'tool_result', payload: { name, error: deniedResultText(part.approval?.reason) }, refs: callRefs })
-      }
-    }
-  })
-  if (inputs.length === 0)
-    push({ kind: 'message', payload: { role: 'assistant', content: '' }, refs: { callId: stepCallId(message.id, 0), iteration: 0 } })
-  return inputs
+  }
+  return entries
 }
 
 /** What an entry holds under `meta.app.aiSdk`, if anything this package wrote. */

@@ -1,4 +1,4 @@
-import { useId, type ClipboardEvent, type DragEvent, type FormEvent, type KeyboardEvent } from 'react'
+import { useId, type FormEvent, type KeyboardEvent } from 'react'
 import { COMPOSER_INPUT_ID } from '../skip-links'
 import { AttachmentTray } from './attachment-tray'
 import type { DraftAttachment } from './draft-attachments'
@@ -40,17 +40,10 @@ export function Composer({
     onSend(text)
   }
   // Pasted screenshots and dropped files join the draft; pasted text stays the browser's business.
-  const onPaste = (event: ClipboardEvent<HTMLTextAreaElement>) => {
-    const files = [...event.clipboardData.files]
+  const attachFrom = (event: { preventDefault(): void }, files: FileList) => {
     if (onAttach === undefined || files.length === 0) return
     event.preventDefault()
-    onAttach(files)
-  }
-  const onDrop = (event: DragEvent<HTMLFormElement>) => {
-    const files = [...event.dataTransfer.files]
-    if (onAttach === undefined || files.length === 0) return
-    event.preventDefault()
-    onAttach(files)
+    onAttach([...files])
   }
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
     if (event.key === 'Enter' && !event.shiftKey && !event.nativeEvent.isComposing) {
@@ -64,7 +57,7 @@ export function Composer({
       onSubmit={submit}
       aria-label="Send a message"
       onDragOver={(event) => onAttach !== undefined && event.preventDefault()}
-      onDrop={onDrop}
+      onDrop={(event) => attachFrom(event, event.dataTransfer.files)}
     >
       <AttachmentTray attachments={attachments} onRemove={(key) => onRemoveAttachment?.(key)} />
       <label className="chat-visually-hidden" htmlFor={COMPOSER_INPUT_ID}>
@@ -77,7 +70,7 @@ export function Composer({
         onChange={(event) => onDraft(event.target.value)}
         onKeyDown={onKeyDown}
         onFocus={onFocus}
-        onPaste={onPaste}
+        onPaste={(event) => attachFrom(event, event.clipboardData.files)}
         rows={2}
         placeholder="Ask something, or try /error"
         aria-describedby={hintId}
@@ -86,23 +79,7 @@ export function Composer({
       <span id={hintId} className="chat-visually-hidden">
         Enter sends, Shift+Enter adds a line.{onAttach === undefined ? '' : ' Paste or drop images and files to attach them.'}
       </span>
-      {onAttach === undefined ? null : (
-        <label className="chat-button chat-attach-button">
-          Attach
-          <input
-            type="file"
-            className="chat-visually-hidden"
-            aria-label="Attach images or files"
-            multiple
-            accept="image/*,application/pdf,text/*"
-            disabled={disabled}
-            onChange={(event) => {
-              onAttach([...(event.target.files ?? [])])
-              event.target.value = ''
-            }}
-          />
-        </label>
-      )}
+      {onAttach === undefined ? null : <AttachButton disabled={disabled} onAttach={onAttach} />}
       {running ? (
         <button type="button" className="chat-button chat-button--danger" onClick={onStop}>
           Stop
@@ -113,5 +90,26 @@ export function Composer({
         </button>
       )}
     </form>
+  )
+}
+
+/** The file picker behind the Attach button; it is emptied after each pick so the same file can be picked again. */
+function AttachButton({ disabled, onAttach }: { readonly disabled: boolean; onAttach(files: readonly File[]): void }) {
+  return (
+    <label className="chat-button chat-attach-button">
+      Attach
+      <input
+        type="file"
+        className="chat-visually-hidden"
+        aria-label="Attach images or files"
+        multiple
+        accept="image/*,application/pdf,text/*"
+        disabled={disabled}
+        onChange={(event) => {
+          onAttach([...(event.target.files ?? [])])
+          event.target.value = ''
+        }}
+      />
+    </label>
   )
 }

@@ -1,6 +1,7 @@
 import type { ProjectionMeta } from '@threadlens/core'
 import { ThreadlensTokenMeter } from '@threadlens/devtools'
 import type { RefObject } from 'react'
+import type { ChatLayout } from '../active-chat'
 import type { ChatPolicyOption } from '../policy/chat-policies'
 import { PolicySelect } from './policy-select'
 import { SyncControl } from '../sync/sync-control'
@@ -15,20 +16,17 @@ export interface ChatHeaderProps {
   readonly meta: ProjectionMeta | undefined
   readonly meterSource: 'in-flight' | 'next-call'
   readonly busy: boolean
-  readonly sidebarOpen: boolean
-  readonly devtoolsOpen: boolean
+  /** Which of the chat list, the devtools and the settings are open, and their toggles. */
+  readonly layout: ChatLayout
   /** The Devtools button, where focus returns when the panel closes. */
   readonly devtoolsToggleRef: RefObject<HTMLButtonElement | null>
-  readonly settingsOpen: boolean
-  onToggleSidebar(): void
-  onToggleDevtools(): void
-  onToggleSettings(): void
   onLongSession(): void
   onCompact(): void
 }
 
 /** The open chat's title, the model, the policy, the token meter (always visible) and the actions. */
 export function ChatHeader(props: ChatHeaderProps) {
+  const { layout } = props
   return (
     <header className="chat-header">
       <div className="chat-header-row">
@@ -36,8 +34,8 @@ export function ChatHeader(props: ChatHeaderProps) {
           type="button"
           className="chat-button chat-only-narrow"
           aria-controls="chat-sidebar"
-          aria-expanded={props.sidebarOpen}
-          onClick={props.onToggleSidebar}
+          aria-expanded={layout.sidebarOpen}
+          onClick={layout.toggleSidebar}
         >
           Chats
         </button>
@@ -50,8 +48,8 @@ export function ChatHeader(props: ChatHeaderProps) {
             <button
               type="button"
               className="chat-link-button"
-              onClick={props.onToggleSettings}
-              aria-expanded={props.settingsOpen}
+              onClick={layout.toggleSettings}
+              aria-expanded={layout.settingsOpen}
               aria-controls="chat-settings"
               data-testid="model-label"
               title="Change the model"
@@ -77,10 +75,10 @@ export function ChatHeader(props: ChatHeaderProps) {
             ref={props.devtoolsToggleRef}
             type="button"
             className="chat-button"
-            aria-expanded={props.devtoolsOpen}
+            aria-expanded={layout.devtoolsOpen}
             data-testid="chat-devtools-toggle"
             title="Open or close the threadlens devtools (Alt+Shift+D)"
-            onClick={props.onToggleDevtools}
+            onClick={layout.toggleDevtools}
           >
             Devtools
           </button>

@@ -2,30 +2,13 @@ import { decideCompaction, type ContextPolicy, type ProjectionResult } from '@th
 import { type ContentPart } from '@threadlens/core/parts'
 import { useCallback, useEffect, useRef, useState } from 'react'
 import { loadChatAgent } from './load-chat-agent'
+import { describeError, idle, sendEventChange, type SendState } from './send-state'
 import type { ChatSession } from './use-chat-session'
-
-export interface SendState {
-  /** `waiting` while another tab drives the thread; `running` from the click to the end of the request. */
-  readonly phase: 'idle' | 'running' | 'waiting'
-  /** The message being sent until the thread holds it (its `requestId` once known). */
-  readonly pending: { readonly text: string; readonly requestId: string | undefined } | undefined
-  /** The last request's failure; the thread keeps everything up to it. */
-  readonly error: { readonly name: string; readonly message: string } | undefined
-  /** What just happened besides the reply (a summary written, a stop). */
-  readonly notice: string | undefined
-}
-
-const idle: SendState = { phase: 'idle', pending: undefined, error: undefined, notice: undefined }
 
 export interface SendOptions {
   readonly policy: ContextPolicy
   /** The projection of the next call as the page shows it: decides whether to summarize first. */
   readonly projection: ProjectionResult | undefined
-}
-
-function describeError(error: unknown): { name: string; message: string } {
-  if (error instanceof Error) return { name: error.name, message: error.message }
-  return { name: 'Error', message: String(error) }
 }
 
 /**
@@ -75,26 +58,16 @@ export function useSend({ session, ready }: ChatSession, options: SendOptions) {
         let started = false
         // Attachments are stored only now, once the send is on its way.
         const attached = parts === undefined ? [] : await parts()
+        const isBusy = (error: unknown) => SessionBusyError.isInstance(error)
         for await (const event of session.send(text, {
           policy: latest.current.policy,
           signal: abort.signal,
           waitForThread: true,
           ...(attached.length === 0 ? {} : { parts: attached }),
         })) {
-          if (event.type === 'lock-wait') update((previous) => ({ ...previous, phase: 'waiting' }))
-          else if (event.type === 'request-start') {
-            started = true
-            update((previous) => ({ ...previous, phase: 'running', pending: { text, requestId: event.requestId } }))
-          } else if (event.type === 'compaction-end')
-            update((previous) => ({ ...previous, notice: `Summarized entries #${event.fromSeq}–#${event.toSeq} to fit the budget.` }))
-          else if (event.type === 'max-iterations')
-            update((previous) => ({ ...previous, notice: `Stopped after ${event.iterations} model calls in one request.` }))
-          else if (event.type === 'error') {
-            if (abort.signal.aborted) update((previous) => ({ ...previous, notice: 'Stopped. What was streamed so far is kept in the thread.' }))
-            else if (SessionBusyError.isInstance(event.error))
-              update((previous) => ({ ...previous, notice: 'A request is already running in this tab.' }))
-            else update((previous) => ({ ...previous, error: describeError(event.error) }))
-          }
+          if (event.type === 'request-start') started = true
+          const change = sendEventChange(event, { text, stopped: abort.signal.aborted, isBusy })
+          if (change !== undefined) update((previous) => ({ ...previous, ...change }))
         }
         // Stopped while waiting: the message never reached the thread, so it goes back to the composer.
         return started || !abort.signal.aborted ? 'sent' : 'cancelled'

@@ -45,28 +45,17 @@ export function TimelineTab() {
         text={text}
         onText={setText}
       >
-        <span className="tl-muted" data-testid="timeline-count" data-complete={!partial} data-total={thread?.nextSeq}>
-          {count} of {partial ? `the newest ${entries.length} of ${thread?.nextSeq ?? entries.length}` : entries.length} entries ·{' '}
-          {result.meta.includedSeqs.length} included
-          {(result.meta.recall?.seqs.length ?? 0) > 0 ? ` · ${result.meta.recall?.seqs.length} recalled` : ''}
-          {partial ? ' · loading the rest…' : ''}
-        </span>
+        <TimelineCount count={count} loaded={entries.length} total={thread?.nextSeq} partial={partial} meta={result.meta} />
       </TimelineFilters>
       {selected !== undefined && selectedRow !== undefined && selectedRow < 0 ? (
-        <p className="tl-muted" data-testid="timeline-hidden-selection">
-          #{selected.seq} is open but hidden by the filters.{' '}
-          <button
-            type="button"
-            className="tl-link"
-            onClick={() => {
-              setKinds(new Set(entryKinds))
-              setText('')
-              setFate('all')
-            }}
-          >
-            show every entry
-          </button>
-        </p>
+        <HiddenSelection
+          seq={selected.seq}
+          onShowAll={() => {
+            setKinds(new Set(entryKinds))
+            setText('')
+            setFate('all')
+          }}
+        />
       ) : null}
       <div className="tl-timeline-host">
         <div className="tl-split">
@@ -99,6 +88,41 @@ export function TimelineTab() {
         </div>
       </div>
     </>
+  )
+}
+
+interface TimelineCountProps {
+  /** Entries that pass the filters. */
+  readonly count: number
+  /** Entries read so far (the newest first). */
+  readonly loaded: number
+  /** Entries in the thread (its next seq). */
+  readonly total: number | undefined
+  /** Only the newest entries are read yet. */
+  readonly partial: boolean
+  readonly meta: ProjectionMeta
+}
+
+/** How many entries show of how many, how many of them the projection includes and recalls, and whether the rest is still loading. */
+function TimelineCount({ count, loaded, total, partial, meta }: TimelineCountProps) {
+  return (
+    <span className="tl-muted" data-testid="timeline-count" data-complete={!partial} data-total={total}>
+      {count} of {partial ? `the newest ${loaded} of ${total ?? loaded}` : loaded} entries · {meta.includedSeqs.length} included
+      {(meta.recall?.seqs.length ?? 0) > 0 ? ` · ${meta.recall?.seqs.length} recalled` : ''}
+      {partial ? ' · loading the rest…' : ''}
+    </span>
+  )
+}
+
+/** The open entry is filtered out of the list: say so, with a way to clear the filters. */
+function HiddenSelection({ seq, onShowAll }: { readonly seq: number; onShowAll(): void }) {
+  return (
+    <p className="tl-muted" data-testid="timeline-hidden-selection">
+      #{seq} is open but hidden by the filters.{' '}
+      <button type="button" className="tl-link" onClick={onShowAll}>
+        show every entry
+      </button>
+    </p>
   )
 }
 

@@ -37,6 +37,14 @@ const percentBox = (box: Box) => ({
   height: `${(box.height / BOX.height) * 100}%`,
 })
 
+/** The tokens of the block's part (all its messages together). */
+const partTokens = (model: ContextMapModel, block: ContextBlock) => model.groups.find((group) => group.part === block.part)?.tokens ?? 0
+
+/** A block in words: its part and label, its tokens, and its share of its part and of the input budget. */
+function describeBlock(model: ContextMapModel, block: ContextBlock): string {
+  return `${contextPartLabels[block.part]} · ${block.label}: ${formatNumber(block.tokens)} tokens, ${formatPercent(block.tokens / Math.max(1, partTokens(model, block)))} of ${contextPartLabels[block.part]}, ${formatPercent(block.tokens / Math.max(1, model.budget))} of the input budget`
+}
+
 /**
  * What takes the room in the request, as a treemap: parts (tool schemas, system, memory, summary,
  * history, pending, free) split into their messages, every area a share of the input budget.
@@ -47,9 +55,7 @@ export function ContextMap({ result }: { readonly result: ProjectionResult }) {
   const tiles = useMemo(() => layout(model), [model])
   const [selectedKey, setSelectedKey] = useState<string | undefined>(undefined)
   const selected = tiles.find((tile) => tile.block.key === selectedKey)?.block ?? model.largest.find((block) => block.key === selectedKey)
-  const partTokens = (block: ContextBlock) => model.groups.find((group) => group.part === block.part)?.tokens ?? 0
-  const describe = (block: ContextBlock) =>
-    `${contextPartLabels[block.part]} · ${block.label}: ${formatNumber(block.tokens)} tokens, ${formatPercent(block.tokens / Math.max(1, partTokens(block)))} of ${contextPartLabels[block.part]}, ${formatPercent(block.tokens / Math.max(1, model.budget))} of the input budget`
+  const describe = (block: ContextBlock) => describeBlock(model, block)
   return (
     <section
       className="tl-card tl-context"
@@ -103,24 +109,34 @@ export function ContextMap({ result }: { readonly result: ProjectionResult }) {
           </span>
         ))}
       </div>
+      <LargestConsumers model={model} onSelect={setSelectedKey} />
+      {selected === undefined ? null : (
+        <BlockEntries block={selected} result={result} summary={describe(selected)} onClose={() => setSelectedKey(undefined)} />
+      )}
+    </section>
+  )
+}
+
+/** The blocks that take the most room, largest first, each with its share of its part; clicking one lists its messages. */
+function LargestConsumers({ model, onSelect }: { readonly model: ContextMapModel; onSelect(key: string): void }) {
+  return (
+    <>
       <h4 className="tl-h">Largest consumers</h4>
       <ol className="tl-largest" data-testid="context-largest">
         {model.largest.map((block) => (
           <li key={block.key}>
-            <button type="button" className="tl-link tl-largest-item" onClick={() => setSelectedKey(block.key)} title={describe(block)}>
+            <button type="button" className="tl-link tl-largest-item" onClick={() => onSelect(block.key)} title={describeBlock(model, block)}>
               <span className="tl-num">{formatNumber(block.tokens)}</span> <strong>{block.label}</strong>{' '}
               <span className="tl-muted">
-                {formatPercent(block.tokens / Math.max(1, partTokens(block)))} of {contextPartLabels[block.part]} ({formatNumber(partTokens(block))})
+                {formatPercent(block.tokens / Math.max(1, partTokens(model, block)))} of {contextPartLabels[block.part]} (
+                {formatNumber(partTokens(model, block))})
               </span>{' '}
               <span className="tl-preview tl-one-line">{block.preview}</span>
             </button>
           </li>
         ))}
       </ol>
-      {selected === undefined ? null : (
-        <BlockEntries block={selected} result={result} summary={describe(selected)} onClose={() => setSelectedKey(undefined)} />
-      )}
-    </section>
+    </>
   )
 }
 

@@ -233,12 +233,8 @@ export class Thread extends Subscribable<(event: ThreadEvent) => void> implement
 export function extendThread(thread: Thread, entries: readonly Entry[]): Thread {
   const older = stateOf(thread)
   entries.forEach((entry, offset) => checkContinues(thread.id, entry, nextSeqOf(older) + offset))
-  const next = new Thread({
-    id: thread.id,
-    now: older.now,
-    createId: older.createId,
-    ...(thread.parent === undefined ? {} : { parent: thread.parent }),
-  })
+  const parent = thread.parent === undefined ? {} : { parent: thread.parent }
+  const next = new Thread({ id: thread.id, now: older.now, createId: older.createId, ...parent })
   const newer = stateOf(next)
   // The older version keeps its entries (a render holding it stays consistent) and gives its index
   // away: extending indexes the new entries only (the array copy is of references), and the rare

@@ -81,6 +81,25 @@ export function parseThreadJsonl(text: string, limits: ImportLimits): ParsedImpo
   const entryLines = lines.length - 1 - attachmentCount
   if (entryLines > limits.maxEntries) throw new ImportValidationError(undefined, '', `more than ${limits.maxEntries} entries`)
 
+  const inputs = parseEntryLines(entryLines, header.thread.id, lineText)
+  if (header.entryCount !== inputs.length) {
+    throw new ImportValidationError(1, 'entryCount', `the header says ${header.entryCount} entries but ${inputs.length} follow (a truncated file?)`)
+  }
+  const attachments = parseAttachmentLines(lines.length, entryLines, (position) => lineText(position, maxAttachmentLineBytes))
+  checkCarried(inputs, attachments)
+  const { thread } = header
+  const fields: ThreadRecordFields = {
+    title: thread.title,
+    metadata: thread.metadata,
+    tags: thread.tags ?? [],
+    model: thread.model ?? null,
+    policyName: thread.policyName ?? null,
+  }
+  return attachments.length === 0 ? { fields, inputs, firstLine: 2 } : { fields, inputs, firstLine: 2, attachments }
+}
+
+/** The entry lines (lines 2 to `entryLines` + 1) as inputs, checked as the store checks appends, seqs gapless from 0. */
+function parseEntryLines(entryLines: number, threadId: string, lineText: (position: number) => string): EntryInput[] {
   const calls = new Set<string>()
   const results = new Set<string>()
   const inputs: EntryInput[] = []
@@ -96,8 +115,8 @@ export function parseThreadJsonl(text: string, limits: ImportLimits): ParsedImpo
     }
     const seq = position - 1
     if (entry.seq !== seq) throw new ImportValidationError(line, 'seq', `expected seq ${seq} (seqs run 0, 1, 2, … with no gaps), got ${entry.seq}`)
-    if (entry.threadId !== header.thread.id) {
-      throw new ImportValidationError(line, 'threadId', `the entry belongs to thread "${entry.threadId}", not "${header.thread.id}" of the header`)
+    if (entry.threadId !== threadId) {
+      throw new ImportValidationError(line, 'threadId', `the entry belongs to thread "${entry.threadId}", not "${threadId}" of the header`)
     }
     const input = toInput(entry)
     const toolCallId = entry.refs.toolCallId
@@ -114,10 +133,11 @@ export function parseThreadJsonl(text: string, limits: ImportLimits): ParsedImpo
     if (toolCallId !== undefined && entry.kind === 'tool_result') results.add(toolCallId)
     inputs.push(input)
   }
-  if (header.entryCount !== inputs.length) {
-    throw new ImportValidationError(1, 'entryCount', `the header says ${header.entryCount} entries but ${inputs.length} follow (a truncated file?)`)
-  }
-  const attachments = parseAttachmentLines(lines.length, entryLines, (position) => lineText(position, maxAttachmentLineBytes))
+  return inputs
+}
+
+/** Refuses entries that use an attachment the file does not carry. */
+function checkCarried(inputs: readonly EntryInput[], attachments: NonNullable<ParsedImport['attachments']>): void {
   const carried = new Set(attachments.map((attachment) => attachment.id))
   inputs.forEach((input, offset) => {
     for (const id of referencedAttachmentIds([input])) {
@@ -129,15 +149,6 @@ export function parseThreadJsonl(text: string, limits: ImportLimits): ParsedImpo
         )
     }
   })
-  const { thread } = header
-  const fields: ThreadRecordFields = {
-    title: thread.title,
-    metadata: thread.metadata,
-    tags: thread.tags ?? [],
-    model: thread.model ?? null,
-    policyName: thread.policyName ?? null,
-  }
-  return attachments.length === 0 ? { fields, inputs, firstLine: 2 } : { fields, inputs, firstLine: 2, attachments }
 }
 
 function parseAttachmentLines(

@@ -1,8 +1,9 @@
 import { type EntryMeta } from '@threadlens/core'
 import { callAttemptReader, tokenCalibrationReader } from '@threadlens/core/internal'
 import { addCalibrationSample, calibrationSampleOf, type CallAttempt, type TokenCalibration } from '@threadlens/core/calls'
+import { liveRead } from './live-read'
 import type { ThreadlensDB } from './threadlens-db'
-import { byStart, maxAttemptsPerThread, type CallLogEvent, type CallLogStore } from '../../calls/call-log-store'
+import { byStart, maxAttemptsPerThread, type CallLogStore } from '../../calls/call-log-store'
 import { callLogOnBackend, type CallLogBackend } from '../../calls/call-log-on-backend'
 import { readIfValid } from '../../parse-options'
 
@@ -70,35 +71,6 @@ export function indexedDbCallLogBackend(db: ThreadlensDB): CallLogBackend {
   const allCalibrations = async (): Promise<readonly TokenCalibration[]> =>
     (await db.calibrations.toArray()).flatMap((row) => readCalibration(row) ?? []).sort((a, b) => b.updatedAt - a.updatedAt)
 
-  function live<T>(
-    operation: string,
-    query: () => Promise<T>,
-    next: (value: T) => CallLogEvent,
-    listener: (event: CallLogEvent) => void,
-  ): () => void {
-    let stopped = false
-    const subscription = db.dexieRuntime
-      .liveQuery(async () => {
-        if (db.status.state === 'stopped') throw db.stoppedError(operation)
-        return query()
-      })
-      .subscribe({
-        next: (value) => {
-          if (!stopped) listener(next(value))
-        },
-        error: (error: unknown) => {
-          if (stopped) return
-          listener({ type: 'storage-fail', error: db.toError(error, operation) })
-          stop()
-        },
-      })
-    function stop(): void {
-      stopped = true
-      subscription.unsubscribe()
-    }
-    return stop
-  }
-
   return {
     putAttempt: (attempt, trim) =>
       db.run('recordAttempt', () =>
@@ -137,15 +109,22 @@ export function indexedDbCallLogBackend(db: ThreadlensDB): CallLogBackend {
       ),
 
     subscribeAttempts: (threadId, listener) =>
-      live(
+      liveRead(
+        db,
         'subscribeAttempts',
         () => attempts(threadId),
-        (list) => ({ type: 'attempts-update', threadId, attempts: list }),
-        listener,
+        (list) => listener({ type: 'attempts-update', threadId, attempts: list }),
+        (error) => listener({ type: 'storage-fail', error }),
       ),
 
     subscribeCalibrations: (listener) =>
-      live('subscribeCalibrations', allCalibrations, (calibrations) => ({ type: 'calibrations-update', calibrations }), listener),
+      liveRead(
+        db,
+        'subscribeCalibrations',
+        allCalibrations,
+        (calibrations) => listener({ type: 'calibrations-update', calibrations }),
+        (error) => listener({ type: 'storage-fail', error }),
+      ),
   }
 }
 

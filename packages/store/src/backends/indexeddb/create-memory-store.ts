@@ -1,3 +1,4 @@
+import { liveRead } from './live-read'
 import type { ThreadlensDB } from './threadlens-db'
 import { StorageError } from '../../errors'
 import { type Memory } from '@threadlens/core'
@@ -60,29 +61,27 @@ export function createMemoryStore(db: ThreadlensDB, options: MemoryStoreOptions 
       let stopped = false
       const fail = (error: unknown): void => {
         if (stopped) return
-        listener({ type: 'storage-fail', memoryId, error: db.toError(error, 'memory.subscribe') })
+        listener({ type: 'storage-fail', memoryId, error })
         stop()
       }
-      const subscription = db.dexieRuntime
-        .liveQuery(async () => {
-          if (db.status.state === 'stopped') throw db.stoppedError('memory.subscribe')
-          return read(memoryId, 'memory.subscribe')
-        })
-        .subscribe({
-          next: (stored) => {
-            const memory = stored ?? createMemory(memoryId, now())
-            if (stopped || memory.rev === lastRev) return
-            lastRev = memory.rev
-            listener({ type: 'memory-update', memory })
-          },
-          error: fail,
-        })
+      const stopLive = liveRead(
+        db,
+        'memory.subscribe',
+        () => read(memoryId, 'memory.subscribe'),
+        (stored) => {
+          const memory = stored ?? createMemory(memoryId, now())
+          if (stopped || memory.rev === lastRev) return
+          lastRev = memory.rev
+          listener({ type: 'memory-update', memory })
+        },
+        fail,
+      )
       const stopStatus = db.subscribeStatus((status) => {
-        if (status.state === 'stopped') fail(db.stoppedError('memory.subscribe'))
+        if (status.state === 'stopped') fail(db.toError(db.stoppedError('memory.subscribe'), 'memory.subscribe'))
       })
       function stop(): void {
         stopped = true
-        subscription.unsubscribe()
+        stopLive()
         stopStatus()
       }
       return stop
