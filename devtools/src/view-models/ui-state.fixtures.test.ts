@@ -1,0 +1,19 @@
+import { checkFixture } from '@threadlens/core/testing/node'
+import { describe, expect, it } from 'vitest'
+import { restoreUiState, type DevtoolsUiState } from './ui-state'
+
+// Accept fixtures of the UI state read back from localStorage (testing/fixtures/stored-ui-state.json):
+// valid stored states and seeded random damage to them (core's `mutate`), one case for every
+// distinct set of fields the damage made fall back to their defaults. They were recorded from the
+// zod schema the state was read with before core's readers; a rule change is a change to the
+// fixture (UPDATE_FIXTURES=1, then review the diff of the JSON file).
+
+const defaults: DevtoolsUiState = { open: false, dock: 'bottom', size: 420, floating: { x: 24, y: 24, width: 720, height: 480 }, tab: 'projection', filters: {} }
+
+describe('the stored UI state: the recorded fixtures', () => {
+  it('stored-ui-state.json', () => {
+    const result = checkFixture(new URL('../testing/fixtures/stored-ui-state.json', import.meta.url), (stored) => ({ ok: true, value: restoreUiState(stored, defaults) }))
+    expect(result.cases).toBeGreaterThan(10)
+    expect(result.mismatches, `${result.mismatches.length} of ${result.cases} cases differ`).toEqual([])
+  })
+})
