@@ -1,4 +1,4 @@
-import { array, boolean, looseObject, number, object, oneOf, optional, read, record, string, union, type OptionalReader, type Reader } from '@threadlens/core/internal'
+import { array, boolean, looseObject, number, oneOf, optional, read, record, string, union, type OptionalReader, type Reader } from '@threadlens/core/internal'
 import { createJSONStorage, persist } from 'zustand/middleware'
 import { createStore, type StoreApi } from 'zustand/vanilla'
 import {
@@ -46,7 +46,7 @@ export type DevtoolsUiStore = StoreApi<DevtoolsUiState & DevtoolsUiActions>
 
 const pixels = number({ min: -100_000, max: 100_000 })
 const positivePixels = number({ min: -100_000, above: 0, max: 100_000 })
-const floatingRect = object<FloatingRect>({ x: pixels, y: pixels, width: positivePixels, height: positivePixels })
+const floatingRect = looseObject<FloatingRect>({ x: pixels, y: pixels, width: positivePixels, height: positivePixels })
 // Filter names are plain identifiers: a stored `__proto__` key is refused, never merged.
 const filterName = string({ pattern: /^[a-z][a-z0-9-]{0,63}$/ })
 const filterValue = union<FilterValue>([string({ max: 1_000 }), array(string({ max: 200 }), 100)])
