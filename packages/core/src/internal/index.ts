@@ -37,6 +37,8 @@ export { issuesText } from '../validation/issues'
 export { formatIssues, safeParse } from '../validation/zod-issues'
 // Core's readers, for the other packages' own options and rows (one schema language for the whole SDK).
 export type { OptionalReader, Reader, Shape } from '../validation/readers'
+// Thrown by the readers: a reader that catches what it calls (a getter's error) lets it through.
+export { Invalid } from '../validation/invalid'
 export { array, boolean, custom, fail, flag, int, jsonObject, looseObject, nullable, number, object, oneOf, optional, read, record, string, union, withDefault } from '../validation/readers'
 export { problemIssue } from '../validation/issues'
 export { callAttemptReader } from '../calls/call-attempt-schema'
