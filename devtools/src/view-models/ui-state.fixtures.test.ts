@@ -1,5 +1,4 @@
-import { checkFixture } from '@threadlens/core/testing/node'
-import { describe, expect, it } from 'vitest'
+import { describeFixtureFiles } from '@threadlens/core/testing/node'
 import { restoreUiState, type DevtoolsUiState } from './ui-state'
 
 // Accept fixtures of the UI state read back from localStorage (testing/fixtures/stored-ui-state.json):
@@ -10,10 +9,6 @@ import { restoreUiState, type DevtoolsUiState } from './ui-state'
 
 const defaults: DevtoolsUiState = { open: false, dock: 'bottom', size: 420, floating: { x: 24, y: 24, width: 720, height: 480 }, tab: 'projection', filters: {} }
 
-describe('the stored UI state: the recorded fixtures', () => {
-  it('stored-ui-state.json', () => {
-    const result = checkFixture(new URL('../testing/fixtures/stored-ui-state.json', import.meta.url), (stored) => ({ ok: true, value: restoreUiState(stored, defaults) }))
-    expect(result.cases).toBeGreaterThan(10)
-    expect(result.mismatches, `${result.mismatches.length} of ${result.cases} cases differ`).toEqual([])
-  })
-})
+describeFixtureFiles('the stored UI state: the recorded fixtures', new URL('../testing/fixtures/', import.meta.url), [
+  { fixture: 'stored-ui-state', run: (stored) => ({ ok: true, value: restoreUiState(stored, defaults) }) },
+])

@@ -1,6 +1,6 @@
-import { checkFixture } from '@threadlens/core/testing/node'
+import { describeFixtureFiles, oneIssueOutcome, type FixtureCheck, type FixtureRun } from '@threadlens/core/testing/node'
 import type { UIMessage } from 'ai'
-import { describe, expect, it } from 'vitest'
+import { expect } from 'vitest'
 import { reportedCallsOf } from './call-metadata'
 import { InvalidProjectedRequestError } from './errors'
 import { readProjectedRequest } from './read-projected-request'
@@ -11,10 +11,8 @@ import { readProjectedRequest } from './read-projected-request'
 // used before core's readers; the readers agree on every case. A rule change is a change to the
 // fixture: edit the case, or run with UPDATE_FIXTURES=1 and review the diff of the JSON files.
 
-type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown }
-
 /** The calls a reply's `metadata.threadlens` reports for message `m1`, or the first issue of its `InvalidCallMetadataError`. */
-function callMetadata(threadlens: unknown): Outcome {
+function callMetadata(threadlens: unknown): FixtureRun {
   const reported = reportedCallsOf({ id: 'm1', role: 'assistant', parts: [], metadata: { threadlens } } as UIMessage)
   if (reported.problem === undefined) return { ok: true, value: Object.fromEntries(reported.calls) }
   expect(reported.problem.issues).toHaveLength(1)
@@ -22,27 +20,17 @@ function callMetadata(threadlens: unknown): Outcome {
 }
 
 /** The request read from a body (browser instructions allowed), or the reason and first issue of its `InvalidProjectedRequestError`. */
-function projectedBody(body: unknown): Outcome {
-  try {
-    return { ok: true, value: readProjectedRequest(body, { allowClientInstructions: true, maxMessages: 20 }) }
-  } catch (error) {
-    if (!InvalidProjectedRequestError.isInstance(error)) throw error
-    expect(error.issues).toHaveLength(1)
-    return { ok: false, error: { reason: error.reason, issue: error.issues[0] } }
-  }
+function projectedBody(body: unknown): FixtureRun {
+  return oneIssueOutcome(
+    (error) => InvalidProjectedRequestError.isInstance(error),
+    () => readProjectedRequest(body, { allowClientInstructions: true, maxMessages: 20 }),
+    (error) => ({ reason: error.reason, issue: error.issues[0] }),
+  )
 }
 
-const checks: readonly { readonly fixture: string; readonly run: (value: unknown) => Outcome }[] = [
+const checks: readonly FixtureCheck[] = [
   { fixture: 'call-metadata', run: callMetadata },
   { fixture: 'projected-request-bodies', run: projectedBody },
 ]
 
-describe("ai-sdk's checks of what is sent to it: the recorded accept/reject fixtures", () => {
-  for (const { fixture, run } of checks) {
-    it(`${fixture}.json`, () => {
-      const result = checkFixture(new URL(`./testing/fixtures/${fixture}.json`, import.meta.url), run)
-      expect(result.cases).toBeGreaterThan(10)
-      expect(result.mismatches, `${result.mismatches.length} of ${result.cases} cases differ`).toEqual([])
-    })
-  }
-})
+describeFixtureFiles("ai-sdk's checks of what is sent to it: the recorded accept/reject fixtures", new URL('./testing/fixtures/', import.meta.url), checks)

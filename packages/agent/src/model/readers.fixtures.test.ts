@@ -1,5 +1,4 @@
-import { checkFixture } from '@threadlens/core/testing/node'
-import { describe, expect, it } from 'vitest'
+import { describeFixtureFiles, oneIssueOutcome, type FixtureCheck, type FixtureRun } from '@threadlens/core/testing/node'
 import { anthropic } from './anthropic'
 import { InvalidModelClientOptionsError } from './errors'
 import { openAICompatible } from './openai-compatible'
@@ -13,34 +12,22 @@ import { scriptedModel } from './scripted-model'
 // JSON files. (Functions cannot be written in JSON: `fetch`, `onRetry` and script functions are
 // checked in the clients' own tests.)
 
-type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown }
-
 /** The client made from the options (its id and provider), or the first issue of its `InvalidModelClientOptionsError`. */
-function clientOutcome(make: (options: never) => { readonly id: string; readonly provider: string }): (options: unknown) => Outcome {
-  return (options) => {
-    try {
-      const client = make(options as never)
-      return { ok: true, value: { id: client.id, provider: client.provider } }
-    } catch (error) {
-      if (!InvalidModelClientOptionsError.isInstance(error)) throw error
-      expect(error.issues).toHaveLength(1)
-      return { ok: false, error: error.issues[0] }
-    }
-  }
+function clientOutcome(make: (options: never) => { readonly id: string; readonly provider: string }): (options: unknown) => FixtureRun {
+  return (options) =>
+    oneIssueOutcome(
+      (error) => InvalidModelClientOptionsError.isInstance(error),
+      () => {
+        const client = make(options as never)
+        return { id: client.id, provider: client.provider }
+      },
+    )
 }
 
-const checks: readonly { readonly fixture: string; readonly run: (value: unknown) => Outcome }[] = [
+const checks: readonly FixtureCheck[] = [
   { fixture: 'openai-compatible-options', run: clientOutcome(openAICompatible) },
   { fixture: 'anthropic-options', run: clientOutcome(anthropic) },
   { fixture: 'scripted-model-options', run: clientOutcome(scriptedModel) },
 ]
 
-describe("the model clients' options: the recorded accept/reject fixtures", () => {
-  for (const { fixture, run } of checks) {
-    it(`${fixture}.json`, () => {
-      const result = checkFixture(new URL(`../testing/fixtures/${fixture}.json`, import.meta.url), run)
-      expect(result.cases).toBeGreaterThan(10)
-      expect(result.mismatches, `${result.mismatches.length} of ${result.cases} cases differ`).toEqual([])
-    })
-  }
-})
+describeFixtureFiles("the model clients' options: the recorded accept/reject fixtures", new URL('../testing/fixtures/', import.meta.url), checks)
