@@ -2,7 +2,7 @@ import { useMemo } from 'react'
 import { useStore } from 'zustand'
 import { usePanel } from './panel-context'
 
-// Every tab's filters live in the devtools' UI state (`filters`, checked by its zod schema when read
+// Every tab's filters live in the devtools' UI state (`filters`, checked by its reader when read
 // back from localStorage). Each hook here then checks the stored value against what the tab offers:
 // a value that is not among them (another version's, a hand edit) reads as the default.
 

@@ -1,4 +1,17 @@
-import { z } from 'zod/mini'
+import {
+  array,
+  boolean,
+  looseObject,
+  number,
+  oneOf,
+  optional,
+  read,
+  record,
+  string,
+  union,
+  type OptionalReader,
+  type Reader,
+} from '@threadlens/core/internal'
 import { createJSONStorage, persist } from 'zustand/middleware'
 import { createStore, type StoreApi } from 'zustand/vanilla'
 import {
@@ -44,32 +57,41 @@ export interface DevtoolsUiActions {
 
 export type DevtoolsUiStore = StoreApi<DevtoolsUiState & DevtoolsUiActions>
 
-const pixels = z.number().check(z.gte(-100_000), z.lte(100_000))
-const floatingRectSchema = z.object({ x: pixels, y: pixels, width: pixels.check(z.positive()), height: pixels.check(z.positive()) })
+const pixels = number({ min: -100_000, max: 100_000 })
+const positivePixels = number({ min: -100_000, above: 0, max: 100_000 })
+const floatingRect = looseObject<FloatingRect>({ x: pixels, y: pixels, width: positivePixels, height: positivePixels })
 // Filter names are plain identifiers: a stored `__proto__` key is refused, never merged.
-const filterNameSchema = z.string().check(z.regex(/^[a-z][a-z0-9-]{0,63}$/))
-const filterValueSchema = z.union([z.string().check(z.maxLength(1_000)), z.array(z.string().check(z.maxLength(200))).check(z.maxLength(100))])
+const filterName = string({ pattern: /^[a-z][a-z0-9-]{0,63}$/ })
+const filterValue = union<FilterValue>([string({ max: 1_000 }), array(string({ max: 200 }), 100)])
+
+/** A stored field: what `reader` accepts, else left out (its default is used). */
+function orDefault<T>(reader: Reader<T>): OptionalReader<T> {
+  return optional((value) => {
+    const result = read(reader, value)
+    return (result.ok ? result.value : undefined) as T
+  }, 'loose')
+}
+
+type StoredUiState = Partial<Omit<DevtoolsUiState, 'failedTab'>>
 
 /**
  * What may be read back from localStorage. Stored JSON is not trusted: another version of the
  * devtools, the user or an extension may have written it. Each field is checked on its own and a
  * bad one falls back to its default, so one stale field never resets the rest.
  */
-export const storedUiStateSchema = z.catch(
-  z.object({
-    open: z.catch(z.optional(z.boolean()), undefined),
-    dock: z.catch(z.optional(z.enum(dockPositions)), undefined),
-    size: z.catch(z.optional(pixels.check(z.positive())), undefined),
-    floating: z.catch(z.optional(floatingRectSchema), undefined),
-    tab: z.catch(z.optional(z.enum(tabIds)), undefined),
-    filters: z.catch(z.optional(z.record(filterNameSchema, filterValueSchema)), undefined),
-  }),
-  {},
-)
+const storedUiState = looseObject<StoredUiState>({
+  open: orDefault(boolean),
+  dock: orDefault(oneOf(dockPositions)),
+  size: orDefault(positivePixels),
+  floating: orDefault(floatingRect),
+  tab: orDefault(oneOf(tabIds)),
+  filters: orDefault(record(filterName, filterValue)),
+})
 
-/** The remembered state read back: stored fields that pass the schema, defaults for the rest. */
+/** The remembered state read back: stored fields that pass their check, defaults for the rest. */
 export function restoreUiState(stored: unknown, defaults: DevtoolsUiState): DevtoolsUiState {
-  const saved = storedUiStateSchema.parse(stored)
+  const result = read(storedUiState, stored)
+  const saved: StoredUiState = result.ok ? result.value : {}
   return {
     open: saved.open ?? defaults.open,
     dock: saved.dock ?? defaults.dock,
@@ -155,7 +177,7 @@ export function devtoolsUiStore(storageKey: string = DEFAULT_STORAGE_KEY, initia
       {
         name: storageKey,
         // Version 1 kept open, dock, size and tab; version 2 adds floating and filters. Old state is
-        // read as is: the schema takes what it knows.
+        // read as is: the check takes what it knows.
         version: 2,
         migrate: (persisted) => persisted as DevtoolsUiState,
         storage: createJSONStorage(() => tolerantStorage(safeStorage() ?? fallbackStorage)),

@@ -1,8 +1,7 @@
 import type { CallOutcome, CallStep, Usage } from '@threadlens/core/calls'
 import { maxCallSteps } from '@threadlens/core/calls'
-import { formatIssues, safeParse } from '@threadlens/core/internal'
+import { array, custom, flag, int, looseObject, number, optional, problemIssue, read, record, string, type Shape } from '@threadlens/core/internal'
 import type { TextStreamPart, ToolSet, UIMessage } from 'ai'
-import { z } from 'zod/mini'
 import { reportedUsage } from './call-records'
 import { InvalidCallMetadataError } from './errors'
 
@@ -15,38 +14,58 @@ import { InvalidCallMetadataError } from './errors'
 /** Format version of `metadata.threadlens`. */
 const metadataVersion = 1
 
-const count = z.int().check(z.nonnegative())
-const ms = z.number().check(z.nonnegative())
-const stopReason = z.string().check(z.minLength(1), z.maxLength(64))
+const count = int({ min: 0 })
+const ms = number({ min: 0 })
+const stopReason = string({ min: 1, max: 64 })
 
-const usageSchema = z.object({
-  inputTokens: count,
-  outputTokens: count,
-  cachedInputTokens: z.exactOptional(count),
-  cacheWriteInputTokens: z.exactOptional(count),
-})
-
-const stepSchema = z.object({ stopReason, usage: z.exactOptional(usageSchema), firstTokenMs: z.exactOptional(ms), durationMs: z.exactOptional(ms) })
-
-const callSchema = z.object({
-  stopReason,
-  usage: z.exactOptional(usageSchema),
-  firstTokenMs: z.exactOptional(ms),
-  durationMs: z.exactOptional(ms),
-  /** The model that answered (the provider's response model id). */
-  model: z.exactOptional(z.string().check(z.minLength(1), z.maxLength(256))),
-  steps: z.array(stepSchema).check(z.minLength(1), z.maxLength(maxCallSteps)),
-})
-
-const threadlensSchema = z.object({
-  v: z.literal(metadataVersion),
-  calls: z.record(z.string().check(z.minLength(1), z.maxLength(256)), callSchema),
-})
+/** Tokens of a step or a call, as the server reports them. */
+interface ReportedUsage {
+  inputTokens: number
+  outputTokens: number
+  cachedInputTokens?: number
+  cacheWriteInputTokens?: number
+}
 
 /** One step of a call, as the server reports it. */
-export type ReportedStep = z.infer<typeof stepSchema>
+export interface ReportedStep {
+  stopReason: string
+  usage?: ReportedUsage
+  firstTokenMs?: number
+  durationMs?: number
+}
+
 /** How one call ended, as the server reports it: its stop reason, tokens (all steps), timings and steps. */
-export type ReportedCall = z.infer<typeof callSchema>
+export interface ReportedCall extends ReportedStep {
+  /** The model that answered (the provider's response model id). */
+  model?: string
+  steps: ReportedStep[]
+}
+
+const usageReader = looseObject<ReportedUsage>({
+  inputTokens: count,
+  outputTokens: count,
+  cachedInputTokens: optional(count),
+  cacheWriteInputTokens: optional(count),
+})
+
+const stepShape: Shape<ReportedStep> = { stopReason, usage: optional(usageReader), firstTokenMs: optional(ms), durationMs: optional(ms) }
+
+const stepList = array(looseObject(stepShape), maxCallSteps)
+
+const callReader = looseObject<ReportedCall>({
+  ...stepShape,
+  model: optional(string({ min: 1, max: 256 })),
+  steps: (value, at) => {
+    const steps = stepList(value, at)
+    if (steps.length < 1) flag(at, 'Too small: expected array to have >=1 items')
+    return steps
+  },
+})
+
+const threadlensReader = looseObject<{ v: typeof metadataVersion; calls: Record<string, ReportedCall> }>({
+  v: custom((value) => value === metadataVersion, `Invalid input: expected ${metadataVersion}`),
+  calls: record(string({ min: 1, max: 256 }), callReader),
+})
 
 /** What `projectedMessageMetadata` adds to a reply's metadata. */
 export interface ProjectedCallMetadata {
@@ -166,18 +185,20 @@ export function reportedCallsOf(message: UIMessage): ReportedCalls {
   if (metadata === null || typeof metadata !== 'object' || !Object.hasOwn(metadata, 'threadlens')) return none
   const cached = readCache.get(metadata)
   if (cached !== undefined) return cached
-  const parsed = safeParse(threadlensSchema, (metadata as { threadlens: unknown }).threadlens)
+  const parsed = read(threadlensReader, (metadata as { threadlens: unknown }).threadlens)
   let result: ReportedCalls
-  if (!parsed.success) {
-    const issues = formatIssues(parsed.error).map((issue) => ({
-      path: issue.path === '' ? 'threadlens' : `threadlens.${issue.path}`,
-      message: issue.message,
-    }))
-    result = { calls: new Map(), problem: new InvalidCallMetadataError(String(message.id), issues) }
+  if (!parsed.ok) {
+    const issue = problemIssue(parsed.problem)
+    result = {
+      calls: new Map(),
+      problem: new InvalidCallMetadataError(String(message.id), [
+        { path: issue.path === '' ? 'threadlens' : `threadlens.${issue.path}`, message: issue.message },
+      ]),
+    }
   } else {
     const calls = new Map<string, ReportedCall>()
     const prefix = `${message.id}:`
-    for (const [callId, call] of Object.entries(parsed.data.calls)) {
+    for (const [callId, call] of Object.entries(parsed.value.calls)) {
       if (callId.startsWith(prefix) && /^\d{1,6}$/.test(callId.slice(prefix.length))) calls.set(callId, call)
     }
     result = { calls, problem: undefined }

@@ -1,6 +1,19 @@
-import { formatIssues, safeParse, type ValidationIssue } from '@threadlens/core/internal'
+import {
+  array,
+  fail,
+  Invalid,
+  looseObject,
+  oneOf,
+  optional,
+  problemIssue,
+  read,
+  safeParse,
+  string,
+  type Reader,
+  type Shape,
+  type ValidationIssue,
+} from '@threadlens/core/internal'
 import { modelMessageSchema, systemModelMessageSchema, type ModelMessage, type SystemModelMessage } from 'ai'
-import { z } from 'zod/mini'
 import { InvalidProjectedRequestError } from './errors'
 
 export interface ReadProjectedRequestOptions {
@@ -39,18 +52,57 @@ export interface ProjectedRequest {
   readonly extra: { readonly [key: string]: unknown }
 }
 
-const idText = z.string().check(z.minLength(1), z.maxLength(256))
+const idText = string({ min: 1, max: 256 })
 
-const bodySchema = z.object({
+/**
+ * A message checked with the AI SDK's own schema (the app's `ai` version decides what a message
+ * is); its first issue is reported at its place in the body.
+ */
+function aiMessage<T>(schema: Parameters<typeof safeParse>[0]): Reader<T> {
+  return (value, at) => {
+    const parsed = safeParse(schema, value)
+    if (parsed.success) return parsed.data as T
+    const issue = parsed.error.issues[0]
+    let here = at
+    for (const key of issue?.path ?? []) here = { parent: here, key: typeof key === 'number' ? key : String(key) }
+    return fail(here, issue?.message ?? 'Invalid input')
+  }
+}
+
+interface Body {
+  readonly id: string
+  readonly trigger: 'submit-message' | 'regenerate-message'
+  readonly instructions?: SystemModelMessage[]
+  readonly messages: ModelMessage[]
+  readonly responseMessageId: string
+  readonly callId: string
+}
+
+const bodyShape: Shape<Body> = {
   id: idText,
-  trigger: z.enum(['submit-message', 'regenerate-message']),
-  instructions: z.exactOptional(z.array(systemModelMessageSchema)),
-  messages: z.array(modelMessageSchema),
+  trigger: oneOf(['submit-message', 'regenerate-message']),
+  instructions: optional(array(aiMessage<SystemModelMessage>(systemModelMessageSchema))),
+  messages: array(aiMessage<ModelMessage>(modelMessageSchema)),
   responseMessageId: idText,
   callId: idText,
-})
+}
 
-const known = new Set(Object.keys(bodySchema.def.shape))
+// Other members are the app's own (`extra`), not read here.
+const bodyReader = looseObject(bodyShape)
+
+const unreadable = (error: unknown): string => `could not be read (${error instanceof Error ? error.name : typeof error})`
+
+// A body whose getters throw, or nested too deep for the AI SDK's schemas: not a projected request either.
+const guardedBodyReader: Reader<Body> = (value, at) => {
+  try {
+    return bodyReader(value, at)
+  } catch (error) {
+    if (error instanceof Invalid) throw error
+    return fail(null, unreadable(error))
+  }
+}
+
+const known = new Set(Object.keys(bodyShape))
 
 function refuse(reason: 'body' | 'instructions', issues: readonly ValidationIssue[]): never {
   throw new InvalidProjectedRequestError(reason, issues)
@@ -62,7 +114,7 @@ function serverInstructions(value: ReadProjectedRequestOptions['instructions']):
   return Array.isArray(value) ? [...(value as readonly SystemModelMessage[])] : [value as SystemModelMessage]
 }
 
-function parseBody(body: unknown, maxMessages: number): z.infer<typeof bodySchema> {
+function parseBody(body: unknown, maxMessages: number): Body {
   if (body === null || typeof body !== 'object' || Array.isArray(body))
     refuse('body', [
       {
@@ -70,23 +122,21 @@ function parseBody(body: unknown, maxMessages: number): z.infer<typeof bodySchem
         message: `expected the JSON object projectedSendMessagesRequest sends, got ${body === null ? 'null' : Array.isArray(body) ? 'an array' : typeof body}`,
       },
     ])
-  let parsed: ReturnType<typeof safeParse<typeof bodySchema>>
+  let messages: unknown
   try {
-    const messages = (body as { messages?: unknown }).messages
-    if (Array.isArray(messages) && messages.length > maxMessages)
-      refuse('body', [{ path: 'messages', message: `${messages.length} messages, over maxMessages (${maxMessages})` }])
-    parsed = safeParse(bodySchema, body)
+    messages = (body as { messages?: unknown }).messages
   } catch (error) {
-    if (InvalidProjectedRequestError.isInstance(error)) throw error
-    // A body nested too deep for the schemas, or an object whose getters throw: not a projected request either.
-    refuse('body', [{ path: '', message: `could not be read (${error instanceof Error ? error.name : typeof error})` }])
+    refuse('body', [{ path: '', message: unreadable(error) }])
   }
-  if (!parsed.success) refuse('body', formatIssues(parsed.error))
-  const { callId, responseMessageId } = parsed.data
+  if (Array.isArray(messages) && messages.length > maxMessages)
+    refuse('body', [{ path: 'messages', message: `${messages.length} messages, over maxMessages (${maxMessages})` }])
+  const parsed = read(guardedBodyReader, body)
+  if (!parsed.ok) refuse('body', [problemIssue(parsed.problem)])
+  const { callId, responseMessageId } = parsed.value
   if (!callId.startsWith(`${responseMessageId}:`) || !/^\d{1,6}$/.test(callId.slice(responseMessageId.length + 1))) {
     refuse('body', [{ path: 'callId', message: 'expected `<responseMessageId>:<step>`' }])
   }
-  return parsed.data
+  return parsed.value
 }
 
 /**

@@ -1,5 +1,5 @@
 import { problemIssue, read, type Reader } from '@threadlens/core/internal'
-import { checkFixture } from '@threadlens/core/testing/node'
+import { describeFixtureFiles, oneIssueOutcome, type FixtureCheck } from '@threadlens/core/testing/node'
 import { describe, expect, it } from 'vitest'
 import { databaseOptionsReader } from './backends/indexeddb/threadlens-db'
 import { InvalidStoreOptionsError } from './errors'
@@ -32,18 +32,14 @@ function readerOutcome(reader: Reader<unknown>): (value: unknown) => Outcome {
 
 /** Options, as the store functions check them: the first issue of the `InvalidStoreOptionsError`. */
 function optionsOutcome(reader: Reader<unknown>): (value: unknown) => Outcome {
-  return (value) => {
-    try {
-      return { ok: true, value: parseOptions(reader, value, 'options') }
-    } catch (error) {
-      if (!InvalidStoreOptionsError.isInstance(error)) throw error
-      expect(error.issues).toHaveLength(1)
-      return { ok: false, error: error.issues[0] }
-    }
-  }
+  return (value) =>
+    oneIssueOutcome(
+      (error) => InvalidStoreOptionsError.isInstance(error),
+      () => parseOptions(reader, value, 'options'),
+    )
 }
 
-const checks: readonly { readonly fixture: string; readonly run: (value: unknown) => Outcome }[] = [
+const checks: readonly FixtureCheck[] = [
   { fixture: 'thread-rows', run: readerOutcome(threadRowReader) },
   { fixture: 'sentinel-rows', run: readerOutcome(sentinelRowReader) },
   { fixture: 'header-lines', run: readerOutcome(headerReader) },
@@ -57,15 +53,7 @@ const checks: readonly { readonly fixture: string; readonly run: (value: unknown
   { fixture: 'database-options', run: optionsOutcome(databaseOptionsReader) },
 ]
 
-describe("the store's readers: the recorded accept/reject fixtures", () => {
-  for (const { fixture, run } of checks) {
-    it(`${fixture}.json`, () => {
-      const result = checkFixture(new URL(`./testing/fixtures/${fixture}.json`, import.meta.url), run)
-      expect(result.cases).toBeGreaterThan(10)
-      expect(result.mismatches, `${result.mismatches.length} of ${result.cases} cases differ`).toEqual([])
-    })
-  }
-})
+describeFixtureFiles("the store's readers: the recorded accept/reject fixtures", new URL('./testing/fixtures/', import.meta.url), checks)
 
 describe("the store's rules the fixtures cannot hold", () => {
   it('a record change: at most 100 tags, duplicates dropped; metadata within its byte limit', () => {

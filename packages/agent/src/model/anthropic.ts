@@ -1,9 +1,16 @@
 import { toAnthropicMessages, type ToolSchema } from '@threadlens/core'
 import { anthropicToolsCacheControl } from '@threadlens/core/caching'
-import { type AnthropicCacheControl, type AnthropicMessage, type AnthropicTextBlock } from '@threadlens/core/internal'
+import {
+  type AnthropicCacheControl,
+  type AnthropicMessage,
+  type AnthropicTextBlock,
+  int,
+  object,
+  optional,
+  type Reader,
+} from '@threadlens/core/internal'
 import type { ProviderToolNames } from '@threadlens/core/parts'
-import { z } from 'zod/mini'
-import { fetchSchema, headersSchema, httpURLSchema, onRetrySchema, parseClientOptions } from './client-options'
+import { fetchReader, headersReader, httpURL, nonEmpty, onRetryReader, parseClientOptions } from './client-options'
 import { ANTHROPIC_VERSION, DEFAULT_ANTHROPIC_BASE_URL, DEFAULT_ANTHROPIC_MAX_OUTPUT_TOKENS } from './constants'
 import { httpModelClient } from './http-model-client'
 import { type FetchFunction, parseEventObject } from './http-stream'
@@ -32,14 +39,14 @@ export interface AnthropicOptions extends RetryOptions {
   readonly onRetry?: (notice: RetryNotice) => void
 }
 
-export const anthropicOptionsSchema: z.ZodMiniType<AnthropicOptions> = z.strictObject({
-  apiKey: z.string().check(z.minLength(1, 'must be the Anthropic API key')),
-  model: z.string().check(z.minLength(1, 'must name the model')),
-  baseURL: z.exactOptional(httpURLSchema),
-  headers: z.exactOptional(headersSchema),
-  fetch: z.exactOptional(fetchSchema),
-  maxOutputTokens: z.exactOptional(z.int().check(z.positive())),
-  onRetry: z.exactOptional(onRetrySchema),
+export const anthropicOptionsReader: Reader<AnthropicOptions> = object<AnthropicOptions>({
+  apiKey: nonEmpty('must be the Anthropic API key'),
+  model: nonEmpty('must name the model'),
+  baseURL: optional(httpURL),
+  headers: optional(headersReader),
+  fetch: optional(fetchReader),
+  maxOutputTokens: optional(int({ above: 0 })),
+  onRetry: optional(onRetryReader),
   ...retryOptionsShape,
 })
 
@@ -98,7 +105,7 @@ export function anthropicRequestBody(
  * stream by hand: no SDK.
  */
 export function anthropic(options: AnthropicOptions): ModelClient {
-  const parsed = parseClientOptions('anthropic', anthropicOptionsSchema, options)
+  const parsed = parseClientOptions('anthropic', anthropicOptionsReader, options)
   const bodySettings = { model: parsed.model, maxOutputTokens: parsed.maxOutputTokens ?? DEFAULT_ANTHROPIC_MAX_OUTPUT_TOKENS }
   return httpModelClient({
     provider: 'anthropic',

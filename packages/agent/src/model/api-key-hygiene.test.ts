@@ -91,8 +91,10 @@ describe('invalid options', () => {
     } catch (thrown) {
       error = thrown
     }
-    expect(String(error)).toMatch(/baseURL: must be an absolute http\(s\) URL; model: must name the model/)
+    // The first bad option is named (the options are read in order: baseURL before model).
+    expect(String(error)).toMatch(/baseURL: must be an absolute http\(s\) URL$/)
     expectNoSecret(error)
+    expect(() => openAICompatible({ baseURL: 'https://api.example.com/v1', apiKey: secret, model: '' })).toThrow(/model: must name the model$/)
     expect(() => anthropic({ apiKey: '', model: 'claude' })).toThrow(/apiKey: must be the Anthropic API key/)
   })
 })

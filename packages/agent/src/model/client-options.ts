@@ -1,33 +1,44 @@
-import { z } from 'zod/mini'
-import { formatIssues, safeParse } from '@threadlens/core/internal'
+import { custom, flag, problemIssue, read, record, string, type Reader } from '@threadlens/core/internal'
 import { InvalidModelClientOptionsError } from './errors'
 import type { FetchFunction } from './http-stream'
 import type { RetryNotice } from './stream-with-retries'
 
-export const httpURLSchema = z.string().check(
-  z.refine((value) => {
-    try {
-      const url = new URL(value)
-      return url.protocol === 'http:' || url.protocol === 'https:'
-    } catch {
-      return false
-    }
-  }, 'must be an absolute http(s) URL'),
-)
+const anyString = string()
 
-export const headersSchema: z.ZodMiniType<Readonly<Record<string, string>>> = z.record(z.string(), z.string())
-export const fetchSchema = z.custom<FetchFunction>((value) => typeof value === 'function', 'must be a fetch function')
-export const onRetrySchema = z.custom<(notice: RetryNotice) => void>((value) => typeof value === 'function', 'must be a function')
+/** A string of at least one character; `rule` says what it must be. */
+export function nonEmpty(rule: string): Reader<string> {
+  return (value, at) => {
+    const text = anyString(value, at)
+    if (text.length === 0) flag(at, rule)
+    return text
+  }
+}
+
+export const httpURL: Reader<string> = (value, at) => {
+  const text = anyString(value, at)
+  let url: URL | undefined
+  try {
+    url = new URL(text)
+  } catch {
+    url = undefined
+  }
+  if (url?.protocol !== 'http:' && url?.protocol !== 'https:') flag(at, 'must be an absolute http(s) URL')
+  return text
+}
+
+export const headersReader: Reader<Readonly<Record<string, string>>> = record(anyString, anyString)
+export const fetchReader = custom<FetchFunction>((value) => typeof value === 'function', 'must be a fetch function')
+export const onRetryReader = custom<(notice: RetryNotice) => void>((value) => typeof value === 'function', 'must be a function')
 
 /**
- * Validates client options; a failure names each bad option and never quotes a value (an API key
- * in the wrong field must not end up in an error message).
+ * Validates client options; a failure names the first bad option and never quotes a value (an API
+ * key in the wrong field must not end up in an error message).
  */
-export function parseClientOptions<T>(client: string, schema: z.ZodMiniType<T>, options: unknown): T {
-  // Issues never carry the input (zod's `reportInput` is off by default).
-  const parsed = safeParse(schema, options)
-  if (parsed.success) return parsed.data
-  throw new InvalidModelClientOptionsError(client, formatIssues(parsed.error))
+export function parseClientOptions<T>(client: string, reader: Reader<T>, options: unknown): T {
+  // The readers' rules never carry the value they read.
+  const result = read(reader, options)
+  if (result.ok) return result.value
+  throw new InvalidModelClientOptionsError(client, [problemIssue(result.problem)])
 }
 
 // Header values that carry credentials, so errors can scrub them as they scrub `apiKey`.

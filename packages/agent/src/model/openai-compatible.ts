@@ -1,8 +1,8 @@
 import { type OpenAIChatMessage, toOpenAIChat, type ToolSchema } from '@threadlens/core'
 import { openAIChatCacheFields, openAITakesCacheBreakpoints } from '@threadlens/core/caching'
 import type { ProviderToolNames } from '@threadlens/core/parts'
-import { z } from 'zod/mini'
-import { fetchSchema, headersSchema, httpURLSchema, onRetrySchema, parseClientOptions } from './client-options'
+import { boolean, int, object, oneOf, optional, string, union, type Reader } from '@threadlens/core/internal'
+import { fetchReader, headersReader, httpURL, nonEmpty, onRetryReader, parseClientOptions } from './client-options'
 import { httpModelClient } from './http-model-client'
 import { type FetchFunction, parseEventObject } from './http-stream'
 import type { Usage } from '@threadlens/core/calls'
@@ -49,17 +49,17 @@ export interface OpenAICompatibleOptions extends RetryOptions {
   readonly onRetry?: (notice: RetryNotice) => void
 }
 
-export const openAICompatibleOptionsSchema: z.ZodMiniType<OpenAICompatibleOptions> = z.strictObject({
-  baseURL: httpURLSchema,
-  apiKey: z.optional(z.string()),
-  model: z.string().check(z.minLength(1, 'must name the model')),
-  headers: z.exactOptional(headersSchema),
-  fetch: z.exactOptional(fetchSchema),
-  maxOutputTokens: z.exactOptional(z.int().check(z.positive())),
-  maxOutputTokensField: z.exactOptional(z.enum(['max_tokens', 'max_completion_tokens'])),
-  includeUsage: z.exactOptional(z.boolean()),
-  cacheBreakpoints: z.exactOptional(z.union([z.literal('auto'), z.boolean()])),
-  onRetry: z.exactOptional(onRetrySchema),
+export const openAICompatibleOptionsReader: Reader<OpenAICompatibleOptions> = object<OpenAICompatibleOptions>({
+  baseURL: httpURL,
+  apiKey: optional(string(), 'loose'),
+  model: nonEmpty('must name the model'),
+  headers: optional(headersReader),
+  fetch: optional(fetchReader),
+  maxOutputTokens: optional(int({ above: 0 })),
+  maxOutputTokensField: optional(oneOf(['max_tokens', 'max_completion_tokens'])),
+  includeUsage: optional(boolean),
+  cacheBreakpoints: optional(union<'auto' | boolean>([oneOf(['auto']), boolean])),
+  onRetry: optional(onRetryReader),
   ...retryOptionsShape,
 })
 
@@ -122,7 +122,7 @@ export function openAIChatRequestBody(
  * Uses `fetch` and parses the event stream by hand: no SDK.
  */
 export function openAICompatible(options: OpenAICompatibleOptions): ModelClient {
-  const parsed = parseClientOptions('openAICompatible', openAICompatibleOptionsSchema, options)
+  const parsed = parseClientOptions('openAICompatible', openAICompatibleOptionsReader, options)
   const apiKey = parsed.apiKey
   const bodySettings = {
     model: parsed.model,

@@ -1,4 +1,4 @@
-import { z } from 'zod/mini'
+import { int, number, optional, type Shape } from '@threadlens/core/internal'
 import {
   DEFAULT_FIRST_EVENT_TIMEOUT_MS,
   DEFAULT_IDLE_TIMEOUT_MS,
@@ -38,13 +38,13 @@ export interface RetryOptions {
   readonly idleTimeoutMs?: number
 }
 
-export const retryOptionsShape = {
-  maxRetries: z.exactOptional(z.int().check(z.gte(0))),
-  retryDelayMs: z.exactOptional(z.number().check(z.gte(0))),
-  maxRetryDelayMs: z.exactOptional(z.number().check(z.gte(0))),
-  maxRetryTotalMs: z.exactOptional(z.number().check(z.gte(0))),
-  firstEventTimeoutMs: z.exactOptional(z.number().check(z.positive())),
-  idleTimeoutMs: z.exactOptional(z.number().check(z.positive())),
+export const retryOptionsShape: Shape<RetryOptions> = {
+  maxRetries: optional(int({ min: 0 })),
+  retryDelayMs: optional(number({ min: 0 })),
+  maxRetryDelayMs: optional(number({ min: 0 })),
+  maxRetryTotalMs: optional(number({ min: 0 })),
+  firstEventTimeoutMs: optional(number({ above: 0 })),
+  idleTimeoutMs: optional(number({ above: 0 })),
 }
 
 export interface RetrySettings {

@@ -1,6 +1,5 @@
 import { type JsonObject, type ProjectionResult, type ToolSchema } from '@threadlens/core'
-import { heuristicCount, TOOL_CALL_OVERHEAD_TOKENS } from '@threadlens/core/internal'
-import { z } from 'zod/mini'
+import { array, custom, heuristicCount, int, number, object, optional, string, TOOL_CALL_OVERHEAD_TOKENS, union } from '@threadlens/core/internal'
 import { parseClientOptions } from './client-options'
 import { DEFAULT_SCRIPTED_CHUNK_SIZE, DEFAULT_SCRIPTED_MODEL_ID } from './constants'
 
@@ -61,18 +60,19 @@ export interface ScriptedModelOptions {
   readonly id?: string
 }
 
-const scriptFunctionSchema = z.custom<(context: ScriptContext) => ScriptAnswer>((value) => typeof value === 'function', 'must be a function')
+const scriptFunction = custom<(context: ScriptContext) => ScriptAnswer>((value) => typeof value === 'function', 'must be a function')
 // Steps are checked for their kind only: a reply's fields are the test author's, and typed.
-const scriptStepSchema = z.union([
-  z.string(),
-  z.custom<ScriptedReply>((value) => typeof value === 'object' && value !== null, 'must be a reply object'),
-  scriptFunctionSchema,
+const scriptStep = union<ScriptStep>([
+  string(),
+  custom<ScriptedReply>((value) => typeof value === 'object' && value !== null, 'must be a reply object'),
+  scriptFunction,
 ])
-const scriptedModelOptionsSchema: z.ZodMiniType<ScriptedModelOptions> = z.strictObject({
-  script: z.union([z.readonly(z.array(scriptStepSchema)), scriptFunctionSchema]),
-  chunkSize: z.exactOptional(z.int().check(z.positive())),
-  delayMs: z.exactOptional(z.number().check(z.gte(0))),
-  id: z.exactOptional(z.string().check(z.minLength(1))),
+const scriptSteps = array(scriptStep)
+const scriptedModelOptionsReader = object<ScriptedModelOptions>({
+  script: union<ScriptedModelOptions['script']>([(value, at) => Object.freeze(scriptSteps(value, at)), scriptFunction]),
+  chunkSize: optional(int({ above: 0 })),
+  delayMs: optional(number({ min: 0 })),
+  id: optional(string({ min: 1 })),
 })
 
 /** A request a scripted model received. */
@@ -95,7 +95,7 @@ export interface ScriptedModel extends ModelClient {
  * projections give the same events. It never retries; abort works as with the real clients.
  */
 export function scriptedModel(options: ScriptedModelOptions): ScriptedModel {
-  const parsed = parseClientOptions('scriptedModel', scriptedModelOptionsSchema, options)
+  const parsed = parseClientOptions('scriptedModel', scriptedModelOptionsReader, options)
   const chunkSize = parsed.chunkSize ?? DEFAULT_SCRIPTED_CHUNK_SIZE
   const delayMs = parsed.delayMs ?? 0
   const requests: ScriptedRequest[] = []

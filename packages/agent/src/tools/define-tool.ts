@@ -2,6 +2,10 @@ import { type JsonValue, type ThreadSource, type TokenCounter, type ToolSchema }
 import { assertToolName } from '@threadlens/core/parts'
 import { z } from 'zod/mini'
 
+// zod is the language apps describe tool parameters in: `parameters` is the app's own schema, and its
+// JSON Schema is what the model sees (the recall tool's parameters are written the same way).
+// threadlens's own checks (options, stored rows, what a server or a provider sends) use core's readers.
+
 export interface ToolContext {
   /** Aborted when the request is aborted: stop work and return or throw. */
   readonly signal: AbortSignal

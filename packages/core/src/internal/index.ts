@@ -38,14 +38,18 @@ export type { AnthropicMessage, AnthropicTextBlock, AnthropicCacheControl } from
 export { Subscribable } from '../utils/subscribable'
 export { hashJson } from '../utils/hash'
 export { webLocks } from '../utils/web-locks'
-// zod's issues in the one issue shape, for the packages that check with zod (the agent: tool parameters, the app's own schemas; ai-sdk: the AI SDK's request and metadata).
+// The one issue shape, and zod's issues in it for the schemas threadlens does not write: an app's tool
+// parameters (the agent runs them with safeParse and formatIssues) and the AI SDK's message schemas (ai-sdk, safeParse).
 export type { ValidationIssue } from '../validation/issues'
 export { issuesText } from '../validation/issues'
 export { formatIssues, safeParse } from '../validation/zod-issues'
 // Core's readers, for the other packages' own options and rows (one schema language for the whole SDK).
-export type { Reader, Shape } from '../validation/readers'
+export type { OptionalReader, Reader, Shape } from '../validation/readers'
+// Thrown by the readers: a reader that catches what it calls (a getter's error) lets it through.
+export { Invalid } from '../validation/invalid'
 export {
   array,
+  boolean,
   custom,
   fail,
   flag,
@@ -53,12 +57,14 @@ export {
   jsonObject,
   looseObject,
   nullable,
+  number,
   object,
   oneOf,
   optional,
   read,
   record,
   string,
+  union,
   withDefault,
 } from '../validation/readers'
 export { problemIssue } from '../validation/issues'
