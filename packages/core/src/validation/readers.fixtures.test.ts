@@ -8,7 +8,7 @@ import { InvalidEntryError, InvalidPolicyError } from '../errors/threadlens-erro
 import { memoryReader } from '../memory/memory'
 import { modelInfoReader } from '../models/model-info'
 import { definePolicy, type PolicyOptions } from '../policy/policy'
-import { checkFixture } from '../testing/fixture-cases'
+import { describeFixtureFiles, type FixtureCheck, type FixtureRun } from '../testing/fixture-suite'
 import { mutate, mutationsArbitrary } from '../testing/mutations'
 import { policyOptionsArbitrary } from '../testing/random-thread'
 import { inputOf, sampleAttempt, sampleCalibration, sampleEntries, sampleMemory, sampleModel, storedEntryArbitrary } from '../testing/samples'
@@ -26,9 +26,7 @@ import { read, type Reader } from './readers'
 // which rewrites the expected outcomes from the readers as they are (refused under CI), and review
 // the diff of the JSON files.
 
-type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown }
-
-function attempt(run: () => unknown, describe: (error: unknown) => unknown): Outcome {
+function attempt(run: () => unknown, describe: (error: unknown) => unknown): FixtureRun {
   try {
     return { ok: true, value: run() }
   } catch (error) {
@@ -47,7 +45,7 @@ function policyError(error: unknown): unknown {
   return error.issues[0]
 }
 
-function readerOutcome(reader: Reader<unknown>): (value: unknown) => Outcome {
+function readerOutcome(reader: Reader<unknown>): (value: unknown) => FixtureRun {
   return (value) => {
     const result = read(reader, value)
     return result.ok
@@ -56,30 +54,22 @@ function readerOutcome(reader: Reader<unknown>): (value: unknown) => Outcome {
   }
 }
 
-const checks: readonly { readonly fixture: string; readonly what: string; readonly run: (value: unknown) => Outcome }[] = [
-  { fixture: 'stored-entries', what: 'stored entries (parseEntry)', run: (value) => attempt(() => parseEntry(value), entryError) },
-  { fixture: 'entry-inputs', what: 'entry inputs (parseEntryInput)', run: (value) => attempt(() => parseEntryInput(value), entryError) },
+const checks: readonly FixtureCheck[] = [
+  { fixture: 'stored-entries', run: (value) => attempt(() => parseEntry(value), entryError) },
+  { fixture: 'entry-inputs', run: (value) => attempt(() => parseEntryInput(value), entryError) },
   {
     fixture: 'policy-options',
-    what: 'policy options with their defaults in key order (definePolicy)',
+
     run: (value) => attempt(() => definePolicy(value as PolicyOptions), policyError),
   },
-  { fixture: 'memories', what: 'memories', run: readerOutcome(memoryReader) },
-  { fixture: 'call-attempts', what: 'call attempts', run: readerOutcome(callAttemptReader) },
-  { fixture: 'token-calibrations', what: 'token calibrations', run: readerOutcome(tokenCalibrationReader) },
-  { fixture: 'model-info', what: 'models (registerModel)', run: readerOutcome(modelInfoReader) },
-  { fixture: 'content-parts', what: 'content parts', run: readerOutcome(contentPartReader) },
+  { fixture: 'memories', run: readerOutcome(memoryReader) },
+  { fixture: 'call-attempts', run: readerOutcome(callAttemptReader) },
+  { fixture: 'token-calibrations', run: readerOutcome(tokenCalibrationReader) },
+  { fixture: 'model-info', run: readerOutcome(modelInfoReader) },
+  { fixture: 'content-parts', run: readerOutcome(contentPartReader) },
 ]
 
-describe('readers: the recorded accept/reject fixtures', () => {
-  for (const { fixture, what, run } of checks) {
-    it(`${what}: ${fixture}.json`, () => {
-      const result = checkFixture(new URL(`../testing/fixtures/${fixture}.json`, import.meta.url), run)
-      expect(result.cases).toBeGreaterThan(0)
-      expect(result.mismatches, `${result.mismatches.length} of ${result.cases} cases differ`).toEqual([])
-    })
-  }
-})
+describeFixtureFiles('readers: the recorded accept/reject fixtures', new URL('../testing/fixtures/', import.meta.url), checks)
 
 const seed = 20261123
 const runs = 500
