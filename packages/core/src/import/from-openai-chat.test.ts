@@ -6,6 +6,7 @@ import { project } from '../project/project'
 import { customTokenCounter, heuristicCount } from '../tokens/token-counter'
 import { fromOpenAIChat } from './from-openai-chat'
 import { toOpenAIChat } from '../formats/openai-chat'
+import { thrownBy } from '../testing/thrown-by'
 
 function deepFreeze<T>(value: T): T {
   if (typeof value === 'object' && value !== null) {
@@ -16,13 +17,9 @@ function deepFreeze<T>(value: T): T {
 }
 
 function importError(messages: unknown): InvalidMessagesError {
-  try {
-    fromOpenAIChat(messages)
-  } catch (error) {
-    if (error instanceof InvalidMessagesError) return error
-    throw error
-  }
-  throw new Error('expected fromOpenAIChat to throw')
+  const error = thrownBy(() => fromOpenAIChat(messages))
+  if (error instanceof InvalidMessagesError) return error
+  throw error
 }
 
 /** Content parts of text alone, as the OpenAI messages and the stored entries spell them. */

@@ -4,6 +4,7 @@ import { modelToEncodingMap } from 'gpt-tokenizer/mapping'
 import { InvalidModelInfoError, ThreadlensError, UnknownModelError } from '../errors/threadlens-error'
 import { inputBudget } from '../policy/policy'
 import { APPROXIMATE_TOKENIZER_SAFETY_MARGIN, estimateCost, listModels, modelInfo, policyForModel, registerModel, type ModelInfo } from './models'
+import { thrownBy } from '../testing/thrown-by'
 
 interface Spec {
   readonly context_window?: number
@@ -16,15 +17,6 @@ function specOf(id: string): Spec {
   const spec = specs[id]
   if (spec === undefined) throw new Error(`gpt-tokenizer has no ${id}`)
   return spec
-}
-
-function caught(run: () => unknown): unknown {
-  try {
-    run()
-  } catch (error) {
-    return error
-  }
-  throw new Error('expected a throw')
 }
 
 const localModel: ModelInfo = {
@@ -89,7 +81,7 @@ describe('modelInfo resolution', () => {
     'omni-moderation-latest',
     '',
   ])('throws UnknownModelError naming %j', (id) => {
-    const error = caught(() => modelInfo(id))
+    const error = thrownBy(() => modelInfo(id))
     expect(error).toBeInstanceOf(UnknownModelError)
     expect(ThreadlensError.isInstance(error)).toBe(true)
     expect((error as UnknownModelError).modelId).toBe(id)
@@ -257,7 +249,7 @@ describe('registerModel', () => {
     ['negative pricing', { ...localModel, pricing: { inputPerMillion: -1, outputPerMillion: 1 } }, 'pricing.inputPerMillion'],
     ['an unknown key', { ...localModel, contextLength: 8_192 }, ''],
   ])('rejects %s', (_label, info, path) => {
-    const error = caught(() => registerModel(info as ModelInfo))
+    const error = thrownBy(() => registerModel(info as ModelInfo))
     expect(error).toBeInstanceOf(InvalidModelInfoError)
     expect(ThreadlensError.isInstance(error)).toBe(true)
     const issues = (error as InvalidModelInfoError).issues
