@@ -30,6 +30,7 @@ const localModel: ModelInfo = {
 }
 
 describe('modelInfo resolution', () => {
+  // Repeated on purpose: a case table of the same shape as packages/core/src/formats/arguments-text.property.test.ts has (other cases).
   it.each([
     ['gpt-4o', 'gpt-4o'],
     ['GPT-4o', 'gpt-4o'],
