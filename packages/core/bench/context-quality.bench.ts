@@ -1,5 +1,3 @@
-import { mkdirSync, writeFileSync } from 'node:fs'
-import { fileURLToPath } from 'node:url'
 import { createThread, definePolicy, presets, project, type EntryInput } from '../src/index'
 import { toolResultInput } from '../src/compaction/index'
 import { langchainStrategy, threadlensStrategy, type ModelCall, type Strategy } from './call-strategies'
@@ -9,7 +7,7 @@ import { formatMs } from './measure'
 import { coldCounter } from './o200k'
 import { shareStats, type ShareStats } from './prefix-reuse'
 import { createBilling, ANTHROPIC_MODEL, CALL_INTERVAL_MS, OPENAI_BREAKPOINTS_MODEL, OPENAI_MODEL, type BillingTotals } from './provider-billing'
-import { machine, table } from './report'
+import { machine, table, writeBenchResults } from './report'
 import { scriptedSession, SESSION_SYSTEM_PROMPT, SESSION_TOOLS } from './scripted-session'
 
 // `pnpm bench`: how well the context a model is sent can be served from a provider's prompt cache over
@@ -511,11 +509,6 @@ async function main(): Promise<void> {
     'cold = a fresh counter each run (nothing tokenized); warm = the same counter after one untimed compact(). The next step gets the previous summary and only the entries after it.',
   )
 
-  const totalMs = performance.now() - started
-  console.log(`\nbench time: ${formatMs(totalMs)}`)
-
-  const outputPath = fileURLToPath(new URL('../../../bench-results/context-quality.json', import.meta.url))
-  mkdirSync(fileURLToPath(new URL('../../../bench-results/', import.meta.url)), { recursive: true })
   const json = {
     machine: host,
     units: { time: 'ms', tokens: 'o200k_base tokens', share: 'fraction of a request’s message tokens' },
@@ -532,10 +525,8 @@ async function main(): Promise<void> {
     billingGoals,
     compaction,
     goals,
-    benchMs: totalMs,
   }
-  writeFileSync(outputPath, `${JSON.stringify(json, null, 2)}\n`)
-  console.log(`figures written to ${outputPath}`)
+  writeBenchResults('context-quality.json', started, json)
 }
 
 await main()

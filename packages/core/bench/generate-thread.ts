@@ -1,5 +1,6 @@
 import type { EntryInput, JsonObject, JsonValue } from '../src/index'
 import { createThread, type Thread } from '../src/index'
+import { seededRandom } from '../src/testing/seeded-random'
 
 /**
  * Deterministic, realistic threads for the bench: user and assistant prose of varied length
@@ -35,22 +36,10 @@ const unicodeSnippets = [
 
 const toolNames = ['search', 'read_file', 'weather', 'sql_query', 'fetch_url'] as const
 
-/** mulberry32: small, fast and good enough to vary text; not for anything cryptographic. */
-export function createRandom(seed: number): () => number {
-  let state = seed >>> 0
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0
-    let value = state
-    value = Math.imul(value ^ (value >>> 15), value | 1)
-    value ^= value + Math.imul(value ^ (value >>> 7), value | 61)
-    return ((value ^ (value >>> 14)) >>> 0) / 4294967296
-  }
-}
-
 export class TextSource {
   readonly #random: () => number
   constructor(seed: number) {
-    this.#random = createRandom(seed)
+    this.#random = seededRandom(seed)
   }
 
   chance(probability: number): boolean {

@@ -1,12 +1,10 @@
-import { mkdirSync, writeFileSync } from 'node:fs'
-import { fileURLToPath } from 'node:url'
 import { definePolicy, project, type ContextPolicy, type ProjectionResult, type Thread, type TokenCounter } from '../src/index'
 import { buildThread, continuationInputs, shapeOf, SYSTEM_PROMPT, type ThreadShape } from './generate-thread'
 import { runTrimInWorker, type OutputStats, type SweepStats, type TrimResult, type TrimWorkerInput } from './langchain-run'
 import { formatMs, formatRatio, repeat, summarize, type Timing } from './measure'
 import { coldCounter } from './o200k'
 import { countOrphans, projectedPairing } from './orphans'
-import { machine, table } from './report'
+import { machine, table, writeBenchResults } from './report'
 
 // `pnpm bench`: times the projection on generated threads and sets LangChain's trimMessages beside it.
 // Prints tables and writes the same figures to bench-results/core.json. Not a test: nothing here fails
@@ -350,11 +348,6 @@ async function main(): Promise<void> {
     ),
   )
 
-  const totalMs = performance.now() - started
-  console.log(`\nbench time: ${formatMs(totalMs)}`)
-
-  const outputPath = fileURLToPath(new URL('../../../bench-results/core.json', import.meta.url))
-  mkdirSync(fileURLToPath(new URL('../../../bench-results/', import.meta.url)), { recursive: true })
   const json = {
     machine: host,
     units: { time: 'ms', tokens: 'o200k_base tokens' },
@@ -369,10 +362,8 @@ async function main(): Promise<void> {
       warmRatioIsLowerBound: stoppedIn(trim, 'warm'),
     })),
     goals,
-    benchMs: totalMs,
   }
-  writeFileSync(outputPath, `${JSON.stringify(json, null, 2)}\n`)
-  console.log(`figures written to ${outputPath}`)
+  writeBenchResults('core.json', started, json)
 }
 
 await main()

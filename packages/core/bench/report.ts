@@ -1,4 +1,7 @@
+import { mkdirSync, writeFileSync } from 'node:fs'
 import { cpus, totalmem } from 'node:os'
+import { fileURLToPath } from 'node:url'
+import { formatMs } from './measure'
 
 export interface Machine {
   readonly cpu: string
@@ -28,4 +31,18 @@ export function table(title: string, header: readonly string[], rows: readonly (
     cells.map((cell, column) => (column === 0 ? cell.padEnd(widths[column] as number) : cell.padStart(widths[column] as number))).join('  ')
   const rule = widths.map((width) => '─'.repeat(width)).join('  ')
   return [``, title, rule, line(header), rule, ...rows.map(line), rule].join('\n')
+}
+
+/**
+ * Prints how long the bench has run since `started` and writes `figures`, with that time as
+ * `benchMs`, to bench-results/`file` at the repository root.
+ */
+export function writeBenchResults(file: string, started: number, figures: Record<string, unknown>): void {
+  const benchMs = performance.now() - started
+  console.log(`\nbench time: ${formatMs(benchMs)}`)
+  const directory = fileURLToPath(new URL('../../../bench-results/', import.meta.url))
+  mkdirSync(directory, { recursive: true })
+  const outputPath = `${directory}${file}`
+  writeFileSync(outputPath, `${JSON.stringify({ ...figures, benchMs }, null, 2)}\n`)
+  console.log(`figures written to ${outputPath}`)
 }

@@ -12,6 +12,7 @@ export type ThreadlensEvent =
       readonly entryCount: number
       readonly tokensBefore: number
     }
+  // Repeated on purpose: the fields of a summarized CompactionResult (packages/core/src/compaction/compact.ts), spelled out so the event reads whole.
   | {
       readonly type: 'compaction-end'
       readonly threadId: string

@@ -148,6 +148,7 @@ export class UnreadableEntryError extends StorageError {
   readonly field: string
   /** The entry rule it breaks. */
   readonly rule: string
+  // Repeated on purpose: the same shape as RevisionConflictError in packages/core/src/errors/threadlens-error.ts (two errors, each with its own fields).
   constructor(threadId: string, seq: number, field: string, rule: string, operation: string) {
     super(
       'invalid-data',

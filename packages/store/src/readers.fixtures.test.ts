@@ -1,5 +1,5 @@
-import { problemIssue, read, type Reader } from '@threadlens/core/internal'
-import { describeFixtureFiles, oneIssueOutcome, type FixtureCheck } from '@threadlens/core/testing/node'
+import type { Reader } from '@threadlens/core/internal'
+import { describeFixtureFiles, oneIssueOutcome, readerOutcome, type FixtureCheck, type FixtureRun } from '@threadlens/core/testing/node'
 import { describe, expect, it } from 'vitest'
 import { databaseOptionsReader } from './backends/indexeddb/threadlens-db'
 import { InvalidStoreOptionsError } from './errors'
@@ -20,18 +20,8 @@ import { attachmentLineReader, headerReader } from './transfer/thread-file-schem
 //   UPDATE_FIXTURES=1 node_modules/.bin/vitest run --project node packages/store/src/readers.fixtures.test.ts
 // and review the diff of the JSON files.
 
-type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown }
-
-/** A stored row or an export's line: its checked copy, or its first problem. */
-function readerOutcome(reader: Reader<unknown>): (value: unknown) => Outcome {
-  return (value) => {
-    const result = read(reader, value)
-    return result.ok ? { ok: true, value: result.value } : { ok: false, error: problemIssue(result.problem) }
-  }
-}
-
 /** Options, as the store functions check them: the first issue of the `InvalidStoreOptionsError`. */
-function optionsOutcome(reader: Reader<unknown>): (value: unknown) => Outcome {
+function optionsOutcome(reader: Reader<unknown>): (value: unknown) => FixtureRun {
   return (value) =>
     oneIssueOutcome(
       (error) => InvalidStoreOptionsError.isInstance(error),
@@ -39,6 +29,7 @@ function optionsOutcome(reader: Reader<unknown>): (value: unknown) => Outcome {
     )
 }
 
+// Repeated on purpose: packages/core/src/validation/readers.fixtures.test.ts has a table of the same shape (its own fixture files and readers).
 const checks: readonly FixtureCheck[] = [
   { fixture: 'thread-rows', run: readerOutcome(threadRowReader) },
   { fixture: 'sentinel-rows', run: readerOutcome(sentinelRowReader) },

@@ -1,4 +1,5 @@
 import { type JsonObject } from '@threadlens/core'
+// Repeated on purpose: packages/store/src/threads/thread-record.ts imports the same readers of core (an import list, not logic).
 import {
   array,
   flag,

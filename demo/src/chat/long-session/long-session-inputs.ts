@@ -24,6 +24,7 @@ const answers = [
   (place: string) => `Three full days in ${place} is a good first visit: one for the centre, one for a day trip, one unplanned.`,
 ]
 
+// Repeated on purpose: the mulberry32 of packages/core/src/testing/seeded-random.ts (the demo ships, so it does not import the test kit).
 /** A small deterministic PRNG (mulberry32), so a batch is the same for the same seed. */
 function random(seed: number): () => number {
   let state = seed >>> 0

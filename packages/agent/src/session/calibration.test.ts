@@ -5,6 +5,7 @@ import { createMemoryBackedStores } from '@threadlens/store'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { openAICompatible } from '../model/openai-compatible'
 import { type FakeProviderServer, startFakeProviderServer } from '@threadlens/testing/node'
+import { seededRandom as random } from '@threadlens/testing'
 import { createSession } from './create-session'
 import type { SessionEvent } from './session-events'
 
@@ -57,16 +58,6 @@ afterAll(async () => {
 })
 
 // Seeded prose with some numbers, code and JSON: the mix a chat history holds.
-function random(seedValue: number): () => number {
-  let state = seedValue >>> 0
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0
-    let t = state
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296
-  }
-}
 const words =
   'the harbour boats ferry weather north wind morning tide captain market fish bread coffee island bridge river station ticket journey evening light stone church museum street garden winter summer people travel question answer reason plan'.split(
     ' ',

@@ -75,6 +75,8 @@ describe('extendThread: the live thread index grows with each commit', () => {
   })
 })
 
+// Repeated on purpose: same shape as packages/store/src/transfer/thread-jsonl.ts (which drops a file's token counts) and as
+// packages/store/src/transfer/thread-file-format.ts (a stored entry in key order); here the entry's meta stays whole.
 function inputOf(entry: Entry): EntryInput {
   return {
     id: entry.id,

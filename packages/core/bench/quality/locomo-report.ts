@@ -18,6 +18,32 @@ function recallColumn(tally: Pick<Tally, 'recallTokens' | 'recallSkipped'>, ques
   return `${integer(tally.recallTokens / questions)}${skipped === '' ? '' : ` (skipped: ${skipped})`}`
 }
 
+/**
+ * A row per strategy that has a tally at `budget` (the full context has one for every budget): its
+ * label, its own `columns`, then tokens sent, share of budget, ms per projection and recall tokens.
+ */
+function strategyRows<T extends Tally | ToolTally>(
+  tallies: Map<string, Map<number, T>>,
+  budget: number,
+  columns: (tally: T) => string[],
+): string[][] {
+  const full = tallies.get(FULL_CONTEXT)?.get(0) as T
+  return [...tallies.keys()].flatMap((label) => {
+    const tally = label === FULL_CONTEXT ? full : tallies.get(label)?.get(budget)
+    if (tally === undefined) return []
+    return [
+      [
+        label,
+        ...columns(tally),
+        integer(tally.tokens / tally.questions),
+        label === FULL_CONTEXT ? '–' : percent(tally.budgetShare / tally.questions),
+        median(tally.ms),
+        recallColumn(tally, tally.questions, label.includes('recall')),
+      ],
+    ]
+  })
+}
+
 export function locomoTables(figures: LocomoFigures): string[] {
   const tables: string[] = []
   tables.push(
@@ -36,22 +62,11 @@ export function locomoTables(figures: LocomoFigures): string[] {
   const labels = [...figures.tallies.keys()]
   const full = figures.tallies.get(FULL_CONTEXT)?.get(0) as Tally
   for (const budget of BUDGETS) {
-    const rows = labels.flatMap((label) => {
-      const tally = label === FULL_CONTEXT ? full : figures.tallies.get(label)?.get(budget)
-      if (tally === undefined) return []
-      return [
-        [
-          label,
-          percent(tally.evidenceVerbatim / tally.evidenceTurns),
-          percent(tally.evidenceCovered / tally.evidenceTurns),
-          percent(tally.answered / tally.answerable),
-          integer(tally.tokens / tally.questions),
-          label === FULL_CONTEXT ? '–' : percent(tally.budgetShare / tally.questions),
-          median(tally.ms),
-          recallColumn(tally, tally.questions, label.includes('recall')),
-        ],
-      ]
-    })
+    const rows = strategyRows(figures.tallies, budget, (tally) => [
+      percent(tally.evidenceVerbatim / tally.evidenceTurns),
+      percent(tally.evidenceCovered / tally.evidenceTurns),
+      percent(tally.answered / tally.answerable),
+    ])
     tables.push(
       markdownTable(
         `LoCoMo, ${budgetLabel(budget)} budget (${integer(budget)} input tokens, nothing reserved): ${full.questions} questions, ${full.evidenceTurns} evidence turns`,
@@ -101,8 +116,6 @@ export function locomoTables(figures: LocomoFigures): string[] {
 }
 
 export function toolTables(figures: ToolFigures): string[] {
-  const labels = [...figures.tallies.keys()]
-  const full = figures.tallies.get(FULL_CONTEXT)?.get(0) as ToolTally
   return BUDGETS.map((budget) =>
     markdownTable(
       `Tool-heavy trace (synthetic, seeded: ${figures.entries} entries, ${integer(figures.threadTokens)} tokens, ${figures.questions} late questions each needing one early order lookup), ${budgetLabel(budget)} budget`,
@@ -116,22 +129,11 @@ export function toolTables(figures: ToolFigures): string[] {
         'ms / projection',
         'recall tokens',
       ],
-      labels.flatMap((label) => {
-        const tally = label === FULL_CONTEXT ? full : figures.tallies.get(label)?.get(budget)
-        if (tally === undefined) return []
-        return [
-          [
-            label,
-            percent(tally.keptTogether / tally.questions),
-            percent(tally.answered / tally.questions),
-            String(tally.invalid),
-            integer(tally.tokens / tally.questions),
-            label === FULL_CONTEXT ? '–' : percent(tally.budgetShare / tally.questions),
-            median(tally.ms),
-            recallColumn(tally, tally.questions, label.includes('recall')),
-          ],
-        ]
-      }),
+      strategyRows(figures.tallies, budget, (tally) => [
+        percent(tally.keptTogether / tally.questions),
+        percent(tally.answered / tally.questions),
+        String(tally.invalid),
+      ]),
     ),
   )
 }

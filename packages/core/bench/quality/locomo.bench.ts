@@ -1,7 +1,5 @@
-import { mkdirSync, writeFileSync } from 'node:fs'
-import { fileURLToPath } from 'node:url'
-import { formatMs, summarize, type Timing } from '../measure'
-import { machine } from '../report'
+import { summarize, type Timing } from '../measure'
+import { machine, writeBenchResults } from '../report'
 import { runLocomo } from './locomo-run'
 import { locomoTables, toolTables } from './locomo-report'
 import { COVERED_SHARE } from './metrics'
@@ -49,11 +47,6 @@ async function main(): Promise<void> {
   for (const text of toolTables(tools)) console.log(text)
   console.log("\ncall + result sent: the lookup's tool call and its result both sent, the result whole (not masked, pruned or deduped).")
 
-  const totalMs = performance.now() - started
-  console.log(`\nbench time: ${formatMs(totalMs)}`)
-
-  const outputPath = fileURLToPath(new URL('../../../../bench-results/context-quality-locomo.json', import.meta.url))
-  mkdirSync(fileURLToPath(new URL('../../../../bench-results/', import.meta.url)), { recursive: true })
   // Per-question times are summarized: the JSON keeps the figures, not 30,000 samples.
   const byBudget = <T extends { ms: number[] }>(
     tallies: Map<string, Map<number, T>>,
@@ -70,10 +63,8 @@ async function main(): Promise<void> {
     recall: 'missing' in loaded ? { available: false, why: loaded.missing } : { available: true },
     locomo: { conversations: locomo.conversations, tallies: byBudget(locomo.tallies), compaction: locomo.compaction },
     toolTrace: { entries: tools.entries, threadTokens: tools.threadTokens, questions: tools.questions, tallies: byBudget(tools.tallies) },
-    benchMs: totalMs,
   }
-  writeFileSync(outputPath, `${JSON.stringify(json, null, 2)}\n`)
-  console.log(`figures written to ${outputPath}`)
+  writeBenchResults('context-quality-locomo.json', started, json)
 }
 
 await main()

@@ -105,6 +105,7 @@ async function main(): Promise<void> {
       ]),
     ),
   )
+  // Repeated on purpose: the same shape as the LoCoMo table above (one row per engine, other columns).
   console.log(
     table(
       'Cost: a 10,000-entry synthetic thread of common words (index built once, then 180 questions), and bytes an app downloads for the engine',

@@ -1,4 +1,4 @@
-import { createRandom } from '../generate-thread'
+import { seededRandom } from '../../src/testing/seeded-random'
 import type { EntryInput, Thread } from '../../src/index'
 import { emptyThread } from './locomo-data'
 
@@ -28,7 +28,7 @@ const CUSTOMERS = ['Ada Park', 'Bruno Silva', 'Chen Wei', 'Dana Levi', 'Emil Nov
 const CARRIERS = ['DHL', 'UPS', 'FedEx', 'PostNL', 'Royal Mail']
 
 export function toolTrace(): { thread: Thread; questions: ToolQuestion[] } {
-  const next = createRandom(SEED)
+  const next = seededRandom(SEED)
   const pick = <T>(list: readonly T[]): T => list[Math.floor(next() * list.length)] as T
   const sentence = (length: number): string => {
     const words = Array.from({ length }, () => pick(VOCABULARY))

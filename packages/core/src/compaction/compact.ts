@@ -32,6 +32,7 @@ export interface CompactOptions extends ProjectInput {
 
 export type CompactionResult =
   | { readonly status: 'nothing-to-do'; readonly entries: readonly []; readonly tokensBefore: number }
+  // Repeated on purpose: the 'compaction-end' event in packages/core/src/events.ts reports these fields, spelled out there too.
   | {
       readonly status: 'summarized'
       /** Append these (a summary, and a pin when the task framing was too long to quote). */

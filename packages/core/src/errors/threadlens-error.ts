@@ -211,6 +211,7 @@ export class RevisionConflictError extends ThreadlensError {
   declare readonly actual: number
   /** What is stored now (the memory space, or the thread record), so the caller can merge and retry. */
   declare readonly current: unknown
+  // Repeated on purpose: the same shape as UnreadableEntryError in packages/store/src/errors.ts (two errors, each with its own fields).
   constructor(target: RevisionTarget, expected: number, actual: number, current: unknown) {
     const what = target.kind === 'memory-space' ? `Memory "${target.memoryId}" space "${target.space}"` : `Thread "${target.threadId}"`
     super(

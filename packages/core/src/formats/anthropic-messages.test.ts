@@ -35,74 +35,43 @@ describe('toAnthropicMessages', () => {
     ])
   })
 
-  it('joins the leading system messages into `system`, skipping empty ones', () => {
-    const request = convert([
-      { role: 'system', content: 'Prompt.' },
-      { role: 'system', content: '' },
-      { role: 'system', content: 'Memory: 🧠' },
-      { role: 'user', content: 'Hi' },
-    ])
-    expect(request).toStrictEqual({
-      system: 'Prompt.\n\nMemory: 🧠',
-      messages: [{ role: 'user', content: [{ type: 'text', text: 'Hi' }] }],
-    })
+  /** A projected message with text only, and the request message it becomes: one text block per string. */
+  const message = (role: 'system' | 'user' | 'assistant', content: string): ProjectedMessage => ({ role, content })
+  const turn = (role: 'user' | 'assistant', ...texts: string[]) => ({ role, content: texts.map((text) => ({ type: 'text', text })) })
+
+  it.each<{ name: string; input: ProjectedMessage[]; expected: object }>([
+    {
+      name: 'joins the leading system messages into `system`, skipping empty ones',
+      input: [message('system', 'Prompt.'), message('system', ''), message('system', 'Memory: 🧠'), message('user', 'Hi')],
+      expected: { system: 'Prompt.\n\nMemory: 🧠', messages: [turn('user', 'Hi')] },
+    },
+    {
+      name: 'has no `system` key when there is no system text',
+      input: [message('user', 'Hi')],
+      expected: { messages: [turn('user', 'Hi')] },
+    },
+  ])('$name', ({ input, expected }) => {
+    expect(convert(input)).toStrictEqual(expected)
   })
 
-  it('has no `system` key when there is no system text', () => {
-    expect(convert([{ role: 'user', content: 'Hi' }])).toStrictEqual({
-      messages: [{ role: 'user', content: [{ type: 'text', text: 'Hi' }] }],
-    })
-  })
-
-  it('turns a later system message into a user note merged with its neighbours', () => {
-    const request = convert([
-      { role: 'user', content: 'One' },
-      { role: 'system', content: 'Be brief.' },
-      { role: 'user', content: 'Two' },
-    ])
-    expect(request.messages).toEqual([
-      {
-        role: 'user',
-        content: [
-          { type: 'text', text: 'One' },
-          { type: 'text', text: 'System note: Be brief.' },
-          { type: 'text', text: 'Two' },
-        ],
-      },
-    ])
-  })
-
-  it('drops empty and whitespace-only text, then merges so roles still alternate', () => {
-    const request = convert([
-      { role: 'user', content: 'First' },
-      { role: 'assistant', content: ' \n' },
-      { role: 'user', content: '' },
-      { role: 'user', content: 'Second' },
-      { role: 'assistant', content: 'Answer' },
-    ])
-    expect(request.messages).toEqual([
-      {
-        role: 'user',
-        content: [
-          { type: 'text', text: 'First' },
-          { type: 'text', text: 'Second' },
-        ],
-      },
-      { role: 'assistant', content: [{ type: 'text', text: 'Answer' }] },
-    ])
-  })
-
-  it(`starts with a user turn reading "${anthropicOmittedHistoryText}" when history starts with the assistant`, () => {
-    const request = convert([
-      { role: 'system', content: 'Prompt.' },
-      { role: 'assistant', content: 'As I said…' },
-      { role: 'user', content: 'Go on' },
-    ])
-    expect(request.messages).toEqual([
-      { role: 'user', content: [{ type: 'text', text: anthropicOmittedHistoryText }] },
-      { role: 'assistant', content: [{ type: 'text', text: 'As I said…' }] },
-      { role: 'user', content: [{ type: 'text', text: 'Go on' }] },
-    ])
+  it.each<{ name: string; input: ProjectedMessage[]; expected: object[] }>([
+    {
+      name: 'turns a later system message into a user note merged with its neighbours',
+      input: [message('user', 'One'), message('system', 'Be brief.'), message('user', 'Two')],
+      expected: [turn('user', 'One', 'System note: Be brief.', 'Two')],
+    },
+    {
+      name: 'drops empty and whitespace-only text, then merges so roles still alternate',
+      input: [message('user', 'First'), message('assistant', ' \n'), message('user', ''), message('user', 'Second'), message('assistant', 'Answer')],
+      expected: [turn('user', 'First', 'Second'), turn('assistant', 'Answer')],
+    },
+    {
+      name: `starts with a user turn reading "${anthropicOmittedHistoryText}" when history starts with the assistant`,
+      input: [message('system', 'Prompt.'), message('assistant', 'As I said…'), message('user', 'Go on')],
+      expected: [turn('user', anthropicOmittedHistoryText), turn('assistant', 'As I said…'), turn('user', 'Go on')],
+    },
+  ])('$name', ({ input, expected }) => {
+    expect(convert(input).messages).toEqual(expected)
   })
 
   it('puts tool calls in tool_use blocks and their results first in the next user message', () => {
@@ -151,20 +120,11 @@ describe('toAnthropicMessages', () => {
   })
 
   it('maps tool ids the API refuses, alike for the call and its result', () => {
+    const refused = ['call.1', 'call:1', 'функция🙂']
     const request = convert([
       { role: 'user', content: 'Go' },
-      {
-        role: 'assistant',
-        content: '',
-        toolCalls: [
-          { id: 'call.1', name: 'a', arguments: {} },
-          { id: 'call:1', name: 'b', arguments: {} },
-          { id: 'функция🙂', name: 'c', arguments: {} },
-        ],
-      },
-      { role: 'tool', toolCallId: 'call.1', name: 'a', content: 'A' },
-      { role: 'tool', toolCallId: 'call:1', name: 'b', content: 'B' },
-      { role: 'tool', toolCallId: 'функция🙂', name: 'c', content: 'C' },
+      { role: 'assistant', content: '', toolCalls: refused.map((id, index) => ({ id, name: `tool${index}`, arguments: {} })) },
+      ...refused.map((id, index): ProjectedMessage => ({ role: 'tool', toolCallId: id, name: `tool${index}`, content: `result ${index}` })),
     ])
     const uses = request.messages[1]?.content ?? []
     const results = request.messages[2]?.content ?? []

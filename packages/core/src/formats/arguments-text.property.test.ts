@@ -52,6 +52,7 @@ describe('tool call arguments text', () => {
     )
   })
 
+  // Repeated on purpose: a case table of the same shape as the model ids in packages/core/src/models/models.test.ts (other cases).
   it.each([
     ['spacing', '{"a": 1, "b": [1, 2]}'],
     ['1.0', '{"price":1.0}'],

@@ -24,6 +24,11 @@ function call(id: string, name = 'f', argumentsText = '{}') {
 const text = (value: string) => ({ type: 'text', text: value })
 const use = (id: string) => ({ type: 'tool_use', id, name: 'f', input: {} })
 const result = (id: string) => ({ type: 'tool_result', tool_use_id: id, content: 'ok' })
+// Messages of each API, so a case reads as one line.
+const asks = (...calls: object[]) => ({ role: 'assistant', content: null, tool_calls: calls })
+const answer = (id: string, content: string) => ({ role: 'tool', tool_call_id: id, content })
+const user = (...content: object[]) => ({ role: 'user', content })
+const assistant = (...content: object[]) => ({ role: 'assistant', content })
 
 describe('openAIChatProblems', () => {
   it('accepts a valid request', () => {
@@ -32,9 +37,9 @@ describe('openAIChatProblems', () => {
         openAI([
           { role: 'system', content: 'Prompt' },
           { role: 'user', content: 'Hi' },
-          { role: 'assistant', content: null, tool_calls: [call('a'), call('b')] },
-          { role: 'tool', tool_call_id: 'b', content: '' },
-          { role: 'tool', tool_call_id: 'a', content: 'x' },
+          asks(call('a'), call('b')),
+          answer('b', ''),
+          answer('a', 'x'),
           { role: 'assistant', content: 'Done' },
         ]),
       ),
@@ -81,55 +86,26 @@ describe('openAIChatProblems', () => {
     ['an unknown role', [{ role: 'function', content: 'x' }], 'messages[0]: unknown role "function"'],
     [
       'a tool message with no assistant call before it',
-      [
-        { role: 'user', content: 'Hi' },
-        { role: 'tool', tool_call_id: 'a', content: 'x' },
-      ],
+      [{ role: 'user', content: 'Hi' }, answer('a', 'x')],
       'messages[1]: tool message "a" does not follow an assistant message with tool_calls',
     ],
     [
       'a tool message after a user message that followed the call',
-      [
-        { role: 'assistant', content: null, tool_calls: [call('a')] },
-        { role: 'user', content: 'Hi' },
-        { role: 'tool', tool_call_id: 'a', content: 'x' },
-      ],
+      [asks(call('a')), { role: 'user', content: 'Hi' }, answer('a', 'x')],
       'messages[2]: tool message "a" does not follow an assistant message with tool_calls',
     ],
     [
       'a tool message answering another message’s call',
-      [
-        { role: 'assistant', content: null, tool_calls: [call('a')] },
-        { role: 'tool', tool_call_id: 'a', content: 'x' },
-        { role: 'assistant', content: null, tool_calls: [call('b')] },
-        { role: 'tool', tool_call_id: 'a', content: 'x' },
-        { role: 'tool', tool_call_id: 'b', content: 'x' },
-      ],
+      [asks(call('a')), answer('a', 'x'), asks(call('b')), answer('a', 'x'), answer('b', 'x')],
       'messages[3]: tool message "a" answers no tool call of the assistant message at index 2',
     ],
-    [
-      'a call answered twice',
-      [
-        { role: 'assistant', content: null, tool_calls: [call('a')] },
-        { role: 'tool', tool_call_id: 'a', content: 'x' },
-        { role: 'tool', tool_call_id: 'a', content: 'y' },
-      ],
-      'messages[2]: tool call "a" is answered twice',
-    ],
+    ['a call answered twice', [asks(call('a')), answer('a', 'x'), answer('a', 'y')], 'messages[2]: tool call "a" is answered twice'],
     [
       'a call unanswered before the next message',
-      [
-        { role: 'assistant', content: null, tool_calls: [call('a'), call('b')] },
-        { role: 'tool', tool_call_id: 'a', content: 'x' },
-        { role: 'user', content: 'Hi' },
-      ],
+      [asks(call('a'), call('b')), answer('a', 'x'), { role: 'user', content: 'Hi' }],
       'messages[0]: tool call "b" is not answered before the next non-tool message (index 2)',
     ],
-    [
-      'a call unanswered at the end',
-      [{ role: 'assistant', content: null, tool_calls: [call('a')] }],
-      'messages[0]: tool call "a" is not answered before the end of the request',
-    ],
+    ['a call unanswered at the end', [asks(call('a'))], 'messages[0]: tool call "a" is not answered before the end of the request'],
     [
       'an empty tool_calls array',
       [{ role: 'assistant', content: 'x', tool_calls: [] }],
@@ -142,34 +118,18 @@ describe('openAIChatProblems', () => {
     ],
     [
       'arguments that are not an object',
-      [
-        { role: 'assistant', content: null, tool_calls: [call('a', 'f', '[1]')] },
-        { role: 'tool', tool_call_id: 'a', content: '' },
-      ],
+      [asks(call('a', 'f', '[1]')), answer('a', '')],
       'messages[0].tool_calls[0]: function.arguments must be JSON text of an object',
     ],
-    [
-      'a call without a name',
-      [
-        { role: 'assistant', content: null, tool_calls: [call('a', '')] },
-        { role: 'tool', tool_call_id: 'a', content: '' },
-      ],
-      'messages[0].tool_calls[0]: function.name "" must match ^[a-zA-Z0-9_-]{1,64}$',
-    ],
+    ['a call without a name', [asks(call('a', '')), answer('a', '')], 'messages[0].tool_calls[0]: function.name "" must match ^[a-zA-Z0-9_-]{1,64}$'],
     [
       'a call whose name providers refuse',
-      [
-        { role: 'assistant', content: null, tool_calls: [call('a', 'web.search')] },
-        { role: 'tool', tool_call_id: 'a', content: '' },
-      ],
+      [asks(call('a', 'web.search')), answer('a', '')],
       'messages[0].tool_calls[0]: function.name "web.search" must match ^[a-zA-Z0-9_-]{1,64}$',
     ],
     [
       'a duplicate call id in one message',
-      [
-        { role: 'assistant', content: null, tool_calls: [call('a'), call('a')] },
-        { role: 'tool', tool_call_id: 'a', content: '' },
-      ],
+      [asks(call('a'), call('a')), answer('a', '')],
       'messages[0].tool_calls[1]: duplicate tool call id "a" in one message',
     ],
   ])('reports %s', (_case, messages, problem) => {
@@ -184,31 +144,28 @@ describe('anthropicMessagesProblems', () => {
         anthropic({
           system: 'Prompt',
           messages: [
-            { role: 'user', content: [text('Hi')] },
-            { role: 'assistant', content: [text('Checking'), use('a'), use('b')] },
-            { role: 'user', content: [result('b'), result('a'), text('Thanks')] },
-            { role: 'assistant', content: [text('Done')] },
+            user(text('Hi')),
+            assistant(text('Checking'), use('a'), use('b')),
+            user(result('b'), result('a'), text('Thanks')),
+            assistant(text('Done')),
           ],
         }),
       ),
     ).toEqual([])
   })
 
+  // Repeated on purpose: rows of this table share one shape (each is its own broken request and the problem it must report).
   it.each<[string, unknown, string]>([
     ['an empty message list', { messages: [] }, 'messages: must not be empty'],
     [
       'a system that is neither a string nor text blocks',
-      { system: 7, messages: [{ role: 'user', content: [text('Hi')] }] },
+      { system: 7, messages: [user(text('Hi'))] },
       'system: must be a string or an array of text blocks',
     ],
-    [
-      'an empty system text block',
-      { system: [{ type: 'text', text: ' ' }], messages: [{ role: 'user', content: [text('Hi')] }] },
-      'system[0]: empty text block',
-    ],
+    ['an empty system text block', { system: [{ type: 'text', text: ' ' }], messages: [user(text('Hi'))] }, 'system[0]: empty text block'],
     [
       'a malformed cache_control',
-      { messages: [{ role: 'user', content: [{ type: 'text', text: 'Hi', cache_control: { type: 'persistent' } }] }] },
+      { messages: [user({ type: 'text', text: 'Hi', cache_control: { type: 'persistent' } })] },
       "messages[0].content[0]: cache_control must be { type: 'ephemeral', ttl?: '5m' | '1h' }",
     ],
     [
@@ -235,171 +192,83 @@ describe('anthropicMessagesProblems', () => {
       'a 1h breakpoint after a 5m one',
       {
         system: [{ type: 'text', text: 'a', cache_control: { type: 'ephemeral' } }],
-        messages: [{ role: 'user', content: [{ type: 'text', text: 'c', cache_control: { type: 'ephemeral', ttl: '1h' } }] }],
+        messages: [user({ type: 'text', text: 'c', cache_control: { type: 'ephemeral', ttl: '1h' } })],
       },
       'messages[0].content[0]: a 1h cache_control after a 5m one (system[0]); longer TTLs must come first',
     ],
-    [
-      'a first message from the assistant',
-      { messages: [{ role: 'assistant', content: [text('Hi')] }] },
-      'messages[0]: the first message must be from the user',
-    ],
-    [
-      'two user messages in a row',
-      {
-        messages: [
-          { role: 'user', content: [text('a')] },
-          { role: 'user', content: [text('b')] },
-        ],
-      },
-      'messages[1]: two user messages in a row; roles must alternate',
-    ],
+    ['a first message from the assistant', { messages: [assistant(text('Hi'))] }, 'messages[0]: the first message must be from the user'],
+    ['two user messages in a row', { messages: [user(text('a')), user(text('b'))] }, 'messages[1]: two user messages in a row; roles must alternate'],
     ['a system role in messages', { messages: [{ role: 'system', content: [text('a')] }] }, 'messages[0]: role must be "user" or "assistant"'],
     ['an empty content array', { messages: [{ role: 'user', content: [] }] }, 'messages[0]: content must be a non-empty array of blocks'],
     ['string content', { messages: [{ role: 'user', content: 'Hi' }] }, 'messages[0]: content must be a non-empty array of blocks'],
-    ['an empty text block', { messages: [{ role: 'user', content: [text('a'), text('')] }] }, 'messages[0].content[1]: empty text block'],
-    ['a whitespace-only text block', { messages: [{ role: 'user', content: [text(' \n')] }] }, 'messages[0].content[0]: empty text block'],
+    ['an empty text block', { messages: [user(text('a'), text(''))] }, 'messages[0].content[1]: empty text block'],
+    ['a whitespace-only text block', { messages: [user(text(' \n'))] }, 'messages[0].content[0]: empty text block'],
     [
       'a tool_use id the API refuses',
-      {
-        messages: [
-          { role: 'user', content: [text('a')] },
-          { role: 'assistant', content: [use('call.1')] },
-          { role: 'user', content: [result('call.1')] },
-        ],
-      },
+      { messages: [user(text('a')), assistant(use('call.1')), user(result('call.1'))] },
       'messages[1].content[0]: tool_use id "call.1" must match ^[a-zA-Z0-9_-]+$',
     ],
     [
       'a tool_use with a non-object input',
-      {
-        messages: [
-          { role: 'user', content: [text('a')] },
-          { role: 'assistant', content: [{ ...use('a'), input: '{}' }] },
-          { role: 'user', content: [result('a')] },
-        ],
-      },
+      { messages: [user(text('a')), assistant({ ...use('a'), input: '{}' }), user(result('a'))] },
       'messages[1].content[0]: tool_use input must be an object',
     ],
-    [
-      'a tool_use in a user message',
-      { messages: [{ role: 'user', content: [use('a')] }] },
-      'messages[0].content[0]: tool_use only in assistant messages',
-    ],
+    ['a tool_use in a user message', { messages: [user(use('a'))] }, 'messages[0].content[0]: tool_use only in assistant messages'],
     [
       'a tool_use not answered in the next message',
-      {
-        messages: [
-          { role: 'user', content: [text('a')] },
-          { role: 'assistant', content: [use('a'), use('b')] },
-          { role: 'user', content: [result('a')] },
-        ],
-      },
+      { messages: [user(text('a')), assistant(use('a'), use('b')), user(result('a'))] },
       'messages[1]: tool_use "b" is not answered by a tool_result in the next message',
     ],
     [
       'a tool_use answered two messages later',
-      {
-        messages: [
-          { role: 'user', content: [text('a')] },
-          { role: 'assistant', content: [use('a')] },
-          { role: 'user', content: [text('wait')] },
-          { role: 'assistant', content: [text('ok')] },
-          { role: 'user', content: [result('a')] },
-        ],
-      },
+      { messages: [user(text('a')), assistant(use('a')), user(text('wait')), assistant(text('ok')), user(result('a'))] },
       'messages[4].content[0]: tool_result "a" answers no tool_use of the previous message',
     ],
     [
       'a tool_use as the final message',
-      {
-        messages: [
-          { role: 'user', content: [text('a')] },
-          { role: 'assistant', content: [use('a')] },
-        ],
-      },
+      { messages: [user(text('a')), assistant(use('a'))] },
       'messages[1]: tool_use "a" is not answered by a tool_result in the next message',
     ],
     [
       'a tool_result after text',
-      {
-        messages: [
-          { role: 'user', content: [text('a')] },
-          { role: 'assistant', content: [use('a')] },
-          { role: 'user', content: [text('b'), result('a')] },
-        ],
-      },
+      { messages: [user(text('a')), assistant(use('a')), user(text('b'), result('a'))] },
       'messages[2].content[1]: tool_result must come before any other block in its message',
     ],
     [
       'a tool_result in an assistant message',
-      {
-        messages: [
-          { role: 'user', content: [text('a')] },
-          { role: 'assistant', content: [result('a')] },
-        ],
-      },
+      { messages: [user(text('a')), assistant(result('a'))] },
       'messages[1].content[0]: tool_result only in user messages',
     ],
     [
       'a tool_use answered twice',
-      {
-        messages: [
-          { role: 'user', content: [text('a')] },
-          { role: 'assistant', content: [use('a')] },
-          { role: 'user', content: [result('a'), result('a')] },
-        ],
-      },
+      { messages: [user(text('a')), assistant(use('a')), user(result('a'), result('a'))] },
       'messages[2].content[1]: tool_use "a" is answered twice',
     ],
     [
       'a duplicate tool_use id',
-      {
-        messages: [
-          { role: 'user', content: [text('a')] },
-          { role: 'assistant', content: [use('a')] },
-          { role: 'user', content: [result('a')] },
-          { role: 'assistant', content: [use('a')] },
-          { role: 'user', content: [result('a')] },
-        ],
-      },
+      { messages: [user(text('a')), assistant(use('a')), user(result('a')), assistant(use('a')), user(result('a'))] },
       'messages[3].content[0]: duplicate tool_use id "a"',
     ],
     [
       'an error result without content',
-      {
-        messages: [
-          { role: 'user', content: [text('a')] },
-          { role: 'assistant', content: [use('a')] },
-          { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'a', is_error: true }] },
-        ],
-      },
+      { messages: [user(text('a')), assistant(use('a')), user({ type: 'tool_result', tool_use_id: 'a', is_error: true })] },
       'messages[2].content[0]: an error tool_result needs content',
     ],
     [
       'a final assistant message ending in whitespace',
-      {
-        messages: [
-          { role: 'user', content: [text('a')] },
-          { role: 'assistant', content: [text('b ')] },
-        ],
-      },
+      { messages: [user(text('a')), assistant(text('b '))] },
       'messages[1].content[0]: the final assistant message must not end with whitespace',
     ],
-    ['an unknown block type', { messages: [{ role: 'user', content: [{ type: 'video' }] }] }, 'messages[0].content[0]: unknown block type "video"'],
-    ['an image without a source', { messages: [{ role: 'user', content: [{ type: 'image' }] }] }, 'messages[0].content[0]: image needs a source'],
+    ['an unknown block type', { messages: [user({ type: 'video' })] }, 'messages[0].content[0]: unknown block type "video"'],
+    ['an image without a source', { messages: [user({ type: 'image' })] }, 'messages[0].content[0]: image needs a source'],
     [
       'an image of a type the API refuses',
-      { messages: [{ role: 'user', content: [{ type: 'image', source: { type: 'base64', media_type: 'image/svg+xml', data: 'PHN2Zz4=' } }] }] },
+      { messages: [user({ type: 'image', source: { type: 'base64', media_type: 'image/svg+xml', data: 'PHN2Zz4=' } })] },
       'messages[0].content[0]: source.media_type must be one of image/jpeg, image/png, image/gif, image/webp',
     ],
     [
       'an image over 5 MB',
-      {
-        messages: [
-          { role: 'user', content: [{ type: 'image', source: { type: 'base64', media_type: 'image/png', data: 'A'.repeat(5 * 1024 * 1024 + 4) } }] },
-        ],
-      },
+      { messages: [user({ type: 'image', source: { type: 'base64', media_type: 'image/png', data: 'A'.repeat(5 * 1024 * 1024 + 4) } })] },
       `messages[0].content[0]: image data is ${5 * 1024 * 1024 + 4} base64 characters, over the API's ${5 * 1024 * 1024}`,
     ],
     [
@@ -413,12 +282,7 @@ describe('anthropicMessagesProblems', () => {
     ],
     [
       'an image from the assistant',
-      {
-        messages: [
-          { role: 'user', content: [text('a')] },
-          { role: 'assistant', content: [{ type: 'image', source: { type: 'url', url: 'https://x/a.png' } }] },
-        ],
-      },
+      { messages: [user(text('a')), assistant({ type: 'image', source: { type: 'url', url: 'https://x/a.png' } })] },
       'messages[1].content[0]: image blocks only in user messages',
     ],
   ])('reports %s', (_case, request, problem) => {

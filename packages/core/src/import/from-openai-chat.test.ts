@@ -6,6 +6,7 @@ import { project } from '../project/project'
 import { customTokenCounter, heuristicCount } from '../tokens/token-counter'
 import { fromOpenAIChat } from './from-openai-chat'
 import { toOpenAIChat } from '../formats/openai-chat'
+import { thrownBy } from '../testing/thrown-by'
 
 function deepFreeze<T>(value: T): T {
   if (typeof value === 'object' && value !== null) {
@@ -16,13 +17,14 @@ function deepFreeze<T>(value: T): T {
 }
 
 function importError(messages: unknown): InvalidMessagesError {
-  try {
-    fromOpenAIChat(messages)
-  } catch (error) {
-    if (error instanceof InvalidMessagesError) return error
-    throw error
-  }
-  throw new Error('expected fromOpenAIChat to throw')
+  const error = thrownBy(() => fromOpenAIChat(messages))
+  if (error instanceof InvalidMessagesError) return error
+  throw error
+}
+
+/** Content parts of text alone, as the OpenAI messages and the stored entries spell them. */
+function textParts(...texts: string[]) {
+  return texts.map((text) => ({ type: 'text', text }))
 }
 
 function toolCall(id: string, name: string, argumentsText: string) {
@@ -45,10 +47,7 @@ describe('fromOpenAIChat', () => {
       {
         role: 'tool',
         tool_call_id: 'call_1',
-        content: [
-          { type: 'text', text: '{"temp"' },
-          { type: 'text', text: ':3}' },
-        ],
+        content: textParts('{"temp"', ':3}'),
       },
       { role: 'system', content: 'Later note' },
       { role: 'assistant', content: null, tool_calls: [toolCall('call_3', 'clock', '{"zone":"UTC"}')] },
@@ -74,10 +73,7 @@ describe('fromOpenAIChat', () => {
           payload: {
             name: 'weather',
             result: '{"temp"\n:3}',
-            parts: [
-              { type: 'text', text: '{"temp"' },
-              { type: 'text', text: ':3}' },
-            ],
+            parts: textParts('{"temp"', ':3}'),
           },
           refs: { toolCallId: 'call_1' },
         },
@@ -174,11 +170,9 @@ describe('fromOpenAIChat', () => {
       {
         role: 'user',
         name: 'ada',
-        content: [
-          { type: 'text', text: 'line one' },
-          { type: 'text', text: 'line two' },
-        ],
+        content: textParts('line one', 'line two'),
       },
+      // Repeated on purpose: the same part types as a chatSample in packages/core/src/import/openai-chat-import.fixtures.test.ts (here with the entry each becomes).
       {
         role: 'user',
         content: [
@@ -197,10 +191,7 @@ describe('fromOpenAIChat', () => {
           role: 'user',
           content: 'line one\nline two',
           name: 'ada',
-          parts: [
-            { type: 'text', text: 'line one' },
-            { type: 'text', text: 'line two' },
-          ],
+          parts: textParts('line one', 'line two'),
         },
       },
       {
@@ -286,32 +277,32 @@ describe('fromOpenAIChat', () => {
     expect([longId.index, longId.field]).toEqual([0, 'tool_calls.0.id'])
   })
 
-  it('refuses a tool message answering an unknown id', () => {
-    const error = importError([
-      { role: 'assistant', content: null, tool_calls: [toolCall('a', 'f', '{}')] },
-      { role: 'tool', tool_call_id: 'b', content: 'x' },
-    ])
-    expect([error.index, error.field]).toEqual([1, 'tool_call_id'])
-    expect(error.message).toContain('"b"')
-  })
+  const callsA = { role: 'assistant', content: null, tool_calls: [toolCall('a', 'f', '{}')] }
+  const answer = (id: string, content: string) => ({ role: 'tool', tool_call_id: id, content })
 
-  it('refuses a tool message answering an already answered id', () => {
-    const error = importError([
-      { role: 'assistant', content: null, tool_calls: [toolCall('a', 'f', '{}')] },
-      { role: 'tool', tool_call_id: 'a', content: 'x' },
-      { role: 'tool', tool_call_id: 'a', content: 'y' },
-    ])
-    expect([error.index, error.field]).toEqual([2, 'tool_call_id'])
-    expect(error.message).toContain('already answered')
-  })
-
-  it('refuses a tool call id used again while the first call is unanswered: a result could not tell them apart', () => {
-    const error = importError([
-      { role: 'assistant', content: null, tool_calls: [toolCall('a', 'f', '{}')] },
-      { role: 'assistant', content: null, tool_calls: [toolCall('a', 'f', '{}')] },
-    ])
-    expect([error.index, error.field]).toEqual([1, 'tool_calls.0.id'])
-    expect(error.message).toContain('not answered yet')
+  it.each<{ name: string; messages: unknown[]; at: [number, string]; says: string }>([
+    {
+      name: 'refuses a tool message answering an unknown id',
+      messages: [callsA, answer('b', 'x')],
+      at: [1, 'tool_call_id'],
+      says: '"b"',
+    },
+    {
+      name: 'refuses a tool message answering an already answered id',
+      messages: [callsA, answer('a', 'x'), answer('a', 'y')],
+      at: [2, 'tool_call_id'],
+      says: 'already answered',
+    },
+    {
+      name: 'refuses a tool call id used again while the first call is unanswered: a result could not tell them apart',
+      messages: [callsA, callsA],
+      at: [1, 'tool_calls.0.id'],
+      says: 'not answered yet',
+    },
+  ])('$name', ({ messages, at, says }) => {
+    const error = importError(messages)
+    expect([error.index, error.field]).toEqual(at)
+    expect(error.message).toContain(says)
   })
 
   it('gives a reused id of an answered call a new one, pairs the later result with it, and reports both', () => {
@@ -435,10 +426,7 @@ describe('fromOpenAIChat', () => {
       {
         role: 'tool',
         tool_call_id: 'a',
-        content: [
-          { type: 'text', text: 'line 1' },
-          { type: 'text', text: 'line 2' },
-        ],
+        content: textParts('line 1', 'line 2'),
       },
       { role: 'user', content: 'again' },
       { role: 'assistant', content: null, tool_calls: [toolCall('b', 'read_file', '{}')] },

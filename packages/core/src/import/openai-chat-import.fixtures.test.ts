@@ -20,6 +20,7 @@ const chatSamples: readonly unknown[] = [
   { role: 'system', content: 'Rules.' },
   { role: 'developer', content: [{ type: 'text', text: 'Dev' }], name: 'dev' },
   { role: 'user', content: 'Hi', name: 'ann', extra: 1 },
+  // Repeated on purpose: the same part types as packages/core/src/import/from-openai-chat.test.ts imports (here a base to damage).
   {
     role: 'user',
     content: [

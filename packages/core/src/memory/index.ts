@@ -11,6 +11,7 @@ export type { MemoryMatch, MemoryQueryOptions } from './query-memory'
 export { queryMemory } from './query-memory'
 export type { MemoryProjector } from './memory-projector'
 export { applyMemoryProjectors, summaryToWorld, toolResultToWorld } from './memory-projector'
+// Repeated on purpose: packages/store/src/memory/memory-store-on-backend.ts imports most of these names (this list exports them).
 export {
   createMemory,
   createSpace,

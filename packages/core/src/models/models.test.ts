@@ -4,6 +4,7 @@ import { modelToEncodingMap } from 'gpt-tokenizer/mapping'
 import { InvalidModelInfoError, ThreadlensError, UnknownModelError } from '../errors/threadlens-error'
 import { inputBudget } from '../policy/policy'
 import { APPROXIMATE_TOKENIZER_SAFETY_MARGIN, estimateCost, listModels, modelInfo, policyForModel, registerModel, type ModelInfo } from './models'
+import { thrownBy } from '../testing/thrown-by'
 
 interface Spec {
   readonly context_window?: number
@@ -18,15 +19,6 @@ function specOf(id: string): Spec {
   return spec
 }
 
-function caught(run: () => unknown): unknown {
-  try {
-    run()
-  } catch (error) {
-    return error
-  }
-  throw new Error('expected a throw')
-}
-
 const localModel: ModelInfo = {
   id: 'llama3.2:3b',
   provider: 'ollama',
@@ -38,6 +30,7 @@ const localModel: ModelInfo = {
 }
 
 describe('modelInfo resolution', () => {
+  // Repeated on purpose: a case table of the same shape as packages/core/src/formats/arguments-text.property.test.ts has (other cases).
   it.each([
     ['gpt-4o', 'gpt-4o'],
     ['GPT-4o', 'gpt-4o'],
@@ -89,7 +82,7 @@ describe('modelInfo resolution', () => {
     'omni-moderation-latest',
     '',
   ])('throws UnknownModelError naming %j', (id) => {
-    const error = caught(() => modelInfo(id))
+    const error = thrownBy(() => modelInfo(id))
     expect(error).toBeInstanceOf(UnknownModelError)
     expect(ThreadlensError.isInstance(error)).toBe(true)
     expect((error as UnknownModelError).modelId).toBe(id)
@@ -257,7 +250,7 @@ describe('registerModel', () => {
     ['negative pricing', { ...localModel, pricing: { inputPerMillion: -1, outputPerMillion: 1 } }, 'pricing.inputPerMillion'],
     ['an unknown key', { ...localModel, contextLength: 8_192 }, ''],
   ])('rejects %s', (_label, info, path) => {
-    const error = caught(() => registerModel(info as ModelInfo))
+    const error = thrownBy(() => registerModel(info as ModelInfo))
     expect(error).toBeInstanceOf(InvalidModelInfoError)
     expect(ThreadlensError.isInstance(error)).toBe(true)
     const issues = (error as InvalidModelInfoError).issues

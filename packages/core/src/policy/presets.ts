@@ -4,6 +4,7 @@ import { definePolicy, type ContextPolicy, type PolicyOptions } from './policy'
  * Starting points; each takes overrides. Presets are ordinary policies: inspect or store them.
  */
 export const presets = {
+  // Repeated on purpose: the three presets below share one shape (each spells out all its own settings, so it reads whole).
   /**
    * 8k window, 1k reserved for output, older tool results masked, half the history room for recall
    * (pass `recall: createRecallIndex()` to `project()`): small local models and cheap calls.

@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { toolArgumentsText } from '../entries/entry-text'
-import { beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect } from 'vitest'
 import { type ContentPart, partsText } from '../entries/content-parts'
 import type { Entry, MessageEntry } from '../entries/entry'
 import type { Thread } from '../entries/thread'
@@ -8,12 +8,13 @@ import { toAnthropicMessages } from '../formats/anthropic-messages'
 import { toOpenAIChat } from '../formats/openai-chat'
 import { anthropicMessagesProblems, openAIChatProblems } from '../formats/provider-rules'
 import { definePolicy } from '../policy/policy'
-import { type Action, actionsArbitrary, buildThread, policyOptionsArbitrary, sampleTools, textArbitrary } from '../testing/random-thread'
+import { type Action, actionsArbitrary, policyOptionsArbitrary, sampleTools, textArbitrary } from '../testing/random-thread'
 import { attachmentTokens, imageTokens } from '../parts/attachment-tokens'
 import { createTokenCounter, messageTokens, REPLY_PRIMING_TOKENS, TOOL_CALL_OVERHEAD_TOKENS, type TokenCounter } from '../tokens/token-counter'
 import { turnWindowFloor } from './turns'
 import { project } from './project'
-import type { PendingMessage, ProjectedMessage, ProjectInput, ProjectionResult } from './types'
+import { projectionCase, projectionCheck, type ProjectionCase } from '../testing/projection-properties'
+import type { PendingMessage, ProjectedMessage, ProjectInput } from './types'
 
 // The projector's invariants on threads whose user messages carry images and files.
 const SEED = 20261123
@@ -67,11 +68,6 @@ const pendingWithPartsArbitrary: fc.Arbitrary<PendingMessage[]> = fc.array(
   { maxLength: 2 },
 )
 
-interface Case {
-  thread: Thread
-  input: ProjectInput
-}
-
 const caseArbitrary = fc
   .record({
     actions: actionsWithPartsArbitrary,
@@ -82,34 +78,18 @@ const caseArbitrary = fc
     pending: pendingWithPartsArbitrary,
     withTools: fc.boolean(),
   })
-  .map(({ actions, policy, budgetScale, keepImagesTurns, pending, withTools }): Case => {
-    const thread = buildThread(actions)
+  .map(({ actions, policy, budgetScale, keepImagesTurns, pending, withTools }): ProjectionCase => {
     const maxInputTokens = (policy.maxInputTokens ?? 1000) * budgetScale
     const reserveOutputTokens = Math.floor(((policy.reserveOutputTokens ?? 0) / (policy.maxInputTokens ?? 1000)) * maxInputTokens)
-    const input: ProjectInput = {
-      thread,
+    return projectionCase(actions, {
       policy: definePolicy({ ...policy, maxInputTokens, reserveOutputTokens, ...(keepImagesTurns === undefined ? {} : { keepImagesTurns }) }),
       counter: heuristic,
       pending,
       ...(withTools ? { tools: sampleTools } : {}),
-    }
-    return Object.assign(
-      { thread, input },
-      {
-        [fc.toStringMethod]: () =>
-          `entries=${JSON.stringify(thread.entries)} policy=${JSON.stringify(input.policy)} pending=${JSON.stringify(pending)}`,
-      },
-    )
+    })
   })
 
-function check(name: string, property: (testCase: Case, result: ProjectionResult) => void): void {
-  it(`${name} (${RUNS} random threads with images and files, seed ${SEED})`, () => {
-    fc.assert(
-      fc.property(caseArbitrary, (testCase) => property(testCase, project(testCase.input))),
-      { numRuns: RUNS, seed: SEED },
-    )
-  })
-}
+const check = projectionCheck(caseArbitrary, { runs: RUNS, seed: SEED, what: 'random threads with images and files' })
 
 /** A projected message's tokens recounted from scratch: text, name, refusal, parts, tool calls. */
 function recount(message: ProjectedMessage, counter: TokenCounter): number {

@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { toolArgumentsText } from '../entries/entry-text'
-import { beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import type { Entry } from '../entries/entry'
 import type { Thread } from '../entries/thread'
 import { definePolicy, type ContextPolicy } from '../policy/policy'
@@ -14,44 +14,22 @@ import {
   sampleTools,
   unitMembers,
 } from '../testing/random-thread'
-import {
-  createTokenCounter,
-  MESSAGE_OVERHEAD_TOKENS,
-  REPLY_PRIMING_TOKENS,
-  TOOL_CALL_OVERHEAD_TOKENS,
-  type TokenCounter,
-} from '../tokens/token-counter'
+import { MESSAGE_OVERHEAD_TOKENS, REPLY_PRIMING_TOKENS, TOOL_CALL_OVERHEAD_TOKENS, type TokenCounter } from '../tokens/token-counter'
 import { toAnthropicMessages } from '../formats/anthropic-messages'
 import { openAIChatCacheFields, toOpenAIChat } from '../formats/openai-chat'
 import { anthropicMessagesProblems, openAIChatProblems } from '../formats/provider-rules'
 import { cacheBreakpoints } from '../caching/cache-breakpoints'
 import { entryFates } from '../views/fates'
 import { project } from './project'
-import { segments, type ProjectedMessage, type ProjectInput, type ProjectionResult } from './types'
+import { projectionCase, projectionCheck, suiteCounters } from '../testing/projection-properties'
+import { segments, type ProjectedMessage, type ProjectionResult } from './types'
 
 // A fixed seed makes every run check the same 1,000 threads; fast-check prints the seed and the
 // shrunk counterexample path on failure, so a failure is reproduced by running the file again.
 const SEED = 20261122
 const RUNS = 1000
 
-let exact: TokenCounter
-let heuristic: TokenCounter
-beforeAll(async () => {
-  exact = await createTokenCounter('o200k_base')
-  heuristic = await createTokenCounter('heuristic')
-})
-
-interface Case {
-  thread: Thread
-  input: ProjectInput
-}
-
-// fast-check prints counterexamples with this; a Thread's fields are private, so show its entries.
-const printable = <T extends Case>(testCase: T): T =>
-  Object.assign(testCase, {
-    [fc.toStringMethod]: () =>
-      `entries=${JSON.stringify(testCase.thread.entries)} policy=${JSON.stringify(testCase.input.policy)} pending=${JSON.stringify(testCase.input.pending)}`,
-  })
+const counters = suiteCounters()
 
 // Kept apart from the shared policy arbitrary, whose random stream other suites' seeds depend on.
 const cachePolicyArbitrary = fc.record(
@@ -74,29 +52,17 @@ const caseArbitrary = fc
     memory: fc.option(fc.constantFrom('tasks: book the ferry', '世界: 東京'), { nil: undefined }),
     exactCounter: fc.boolean(),
   })
-  .map(({ actions, policy, cache, pending, withTools, memory, exactCounter }): Case => {
-    const thread = buildThread(actions)
-    const input: ProjectInput = {
-      thread,
+  .map(({ actions, policy, cache, pending, withTools, memory, exactCounter }) =>
+    projectionCase(actions, {
       policy: definePolicy({ ...policy, cache }),
-      counter: exactCounter ? exact : heuristic,
+      counter: exactCounter ? counters.exact : counters.heuristic,
       pending,
       ...(withTools ? { tools: sampleTools } : {}),
       ...(memory === undefined ? {} : { memory }),
-    }
-    return printable({ thread, input })
-  })
+    }),
+  )
 
-function check(name: string, property: (testCase: Case, result: ProjectionResult) => void): void {
-  it(`${name} (${RUNS} random threads, seed ${SEED})`, () => {
-    fc.assert(
-      fc.property(caseArbitrary, (testCase) => {
-        property(testCase, project(testCase.input))
-      }),
-      { numRuns: RUNS, seed: SEED },
-    )
-  })
-}
+const check = projectionCheck(caseArbitrary, { runs: RUNS, seed: SEED })
 
 /** Tokens of a projected message, counted from scratch from its text. */
 function recount(message: ProjectedMessage, counter: TokenCounter): number {
@@ -424,7 +390,7 @@ describe('project: reductions never touch what is protected', () => {
           pruneKeepLines: 1,
           pruneKeepBytes: 10,
         })
-        const result = project({ thread, policy, counter: heuristic })
+        const result = project({ thread, policy, counter: counters.heuristic })
         const pinned = new Set(result.meta.pinnedSeqs)
         const isolated = result.meta.dropped.filter((range) => range.reason === 'isolated').flatMap((range) => seqsOf(range.fromSeq, range.toSeq))
         for (const seq of [...result.meta.reduced.map((reduction) => reduction.seq), ...isolated]) {
@@ -485,7 +451,7 @@ describe('project: batched reductions', () => {
         }
         let previous: ProjectionResult | undefined
         for (let length = 1; length <= entries.length; length++) {
-          const result = project({ thread: entries.slice(0, length), policy, counter: heuristic })
+          const result = project({ thread: entries.slice(0, length), policy, counter: counters.heuristic })
           const added = entries[length - 1] as Entry
           // A plain message (a new turn, an answer) joins no earlier unit: what changes, reductions changed.
           if (previous !== undefined && added.kind === 'message' && added.refs.callId === undefined) {

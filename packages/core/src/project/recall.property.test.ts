@@ -1,34 +1,25 @@
 import fc from 'fast-check'
-import { beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect } from 'vitest'
 import type { Thread } from '../entries/thread'
 import { toAnthropicMessages } from '../formats/anthropic-messages'
 import { toOpenAIChat } from '../formats/openai-chat'
 import { anthropicMessagesProblems, openAIChatProblems } from '../formats/provider-rules'
 import { definePolicy } from '../policy/policy'
 import { createRecallIndex } from '../recall/recall-index'
-import { actionsArbitrary, buildThread, pendingArbitrary, policyOptionsArbitrary, unitMembers } from '../testing/random-thread'
-import { createTokenCounter, MESSAGE_OVERHEAD_TOKENS, REPLY_PRIMING_TOKENS, type TokenCounter } from '../tokens/token-counter'
+import { actionsArbitrary, pendingArbitrary, policyOptionsArbitrary, unitMembers } from '../testing/random-thread'
+import { MESSAGE_OVERHEAD_TOKENS, REPLY_PRIMING_TOKENS } from '../tokens/token-counter'
 import { entryFates } from '../views/fates'
 import { project } from './project'
 import { recallQuery } from '../recall/recall-block'
-import { segments, type ProjectInput, type ProjectionResult } from './types'
+import { projectionCase, projectionCheck, suiteCounters } from '../testing/projection-properties'
+import { segments } from './types'
 
 // Recall and summaries over random threads: the same invariants as every projection (budget,
 // exact counts, whole tool units, provider rules, every entry accounted for), plus recall's own.
 const SEED = 20261128
 const RUNS = 1000
 
-let exact: TokenCounter
-let heuristic: TokenCounter
-beforeAll(async () => {
-  exact = await createTokenCounter('o200k_base')
-  heuristic = await createTokenCounter('heuristic')
-})
-
-interface Case {
-  readonly thread: Thread
-  readonly input: ProjectInput
-}
+const counters = suiteCounters()
 
 const recallArbitrary = fc.record(
   {
@@ -50,33 +41,17 @@ const caseArbitrary = fc
     withIndex: fc.nat(9),
     exactCounter: fc.boolean(),
   })
-  .map(({ actions, policy, recall, pending, withIndex, exactCounter }): Case => {
-    const thread = buildThread(actions)
-    const input: ProjectInput = {
-      thread,
+  .map(({ actions, policy, recall, pending, withIndex, exactCounter }) =>
+    projectionCase(actions, {
       policy: definePolicy({ ...policy, recall }),
-      counter: exactCounter ? exact : heuristic,
+      counter: exactCounter ? counters.exact : counters.heuristic,
       pending,
       // Mostly with an index; sometimes without, where recall must step aside.
       ...(withIndex > 0 ? { recall: createRecallIndex() } : {}),
-    }
-    return Object.assign(
-      { thread, input },
-      {
-        [fc.toStringMethod]: () =>
-          `entries=${JSON.stringify(thread.entries)} policy=${JSON.stringify(input.policy)} pending=${JSON.stringify(pending)}`,
-      },
-    )
-  })
+    }),
+  )
 
-function check(name: string, property: (testCase: Case, result: ProjectionResult) => void): void {
-  it(`${name} (${RUNS} random threads, seed ${SEED})`, () => {
-    fc.assert(
-      fc.property(caseArbitrary, (testCase) => property(testCase, project(testCase.input))),
-      { numRuns: RUNS, seed: SEED },
-    )
-  })
-}
+const check = projectionCheck(caseArbitrary, { runs: RUNS, seed: SEED })
 
 describe('project with recall: invariants over random threads', () => {
   check('never goes over the budget unless it says overflow; counts are exact, recall block included', ({ input }, result) => {

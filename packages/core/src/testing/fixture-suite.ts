@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest'
+import { read, type Reader } from '../validation/readers'
+import { problemIssue } from '../validation/issues'
 import { checkFixture } from './fixture-cases'
 
 /** A fixture file (`<fixture>.json`) and the check its cases go through. */
@@ -25,6 +27,14 @@ export function oneIssueOutcome<E extends { readonly issues: readonly unknown[] 
     if (!isError(error)) throw error
     expect(error.issues).toHaveLength(1)
     return { ok: false, error: shown(error) }
+  }
+}
+
+/** What `reader` makes of a value: its checked copy, or its first problem as an issue (path and rule). */
+export function readerOutcome(reader: Reader<unknown>): (value: unknown) => FixtureRun {
+  return (value) => {
+    const result = read(reader, value)
+    return result.ok ? { ok: true, value: result.value } : { ok: false, error: problemIssue(result.problem) }
   }
 }
 

@@ -8,4 +8,5 @@
 export type { Action } from './random-thread'
 export { actionArbitrary, actionsArbitrary, buildThread, pendingArbitrary, policyOptionsArbitrary, sampleTools, textArbitrary } from './random-thread'
 export { awkwardJsonArbitrary, hostileLeaves, hostileValueArbitrary, nested, nestedArrays } from './hostile-values'
+export { seededRandom } from './seeded-random'
 export { errorMarkerProblems, exportedErrorClasses } from './error-classes'

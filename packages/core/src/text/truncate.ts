@@ -90,6 +90,7 @@ export function truncateHead(content: string, options: TruncateOptions): Truncat
   }
 }
 
+// Repeated on purpose: the mirror of truncateHead above (it keeps the other end and puts the marker first).
 /** Keeps the end of tool output (e.g. a log's last lines). UTF-8 and grapheme safe. */
 export function truncateTail(content: string, options: TruncateOptions): TruncateResult {
   const measured = measure(content)

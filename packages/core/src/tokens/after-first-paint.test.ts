@@ -40,6 +40,13 @@ async function settled(promise: Promise<void>): Promise<boolean> {
   return done
 }
 
+/** Fake timers, a fake page, and afterFirstPaint() started on it. */
+function waitOnFakePage(options: { painted: boolean }) {
+  vi.useFakeTimers()
+  const page = fakePage(options)
+  return { page, waiting: afterFirstPaint() }
+}
+
 afterEach(() => {
   vi.unstubAllGlobals()
   vi.useRealTimers()
@@ -51,9 +58,7 @@ describe('afterFirstPaint', () => {
   })
 
   it('waits for the first contentful paint, then an idle moment', async () => {
-    vi.useFakeTimers()
-    const page = fakePage({ painted: false })
-    const waiting = afterFirstPaint()
+    const { page, waiting } = waitOnFakePage({ painted: false })
     expect(page.idleCount()).toBe(0)
     expect(await settled(waiting)).toBe(false)
     page.paint()
@@ -64,18 +69,14 @@ describe('afterFirstPaint', () => {
   })
 
   it('waits only for idle when the page has already painted', async () => {
-    vi.useFakeTimers()
-    const page = fakePage({ painted: true })
-    const waiting = afterFirstPaint()
+    const { page, waiting } = waitOnFakePage({ painted: true })
     expect(page.idleCount()).toBe(1)
     page.runIdle()
     expect(await settled(waiting)).toBe(true)
   })
 
   it('does not wait for ever on a page that never paints: 2 s, then idle', async () => {
-    vi.useFakeTimers()
-    const page = fakePage({ painted: false })
-    const waiting = afterFirstPaint()
+    const { page, waiting } = waitOnFakePage({ painted: false })
     vi.advanceTimersByTime(1999)
     expect(page.idleCount()).toBe(0)
     vi.advanceTimersByTime(1)

@@ -71,6 +71,7 @@ describe('token counters', () => {
   })
 
   it('heuristic: about 4 ASCII characters a token, more for CJK and emoji, never zero for text', () => {
+    // Repeated on purpose: the same shape as the examples in packages/core/src/utils/utf8-length.test.ts (another function's counts).
     expect(heuristicCount('')).toBe(0)
     expect(heuristicCount('abcd')).toBe(1)
     expect(heuristicCount('abcde')).toBe(2)

@@ -21,6 +21,7 @@ function countedByHand(text: string): number {
 
 describe('utf8Length', () => {
   it('counts bytes per code point, lone surrogates as U+FFFD', () => {
+    // Repeated on purpose: the same shape as the heuristic's examples in packages/core/src/tokens/token-counter.test.ts (another function's counts).
     expect(utf8Length('')).toBe(0)
     expect(utf8Length('a')).toBe(1)
     expect(utf8Length('é')).toBe(2)

@@ -8,11 +8,10 @@ import { InvalidEntryError, InvalidPolicyError } from '../errors/threadlens-erro
 import { memoryReader } from '../memory/memory'
 import { modelInfoReader } from '../models/model-info'
 import { definePolicy, type PolicyOptions } from '../policy/policy'
-import { describeFixtureFiles, type FixtureCheck, type FixtureRun } from '../testing/fixture-suite'
+import { describeFixtureFiles, readerOutcome, type FixtureCheck, type FixtureRun } from '../testing/fixture-suite'
 import { mutate, mutationsArbitrary } from '../testing/mutations'
 import { policyOptionsArbitrary } from '../testing/random-thread'
 import { inputOf, sampleAttempt, sampleCalibration, sampleEntries, sampleMemory, sampleModel, storedEntryArbitrary } from '../testing/samples'
-import { issuePath } from './issues'
 import { read, type Reader } from './readers'
 
 // Accept/reject fixtures of core's readers (testing/fixtures/*.json): each case is an input and what
@@ -45,15 +44,7 @@ function policyError(error: unknown): unknown {
   return error.issues[0]
 }
 
-function readerOutcome(reader: Reader<unknown>): (value: unknown) => FixtureRun {
-  return (value) => {
-    const result = read(reader, value)
-    return result.ok
-      ? { ok: true, value: result.value }
-      : { ok: false, error: { path: issuePath(result.problem.path), message: result.problem.rule } }
-  }
-}
-
+// Repeated on purpose: packages/store/src/readers.fixtures.test.ts has a table of the same shape (its own fixture files and readers).
 const checks: readonly FixtureCheck[] = [
   { fixture: 'stored-entries', run: (value) => attempt(() => parseEntry(value), entryError) },
   { fixture: 'entry-inputs', run: (value) => attempt(() => parseEntryInput(value), entryError) },

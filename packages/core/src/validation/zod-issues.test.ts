@@ -5,15 +5,7 @@ import { InvalidEntryError, InvalidPolicyError } from '../errors/threadlens-erro
 import { definePolicy } from '../policy/policy'
 import { parseEntryInput } from '../entries/entry-schema'
 import { formatIssues, issuePath, issuesText, safeParse } from './zod-issues'
-
-function thrown(run: () => unknown): unknown {
-  try {
-    run()
-  } catch (error) {
-    return error
-  }
-  throw new Error('expected a throw')
-}
+import { thrownBy } from '../testing/thrown-by'
 
 describe('zod issues', () => {
   it("give zod's English messages although zod/mini loads no locale", () => {
@@ -31,10 +23,10 @@ describe('zod issues', () => {
   })
 
   it('reach the public errors: policies and entries name the field and say what is wrong', () => {
-    const policyError = thrown(() => definePolicy({ maxInputTokens: 4096, reserveOutputTokens: -5 }))
+    const policyError = thrownBy(() => definePolicy({ maxInputTokens: 4096, reserveOutputTokens: -5 }))
     expect(policyError).toBeInstanceOf(InvalidPolicyError)
     expect((policyError as InvalidPolicyError).message).toBe('Invalid policy: reserveOutputTokens: Too small: expected number to be >=0')
-    const entryError = thrown(() => parseEntryInput({ kind: 'message', payload: { role: 'user', content: 3 } }))
+    const entryError = thrownBy(() => parseEntryInput({ kind: 'message', payload: { role: 'user', content: 3 } }))
     expect(entryError).toBeInstanceOf(InvalidEntryError)
     expect((entryError as InvalidEntryError).message).toContain('payload.content')
     expect((entryError as InvalidEntryError).message).toContain('Invalid input: expected string, received number')

@@ -2,14 +2,13 @@ import 'fake-indexeddb/auto'
 import { project, definePolicy, customTokenCounter, toAnthropicMessages, toOpenAIChat, type Entry } from '@threadlens/core'
 import { partsText, type ContentPart } from '@threadlens/core/parts'
 import { heuristicCount } from '@threadlens/core/internal'
-import { Dexie } from 'dexie'
 import { describe, expect, it } from 'vitest'
-import { emptyThreadFacts, foldThreadFacts } from '@threadlens/core/internal'
 import { createThreadStore } from '../backends/indexeddb/create-thread-store'
 import { ThreadlensDB } from '../backends/indexeddb/threadlens-db'
 import { schemaV3, schemaVersion } from '../backends/indexeddb/schema'
 import { ImportValidationError, InvalidAttachmentError } from '../errors'
 import { uniqueName } from '../testing/test-database'
+import { upgradeFrom } from '../testing/older-database'
 import { createMemoryBackedStores } from '../backends/in-memory/create-in-memory-stores'
 import { filePart, imagePart } from './attachment-store'
 import { createAttachmentStore } from '../backends/indexeddb/create-attachment-store'
@@ -177,37 +176,13 @@ describe('attachments in the in-memory fallback stores', () => {
 
 describe('schema version 4', () => {
   it('upgrades a version 3 database: everything intact, attachments usable at once', async () => {
-    const name = uniqueName('upgrade-v4')
-    const threadId = 'v3-thread'
     const entries = [
-      { id: 'e0', threadId, seq: 0, kind: 'message', payload: { role: 'user', content: 'hello' }, refs: {}, createdAt: 1 },
+      { id: 'e0', threadId: 'v3-thread', seq: 0, kind: 'message', payload: { role: 'user', content: 'hello' }, refs: {}, createdAt: 1 },
     ] as unknown as Entry[]
-    const raw = new Dexie(name)
-    raw.version(3).stores(schemaV3)
-    await raw.open()
-    await raw.transaction('rw', raw.tables, async () => {
-      await raw.table('meta').put({ key: 'database', instanceId: 'v3-instance', createdAt: 1 })
-      await raw.table('threads').put({
-        id: threadId,
-        title: 'v3',
-        createdAt: 1,
-        updatedAt: 1,
-        entryCount: 1,
-        lastSeq: 0,
-        parent: null,
-        metadata: {},
-        facts: foldThreadFacts(emptyThreadFacts, entries),
-      })
-      await raw.table('entries').bulkAdd(entries)
-      await raw.table('calibrations').put({ model: 'm', counter: 'heuristic', ratio: 1.1 })
-    })
-    raw.close()
-
-    const db = new ThreadlensDB({ name })
-    const threads = createThreadStore(db)
-    expect((await threads.load(threadId)).entries).toEqual(entries)
+    const { db, threads, threadId } = await upgradeFrom(3, schemaV3, entries, (raw) =>
+      raw.table('calibrations').put({ model: 'm', counter: 'heuristic', ratio: 1.1 }),
+    )
     expect(db.verno).toBe(schemaVersion)
-    expect((await db.meta.get('database'))?.instanceId).toBe('v3-instance')
     expect(await db.calibrations.count()).toBe(1)
     const attachments = createAttachmentStore(db)
     const image = await attachments.put(threadId, png())

@@ -1,14 +1,12 @@
 import type { CallRecord, EntryInput } from '@threadlens/core'
 import type { CallAttempt } from '@threadlens/core/calls'
 import { describe, expect, it } from 'vitest'
-import { ThreadlensDB } from '../backends/indexeddb/threadlens-db'
 import { openTab } from '../testing/tab-protocol'
-import { createThreadStore } from '../backends/indexeddb/create-thread-store'
+import { openTabs, threadInNewDatabase } from '../testing/browser-stores'
 import type { CallLogEvent } from './call-log-store'
 import { createCallLog } from '../backends/indexeddb/create-call-log'
 
 // Real Chromium; the other "tabs" are Web Workers with their own IndexedDB connections.
-const uniqueName = (label: string) => `threadlens-browser-${label}-${crypto.randomUUID()}`
 
 const record = (reported: number): CallRecord => ({
   model: 'claude-sonnet-4-5',
@@ -42,15 +40,11 @@ const until = async (check: () => boolean): Promise<void> => {
 
 describe('the call log across tabs (real Chromium)', () => {
   it('replies written by two tabs at once all calibrate the model, and this tab sees the result live', async () => {
-    const name = uniqueName('calibration')
-    const db = new ThreadlensDB({ name })
-    const threads = createThreadStore(db)
+    const { name, db, id } = await threadInNewDatabase('calibration')
     const log = createCallLog(db)
-    const { id } = await threads.create()
     const updates: CallLogEvent[] = []
     const stop = log.subscribeCalibrations((event) => updates.push(event))
-    const tabs = [openTab(), openTab()]
-    await Promise.all(tabs.map((tab) => tab.send({ type: 'open', name })))
+    const tabs = await openTabs(name, 2)
     await Promise.all(
       tabs.map(async (tab, index) => {
         for (let call = 0; call < 20; call++)
@@ -70,11 +64,8 @@ describe('the call log across tabs (real Chromium)', () => {
   })
 
   it('an attempt another tab records shows here live, and goes when the thread is deleted', async () => {
-    const name = uniqueName('attempts')
-    const db = new ThreadlensDB({ name })
-    const threads = createThreadStore(db)
+    const { name, db, threads, id } = await threadInNewDatabase('attempts')
     const log = createCallLog(db)
-    const { id } = await threads.create()
     const seen: (readonly CallAttempt[])[] = []
     const stop = log.subscribeAttempts(id, (event) => {
       if (event.type === 'attempts-update') seen.push(event.attempts)

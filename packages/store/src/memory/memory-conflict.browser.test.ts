@@ -1,16 +1,13 @@
 import type { Memory } from '@threadlens/core'
 import { describe, expect, it } from 'vitest'
 import { ThreadlensDB } from '../backends/indexeddb/threadlens-db'
-import { openTab } from '../testing/tab-protocol'
+import { browserDatabaseName, openTabs } from '../testing/browser-stores'
 import { createMemoryStore } from '../backends/indexeddb/create-memory-store'
-
-const uniqueName = (label: string) => `threadlens-browser-${label}-${crypto.randomUUID()}`
 
 describe('two writers on one memory space (real Chromium, workers as tabs)', () => {
   it('same expected rev: exactly one wins, the other gets RevisionConflictError with the current value', async () => {
-    const name = uniqueName('memory-race')
-    const tabs = [openTab(), openTab()]
-    await Promise.all(tabs.map((tab) => tab.send({ type: 'open', name })))
+    const name = browserDatabaseName('memory-race')
+    const tabs = await openTabs(name, 2)
     // Both read the same rev, then write against it at the same moment.
     const [seenA, seenB] = await Promise.all(tabs.map((tab) => tab.send<Memory>({ type: 'memory-get', memoryId: 'agent' })))
     expect(seenA?.spaces.world.rev).toBe(seenB?.spaces.world.rev)
@@ -43,9 +40,8 @@ describe('two writers on one memory space (real Chromium, workers as tabs)', () 
   }, 60_000)
 
   it('without an expected rev, concurrent updates are serialised and none is lost', async () => {
-    const name = uniqueName('memory-count')
-    const tabs = [openTab(), openTab()]
-    await Promise.all(tabs.map((tab) => tab.send({ type: 'open', name })))
+    const name = browserDatabaseName('memory-count')
+    const tabs = await openTabs(name, 2)
     await Promise.all(tabs.map((tab) => tab.send({ type: 'memory-increment', memoryId: 'agent', times: 100 })))
     const memory = await createMemoryStore(new ThreadlensDB({ name })).get('agent')
     expect(memory.spaces.world.data['count']).toBe(200)

@@ -1,6 +1,7 @@
 import { InvalidMemoryOperationError } from '@threadlens/core'
 import { type Task } from '@threadlens/core/memory'
 import { memoryIdReader, read } from '@threadlens/core/internal'
+// Repeated on purpose: the names packages/core/src/memory/index.ts exports (this list imports the operations the store applies).
 import {
   createSpace,
   deleteSpace,

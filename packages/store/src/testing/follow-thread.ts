@@ -40,3 +40,16 @@ export function followThread(threads: ThreadStore, id: string, start: readonly E
   )
   return { entries: () => entries, rebases: () => rebases, stop }
 }
+
+/** The seqs of the entries appended to thread `id` after `afterSeq`, in the order its subscribers are told them. */
+export function appendedSeqs(threads: ThreadStore, id: string, afterSeq = -1): { readonly seqs: number[]; readonly stop: () => void } {
+  const seqs: number[] = []
+  const stop = threads.subscribe(
+    id,
+    (event) => {
+      if (event.type === 'entry-append') seqs.push(...event.entries.map((entry) => entry.seq))
+    },
+    { afterSeq },
+  )
+  return { seqs, stop }
+}

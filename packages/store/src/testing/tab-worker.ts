@@ -12,6 +12,7 @@ import type { MemoryStore } from '../memory/memory-store'
 import { createThreadStore } from '../backends/indexeddb/create-thread-store'
 import type { ThreadStore } from '../threads/thread-store'
 import type { TabCommand, TabReply } from './tab-protocol'
+import { abortedAppend } from './aborted-append'
 
 let db: ThreadlensDB | undefined
 let threads: ThreadStore | undefined
@@ -49,29 +50,8 @@ async function run(command: TabCommand): Promise<unknown> {
       return true
     case 'append-many':
       return (await stores().threads.appendMany(command.threadId, command.inputs as EntryInput[])).map((entry) => entry.seq)
-    case 'aborted-append': {
-      // A transaction that writes an entry and the thread row, then fails: it must leave no trace.
-      const { db: database } = stores()
-      await database
-        .transaction('rw', [database.threads, database.entries], async () => {
-          const row = await database.threads.get(command.threadId)
-          if (row === undefined) throw new Error('no thread')
-          const seq = row.lastSeq + 1
-          await database.entries.add({
-            id: `aborted-${seq}`,
-            threadId: row.id,
-            seq,
-            kind: 'message',
-            payload: { role: 'user', content: 'ABORTED' },
-            refs: {},
-            createdAt: 1,
-          } as never)
-          await database.threads.put({ ...row, lastSeq: seq, entryCount: seq + 1 })
-          throw new Error('abort on purpose')
-        })
-        .catch(() => undefined)
-      return 'aborted'
-    }
+    case 'aborted-append':
+      return abortedAppend(stores().db, command.threadId)
     case 'thread-create':
       return stores().threads.create({ title: command.title })
     case 'thread-rename':

@@ -1,31 +1,19 @@
 import { describe, expect, it } from 'vitest'
-import { ThreadlensDB } from '../backends/indexeddb/threadlens-db'
 import { openTab } from '../testing/tab-protocol'
-import { createThreadStore } from '../backends/indexeddb/create-thread-store'
 import type { ThreadStoreEvent } from './thread-store'
+import { openTabs, threadInNewDatabase } from '../testing/browser-stores'
+import { appendedSeqs } from '../testing/follow-thread'
 
 // Real Chromium. The concurrent writers are Web Workers: each has its own IndexedDB connection and
 // runs in parallel with the others, as tabs do (multi-page Playwright tests in e2e/store-tabs.spec.ts
 // check the same with real tabs).
-const uniqueName = (label: string) => `threadlens-browser-${label}-${crypto.randomUUID()}`
 
 describe('two writers appending at once (real Chromium)', () => {
   it('2 workers × 1,000 appends → 2,000 entries, seq 0..1999, no gaps, no duplicates, each writer in order', async () => {
-    const name = uniqueName('concurrent')
-    const db = new ThreadlensDB({ name })
-    const threads = createThreadStore(db)
-    const { id } = await threads.create({ title: 'race' })
-    const seen: number[] = []
-    const stop = threads.subscribe(
-      id,
-      (event: ThreadStoreEvent) => {
-        if (event.type === 'entry-append') seen.push(...event.entries.map((entry) => entry.seq))
-      },
-      { afterSeq: -1 },
-    )
+    const { name, db, threads, id } = await threadInNewDatabase('concurrent', 'race')
+    const { seqs: seen, stop } = appendedSeqs(threads, id)
 
-    const tabs = [openTab(), openTab()]
-    await Promise.all(tabs.map((tab) => tab.send({ type: 'open', name })))
+    const tabs = await openTabs(name, 2)
     const [first, second] = await Promise.all(
       tabs.map((tab, index) => tab.send<number[]>({ type: 'append-sequential', threadId: id, count: 1000, label: `tab${index}` })),
     )
@@ -56,10 +44,7 @@ describe('two writers appending at once (real Chromium)', () => {
   }, 120_000)
 
   it("a subscriber sees another writer's commits, and never an aborted transaction", async () => {
-    const name = uniqueName('subscribe')
-    const db = new ThreadlensDB({ name })
-    const threads = createThreadStore(db)
-    const { id } = await threads.create()
+    const { name, db, threads, id } = await threadInNewDatabase('subscribe')
     const events: ThreadStoreEvent[] = []
     const stop = threads.subscribe(id, (event) => events.push(event), { afterSeq: -1 })
     const tab = openTab()

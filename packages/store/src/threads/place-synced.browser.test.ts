@@ -3,10 +3,10 @@ import { describe, expect, it } from 'vitest'
 import { ThreadlensDB } from '../backends/indexeddb/threadlens-db'
 import { createThreadStore } from '../backends/indexeddb/create-thread-store'
 import { followThread } from '../testing/follow-thread'
+import { browserDatabaseName } from '../testing/browser-stores'
 import type { SyncedEntry, ThreadStoreEvent } from './thread-store'
 
 // Real Chromium, real IndexedDB: two connections to one database, as two tabs of the app have.
-const uniqueName = (label: string) => `threadlens-browser-${label}-${crypto.randomUUID()}`
 const at = 1_800_000_000_000
 const user = (id: string): SyncedEntry => ({ id, createdAt: at, kind: 'message', payload: { role: 'user', content: `message ${id}` } })
 const call = (id: string, toolCallId: string): SyncedEntry => ({
@@ -25,7 +25,7 @@ const result = (id: string, toolCallId: string): SyncedEntry => ({
 })
 
 function twoTabs(label: string) {
-  const name = uniqueName(label)
+  const name = browserDatabaseName(label)
   const first = new ThreadlensDB({ name })
   const second = new ThreadlensDB({ name })
   return { first: createThreadStore(first), second: createThreadStore(second), close: () => [first, second].forEach((db) => db.close()) }

@@ -10,6 +10,7 @@ import { createMemoryBackedStores } from '../backends/in-memory/create-in-memory
 import type { ThreadlensDB } from '../backends/indexeddb/threadlens-db'
 import type { SyncedEntry, ThreadStore } from './thread-store'
 import { followThread } from '../testing/follow-thread'
+import { toInput } from '../transfer/thread-jsonl'
 
 // Fixed seed: every run checks the same cases; fast-check prints the seed and the shrunk case on failure.
 const SEED = 20261129
@@ -56,17 +57,6 @@ const caseArbitrary = fc.record({
   policyOptions: policyOptionsArbitrary,
 })
 
-const asInput = (entry: Entry): EntryInput => {
-  const { tokens: _tokens, ...meta } = entry.meta ?? {}
-  return {
-    id: entry.id,
-    kind: entry.kind,
-    payload: entry.payload,
-    refs: entry.refs,
-    createdAt: entry.createdAt,
-    ...(Object.keys(meta).length === 0 ? {} : { meta }),
-  } as EntryInput
-}
 const comparable = (entry: Entry) => ({
   id: entry.id,
   seq: entry.seq,
@@ -150,7 +140,7 @@ describe.each(backends)('placeSynced (property): $name', ({ open }) => {
         const { threads, db } = open()
         const source = buildThread(actions)
         const { id } = await threads.create({ title: 'synced' })
-        if (source.entries.length > 0) await threads.appendMany(id, source.entries.map(asInput))
+        if (source.entries.length > 0) await threads.appendMany(id, source.entries.map(toInput))
         // The recall terms code loads with the first index: from then on every write keeps terms.
         if (db !== undefined) await threads.recallIndex(id)
         const before = (await threads.load(id)).entries

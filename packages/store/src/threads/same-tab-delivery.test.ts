@@ -5,6 +5,7 @@ import { describe, expect, it, vi } from 'vitest'
 import { createThreadStore } from '../backends/indexeddb/create-thread-store'
 import { ThreadlensDB } from '../backends/indexeddb/threadlens-db'
 import { openTestStores } from '../testing/test-database'
+import { appendedSeqs } from '../testing/follow-thread'
 import type { ThreadStoreEvent } from './thread-store'
 
 const SEED = 20261123
@@ -36,14 +37,7 @@ describe('same-tab delivery', () => {
   it('hands this tab’s own append to its subscribers by the time the append resolves', async () => {
     const { db, threads } = openTestStores('same-tab')
     const { id } = await threads.create({ title: 't' })
-    const seen: number[] = []
-    const stop = threads.subscribe(
-      id,
-      (event) => {
-        if (event.type === 'entry-append') seen.push(...event.entries.map((entry) => entry.seq))
-      },
-      { afterSeq: -1 },
-    )
+    const { seqs: seen, stop } = appendedSeqs(threads, id)
     for (let turn = 0; turn < 5; turn++) {
       await threads.append(id, message(`m${turn}`))
       // No wait for the change notification: the commit itself brought it.
@@ -61,14 +55,7 @@ describe('same-tab delivery', () => {
     const otherDb = new ThreadlensDB({ name: db.name })
     const other = createThreadStore(otherDb)
     const { id } = await threads.create({ title: 't' })
-    const seen: number[] = []
-    const stop = threads.subscribe(
-      id,
-      (event) => {
-        if (event.type === 'entry-append') seen.push(...event.entries.map((entry) => entry.seq))
-      },
-      { afterSeq: -1 },
-    )
+    const { seqs: seen, stop } = appendedSeqs(threads, id)
     const reads = vi.spyOn(db.entries, 'where')
     for (let turn = 0; turn < 3; turn++) await threads.append(id, message(`m${turn}`))
     // Let the change notifications of those commits run.

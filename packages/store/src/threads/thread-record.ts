@@ -1,4 +1,5 @@
 import { RevisionConflictError, type JsonObject } from '@threadlens/core'
+// Repeated on purpose: packages/store/src/rows.ts imports the same readers of core (an import list, not logic).
 import {
   array,
   flag,

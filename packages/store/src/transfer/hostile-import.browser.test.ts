@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { ThreadlensDB } from '../backends/indexeddb/threadlens-db'
 import { ImportValidationError } from '../errors'
-import { createThreadStore } from '../backends/indexeddb/create-thread-store'
+import { threadInNewDatabase } from '../testing/browser-stores'
 
 const header = (entryCount: number) =>
   JSON.stringify({
@@ -15,9 +14,7 @@ const entry = (seq: number, extra = '') =>
 
 describe('hostile imports (real Chromium)', () => {
   it('are rejected before any write: the database is unchanged and Object.prototype untouched', async () => {
-    const db = new ThreadlensDB({ name: `threadlens-browser-hostile-${crypto.randomUUID()}` })
-    const threads = createThreadStore(db)
-    const { id } = await threads.create({ title: 'keep me' })
+    const { db, threads, id } = await threadInNewDatabase('hostile', 'keep me')
     await threads.append(id, { kind: 'message', payload: { role: 'user', content: 'existing' } })
     const snapshot = async () => ({ threads: await db.threads.toArray(), entries: await db.entries.toArray() })
     const before = await snapshot()

@@ -5,6 +5,7 @@ import { awkwardJsonArbitrary, hostileValueArbitrary } from '@threadlens/testing
 import { ThreadlensDB } from '../backends/indexeddb/threadlens-db'
 import { createMemoryStore } from '../backends/indexeddb/create-memory-store'
 import { createThreadStore } from '../backends/indexeddb/create-thread-store'
+import { browserDatabaseName, threadInNewDatabase } from '../testing/browser-stores'
 
 const SEED = 20261124
 
@@ -47,6 +48,13 @@ const operationArbitrary: fc.Arbitrary<Operation> = fc.oneof(
   fc.record({ type: fc.constant('import-openai' as const), value: valueArbitrary, asText: fc.boolean() }),
 )
 
+/** `'ok'` when the write went in, else what it threw. */
+const outcomeOf = (write: Promise<unknown>): Promise<unknown> =>
+  write.then(
+    () => 'ok' as const,
+    (error: unknown) => error,
+  )
+
 /** What JSON keeps of an accepted value: the store's copy must equal it. */
 const normalised = (value: unknown): unknown => JSON.parse(JSON.stringify(value)) as unknown
 
@@ -63,7 +71,7 @@ describe('hostile values through every public write path (real Chromium)', () =>
     }
     await fc.assert(
       fc.asyncProperty(fc.array(operationArbitrary, { minLength: 1, maxLength: 8 }), async (operations) => {
-        const db = new ThreadlensDB({ name: `threadlens-browser-fuzz-${crypto.randomUUID()}` })
+        const db = new ThreadlensDB({ name: browserDatabaseName('fuzz') })
         const threads = createThreadStore(db)
         const memory = createMemoryStore(db)
         try {
@@ -77,6 +85,15 @@ describe('hostile values through every public write path (real Chromium)', () =>
             // Typed, never a RangeError or TypeError from deep inside.
             expect(ThreadlensError.isInstance(error), `${label}: ${String(error)}`).toBe(true)
           }
+          /** Imports `input`: counted as imported, or refused with a typed error. */
+          const tryImport = async (input: string | Blob | unknown[], path: string): Promise<unknown> => {
+            const outcome = await outcomeOf(threads.import(input))
+            if (outcome === 'ok') {
+              imported++
+              count(path, true)
+            } else refused(outcome, path)
+            return outcome
+          }
           for (const operation of operations) {
             if (operation.type === 'append' || operation.type === 'appendMany') {
               const toolCallId = `call-${call++}`
@@ -89,10 +106,7 @@ describe('hostile values through every public write path (real Chromium)', () =>
                 operation.type === 'append'
                   ? threads.append(id, input)
                   : threads.appendMany(id, [{ kind: 'message', payload: { role: 'user', content: 'before' } }, input])
-              const outcome = await write.then(
-                () => 'ok' as const,
-                (error: unknown) => error,
-              )
+              const outcome = await outcomeOf(write)
               if (outcome === 'ok') count(operation.type, true)
               if (operation.value.valid) {
                 expect(outcome).toBe('ok')
@@ -100,10 +114,7 @@ describe('hostile values through every public write path (real Chromium)', () =>
                 expected.push({ name: 't', arguments: normalised(operation.value.value) })
               } else refused(outcome, operation.type)
             } else if (operation.type === 'memory') {
-              const outcome = await memory.world.put('fuzz', operation.key, operation.value.value as JsonValue).then(
-                () => 'ok' as const,
-                (error: unknown) => error,
-              )
+              const outcome = await outcomeOf(memory.world.put('fuzz', operation.key, operation.value.value as JsonValue))
               if (outcome === 'ok') count('memory', true)
               if (operation.value.valid) {
                 expect(outcome).toBe('ok')
@@ -121,14 +132,7 @@ describe('hostile values through every public write path (real Chromium)', () =>
               let text = lines.join('\n')
               if (operation.cut !== null) text = text.slice(0, operation.cut)
               if (operation.bom) text = `\uFEFF${text}`
-              const outcome = await threads.import(operation.blob ? new Blob([text]) : text).then(
-                () => 'ok' as const,
-                (error: unknown) => error,
-              )
-              if (outcome === 'ok') {
-                imported++
-                count('import-jsonl', true)
-              } else refused(outcome, 'import-jsonl')
+              await tryImport(operation.blob ? new Blob([text]) : text, 'import-jsonl')
             } else {
               // Valid: the value as the arguments' JSON text. Hostile: the value itself as a message's content.
               const { value, valid } = operation.value
@@ -152,14 +156,7 @@ describe('hostile values through every public write path (real Chromium)', () =>
                   input = messages
                 }
               }
-              const outcome = await threads.import(input).then(
-                () => 'ok' as const,
-                (error: unknown) => error,
-              )
-              if (outcome === 'ok') {
-                imported++
-                count('import-openai', true)
-              } else refused(outcome, 'import-openai')
+              const outcome = await tryImport(input, 'import-openai')
               if (predictable) expect(outcome === 'ok', `import-openai ${String(outcome)}`).toBe(valid)
             }
           }
@@ -193,9 +190,7 @@ describe('hostile values through every public write path (real Chromium)', () =>
 
 describe('a UTF-8 byte order mark (real Chromium)', () => {
   it('is read the same from a string as from a Blob', async () => {
-    const db = new ThreadlensDB({ name: `threadlens-browser-bom-${crypto.randomUUID()}` })
-    const threads = createThreadStore(db)
-    const { id } = await threads.create({ title: 'bom' })
+    const { db, threads, id } = await threadInNewDatabase('bom', 'bom')
     await threads.append(id, { kind: 'message', payload: { role: 'user', content: 'hej 🙂 \ud800' } })
     const exported = `\uFEFF${await threads.export(id)}`
     const fromString = await threads.load((await threads.import(exported)).threadId)

@@ -33,6 +33,7 @@ export interface AttachmentLine {
   }
 }
 
+// Repeated on purpose: packages/client/src/live/live-thread.test.ts has the same shape for an input (no threadId, no seq).
 /** A stored entry with its keys in one fixed order (nested objects keep theirs). */
 function canonical(entry: Entry): Entry {
   return {

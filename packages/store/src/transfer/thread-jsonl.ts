@@ -39,8 +39,9 @@ function readLine<T>(reader: Reader<T>, value: unknown, line: number): T {
   throw new ImportValidationError(line, path, message)
 }
 
+// Repeated on purpose: packages/client/src/live/live-thread.test.ts has the same shape, keeping the meta whole (its entries are trusted).
 /** Entries back to inputs: same id, kind, payload, refs, time; token counts dropped (a file's counts are not trusted). */
-function toInput(entry: Entry): EntryInput {
+export function toInput(entry: Entry): EntryInput {
   const { tokens: _tokens, ...meta } = entry.meta ?? {}
   return {
     id: entry.id,

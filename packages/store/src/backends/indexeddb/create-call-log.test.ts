@@ -1,15 +1,13 @@
 import 'fake-indexeddb/auto'
 import type { CallRecord, Entry } from '@threadlens/core'
 import type { CallAttempt } from '@threadlens/core/calls'
-import { Dexie } from 'dexie'
 import { describe, expect, it } from 'vitest'
 import { schemaV2 } from './schema'
 import { ThreadlensDB } from './threadlens-db'
 import { InvalidCallAttemptError } from '../../errors'
 import { createMemoryBackedStores } from '../in-memory/create-in-memory-stores'
 import { openTestStores, uniqueName } from '../../testing/test-database'
-import { createThreadStore } from './create-thread-store'
-import { emptyThreadFacts, foldThreadFacts } from '@threadlens/core/internal'
+import { upgradeFrom } from '../../testing/older-database'
 import type { CallLogEvent } from '../../calls/call-log-store'
 import { createCallLog } from './create-call-log'
 import { maxAttemptsPerThread } from '../../calls/call-log-store'
@@ -180,37 +178,20 @@ describe('the in-memory call log of the fallback stores', () => {
 
 describe('schema version 3', () => {
   it('upgrades a version 2 database: threads, entries and memory intact, the call log usable at once', async () => {
-    const name = uniqueName('upgrade-v3')
-    const threadId = 'v2-thread'
     const entries = [
-      { id: 'e0', threadId, seq: 0, kind: 'message', payload: { role: 'user', content: 'hello' }, refs: {}, createdAt: 1 },
-      { id: 'e1', threadId, seq: 1, kind: 'message', payload: { role: 'assistant', content: 'hi' }, refs: { callId: 'c1' }, createdAt: 2 },
+      { id: 'e0', threadId: 'v2-thread', seq: 0, kind: 'message', payload: { role: 'user', content: 'hello' }, refs: {}, createdAt: 1 },
+      {
+        id: 'e1',
+        threadId: 'v2-thread',
+        seq: 1,
+        kind: 'message',
+        payload: { role: 'assistant', content: 'hi' },
+        refs: { callId: 'c1' },
+        createdAt: 2,
+      },
     ] as unknown as Entry[]
-    const raw = new Dexie(name)
-    raw.version(2).stores(schemaV2)
-    await raw.open()
-    await raw.transaction('rw', raw.tables, async () => {
-      await raw.table('meta').put({ key: 'database', instanceId: 'v2-instance', createdAt: 1 })
-      await raw.table('threads').put({
-        id: threadId,
-        title: 'v2',
-        createdAt: 1,
-        updatedAt: 2,
-        entryCount: 2,
-        lastSeq: 1,
-        parent: null,
-        metadata: {},
-        facts: foldThreadFacts(emptyThreadFacts, entries),
-      })
-      await raw.table('entries').bulkAdd(entries)
-    })
-    raw.close()
-
-    const db = new ThreadlensDB({ name })
-    const threads = createThreadStore(db)
-    expect((await threads.load(threadId)).entries).toEqual(entries)
+    const { db, threads, threadId } = await upgradeFrom(2, schemaV2, entries)
     expect(db.verno).toBeGreaterThanOrEqual(3)
-    expect((await db.meta.get('database'))?.instanceId).toBe('v2-instance')
     const log = createCallLog(db)
     await log.recordAttempt(attempt(threadId, 'c2', 1, 5))
     expect(await log.attempts(threadId)).toHaveLength(1)

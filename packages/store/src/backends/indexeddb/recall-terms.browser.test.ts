@@ -1,26 +1,20 @@
 import { createRecallIndex } from '@threadlens/core/recall'
+import { openTabs, threadInNewDatabase } from '../../testing/browser-stores'
 import { describe, expect, it } from 'vitest'
-import { ThreadlensDB } from './threadlens-db'
-import { openTab } from '../../testing/tab-protocol'
-import { createThreadStore } from './create-thread-store'
+import type { Tab } from '../../testing/tab-protocol'
 
 // Real Chromium: the recall terms are written by whichever tab appends (Web Workers with their own
 // IndexedDB connections, as tabs have), in the entry's transaction; an index restored in any tab
 // afterwards is the index of the whole thread.
-const uniqueName = (label: string) => `threadlens-browser-${label}-${crypto.randomUUID()}`
 
 describe('recall terms written by two tabs at once (real Chromium)', () => {
   it('2 workers × 200 appends and an aborted append → the terms of each entry once, in chunks, and a restored index that searches as one built from the entries', async () => {
-    const name = uniqueName('recall-terms')
-    const db = new ThreadlensDB({ name })
-    const threads = createThreadStore(db)
-    const { id } = await threads.create({ title: 'race' })
-    const tabs = [openTab(), openTab()]
-    await Promise.all(tabs.map((tab) => tab.send({ type: 'open', name })))
+    const { name, db, threads, id } = await threadInNewDatabase('recall-terms', 'race')
+    const tabs = await openTabs(name, 2)
     // Each tab asks for the index once (the terms' code loads), as an app that recalls does.
     expect(await Promise.all(tabs.map((tab) => tab.send<number>({ type: 'recall-index', threadId: id })))).toEqual([-1, -1])
     await Promise.all(tabs.map((tab, index) => tab.send<number[]>({ type: 'append-sequential', threadId: id, count: 200, label: `writer${index}` })))
-    await (tabs[0] as ReturnType<typeof openTab>).send({ type: 'aborted-append', threadId: id })
+    await (tabs[0] as Tab).send({ type: 'aborted-append', threadId: id })
 
     const thread = await threads.load(id)
     expect(thread.entries).toHaveLength(400)

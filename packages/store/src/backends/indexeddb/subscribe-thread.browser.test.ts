@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest'
 import { ThreadlensDB } from './threadlens-db'
 import { createThreadStore } from './create-thread-store'
+import { browserDatabaseName } from '../../testing/browser-stores'
+import { appendedSeqs } from '../../testing/follow-thread'
 import type { ThreadStoreEvent } from '../../threads/thread-store'
 
 // Real Chromium: Dexie's change signal, this tab's commits and a second connection (as another tab has).
-const uniqueName = (label: string) => `threadlens-browser-${label}-${crypto.randomUUID()}`
 const message = (content: string) => ({ kind: 'message', payload: { role: 'user', content } }) as const
 
 /** A database whose read-only reads of the `threads` table are counted: the subscription's re-reads. */
@@ -36,18 +37,11 @@ const settle = () => new Promise((resolve) => setTimeout(resolve, 150))
 
 describe('a thread subscription (real Chromium)', () => {
   it("gets this tab's appends at their commit and reads nothing more for them", async () => {
-    const { db, rowReads } = countingDatabase(uniqueName('own-appends'))
+    const { db, rowReads } = countingDatabase(browserDatabaseName('own-appends'))
     const threads = createThreadStore(db)
     const { id } = await threads.create({ title: 'mine' })
-    const seqs: number[] = []
     // From a known seq (as a live view that has loaded the thread subscribes): this tab's commits go straight to it.
-    const stop = threads.subscribe(
-      id,
-      (event: ThreadStoreEvent) => {
-        if (event.type === 'entry-append') seqs.push(...event.entries.map((entry) => entry.seq))
-      },
-      { afterSeq: -1 },
-    )
+    const { seqs, stop } = appendedSeqs(threads, id)
     await settle()
     const readsAtStart = rowReads()
     expect(readsAtStart).toBeGreaterThan(0)
@@ -67,7 +61,7 @@ describe('a thread subscription (real Chromium)', () => {
   })
 
   it("reads another connection's appends, and this tab's renames, after their commit", async () => {
-    const name = uniqueName('other-appends')
+    const name = browserDatabaseName('other-appends')
     const { db, rowReads } = countingDatabase(name)
     const threads = createThreadStore(db)
     const other = new ThreadlensDB({ name })

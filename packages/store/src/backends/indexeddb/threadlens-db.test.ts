@@ -49,17 +49,29 @@ describe('schema', () => {
   })
 })
 
+/** This tab: a thread store over a new database, with one thread of user messages. */
+async function thisTab(label: string, ...contents: string[]) {
+  const name = uniqueName(label)
+  const db = new ThreadlensDB({ name })
+  const threads = createThreadStore(db)
+  const { id } = await threads.create()
+  await threads.appendMany(id, contents.map(user))
+  return { name, db, threads, id }
+}
+
+/** What a newer deploy does in another tab: opens the database with the next schema version. */
+async function openNewerSchema(name: string): Promise<Dexie> {
+  const newer = new Dexie(name)
+  newer.version(schemaVersion + 1).stores({ ...schemaV5, threads: 'id, updatedAt, title' })
+  await newer.open()
+  return newer
+}
+
 describe('when the database changes under this tab', () => {
   it('stops writing with SchemaUpgradeError when another tab upgrades the schema', async () => {
-    const name = uniqueName('upgraded-elsewhere')
-    const db = new ThreadlensDB({ name })
-    const threads = createThreadStore(db)
-    const { id } = await threads.create()
-    await threads.append(id, user('before'))
+    const { name, db, threads, id } = await thisTab('upgraded-elsewhere', 'before')
 
-    const newer = new Dexie(name)
-    newer.version(schemaVersion + 1).stores({ ...schemaV5, threads: 'id, updatedAt, title' })
-    await newer.open()
+    const newer = await openNewerSchema(name)
     expect(db.status).toMatchObject({ state: 'stopped', reason: 'upgraded-elsewhere', otherVersion: schemaVersion + 1 })
 
     const error = await threads.append(id, user('after')).catch((caught: unknown) => caught)
@@ -74,20 +86,14 @@ describe('when the database changes under this tab', () => {
 
   it('refuses a database newer than this code', async () => {
     const name = uniqueName('newer-on-disk')
-    const newer = new Dexie(name)
-    newer.version(schemaVersion + 1).stores({ ...schemaV5, threads: 'id, updatedAt, title' })
-    await newer.open()
+    const newer = await openNewerSchema(name)
     newer.close()
     const threads = createThreadStore(new ThreadlensDB({ name }))
     await expect(threads.create()).rejects.toMatchObject({ name: 'SchemaUpgradeError', reason: 'database-newer', otherVersion: schemaVersion + 1 })
   })
 
   it('stops with StorageResetError when another tab erases everything', async () => {
-    const name = uniqueName('erased-elsewhere')
-    const db = new ThreadlensDB({ name })
-    const threads = createThreadStore(db)
-    const { id } = await threads.create()
-    await threads.append(id, user('x'))
+    const { name, threads, id } = await thisTab('erased-elsewhere', 'x')
     const otherTab = createThreadStore(new ThreadlensDB({ name }))
     await otherTab.list()
     await otherTab.eraseAll()
@@ -99,11 +105,7 @@ describe('when the database changes under this tab', () => {
   })
 
   it('never restarts a thread at seq 0 on a database re-created under the app', async () => {
-    const name = uniqueName('cleared')
-    const db = new ThreadlensDB({ name })
-    const threads = createThreadStore(db)
-    const { id } = await threads.create()
-    await threads.appendMany(id, [user('a'), user('b')])
+    const { name, db, threads, id } = await thisTab('cleared', 'a', 'b')
     // What a wipe leaves behind once Dexie silently re-creates the database: a new sentinel, no rows.
     const raw = new Dexie(name)
     raw.version(schemaVersion).stores(schemaV5)

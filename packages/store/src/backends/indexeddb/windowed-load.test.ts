@@ -7,6 +7,16 @@ const user = (content: string): EntryInput => ({ kind: 'message', payload: { rol
 const assistant = (content: string): EntryInput => ({ kind: 'message', payload: { role: 'assistant', content } })
 const words = (count: number, word = 'lorem') => Array.from({ length: count }, () => word).join(' ')
 
+/** `count` turns of a question, a search call with a long result, and a short answer. */
+function toolTurns(count: number): EntryInput[] {
+  return Array.from({ length: count }, (_, turn): EntryInput[] => [
+    user(words(4, `q${turn}`)),
+    { kind: 'tool_call', payload: { name: 'search', arguments: { turn } }, refs: { callId: `c${turn}`, toolCallId: `t${turn}` } },
+    { kind: 'tool_result', payload: { name: 'search', result: words(80) }, refs: { callId: `c${turn}`, toolCallId: `t${turn}` } },
+    assistant(words(4, `a${turn}`)),
+  ]).flat()
+}
+
 const shape = (result: ProjectionResult) => ({ messages: result.messages, includedSeqs: result.meta.includedSeqs, tokens: result.meta.tokens })
 
 /** Loads the thread whole and windowed, projects both, and returns the window's first seq. */
@@ -58,26 +68,14 @@ describe('windowed load', () => {
   it('counts tool units at nothing when a reducing policy may shorten or leave them out', async () => {
     // Old turns with long tool results: boundary isolation leaves their calls and results out, so the
     // projection reaches much further back than a count of the full results would suggest.
-    const inputs: EntryInput[] = []
-    for (let turn = 0; turn < 12; turn++) {
-      inputs.push(user(words(4, `q${turn}`)))
-      inputs.push({ kind: 'tool_call', payload: { name: 'search', arguments: { turn } }, refs: { callId: `c${turn}`, toolCallId: `t${turn}` } })
-      inputs.push({ kind: 'tool_result', payload: { name: 'search', result: words(80) }, refs: { callId: `c${turn}`, toolCallId: `t${turn}` } })
-      inputs.push(assistant(words(4, `a${turn}`)))
-    }
+    const inputs = toolTurns(12)
     const { whole, window } = await compare(inputs, { maxInputTokens: 400, reserveOutputTokens: 0, toolTrace: 'boundary', keepLastTurns: 1 })
     expect(whole.meta.includedSeqs.length).toBeGreaterThan(20)
     expect(shape(window)).toEqual(shape(whole))
   })
 
   it('counts a masked tool result at its overhead, not nothing: a masking policy still reads a small window', async () => {
-    const inputs: EntryInput[] = []
-    for (let turn = 0; turn < 60; turn++) {
-      inputs.push(user(words(4, `q${turn}`)))
-      inputs.push({ kind: 'tool_call', payload: { name: 'search', arguments: { turn } }, refs: { callId: `c${turn}`, toolCallId: `t${turn}` } })
-      inputs.push({ kind: 'tool_result', payload: { name: 'search', result: words(80) }, refs: { callId: `c${turn}`, toolCallId: `t${turn}` } })
-      inputs.push(assistant(words(4, `a${turn}`)))
-    }
+    const inputs = toolTurns(60)
     const { firstSeq, whole, window } = await compare(inputs, { maxInputTokens: 400, reserveOutputTokens: 0, toolTrace: 'masked', keepLastTurns: 1 })
     expect(shape(window)).toEqual(shape(whole))
     // Counting masked results at nothing would reach back to about seq 124 here; at their overhead, 175.

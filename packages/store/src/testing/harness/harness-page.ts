@@ -8,6 +8,7 @@ import { createMemoryStore } from '../../backends/indexeddb/create-memory-store'
 import { createThreadStore } from '../../backends/indexeddb/create-thread-store'
 import type { ThreadStore, ThreadStoreEvent } from '../../threads/thread-store'
 import { runStoreBench } from './bench-page'
+import { abortedAppend } from '../aborted-append'
 
 export interface HarnessError {
   readonly name: string
@@ -105,29 +106,7 @@ const harness = {
           : { type: event.type },
     ),
   /** A transaction that writes an entry and the thread row, then aborts. */
-  abortedAppend: (threadId: string) =>
-    outcome(async () => {
-      const database = db as ThreadlensDB
-      await database
-        .transaction('rw', [database.threads, database.entries], async () => {
-          const row = await database.threads.get(threadId)
-          if (row === undefined) throw new Error('no thread')
-          const seq = row.lastSeq + 1
-          await database.entries.add({
-            id: `aborted-${seq}`,
-            threadId: row.id,
-            seq,
-            kind: 'message',
-            payload: { role: 'user', content: 'ABORTED' },
-            refs: {},
-            createdAt: 1,
-          } as never)
-          await database.threads.put({ ...row, lastSeq: seq, entryCount: seq + 1 })
-          throw new Error('abort on purpose')
-        })
-        .catch(() => undefined)
-      return 'aborted'
-    }),
+  abortedAppend: (threadId: string) => outcome(async () => abortedAppend(db as ThreadlensDB, threadId)),
   /** What a newer deploy does: opens the database with a higher schema version. */
   upgrade: (name: string, version: number) =>
     outcome(async () => {
