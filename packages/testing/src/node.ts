@@ -8,3 +8,5 @@ export { fakeServerPerTest, useFakeServers } from './fake-provider/use-fake-serv
 export type { HarnessPage, HarnessServer, ServeHarnessOptions } from './harness/serve-harness'
 export { serveHarness } from './harness/serve-harness'
 export { describeErrorMarkers, describePublicApi, MAIN_ENTRY_BUDGET } from '@threadlens/core/testing/node'
+export { writeBenchResults } from './bench/bench-results'
+export { benchInHarness } from './bench/bench-in-harness'
