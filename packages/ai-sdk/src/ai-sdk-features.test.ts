@@ -24,6 +24,7 @@ import { createProjectedChatTransport, type ProjectedCall } from './projected-ch
 import { projectedSendMessagesRequest } from './projected-request'
 import { readProjectedRequest } from './read-projected-request'
 import { scriptedChatModel } from './testing/scripted-chat-model'
+import { submit } from './testing/chat-requests'
 
 let counter: TokenCounter
 beforeAll(async () => {
@@ -75,7 +76,7 @@ function toolCallingModel(toolName: string, input: Record<string, unknown>, supp
 }
 
 async function send(transport: ReturnType<typeof createProjectedChatTransport>, messages: UIMessage[]): Promise<UIMessage[]> {
-  const stream = await transport.sendMessages({ trigger: 'submit-message', chatId: 'c', messageId: undefined, messages, abortSignal: undefined })
+  const stream = await submit(transport, 'c', messages)
   const last = messages.at(-1)
   let reply: UIMessage | undefined
   for await (const message of readUIMessageStream({ stream, ...(last?.role === 'assistant' ? { message: structuredClone(last) } : {}) }))
@@ -231,13 +232,7 @@ describe('tool approval through a server route', () => {
       fetch: (url, init) => route(new Request(url, init)),
     })
     const turn = async (history: UIMessage[]): Promise<UIMessage[]> => {
-      const stream = await transport.sendMessages({
-        trigger: 'submit-message',
-        chatId: 'route-approval',
-        messageId: undefined,
-        messages: history,
-        abortSignal: undefined,
-      })
+      const stream = await submit(transport, 'route-approval', history)
       const last = history.at(-1)
       let reply: UIMessage | undefined
       for await (const message of readUIMessageStream<UIMessage>({
@@ -465,13 +460,7 @@ describe('message metadata and data parts (server route)', () => {
     })
     const transientSeen: unknown[] = []
     const turn = async (history: UIMessage[]): Promise<UIMessage[]> => {
-      const stream = await transport.sendMessages({
-        trigger: 'submit-message',
-        chatId: 'data',
-        messageId: undefined,
-        messages: history,
-        abortSignal: undefined,
-      })
+      const stream = await submit(transport, 'data', history)
       let reply: UIMessage | undefined
       // useChat's onData sees transient parts; they never join the message
       const [forMessage, forData] = stream.tee()

@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest'
 import { createChatPersistence } from './chat-persistence'
 import type { ProjectedCall } from './projected-chat-transport'
 import { projectedSendMessagesRequest, type ProjectedRequestBody } from './projected-request'
+import { submit } from './testing/chat-requests'
 
 /** `turns` user/assistant pairs (ids `u<turn>`, `a<turn>`) of the given texts, then the user's `last` question. */
 function conversation(turns: number, user: (turn: number) => string, assistant: (turn: number) => string, last: string): UIMessage[] {
@@ -19,7 +20,7 @@ function conversation(turns: number, user: (turn: number) => string, assistant: 
 }
 
 /** Calls `prepare` as DefaultChatTransport does for a submitted message of chat `id`. */
-function submit(prepare: ReturnType<typeof projectedSendMessagesRequest>, id: string, messages: UIMessage[]) {
+function prepareSubmit(prepare: ReturnType<typeof projectedSendMessagesRequest>, id: string, messages: UIMessage[]) {
   return prepare({
     id,
     messages,
@@ -61,13 +62,7 @@ describe('projectedSendMessagesRequest', () => {
       (turn) => `answer ${turn}`,
       'and now?',
     )
-    const stream = await transport.sendMessages({
-      trigger: 'submit-message',
-      chatId: 'server',
-      messageId: undefined,
-      messages: history,
-      abortSignal: undefined,
-    })
+    const stream = await submit(transport, 'server', history)
     await stream.pipeTo(new WritableStream())
     const body = bodies[0]
     expect(body?.instructions).toEqual([{ role: 'system', content: 'Be brief.' }])
@@ -101,7 +96,7 @@ describe('projectedSendMessagesRequest', () => {
       (turn) => `Fares for ${turn + 2}: NOK ${1200 + turn * 37} each, or a family ticket.`,
       'Which is cheapest?',
     )
-    await submit(prepare, 'early', history)
+    await prepareSubmit(prepare, 'early', history)
     const projection = calls[0]?.projection as ProjectionResult
     expect(projection.meta.counter.id).toBe('o200k_base~estimate')
     expect(projection.meta.tokens.estimated).toBe(true)
@@ -130,7 +125,7 @@ describe('projectedSendMessagesRequest', () => {
       (turn) => `I booked it: NOK ${900 + turn * 40} each, leaving at ${8 + (turn % 10)}:00.`,
       'Remind me what we decided.',
     )
-    await submit(prepare, 'summarized', history)
+    await prepareSubmit(prepare, 'summarized', history)
     const entries = (await threads.load('summarized')).entries
     // Nothing is removed: every message is stored, and a summary entry is appended after them.
     expect(entries.filter((entry) => entry.kind === 'message')).toHaveLength(history.length)
