@@ -285,15 +285,16 @@ describe('tool errors through the projected transport', () => {
   })
 })
 
+// A client-side tool: no execute, the app answers with addToolOutput.
+const clientTools: ToolSet = {
+  askLocation: {
+    description: 'Asks the user where they are',
+    inputSchema: jsonSchema<{ why: string }>({ type: 'object', properties: { why: { type: 'string' } } }),
+  },
+}
+
 describe('client-side tools (no execute) through the projected transport', () => {
   it("the app's addToolOutput result is stored, reloads, and the automatic resend sends it to the model", async () => {
-    // a client-side tool: no execute, the app answers with addToolOutput
-    const clientTools: ToolSet = {
-      askLocation: {
-        description: 'Asks the user where they are',
-        inputSchema: jsonSchema<{ why: string }>({ type: 'object', properties: { why: { type: 'string' } } }),
-      },
-    }
     const chat = setup('client-tool', toolCallingModel('askLocation', { why: 'weather' }), clientTools)
     const { transport, calls, threads } = chat
     let messages = await send(transport, [user('u1', 'weather here?')])
@@ -558,12 +559,6 @@ describe("useChat's own Chat class over the projected transport", () => {
   })
 
   it('client-side tool: addToolOutput and the automatic resend send the output to the model', async () => {
-    const clientTools: ToolSet = {
-      askLocation: {
-        description: 'Asks the user where they are',
-        inputSchema: jsonSchema<{ why: string }>({ type: 'object', properties: { why: { type: 'string' } } }),
-      },
-    }
     const set = setup('chat-client-tool', toolCallingModel('askLocation', { why: 'weather' }), clientTools)
     const { calls } = set
     const { useChat: chat, saved } = await chatOver('chat-client-tool', set, lastAssistantMessageIsCompleteWithToolCalls)
