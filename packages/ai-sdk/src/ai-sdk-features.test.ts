@@ -1,4 +1,4 @@
-import { createTokenCounter, definePolicy, type TokenCounter } from '@threadlens/core'
+import { createTokenCounter, definePolicy } from '@threadlens/core'
 import { createMemoryBackedStores } from '@threadlens/store'
 import {
   createUIMessageStream,
@@ -18,7 +18,7 @@ import {
 } from 'ai'
 import { MockLanguageModelV4 } from 'ai/test'
 import { Chat } from '@ai-sdk/react'
-import { beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { createChatPersistence } from './chat-persistence'
 import { createProjectedChatTransport, type ProjectedCall } from './projected-chat-transport'
 import { projectedSendMessagesRequest } from './projected-request'
@@ -26,10 +26,7 @@ import { readProjectedRequest } from './read-projected-request'
 import { scriptedChatModel } from './testing/scripted-chat-model'
 import { submit } from './testing/chat-requests'
 
-let counter: TokenCounter
-beforeAll(async () => {
-  counter = await createTokenCounter('o200k_base')
-})
+const counter = await createTokenCounter('o200k_base')
 
 type Prompt = Parameters<MockLanguageModelV4['doStream']>[0]['prompt']
 
