@@ -165,6 +165,20 @@ describe('attachments', () => {
     }
   })
 
+  it('says which blob the endpoint refused, typed auth or http by the status', async () => {
+    const refusing = httpBlobEndpoint({
+      url: 'http://blobs.test/',
+      fetch: async (_url, init) => new Response(null, { status: init?.method === 'PUT' ? 403 : 500 }),
+    })
+    await expect(refusing.put('b1', new Blob([png]))).rejects.toMatchObject({
+      code: 'auth',
+      status: 403,
+      url: 'http://blobs.test/b1',
+      message: 'The blob endpoint refused to store b1: HTTP 403',
+    })
+    await expect(refusing.get('b1')).rejects.toMatchObject({ code: 'http', status: 500, message: 'The blob endpoint refused to give b1: HTTP 500' })
+  })
+
   it('keeps no bytes that do not hash to their id, and tries again later', async () => {
     const url = `${server.url}/v1/stream/case-${run++}`
     const held = new Map<string, Blob>()
