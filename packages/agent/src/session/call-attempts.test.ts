@@ -1,7 +1,7 @@
-import { createTokenCounter, definePolicy, replayCall, type TokenCounter } from '@threadlens/core'
+import { createTokenCounter, definePolicy, replayCall } from '@threadlens/core'
 import { callTrace } from '@threadlens/core/calls'
 import { createMemoryBackedStores } from '@threadlens/store'
-import { beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { anthropic } from '../model/anthropic'
 import type { ModelClient } from '../model/model-client'
 import { openAICompatible } from '../model/openai-compatible'
@@ -23,10 +23,7 @@ const retry: RetryOptions = {
 }
 type Provider = 'openai' | 'anthropic'
 
-let counter: TokenCounter
-beforeAll(async () => {
-  counter = await createTokenCounter('o200k_base')
-})
+const counter = await createTokenCounter('o200k_base')
 
 const track = useFakeServers()
 
