@@ -27,6 +27,8 @@ import type { SessionEvent } from './session-events'
 const apiKey = 'sk-adversarial-0123456789abcdef'
 // The stream timeouts leave room for a loaded CI machine (a late but healthy first byte must not
 // become an extra request and break an exact count); the timeout cases wait well past them.
+// Repeated on purpose: the same RetryOptions fields as packages/agent/src/session/call-attempts.test.ts (each suite
+// tunes its own delays and timeouts).
 const retry: RetryOptions = {
   maxRetries: 2,
   retryDelayMs: 5,
@@ -44,6 +46,8 @@ const timeLimitMs = 8_000
 
 const counter = await createTokenCounter('o200k_base')
 
+// Repeated on purpose: same setup shape as packages/agent/src/session/create-session.test.ts (each suite defines the
+// tool its cases call).
 const track = useFakeServers()
 
 const lookup = defineTool({

@@ -13,6 +13,8 @@ import type { SessionEvent } from './session-events'
 
 // Every attempt on record: answered calls on the thread (meta.call), the rest in the call log.
 const apiKey = 'sk-attempts-0123456789abcdefghij'
+// Repeated on purpose: the same RetryOptions fields as packages/agent/src/session/adversarial-providers.test.ts (each
+// suite tunes its own delays and timeouts).
 const retry: RetryOptions = {
   maxRetries: 2,
   retryDelayMs: 5,

@@ -16,6 +16,8 @@ import type { SessionEvent } from './session-events'
 
 const counter = await createTokenCounter('o200k_base')
 
+// Repeated on purpose: same setup shape as packages/agent/src/session/adversarial-providers.test.ts (each suite
+// defines the tool its cases call).
 const track = useFakeServers()
 
 const weather = defineTool({
