@@ -1,11 +1,8 @@
-import { mkdirSync, writeFileSync } from 'node:fs'
-import { cpus, totalmem } from 'node:os'
-import { fileURLToPath } from 'node:url'
 import { chromium } from '@playwright/test'
 import { chromiumArgs, chromiumExecutable } from '../../../e2e/chromium.ts'
 import type { LoopBenchResult, Timing } from '../src/testing/harness/bench-page'
 import type { AgentHarness } from '../src/testing/harness/harness-page'
-import { serveHarness } from '@threadlens/testing/node'
+import { benchInHarness, writeBenchResults } from '@threadlens/testing/node'
 
 // `npm run bench` (agent step): the session loop's own cost per model call in headless Chromium,
 // through the agent harness page; model streaming, tool execution and summarizing are timed and
@@ -26,19 +23,10 @@ const ms = (value: number) => `${value.toFixed(2)} ms`
 const split = (value: Timing) => `${ms(value.p50)} / ${ms(value.p95)}`
 
 async function main(): Promise<void> {
-  const server = await serveHarness('agent')
-  const browser = await chromium.launch({ executablePath: chromiumExecutable, args: chromiumArgs })
-  let result: LoopBenchResult
-  try {
-    const page = await browser.newPage()
-    page.on('pageerror', (error) => console.error('[threadlens] bench page error:', error.message))
-    await page.goto(server.url)
-    await page.waitForFunction(() => (window as unknown as { agentHarness?: AgentHarness }).agentHarness !== undefined)
-    result = await page.evaluate((options) => (window as unknown as { agentHarness: AgentHarness }).agentHarness.bench(options), { sizes, requests })
-  } finally {
-    await browser.close()
-    await server.close()
-  }
+  const launch = () => chromium.launch({ executablePath: chromiumExecutable, args: chromiumArgs })
+  const result: LoopBenchResult = await benchInHarness('agent', launch, (page) =>
+    page.evaluate((options) => (window as unknown as { agentHarness: AgentHarness }).agentHarness.bench(options), { sizes, requests }),
+  )
 
   console.log(
     `agent loop bench in ${result.userAgent.match(/(Headless)?Chrome\/[\d.]+/)?.[0] ?? 'Chromium'}${result.crossOriginIsolated ? '' : ' (not cross-origin isolated: timer ticks are 100 µs)'}`,
@@ -95,17 +83,7 @@ async function main(): Promise<void> {
       '\nappendMany = inside threads.appendMany (token counting + one IndexedDB transaction); rest = lock, policy read, mirror ingest, call records, events.',
   )
 
-  const outputDirectory = fileURLToPath(new URL('../../../bench-results/', import.meta.url))
-  mkdirSync(outputDirectory, { recursive: true })
-  const machine = {
-    cpu: cpus()[0]?.model.trim() ?? 'unknown',
-    cores: cpus().length,
-    memoryGigabytes: Math.round(totalmem() / 1024 ** 3),
-    node: process.version,
-    date: new Date().toISOString(),
-  }
-  writeFileSync(`${outputDirectory}agent.json`, `${JSON.stringify({ machine, ...result }, null, 2)}\n`)
-  console.log(`\nwrote bench-results/agent.json`)
+  writeBenchResults('agent', result)
 }
 
 main().catch((error: unknown) => {

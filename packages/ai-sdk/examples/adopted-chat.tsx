@@ -20,6 +20,8 @@ export function Chat() {
   const { messages, setMessages, sendMessage, regenerate, status } = useChat({ id: chat.chatId, transport, sendAutomaticallyWhen: lastAssistantMessageIsCompleteWithToolCalls })
   const [client, setClient] = useState<Awaited<typeof loaded>[1]>() // set once the stored history is shown
   useEffect(() => void loaded.then(([history, opened]) => (setMessages(history), setClient(opened))), [setMessages])
+  // Repeated on purpose: the same page in packages/ai-sdk/examples/minimal-chat.tsx, adopted-chat.tsx, minimal-server-chat.tsx
+  // and adopted-server-chat.tsx (an adopter copies one example whole; src/adoption.test.ts diffs the pairs line by line).
   useEffect(() => chat.watch((stored) => status === 'ready' && setMessages(stored)), [status, setMessages])
   const [input, setInput] = useState('')
   return (

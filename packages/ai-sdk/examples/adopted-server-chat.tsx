@@ -17,6 +17,8 @@ const [history, client] = await Promise.all([chat.load(), stores.then(createThre
 /** The chat page: messages, tool calls, a box to type in. */
 export function Chat() {
   const { messages, setMessages, sendMessage, regenerate, stop, status } = useChat({ id: chat.chatId, messages: history, resume: true, transport, onFinish: ({ messages }) => void chat.save(messages) })
+  // Repeated on purpose: the same page in packages/ai-sdk/examples/minimal-chat.tsx, adopted-chat.tsx, minimal-server-chat.tsx
+  // and adopted-server-chat.tsx (an adopter copies one example whole; src/adoption.test.ts diffs the pairs line by line).
   useEffect(() => chat.watch((stored) => status === 'ready' && setMessages(stored)), [status, setMessages])
   const [input, setInput] = useState('')
   return (

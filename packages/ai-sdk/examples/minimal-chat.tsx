@@ -9,6 +9,8 @@ const transport = new DirectChatTransport({ agent: new ToolLoopAgent({ model: ch
 /** The chat page: messages, tool calls, a box to type in. */
 export function Chat() {
   const { messages, sendMessage, regenerate, status } = useChat({ transport })
+  // Repeated on purpose: the same page in packages/ai-sdk/examples/minimal-chat.tsx, adopted-chat.tsx, minimal-server-chat.tsx
+  // and adopted-server-chat.tsx (an adopter copies one example whole; src/adoption.test.ts diffs the pairs line by line).
   const [input, setInput] = useState('')
   return (
     <main className="chat">

@@ -8,6 +8,8 @@ const transport = new DefaultChatTransport({ api: '/api/chat' })
 /** The chat page: messages, tool calls, a box to type in. */
 export function Chat() {
   const { messages, sendMessage, regenerate, stop, status } = useChat({ transport })
+  // Repeated on purpose: the same page in packages/ai-sdk/examples/minimal-chat.tsx, adopted-chat.tsx, minimal-server-chat.tsx
+  // and adopted-server-chat.tsx (an adopter copies one example whole; src/adoption.test.ts diffs the pairs line by line).
   const [input, setInput] = useState('')
   return (
     <main className="chat">

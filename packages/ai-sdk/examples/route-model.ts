@@ -10,6 +10,9 @@ const usage = (input: number, output: number) => ({
   outputTokens: { total: output, text: output, reasoning: undefined },
 })
 
+/** What a call record stores for one answer of `routeModel()`, its two steps added up. */
+export const routeModelTotals = { model: 'route-model', stopReason: 'stop', inputTokens: 210, outputTokens: 15, cachedInputTokens: 60 } as const
+
 /** A fresh model (each serves its two steps once): 90 + 120 input tokens, 9 + 6 output, 60 read from cache. */
 export function routeModel(): MockLanguageModelV4 {
   return new MockLanguageModelV4({

@@ -1,4 +1,4 @@
-import { createTokenCounter, definePolicy, type TokenCounter } from '@threadlens/core'
+import { createTokenCounter, definePolicy } from '@threadlens/core'
 import { createMemoryBackedStores } from '@threadlens/store'
 import {
   createUIMessageStream,
@@ -18,17 +18,15 @@ import {
 } from 'ai'
 import { MockLanguageModelV4 } from 'ai/test'
 import { Chat } from '@ai-sdk/react'
-import { beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { createChatPersistence } from './chat-persistence'
 import { createProjectedChatTransport, type ProjectedCall } from './projected-chat-transport'
 import { projectedSendMessagesRequest } from './projected-request'
 import { readProjectedRequest } from './read-projected-request'
 import { scriptedChatModel } from './testing/scripted-chat-model'
+import { submit } from './testing/chat-requests'
 
-let counter: TokenCounter
-beforeAll(async () => {
-  counter = await createTokenCounter('o200k_base')
-})
+const counter = await createTokenCounter('o200k_base')
 
 type Prompt = Parameters<MockLanguageModelV4['doStream']>[0]['prompt']
 
@@ -75,7 +73,7 @@ function toolCallingModel(toolName: string, input: Record<string, unknown>, supp
 }
 
 async function send(transport: ReturnType<typeof createProjectedChatTransport>, messages: UIMessage[]): Promise<UIMessage[]> {
-  const stream = await transport.sendMessages({ trigger: 'submit-message', chatId: 'c', messageId: undefined, messages, abortSignal: undefined })
+  const stream = await submit(transport, 'c', messages)
   const last = messages.at(-1)
   let reply: UIMessage | undefined
   for await (const message of readUIMessageStream({ stream, ...(last?.role === 'assistant' ? { message: structuredClone(last) } : {}) }))
@@ -231,13 +229,7 @@ describe('tool approval through a server route', () => {
       fetch: (url, init) => route(new Request(url, init)),
     })
     const turn = async (history: UIMessage[]): Promise<UIMessage[]> => {
-      const stream = await transport.sendMessages({
-        trigger: 'submit-message',
-        chatId: 'route-approval',
-        messageId: undefined,
-        messages: history,
-        abortSignal: undefined,
-      })
+      const stream = await submit(transport, 'route-approval', history)
       const last = history.at(-1)
       let reply: UIMessage | undefined
       for await (const message of readUIMessageStream<UIMessage>({
@@ -290,15 +282,16 @@ describe('tool errors through the projected transport', () => {
   })
 })
 
+// A client-side tool: no execute, the app answers with addToolOutput.
+const clientTools: ToolSet = {
+  askLocation: {
+    description: 'Asks the user where they are',
+    inputSchema: jsonSchema<{ why: string }>({ type: 'object', properties: { why: { type: 'string' } } }),
+  },
+}
+
 describe('client-side tools (no execute) through the projected transport', () => {
   it("the app's addToolOutput result is stored, reloads, and the automatic resend sends it to the model", async () => {
-    // a client-side tool: no execute, the app answers with addToolOutput
-    const clientTools: ToolSet = {
-      askLocation: {
-        description: 'Asks the user where they are',
-        inputSchema: jsonSchema<{ why: string }>({ type: 'object', properties: { why: { type: 'string' } } }),
-      },
-    }
     const chat = setup('client-tool', toolCallingModel('askLocation', { why: 'weather' }), clientTools)
     const { transport, calls, threads } = chat
     let messages = await send(transport, [user('u1', 'weather here?')])
@@ -465,13 +458,7 @@ describe('message metadata and data parts (server route)', () => {
     })
     const transientSeen: unknown[] = []
     const turn = async (history: UIMessage[]): Promise<UIMessage[]> => {
-      const stream = await transport.sendMessages({
-        trigger: 'submit-message',
-        chatId: 'data',
-        messageId: undefined,
-        messages: history,
-        abortSignal: undefined,
-      })
+      const stream = await submit(transport, 'data', history)
       let reply: UIMessage | undefined
       // useChat's onData sees transient parts; they never join the message
       const [forMessage, forData] = stream.tee()
@@ -569,12 +556,6 @@ describe("useChat's own Chat class over the projected transport", () => {
   })
 
   it('client-side tool: addToolOutput and the automatic resend send the output to the model', async () => {
-    const clientTools: ToolSet = {
-      askLocation: {
-        description: 'Asks the user where they are',
-        inputSchema: jsonSchema<{ why: string }>({ type: 'object', properties: { why: { type: 'string' } } }),
-      },
-    }
     const set = setup('chat-client-tool', toolCallingModel('askLocation', { why: 'weather' }), clientTools)
     const { calls } = set
     const { useChat: chat, saved } = await chatOver('chat-client-tool', set, lastAssistantMessageIsCompleteWithToolCalls)

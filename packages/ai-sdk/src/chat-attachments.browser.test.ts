@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest'
 import { createChatPersistence } from './chat-persistence'
 import { createProjectedChatTransport, type ProjectedCall } from './projected-chat-transport'
 import { scriptedChatModel } from './testing/scripted-chat-model'
+import { submit } from './testing/chat-requests'
 
 /** A real PNG from a canvas, as a data: URL (what useChat's convertFileListToFileUIParts gives for an image). */
 async function canvasPng(): Promise<string> {
@@ -41,13 +42,7 @@ describe('a chat keeps its files in the IndexedDB attachment store, in Chromium'
         { type: 'text', text: 'What colour?' },
       ],
     }
-    const stream = await transport.sendMessages({
-      trigger: 'submit-message',
-      chatId: 'pictures',
-      messageId: undefined,
-      messages: [ask],
-      abortSignal: undefined,
-    })
+    const stream = await submit(transport, 'pictures', [ask])
     let reply: UIMessage | undefined
     for await (const message of readUIMessageStream({ stream })) reply = message
     await expect.poll(async () => (await stores.threads.load('pictures')).entries.length).toBe(2)

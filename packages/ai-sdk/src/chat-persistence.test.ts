@@ -1,7 +1,7 @@
 import { createMemoryBackedStores } from '@threadlens/store'
 import type { UIMessage } from 'ai'
 import { describe, expect, it } from 'vitest'
-import { createChatPersistence } from './chat-persistence'
+import { createChatPersistence, type ChatPersistence } from './chat-persistence'
 import { InvalidAdapterOptionsError } from './errors'
 
 const user = (id: string, text: string): UIMessage => ({ id, role: 'user', parts: [{ type: 'text', text }] })
@@ -10,6 +10,14 @@ const assistant = (id: string, text: string): UIMessage => ({
   role: 'assistant',
   parts: [{ type: 'step-start' }, { type: 'text', text, state: 'done' }],
 })
+
+/** Watches `tab`, keeping the message ids each notification gives; resolves once the watch is set up. */
+async function watchIds(tab: ChatPersistence): Promise<{ seen: string[][]; stop: () => void }> {
+  const seen: string[][] = []
+  const stop = tab.watch((messages) => seen.push(messages.map((message) => message.id)))
+  await new Promise((resolve) => setTimeout(resolve, 0))
+  return { seen, stop }
+}
 
 describe('createChatPersistence', () => {
   it('starts empty, appends finished messages once (idempotent by id) and loads them back', async () => {
@@ -108,9 +116,7 @@ describe('createChatPersistence', () => {
     const tabA = createChatPersistence({ store: threads, chatId: 'chat-5' })
     const tabB = createChatPersistence({ store: threads, chatId: 'chat-5' })
     await tabA.load()
-    const seen: string[][] = []
-    const stop = tabB.watch((messages) => seen.push(messages.map((message) => message.id)))
-    await new Promise((resolve) => setTimeout(resolve, 0))
+    const { seen, stop } = await watchIds(tabB)
     await tabA.save([user('u1', 'hi')])
     await expect.poll(() => seen.at(-1)).toEqual(['u1'])
     stop()
@@ -121,9 +127,7 @@ describe('createChatPersistence', () => {
     const tabA = createChatPersistence({ store: threads, chatId: 'chat-7' })
     await tabA.load()
     await tabA.save([user('u1', 'hi'), user('u2', 'there')])
-    const seen: string[][] = []
-    const stop = tabA.watch((messages) => seen.push(messages.map((message) => message.id)))
-    await new Promise((resolve) => setTimeout(resolve, 0))
+    const { seen, stop } = await watchIds(tabA)
     const entries = (await threads.load('chat-7')).entries
     const second = entries.find((entry) => entry.kind === 'message' && entry.payload.content === 'there')
     // The stream put the second message first: what was before it moves after it.
@@ -138,9 +142,7 @@ describe('createChatPersistence', () => {
     const tabB = createChatPersistence({ store: threads, chatId: 'chat-6' })
     await tabA.load()
     await tabA.save([user('u1', 'hi'), assistant('a1', 'hello')])
-    const seen: string[][] = []
-    const stop = tabB.watch((messages) => seen.push(messages.map((message) => message.id)))
-    await new Promise((resolve) => setTimeout(resolve, 0))
+    const { seen, stop } = await watchIds(tabB)
     await tabA.save([user('u1', 'hi'), assistant('a2', 'hello again')])
     await expect.poll(() => seen.at(-1), { timeout: 2000 }).toEqual(['u1', 'a2'])
     expect(tabB.currentThreadId()).toBe('chat-6:v1')

@@ -2,7 +2,7 @@ import { threadCalls } from '@threadlens/core/calls'
 import { openThreadlensStores } from '@threadlens/store'
 import { convertToModelMessages, stepCountIs, streamText, type UIMessage } from 'ai'
 import type { MockLanguageModelV4 } from 'ai/test'
-import { routeModel } from '../examples/route-model'
+import { routeModel, routeModelTotals } from '../examples/route-model'
 import { chatRoute, inMemoryReplies, replyRoute, tools } from '../examples/server-route'
 import { Suspense, type ComponentType } from 'react'
 import { createRoot, type Root } from 'react-dom/client'
@@ -73,19 +73,21 @@ function serveRoute(route: (request: Request) => Promise<Response>, replies?: Re
 const assistantText = (container: HTMLElement) =>
   [...container.querySelectorAll('article[data-role="assistant"]')].map((element) => element.textContent ?? '')
 
+/** Renders the example's `Chat`, sends `question`, and waits until the last assistant message contains `answer`. */
+async function answered(example: Promise<{ Chat: ComponentType }>, question: string, answer: string): Promise<HTMLElement> {
+  const container = render((await example).Chat)
+  await send(container, question)
+  await vi.waitFor(() => expect(assistantText(container).at(-1)).toContain(answer), { timeout: 10_000 })
+  return container
+}
+
 describe('the adoption examples, in a real browser', () => {
   it('the minimal useChat app answers and runs the tool, keeping nothing', async () => {
-    const { Chat } = await import('../examples/minimal-chat')
-    const container = render(Chat)
-    await send(container, 'weather in Oslo')
-    await vi.waitFor(() => expect(assistantText(container).at(-1)).toContain('The weather tool says'), { timeout: 10_000 })
+    await answered(import('../examples/minimal-chat'), 'weather in Oslo', 'The weather tool says')
   })
 
   it('the adopted app answers the same, stores the chat with its call records, and shows the devtools', async () => {
-    const { Chat } = await import('../examples/adopted-chat')
-    const container = render(Chat)
-    await send(container, 'weather in Oslo')
-    await vi.waitFor(() => expect(assistantText(container).at(-1)).toContain('The weather tool says'), { timeout: 10_000 })
+    const container = await answered(import('../examples/adopted-chat'), 'weather in Oslo', 'The weather tool says')
     expect(container.querySelector('[data-testid="threadlens-devtools"]')).not.toBeNull()
     const stores = await openThreadlensStores({ name: 'my-chat' })
     await vi.waitFor(
@@ -105,19 +107,13 @@ describe('the adoption examples, in a real browser', () => {
 describe('the server-route adoption examples, in a real browser', () => {
   it('the minimal app gets the route’s answer, keeping nothing', async () => {
     serveRoute(plainRoute(routeModel()))
-    const { Chat } = await import('../examples/minimal-server-chat')
-    const container = render(Chat)
-    await send(container, 'Where is order 7?')
-    await vi.waitFor(() => expect(assistantText(container).at(-1)).toContain('Order 7 has shipped.'), { timeout: 10_000 })
+    await answered(import('../examples/minimal-server-chat'), 'Where is order 7?', 'Order 7 has shipped.')
   })
 
   it('the adopted app gets the same answer, stores the chat with the route’s usage and steps on one call, and shows the devtools', async () => {
     const replies = inMemoryReplies()
     serveRoute(chatRoute(routeModel(), replies), replyRoute(replies))
-    const { Chat } = await import('../examples/adopted-server-chat')
-    const container = render(Chat)
-    await send(container, 'Where is order 7?')
-    await vi.waitFor(() => expect(assistantText(container).at(-1)).toContain('Order 7 has shipped.'), { timeout: 10_000 })
+    const container = await answered(import('../examples/adopted-server-chat'), 'Where is order 7?', 'Order 7 has shipped.')
     expect(container.querySelector('[data-testid="threadlens-devtools"]')).not.toBeNull()
     const stores = await openThreadlensStores({ name: 'my-support-chat' })
     await vi.waitFor(
@@ -126,13 +122,7 @@ describe('the server-route adoption examples, in a real browser', () => {
         expect(thread.entries.map((entry) => entry.kind)).toEqual(['message', 'tool_call', 'tool_result', 'message'])
         const calls = threadCalls(thread)
         expect(calls).toHaveLength(1)
-        expect(calls[0]?.record?.stored).toMatchObject({
-          model: 'route-model',
-          stopReason: 'stop',
-          inputTokens: 210,
-          outputTokens: 15,
-          cachedInputTokens: 60,
-        })
+        expect(calls[0]?.record?.stored).toMatchObject(routeModelTotals)
         expect(calls[0]?.record?.stored?.steps).toHaveLength(2)
       },
       { timeout: 10_000 },

@@ -1,8 +1,9 @@
 import { compact, type ContextPolicy, type Memory, type Summarizer, type TokenCounter, type ToolSchema } from '@threadlens/core'
+import { generateId, type UIMessage } from 'ai'
 import type { ChatPersistence } from './chat-persistence'
 import { projectModelMessagesWithFiles } from './model-messages'
-
-export { withApprovalResponses } from './tool-approvals'
+import { withApprovalResponses } from './tool-approvals'
+import { stepCallId } from './ui-message-entries'
 
 // The projection and compaction a send runs, in a module of their own: the transport loads it once
 // the page has painted (or at the first send), so an app's first load does not carry them.
@@ -52,4 +53,35 @@ export async function projectForSend(send: {
     }
   }
   return { thread, projected }
+}
+
+/**
+ * What one send asks the model, from the projection and the chat's messages: the projected messages
+ * with the user's answers to tool approvals last (where `streamText` acts on them), the reply's id (a
+ * continued assistant message keeps its own) and the call's id (the reply's next step).
+ */
+export function modelCall(projected: Awaited<ReturnType<typeof projectModelMessagesWithFiles>>, messages: readonly UIMessage[]) {
+  const last = messages.at(-1)
+  const modelMessages = withApprovalResponses(projected.messages, last)
+  const continuing = last?.role === 'assistant' ? last : undefined
+  const responseId = continuing?.id ?? generateId()
+  const callId = stepCallId(responseId, continuing === undefined ? 0 : stepsIn(continuing))
+  return { instructions: projected.instructions, projection: projected.projection, modelMessages, responseId, callId }
+}
+
+/** Steps already in an assistant message, counted as the thread conversion counts them. */
+export function stepsIn(message: UIMessage): number {
+  let steps = 0
+  let open = false
+  for (const part of message.parts) {
+    if (part.type === 'step-start') {
+      open = false
+      continue
+    }
+    if (!open) {
+      steps += 1
+      open = true
+    }
+  }
+  return steps
 }

@@ -7,6 +7,7 @@ import { beforeAll, describe, expect, it } from 'vitest'
 import { createChatPersistence } from './chat-persistence'
 import { createProjectedChatTransport, type ProjectedCall } from './projected-chat-transport'
 import { scriptedChatModel } from './testing/scripted-chat-model'
+import { submit } from './testing/chat-requests'
 
 let counter: TokenCounter
 beforeAll(async () => {
@@ -156,24 +157,12 @@ describe('createProjectedChatTransport', () => {
       recordWaitMs: 60_000,
     })
     const errors: unknown[] = []
-    const stream = await transport.sendMessages({
-      trigger: 'submit-message',
-      chatId: 'c',
-      messageId: undefined,
-      messages: [user('u1', 'hello')],
-      abortSignal: undefined,
-    })
+    const stream = await submit(transport, 'c', [user('u1', 'hello')])
     for await (const message of readUIMessageStream({ stream, onError: (error) => errors.push(error), terminateOnError: false })) void message
     expect(attempts).toBe(1)
     expect((await persistence.load()).map((message) => message.id)).toEqual(['u1'])
     const started = Date.now()
-    const again = await transport.sendMessages({
-      trigger: 'submit-message',
-      chatId: 'c',
-      messageId: undefined,
-      messages: [user('u1', 'hello')],
-      abortSignal: undefined,
-    })
+    const again = await submit(transport, 'c', [user('u1', 'hello')])
     await again.pipeTo(new WritableStream())
     expect(Date.now() - started).toBeLessThan(5_000)
     expect(attempts).toBe(2)

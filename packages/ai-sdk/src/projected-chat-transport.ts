@@ -1,7 +1,6 @@
 import type { ContextPolicy, Memory, ProjectionResult, Summarizer, ToolSchema } from '@threadlens/core'
 import {
   asSchema,
-  generateId,
   streamText,
   toUIMessageStream,
   type ChatTransport,
@@ -16,7 +15,6 @@ import {
 import { buildCallRecord, reportedUsage } from './call-records'
 import type { ChatPersistence } from './chat-persistence'
 import { InvalidAdapterOptionsError } from './errors'
-import { stepCallId } from './ui-message-entries'
 import { afterFirstPaint, counterNow } from '@threadlens/core/internal'
 import type { CounterSource } from '@threadlens/core/models'
 
@@ -79,23 +77,6 @@ export async function toolSchemasOf(tools: ToolSet | undefined): Promise<ToolSch
   return schemas
 }
 
-/** Steps already in an assistant message, counted as the thread conversion counts them. */
-export function stepsIn(message: UIMessage): number {
-  let steps = 0
-  let open = false
-  for (const part of message.parts) {
-    if (part.type === 'step-start') {
-      open = false
-      continue
-    }
-    if (!open) {
-      steps += 1
-      open = true
-    }
-  }
-  return steps
-}
-
 export function modelName(model: LanguageModel): { model: string; provider: string } {
   if (typeof model === 'string') return { model, provider: model.includes('/') ? (model.split('/')[0] ?? 'gateway') : 'gateway' }
   return { model: model.modelId, provider: model.provider }
@@ -145,15 +126,10 @@ export function createProjectedChatTransport(options: ProjectedChatTransportOpti
       const counter = counterNow(options.counter, policy.tokenizer)
       const toolSchemas = await schemasPromise
       const memory = typeof options.memory === 'function' ? options.memory() : options.memory
-      const { projectForSend, withApprovalResponses } = await sendModule()
+      const { projectForSend, modelCall } = await sendModule()
       const { thread, projected } = await projectForSend({ persistence, policy, counter, toolSchemas, memory, summarizer, abortSignal })
       const threadId = persistence.currentThreadId()
-      const last = messages.at(-1)
-      const { instructions, projection } = projected
-      const modelMessages = withApprovalResponses(projected.messages, last)
-      const continuing = last?.role === 'assistant' ? last : undefined
-      const responseId = continuing?.id ?? generateId()
-      const callId = stepCallId(responseId, continuing === undefined ? 0 : stepsIn(continuing))
+      const { instructions, projection, modelMessages, responseId, callId } = modelCall(projected, messages)
       options.onCall?.({ threadId, callId, instructions, messages: modelMessages, projection })
 
       const result = streamText({

@@ -6,13 +6,46 @@ import { describe, expect, it } from 'vitest'
 import { createChatPersistence } from './chat-persistence'
 import type { ProjectedCall } from './projected-chat-transport'
 import { projectedSendMessagesRequest, type ProjectedRequestBody } from './projected-request'
+import { submit } from './testing/chat-requests'
+
+/** `turns` user/assistant pairs (ids `u<turn>`, `a<turn>`) of the given texts, then the user's `last` question. */
+function conversation(turns: number, user: (turn: number) => string, assistant: (turn: number) => string, last: string): UIMessage[] {
+  const history: UIMessage[] = []
+  for (let turn = 0; turn < turns; turn += 1) {
+    history.push({ id: `u${turn}`, role: 'user', parts: [{ type: 'text', text: user(turn) }] })
+    history.push({ id: `a${turn}`, role: 'assistant', parts: [{ type: 'text', text: assistant(turn) }] })
+  }
+  history.push({ id: 'u-last', role: 'user', parts: [{ type: 'text', text: last }] })
+  return history
+}
+
+/** Calls `prepare` as DefaultChatTransport does for a submitted message of chat `id`. */
+function prepareSubmit(prepare: ReturnType<typeof projectedSendMessagesRequest>, id: string, messages: UIMessage[]) {
+  return prepare({
+    id,
+    messages,
+    body: undefined,
+    trigger: 'submit-message',
+    messageId: undefined,
+    requestMetadata: undefined,
+    credentials: undefined,
+    headers: undefined,
+    api: '/api/chat',
+  })
+}
+
+/** A chat stored in memory, the o200k counter, and a policy of `maxInputTokens` that reserves 50 and says 'Be brief.'. */
+async function setUp(chatId: string, maxInputTokens: number) {
+  const { threads } = createMemoryBackedStores()
+  const persistence = createChatPersistence({ store: threads, chatId })
+  const counter = await createTokenCounter('o200k_base')
+  const policy = definePolicy({ maxInputTokens, reserveOutputTokens: 50, systemPrompt: 'Be brief.' })
+  return { threads, persistence, counter, policy }
+}
 
 describe('projectedSendMessagesRequest', () => {
   it('sends a server route the stored projection, not the whole history, and records the call on the reply', async () => {
-    const { threads } = createMemoryBackedStores()
-    const persistence = createChatPersistence({ store: threads, chatId: 'server' })
-    const counter = await createTokenCounter('o200k_base')
-    const policy = definePolicy({ maxInputTokens: 300, reserveOutputTokens: 50, systemPrompt: 'Be brief.' })
+    const { threads, persistence, counter, policy } = await setUp('server', 300)
     const bodies: ProjectedRequestBody[] = []
     // the app's DefaultChatTransport, with a fetch standing in for the server route
     const transport = new DefaultChatTransport<UIMessage>({
@@ -23,19 +56,13 @@ describe('projectedSendMessagesRequest', () => {
         return new Response('data: [DONE]\n\n', { headers: { 'content-type': 'text/event-stream' } })
       },
     })
-    const history: UIMessage[] = []
-    for (let turn = 0; turn < 10; turn += 1) {
-      history.push({ id: `u${turn}`, role: 'user', parts: [{ type: 'text', text: `question ${turn} ${'and some more words '.repeat(5)}` }] })
-      history.push({ id: `a${turn}`, role: 'assistant', parts: [{ type: 'text', text: `answer ${turn}` }] })
-    }
-    history.push({ id: 'u-last', role: 'user', parts: [{ type: 'text', text: 'and now?' }] })
-    const stream = await transport.sendMessages({
-      trigger: 'submit-message',
-      chatId: 'server',
-      messageId: undefined,
-      messages: history,
-      abortSignal: undefined,
-    })
+    const history = conversation(
+      10,
+      (turn) => `question ${turn} ${'and some more words '.repeat(5)}`,
+      (turn) => `answer ${turn}`,
+      'and now?',
+    )
+    const stream = await submit(transport, 'server', history)
     await stream.pipeTo(new WritableStream())
     const body = bodies[0]
     expect(body?.instructions).toEqual([{ role: 'system', content: 'Be brief.' }])
@@ -63,31 +90,13 @@ describe('projectedSendMessagesRequest', () => {
     const policy = definePolicy({ maxInputTokens: 400, reserveOutputTokens: 50, systemPrompt: 'Be brief.' })
     const calls: ProjectedCall[] = []
     const prepare = projectedSendMessagesRequest({ persistence, policy, counter: never, onCall: (call) => calls.push(call) })
-    const history: UIMessage[] = []
-    for (let turn = 0; turn < 12; turn += 1) {
-      history.push({
-        id: `u${turn}`,
-        role: 'user',
-        parts: [{ type: 'text', text: `Could you compare fares ${turn} between Oslo and Bergen for ${turn + 2} travellers?` }],
-      })
-      history.push({
-        id: `a${turn}`,
-        role: 'assistant',
-        parts: [{ type: 'text', text: `Fares for ${turn + 2}: NOK ${1200 + turn * 37} each, or a family ticket.` }],
-      })
-    }
-    history.push({ id: 'u-last', role: 'user', parts: [{ type: 'text', text: 'Which is cheapest?' }] })
-    await prepare({
-      id: 'early',
-      messages: history,
-      body: undefined,
-      trigger: 'submit-message',
-      messageId: undefined,
-      requestMetadata: undefined,
-      credentials: undefined,
-      headers: undefined,
-      api: '/api/chat',
-    })
+    const history = conversation(
+      12,
+      (turn) => `Could you compare fares ${turn} between Oslo and Bergen for ${turn + 2} travellers?`,
+      (turn) => `Fares for ${turn + 2}: NOK ${1200 + turn * 37} each, or a family ticket.`,
+      'Which is cheapest?',
+    )
+    await prepareSubmit(prepare, 'early', history)
     const projection = calls[0]?.projection as ProjectionResult
     expect(projection.meta.counter.id).toBe('o200k_base~estimate')
     expect(projection.meta.tokens.estimated).toBe(true)
@@ -101,10 +110,7 @@ describe('projectedSendMessagesRequest', () => {
   })
 
   it('with a summarizer, summarizes in the browser what no longer fits, and sends the route the summary with the recent turns', async () => {
-    const { threads } = createMemoryBackedStores()
-    const persistence = createChatPersistence({ store: threads, chatId: 'summarized' })
-    const counter = await createTokenCounter('o200k_base')
-    const policy = definePolicy({ maxInputTokens: 500, reserveOutputTokens: 50, systemPrompt: 'Be brief.' })
+    const { threads, persistence, counter, policy } = await setUp('summarized', 500)
     const calls: ProjectedCall[] = []
     const prepare = projectedSendMessagesRequest({
       persistence,
@@ -113,31 +119,13 @@ describe('projectedSendMessagesRequest', () => {
       summarizer: extractiveSummarizer(),
       onCall: (call) => calls.push(call),
     })
-    const history: UIMessage[] = []
-    for (let turn = 0; turn < 20; turn += 1) {
-      history.push({
-        id: `u${turn}`,
-        role: 'user',
-        parts: [{ type: 'text', text: `We should book the ferry to Bergen on day ${turn + 1}; what does it cost for ${turn + 2} people?` }],
-      })
-      history.push({
-        id: `a${turn}`,
-        role: 'assistant',
-        parts: [{ type: 'text', text: `I booked it: NOK ${900 + turn * 40} each, leaving at ${8 + (turn % 10)}:00.` }],
-      })
-    }
-    history.push({ id: 'u-last', role: 'user', parts: [{ type: 'text', text: 'Remind me what we decided.' }] })
-    await prepare({
-      id: 'summarized',
-      messages: history,
-      body: undefined,
-      trigger: 'submit-message',
-      messageId: undefined,
-      requestMetadata: undefined,
-      credentials: undefined,
-      headers: undefined,
-      api: '/api/chat',
-    })
+    const history = conversation(
+      20,
+      (turn) => `We should book the ferry to Bergen on day ${turn + 1}; what does it cost for ${turn + 2} people?`,
+      (turn) => `I booked it: NOK ${900 + turn * 40} each, leaving at ${8 + (turn % 10)}:00.`,
+      'Remind me what we decided.',
+    )
+    await prepareSubmit(prepare, 'summarized', history)
     const entries = (await threads.load('summarized')).entries
     // Nothing is removed: every message is stored, and a summary entry is appended after them.
     expect(entries.filter((entry) => entry.kind === 'message')).toHaveLength(history.length)

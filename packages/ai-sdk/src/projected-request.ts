@@ -1,10 +1,9 @@
 import type { ContextPolicy, Memory, Summarizer, ToolSchema } from '@threadlens/core'
-import { generateId, type ModelMessage, type PrepareSendMessagesRequest, type SystemModelMessage, type UIMessage } from 'ai'
+import { type ModelMessage, type PrepareSendMessagesRequest, type SystemModelMessage, type UIMessage } from 'ai'
 import { buildCallRecord } from './call-records'
 import type { ChatPersistence } from './chat-persistence'
 import type { ProjectedCall } from './projected-chat-transport'
-import { sendModule, stepsIn } from './projected-chat-transport'
-import { stepCallId } from './ui-message-entries'
+import { sendModule } from './projected-chat-transport'
 import { afterFirstPaint, counterNow } from '@threadlens/core/internal'
 import type { CounterSource } from '@threadlens/core/models'
 
@@ -70,7 +69,7 @@ export function projectedSendMessagesRequest(options: ProjectedRequestOptions): 
     await persistence.save(messages)
     const tools = options.tools ?? []
     // The projection code (fetched after the first paint, or now): an app's first load does not carry it.
-    const { projectForSend, withApprovalResponses } = await sendModule()
+    const { projectForSend, modelCall } = await sendModule()
     const { thread, projected } = await projectForSend({
       persistence,
       policy,
@@ -81,13 +80,7 @@ export function projectedSendMessagesRequest(options: ProjectedRequestOptions): 
       abortSignal: undefined,
     })
     const threadId = persistence.currentThreadId()
-    const last = messages.at(-1)
-    const { instructions, projection } = projected
-    // The user's answers to tool approvals go last, where the route's streamText acts on them.
-    const modelMessages = withApprovalResponses(projected.messages, last)
-    const continuing = last?.role === 'assistant' ? last : undefined
-    const responseMessageId = continuing?.id ?? generateId()
-    const callId = stepCallId(responseMessageId, continuing === undefined ? 0 : stepsIn(continuing))
+    const { instructions, projection, modelMessages, responseId: responseMessageId, callId } = modelCall(projected, messages)
     const startedAt = Date.now()
     options.onCall?.({ threadId, callId, instructions, messages: modelMessages, projection })
     persistence.recordCall(

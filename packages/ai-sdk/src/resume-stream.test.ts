@@ -1,11 +1,11 @@
-import { createTokenCounter, definePolicy } from '@threadlens/core'
+import { createTokenCounter } from '@threadlens/core'
 import { createMemoryBackedStores } from '@threadlens/store'
-import { DefaultChatTransport, readUIMessageStream, type UIMessage, type UIMessageChunk } from 'ai'
+import { readUIMessageStream, type UIMessage, type UIMessageChunk } from 'ai'
 import { describe, expect, it } from 'vitest'
 import { chatRoute, inMemoryReplies, replyRoute } from '../examples/server-route'
 import { createChatPersistence } from './chat-persistence'
-import { projectedSendMessagesRequest } from './projected-request'
 import { scriptedChatModel } from './testing/scripted-chat-model'
+import { routeTransport, submit } from './testing/chat-requests'
 
 // The AI SDK's resumable-stream pattern (`useChat({ resume: true })`) with the README's route: the
 // POST keeps the reply's stream while it runs, the GET (`<api>/<chatId>/stream`) hands it to a page
@@ -45,16 +45,7 @@ function tab(
   counter: Awaited<ReturnType<typeof createTokenCounter>>,
 ) {
   const persistence = createChatPersistence({ store, chatId: 'resumed', pendingCalls: storage })
-  const transport = new DefaultChatTransport<UIMessage>({
-    api: 'http://app.test/api/chat',
-    prepareSendMessagesRequest: projectedSendMessagesRequest({
-      persistence,
-      policy: definePolicy({ maxInputTokens: 4000, reserveOutputTokens: 500 }),
-      counter,
-    }),
-    fetch: (url, init) => server(String(url), init),
-  })
-  return { persistence, transport }
+  return { persistence, transport: routeTransport(persistence, counter, 'http://app.test/api/chat', server) }
 }
 
 async function read(stream: ReadableStream<UIMessageChunk>): Promise<UIMessage> {
@@ -75,13 +66,7 @@ describe('resuming a reply after a reload (server route)', () => {
     // the first page sends, then reloads before the answer is read (its stream is dropped unread)
     const first = tab(threads, storage, server, counter)
     await first.persistence.load()
-    const abandoned = await first.transport.sendMessages({
-      trigger: 'submit-message',
-      chatId: 'resumed',
-      messageId: undefined,
-      messages: [ask],
-      abortSignal: undefined,
-    })
+    const abandoned = await submit(first.transport, 'resumed', [ask])
     await abandoned.cancel()
 
     // the reloaded page: a new chat object over the same store and the same tab's sessionStorage
@@ -111,13 +96,7 @@ describe('resuming a reply after a reload (server route)', () => {
     const page = tab(threads, tabStorage(), server, counter)
     await page.persistence.load()
     const ask: UIMessage = { id: 'u1', role: 'user', parts: [{ type: 'text', text: 'hello' }] }
-    const leaving = await page.transport.sendMessages({
-      trigger: 'submit-message',
-      chatId: 'resumed',
-      messageId: undefined,
-      messages: [ask],
-      abortSignal: undefined,
-    })
+    const leaving = await submit(page.transport, 'resumed', [ask])
     await leaving.cancel()
     // a second reader joins while it runs and reads it to the end
     const joined = await read((await page.transport.reconnectToStream({ chatId: 'resumed' })) as ReadableStream<UIMessageChunk>)
@@ -132,13 +111,7 @@ describe('resuming a reply after a reload (server route)', () => {
     const page = tab(threads, tabStorage(), server, counter)
     await page.persistence.load()
     const ask: UIMessage = { id: 'u1', role: 'user', parts: [{ type: 'text', text: 'tell me a long story about the sea' }] }
-    const stream = await page.transport.sendMessages({
-      trigger: 'submit-message',
-      chatId: 'resumed',
-      messageId: undefined,
-      messages: [ask],
-      abortSignal: undefined,
-    })
+    const stream = await submit(page.transport, 'resumed', [ask])
     const chunks: UIMessageChunk[] = []
     for await (const chunk of stream) {
       chunks.push(chunk)

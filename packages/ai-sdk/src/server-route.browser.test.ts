@@ -4,7 +4,7 @@ import { threadCalls } from '@threadlens/core/calls'
 import { openThreadlensStores } from '@threadlens/store'
 import { DefaultChatTransport, type UIMessage } from 'ai'
 import { describe, expect, it } from 'vitest'
-import { routeModel } from '../examples/route-model'
+import { routeModel, routeModelTotals } from '../examples/route-model'
 import { chatRoute } from '../examples/server-route'
 import { createChatPersistence } from './chat-persistence'
 import { projectedSendMessagesRequest } from './projected-request'
@@ -42,11 +42,7 @@ describe('useChat over a server route, in a real browser', () => {
     const calls = threadCalls(thread)
     expect(calls).toHaveLength(1)
     expect(calls[0]?.record?.stored).toMatchObject({
-      model: 'route-model',
-      stopReason: 'stop',
-      inputTokens: 210,
-      outputTokens: 15,
-      cachedInputTokens: 60,
+      ...routeModelTotals,
       steps: [
         { stopReason: 'tool-calls', inputTokens: 90, outputTokens: 9, cachedInputTokens: 30 },
         { stopReason: 'stop', inputTokens: 120, outputTokens: 6, cachedInputTokens: 30 },

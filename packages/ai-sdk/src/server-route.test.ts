@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises'
-import { createTokenCounter, definePolicy, type Entry } from '@threadlens/core'
+import { createTokenCounter, type Entry } from '@threadlens/core'
 import { threadCalls } from '@threadlens/core/calls'
 import { createMemoryBackedStores } from '@threadlens/store'
 import { DefaultChatTransport, readUIMessageStream, simulateReadableStream, type UIMessage } from 'ai'
@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest'
 import { chatRoute } from '../examples/server-route'
 import { createChatPersistence, type ChatPersistence } from './chat-persistence'
 import { InvalidCallMetadataError } from './errors'
-import { projectedSendMessagesRequest } from './projected-request'
+import { routeTransport, submit } from './testing/chat-requests'
 
 // The whole server-route path: the browser's DefaultChatTransport sends the projection, the route
 // (examples/server-route.ts, with the AI SDK's mock model) runs streamText and reports the call in
@@ -57,27 +57,13 @@ async function setUp(chatId: string, options: { onInvalidMetadata?: (problem: In
   const persistence = createChatPersistence({ store: threads, chatId, ...options })
   const counter = await createTokenCounter('o200k_base')
   const route = chatRoute(shopModel())
-  const transport = new DefaultChatTransport<UIMessage>({
-    api: 'http://shop.test/api/chat',
-    prepareSendMessagesRequest: projectedSendMessagesRequest({
-      persistence,
-      policy: definePolicy({ maxInputTokens: 4000, reserveOutputTokens: 500 }),
-      counter,
-    }),
-    fetch: (url, init) => route(new Request(url, init)),
-  })
+  const transport = routeTransport(persistence, counter, 'http://shop.test/api/chat', (url, init) => route(new Request(url, init)))
   return { threads, persistence, transport }
 }
 
 /** Sends as useChat does, reads the reply from the stream as useChat does, and saves it (`onFinish`). */
 async function turn(persistence: ChatPersistence, transport: DefaultChatTransport<UIMessage>, history: UIMessage[]): Promise<UIMessage> {
-  const stream = await transport.sendMessages({
-    trigger: 'submit-message',
-    chatId: persistence.chatId,
-    messageId: undefined,
-    messages: history,
-    abortSignal: undefined,
-  })
+  const stream = await submit(transport, persistence.chatId, history)
   let reply: UIMessage | undefined
   for await (const message of readUIMessageStream<UIMessage>({ stream })) reply = message
   if (reply === undefined) throw new Error('no reply')
@@ -144,13 +130,7 @@ describe('a server route reports its calls to the browser (projectedMessageMetad
     const { threads, persistence, transport } = await setUp('tampered', { onInvalidMetadata: (problem) => problems.push(problem) })
     const reply = await turn(persistence, transport, [user('u1', 'Hello')])
     const history = [user('u1', 'Hello'), reply, user('u2', 'again')]
-    const stream = await transport.sendMessages({
-      trigger: 'submit-message',
-      chatId: 'tampered',
-      messageId: undefined,
-      messages: history,
-      abortSignal: undefined,
-    })
+    const stream = await submit(transport, 'tampered', history)
     let second: UIMessage | undefined
     for await (const message of readUIMessageStream<UIMessage>({ stream })) second = message
     const callId = `${second?.id}:0`

@@ -1,11 +1,8 @@
-import { mkdirSync, writeFileSync } from 'node:fs'
-import { cpus, totalmem } from 'node:os'
-import { fileURLToPath } from 'node:url'
 import { chromium } from '@playwright/test'
 import { chromiumArgs, chromiumExecutable } from '../../../e2e/chromium.ts'
 import type { StoreBenchResult, Timing } from '../src/testing/harness/bench-page'
 import type { StoreHarness } from '../src/testing/harness/harness-page'
-import { serveHarness } from '@threadlens/testing/node'
+import { benchInHarness, writeBenchResults } from '@threadlens/testing/node'
 
 // `npm run bench` (store step): runs the store bench in headless Chromium through the harness page,
 // prints tables and writes bench-results/store.json. Not a test: nothing here fails on a slow figure.
@@ -25,22 +22,10 @@ const perSecond = (value: number | undefined) => (value === undefined ? '—' : 
 const timingCells = (value: Timing) => [ms(value.p50), ms(value.p95), ms(value.min), String(value.runs)]
 
 async function main(): Promise<void> {
-  const server = await serveHarness('store')
-  const browser = await chromium.launch({ executablePath: chromiumExecutable, args: chromiumArgs })
-  let result: StoreBenchResult
-  try {
-    const page = await browser.newPage()
-    page.on('pageerror', (error) => console.error('[threadlens] bench page error:', error.message))
-    await page.goto(server.url)
-    await page.waitForFunction(() => (window as unknown as { storeHarness?: StoreHarness }).storeHarness !== undefined)
-    result = await page.evaluate(
-      (benchSizes) => (window as unknown as { storeHarness: StoreHarness }).storeHarness.bench({ sizes: benchSizes }),
-      sizes,
-    )
-  } finally {
-    await browser.close()
-    await server.close()
-  }
+  const launch = () => chromium.launch({ executablePath: chromiumExecutable, args: chromiumArgs })
+  const result: StoreBenchResult = await benchInHarness('store', launch, (page) =>
+    page.evaluate((benchSizes) => (window as unknown as { storeHarness: StoreHarness }).storeHarness.bench({ sizes: benchSizes }), sizes),
+  )
 
   console.log(`store bench in ${result.userAgent.match(/(Headless)?Chrome\/[\d.]+/)?.[0] ?? 'Chromium'}`)
   console.log(
@@ -97,17 +82,7 @@ async function main(): Promise<void> {
     `for comparison: loading all ${result.fullLoad.threadEntries.toLocaleString('en-US')} entries (no window) took ${ms(result.fullLoad.milliseconds)}`,
   )
 
-  const outputDirectory = fileURLToPath(new URL('../../../bench-results/', import.meta.url))
-  mkdirSync(outputDirectory, { recursive: true })
-  const machine = {
-    cpu: cpus()[0]?.model.trim() ?? 'unknown',
-    cores: cpus().length,
-    memoryGigabytes: Math.round(totalmem() / 1024 ** 3),
-    node: process.version,
-    date: new Date().toISOString(),
-  }
-  writeFileSync(`${outputDirectory}store.json`, `${JSON.stringify({ machine, ...result }, null, 2)}\n`)
-  console.log(`\nwrote bench-results/store.json`)
+  writeBenchResults('store', result)
 }
 
 main().catch((error: unknown) => {

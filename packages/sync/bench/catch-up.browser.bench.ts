@@ -18,7 +18,7 @@ import { serveHarness } from '@threadlens/testing/node'
 import { chromiumArgs, chromiumExecutable } from '../../../e2e/chromium.ts'
 import { startSyncServer } from '../server/sync-server'
 import type { SyncHarness } from '../src/testing/harness/harness-page'
-import { createDevice, userMessage } from '../src/testing/sync-harness'
+import { createDevice, writeLongThread } from '../src/testing/sync-harness'
 
 const entryCount = 10_000
 const devices = 3
@@ -26,13 +26,7 @@ const devices = 3
 const server = await startSyncServer({ port: 0 })
 const url = `${server.baseUrl}/v1/stream/users/bench`
 const writer = createDevice('writer', url)
-const thread = await writer.threads.create({ title: 'long' })
-for (let start = 0; start < entryCount; start += 500) {
-  await writer.threads.appendMany(
-    thread.id,
-    Array.from({ length: 500 }, (_, index) => userMessage(`message ${start + index}: ${'lorem ipsum '.repeat(8)}`)),
-  )
-}
+const threadId = await writeLongThread(writer, entryCount)
 await writer.sync.syncNow()
 await writer.sync.stop()
 
@@ -52,7 +46,7 @@ try {
     const result = await page.evaluate((options) => (window as unknown as { syncHarness: SyncHarness }).syncHarness.catchUp(options), {
       name: `catch-up-${run}`,
       url,
-      threadId: thread.id,
+      threadId,
     })
     if (result.entries !== entryCount) throw new Error(`device ${run} caught up ${result.entries} entries, not ${entryCount}`)
     runs.push(result.milliseconds)
@@ -63,7 +57,7 @@ try {
         50,
       ] as const)
       pushes.long = await page.evaluate(([id, count]) => (window as unknown as { syncHarness: SyncHarness }).syncHarness.ackEach(id, count), [
-        thread.id,
+        threadId,
         50,
       ] as const)
       pushes.shortRound = await page.evaluate(([id, count]) => (window as unknown as { syncHarness: SyncHarness }).syncHarness.pushEach(id, count), [

@@ -6,19 +6,13 @@
  * The stores are the in-memory backend: the Chromium figure (IndexedDB) is catch-up.browser.bench.ts.
  */
 import { performance } from 'node:perf_hooks'
-import { createDevice, startMemoryServer, userMessage } from '../src/testing/sync-harness'
+import { createDevice, startMemoryServer, userMessage, writeLongThread } from '../src/testing/sync-harness'
 
 const entryCount = 10_000
 const server = await startMemoryServer()
 const url = `${server.url}/v1/stream/bench`
 const writer = createDevice('writer', url)
-const thread = await writer.threads.create({ title: 'long' })
-for (let start = 0; start < entryCount; start += 500) {
-  await writer.threads.appendMany(
-    thread.id,
-    Array.from({ length: 500 }, (_, index) => userMessage(`message ${start + index}: ${'lorem ipsum '.repeat(8)}`)),
-  )
-}
+const threadId = await writeLongThread(writer, entryCount)
 let began = performance.now()
 await writer.sync.syncNow()
 const firstPush = performance.now() - began
@@ -27,12 +21,12 @@ const reader = createDevice('reader', url)
 began = performance.now()
 await reader.sync.syncNow()
 const catchUp = performance.now() - began
-const caught = (await reader.threads.load(thread.id)).entries.length
+const caught = (await reader.threads.load(threadId)).entries.length
 if (caught !== entryCount) throw new Error(`catch-up read ${caught} entries, not ${entryCount}`)
 
 const pushes: number[] = []
 for (let index = 0; index < 100; index++) {
-  await writer.threads.append(thread.id, userMessage(`steady ${index}`))
+  await writer.threads.append(threadId, userMessage(`steady ${index}`))
   began = performance.now()
   await writer.sync.syncNow()
   pushes.push(performance.now() - began)

@@ -40,17 +40,18 @@ export function httpBlobEndpoint(options: HttpBlobEndpointOptions): BlobEndpoint
       throw new SyncError('network', url, `The blob endpoint did not answer ${init.method} ${url}: ${String(error)}`, { cause: error })
     }
   }
+  const refused = (response: Response, id: string, what: 'store' | 'give'): SyncError =>
+    new SyncError(
+      response.status === 401 || response.status === 403 ? 'auth' : 'http',
+      `${base}/${id}`,
+      `The blob endpoint refused to ${what} ${id}: HTTP ${response.status}`,
+      { status: response.status },
+    )
   return {
     async put(id, blob) {
       const response = await call(id, { method: 'PUT', body: blob, headers: { 'Content-Type': blob.type || 'application/octet-stream' } })
       await response.body?.cancel()
-      if (!response.ok)
-        throw new SyncError(
-          response.status === 401 || response.status === 403 ? 'auth' : 'http',
-          `${base}/${id}`,
-          `The blob endpoint refused to store ${id}: HTTP ${response.status}`,
-          { status: response.status },
-        )
+      if (!response.ok) throw refused(response, id, 'store')
     },
     async get(id) {
       const response = await call(id, { method: 'GET' })
@@ -58,13 +59,7 @@ export function httpBlobEndpoint(options: HttpBlobEndpointOptions): BlobEndpoint
         await response.body?.cancel()
         return undefined
       }
-      if (!response.ok)
-        throw new SyncError(
-          response.status === 401 || response.status === 403 ? 'auth' : 'http',
-          `${base}/${id}`,
-          `The blob endpoint refused to give ${id}: HTTP ${response.status}`,
-          { status: response.status },
-        )
+      if (!response.ok) throw refused(response, id, 'give')
       return response.blob()
     },
   }

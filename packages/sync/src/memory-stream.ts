@@ -190,6 +190,8 @@ export async function pullMemory(context: MemoryStreamContext, start: MemorySync
   return state
 }
 
+// Repeated on purpose: same read-then-push shape as packages/sync/src/thread-stream.ts (each stream reads and pushes
+// its own kind of message and state).
 /** Pushes one operation per space changed here since it was agreed (not while one of ours for it is unread). */
 export async function pushMemory(context: MemoryStreamContext, start: MemorySyncState): Promise<MemorySyncState> {
   let state = start

@@ -20,11 +20,25 @@ afterAll(async () => {
   await server.stop()
 })
 
-function devices(count: number): { url: string; devices: Device[] } {
+/** Two fresh devices `d0` and `d1` on a stream of their own, with `options` for both. */
+function devices(options: Parameters<typeof createDevice>[2] = {}): { url: string; a: Device; b: Device } {
   const url = `${server.url}/v1/stream/case-${run++}`
-  const made = Array.from({ length: count }, (_, index) => createDevice(`d${index}`, url))
-  started.push(...made)
-  return { url, devices: made }
+  const [a, b] = [createDevice('d0', url, options), createDevice('d1', url, options)]
+  started.push(a, b)
+  return { url, a, b }
+}
+
+/** `syncNow` on each device in turn. */
+async function syncInTurn(...order: Device[]): Promise<void> {
+  for (const device of order) await device.sync.syncNow()
+}
+
+/** A thread made on `a` holding one user message, synced to `b`. */
+async function sharedThread(a: Device, b: Device, title: string, text: string): Promise<string> {
+  const thread = await a.threads.create({ title })
+  await a.threads.append(thread.id, userMessage(text))
+  await syncInTurn(a, b)
+  return thread.id
 }
 
 async function texts(device: Device, threadId: string): Promise<string[]> {
@@ -43,73 +57,52 @@ async function post(url: string, messages: unknown): Promise<void> {
 
 describe('two devices', () => {
   it('gives a thread made on one device to the other, with its title', async () => {
-    const {
-      devices: [a, b],
-    } = devices(2)
-    const thread = await a!.threads.create({ title: 'Trip' })
-    await a!.threads.append(thread.id, userMessage('hello'))
-    await a!.sync.syncNow()
-    await b!.sync.syncNow()
-    expect((await b!.threads.get(thread.id))?.title).toBe('Trip')
-    expect(await texts(b!, thread.id)).toEqual(['hello'])
-    expect(a!.sync.status.getSnapshot()).toMatchObject({ state: 'synced', pending: 0 })
+    const { a, b } = devices()
+    const threadId = await sharedThread(a, b, 'Trip', 'hello')
+    expect((await b.threads.get(threadId))?.title).toBe('Trip')
+    expect(await texts(b, threadId)).toEqual(['hello'])
+    expect(a.sync.status.getSnapshot()).toMatchObject({ state: 'synced', pending: 0 })
   })
 
   it('puts concurrent offline appends in the stream order on both, the later pusher rebased', async () => {
-    const {
-      devices: [a, b],
-    } = devices(2)
-    const thread = await a!.threads.create({ title: 't' })
-    await a!.threads.append(thread.id, userMessage('start'))
-    await a!.sync.syncNow()
-    await b!.sync.syncNow()
-    a!.faults.down = b!.faults.down = 1_000
-    await a!.threads.append(thread.id, userMessage('a offline'))
-    await b!.threads.appendMany(thread.id, [userMessage('b offline'), ...toolPair('b-call', 'q')])
-    await expect(b!.sync.syncNow()).rejects.toMatchObject({ code: 'network' })
-    expect(b!.sync.status.getSnapshot()).toMatchObject({ state: 'offline', pending: 3 })
-    a!.faults.down = b!.faults.down = 0
-    await a!.sync.syncNow()
-    await b!.sync.syncNow()
-    await a!.sync.syncNow()
+    const { a, b } = devices()
+    const threadId = await sharedThread(a, b, 't', 'start')
+    a.faults.down = b.faults.down = 1_000
+    await a.threads.append(threadId, userMessage('a offline'))
+    await b.threads.appendMany(threadId, [userMessage('b offline'), ...toolPair('b-call', 'q')])
+    await expect(b.sync.syncNow()).rejects.toMatchObject({ code: 'network' })
+    expect(b.sync.status.getSnapshot()).toMatchObject({ state: 'offline', pending: 3 })
+    a.faults.down = b.faults.down = 0
+    await syncInTurn(a, b, a)
     const expected = ['start', 'a offline', 'b offline', 'tool_call', 'tool_result']
-    expect(await texts(a!, thread.id)).toEqual(expected)
-    expect(await texts(b!, thread.id)).toEqual(expected)
+    expect(await texts(a, threadId)).toEqual(expected)
+    expect(await texts(b, threadId)).toEqual(expected)
   })
 
   it('keeps the unsynced entries of a thread deleted elsewhere in a recovered thread', async () => {
-    const {
-      devices: [a, b],
-    } = devices(2)
-    const thread = await a!.threads.create({ title: 'Doomed' })
-    await a!.threads.append(thread.id, userMessage('shared'))
-    await a!.sync.syncNow()
-    await b!.sync.syncNow()
-    b!.faults.down = 1_000
-    await b!.threads.append(thread.id, userMessage('written offline on b'))
-    await a!.threads.delete(thread.id)
-    await a!.sync.syncNow()
-    b!.faults.down = 0
-    await b!.sync.syncNow()
-    expect(await b!.threads.get(thread.id)).toBeUndefined()
-    const recovered = b!.sync.status.getSnapshot().recovered
+    const { a, b } = devices()
+    const threadId = await sharedThread(a, b, 'Doomed', 'shared')
+    b.faults.down = 1_000
+    await b.threads.append(threadId, userMessage('written offline on b'))
+    await a.threads.delete(threadId)
+    await a.sync.syncNow()
+    b.faults.down = 0
+    await b.sync.syncNow()
+    expect(await b.threads.get(threadId)).toBeUndefined()
+    const recovered = b.sync.status.getSnapshot().recovered
     expect(recovered).toHaveLength(1)
-    expect(recovered[0]!.from).toBe(thread.id)
-    expect((await b!.threads.get(recovered[0]!.to))?.title).toBe('Doomed (recovered)')
-    expect(await texts(b!, recovered[0]!.to)).toEqual(['shared', 'written offline on b'])
+    expect(recovered[0]!.from).toBe(threadId)
+    expect((await b.threads.get(recovered[0]!.to))?.title).toBe('Doomed (recovered)')
+    expect(await texts(b, recovered[0]!.to)).toEqual(['shared', 'written offline on b'])
     // The recovered thread syncs like any other: device a gets it too.
-    await b!.sync.syncNow()
-    await a!.sync.syncNow()
-    expect(await texts(a!, recovered[0]!.to)).toEqual(['shared', 'written offline on b'])
+    await syncInTurn(b, a)
+    expect(await texts(a, recovered[0]!.to)).toEqual(['shared', 'written offline on b'])
   })
 })
 
 describe('live', () => {
   it("brings one device's appends to the other without a syncNow: pushed at once, followed by long-poll", async () => {
-    const url = `${server.url}/v1/stream/case-${run++}`
-    const a = createDevice('d0', url, { live: true })
-    const b = createDevice('d1', url, { live: true })
-    started.push(a, b)
+    const { a, b } = devices({ live: true })
     const thread = await a.threads.create({ title: 'live' })
     await a.threads.appendMany(thread.id, [userMessage('one'), ...toolPair('d0-live-call', 'q'), userMessage('two')])
     await expect
@@ -123,10 +116,7 @@ describe('live', () => {
   })
 
   it('says offline while the server does not answer and pushes by itself once it does', async () => {
-    const url = `${server.url}/v1/stream/case-${run++}`
-    const a = createDevice('d0', url, { live: true })
-    const b = createDevice('d1', url, { live: true })
-    started.push(a, b)
+    const { a, b } = devices({ live: true })
     const thread = await a.threads.create({ title: 'flaky' })
     await expect.poll(() => a.sync.status.getSnapshot().state, { timeout: 10_000, interval: 20 }).toBe('synced')
     a.faults.down = 4
@@ -145,20 +135,22 @@ describe('live', () => {
 describe('attachments', () => {
   const png = new Uint8Array([137, 80, 78, 71, 13, 10, 26, 10, 1, 2, 3, 4])
 
+  /** A thread made on `device` holding a user message with the PNG attached. */
+  async function photoThread(device: Device) {
+    const thread = await device.threads.create({ title: 'photo' })
+    const info = await device.attachments.put(thread.id, new Blob([png], { type: 'image/png' }))
+    await device.threads.append(thread.id, {
+      kind: 'message',
+      payload: { role: 'user', content: 'look', parts: [{ type: 'text', text: 'look' }, imagePart(info)] },
+    })
+    return { thread, info }
+  }
+
   it('moves the bytes through the blob endpoint, never the stream, checked against their hash', async () => {
     const blobServer = await startBlobServer()
     try {
-      const url = `${server.url}/v1/stream/case-${run++}`
-      const blobs = httpBlobEndpoint({ url: blobServer.baseUrl })
-      const a = createDevice('d0', url, { blobs })
-      const b = createDevice('d1', url, { blobs })
-      started.push(a, b)
-      const thread = await a.threads.create({ title: 'photo' })
-      const info = await a.attachments.put(thread.id, new Blob([png], { type: 'image/png' }))
-      await a.threads.append(thread.id, {
-        kind: 'message',
-        payload: { role: 'user', content: 'look', parts: [{ type: 'text', text: 'look' }, imagePart(info)] },
-      })
+      const { url, a, b } = devices({ blobs: httpBlobEndpoint({ url: blobServer.baseUrl }) })
+      const { thread, info } = await photoThread(a)
       await a.sync.syncNow()
       expect(blobServer.size()).toBe(1)
       const stream = await (await fetch(`${url}/threads/${thread.id}?offset=-1`)).text()
@@ -173,6 +165,20 @@ describe('attachments', () => {
     }
   })
 
+  it('says which blob the endpoint refused, typed auth or http by the status', async () => {
+    const refusing = httpBlobEndpoint({
+      url: 'http://blobs.test/',
+      fetch: async (_url, init) => new Response(null, { status: init?.method === 'PUT' ? 403 : 500 }),
+    })
+    await expect(refusing.put('b1', new Blob([png]))).rejects.toMatchObject({
+      code: 'auth',
+      status: 403,
+      url: 'http://blobs.test/b1',
+      message: 'The blob endpoint refused to store b1: HTTP 403',
+    })
+    await expect(refusing.get('b1')).rejects.toMatchObject({ code: 'http', status: 500, message: 'The blob endpoint refused to give b1: HTTP 500' })
+  })
+
   it('keeps no bytes that do not hash to their id, and tries again later', async () => {
     const url = `${server.url}/v1/stream/case-${run++}`
     const held = new Map<string, Blob>()
@@ -185,14 +191,8 @@ describe('attachments', () => {
     const a = createDevice('d0', url, { blobs: honest })
     const b = createDevice('d1', url, { blobs: lying })
     started.push(a, b)
-    const thread = await a.threads.create({ title: 'photo' })
-    const info = await a.attachments.put(thread.id, new Blob([png], { type: 'image/png' }))
-    await a.threads.append(thread.id, {
-      kind: 'message',
-      payload: { role: 'user', content: 'look', parts: [{ type: 'text', text: 'look' }, imagePart(info)] },
-    })
-    await a.sync.syncNow()
-    await b.sync.syncNow()
+    const { thread, info } = await photoThread(a)
+    await syncInTurn(a, b)
     expect((await b.threads.load(thread.id)).entries).toHaveLength(1)
     expect(await b.attachments.get(info.id)).toBeUndefined()
     expect((await b.state.loadThreads()).find((state) => state.threadId === thread.id)?.blobs).toEqual([[info.id, 'image/png']])
@@ -205,36 +205,28 @@ describe('attachments', () => {
 
 describe('memory', () => {
   it('gives a space written on one device to the other', async () => {
-    const {
-      devices: [a, b],
-    } = devices(2)
-    await a!.memory.world.put('agent', 'city', 'Oslo')
-    await a!.memory.tasks.add('agent', 'book a table', { id: 'task-1' })
-    await a!.sync.syncNow()
-    await b!.sync.syncNow()
-    expect(await b!.memory.world.get('agent', 'city')).toBe('Oslo')
-    expect((await b!.memory.tasks.open('agent')).map((task) => task.text)).toEqual(['book a table'])
-    expect(a!.sync.status.getSnapshot().conflicts).toEqual([])
+    const { a, b } = devices()
+    await a.memory.world.put('agent', 'city', 'Oslo')
+    await a.memory.tasks.add('agent', 'book a table', { id: 'task-1' })
+    await syncInTurn(a, b)
+    expect(await b.memory.world.get('agent', 'city')).toBe('Oslo')
+    expect((await b.memory.tasks.open('agent')).map((task) => task.text)).toEqual(['book a table'])
+    expect(a.sync.status.getSnapshot().conflicts).toEqual([])
   })
 
   it('keeps the first of two offline writes to a space everywhere and tells the other device it lost', async () => {
-    const {
-      devices: [a, b],
-    } = devices(2)
-    await a!.memory.world.put('agent', 'plan', 'start')
-    await a!.sync.syncNow()
-    await b!.sync.syncNow()
-    a!.faults.down = b!.faults.down = 1_000
-    await a!.memory.world.put('agent', 'plan', 'from a')
-    await b!.memory.world.put('agent', 'plan', 'from b')
-    a!.faults.down = b!.faults.down = 0
-    await a!.sync.syncNow()
-    await b!.sync.syncNow()
-    await a!.sync.syncNow()
-    expect(await a!.memory.world.get('agent', 'plan')).toBe('from a')
-    expect(await b!.memory.world.get('agent', 'plan')).toBe('from a')
-    expect(a!.sync.status.getSnapshot().conflicts).toEqual([])
-    const [conflict, ...more] = b!.sync.status.getSnapshot().conflicts
+    const { a, b } = devices()
+    await a.memory.world.put('agent', 'plan', 'start')
+    await syncInTurn(a, b)
+    a.faults.down = b.faults.down = 1_000
+    await a.memory.world.put('agent', 'plan', 'from a')
+    await b.memory.world.put('agent', 'plan', 'from b')
+    a.faults.down = b.faults.down = 0
+    await syncInTurn(a, b, a)
+    expect(await a.memory.world.get('agent', 'plan')).toBe('from a')
+    expect(await b.memory.world.get('agent', 'plan')).toBe('from a')
+    expect(a.sync.status.getSnapshot().conflicts).toEqual([])
+    const [conflict, ...more] = b.sync.status.getSnapshot().conflicts
     expect(more).toEqual([])
     expect(MemorySyncConflictError.isInstance(conflict)).toBe(true)
     expect(conflict!.target).toEqual({ kind: 'memory-space', memoryId: 'agent', space: 'world' })
@@ -245,13 +237,10 @@ describe('memory', () => {
 
 describe('a hostile stream', () => {
   it('refuses each bad message with a typed error and keeps the good ones, the thread intact', async () => {
-    const {
-      url,
-      devices: [a, b],
-    } = devices(2)
-    const thread = await a!.threads.create({ title: 'target' })
-    await a!.threads.append(thread.id, userMessage('before'))
-    await a!.sync.syncNow()
+    const { url, a, b } = devices()
+    const thread = await a.threads.create({ title: 'target' })
+    await a.threads.append(thread.id, userMessage('before'))
+    await a.sync.syncNow()
     const rejected: SyncRejectedError[] = []
     const reader = createDevice('d9', url, { onRejected: (error) => rejected.push(error) })
     started.push(reader)
@@ -292,41 +281,35 @@ describe('a hostile stream', () => {
     }
     expect(({} as Record<string, unknown>).polluted).toBeUndefined()
     // The writer reads the same stream and agrees.
-    await b!.sync.syncNow()
-    expect(await texts(b!, thread.id)).toEqual(['before', 'first good', 'second good'])
+    await b.sync.syncNow()
+    expect(await texts(b, thread.id)).toEqual(['before', 'first good', 'second good'])
   })
 
   it('stops a thread whose stream holds a newer format, with a typed error, and syncs the others', async () => {
-    const {
-      url,
-      devices: [a, b],
-    } = devices(2)
-    const newer = await a!.threads.create({ title: 'newer' })
-    const plain = await a!.threads.create({ title: 'plain' })
-    await a!.threads.append(newer.id, userMessage('mine'))
-    await a!.threads.append(plain.id, userMessage('fine'))
-    await a!.sync.syncNow()
+    const { url, a, b } = devices()
+    const newer = await a.threads.create({ title: 'newer' })
+    const plain = await a.threads.create({ title: 'plain' })
+    await a.threads.append(newer.id, userMessage('mine'))
+    await a.threads.append(plain.id, userMessage('fine'))
+    await a.sync.syncNow()
     await post(`${url}/threads/${newer.id}`, [{ v: 2, type: 'entries', device: 'future', entries: [] }])
-    await expect(b!.sync.syncNow()).resolves.toBeUndefined()
-    expect(await texts(b!, plain.id)).toEqual(['fine'])
-    expect(await texts(b!, newer.id)).toEqual(['mine'])
-    const status = b!.sync.status.getSnapshot()
+    await expect(b.sync.syncNow()).resolves.toBeUndefined()
+    expect(await texts(b, plain.id)).toEqual(['fine'])
+    expect(await texts(b, newer.id)).toEqual(['mine'])
+    const status = b.sync.status.getSnapshot()
     expect(status.state).toBe('error')
     expect(SyncError.isInstance(status.error) && status.error.code).toBe('schema-version')
   })
 
   it('refuses a thread stream that is not JSON, with a typed error', async () => {
-    const {
-      url,
-      devices: [a],
-    } = devices(1)
-    const thread = await a!.threads.create({ title: 'x' })
+    const { url, a } = devices()
+    const thread = await a.threads.create({ title: 'x' })
     await fetch(`${url}/threads/${thread.id}`, { method: 'PUT', headers: { 'Content-Type': 'text/plain' } })
-    await a!.threads.append(thread.id, userMessage('local only'))
-    await a!.sync.syncNow()
-    const status = a!.sync.status.getSnapshot()
+    await a.threads.append(thread.id, userMessage('local only'))
+    await a.sync.syncNow()
+    const status = a.sync.status.getSnapshot()
     expect(status.state).toBe('error')
     expect(SyncError.isInstance(status.error) && status.error.code).toBe('content-type')
-    expect(await texts(a!, thread.id)).toEqual(['local only'])
+    expect(await texts(a, thread.id)).toEqual(['local only'])
   })
 })

@@ -134,6 +134,8 @@ export async function pullThread(context: ThreadStreamContext, start: ThreadSync
   return state
 }
 
+// Repeated on purpose: same read-then-push shape as packages/sync/src/memory-stream.ts (each stream reads and pushes
+// its own kind of message and state).
 /**
  * Sends the thread's push in flight, or makes the next one from its pending entries (written down
  * before it is sent). Returns the state after it, unchanged when nothing was pending.

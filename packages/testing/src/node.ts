@@ -4,7 +4,9 @@
  */
 export type { FakeProviderServer, FakeProviderServerOptions } from './fake-provider/fake-provider-server'
 export { startFakeProviderServer } from './fake-provider/fake-provider-server'
-export { useFakeServers } from './fake-provider/use-fake-servers'
+export { fakeServerPerTest, useFakeServers } from './fake-provider/use-fake-servers'
 export type { HarnessPage, HarnessServer, ServeHarnessOptions } from './harness/serve-harness'
 export { serveHarness } from './harness/serve-harness'
 export { describeErrorMarkers, describePublicApi, MAIN_ENTRY_BUDGET } from '@threadlens/core/testing/node'
+export { writeBenchResults } from './bench/bench-results'
+export { benchInHarness } from './bench/bench-in-harness'

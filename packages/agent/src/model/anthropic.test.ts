@@ -1,42 +1,28 @@
 import { createThread, definePolicy, project, toAnthropicMessages } from '@threadlens/core'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { type FakeProviderServer, startFakeProviderServer } from '@threadlens/testing/node'
-import { afterToolRoundProjection, askProjection, clockTool, testCounter, weatherTool } from '../testing/test-projections'
+import { describe, expect, it } from 'vitest'
+import { fakeServerPerTest } from '@threadlens/testing/node'
+import { afterToolRoundProjection, ask, askProjection, clockTool, testCounter, weatherTool } from '../testing/test-projections'
 import { type AnthropicOptions, anthropic, readAnthropicStream } from './anthropic'
 import { collectModelReply } from './collect-reply'
-import { ContextTooLongError, ProviderAuthError, ProviderRequestError, ProviderServerError, RateLimitError } from './errors'
-import type { ModelClient, ModelRequest, ModelStreamEvent } from './model-client'
+import { ProviderAuthError, ProviderRequestError, RateLimitError } from './errors'
+import type { ModelClient, ModelStreamEvent } from './model-client'
 import type { CallContext } from './provider-errors'
-import { eventsOf, failure } from '../testing/stream-events'
+import { eventsOf, failure, textOf, toIterable } from '../testing/stream-events'
 
+// Repeated on purpose: same setup as packages/agent/src/model/openai-compatible.test.ts (each file builds its own provider's client, key and model);
+// what both clients promise alike runs over both in providers.test.ts.
 const apiKey = 'sk-ant-test-0123456789abcdef'
-let server: FakeProviderServer
-
-beforeEach(async () => {
-  server = await startFakeProviderServer({ apiKey })
-})
-afterEach(async () => {
-  await server.close()
-})
+const server = fakeServerPerTest({ apiKey })
 
 function client(options: Partial<AnthropicOptions> = {}): ModelClient {
   return anthropic({ baseURL: server.baseURL, apiKey, model: 'claude-sonnet-4-5', retryDelayMs: 1, ...options })
-}
-
-function ask(overrides: Partial<ModelRequest> = {}): ModelRequest {
-  return { projection: askProjection(), tools: [weatherTool], ...overrides }
 }
 
 describe('anthropic: streaming', () => {
   it('streams text, then usage with cache reads counted in the input, then finish', async () => {
     server.enqueue({ text: 'Pack a raincoat: 4°C and rain.', inputTokens: 50, outputTokens: 9, cachedInputTokens: 30 })
     const events = await eventsOf(client().stream(ask()))
-    expect(
-      events
-        .filter((event) => event.type === 'text-delta')
-        .map((event) => event.text)
-        .join(''),
-    ).toBe('Pack a raincoat: 4°C and rain.')
+    expect(textOf(events)).toBe('Pack a raincoat: 4°C and rain.')
     // The wire says input_tokens 20 + cache_read_input_tokens 30: inputTokens is the whole prompt.
     expect(events.at(-2)).toEqual({ type: 'usage', inputTokens: 50, outputTokens: 9, cachedInputTokens: 30, cacheWriteInputTokens: 0 })
     expect(events.at(-1)).toEqual({ type: 'finish', stopReason: 'stop', rawStopReason: 'end_turn' })
@@ -144,27 +130,7 @@ describe('anthropic: streaming', () => {
     ])
     expect(reply).toMatchObject({ stopReason: 'tool-calls', rawStopReason: 'tool_use' })
   })
-
-  it('gives the same events whatever the write size splits the stream into', async () => {
-    const reply = { text: 'Blåbær 🫐 日本語 — done.', toolCalls: [{ id: 'toolu_x', name: 'weather', arguments: { city: 'Tromsø ❄️' } }] }
-    server.enqueue(reply)
-    const reference = await collectModelReply(client().stream(ask()))
-    expect(reference.toolCalls).toHaveLength(1)
-    for (const writeSize of [1, 2, 3, 7, 13]) {
-      const splitting = await startFakeProviderServer({ apiKey, writeSize, script: [reply] })
-      try {
-        const split = await collectModelReply(anthropic({ baseURL: splitting.baseURL, apiKey, model: 'claude-sonnet-4-5' }).stream(ask()))
-        expect(split, `writeSize ${writeSize}`).toEqual(reference)
-      } finally {
-        await splitting.close()
-      }
-    }
-  })
 })
-
-async function* toIterable(events: readonly ModelStreamEvent[]): AsyncGenerator<ModelStreamEvent> {
-  yield* events
-}
 
 describe('anthropic: errors and retries', () => {
   it('throws ProviderAuthError for a wrong key, without retrying', async () => {
@@ -188,19 +154,6 @@ describe('anthropic: errors and retries', () => {
     expect(server.requests).toHaveLength(3)
   })
 
-  it('throws ContextTooLongError with the counts when the prompt exceeds the window', async () => {
-    const small = await startFakeProviderServer({ apiKey, maxContextTokens: 10 })
-    try {
-      const { error } = await failure(anthropic({ baseURL: small.baseURL, apiKey, model: 'claude-sonnet-4-5' }).stream(ask()))
-      expect(error).toBeInstanceOf(ContextTooLongError)
-      expect(error).toMatchObject({ status: 400, code: 'invalid_request_error', limitTokens: 10 })
-      expect((error as ContextTooLongError).requestedTokens).toBeGreaterThan(10)
-      expect(small.requests).toHaveLength(1)
-    } finally {
-      await small.close()
-    }
-  })
-
   it('throws ProviderRequestError for an empty credit balance and an unknown model', async () => {
     server.enqueue({ fail: 'quota' }, { fail: 'model-not-found' })
     const quota = await failure(client().stream(ask()))
@@ -209,41 +162,6 @@ describe('anthropic: errors and retries', () => {
     const missing = await failure(client({ model: 'claude-9' }).stream(ask()))
     expect(missing.error).toMatchObject({ name: 'ProviderRequestError', status: 404, providerMessage: 'model: claude-9' })
     expect(server.requests).toHaveLength(2)
-  })
-
-  it('retries an overloaded error event that comes before any content, but not one after text', async () => {
-    server.enqueue({ end: 'stream-error' }, { text: 'second try' })
-    expect((await collectModelReply(client().stream(ask()))).text).toBe('second try')
-    expect(server.requests).toHaveLength(2)
-
-    server.enqueue({ text: 'Partial', end: 'stream-error' }, { text: 'never sent' })
-    const { error, events } = await failure(client().stream(ask()))
-    expect(error).toBeInstanceOf(ProviderServerError)
-    expect(error).toMatchObject({ code: 'overloaded_error', status: undefined, retryable: true })
-    expect(
-      events
-        .filter((event) => event.type === 'text-delta')
-        .map((event) => event.text)
-        .join(''),
-    ).toBe('Partial')
-    expect(server.requests).toHaveLength(3)
-  })
-})
-
-describe('anthropic: abort', () => {
-  it('ends with finish "abort" when aborted mid-stream, and closes the connection', async () => {
-    server.enqueue({ text: 'This reply never ends', end: 'stall' })
-    const controller = new AbortController()
-    const events: ModelStreamEvent[] = []
-    for await (const event of client().stream(ask({ signal: controller.signal }))) {
-      events.push(event)
-      if (event.type === 'text-delta') controller.abort()
-    }
-    expect(events.at(-1)).toEqual({ type: 'finish', stopReason: 'abort', rawStopReason: undefined })
-    const [request] = server.requests
-    if (request === undefined) throw new Error('the server got no request')
-    await server.whenClosed(request)
-    expect(request.clientClosed).toBe(true)
   })
 })
 

@@ -136,6 +136,7 @@ interface UsageDraft {
   cacheWrite: number | undefined
 }
 
+// Repeated on purpose: same shape as packages/agent/src/model/openai-compatible.ts (each provider drafts and reads its own stream events).
 /** What a Messages API stream has said so far. */
 interface StreamDraft {
   readonly blocks: Map<number, BlockDraft>

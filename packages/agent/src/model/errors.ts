@@ -22,6 +22,8 @@ export interface ProviderErrorDetails {
  */
 export class ProviderError extends ThreadlensError implements ProviderErrorDetails {
   static override readonly errorName: string = 'ProviderError'
+  // Repeated on purpose: the fields of ProviderErrorDetails above, declared again so that each is an own readonly
+  // property of the error (set from the details in the constructor).
   readonly provider: ModelClientProvider
   readonly model: string
   readonly status: number | undefined

@@ -150,6 +150,7 @@ export function openAICompatible(options: OpenAICompatibleOptions): ModelClient 
   })
 }
 
+// Repeated on purpose: same shape as packages/agent/src/model/anthropic.ts (each provider drafts and reads its own stream events).
 interface ToolCallDraft {
   readonly id: string
   name: string

@@ -1,6 +1,6 @@
-import { createTokenCounter, definePolicy, type EntryInput, type TokenCounter } from '@threadlens/core'
+import { createTokenCounter, definePolicy, type EntryInput } from '@threadlens/core'
 import { createMemoryBackedStores } from '@threadlens/store'
-import { beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { anthropic } from '../model/anthropic'
 import {
@@ -27,6 +27,8 @@ import type { SessionEvent } from './session-events'
 const apiKey = 'sk-adversarial-0123456789abcdef'
 // The stream timeouts leave room for a loaded CI machine (a late but healthy first byte must not
 // become an extra request and break an exact count); the timeout cases wait well past them.
+// Repeated on purpose: the same RetryOptions fields as packages/agent/src/session/call-attempts.test.ts (each suite
+// tunes its own delays and timeouts).
 const retry: RetryOptions = {
   maxRetries: 2,
   retryDelayMs: 5,
@@ -42,11 +44,10 @@ const maxRequests = maxModelCalls(maxIterations) * attemptsPerCall
 /** Generous for a loaded 2-core machine; the point is "ends", not "fast". */
 const timeLimitMs = 8_000
 
-let counter: TokenCounter
-beforeAll(async () => {
-  counter = await createTokenCounter('o200k_base')
-})
+const counter = await createTokenCounter('o200k_base')
 
+// Repeated on purpose: same setup shape as packages/agent/src/session/create-session.test.ts (each suite defines the
+// tool its cases call).
 const track = useFakeServers()
 
 const lookup = defineTool({
@@ -199,12 +200,6 @@ describe.each<Provider>(['openai', 'anthropic'])('%s client against a misbehavin
     expectSettled(outcome, 3)
   })
 
-  it('context too long on a thread with nothing to compact: stops after 1 request', async () => {
-    const outcome = await run(provider, { whenEmpty: { fail: 'context-too-long' } })
-    expect(outcome.error).toBeInstanceOf(ContextTooLongError)
-    expectSettled(outcome, 1)
-  })
-
   it("context too long naming the server's real window: learns it, projects within it, and the next call fits", async () => {
     // The server's window (its own estimate of prompt tokens) is far below the policy's 8,192.
     const outcome = await run(provider, { maxContextTokens: 2_500, whenEmpty: { text: 'Fits now.' } }, { turns: 20 })
@@ -222,10 +217,22 @@ describe.each<Provider>(['openai', 'anthropic'])('%s client against a misbehavin
     expect(outcome.server.requests.length - before).toBe(1)
   })
 
-  it('400 invalid request: 1 request, ProviderRequestError', async () => {
-    const body = JSON.stringify({ error: { message: 'Invalid value for temperature', type: 'invalid_request_error' } })
-    const outcome = await run(provider, { whenEmpty: { fail: 'raw', status: 400, body, headers: { 'content-type': 'application/json' } } })
-    expect(outcome.error).toBeInstanceOf(ProviderRequestError)
+  it.each([
+    ['context too long on a thread with nothing to compact', { fail: 'context-too-long' }, ContextTooLongError],
+    [
+      '400 invalid request',
+      {
+        fail: 'raw',
+        status: 400,
+        body: JSON.stringify({ error: { message: 'Invalid value for temperature', type: 'invalid_request_error' } }),
+        headers: { 'content-type': 'application/json' },
+      },
+      ProviderRequestError,
+    ],
+    ['404 unknown model', { fail: 'model-not-found' }, ProviderRequestError],
+  ] as const)('%s: stops after 1 request, with its typed error', async (_name, step, error) => {
+    const outcome = await run(provider, { whenEmpty: step as FakeStep })
+    expect(outcome.error).toBeInstanceOf(error)
     expectSettled(outcome, 1)
   })
 
@@ -238,12 +245,6 @@ describe.each<Provider>(['openai', 'anthropic'])('%s client against a misbehavin
       events: outcome.events.map((event) => (event.type === 'error' ? String(event.error) : event.type)),
     })
     for (let start = 0; start + 8 <= wrongKey.length; start += 1) expect(said).not.toContain(wrongKey.slice(start, start + 8))
-    expectSettled(outcome, 1)
-  })
-
-  it('404 unknown model: 1 request, ProviderRequestError', async () => {
-    const outcome = await run(provider, { whenEmpty: { fail: 'model-not-found' } })
-    expect(outcome.error).toBeInstanceOf(ProviderRequestError)
     expectSettled(outcome, 1)
   })
 

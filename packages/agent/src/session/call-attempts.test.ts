@@ -1,7 +1,7 @@
-import { createTokenCounter, definePolicy, replayCall, type TokenCounter } from '@threadlens/core'
+import { createTokenCounter, definePolicy, replayCall } from '@threadlens/core'
 import { callTrace } from '@threadlens/core/calls'
 import { createMemoryBackedStores } from '@threadlens/store'
-import { beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { anthropic } from '../model/anthropic'
 import type { ModelClient } from '../model/model-client'
 import { openAICompatible } from '../model/openai-compatible'
@@ -13,6 +13,8 @@ import type { SessionEvent } from './session-events'
 
 // Every attempt on record: answered calls on the thread (meta.call), the rest in the call log.
 const apiKey = 'sk-attempts-0123456789abcdefghij'
+// Repeated on purpose: the same RetryOptions fields as packages/agent/src/session/adversarial-providers.test.ts (each
+// suite tunes its own delays and timeouts).
 const retry: RetryOptions = {
   maxRetries: 2,
   retryDelayMs: 5,
@@ -23,10 +25,7 @@ const retry: RetryOptions = {
 }
 type Provider = 'openai' | 'anthropic'
 
-let counter: TokenCounter
-beforeAll(async () => {
-  counter = await createTokenCounter('o200k_base')
-})
+const counter = await createTokenCounter('o200k_base')
 
 const track = useFakeServers()
 

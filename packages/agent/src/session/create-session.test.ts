@@ -1,6 +1,6 @@
 import { BudgetOverflowError, createTokenCounter, definePolicy, type Entry, type TokenCounter } from '@threadlens/core'
 import { createMemoryBackedStores, type ThreadStore } from '@threadlens/store'
-import { beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { anthropic } from '../model/anthropic'
 import { ContextTooLongError } from '../model/errors'
@@ -14,11 +14,10 @@ import type { SessionOptions } from './session-options'
 import { SessionBusyError } from './errors'
 import type { SessionEvent } from './session-events'
 
-let counter: TokenCounter
-beforeAll(async () => {
-  counter = await createTokenCounter('o200k_base')
-})
+const counter = await createTokenCounter('o200k_base')
 
+// Repeated on purpose: same setup shape as packages/agent/src/session/adversarial-providers.test.ts (each suite
+// defines the tool its cases call).
 const track = useFakeServers()
 
 const weather = defineTool({

@@ -6,6 +6,7 @@ import { beforeAll, describe, expect, it } from 'vitest'
 import { scriptedModel } from '../model/scripted-model'
 import { createSession } from './create-session'
 import type { SessionEvent } from './session-events'
+import { holdTurns, largeRevisionTurns, windowTokens } from '../testing/memory-sessions'
 
 let counter: TokenCounter
 beforeAll(async () => {
@@ -95,32 +96,27 @@ describe('memory hysteresis in the session (cache.memoryHoldTurns)', () => {
   const SEED = 20261123
   it(`for random hold bounds, budgets and revision sizes: a held memory repeats the prefix, a re-render has a reason, the bound holds (25 sessions, seed ${SEED})`, async () => {
     await fc.assert(
-      fc.asyncProperty(
-        fc.integer({ min: 1, max: 5 }),
-        fc.integer({ min: 700, max: 1500 }),
-        fc.array(fc.boolean(), { minLength: 6, maxLength: 16 }).map((flags) => flags.map((flag, turn) => flag && turn % 5 === 4)),
-        async (hold, maxInputTokens, large) => {
-          const { projections, shownTurns } = await run(
-            { memoryHoldTurns: hold, memoryRefreshTokens: 40 },
-            { turns: large.length, maxInputTokens, large },
-          )
-          for (let turn = 0; turn < large.length; turn++) {
-            const shown = shownTurns[turn] as number
-            expect(turn - shown).toBeGreaterThanOrEqual(0)
-            expect(turn - shown).toBeLessThan(hold)
-            // A large revision is sent at once (its change is over memoryRefreshTokens).
-            if (large[turn] === true) expect(shown).toBe(turn)
-            if (turn === 0) continue
-            const previous = projections[turn - 1] as ProjectionResult
-            const current = projections[turn] as ProjectionResult
-            if (shown === shownTurns[turn - 1]) expect(repeatsPrefix(previous, current)).toBe(true)
-            else {
-              const moved = memoryWindowKey(previous.meta) !== memoryWindowKey(current.meta)
-              expect(moved || turn - (shownTurns[turn - 1] as number) >= hold || large[turn] === true).toBe(true)
-            }
+      fc.asyncProperty(holdTurns, windowTokens, largeRevisionTurns(16), async (hold, maxInputTokens, large) => {
+        const { projections, shownTurns } = await run(
+          { memoryHoldTurns: hold, memoryRefreshTokens: 40 },
+          { turns: large.length, maxInputTokens, large },
+        )
+        for (let turn = 0; turn < large.length; turn++) {
+          const shown = shownTurns[turn] as number
+          expect(turn - shown).toBeGreaterThanOrEqual(0)
+          expect(turn - shown).toBeLessThan(hold)
+          // A large revision is sent at once (its change is over memoryRefreshTokens).
+          if (large[turn] === true) expect(shown).toBe(turn)
+          if (turn === 0) continue
+          const previous = projections[turn - 1] as ProjectionResult
+          const current = projections[turn] as ProjectionResult
+          if (shown === shownTurns[turn - 1]) expect(repeatsPrefix(previous, current)).toBe(true)
+          else {
+            const moved = memoryWindowKey(previous.meta) !== memoryWindowKey(current.meta)
+            expect(moved || turn - (shownTurns[turn - 1] as number) >= hold || large[turn] === true).toBe(true)
           }
-        },
-      ),
+        }
+      }),
       { numRuns: 25, seed: SEED },
     )
   })

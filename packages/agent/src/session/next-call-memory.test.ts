@@ -1,25 +1,15 @@
-import {
-  createTokenCounter,
-  definePolicy,
-  project,
-  type ContextPolicy,
-  type PolicyOptions,
-  type ProjectionResult,
-  type TokenCounter,
-} from '@threadlens/core'
+import { createTokenCounter, definePolicy, project, type ContextPolicy, type PolicyOptions, type ProjectionResult } from '@threadlens/core'
 import { memoryWindowKey } from '@threadlens/core/caching'
 import { requestMemoryText } from '@threadlens/core/memory'
 import { createMemoryBackedStores } from '@threadlens/store'
 import fc from 'fast-check'
-import { beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { scriptedModel } from '../model/scripted-model'
 import { createSession } from './create-session'
 import type { SessionEvent } from './session-events'
+import { holdTurns, largeRevisionTurns, windowTokens } from '../testing/memory-sessions'
 
-let counter: TokenCounter
-beforeAll(async () => {
-  counter = await createTokenCounter('heuristic')
-})
+const counter = await createTokenCounter('heuristic')
 
 async function drain(events: AsyncIterable<SessionEvent>): Promise<void> {
   for await (const event of events) if (event.type === 'error') throw event.error
@@ -114,21 +104,16 @@ describe("an app's next-call projection (session.nextCallMemory) is what the ses
     let held = 0
     let moved = 0
     await fc.assert(
-      fc.asyncProperty(
-        fc.integer({ min: 1, max: 5 }),
-        fc.integer({ min: 700, max: 1500 }),
-        fc.array(fc.boolean(), { minLength: 6, maxLength: 14 }).map((flags) => flags.map((flag, turn) => flag && turn % 5 === 4)),
-        async (hold, maxInputTokens, large) => {
-          const counts = expectNextCallIsSent(
-            await chat(
-              { maxInputTokens, cacheFriendly: true, cache: { memoryHoldTurns: hold, memoryRefreshTokens: 40 } },
-              { turns: large.length, large },
-            ),
-          )
-          held += counts.held
-          moved += counts.moved
-        },
-      ),
+      fc.asyncProperty(holdTurns, windowTokens, largeRevisionTurns(14), async (hold, maxInputTokens, large) => {
+        const counts = expectNextCallIsSent(
+          await chat(
+            { maxInputTokens, cacheFriendly: true, cache: { memoryHoldTurns: hold, memoryRefreshTokens: 40 } },
+            { turns: large.length, large },
+          ),
+        )
+        held += counts.held
+        moved += counts.moved
+      }),
       { numRuns: 20, seed: SEED },
     )
     // The runs covered both: memory held, and sends whose message moved the window.

@@ -18,3 +18,13 @@ export async function failure(stream: AsyncIterable<ModelStreamEvent>): Promise<
   }
   throw new Error(`expected the stream to throw; it ended with ${JSON.stringify(events.at(-1))}`)
 }
+
+/** The text a stream's events spell out. */
+export function textOf(events: readonly ModelStreamEvent[]): string {
+  return events.flatMap((event) => (event.type === 'text-delta' ? [event.text] : [])).join('')
+}
+
+/** Events already read, as a stream again (to collect them into a reply). */
+export async function* toIterable(events: readonly ModelStreamEvent[]): AsyncGenerator<ModelStreamEvent> {
+  yield* events
+}

@@ -10,6 +10,7 @@ import {
   type ToolSchema,
 } from '@threadlens/core'
 import { heuristicCount } from '@threadlens/core/internal'
+import type { ModelRequest } from '../model/model-client'
 
 export const testCounter = customTokenCounter('heuristic', heuristicCount, false)
 
@@ -44,6 +45,11 @@ export function projectionOf(
 /** A user question. */
 export function askProjection(question = 'What is the weather in Oslo?'): ProjectionResult {
   return projectionOf([], { systemPrompt: 'Be brief.', pending: [{ role: 'user', content: question }], tools: [weatherTool] })
+}
+
+/** A model request asking `askProjection()`'s question with the weather tool, as a model client test sends it. */
+export function ask(overrides: Partial<ModelRequest> = {}): ModelRequest {
+  return { projection: askProjection(), tools: [weatherTool], ...overrides }
 }
 
 /**

@@ -75,6 +75,8 @@ export function scriptedChatModel(options: ScriptedChatModelOptions = {}): MockL
       }
       const words = reply.split(/(?<= )/)
       return {
+        // Repeated on purpose: the same stream as e2e/consumers/apps/server-chat/server/model.ts (the consumer app stands
+        // alone, built from the packed packages, and cannot import this test kit).
         stream: simulateReadableStream({
           chunkDelayInMs,
           chunks: [

@@ -24,6 +24,8 @@ function Host() {
   )
 }
 
+// Repeated on purpose: same teardown shape as devtools/src/panel/tab-failure.browser.test.tsx (each package's tests
+// unmount their own render and reset their own failing part).
 let rendered: Rendered | undefined
 afterEach(() => {
   rendered?.unmount()

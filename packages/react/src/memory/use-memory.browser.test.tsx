@@ -1,8 +1,7 @@
 import { openThreadlensStores } from '@threadlens/store'
 import { describe, expect, it } from 'vitest'
 import { createThreadlensClient } from '@threadlens/client'
-import { ThreadlensProvider } from '../client/threadlens-context'
-import { eventually, render, settle } from '../testing/render'
+import { eventually, renderWithClient, settle } from '../testing/render'
 import { useMemory } from './use-memory'
 
 describe('useMemory (real IndexedDB)', () => {
@@ -19,11 +18,12 @@ describe('useMemory (real IndexedDB)', () => {
       const tasks = useMemory('planner', (snapshot) => snapshot.memory?.spaces.tasks)
       return <output data-name="tasks">{tasks === undefined ? 'loading' : tasks.data.map((task) => task.text).join(',')}</output>
     }
-    const view = render(
-      <ThreadlensProvider client={client}>
+    const view = renderWithClient(
+      client,
+      <>
         <Rev />
         <Tasks />
-      </ThreadlensProvider>,
+      </>,
     )
     const rev = view.container.querySelector('[data-name="rev"]') as HTMLElement
     const tasks = view.container.querySelector('[data-name="tasks"]') as HTMLElement
@@ -48,11 +48,7 @@ describe('useMemory (real IndexedDB)', () => {
       const snapshot = useMemory('planner')
       return <output>{snapshot.status === 'error' ? String((snapshot.error as Error).message) : snapshot.status}</output>
     }
-    const view = render(
-      <ThreadlensProvider client={client}>
-        <Status />
-      </ThreadlensProvider>,
-    )
+    const view = renderWithClient(client, <Status />)
     await eventually(() => expect(view.container.textContent).toContain('createThreadlensClient({ threads, memory })'))
     view.unmount()
     stores.db?.close()

@@ -2,6 +2,8 @@ import { useStore } from 'zustand'
 import type { MemorySnapshot } from '@threadlens/client'
 import { useThreadlensClient } from '../client/threadlens-context'
 
+// Repeated on purpose: the same overloads and identity default as packages/react/src/threads/use-thread.ts and
+// packages/react/src/session/use-session.ts (each public hook keeps its own typed overloads and docs).
 const identity = <T>(value: T): T => value
 
 /**

@@ -4,8 +4,7 @@ import { useState } from 'react'
 import { flushSync } from 'react-dom'
 import { describe, expect, it } from 'vitest'
 import { createThreadlensClient } from '@threadlens/client'
-import { ThreadlensProvider } from '../client/threadlens-context'
-import { eventually, render, settle } from '../testing/render'
+import { eventually, renderWithClient, settle } from '../testing/render'
 import { useProjection } from './use-projection'
 
 describe('useProjection', () => {
@@ -37,12 +36,8 @@ describe('useProjection', () => {
       )
     }
 
-    const view = render(
-      <ThreadlensProvider client={client}>
-        <Parent />
-      </ThreadlensProvider>,
-    )
-    const output = view.container.querySelector('output') as HTMLOutputElement
+    const view = renderWithClient(client, <Parent />)
+    const output = view.output
     await eventually(() => expect(output.textContent).not.toBe('loading'))
     await settle()
     const rendersWhenReady = probeRenders
@@ -88,12 +83,8 @@ describe('useProjection', () => {
       seen.push(result)
       return <output>{result === undefined ? 'loading' : `${result.meta.counter.id} ${result.meta.tokens.estimated}`}</output>
     }
-    const view = render(
-      <ThreadlensProvider client={client}>
-        <Probe />
-      </ThreadlensProvider>,
-    )
-    const output = view.container.querySelector('output') as HTMLOutputElement
+    const view = renderWithClient(client, <Probe />)
+    const output = view.output
     // Nothing waits for the counter: the first projection is the estimate's.
     await eventually(() => expect(output.textContent).toBe('o200k_base~estimate true'))
     const words = customTokenCounter('words', (text) => text.split(' ').length, true)
@@ -123,20 +114,15 @@ describe('useProjection', () => {
       seen.push(result)
       return <output>{result?.meta.includedSeqs.length ?? 'loading'}</output>
     }
-    const tree = (policy: typeof wide) => (
-      <ThreadlensProvider client={client}>
-        <Probe policy={policy} />
-      </ThreadlensProvider>
-    )
-    const view = render(tree(wide))
-    const output = view.container.querySelector('output') as HTMLOutputElement
+    const view = renderWithClient(client, <Probe policy={wide} />)
+    const output = view.output
     await eventually(() => expect(output.textContent).toBe('40'))
     const wideResult = seen[seen.length - 1]
-    view.rerender(tree(narrow))
+    view.rerender(<Probe policy={narrow} />)
     const narrowCount = Number(output.textContent)
     expect(narrowCount).toBeGreaterThan(0)
     expect(narrowCount).toBeLessThan(40)
-    view.rerender(tree(wide))
+    view.rerender(<Probe policy={wide} />)
     expect(seen[seen.length - 1]).toBe(wideResult)
     // The preview wrote nothing.
     expect((await stores.threads.get(record.id))?.entryCount).toBe(40)
@@ -155,12 +141,8 @@ describe('useProjection', () => {
       const snapshot = useProjection(record.id, definePolicy({ tokenizer: 'heuristic' }), undefined, (value) => value)
       return <output>{snapshot.status}</output>
     }
-    const view = render(
-      <ThreadlensProvider client={client}>
-        <Probe />
-      </ThreadlensProvider>,
-    )
-    const output = view.container.querySelector('output') as HTMLOutputElement
+    const view = renderWithClient(client, <Probe />)
+    const output = view.output
     await eventually(() => expect(output.textContent).toBe('ready'))
     await stores.threads.delete(record.id)
     await eventually(() => expect(output.textContent).toBe('error'))

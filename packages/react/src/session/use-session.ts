@@ -1,6 +1,8 @@
 import { useCallback, useSyncExternalStore } from 'react'
 import type { SessionSnapshot, SessionSource } from '@threadlens/core'
 
+// Repeated on purpose: the same overloads and identity default as packages/react/src/threads/use-thread.ts and
+// packages/react/src/memory/use-memory.ts (each public hook keeps its own typed overloads and docs).
 const identity = <T>(value: T): T => value
 
 /**

@@ -2,6 +2,7 @@ import { vi } from 'vitest'
 import type { ReactNode } from 'react'
 import { createRoot, type Root } from 'react-dom/client'
 import { flushSync } from 'react-dom'
+import { ThreadlensProvider, type ThreadlensProviderProps } from '../client/threadlens-context'
 
 export interface Rendered {
   readonly container: HTMLElement
@@ -21,6 +22,23 @@ export function render(node: ReactNode): Rendered {
     unmount: () => {
       flushSync(() => root.unmount())
       container.remove()
+    },
+  }
+}
+
+/**
+ * Renders `node` inside a `<ThreadlensProvider>` of `client` (a rerender keeps the provider);
+ * `output` is the first `<output>` element rendered.
+ */
+export function renderWithClient(client: ThreadlensProviderProps['client'], node: ReactNode): Rendered & { readonly output: HTMLOutputElement } {
+  const inProvider = (child: ReactNode) => <ThreadlensProvider client={client}>{child}</ThreadlensProvider>
+  const view = render(inProvider(node))
+  return {
+    container: view.container,
+    rerender: (next) => view.rerender(inProvider(next)),
+    unmount: view.unmount,
+    get output() {
+      return view.container.querySelector('output') as HTMLOutputElement
     },
   }
 }

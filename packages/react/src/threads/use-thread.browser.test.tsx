@@ -1,8 +1,7 @@
 import { openThreadlensStores } from '@threadlens/store'
 import { describe, expect, it } from 'vitest'
 import { createThreadlensClient } from '@threadlens/client'
-import { ThreadlensProvider } from '../client/threadlens-context'
-import { eventually, render, settle } from '../testing/render'
+import { eventually, renderWithClient, settle } from '../testing/render'
 import { useThread } from './use-thread'
 
 let databases = 0
@@ -21,12 +20,8 @@ describe('useThread (real IndexedDB)', () => {
       return <output>{snapshot.status === 'ready' ? snapshot.thread?.entries.length : snapshot.status}</output>
     }
 
-    const view = render(
-      <ThreadlensProvider client={client}>
-        <Count />
-      </ThreadlensProvider>,
-    )
-    const output = view.container.querySelector('output') as HTMLOutputElement
+    const view = renderWithClient(client, <Count />)
+    const output = view.output
     await eventually(() => expect(output.textContent).toBe('1'))
     // The same snapshot until a commit changes it.
     expect(client.thread(record.id).getState()).toBe(client.thread(record.id).getState())
@@ -57,12 +52,8 @@ describe('useThread (real IndexedDB)', () => {
       return <output>{users}</output>
     }
 
-    const view = render(
-      <ThreadlensProvider client={client}>
-        <Users />
-      </ThreadlensProvider>,
-    )
-    const output = view.container.querySelector('output') as HTMLOutputElement
+    const view = renderWithClient(client, <Users />)
+    const output = view.output
     await eventually(() => expect(output.textContent).toBe('0'))
     await settle()
     const before = renders

@@ -96,6 +96,19 @@ export function userMessage(text: string): EntryInput {
   return { kind: 'message', payload: { role: 'user', content: text } }
 }
 
+/** A thread of `count` user messages of ~100 B written on `device`, in batches of 500: the benches' long thread. */
+export async function writeLongThread(device: Device, count: number): Promise<string> {
+  const thread = await device.threads.create({ title: 'long' })
+  for (let start = 0; start < count; start += 500) {
+    const batch = Math.min(500, count - start)
+    await device.threads.appendMany(
+      thread.id,
+      Array.from({ length: batch }, (_, index) => userMessage(`message ${start + index}: ${'lorem ipsum '.repeat(8)}`)),
+    )
+  }
+  return thread.id
+}
+
 export function toolPair(callId: string, text: string): EntryInput[] {
   return [
     { kind: 'tool_call', payload: { name: 'lookup', arguments: { q: text } }, refs: { toolCallId: callId } },

@@ -1,20 +1,8 @@
 // The Anthropic Messages wire format for the fake provider server.
 import { type AnthropicMessagesRequest } from '@threadlens/core'
 import { anthropicMessagesProblems } from '@threadlens/core/caching'
-import {
-  argumentFragments,
-  argumentsText,
-  estimateReplyTokens,
-  estimateRequestTokens,
-  type FakeFailure,
-  type FakeReply,
-  type FakeResponse,
-  type FakeRoute,
-  type FakeStream,
-  isRecord,
-  pieces,
-  splitProblem,
-} from './fake-script'
+import { argumentFragments, argumentsText, estimateReplyTokens, estimateRequestTokens, isRecord, pieces, splitProblem } from './fake-script'
+import type { FakeFailure, FakeReply, FakeResponse, FakeRoute, FakeStream } from './fake-script'
 
 // Request fields the Messages API documents; anything else gets its "Extra inputs are not permitted".
 const knownFields = new Set([

@@ -1,19 +1,8 @@
 // The OpenAI Chat Completions wire format for the fake provider server.
 import { type OpenAIChatMessage } from '@threadlens/core'
 import { openAIChatProblems } from '@threadlens/core/caching'
-import {
-  argumentFragments,
-  estimateReplyTokens,
-  estimateRequestTokens,
-  type FakeFailure,
-  type FakeReply,
-  type FakeResponse,
-  type FakeRoute,
-  type FakeStream,
-  isRecord,
-  pieces,
-  splitProblem,
-} from './fake-script'
+import { argumentFragments, estimateReplyTokens, estimateRequestTokens, isRecord, pieces, splitProblem } from './fake-script'
+import type { FakeFailure, FakeReply, FakeResponse, FakeRoute, FakeStream } from './fake-script'
 
 // Request fields the Chat Completions API documents; anything else is rejected, as the API does.
 const knownFields = new Set([

@@ -2,17 +2,8 @@
 // loop itself costs per model call — projection, thread writes and bookkeeping — with the model's
 // streaming, tool execution and summarizing timed separately and taken out. Measures and returns
 // figures; nothing here fails on a slow number.
-import {
-  createTokenCounter,
-  definePolicy,
-  extractiveSummarizer,
-  presets,
-  project,
-  type ContextPolicy,
-  type EntryInput,
-  type Summarizer,
-  type TokenCounter,
-} from '@threadlens/core'
+import { createTokenCounter, definePolicy, extractiveSummarizer, presets, project } from '@threadlens/core'
+import type { ContextPolicy, EntryInput, Summarizer, TokenCounter } from '@threadlens/core'
 import { hashJson } from '@threadlens/core/internal'
 import { createCallLog, createThreadStore, openThreadlensDB, type ThreadStore } from '@threadlens/store'
 import { z } from 'zod'
@@ -21,6 +12,8 @@ import { scriptedModel, type ScriptedReply } from '../../model/scripted-model'
 import { createSession } from '../../session/create-session'
 import { defineTool } from '../../tools/define-tool'
 
+// Repeated on purpose: the same percentiles as packages/store/src/testing/harness/bench-page.ts (each harness page
+// stands alone: the test kit's entry would bring fast-check and the fake providers into the page).
 export interface Timing {
   readonly runs: number
   readonly p50: number

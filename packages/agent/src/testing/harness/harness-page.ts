@@ -295,6 +295,8 @@ const harness = {
   bench: runLoopBench,
 }
 
+// Repeated on purpose: same shape as packages/store/src/testing/harness/harness-page.ts (each harness page names its
+// own window global).
 declare global {
   interface Window {
     agentHarness: typeof harness
