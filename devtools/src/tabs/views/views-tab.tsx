@@ -1,6 +1,7 @@
 import { type Thread } from '@threadlens/core'
 import { conversationView, reasoningView, type ConversationMessage, type EncodingName, type ReasoningItem } from '@threadlens/core/views'
 import { useThread } from '@threadlens/react'
+import { type ReactNode } from 'react'
 import { CollapsibleText } from '../../components/collapsible-text'
 import { TokenToggle } from '../../components/token-text'
 import { VirtualList } from '../../components/virtual-list'
@@ -54,45 +55,67 @@ export function ViewsTab() {
       </div>
       <div className="tl-split">
         {mode === 'reasoning' ? null : (
-          <section aria-label="conversation view" data-testid="conversation-view" className="tl-view-conversation">
-            <h3 className="tl-h">
-              Conversation <span className="tl-muted">({conversation.length} messages)</span>
-            </h3>
-            <p className="tl-view-explain" data-testid="conversation-explain">
-              {viewExplanations.conversation}
-            </p>
-            <VirtualList
-              count={conversation.length}
-              rowHeight={48}
-              measure
-              followEnd
-              label="conversation view"
-              rowKey={(index) => conversation[index]?.seq ?? index}
-              renderRow={(index) => <ConversationRow message={conversation[index] as ConversationMessage} encoding={encoding} bubble />}
-            />
-          </section>
+          <ViewColumn
+            view="conversation"
+            title="Conversation"
+            unit="messages"
+            items={conversation}
+            rowHeight={48}
+            renderItem={(message) => <ConversationRow message={message} encoding={encoding} bubble />}
+          />
         )}
         {mode === 'conversation' ? null : (
-          <section aria-label="reasoning view" data-testid="reasoning-view" className="tl-view-reasoning">
-            <h3 className="tl-h">
-              Reasoning <span className="tl-muted">({reasoning.length} items)</span>
-            </h3>
-            <p className="tl-view-explain" data-testid="reasoning-explain">
-              {viewExplanations.reasoning}
-            </p>
-            <VirtualList
-              count={reasoning.length}
-              rowHeight={56}
-              measure
-              followEnd
-              label="reasoning view"
-              rowKey={(index) => reasoning[index]?.seq ?? index}
-              renderRow={(index) => <ReasoningRow item={reasoning[index] as ReasoningItem} encoding={encoding} />}
-            />
-          </section>
+          <ViewColumn
+            view="reasoning"
+            title="Reasoning"
+            unit="items"
+            items={reasoning}
+            rowHeight={56}
+            renderItem={(item) => <ReasoningRow item={item} encoding={encoding} />}
+          />
         )}
       </div>
     </>
+  )
+}
+
+/** One view: its title and count, what it is for, and its rows (measured, following the newest). */
+function ViewColumn<T extends { readonly seq: number }>({
+  view,
+  title,
+  unit,
+  items,
+  rowHeight,
+  renderItem,
+}: {
+  readonly view: keyof typeof viewExplanations
+  readonly title: string
+  readonly unit: string
+  readonly items: readonly T[]
+  readonly rowHeight: number
+  readonly renderItem: (item: T) => ReactNode
+}) {
+  return (
+    <section aria-label={`${view} view`} data-testid={`${view}-view`} className={`tl-view-${view}`}>
+      <h3 className="tl-h">
+        {title}{' '}
+        <span className="tl-muted">
+          ({items.length} {unit})
+        </span>
+      </h3>
+      <p className="tl-view-explain" data-testid={`${view}-explain`}>
+        {viewExplanations[view]}
+      </p>
+      <VirtualList
+        count={items.length}
+        rowHeight={rowHeight}
+        measure
+        followEnd
+        label={`${view} view`}
+        rowKey={(index) => items[index]?.seq ?? index}
+        renderRow={(index) => renderItem(items[index] as T)}
+      />
+    </section>
   )
 }
 
