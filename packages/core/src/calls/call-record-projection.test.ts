@@ -4,7 +4,7 @@ import { definePolicy } from '../policy/policy'
 import { project } from '../project/project'
 import { createRecallIndex } from '../recall/recall-index'
 import { createTokenCounter } from '../tokens/token-counter'
-import { testCallOptions } from '../testing/call-options'
+import { testCallOptions } from '../testing/calls'
 import { readCallRecords } from './read-call-records'
 import { callRecord } from './write-call-record'
 

@@ -5,7 +5,7 @@ import { InvalidEntryError } from '../errors/threadlens-error'
 import { definePolicy } from '../policy/policy'
 import { project } from '../project/project'
 import { createTokenCounter } from '../tokens/token-counter'
-import { serverCallOptions } from '../testing/call-options'
+import { serverCallOptions } from '../testing/calls'
 import { readCallRecords } from './read-call-records'
 import { callRecord, completeCallRecord } from './write-call-record'
 

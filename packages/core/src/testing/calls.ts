@@ -1,3 +1,4 @@
+import type { CallRecord } from '../calls/call-record'
 import type { CallRecordOptions } from '../calls/write-call-record'
 import { StoredHashes } from '../calls/write-call-record'
 
@@ -27,4 +28,19 @@ export function testCallOptions(fields: CallFields): CallRecordOptions {
  */
 export function serverCallOptions(fields: CallFields): CallRecordOptions {
   return testCallOptions({ model: 'server', provider: 'server', stopReason: 'unknown', ...fields })
+}
+
+/** A record with only the fields every record has (a test model, hashes as placeholders), and `fields` on top. */
+export function bareCallRecord(fields: Partial<CallRecord> = {}): CallRecord {
+  return {
+    model: 'test-model',
+    provider: 'test',
+    counter: 'heuristic',
+    policyHash: 'p',
+    toolsHash: 't',
+    basisSeq: 0,
+    messagesHash: 'h',
+    stopReason: 'stop',
+    ...fields,
+  }
 }
