@@ -20,6 +20,12 @@ function memo<T>(cache: WeakMap<Thread, T>, thread: Thread, make: (thread: Threa
 type Mode = 'both' | 'conversation' | 'reasoning'
 const modes: readonly Mode[] = ['both', 'conversation', 'reasoning']
 
+/** Each view's column: its title, what a row is, a row's estimated height. */
+const columns = {
+  conversation: { title: 'Conversation', unit: 'messages', rowHeight: 48 },
+  reasoning: { title: 'Reasoning', unit: 'items', rowHeight: 56 },
+} as const
+
 /** What each view is for, in one line. */
 export const viewExplanations = {
   conversation: 'What the chat UI shows: user and assistant text only, tool traffic hidden.',
@@ -57,22 +63,12 @@ export function ViewsTab() {
         {mode === 'reasoning' ? null : (
           <ViewColumn
             view="conversation"
-            title="Conversation"
-            unit="messages"
             items={conversation}
-            rowHeight={48}
             renderItem={(message) => <ConversationRow message={message} encoding={encoding} bubble />}
           />
         )}
         {mode === 'conversation' ? null : (
-          <ViewColumn
-            view="reasoning"
-            title="Reasoning"
-            unit="items"
-            items={reasoning}
-            rowHeight={56}
-            renderItem={(item) => <ReasoningRow item={item} encoding={encoding} />}
-          />
+          <ViewColumn view="reasoning" items={reasoning} renderItem={(item) => <ReasoningRow item={item} encoding={encoding} />} />
         )}
       </div>
     </>
@@ -82,19 +78,14 @@ export function ViewsTab() {
 /** One view: its title and count, what it is for, and its rows (measured, following the newest). */
 function ViewColumn<T extends { readonly seq: number }>({
   view,
-  title,
-  unit,
   items,
-  rowHeight,
   renderItem,
 }: {
-  readonly view: keyof typeof viewExplanations
-  readonly title: string
-  readonly unit: string
+  readonly view: keyof typeof columns
   readonly items: readonly T[]
-  readonly rowHeight: number
   readonly renderItem: (item: T) => ReactNode
 }) {
+  const { title, unit, rowHeight } = columns[view]
   return (
     <section aria-label={`${view} view`} data-testid={`${view}-view`} className={`tl-view-${view}`}>
       <h3 className="tl-h">
