@@ -25,6 +25,7 @@ describe('Tokens tab', () => {
     panel.unmount()
   })
 
+  // Repeated on purpose: the harness's render-a-panel setup, as in devtools/src/tabs/projection/left-out-list.browser.test.tsx (other tab, other policy).
   it('turns amber over 75% and red over 90% of the input budget, and estimates cost for a known model', async () => {
     const entries = conversation(6, 60)
     const amber = await renderPanel({
