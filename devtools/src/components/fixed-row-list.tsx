@@ -3,17 +3,6 @@ import { LIST_OVERSCAN } from '../constants'
 import { endOffset, rowWindow } from '../view-models/row-window'
 import type { VirtualListProps } from './virtual-list'
 
-/** The scrolling element of either kind of virtual list: a focusable, labelled list. */
-export function scrollListAttributes(list: {
-  readonly count: number
-  readonly label: string
-  readonly testId: string | undefined
-  readonly className: string | undefined
-}) {
-  const { count, label, testId, className } = list
-  return { className: `tl-scroll ${className ?? ''}`, role: 'list', 'aria-label': label, tabIndex: 0, 'data-testid': testId, 'data-count': count }
-}
-
 /**
  * A virtual list of rows of one known height: which rows are in view is arithmetic on the scroll
  * offset, so a render costs the same whatever the row count (no per-row measurement cache to
@@ -83,7 +72,18 @@ export function FixedRowList({ count, rowHeight, renderRow, rowKey, label, testI
     )
   }
   return (
-    <div ref={scrollRef} onScroll={onScroll} {...scrollListAttributes({ count, label, testId, className })}>
+    // Repeated on purpose: the scroll element of MeasuredList in devtools/src/components/virtual-list.tsx (keep the two
+    // alike; a shared helper for the attributes made the bundle bigger gzipped).
+    <div
+      ref={scrollRef}
+      onScroll={onScroll}
+      className={`tl-scroll ${className ?? ''}`}
+      role="list"
+      aria-label={label}
+      tabIndex={0}
+      data-testid={testId}
+      data-count={count}
+    >
       {/* The rows' containing block keeps one size whatever the count: an append that changed its height
           would make the browser lay out every row in view again. The spacer below gives the scroll extent. */}
       <div style={{ height: 0, position: 'relative', width: '100%' }}>{rows}</div>

@@ -1,7 +1,7 @@
 import { useVirtualizer } from '@tanstack/react-virtual'
 import { useLayoutEffect, useRef, type ReactNode } from 'react'
 import { LIST_OVERSCAN } from '../constants'
-import { FixedRowList, scrollListAttributes } from './fixed-row-list'
+import { FixedRowList } from './fixed-row-list'
 
 export interface VirtualListProps {
   readonly count: number
@@ -61,7 +61,18 @@ function MeasuredList({ count, rowHeight, renderRow, rowKey, label, testId, clas
   }
   const items = virtualizer.getVirtualItems()
   return (
-    <div ref={scrollRef} onScroll={followEnd ? onScroll : undefined} {...scrollListAttributes({ count, label, testId, className })}>
+    // Repeated on purpose: the scroll element of devtools/src/components/fixed-row-list.tsx (keep the two alike; a shared
+    // helper for the attributes made the bundle bigger gzipped).
+    <div
+      ref={scrollRef}
+      onScroll={followEnd ? onScroll : undefined}
+      className={`tl-scroll ${className ?? ''}`}
+      role="list"
+      aria-label={label}
+      tabIndex={0}
+      data-testid={testId}
+      data-count={count}
+    >
       <div style={{ height: virtualizer.getTotalSize(), position: 'relative', width: '100%' }}>
         {items.map((item) => (
           <div
