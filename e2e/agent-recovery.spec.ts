@@ -1,6 +1,6 @@
 import { expect, test, type BrowserContext, type Page } from '@playwright/test'
 import type { AgentHarness, EntrySummary, Execution, RunSummary } from '../packages/agent/src/testing/harness/harness-page'
-import { serveHarness } from '@threadlens/testing/node'
+import { harnessTabs } from './harness-tabs'
 
 // The session loop in real tabs (packages/agent/src/testing/harness on its own Vite server and
 // origin): a reload in the middle of a tool call, then resume(); and two tabs on one thread, where
@@ -9,42 +9,8 @@ import { serveHarness } from '@threadlens/testing/node'
 
 test.describe.configure({ mode: 'serial' })
 
-let harnessUrl = ''
-let closeServer: (() => Promise<void>) | undefined
-
-test.beforeAll(async () => {
-  const server = await serveHarness('agent')
-  harnessUrl = server.url
-  closeServer = server.close
-})
-
-test.afterAll(async () => {
-  await closeServer?.()
-})
-
-/** Runs `body` in the page against `window.agentHarness` (it must use only its parameters; arguments and results are JSON). */
-async function call<T, A>(page: Page, body: (harness: AgentHarness, argument: A) => T | Promise<T>, argument: A): Promise<T> {
-  return page.evaluate(
-    ([source, value]) => {
-      const run = new Function(`return (${source})`)() as (harness: unknown, argument: unknown) => unknown
-      return run((window as unknown as { agentHarness: unknown }).agentHarness, value)
-    },
-    [body.toString(), argument] as const,
-  ) as Promise<T>
-}
-
-async function load(page: Page, name: string): Promise<void> {
-  await page.waitForFunction(() => (window as unknown as { agentHarness?: unknown }).agentHarness !== undefined)
-  await call(page, (harness, databaseName: string) => harness.open(databaseName), name)
-}
-
-async function openTab(context: BrowserContext, name: string): Promise<Page> {
-  const page = await context.newPage()
-  page.on('pageerror', (error) => console.error('[threadlens] harness page error:', error.message))
-  await page.goto(harnessUrl)
-  await load(page, name)
-  return page
-}
+const tabs = harnessTabs<AgentHarness>('agent', 'agentHarness')
+const { call, load, openTab } = tabs
 
 async function reload(page: Page, name: string): Promise<void> {
   await page.reload()
@@ -103,15 +69,21 @@ const bothTools = {
 }
 const finalAnswer = { text: 'The ferry leaves at 10:15; the payment did not go through, please confirm it again.' }
 
-test('reload while both tools run → resume re-runs only the idempotent one, records the other as interrupted, and the model answers', async ({
-  context,
-}) => {
-  const name = databaseName('reload-both')
+/** A tab on a new thread whose request has both tools running (each blocks until released). */
+async function bothToolsRunning(context: BrowserContext, label: string): Promise<{ page: Page; name: string; threadId: string }> {
+  const name = databaseName(label)
   const page = await openTab(context, name)
   const threadId = await call(page, (harness, title: string) => harness.create(title), 'reload')
   await call(page, (harness, setup) => harness.startSession(setup), { threadId, script: [bothTools], blocking: ['lookup', 'charge'] })
   await call(page, (harness, text: string) => harness.send(text), 'Book me the morning ferry.')
   await untilStarted(page, { 'call-lookup': 1, 'call-charge': 1 })
+  return { page, name, threadId }
+}
+
+test('reload while both tools run → resume re-runs only the idempotent one, records the other as interrupted, and the model answers', async ({
+  context,
+}) => {
+  const { page, name, threadId } = await bothToolsRunning(context, 'reload-both')
 
   // Both calls are in the thread before either tool starts; neither has a result.
   expect((await entries(page, threadId)).map((entry) => [entry.kind, entry.role ?? entry.toolCallId])).toEqual([
@@ -191,12 +163,7 @@ test('reload while both tools run → resume re-runs only the idempotent one, re
 })
 
 test('reload after the idempotent tool returned but while the other runs → resume runs nothing again', async ({ context }) => {
-  const name = databaseName('reload-one')
-  const page = await openTab(context, name)
-  const threadId = await call(page, (harness, title: string) => harness.create(title), 'reload')
-  await call(page, (harness, setup) => harness.startSession(setup), { threadId, script: [bothTools], blocking: ['lookup', 'charge'] })
-  await call(page, (harness, text: string) => harness.send(text), 'Book me the morning ferry.')
-  await untilStarted(page, { 'call-lookup': 1, 'call-charge': 1 })
+  const { page, name, threadId } = await bothToolsRunning(context, 'reload-one')
   await call(page, (harness, tool: string) => harness.release(tool), 'lookup')
   await expect
     .poll(async () => (await entries(page, threadId)).filter((entry) => entry.kind === 'tool_result').map((entry) => entry.toolCallId))

@@ -1,5 +1,6 @@
 import AxeBuilder from '@axe-core/playwright'
 import { expect, test, type Page } from '@playwright/test'
+// Repeated on purpose: the chat-page helpers this spec uses, as e2e/chat-narrow.spec.ts imports them (an import list).
 import {
   artifact,
   collectErrors,
@@ -11,6 +12,7 @@ import {
   meter,
   openChat,
   openDevtools,
+  resizeByKeyboard,
   send,
 } from './chat-page'
 
@@ -91,12 +93,7 @@ test("the panel's open state, dock, size, tab and filters survive a reload, and 
   const panel = await openDevtools(page)
   const frame = panel.getByTestId('devtools-frame')
   await dockDevtools(page, 'bottom')
-  const separator = panel.getByTestId('devtools-resize')
-  const before = Number(await separator.getAttribute('aria-valuenow'))
-  await separator.focus()
-  await page.keyboard.press('ArrowUp')
-  await page.keyboard.press('ArrowUp')
-  await expect(separator).toHaveAttribute('aria-valuenow', String(before + 40))
+  const resized = await resizeByKeyboard(page)
   await panel.getByTestId('tab-timeline').click()
   await panel.getByTestId('filter-tool_call').click()
   await expect(panel.getByTestId('filter-tool_call')).toHaveAttribute('aria-pressed', 'false')
@@ -111,7 +108,7 @@ test("the panel's open state, dock, size, tab and filters survive a reload, and 
   await page.reload()
   await expect(frame).toHaveAttribute('data-dock', 'bottom', { timeout: 30_000 })
   await expect(devtoolsToggle(page)).toHaveAttribute('aria-expanded', 'true')
-  await expect(panel.getByTestId('devtools-resize')).toHaveAttribute('aria-valuenow', String(before + 40))
+  await expect(panel.getByTestId('devtools-resize')).toHaveAttribute('aria-valuenow', String(resized))
   await expect(panel.getByTestId('tab-timeline')).toHaveAttribute('aria-selected', 'true')
   await expect(panel.getByTestId('filter-tool_call')).toHaveAttribute('aria-pressed', 'false')
   await expect(composer(page)).toBeEnabled({ timeout: 30_000 })

@@ -1,5 +1,6 @@
 import AxeBuilder from '@axe-core/playwright'
 import { expect, test, type Locator, type Page } from '@playwright/test'
+// Repeated on purpose: the chat-page helpers this spec uses, as e2e/chat-dock.spec.ts imports them (an import list).
 import {
   artifact,
   assistantMessages,

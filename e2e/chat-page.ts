@@ -52,6 +52,28 @@ export async function dockDevtools(page: Page, position: 'bottom' | 'right' | 'f
 }
 
 /**
+ * The resize handle is a focusable separator: two ArrowUp presses grow the panel by two 20 px
+ * steps, and aria-valuenow follows. Returns the size it shows then.
+ */
+export async function resizeByKeyboard(page: Page): Promise<number> {
+  const separator = devtools(page).getByTestId('devtools-resize')
+  const before = Number(await separator.getAttribute('aria-valuenow'))
+  await separator.focus()
+  await page.keyboard.press('ArrowUp')
+  await page.keyboard.press('ArrowUp')
+  await expect(separator).toHaveAttribute('aria-valuenow', String(before + 40))
+  return before + 40
+}
+
+/** The timeline's rows in `scope` (the page, or the devtools' shadow host): each row's seq and its state (sent, left out, …). */
+export async function rowStates(scope: Page | Locator): Promise<Map<string, string>> {
+  const rows = await scope
+    .getByTestId('timeline-row')
+    .evaluateAll((elements) => elements.map((element) => [element.getAttribute('data-seq') ?? '', element.getAttribute('data-state') ?? ''] as const))
+  return new Map(rows)
+}
+
+/**
  * Whether the user can reach a control: it is in the viewport and the element at its centre is the
  * control itself (or inside it), not the devtools drawn over it.
  */

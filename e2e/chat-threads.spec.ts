@@ -87,6 +87,7 @@ test('import an OpenAI messages JSON file; a bad file is refused with a message 
   const errors = collectErrors(page)
   await openChat(page)
   const path = testInfo.outputPath('support-chat.json')
+  // Repeated on purpose: an OpenAI messages file, like the one in packages/store/src/testing/thread-store-contract.ts (this one goes through the chat's file input).
   await writeFile(
     path,
     JSON.stringify([

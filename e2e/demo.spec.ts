@@ -1,4 +1,5 @@
-import { expect, test, type Locator, type Page } from '@playwright/test'
+import { expect, test, type Locator } from '@playwright/test'
+import { rowStates } from './chat-page'
 
 // The sample thread's hostile entries (demo/src/lab/sample-thread.ts), repeated here on purpose:
 // the test checks what a user would see, not what the code exports.
@@ -16,13 +17,6 @@ async function meterNumbers(meter: Locator): Promise<{ total: number; budget: nu
   expect(shownTotal).toBe(total)
   expect(shownBudget).toBe(budget)
   return { total, budget }
-}
-
-async function rowStates(page: Page): Promise<Map<string, string>> {
-  const rows = await page
-    .getByTestId('timeline-row')
-    .evaluateAll((elements) => elements.map((element) => [element.getAttribute('data-seq') ?? '', element.getAttribute('data-state') ?? ''] as const))
-  return new Map(rows)
 }
 
 test('the demo projects the sample thread, switches policies and renders hostile content as text', async ({ page }, testInfo) => {

@@ -1,6 +1,6 @@
 import AxeBuilder from '@axe-core/playwright'
 import { expect, test, type Locator, type Page } from '@playwright/test'
-import { artifact, collectErrors, copyToDocs } from './chat-page'
+import { artifact, collectErrors, copyToDocs, resizeByKeyboard } from './chat-page'
 import { acrossScrolling, overlaps, sidewaysScrolling, squeezedText } from './layout-checks'
 
 // The devtools panel at the widths people use it: the narrowest phones (360), a phone (390), the old
@@ -181,13 +181,7 @@ test('a bad remembered state falls back to defaults; docking, keyboard resize, f
   // The page's policy under the page's own name for it.
   await expect(devtools.getByTestId('policy-select').locator('option[value="app"]')).toHaveText('app: short context (8k)')
 
-  // The resize handle is a focusable separator: arrow keys resize, aria-valuenow follows.
-  const separator = devtools.getByTestId('devtools-resize')
-  const before = Number(await separator.getAttribute('aria-valuenow'))
-  await separator.focus()
-  await page.keyboard.press('ArrowUp')
-  await page.keyboard.press('ArrowUp')
-  await expect(separator).toHaveAttribute('aria-valuenow', String(before + 40))
+  await resizeByKeyboard(page)
 
   // Tabs follow the WAI-ARIA pattern: arrows move and select.
   await devtools.getByTestId('tab-projection').focus()

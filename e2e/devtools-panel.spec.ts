@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises'
 import { expect, test, type Locator, type Page } from '@playwright/test'
-import { collectErrors } from './chat-page'
+import { collectErrors, rowStates } from './chat-page'
 
 // The sample thread's hostile entries (demo/src/lab/sample-thread.ts), repeated on purpose: the test
 // checks what a user sees, not what the code exports.
@@ -15,13 +15,6 @@ async function openPanel(page: Page): Promise<Locator> {
   await devtools.getByTestId('devtools-toggle').click()
   await expect(devtools.getByTestId('meter-compact')).toBeVisible({ timeout: 30_000 })
   return devtools
-}
-
-async function rowStates(devtools: Locator): Promise<Map<string, string>> {
-  const rows = await devtools
-    .getByTestId('timeline-row')
-    .evaluateAll((elements) => elements.map((element) => [element.getAttribute('data-seq') ?? '', element.getAttribute('data-state') ?? ''] as const))
-  return new Map(rows)
 }
 
 test('open the panel, switch a preset: the meter and the timeline change, dropped entries are greyed', async ({ page }, testInfo) => {

@@ -6,6 +6,25 @@ import type { Page } from '@playwright/test'
 /** The devtools' shadow host. */
 export const devtoolsScope = '[data-testid="threadlens-devtools"]'
 
+/**
+ * Runs `check` in the page on the scope's root (the element, or a shadow host's shadow root). Like
+ * any function given to `page.evaluate`, `check` is sent to the page alone: it can use only `root`
+ * and what the page has.
+ */
+async function inScope<R>(page: Page, scope: string, check: (root: ParentNode) => R): Promise<R> {
+  const root = await page.evaluateHandle((selector) => {
+    const host = document.querySelector(selector)
+    const found = host?.shadowRoot ?? host
+    if (found === null || found === undefined) throw new Error(`nothing matches ${selector}`)
+    return found as ParentNode
+  }, scope)
+  try {
+    return await root.evaluate(check)
+  } finally {
+    await root.dispose()
+  }
+}
+
 export interface Overlap {
   readonly first: string
   readonly second: string
@@ -21,10 +40,7 @@ export interface Overlap {
  * left of the page's origin, where no scrolling shows them, are left out.
  */
 export async function overlaps(page: Page, scope: string = devtoolsScope): Promise<Overlap[]> {
-  return page.evaluate((selector) => {
-    const host = document.querySelector(selector)
-    const root = host?.shadowRoot ?? host
-    if (root === null || root === undefined) throw new Error(`nothing matches ${selector}`)
+  return inScope(page, scope, (root) => {
     const controls = 'button, input, select, textarea, label, h1, h2, h3, h4, h5, h6, summary, [role="tab"], [role="separator"]'
     const describe = (element: Element): string => {
       const id = element.getAttribute('data-testid')
@@ -96,15 +112,12 @@ export async function overlaps(page: Page, scope: string = devtoolsScope): Promi
       }
     }
     return found
-  }, scope)
+  })
 }
 
 /** Text blocks of three words or more that the layout squeezed to one word per line. */
 export async function squeezedText(page: Page, scope: string = devtoolsScope): Promise<string[]> {
-  return page.evaluate((selector) => {
-    const host = document.querySelector(selector)
-    const root = host?.shadowRoot ?? host
-    if (root === null || root === undefined) throw new Error(`nothing matches ${selector}`)
+  return inScope(page, scope, (root) => {
     const found: string[] = []
     for (const element of root.querySelectorAll('*')) {
       if (element.children.length > 0 || !element.checkVisibility({ contentVisibilityAuto: true })) continue
@@ -132,15 +145,12 @@ export async function squeezedText(page: Page, scope: string = devtoolsScope): P
         )
     }
     return found
-  }, scope)
+  })
 }
 
 /** Scrolling regions of the panel that scroll sideways (only the tab strip may). */
 export async function sidewaysScrolling(page: Page, scope: string = devtoolsScope): Promise<string[]> {
-  return page.evaluate((selector) => {
-    const host = document.querySelector(selector)
-    const root = host?.shadowRoot ?? host
-    if (root === null || root === undefined) throw new Error(`nothing matches ${selector}`)
+  return inScope(page, scope, (root) => {
     const found: string[] = []
     for (const element of root.querySelectorAll('*')) {
       if (element.matches('[role="tablist"]') || !element.checkVisibility({ contentVisibilityAuto: true })) continue
@@ -153,7 +163,7 @@ export async function sidewaysScrolling(page: Page, scope: string = devtoolsScop
       }
     }
     return found
-  }, scope)
+  })
 }
 
 /** A region of the scope that scrolls up and down and holds more than it shows. */
@@ -169,10 +179,7 @@ export interface Scroller {
 
 /** The scope's vertical scrollers (outer ones first), each with the offsets that bring every part of it into view. */
 export async function scrollers(page: Page, scope: string = devtoolsScope): Promise<Scroller[]> {
-  return page.evaluate((selector) => {
-    const host = document.querySelector(selector)
-    const root = host?.shadowRoot ?? host
-    if (root === null || root === undefined) throw new Error(`nothing matches ${selector}`)
+  return inScope(page, scope, (root) => {
     const found: Scroller[] = []
     for (const marked of root.querySelectorAll('[data-layout-scroller]')) marked.removeAttribute('data-layout-scroller')
     for (const element of root.querySelectorAll('*')) {
@@ -196,7 +203,7 @@ export async function scrollers(page: Page, scope: string = devtoolsScope): Prom
       })
     }
     return found
-  }, scope)
+  })
 }
 
 /**
@@ -246,10 +253,7 @@ export async function acrossScrolling(page: Page, check: (where: string) => Prom
  * screen readers) are not looked at.
  */
 export async function cutText(page: Page, scope: string = devtoolsScope): Promise<string[]> {
-  return page.evaluate((selector) => {
-    const host = document.querySelector(selector)
-    const root = host?.shadowRoot ?? host
-    if (root === null || root === undefined) throw new Error(`nothing matches ${selector}`)
+  return inScope(page, scope, (root) => {
     const clips = (value: string) => value === 'hidden' || value === 'clip'
     const found: string[] = []
     for (const element of root.querySelectorAll('*')) {
@@ -268,5 +272,5 @@ export async function cutText(page: Page, scope: string = devtoolsScope): Promis
       )
     }
     return found
-  }, scope)
+  })
 }

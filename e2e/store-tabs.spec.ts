@@ -1,7 +1,7 @@
-import { expect, test, type BrowserContext, type Page } from '@playwright/test'
+import { expect, test } from '@playwright/test'
 import type { Outcome, StoreHarness } from '../packages/store/src/testing/harness/harness-page'
 import { schemaVersion } from '../packages/store/src/backends/indexeddb/schema'
-import { serveHarness } from '@threadlens/testing/node'
+import { harnessTabs } from './harness-tabs'
 
 // @threadlens/store in real tabs: pages of one browser context share IndexedDB exactly as tabs of a
 // site do. The harness page (packages/store/src/testing/harness) runs on its own Vite server and
@@ -9,40 +9,8 @@ import { serveHarness } from '@threadlens/testing/node'
 
 test.describe.configure({ mode: 'serial' })
 
-let harnessUrl = ''
-let closeServer: (() => Promise<void>) | undefined
-
-test.beforeAll(async () => {
-  const server = await serveHarness('store')
-  harnessUrl = server.url
-  closeServer = server.close
-})
-
-test.afterAll(async () => {
-  await closeServer?.()
-})
-
-type Harness = StoreHarness
-
-/** Runs `body` in the page against `window.storeHarness` (it must use only its parameters; arguments and results are JSON). */
-async function call<T, A>(page: Page, body: (harness: Harness, argument: A) => T | Promise<T>, argument: A): Promise<T> {
-  return page.evaluate(
-    ([source, value]) => {
-      const run = new Function(`return (${source})`)() as (harness: unknown, argument: unknown) => unknown
-      return run((window as unknown as { storeHarness: unknown }).storeHarness, value)
-    },
-    [body.toString(), argument] as const,
-  ) as Promise<T>
-}
-
-async function openTab(context: BrowserContext, name: string): Promise<Page> {
-  const page = await context.newPage()
-  page.on('pageerror', (error) => console.error('[threadlens] harness page error:', error.message))
-  await page.goto(harnessUrl)
-  await page.waitForFunction(() => (window as unknown as { storeHarness?: unknown }).storeHarness !== undefined)
-  await call(page, (harness, databaseName: string) => harness.open(databaseName), name)
-  return page
-}
+const tabs = harnessTabs<StoreHarness>('store', 'storeHarness')
+const { call, openTab } = tabs
 
 function value<T>(outcome: Outcome<T>): T {
   if (!outcome.ok) throw new Error(`${outcome.error.name}: ${outcome.error.message}`)
@@ -85,10 +53,10 @@ test("a subscriber in tab B sees tab A's committed appends, and never an aborted
 test('quota exceeded in the middle of appendMany → StorageFullError, no entry of the batch, seq unchanged', async ({ context }) => {
   // Chromium reads the quota when it opens the origin's IndexedDB, so it is lowered before the first open.
   const page = await context.newPage()
-  await page.goto(harnessUrl)
-  await page.waitForFunction(() => (window as unknown as { storeHarness?: unknown }).storeHarness !== undefined)
+  await page.goto(tabs.url)
+  await tabs.ready(page)
   const cdp = await context.newCDPSession(page)
-  await cdp.send('Storage.overrideQuotaForOrigin', { origin: new URL(harnessUrl).origin, quotaSize: 1024 * 1024 })
+  await cdp.send('Storage.overrideQuotaForOrigin', { origin: new URL(tabs.url).origin, quotaSize: 1024 * 1024 })
   await call(page, (harness, name: string) => harness.open(name), databaseName('quota'))
   const threadId = value(await call(page, (harness, title: string) => harness.create(title), 'quota'))
   value(await call(page, (harness, id: string) => harness.appendSequential(id, 10, 'before'), threadId))
@@ -116,8 +84,7 @@ test('a reload in the middle of a 5,000-entry appendMany leaves none or all of i
     await call(page, (harness, id: string) => harness.appendManyInBackground(id, 5000, 'batch'), threadId)
     await page.waitForFunction(() => (window as unknown as { storeHarness: { phase: string } }).storeHarness.phase !== 'idle')
     await page.reload()
-    await page.waitForFunction(() => (window as unknown as { storeHarness?: unknown }).storeHarness !== undefined)
-    await call(page, (harness, databaseNameToOpen: string) => harness.open(databaseNameToOpen), name)
+    await tabs.load(page, name)
     const seqs = value(await call(page, (harness, id: string) => harness.seqs(id), threadId))
     expect([count, count + 5000]).toContain(seqs.length)
     expect(seqs).toEqual(range(seqs.length))
@@ -145,7 +112,7 @@ test('site data cleared while the app is open → StorageResetError, never a sil
   const threadId = value(await call(page, (harness, title: string) => harness.create(title), 'cleared'))
   value(await call(page, (harness, id: string) => harness.appendSequential(id, 5, 'kept'), threadId))
   const cdp = await context.newCDPSession(page)
-  await cdp.send('Storage.clearDataForOrigin', { origin: new URL(harnessUrl).origin, storageTypes: 'all' })
+  await cdp.send('Storage.clearDataForOrigin', { origin: new URL(tabs.url).origin, storageTypes: 'all' })
 
   const append = await call(page, (harness, id: string) => harness.appendSequential(id, 1, 'after'), threadId)
   expect(append.ok).toBe(false)
@@ -164,8 +131,8 @@ test('a schema upgrade from another tab → the old tab stops writing with a cle
   const threadId = value(await call(oldTab, (harness, title: string) => harness.create(title), 'upgrade'))
   value(await call(oldTab, (harness, id: string) => harness.appendSequential(id, 2, 'old'), threadId))
   const newTab = await context.newPage()
-  await newTab.goto(harnessUrl)
-  await newTab.waitForFunction(() => (window as unknown as { storeHarness?: unknown }).storeHarness !== undefined)
+  await newTab.goto(tabs.url)
+  await tabs.ready(newTab)
   // One version past the store's own, whatever that is now.
   const newer = schemaVersion + 1
   expect(

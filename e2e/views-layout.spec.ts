@@ -142,6 +142,7 @@ const failures = (rows: readonly Row[]) =>
 /** A 320 × 200 PNG drawn in the page (a harbour at noon), pasted into the message box as a screenshot from the clipboard. */
 async function pasteImage(page: Page): Promise<void> {
   await composer(page).focus()
+  // Repeated on purpose: a canvas drawn into a PNG, like packages/ai-sdk/src/chat-attachments.browser.test.ts (another picture, another test).
   await page.evaluate(async () => {
     const canvas = document.createElement('canvas')
     canvas.width = 320

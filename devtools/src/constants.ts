@@ -21,6 +21,8 @@ export interface FloatingRect {
 export const DEFAULT_FLOATING_RECT: FloatingRect = { x: 24, y: 24, width: 720, height: 480 }
 /** Smallest width of a floating panel (its height's floor is `MIN_PANEL_SIZE`). */
 export const MIN_FLOATING_WIDTH = 320
+// Repeated on purpose: one named default a line, the same shape as the display defaults below and as
+// packages/agent/src/model/constants.ts (each constant has its own meaning; a table would hide the names).
 /** Pixels one arrow key press resizes or moves the panel by (Shift: five times that). */
 export const KEYBOARD_STEP = 20
 
@@ -58,6 +60,7 @@ export function defaultPolicy(): ContextPolicy {
   return presets.shortContext()
 }
 
+// Repeated on purpose: same shape as the panel sizes above (one named default a line, each its own meaning).
 /** Characters of a text shown before "show more". */
 export const COLLAPSE_AFTER_CHARS = 600
 /** Characters of a JSON block shown before "show more". */

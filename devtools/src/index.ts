@@ -11,6 +11,7 @@ export const ThreadlensDevtools: (props: ThreadlensDevtoolsProps) => ReturnType<
 /** The embeddable panel. Renders nothing when `process.env.NODE_ENV === 'production'`. */
 export const ThreadlensDevtoolsPanel: (props: ThreadlensDevtoolsPanelProps) => ReturnType<typeof Panel> | null = isProduction ? () => null : Panel
 
+// Repeated on purpose: devtools/src/production.ts lists the same exports (each entry names its exports; the public-API check reads them).
 export type { ThreadlensDevtoolsProps } from './shell/devtools'
 export type { ThreadlensDevtoolsPanelProps } from './shell/embedded-panel'
 export type { DevtoolsPanelProps, DevtoolsSyncSource, DevtoolsSyncStatus, PolicyChoice } from './panel/panel-props'

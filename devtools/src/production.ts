@@ -1,6 +1,6 @@
 // The devtools with no production guard: import from `@threadlens/devtools/production` to ship
-// them in a production build on purpose (the root export renders nothing there). The list below
-// repeats index.ts's on purpose: each entry names its exports (the public-API check reads them).
+// them in a production build on purpose (the root export renders nothing there).
+// Repeated on purpose: the list below is devtools/src/index.ts's (each entry names its exports; the public-API check reads them).
 export { ThreadlensDevtools } from './shell/devtools'
 export type { ThreadlensDevtoolsProps } from './shell/devtools'
 export { ThreadlensDevtoolsPanel } from './shell/embedded-panel'

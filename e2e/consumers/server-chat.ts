@@ -25,6 +25,14 @@ async function until<T>(what: string, read: () => Promise<T>, accept: (value: T)
   }
 }
 
+/** Waits until `page` shows `shown`: the chat's messages as they were. */
+const untilShown = (what: string, page: Page, shown: readonly string[]) =>
+  until(
+    what,
+    () => articles(page),
+    (now) => JSON.stringify(now) === JSON.stringify(shown),
+  )
+
 const lastAnswer = async (page: Page) => (await answers(page)).at(-1) ?? ''
 /** The answer to the last question: '' until an assistant message follows it. */
 const answerInProgress = async (page: Page) => {
@@ -102,21 +110,13 @@ export async function checkServerChat(browser: Browser, url: string): Promise<vo
     await ready(page)
     const before = await articles(page)
     await page.reload()
-    await until(
-      'the history after a reload',
-      () => articles(page),
-      (after) => JSON.stringify(after) === JSON.stringify(before),
-    )
+    await untilShown('the history after a reload', page, before)
 
     // a second tab shows the thread, and hears the first tab's next turn live (`chat.watch`)
     const second = await context.newPage()
     const secondErrors = watchErrors(second)
     await second.goto(url)
-    await until(
-      'the second tab shows the thread',
-      () => articles(second),
-      (shown) => JSON.stringify(shown) === JSON.stringify(before),
-    )
+    await untilShown('the second tab shows the thread', second, before)
     await send(page, 'from the first tab')
     await until(
       'the first tab answer',
@@ -137,11 +137,7 @@ export async function checkServerChat(browser: Browser, url: string): Promise<vo
     // the resumed answer was stored (the Calls tab listed its call): a reload shows the chat as it was
     const shown = await articles(page)
     await page.reload()
-    await until(
-      'the chat after the last reload',
-      () => articles(page),
-      (after) => JSON.stringify(after) === JSON.stringify(shown),
-    )
+    await untilShown('the chat after the last reload', page, shown)
     assert(errors.length === 0, `the page reported errors:\n${errors.join('\n')}`)
   } finally {
     await context.close()

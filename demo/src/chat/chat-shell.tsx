@@ -3,6 +3,7 @@ import type { ThreadlensStores } from '@threadlens/store'
 import { useCallback, useMemo, useState } from 'react'
 import { ActiveChat } from './active-chat'
 import { ChatSidebar } from './chat-sidebar'
+import { DismissibleLine } from './dismissible-line'
 import { ASSISTANT_MEMORY_ID, scriptedSpeed } from './chat-config'
 import { modelLabel, offlineSettings, type ModelSettings } from './model/model-settings'
 import { SettingsPanel } from './settings/settings-panel'
@@ -41,6 +42,7 @@ export function ChatShell({ stores }: { readonly stores: ThreadlensStores }) {
     <DemoSyncContext.Provider value={sync}>
       <div className="chat-app" data-sidebar-open={layout.sidebarOpen}>
         <SkipLinks />
+        {/* Repeated on purpose: props one a line, like demo/src/chat/settings/settings-panel.tsx and demo/src/lab/lab-app.tsx (other components, other props). */}
         <ChatSidebar
           list={list}
           activeId={activeId}
@@ -66,6 +68,7 @@ export function ChatShell({ stores }: { readonly stores: ThreadlensStores }) {
         {activeId === undefined || choice === undefined ? (
           <NoOpenChat list={list} onCreate={createThread} />
         ) : (
+          // Repeated on purpose: props one a line, like demo/src/lab/lab-app.tsx (other components; the chat and the lab share no code).
           <ActiveChat
             key={activeId}
             stores={stores}
@@ -126,20 +129,10 @@ function ChatToasts({ stores, problem, notice, onDismiss, onDismissNotice }: Cha
         </p>
       )}
       {problem === undefined ? null : (
-        <p className="chat-banner chat-banner--error" role="alert" data-testid="app-problem">
-          {problem}{' '}
-          <button type="button" className="chat-link-button" onClick={onDismiss}>
-            Dismiss
-          </button>
-        </p>
+        <DismissibleLine className="chat-banner chat-banner--error" role="alert" testId="app-problem" text={problem} onDismiss={onDismiss} />
       )}
       {notice === undefined ? null : (
-        <p className="chat-banner chat-banner--done" role="status" data-testid="app-notice">
-          {notice}{' '}
-          <button type="button" className="chat-link-button" onClick={onDismissNotice}>
-            Dismiss
-          </button>
-        </p>
+        <DismissibleLine className="chat-banner chat-banner--done" role="status" testId="app-notice" text={notice} onDismiss={onDismissNotice} />
       )}
     </div>
   )

@@ -31,6 +31,7 @@ export function ChatSidebar({ list, activeId, memory, actions, onOpen, onCreate,
           Close
         </button>
       </div>
+      {/* Repeated on purpose: props one a line, like demo/src/lab/lab-app.tsx (other components; the chat and the lab share no code). */}
       <ThreadSidebar
         list={list}
         activeId={activeId}

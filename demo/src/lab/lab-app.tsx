@@ -52,6 +52,8 @@ export function LabApp() {
             {sampleThread.entries.length}-entry sample thread · {policyLine(policy)}
           </p>
         </div>
+        {/* Repeated on purpose: props one a line, the shape of the chat's in demo/src/chat/chat-shell.tsx, demo/src/chat/chat-sidebar.tsx and
+            demo/src/chat/settings/settings-panel.tsx (other components; the chat and the lab share no code). */}
         <PolicyControls
           policyId={policyId}
           onPolicyChange={setPolicyId}

@@ -72,6 +72,7 @@ export function FixedRowList({ count, rowHeight, renderRow, rowKey, label, testI
     )
   }
   return (
+    // Repeated on purpose: the scroll element of MeasuredList in devtools/src/components/virtual-list.tsx (keep them alike; a shared helper cost gzipped bytes).
     <div
       ref={scrollRef}
       onScroll={onScroll}

@@ -61,6 +61,7 @@ function MeasuredList({ count, rowHeight, renderRow, rowKey, label, testId, clas
   }
   const items = virtualizer.getVirtualItems()
   return (
+    // Repeated on purpose: the scroll element of devtools/src/components/fixed-row-list.tsx (keep them alike; a shared helper cost gzipped bytes).
     <div
       ref={scrollRef}
       onScroll={followEnd ? onScroll : undefined}

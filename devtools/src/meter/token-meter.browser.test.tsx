@@ -4,6 +4,7 @@ import { createRoot } from 'react-dom/client'
 import { afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { ThreadlensTokenMeter, type ThreadlensTokenMeterProps } from '../index'
 import { ThreadlensTokenMeter as ProductionTokenMeter } from '../production'
+import { meterLegendIds } from '../testing/meter-legend'
 
 let counter: Awaited<ReturnType<typeof createTokenCounter>>
 beforeAll(async () => {
@@ -94,16 +95,7 @@ describe('ThreadlensTokenMeter', () => {
     expect(inside(standIn, '[data-testid="meter-counter"]').textContent).toBe('estimated until o200k_base loads')
     expect(inside(standIn, '[data-testid="meter-total"]').textContent).toBe(`≈${meta.tokens.total}`)
     const parts = [...(full.shadowRoot?.querySelectorAll<HTMLElement>('[data-testid="meter-legend"] > li') ?? [])]
-    expect(parts.map((part) => part.dataset['testid'])).toEqual([
-      'meter-system',
-      'meter-memory',
-      'meter-summary',
-      'meter-history',
-      'meter-pending',
-      'meter-tools',
-      'meter-reserved',
-      'meter-free',
-    ])
+    expect(parts.map((part) => part.dataset['testid'])).toEqual(meterLegendIds)
     expect(parts[6]?.textContent).toBe('reserved output 200(for output)')
     expect(inside(full, '[data-testid="meter-reserved-bar"]').textContent).toContain('+200 reserved')
   })

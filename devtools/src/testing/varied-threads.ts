@@ -1,7 +1,14 @@
 import { createTokenCounter, project, type ContextPolicy, type EntryInput } from '@threadlens/core'
-import { callRecord, StoredHashes, type CallAttempt, type RecordedCall } from '@threadlens/core/calls'
+import {
+  callRecord,
+  type CallAttempt,
+  type CallAttemptError,
+  type CallRecordOptions,
+  type CallTiming,
+  type RecordedCall,
+} from '@threadlens/core/calls'
 import type { MemoryBackedStores } from '@threadlens/store'
-import { actionArbitrary, actionsArbitrary, buildThread } from '@threadlens/testing'
+import { actionArbitrary, actionsArbitrary, buildThread, testCallOptions } from '@threadlens/testing'
 import fc from 'fast-check'
 
 // Threads as users leave them, for tests that render every tab: random conversations (core's
@@ -232,56 +239,35 @@ export function variedThreads(seed: number, count: number, policy: ContextPolicy
   ]
 }
 
+/** Attempt `attempt` of a call, logged when it ended (for now or for good) without an answer: its record says how. */
+export function unansweredAttempt(
+  base: CallRecordOptions,
+  call: Pick<CallAttempt, 'threadId' | 'callId' | 'requestId'>,
+  attempt: number,
+  status: CallAttempt['status'],
+  timing: CallTiming,
+  error: CallAttemptError,
+): CallAttempt {
+  const record = callRecord({ ...base, stopReason: status === 'aborted' ? 'abort' : 'error', timing })
+  return { id: `${call.callId}#${attempt}`, ...call, attempt, status, record, error }
+}
+
 /** Records a failed, a retried and an aborted attempt of the thread's calls in the call log. */
 export async function recordAttempts(stores: MemoryBackedStores, threadId: string, policy: ContextPolicy): Promise<void> {
   const counter = await createTokenCounter('heuristic')
   const thread = await stores.threads.load(threadId)
   const projection = project({ thread, policy, counter, tools: [] })
-  const base = {
-    model: 'claude-sonnet-4-5',
-    provider: 'anthropic',
-    counter,
-    policy,
-    tools: [],
-    memory: undefined,
-    projection,
-    basisSeq: thread.nextSeq,
-    stored: new StoredHashes(),
-  }
+  const base = testCallOptions({ model: 'claude-sonnet-4-5', provider: 'anthropic', counter, policy, projection, basisSeq: thread.nextSeq })
   const startedAt = Date.UTC(2026, 10, 2)
-  const attempts: CallAttempt[] = [
-    {
-      id: 'late-1#1',
-      threadId,
-      callId: 'late-1',
-      attempt: 1,
-      status: 'retried',
-      record: callRecord({ ...base, stopReason: 'error', usage: undefined, timing: { startedAt, durationMs: 300, attempts: 1 } }),
-      error: { name: 'RateLimitError', message: 'rate limited: retry after 2 s', status: 429 },
-    },
-    {
-      id: 'late-1#2',
-      threadId,
-      callId: 'late-1',
-      attempt: 2,
-      status: 'failed',
-      record: callRecord({ ...base, stopReason: 'error', usage: undefined, timing: { startedAt: startedAt + 2_000, durationMs: 120, attempts: 2 } }),
-      error: { name: 'ProviderAuthError', message: '<b>invalid</b> x-api-key', status: 401 },
-    },
-    {
-      id: 'late-2#1',
-      threadId,
-      callId: 'late-2',
-      attempt: 1,
-      status: 'aborted',
-      record: callRecord({
-        ...base,
-        stopReason: 'abort',
-        usage: undefined,
-        timing: { startedAt: startedAt + 9_000, firstTokenMs: 380, durationMs: 2_100, attempts: 1 },
-      }),
-      error: { name: 'AbortError', message: 'The request was aborted.' },
-    },
+  const late1 = { threadId, callId: 'late-1' }
+  const late2 = { threadId, callId: 'late-2' }
+  const rateLimited = { name: 'RateLimitError', message: 'rate limited: retry after 2 s', status: 429 }
+  const badKey = { name: 'ProviderAuthError', message: '<b>invalid</b> x-api-key', status: 401 }
+  const stopped = { name: 'AbortError', message: 'The request was aborted.' }
+  const attempts = [
+    unansweredAttempt(base, late1, 1, 'retried', { startedAt, durationMs: 300, attempts: 1 }, rateLimited),
+    unansweredAttempt(base, late1, 2, 'failed', { startedAt: startedAt + 2_000, durationMs: 120, attempts: 2 }, badKey),
+    unansweredAttempt(base, late2, 1, 'aborted', { startedAt: startedAt + 9_000, firstTokenMs: 380, durationMs: 2_100, attempts: 1 }, stopped),
   ]
   for (const attempt of attempts) await stores.calls.recordAttempt(attempt)
 }

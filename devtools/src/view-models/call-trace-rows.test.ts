@@ -1,20 +1,10 @@
 import { createThread, type CallRecord, type Entry } from '@threadlens/core'
 import type { CallAttempt, ThreadCall } from '@threadlens/core/calls'
+import { bareCallRecord } from '@threadlens/testing'
 import { describe, expect, it } from 'vitest'
 import { countDifference, rowNeighbours, stepLines, traceLabel, traceRows, type TraceRow } from './call-trace-rows'
 
-const record = (startedAt: number, extra: Partial<CallRecord> = {}): CallRecord => ({
-  model: 'm',
-  provider: 'p',
-  counter: 'heuristic',
-  policyHash: 'p',
-  toolsHash: 't',
-  basisSeq: 0,
-  messagesHash: 'h',
-  stopReason: 'stop',
-  startedAt,
-  ...extra,
-})
+const record = (startedAt: number, extra: Partial<CallRecord> = {}): CallRecord => bareCallRecord({ startedAt, ...extra })
 const call = (callId: string, stored: CallRecord | undefined): ThreadCall => ({
   callId,
   ordinal: 0,

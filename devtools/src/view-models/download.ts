@@ -1,3 +1,5 @@
+// Repeated on purpose: the same helper as demo/src/chat/threads/thread-files.ts (the demo uses the packages' public APIs only,
+// and the devtools do not export a file download).
 /**
  * Saves text as a file through a temporary object URL. The link is never put in the page and only
  * ever points at a blob: URL the devtools made, so nothing from the thread can become a link.

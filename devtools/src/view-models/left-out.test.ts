@@ -2,7 +2,8 @@ import { createThread, createTokenCounter, definePolicy, project, type Entry, ty
 import fc from 'fast-check'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { entryFates } from '@threadlens/core/views'
-import { leftOut, reasonBadgeClass, leftOutHeading, leftOutTotals, rangeText, type LeftOutGroup, type LeftOutReason } from './left-out'
+import { turnEntries } from '../testing/turns'
+import { leftOut, reasonBadgeClass, leftOutHeading, leftOutTotals, rangeText, reasonOrder, type LeftOutGroup } from './left-out'
 
 let counter: TokenCounter
 beforeAll(async () => {
@@ -44,28 +45,7 @@ function expectHeadingAgrees(groups: readonly LeftOutGroup[]) {
 function buildThread(turns: number, summaryTo: number | undefined, words: number) {
   const thread = createThread({ id: 'left-out', now: () => 1 })
   for (let turn = 0; turn < turns; turn++) {
-    thread.append({
-      kind: 'message',
-      payload: { role: 'user', content: `question ${turn} ${'word '.repeat(words)}` },
-      refs: { requestId: `r${turn}` },
-    })
-    if (turn % 2 === 0) {
-      thread.append({
-        kind: 'tool_call',
-        payload: { name: 'lookup', arguments: { turn } },
-        refs: { requestId: `r${turn}`, callId: `c${turn}`, toolCallId: `t${turn}` },
-      })
-      thread.append({
-        kind: 'tool_result',
-        payload: { name: 'lookup', result: 'row '.repeat(words * 4) },
-        refs: { requestId: `r${turn}`, toolCallId: `t${turn}` },
-      })
-    }
-    thread.append({
-      kind: 'message',
-      payload: { role: 'assistant', content: `answer ${turn} ${'word '.repeat(words)}` },
-      refs: { requestId: `r${turn}` },
-    })
+    thread.appendMany(turnEntries(turn, { words, tool: turn % 2 === 0 }))
     if (summaryTo !== undefined && turn === Math.floor(turns / 2))
       thread.append({ kind: 'summary', payload: { fromSeq: 0, toSeq: Math.min(summaryTo, thread.entries.length - 1), content: 'what happened' } })
   }
@@ -138,29 +118,13 @@ describe('leftOut', () => {
   })
 
   it(`heads the list with what every listed group adds up to, whatever the reasons (seed ${SEED})`, () => {
-    const reasons: readonly LeftOutReason[] = [
-      'budget',
-      'window',
-      'cache-window',
-      'summarized',
-      'superseded',
-      'isolated',
-      'masked',
-      'pruned',
-      'deduped',
-      'kind',
-      'unresolved',
-      'orphan',
-      'applied',
-      'reset',
-    ]
     const group = fc.record({
-      reason: fc.constantFrom(...reasons),
+      reason: fc.constantFrom(...reasonOrder),
       count: fc.integer({ min: 1, max: 5_000 }),
       tokens: fc.option(fc.integer({ min: 0, max: 2_000_000 }), { nil: undefined }),
     })
     fc.assert(
-      fc.property(fc.uniqueArray(group, { selector: (item) => item.reason, maxLength: reasons.length }), (items) => {
+      fc.property(fc.uniqueArray(group, { selector: (item) => item.reason, maxLength: reasonOrder.length }), (items) => {
         const groups: LeftOutGroup[] = items.map((item) => ({
           ...item,
           label: item.reason,

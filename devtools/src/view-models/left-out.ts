@@ -26,7 +26,7 @@ export interface LeftOutGroup {
 }
 
 /** Biggest savers first would shuffle between calls; this order puts what a user asks about first. */
-const reasonOrder: readonly LeftOutReason[] = [
+export const reasonOrder: readonly LeftOutReason[] = [
   'budget',
   'window',
   'cache-window',

@@ -1,6 +1,7 @@
 import { createThread, createTokenCounter, definePolicy, project, type ContextPolicy, type Thread, type TokenCounter } from '@threadlens/core'
 import fc from 'fast-check'
 import { beforeAll, describe, expect, it } from 'vitest'
+import { turnEntries } from '../testing/turns'
 import { turnDiff } from './turn-diff'
 
 let counter: TokenCounter
@@ -10,25 +11,9 @@ beforeAll(async () => {
 
 const SEED = 1314
 
+/** A request whose question is not ASCII (its bytes and characters differ), with a long tool result when `tool`. */
 function addTurn(thread: Thread, turn: number, words: number, tool: boolean): void {
-  thread.append({ kind: 'message', payload: { role: 'user', content: `question ${turn} ${'wörd '.repeat(words)}` }, refs: { requestId: `r${turn}` } })
-  if (tool) {
-    thread.append({
-      kind: 'tool_call',
-      payload: { name: 'lookup', arguments: { turn } },
-      refs: { requestId: `r${turn}`, callId: `c${turn}`, toolCallId: `t${turn}` },
-    })
-    thread.append({
-      kind: 'tool_result',
-      payload: { name: 'lookup', result: 'row '.repeat(words * 5) },
-      refs: { requestId: `r${turn}`, toolCallId: `t${turn}` },
-    })
-  }
-  thread.append({
-    kind: 'message',
-    payload: { role: 'assistant', content: `answer ${turn} ${'word '.repeat(words)}` },
-    refs: { requestId: `r${turn}` },
-  })
+  thread.appendMany(turnEntries(turn, { words, tool, questionWord: 'wörd', resultWords: words * 5 }))
 }
 
 const encoder = new TextEncoder()

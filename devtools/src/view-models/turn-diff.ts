@@ -71,6 +71,7 @@ function formsBySeq(result: ProjectionResult): Map<number, { form: EntryForm; to
   return forms
 }
 
+// Repeated on purpose: a word table, the shape of codeByName in packages/store/src/storage-error-codes.ts (other keys, other meaning).
 const formWords: Readonly<Record<EntryForm, string>> = {
   whole: 'sent whole',
   masked: 'masked',

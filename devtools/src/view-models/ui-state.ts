@@ -1,3 +1,4 @@
+// Repeated on purpose: the readers this file uses, by the names packages/core/src/internal/index.ts exports (an import list).
 import {
   array,
   boolean,

@@ -1,3 +1,5 @@
+import { DismissibleLine } from '../dismissible-line'
+
 export interface ChatNoticesProps {
   readonly phase: 'idle' | 'running' | 'waiting'
   readonly error: { readonly name: string; readonly message: string } | undefined
@@ -29,12 +31,7 @@ export function ChatNotices({ phase, error, notice, projectionError, onDismiss }
         </p>
       )}
       {notice === undefined ? null : (
-        <p className="chat-notice" role="status" data-testid="chat-notice">
-          {notice}{' '}
-          <button type="button" className="chat-link-button" onClick={onDismiss}>
-            Dismiss
-          </button>
-        </p>
+        <DismissibleLine className="chat-notice" role="status" testId="chat-notice" text={notice} onDismiss={onDismiss} />
       )}
     </div>
   )

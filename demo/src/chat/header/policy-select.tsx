@@ -20,23 +20,21 @@ export function PolicySelect({
         Policy
       </label>
       <select id={id} className="chat-select" data-testid="chat-policy-select" value={value} onChange={(event) => onChange(event.target.value)}>
-        <optgroup label="Presets">
-          {presets.map((option) => (
-            <option key={option.id} value={option.id}>
-              {option.label}
-            </option>
-          ))}
-        </optgroup>
-        {models.length === 0 ? null : (
-          <optgroup label="Per model (policyForModel)">
-            {models.map((option) => (
-              <option key={option.id} value={option.id}>
-                {option.label}
-              </option>
-            ))}
-          </optgroup>
-        )}
+        <OptionGroup label="Presets" options={presets} />
+        {models.length === 0 ? null : <OptionGroup label="Per model (policyForModel)" options={models} />}
       </select>
     </span>
+  )
+}
+
+function OptionGroup({ label, options }: { readonly label: string; readonly options: readonly ChatPolicyOption[] }) {
+  return (
+    <optgroup label={label}>
+      {options.map((option) => (
+        <option key={option.id} value={option.id}>
+          {option.label}
+        </option>
+      ))}
+    </optgroup>
   )
 }

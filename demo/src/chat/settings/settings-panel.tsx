@@ -62,6 +62,7 @@ export function SettingsPanel({ settings, onApply, onClose }: SettingsPanelProps
         Model
       </h2>
       <ProviderChoice name={`${id}-provider`} provider={provider} initial={settings.provider} onChoose={choose} />
+      {/* Repeated on purpose: props one a line, the shape of demo/src/chat/chat-shell.tsx and demo/src/lab/lab-app.tsx (other components, other props). */}
       {provider === 'offline' ? null : (
         <ServerFields
           provider={provider}

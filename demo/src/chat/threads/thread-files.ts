@@ -1,3 +1,5 @@
+// Repeated on purpose: the same helper as devtools/src/view-models/download.ts (the demo uses the packages' public APIs only,
+// and a file download is not part of any).
 /** Saves text as a file through a temporary blob: URL; the link never enters the page. */
 export function downloadText(fileName: string, text: string, type: string): void {
   const url = URL.createObjectURL(new Blob([text], { type }))

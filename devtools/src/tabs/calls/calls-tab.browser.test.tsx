@@ -1,6 +1,7 @@
 import { createTokenCounter, project, type EntryInput } from '@threadlens/core'
-import { callRecord, completeCallRecord, StoredHashes } from '@threadlens/core/calls'
+import { callRecord, completeCallRecord } from '@threadlens/core/calls'
 import { createSessionSource } from '@threadlens/client'
+import { serverCallOptions } from '@threadlens/testing'
 import { describe, expect, it } from 'vitest'
 import { conversation, eventually, renderPanel, testPolicy } from '../../testing/panel-harness'
 
@@ -72,20 +73,9 @@ describe('Calls tab', () => {
     const counter = await createTokenCounter('heuristic')
     const projection = project({ thread, policy, counter, tools: [] })
     // Written by the browser when it sent the request, completed from the route's report when the reply was saved.
-    const sent = callRecord({
-      model: 'server',
-      provider: 'server',
-      counter,
-      policy,
-      tools: [],
-      memory: undefined,
-      projection,
-      basisSeq: thread.nextSeq,
-      stored: new StoredHashes(),
-      stopReason: 'unknown',
-      usage: undefined,
-      timing: { startedAt: Date.UTC(2026, 10, 28, 9, 0, 0) },
-    })
+    const sent = callRecord(
+      serverCallOptions({ counter, policy, projection, basisSeq: thread.nextSeq, timing: { startedAt: Date.UTC(2026, 10, 28, 9) } }),
+    )
     const steps = [
       {
         stopReason: 'tool-calls',

@@ -1,8 +1,10 @@
 import { createTokenCounter, project, type EntryInput } from '@threadlens/core'
-import { callRecord, StoredHashes, type CallAttempt } from '@threadlens/core/calls'
+import { callRecord, StoredHashes, type CallAttempt, type CallAttemptError, type CallTiming } from '@threadlens/core/calls'
+import { testCallOptions } from '@threadlens/testing'
 import { page } from 'vitest/browser'
 import { describe, expect, it } from 'vitest'
 import { eventually, renderPanel, testPolicy, type Harness } from '../../testing/panel-harness'
+import { unansweredAttempt } from '../../testing/varied-threads'
 
 // A thread as the agent leaves it after a call retried twice and a call that failed for good (and,
 // with `aborted`, a last call the user stopped): answered calls on the thread (meta.call), the rest
@@ -21,75 +23,29 @@ async function seeded({ aborted = false } = {}) {
     ])
     const thread = await stores.threads.load(threadId)
     const projection = project({ thread, policy, counter, tools: [] })
-    const base = {
-      model: 'claude-sonnet-4-5',
-      provider: 'anthropic',
-      counter,
-      policy,
-      tools: [],
-      memory: undefined,
-      projection,
-      basisSeq: thread.nextSeq,
-      stored,
-    }
+    const base = testCallOptions({ model: 'claude-sonnet-4-5', provider: 'anthropic', counter, policy, projection, basisSeq: thread.nextSeq, stored })
     const startedAt = start + turn * 60_000
     const callId = `call-${turn}`
+    const call = { threadId, callId, requestId: `r${turn}` }
+    const logAttempt = (attempt: number, status: CallAttempt['status'], timing: CallTiming, error: CallAttemptError) =>
+      attempts.push(unansweredAttempt(base, call, attempt, status, timing, error))
     if (turn === 1) {
-      for (const attempt of [1, 2]) {
-        const record = callRecord({
-          ...base,
-          stopReason: 'error',
-          usage: undefined,
-          timing: { startedAt: startedAt + (attempt - 1) * 2_000, durationMs: 300, attempts: attempt },
-        })
-        attempts.push({
-          id: `${callId}#${attempt}`,
-          threadId,
-          callId,
-          requestId: `r${turn}`,
-          attempt,
-          status: 'retried',
-          record,
-          error: {
-            name: attempt === 1 ? 'RateLimitError' : 'ProviderServerError',
-            message: attempt === 1 ? 'rate limited: retry after 2 s' : 'overloaded',
-            status: attempt === 1 ? 429 : 529,
-          },
-        })
-      }
+      const retries = [
+        { name: 'RateLimitError', message: 'rate limited: retry after 2 s', status: 429 },
+        { name: 'ProviderServerError', message: 'overloaded', status: 529 },
+      ]
+      retries.forEach((error, index) =>
+        logAttempt(index + 1, 'retried', { startedAt: startedAt + index * 2_000, durationMs: 300, attempts: index + 1 }, error),
+      )
     }
     if (turn === 2) {
-      const record = callRecord({ ...base, stopReason: 'error', usage: undefined, timing: { startedAt, durationMs: 120, attempts: 1 } })
-      attempts.push({
-        id: `${callId}#1`,
-        threadId,
-        callId,
-        requestId: `r${turn}`,
-        attempt: 1,
-        status: 'failed',
-        record,
-        error: { name: 'ProviderAuthError', message: 'invalid x-api-key', status: 401 },
-      })
+      logAttempt(1, 'failed', { startedAt, durationMs: 120, attempts: 1 }, { name: 'ProviderAuthError', message: 'invalid x-api-key', status: 401 })
       continue
     }
     if (turn === 3) {
       // Stopped by the user 2.1 s in, after the first token: the agent logs it with the abort's error.
-      const record = callRecord({
-        ...base,
-        stopReason: 'abort',
-        usage: undefined,
-        timing: { startedAt, firstTokenMs: 380, durationMs: 2_100, attempts: 1 },
-      })
-      attempts.push({
-        id: `${callId}#1`,
-        threadId,
-        callId,
-        requestId: `r${turn}`,
-        attempt: 1,
-        status: 'aborted',
-        record,
-        error: { name: 'AbortError', message: 'The request was aborted.' },
-      })
+      const stopped = { name: 'AbortError', message: 'The request was aborted.' }
+      logAttempt(1, 'aborted', { startedAt, firstTokenMs: 380, durationMs: 2_100, attempts: 1 }, stopped)
       continue
     }
     const local = projection.meta.tokens.total

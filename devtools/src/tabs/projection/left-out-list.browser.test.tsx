@@ -33,6 +33,7 @@ describe('Left out', () => {
     panel.unmount()
   })
 
+  // Repeated on purpose: the harness's render-a-panel setup, as in devtools/src/tabs/tokens/tokens-tab.browser.test.tsx (other tab, other policy).
   it('counts every group listed under the heading, masked ones too (entries and tokens)', async () => {
     const entries = conversation(24, 20)
     const panel = await renderPanel({

@@ -58,6 +58,7 @@ export function ProjectedMessages({ result }: { readonly result: ProjectionResul
         const rows = bySegment.get(segment)
         if (rows === undefined) return null
         const tokens = rows.reduce((total, row) => total + (row.info?.tokens ?? 0), 0)
+        // Repeated on purpose: props one a line, like devtools/src/tabs/timeline/timeline-tab.tsx (other components, other props).
         return (
           <SegmentBlock
             key={segment}

@@ -36,6 +36,7 @@ export function TimelineTab() {
     selected === undefined ? undefined : visible === undefined ? selected.seq - (entries[0]?.seq ?? 0) : visible.indexOf(entries.indexOf(selected))
   return (
     <>
+      {/* Repeated on purpose: props one a line, like devtools/src/tabs/shared/projected-messages.tsx (other components, other props). */}
       <TimelineFilters
         kinds={kinds}
         onKinds={setKinds}

@@ -1,4 +1,5 @@
 import { describe, expect, it, vi } from 'vitest'
+import { meterLegendIds } from '../../testing/meter-legend'
 import { conversation, eventually, renderPanel, testPolicy } from '../../testing/panel-harness'
 
 describe('Tokens tab', () => {
@@ -14,16 +15,7 @@ describe('Tokens tab', () => {
     expect(meter.dataset['exact']).toBe('false')
     const legend = await panel.find('meter-legend')
     const parts = panel.queryAll('[data-testid="meter-legend"] > li').map((part) => part.dataset['testid'])
-    expect(parts).toEqual([
-      'meter-system',
-      'meter-memory',
-      'meter-summary',
-      'meter-history',
-      'meter-pending',
-      'meter-tools',
-      'meter-reserved',
-      'meter-free',
-    ])
+    expect(parts).toEqual(meterLegendIds)
     expect(legend.textContent).toContain('reserved output 1,000(for output)')
     // Input parts and free space are shares of the 3,000-token input budget: they add up to 100%.
     const shares = panel.queryAll('[data-testid="meter-legend"] > li .tl-meter-muted').map((cell) => cell.textContent ?? '')
@@ -33,6 +25,7 @@ describe('Tokens tab', () => {
     panel.unmount()
   })
 
+  // Repeated on purpose: the harness's render-a-panel setup, as in devtools/src/tabs/projection/left-out-list.browser.test.tsx (other tab, other policy).
   it('turns amber over 75% and red over 90% of the input budget, and estimates cost for a known model', async () => {
     const entries = conversation(6, 60)
     const amber = await renderPanel({

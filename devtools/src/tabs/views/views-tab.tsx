@@ -53,6 +53,8 @@ export function ViewsTab() {
         ))}
       </div>
       <div className="tl-split">
+        {/* Repeated on purpose: the conversation column and the reasoning column below have one layout; a shared component
+            for them made the tab's chunk bigger gzipped. */}
         {mode === 'reasoning' ? null : (
           <section aria-label="conversation view" data-testid="conversation-view" className="tl-view-conversation">
             <h3 className="tl-h">

@@ -4,8 +4,9 @@ import { definePolicy } from '../policy/policy'
 import { project } from '../project/project'
 import { createRecallIndex } from '../recall/recall-index'
 import { createTokenCounter } from '../tokens/token-counter'
+import { testCallOptions } from '../testing/calls'
 import { readCallRecords } from './read-call-records'
-import { callRecord, StoredHashes } from './write-call-record'
+import { callRecord } from './write-call-record'
 
 describe('callRecord: what the projection did, for the devtools to mark', () => {
   it('records how many older entries recall brought back and which summary stood in, and reads them back', async () => {
@@ -23,19 +24,7 @@ describe('callRecord: what the projection did, for the devtools to mark', () => 
     const projection = project({ thread, policy, counter, recall: createRecallIndex() })
     expect(projection.meta.recall?.seqs.length).toBeGreaterThan(0)
     expect(projection.meta.summaryUsed).toBe(true)
-    const record = callRecord({
-      model: 'm',
-      provider: 'p',
-      counter,
-      policy,
-      tools: [],
-      memory: undefined,
-      projection,
-      basisSeq: thread.nextSeq,
-      stored: new StoredHashes(),
-      stopReason: 'stop',
-      usage: undefined,
-    })
+    const record = callRecord(testCallOptions({ counter, policy, projection, basisSeq: thread.nextSeq }))
     expect(record.recalledEntries).toBe(projection.meta.recall?.seqs.length)
     expect(record.summarySeq).toBe(projection.meta.summary?.seq)
     thread.append({ kind: 'message', payload: { role: 'assistant', content: '4471.' }, refs: { callId: 'c1' }, meta: { call: record } })
@@ -48,19 +37,7 @@ describe('callRecord: what the projection did, for the devtools to mark', () => 
     thread.append({ kind: 'message', payload: { role: 'user', content: 'hello' } })
     const policy = definePolicy({ tokenizer: 'heuristic' })
     const projection = project({ thread, policy, counter })
-    const record = callRecord({
-      model: 'm',
-      provider: 'p',
-      counter,
-      policy,
-      tools: [],
-      memory: undefined,
-      projection,
-      basisSeq: 1,
-      stored: new StoredHashes(),
-      stopReason: 'stop',
-      usage: undefined,
-    })
+    const record = callRecord(testCallOptions({ counter, policy, projection, basisSeq: 1 }))
     expect(record).not.toHaveProperty('recalledEntries')
     expect(record).not.toHaveProperty('summarySeq')
   })

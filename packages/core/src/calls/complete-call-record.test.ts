@@ -5,8 +5,9 @@ import { InvalidEntryError } from '../errors/threadlens-error'
 import { definePolicy } from '../policy/policy'
 import { project } from '../project/project'
 import { createTokenCounter } from '../tokens/token-counter'
+import { serverCallOptions } from '../testing/calls'
 import { readCallRecords } from './read-call-records'
-import { callRecord, completeCallRecord, StoredHashes } from './write-call-record'
+import { callRecord, completeCallRecord } from './write-call-record'
 
 describe('completeCallRecord: a record written when the request was sent, completed by how the call ended', async () => {
   const counter = await createTokenCounter('heuristic')
@@ -14,20 +15,7 @@ describe('completeCallRecord: a record written when the request was sent, comple
   const thread = createThread({ id: 't1' })
   thread.append({ kind: 'message', payload: { role: 'user', content: 'hello' } })
   const projection = project({ thread, policy, counter, tools: [] })
-  const sent = callRecord({
-    model: 'server',
-    provider: 'server',
-    counter,
-    policy,
-    tools: [],
-    memory: undefined,
-    projection,
-    basisSeq: 1,
-    stored: new StoredHashes(),
-    stopReason: 'unknown',
-    usage: undefined,
-    timing: { startedAt: 1_000 },
-  })
+  const sent = callRecord(serverCallOptions({ counter, policy, projection, basisSeq: 1, timing: { startedAt: 1_000 } }))
   const steps = [
     { stopReason: 'tool-calls', inputTokens: 10, outputTokens: 4, cachedInputTokens: 8, firstTokenMs: 30, durationMs: 50 },
     { stopReason: 'stop', inputTokens: 20, outputTokens: 6, durationMs: 40 },

@@ -1,5 +1,6 @@
 import type { CallRecord, EntryInput } from '@threadlens/core'
 import type { CallAttempt } from '@threadlens/core/calls'
+import { bareCallRecord } from '@threadlens/testing'
 import { describe, expect, it } from 'vitest'
 import { openTab } from '../testing/tab-protocol'
 import { openTabs, threadInNewDatabase } from '../testing/browser-stores'
@@ -8,20 +9,15 @@ import { createCallLog } from '../backends/indexeddb/create-call-log'
 
 // Real Chromium; the other "tabs" are Web Workers with their own IndexedDB connections.
 
-const record = (reported: number): CallRecord => ({
-  model: 'claude-sonnet-4-5',
-  provider: 'anthropic',
-  counter: 'heuristic',
-  policyHash: 'p',
-  toolsHash: 't',
-  basisSeq: 0,
-  messagesHash: 'h',
-  stopReason: 'stop',
-  localInputTokens: 1_000,
-  inputTokens: reported,
-  outputTokens: 5,
-  sentMessages: 4,
-})
+const record = (reported: number): CallRecord =>
+  bareCallRecord({
+    model: 'claude-sonnet-4-5',
+    provider: 'anthropic',
+    localInputTokens: 1_000,
+    inputTokens: reported,
+    outputTokens: 5,
+    sentMessages: 4,
+  })
 
 const reply = (label: string, reported: number): EntryInput => ({
   kind: 'message',
