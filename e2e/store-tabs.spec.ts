@@ -125,6 +125,27 @@ test('site data cleared while the app is open → StorageResetError, never a sil
   expect(await call(page, (harness) => harness.status(), undefined)).toMatchObject({ state: 'stopped', reason: 'cleared' })
 })
 
+test('site data cleared during a 5,000-entry appendMany → that call reports StorageResetError, not a bare abort', async ({ context }) => {
+  const name = databaseName('cleared-mid-write')
+  const page = await openTab(context, name)
+  const threadId = value(await call(page, (harness, title: string) => harness.create(title), 'cleared mid-write'))
+  await call(page, (harness, id: string) => harness.appendManyInBackground(id, 5000, 'batch'), threadId)
+  await page.waitForFunction(() => (window as unknown as { storeHarness: { phase: string } }).storeHarness.phase === 'writing')
+  const cdp = await context.newCDPSession(page)
+  await cdp.send('Storage.clearDataForOrigin', { origin: new URL(tabs.url).origin, storageTypes: 'all' })
+  await page.waitForFunction(() => (window as unknown as { storeHarness: { phase: string } }).storeHarness.phase !== 'writing')
+  const { phase, backgroundError } = await page.evaluate(() => {
+    const { storeHarness } = window as unknown as { storeHarness: Pick<StoreHarness, 'phase' | 'backgroundError'> }
+    return { phase: storeHarness.phase, backgroundError: storeHarness.backgroundError }
+  })
+  test.info().annotations.push({ type: 'outcome', description: phase })
+  // The batch either committed before the clear, or its call names the reset.
+  if (phase === 'failed') expect(backgroundError).toMatchObject({ name: 'StorageResetError', reason: 'cleared', code: 'reset' })
+  else expect(phase).toBe('done')
+  const list = await call(page, (harness) => harness.list(), undefined)
+  expect(list.ok ? 'listed' : list.error.name).toBe('StorageResetError')
+})
+
 test('a schema upgrade from another tab → the old tab stops writing with a clear error', async ({ context }) => {
   const name = databaseName('upgrade')
   const oldTab = await openTab(context, name)

@@ -1,7 +1,7 @@
 import type { Entry } from '@threadlens/core'
 import { custom, fail, looseObject, optional, string } from '@threadlens/core/internal'
-import { Dexie, liveQuery, type Table } from 'dexie'
-import { SchemaUpgradeError, StorageResetError, type StorageError } from '../../errors'
+import { Dexie, type Table } from 'dexie'
+import { SchemaUpgradeError, StorageError, StorageResetError } from '../../errors'
 import { toStorageError } from '../../storage-error-codes'
 import type { Memory } from '@threadlens/core'
 import type { CallAttempt, TokenCalibration } from '@threadlens/core/calls'
@@ -16,7 +16,7 @@ import {
 } from '../../rows'
 import { defineSchema, schemaVersion } from './schema'
 import { parseOptions, readIfValid } from '../../parse-options'
-import { watchRows } from './watch-rows'
+import { dexieRuntime, type DexieRuntime } from './dexie-runtime'
 import { CommitHooks, type OwnAppend } from './commit-hooks'
 
 export interface OpenThreadlensDBOptions {
@@ -56,31 +56,6 @@ export type DatabaseStatus =
   | { readonly state: 'stopped'; readonly reason: DatabaseStopReason; readonly otherVersion: number | undefined }
 
 const working: DatabaseStatus = { state: 'working' }
-
-/**
- * The few Dexie values the stores need besides the database itself. The stores reach them through
- * the opened database (`db.dexieRuntime`) instead of importing `dexie`, so the main entry point of
- * `@threadlens/store` loads Dexie only when a database is opened (see `openThreadlensDB`).
- */
-export interface DexieRuntime {
-  readonly liveQuery: typeof liveQuery
-  /** The lowest key of any type (for ranges over a compound key's last part). */
-  readonly minKey: unknown
-  /** The highest key of any type. */
-  readonly maxKey: unknown
-  /** The IndexedDB transaction of the Dexie transaction scope this runs in, if any. */
-  currentIdbTransaction(): IDBTransaction | undefined
-  /** See `watchRows`. */
-  readonly watchRows: typeof watchRows
-}
-
-const dexieRuntime: DexieRuntime = {
-  liveQuery,
-  minKey: Dexie.minKey,
-  maxKey: Dexie.maxKey,
-  currentIdbTransaction: () => Dexie.currentTransaction?.idbtrans ?? undefined,
-  watchRows,
-}
 
 /**
  * The threadlens database (Dexie): `threads` (one row per thread, with the facts windowed loads
@@ -259,7 +234,26 @@ export class ThreadlensDB extends Dexie {
     try {
       return await body()
     } catch (error) {
-      throw this.toError(error, operation)
+      const mapped = this.toError(error, operation)
+      if (!(mapped instanceof StorageError && (mapped.code === 'aborted' || mapped.code === 'closed'))) throw mapped
+      // Clearing the site's data closes the connection under a running transaction, and its abort
+      // can arrive before the browser's `close` event: look at the sentinel, so this call reports
+      // the StorageResetError the next one would, not a bare abort.
+      await this.probeSentinel()
+      throw this.stoppedError(operation) ?? mapped
+    }
+  }
+
+  /** Reads the sentinel (Dexie reopens a connection the browser closed; see `onReady`): three tries at most, 150 ms of waiting in all. */
+  private async probeSentinel(): Promise<void> {
+    for (let attempt = 1; attempt <= 3 && this.currentStatus.state === 'working'; attempt++) {
+      try {
+        await this.transaction('r', this.meta, () => this.checkSentinel('check'))
+        return
+      } catch {
+        // The connection is closing (Dexie reopens it after the browser's `close` event), or the sentinel is gone (the status says so).
+        if (attempt < 3) await new Promise((resolve) => setTimeout(resolve, 50 * attempt))
+      }
     }
   }
 

@@ -49,6 +49,8 @@ const message = (content: string): EntryInput => ({ kind: 'message', payload: { 
 const harness = {
   /** Set while a background appendMany is inside its transaction. */
   phase: 'idle' as 'idle' | 'writing' | 'done' | 'failed',
+  /** What the last background appendMany failed with. */
+  backgroundError: undefined as HarnessError | undefined,
 
   async open(name: string): Promise<string> {
     db = new ThreadlensDB({ name })
@@ -82,12 +84,12 @@ const harness = {
     const inputs = Array.from({ length: count }, (_, position) => message(`${label} ${position} ${'y'.repeat(200)}`))
     // appendMany validates synchronously, then opens its transaction before returning the promise:
     // once `phase` says 'writing', the transaction is in flight.
-    const pending = store().appendMany(threadId, inputs)
+    const pending = outcome(() => store().appendMany(threadId, inputs))
     harness.phase = 'writing'
-    pending.then(
-      () => (harness.phase = 'done'),
-      () => (harness.phase = 'failed'),
-    )
+    void pending.then((result) => {
+      harness.backgroundError = result.ok ? undefined : result.error
+      harness.phase = result.ok ? 'done' : 'failed'
+    })
   },
   subscribe(threadId: string): void {
     store().subscribe(threadId, (event) => events.push(event), { afterSeq: -1 })
