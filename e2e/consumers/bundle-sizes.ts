@@ -10,8 +10,9 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { gzipSync } from 'node:zlib'
-import { build, type Rolldown } from 'vite'
+import { build, type Plugin, type Rolldown } from 'vite'
 import { distAliases as alias } from './dist-aliases'
+import { firstLineBehaviours, without } from './first-line-prices'
 
 const repo = fileURLToPath(new URL('../../', import.meta.url))
 interface Measured {
@@ -98,13 +99,14 @@ function isChunk(output: Rolldown.OutputChunk | Rolldown.OutputAsset): output is
 }
 
 let builds = 0
-async function measure(folder: string, name: string, code: string, target: number | undefined): Promise<Measured> {
+async function measure(folder: string, name: string, code: string, target: number | undefined, plugins: Plugin[] = []): Promise<Measured> {
   const entry = join(folder, `${builds++}.js`)
   await writeFile(entry, code)
   const built = await build({
     configFile: false,
     logLevel: 'silent',
     root: folder,
+    plugins,
     resolve: { alias },
     // The devtools' production guard, as an app's production build sees it.
     define: { 'process.env.NODE_ENV': JSON.stringify(name.includes('development') ? 'development' : 'production') },
@@ -209,6 +211,20 @@ try {
     console.log(`| ${specifier} | ${kb(alone.eagerGzipBytes)} | +${kb(Math.max(0, added))} | ${kb(alone.lazyGzipBytes)} |`)
   }
   if (explain) for (const row of rows.filter((candidate) => candidate.target !== undefined)) printExplanation(row)
+  if (explain) {
+    const [first] = entries
+    const line = rows[0] as Measured
+    console.log(`\n${line.name}: what each behaviour costs (the line built again without it)`)
+    console.log('| behaviour | built module | line without it | saving |')
+    console.log('|---|---|---|---|')
+    for (const behaviour of firstLineBehaviours) {
+      const bare = await measure(folder, `${line.name} without ${behaviour.module}`, (first as (typeof entries)[number]).code, undefined, [
+        without(behaviour),
+      ])
+      const saving = line.eagerGzipBytes - bare.eagerGzipBytes
+      console.log(`| ${behaviour.name} | ${behaviour.module} | ${bare.eagerGzipBytes} B | ${saving} B |`)
+    }
+  }
   await mkdir(join(repo, 'bench-results'), { recursive: true })
   const summary = (row: Measured) => ({ ...row, modules: undefined })
   await writeFile(
